@@ -1,0 +1,56 @@
+import type { Request } from 'express';
+import { forbidden, notFound, unauthenticated } from '../errors/api-error.js';
+import type { OrgAccessResolver } from '../orgs/access.js';
+import type { OrgAccess } from '../orgs/store.js';
+import { isOrgAdminRole, type Rule } from './rules.js';
+import { SESSION_COOKIE, type AuthenticatedSession, type SessionService } from './sessions.js';
+
+export interface Authorization {
+  session?: AuthenticatedSession;
+  access?: OrgAccess;
+}
+
+/**
+ * Checks a project rule once the caller is known to be an org member. Projects, grants and
+ * teams own that check; the authorizer only calls it.
+ */
+export type ProjectGuard = (rule: 'projectRead' | 'projectManage', access: OrgAccess, session: AuthenticatedSession, projectId: string) => Promise<void>;
+
+/** The single mechanism that enforces an operation's declared rule before its handler runs. */
+export class Authorizer {
+  private projectGuard: ProjectGuard | undefined;
+
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly orgAccess: OrgAccessResolver,
+  ) {}
+
+  useProjectGuard(guard: ProjectGuard): void {
+    this.projectGuard = guard;
+  }
+
+  async authorize(rule: Rule, req: Request): Promise<Authorization> {
+    if (rule === 'public') return {};
+    const session = await this.sessions.authenticate(sessionToken(req));
+    if (!session) throw unauthenticated();
+    if (rule === 'session') return { session };
+
+    // Non-members learn nothing about whether the organization exists.
+    const slug = String(req.params.orgSlug);
+    const access = await this.orgAccess.resolve(session.user.id, slug);
+    if (!access) throw notFound('org_not_found', `No organization "${slug}" among yours.`);
+    if (rule === 'member') return { session, access };
+    if (rule === 'orgAdmin') {
+      if (!isOrgAdminRole(access.role)) throw forbidden('org_admin_required', 'Only an organization OWNER or ADMIN may do this.');
+      return { session, access };
+    }
+    if (!this.projectGuard) throw new Error(`rule ${rule} needs a project guard, and none is installed`);
+    await this.projectGuard(rule, access, session, String(req.params.projectId));
+    return { session, access };
+  }
+}
+
+export function sessionToken(req: Request): string | undefined {
+  const value: unknown = req.cookies?.[SESSION_COOKIE];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

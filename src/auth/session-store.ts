@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/connect.js';
+import { toUser, type User } from '../users/store.js';
+
+export interface StoredSession {
+  id: string;
+  tokenHash: string;
+  user: User;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+}
+
+/** Login sessions and one-time login links. Only SHA-256 hashes of tokens are stored. */
+export class SessionStore {
+  constructor(private readonly db: Db) {}
+
+  async insertLoginLink(input: { tokenHash: string; userId: string; createdAt: string; expiresAt: string }): Promise<void> {
+    await this.db('login_links').insert({
+      token_hash: input.tokenHash,
+      user_id: input.userId,
+      created_at: input.createdAt,
+      expires_at: input.expiresAt,
+      used_at: null,
+    });
+  }
+
+  /**
+   * Marks an unused, unexpired link as used and returns its user id. The conditional update
+   * makes redemption single-use even when two requests race for the same link.
+   */
+  async consumeLoginLink(trx: Db, tokenHash: string, at: string): Promise<string | undefined> {
+    const updated = await trx('login_links')
+      .where({ token_hash: tokenHash })
+      .whereNull('used_at')
+      .where('expires_at', '>', at)
+      .update({ used_at: at });
+    if (updated !== 1) return undefined;
+    const row = await trx('login_links').where({ token_hash: tokenHash }).first<{ user_id: string }>('user_id');
+    return row?.user_id;
+  }
+
+  async insertSession(
+    trx: Db,
+    input: { tokenHash: string; userId: string; createdAt: string; expiresAt: string },
+  ): Promise<void> {
+    await trx('login_sessions').insert({
+      id: randomUUID(),
+      token_hash: input.tokenHash,
+      user_id: input.userId,
+      created_at: input.createdAt,
+      last_seen_at: input.createdAt,
+      expires_at: input.expiresAt,
+    });
+  }
+
+  async findByTokenHash(tokenHash: string): Promise<StoredSession | undefined> {
+    const row = await this.db('login_sessions as s')
+      .join('users as u', 'u.id', 's.user_id')
+      .where({ 's.token_hash': tokenHash })
+      .first<SessionJoinRecord | undefined>(
+        's.id as session_id',
+        's.created_at as session_created_at',
+        's.last_seen_at',
+        's.expires_at',
+        'u.id',
+        'u.im_open_id',
+        'u.display_name',
+        'u.avatar_url',
+        'u.created_at',
+      );
+    if (!row) return undefined;
+    return {
+      id: row.session_id,
+      tokenHash,
+      user: toUser(row),
+      createdAt: row.session_created_at,
+      lastSeenAt: row.last_seen_at,
+      expiresAt: row.expires_at,
+    };
+  }
+
+  async touch(sessionId: string, at: string): Promise<void> {
+    await this.db('login_sessions').where({ id: sessionId }).update({ last_seen_at: at });
+  }
+
+  async deleteByTokenHash(tokenHash: string): Promise<void> {
+    await this.db('login_sessions').where({ token_hash: tokenHash }).delete();
+  }
+
+  /** Housekeeping: sessions past their absolute or idle end, and links past expiry. */
+  async deleteExpired(now: string, idleCutoff: string): Promise<number> {
+    const sessions = await this.db('login_sessions')
+      .where('expires_at', '<=', now)
+      .orWhere('last_seen_at', '<=', idleCutoff)
+      .delete();
+    const links = await this.db('login_links').where('expires_at', '<=', now).delete();
+    return sessions + links;
+  }
+
+  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+}
+
+interface SessionJoinRecord {
+  session_id: string;
+  session_created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  id: string;
+  im_open_id: string;
+  display_name: string;
+  avatar_url: string | null;
+  created_at: string;
+}

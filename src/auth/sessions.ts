@@ -1,0 +1,123 @@
+import type { Clock } from '../config/clock.js';
+import { DAY_MS, MINUTE_MS } from '../config/clock.js';
+import { ApiError, unauthenticated } from '../errors/api-error.js';
+import type { User, UserStore } from '../users/store.js';
+import { AccessCache } from './access-cache.js';
+import type { SessionStore, StoredSession } from './session-store.js';
+import { hashToken, newToken } from './tokens.js';
+
+export const SESSION_COOKIE = 'hub_session';
+export const SESSION_ABSOLUTE_MS = 14 * DAY_MS;
+export const SESSION_IDLE_MS = 3 * DAY_MS;
+export const LOGIN_LINK_TTL_MS = 15 * MINUTE_MS;
+/** `last_seen_at` is written at most this often per session, not on every request. */
+const TOUCH_INTERVAL_MS = MINUTE_MS;
+
+export interface AuthenticatedSession {
+  id: string;
+  tokenHash: string;
+  user: User;
+  expiresAt: Date;
+}
+
+/** A session token handed to the browser, with the moment its absolute lifetime ends. */
+export interface IssuedSession {
+  token: string;
+  expiresAt: Date;
+}
+
+/**
+ * Login links, sessions and their lifetimes: 14 days absolute, 3 days idle (sliding), a new
+ * token at every login, and one-time links valid 15 minutes.
+ */
+export class SessionService {
+  private readonly cache: AccessCache<StoredSession>;
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly users: UserStore,
+    private readonly clock: Clock,
+    cacheTtlMs: number,
+  ) {
+    this.cache = new AccessCache(cacheTtlMs);
+  }
+
+  /** Issues a one-time login link token for an existing user; the caller builds the URL. */
+  async issueLoginLink(imOpenId: string): Promise<{ token: string; expiresAt: Date; user: User }> {
+    const user = await this.users.findByImOpenId(imOpenId);
+    if (!user) throw new ApiError(404, 'user_not_found', `No user has the imOpenId "${imOpenId}".`);
+    const now = this.clock.now();
+    const token = newToken();
+    const expiresAt = new Date(now.getTime() + LOGIN_LINK_TTL_MS);
+    await this.store.insertLoginLink({
+      tokenHash: hashToken(token),
+      userId: user.id,
+      createdAt: now.toISOString(),
+      expiresAt: expiresAt.toISOString(),
+    });
+    return { token, expiresAt, user };
+  }
+
+  /** Redeems a login link: the link is used up and a new session starts, both or neither. */
+  async redeemLoginLink(linkToken: string): Promise<IssuedSession> {
+    const now = this.clock.now();
+    const at = now.toISOString();
+    const token = newToken();
+    const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
+    const redeemed = await this.store.transaction(async (trx) => {
+      const userId = await this.store.consumeLoginLink(trx, hashToken(linkToken), at);
+      if (!userId) return false;
+      await this.store.insertSession(trx, { tokenHash: hashToken(token), userId, createdAt: at, expiresAt: expiresAt.toISOString() });
+      return true;
+    });
+    if (!redeemed) throw unauthenticated('This login link is unknown, expired or already used. Ask for a new one.');
+    return { token, expiresAt };
+  }
+
+  /** The live session behind a cookie token, or undefined when it is unknown or expired. */
+  async authenticate(token: string | undefined): Promise<AuthenticatedSession | undefined> {
+    if (!token) return undefined;
+    const tokenHash = hashToken(token);
+    const now = this.clock.now();
+    const nowMs = now.getTime();
+    let session = this.cache.get(tokenHash, nowMs);
+    if (!session) {
+      session = await this.store.findByTokenHash(tokenHash);
+      if (!session) return undefined;
+      this.cache.set(tokenHash, session, nowMs);
+    }
+    const expiresAt = new Date(session.expiresAt);
+    const lastSeen = Date.parse(session.lastSeenAt);
+    if (nowMs >= expiresAt.getTime() || nowMs >= lastSeen + SESSION_IDLE_MS) {
+      this.cache.delete(tokenHash);
+      await this.store.deleteByTokenHash(tokenHash);
+      return undefined;
+    }
+    if (nowMs - lastSeen >= TOUCH_INTERVAL_MS) {
+      session = { ...session, lastSeenAt: now.toISOString() };
+      await this.store.touch(session.id, session.lastSeenAt);
+      this.cache.set(tokenHash, session, nowMs);
+    }
+    return { id: session.id, tokenHash, user: session.user, expiresAt };
+  }
+
+  async logout(tokenHash: string): Promise<void> {
+    this.cache.delete(tokenHash);
+    await this.store.deleteByTokenHash(tokenHash);
+  }
+
+  /** Ends a session given only its cookie token (used when a new login replaces an old one). */
+  async logoutToken(token: string): Promise<void> {
+    await this.logout(hashToken(token));
+  }
+
+  /** Removes sessions and login links that can no longer be used. */
+  deleteExpired(now: Date): Promise<number> {
+    return this.store.deleteExpired(now.toISOString(), new Date(now.getTime() - SESSION_IDLE_MS).toISOString());
+  }
+
+  /** Forget every cached session (after a change to users that sessions carry). */
+  invalidateCache(): void {
+    this.cache.clear();
+  }
+}

@@ -1,0 +1,118 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ConfigError } from '../config/config.js';
+import { ApiError } from '../errors/api-error.js';
+import { loginUrl, openRuntime, type Runtime } from './runtime.js';
+import { serve } from './serve.js';
+import { UsageError } from './usage-error.js';
+
+const USAGE = `Usage: hub <command>
+
+Commands:
+  serve                                    migrate, then serve HTTP (seeds the demo organization on an empty database)
+  migrate                                  apply pending database migrations
+  org create <slug> --name N --owner <imOpenId> [--owner-name D]
+                                           create an organization and its first OWNER
+  login-link <imOpenId>                    print a one-time login URL (valid 15 minutes)
+
+Configuration comes from the environment: PORT, HUB_DATA_DIR, DATABASE_URL, HUB_BASE_URL.`;
+
+type Command = (args: string[]) => Promise<void>;
+
+const commands: Record<string, Command> = {
+  serve: async (args) => {
+    parse(args, {}, 0);
+    await serve();
+  },
+
+  migrate: async (args) => {
+    parse(args, {}, 0);
+    await withRuntime(async ({ migrationsApplied }) => {
+      const report = migrationsApplied.length ? `applied ${migrationsApplied.join(', ')}` : 'already up to date';
+      process.stdout.write(`migrations: ${report}\n`);
+    });
+  },
+
+  org: async (args) => {
+    const [sub, ...rest] = args;
+    if (sub !== 'create') throw new UsageError(`unknown subcommand "org ${sub ?? ''}"; expected "org create"`);
+    const { values, positionals } = parse(
+      rest,
+      { name: { type: 'string' }, owner: { type: 'string' }, 'owner-name': { type: 'string' } },
+      1,
+    );
+    const name = required(values.name, '--name');
+    const owner = required(values.owner, '--owner');
+    await withRuntime(async (runtime) => {
+      const org = await runtime.organizations.create({
+        slug: positionals[0]!,
+        name,
+        ownerImOpenId: owner,
+        ownerDisplayName: values['owner-name'],
+      });
+      process.stdout.write(`created organization ${org.slug} (${org.id}) with owner ${owner}\n`);
+    });
+  },
+
+  'login-link': async (args) => {
+    const { positionals } = parse(args, {}, 1);
+    await withRuntime(async (runtime) => {
+      const link = await runtime.sessions.issueLoginLink(positionals[0]!);
+      process.stdout.write(`${loginUrl(runtime.config.baseUrl, link.token)}\n`);
+    });
+  },
+};
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+function parse<O extends Options>(args: string[], options: O, positionalCount: number) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message.split('\n')[0]!);
+  }
+  if (parsed.positionals.length !== positionalCount) {
+    throw new UsageError(`expected ${positionalCount} argument(s), got ${parsed.positionals.length}`);
+  }
+  return parsed;
+}
+
+function required(value: string | boolean | undefined, flag: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+async function withRuntime(work: (runtime: Runtime) => Promise<void>): Promise<void> {
+  const runtime = await openRuntime();
+  try {
+    await work(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (name === undefined) {
+    process.stderr.write(`hub: a command is required; run "hub help"\n`);
+    return 2;
+  }
+  const command = commands[name];
+  try {
+    if (!command) throw new UsageError(`unknown command "${name}"; run "hub help"`);
+    await command(args);
+    return 0;
+  } catch (err) {
+    // Bad input of any kind: one line naming what is wrong, exit 2.
+    if (err instanceof UsageError || err instanceof ConfigError || err instanceof ApiError) {
+      process.stderr.write(`hub ${name}: ${err.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`hub ${name}: unexpected failure: ${(err as Error).message ?? String(err)}\n`);
+    return 1;
+  }
+}

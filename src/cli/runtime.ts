@@ -1,0 +1,32 @@
+import { createServices, type Services } from '../app/services.js';
+import { loadConfig } from '../config/config.js';
+import { systemClock } from '../config/clock.js';
+import { openDatabase } from '../db/connect.js';
+import { migrateLatest } from '../db/migrate.js';
+import { createLogger, type Logger } from '../log/logger.js';
+
+/** Opens the configured database, brings it to the latest schema, and wires the services. */
+export interface Runtime extends Services {
+  /** Migrations this start applied (empty when the schema was current). */
+  migrationsApplied: string[];
+  close(): Promise<void>;
+}
+
+export async function openRuntime(options: { logger?: Logger } = {}): Promise<Runtime> {
+  const config = loadConfig();
+  const logger = options.logger ?? createLogger({ level: config.logLevel, destination: process.stderr as never });
+  const db = openDatabase(config);
+  let migrationsApplied: string[];
+  try {
+    migrationsApplied = await migrateLatest(db);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  const services = createServices({ config, db, clock: systemClock, logger });
+  return { ...services, migrationsApplied, close: () => db.destroy() };
+}
+
+export function loginUrl(baseUrl: string, token: string): string {
+  return `${baseUrl}/auth/login?token=${encodeURIComponent(token)}`;
+}

@@ -1,0 +1,67 @@
+/**
+ * The one error type services throw for anything a client caused. Each carries an HTTP status
+ * and a code from the decided error table; the error middleware renders it as
+ * `{error: {code, message}}`. Anything else that reaches the middleware is a bug and becomes
+ * a 500 `internal_error` whose message says nothing about the cause.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ReadonlyArray<{ path: string; message: string }>,
+    readonly headers?: Readonly<Record<string, string>>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const badRequest = (message: string, details?: ReadonlyArray<{ path: string; message: string }>) =>
+  new ApiError(400, 'validation_failed', message, details);
+export const unauthenticated = (message = 'Sign in to continue.') => new ApiError(401, 'unauthenticated', message);
+export const forbidden = (code: ForbiddenCode, message: string) => new ApiError(403, code, message);
+export const notFound = (code: NotFoundCode, message: string) => new ApiError(404, code, message);
+export const conflict = (code: ConflictCode, message: string) => new ApiError(409, code, message);
+export const unprocessable = (code: UnprocessableCode, message: string) => new ApiError(422, code, message);
+export const notImplemented = (operationId: string) =>
+  new ApiError(501, 'not_implemented', `The operation ${operationId} is not available yet.`);
+
+export type ForbiddenCode =
+  | 'csrf_rejected'
+  | 'org_admin_required'
+  | 'owner_required'
+  | 'project_access_denied'
+  | 'project_manage_required'
+  | 'platform_managed_connection';
+
+export type NotFoundCode =
+  | 'not_found'
+  | 'org_not_found'
+  | 'member_not_found'
+  | 'user_not_found'
+  | 'team_not_found'
+  | 'folder_not_found'
+  | 'project_not_found'
+  | 'binding_not_found'
+  | 'grant_not_found'
+  | 'connection_not_found'
+  | 'role_not_found'
+  | 'skill_not_found';
+
+export type ConflictCode =
+  | 'slug_taken'
+  | 'already_member'
+  | 'already_team_member'
+  | 'last_owner'
+  | 'folder_cycle'
+  | 'folder_not_empty'
+  | 'project_archived'
+  | 'capacity_exceeded';
+
+export type UnprocessableCode =
+  | 'capacity_above_ceiling'
+  | 'capacity_no_ceiling'
+  | 'invalid_skill'
+  | 'unknown_skill'
+  | 'unknown_model';

@@ -1,0 +1,68 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { error as validatorErrors } from 'express-openapi-validator';
+import type { Logger } from '../log/logger.js';
+import { requestLogger } from '../http/request-log.js';
+import { ApiError } from './api-error.js';
+
+/** Unknown paths under the API answer in the same envelope as everything else. */
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(new ApiError(404, 'not_found', `No route for ${req.method} ${req.path}.`));
+};
+
+/**
+ * Renders every error as `{error: {code, message}}`. Errors a client caused keep their status
+ * and code; anything unexpected is logged with the request id and answered with a bare 500,
+ * so no stack trace, SQL or file path ever reaches a client.
+ */
+export function errorMiddleware(fallbackLogger: Logger): ErrorRequestHandler {
+  return (err, _req, res, _next) => {
+    const log = requestLogger(res, fallbackLogger);
+    const apiError = toApiError(err);
+    if (!apiError) {
+      log.error({ err }, 'unhandled error');
+    } else if (apiError.status >= 500 && apiError.status !== 501) {
+      log.error({ err }, 'server error');
+    }
+    const rendered = apiError ?? new ApiError(500, 'internal_error', `Internal error; quote request id ${String(res.locals.requestId ?? 'n/a')}.`);
+    if (res.headersSent) return;
+    for (const [name, value] of Object.entries(rendered.headers ?? {})) res.setHeader(name, value);
+    res.status(rendered.status).json({
+      error: {
+        code: rendered.code,
+        message: rendered.message,
+        ...(rendered.details?.length ? { details: rendered.details } : {}),
+      },
+    });
+  };
+}
+
+function toApiError(err: unknown): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  if (err instanceof validatorErrors.BadRequest || err instanceof validatorErrors.UnsupportedMediaType) {
+    const details = err.errors.map((e) => ({ path: e.path, message: e.message }));
+    return new ApiError(400, 'validation_failed', summarize(details) ?? 'The request does not match the API contract.', details);
+  }
+  if (err instanceof validatorErrors.NotFound) return new ApiError(404, 'not_found', 'No such endpoint.');
+  if (err instanceof validatorErrors.MethodNotAllowed) {
+    const allow = err.headers?.Allow;
+    return new ApiError(405, 'method_not_allowed', 'This method is not allowed on this path.', undefined, allow ? { Allow: allow } : undefined);
+  }
+  if (err instanceof validatorErrors.RequestEntityTooLarge) return tooLarge();
+  const type = (err as { type?: unknown }).type;
+  // Errors raised by express.json() before the validator sees the request.
+  if (type === 'entity.too.large') return tooLarge();
+  if (type === 'entity.parse.failed') return new ApiError(400, 'validation_failed', 'The request body is not valid JSON.');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return new ApiError(400, 'validation_failed', 'The request body must be UTF-8 JSON.');
+  }
+  return undefined;
+}
+
+const tooLarge = () => new ApiError(413, 'payload_too_large', 'The request body is larger than this service accepts.');
+
+function summarize(details: Array<{ path: string; message: string }>): string | undefined {
+  const first = details[0];
+  if (!first) return undefined;
+  const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
+  return `${first.path.replace(/^\//, '').replace(/\//g, '.')} ${first.message}${more}`;
+}

@@ -1,0 +1,46 @@
+import type { Request, Response } from 'express';
+import type { Logger } from '../log/logger.js';
+import type { AuthenticatedSession } from '../auth/sessions.js';
+import type { Rule } from '../auth/rules.js';
+import type { OrgAccess } from '../orgs/store.js';
+import type { OperationId, PathParams, QueryParams, RequestBody, SuccessBody, SuccessStatus } from './operation-types.js';
+
+interface BaseContext<O extends OperationId> {
+  req: Request;
+  res: Response;
+  params: PathParams<O>;
+  query: QueryParams<O>;
+  body: RequestBody<O>;
+  log: Logger;
+}
+
+export interface SessionContext<O extends OperationId> extends BaseContext<O> {
+  session: AuthenticatedSession;
+}
+
+export interface OrgContext<O extends OperationId> extends SessionContext<O> {
+  access: OrgAccess;
+}
+
+type ContextFor<R extends Rule, O extends OperationId> = R extends 'public'
+  ? BaseContext<O>
+  : R extends 'session'
+    ? SessionContext<O>
+    : OrgContext<O>;
+
+type SpecFor<O extends OperationId, R extends Rule> = {
+  rule: R;
+  /** The success status; 200 when omitted. */
+  status?: SuccessStatus<O>;
+  /** Absent while the operation is not built: it then answers 501 `not_implemented`. */
+  handle?: (ctx: ContextFor<R, O>) => Promise<SuccessBody<O>>;
+};
+
+/** One operation's declared rule and handler; the handler's context matches the rule. */
+export type OperationSpec<O extends OperationId> = { [R in Rule]: SpecFor<O, R> }[Rule];
+
+/** Every operation of openapi.yaml: the compiler refuses a table that leaves one out. */
+export type OperationTable = { [O in OperationId]: OperationSpec<O> };
+
+/** The operations of one feature area. */
+export type OperationModule = Partial<OperationTable>;

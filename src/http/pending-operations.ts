@@ -1,0 +1,51 @@
+import type { OperationModule } from './operation-table.js';
+
+/**
+ * Operations whose handlers are not built yet. Each already declares its rule, so the caller
+ * is authenticated and authorized before the 501 `not_implemented` answer. An entry moves to
+ * its feature module's operations when the handler lands; this table shrinks to empty.
+ */
+export const pendingOperations: OperationModule = {
+  listMembers: { rule: 'orgAdmin' },
+  addMember: { rule: 'orgAdmin' },
+  updateMemberRole: { rule: 'orgAdmin' },
+  revokeMember: { rule: 'orgAdmin' },
+  listTeams: { rule: 'orgAdmin' },
+  createTeam: { rule: 'orgAdmin' },
+  updateTeam: { rule: 'orgAdmin' },
+  archiveTeam: { rule: 'orgAdmin' },
+  listTeamMembers: { rule: 'orgAdmin' },
+  addTeamMember: { rule: 'orgAdmin' },
+  revokeTeamMember: { rule: 'orgAdmin' },
+  getExplorer: { rule: 'orgAdmin' },
+  listMyProjects: { rule: 'member' },
+  createFolder: { rule: 'orgAdmin' },
+  updateFolder: { rule: 'orgAdmin' },
+  archiveFolder: { rule: 'orgAdmin' },
+  createProject: { rule: 'member' },
+  getProject: { rule: 'projectRead' },
+  renameProject: { rule: 'orgAdmin' },
+  moveProject: { rule: 'orgAdmin' },
+  archiveProject: { rule: 'orgAdmin' },
+  archiveProjectBinding: { rule: 'orgAdmin' },
+  listProjectSessions: { rule: 'projectRead' },
+  listProjectTeamAccess: { rule: 'projectRead' },
+  putProjectTeamAccess: { rule: 'projectManage' },
+  deleteProjectTeamAccess: { rule: 'projectManage' },
+  getUsageReport: { rule: 'orgAdmin' },
+  listProviderConnections: { rule: 'orgAdmin' },
+  rotateProviderConnection: { rule: 'orgAdmin' },
+  getChatApplicationConnection: { rule: 'orgAdmin' },
+  putChatApplicationConnection: { rule: 'orgAdmin' },
+  disableChatApplicationConnection: { rule: 'orgAdmin' },
+  getCapacityPolicy: { rule: 'orgAdmin' },
+  updateCapacityPolicy: { rule: 'orgAdmin' },
+  listAgentRoles: { rule: 'orgAdmin' },
+  putAgentRole: { rule: 'orgAdmin' },
+  putAgentRoleSkills: { rule: 'orgAdmin' },
+  listAgentSkills: { rule: 'orgAdmin' },
+  getAgentSkillFiles: { rule: 'orgAdmin' },
+  installAgentSkill: { rule: 'orgAdmin' },
+  updateAgentSkill: { rule: 'orgAdmin' },
+  listAgentModels: { rule: 'orgAdmin' },
+};

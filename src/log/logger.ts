@@ -1,0 +1,44 @@
+import pino, { type Logger } from 'pino';
+
+export type { Logger };
+
+/**
+ * Field names that may hold a credential anywhere in a logged object. The request logger
+ * never logs headers, bodies or query strings in the first place; this list is the second
+ * line of defence for anything logged by hand.
+ */
+const SECRET_KEYS = [
+  'cookie',
+  'authorization',
+  'token',
+  'authToken',
+  'vendorApiKey',
+  'appSecret',
+  'verificationToken',
+  'encryptKey',
+  'password',
+  'secret',
+];
+
+export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}): Logger {
+  const paths = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+  return pino(
+    {
+      level: options.level ?? 'info',
+      base: undefined,
+      redact: { paths, censor: '[redacted]' },
+      serializers: { err: serializeError },
+    },
+    options.destination,
+  );
+}
+
+/** Errors are logged by class and message only: driver errors can quote SQL, never values. */
+function serializeError(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { type: typeof err };
+  const out: Record<string, unknown> = { type: err.name, message: err.message };
+  if (err.stack) out.stack = err.stack.split('\n').slice(1, 8).map((line) => line.trim());
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') out.code = code;
+  return out;
+}

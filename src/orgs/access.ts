@@ -1,0 +1,34 @@
+import type { Clock } from '../config/clock.js';
+import { AccessCache } from '../auth/access-cache.js';
+import type { OrgAccess, OrganizationStore } from './store.js';
+
+/**
+ * Resolves "is this user an active member of the organization with this slug, and in which
+ * role" — asked by every org-scoped request — through a cache that membership changes clear.
+ */
+export class OrgAccessResolver {
+  private readonly cache: AccessCache<OrgAccess | null>;
+
+  constructor(
+    private readonly orgs: OrganizationStore,
+    private readonly clock: Clock,
+    cacheTtlMs: number,
+  ) {
+    this.cache = new AccessCache(cacheTtlMs);
+  }
+
+  async resolve(userId: string, slug: string): Promise<OrgAccess | undefined> {
+    const key = `${userId}\u0000${slug}`;
+    const nowMs = this.clock.now().getTime();
+    const cached = this.cache.get(key, nowMs);
+    if (cached !== undefined) return cached ?? undefined;
+    const access = await this.orgs.findActiveMembership(userId, slug);
+    this.cache.set(key, access ?? null, nowMs);
+    return access;
+  }
+
+  /** Called after any change to memberships, roles or organizations. */
+  invalidate(): void {
+    this.cache.clear();
+  }
+}

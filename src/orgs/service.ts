@@ -1,0 +1,59 @@
+import type { Clock } from '../config/clock.js';
+import type { Db } from '../db/connect.js';
+import { ApiError, conflict } from '../errors/api-error.js';
+import type { UserStore } from '../users/store.js';
+import type { OrgAccessResolver } from './access.js';
+import type { Organization, OrganizationStore, OrgSettings } from './store.js';
+
+export const ORG_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+export interface CreateOrganizationInput {
+  slug: string;
+  name: string;
+  ownerImOpenId: string;
+  ownerDisplayName?: string | undefined;
+}
+
+/** Organizations and their settings. */
+export class OrganizationService {
+  constructor(
+    private readonly db: Db,
+    private readonly orgs: OrganizationStore,
+    private readonly users: UserStore,
+    private readonly access: OrgAccessResolver,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Creates the organization with its first OWNER (created as a user when new), atomically. */
+  async create(input: CreateOrganizationInput): Promise<Organization> {
+    if (!ORG_SLUG_PATTERN.test(input.slug)) {
+      throw new ApiError(400, 'validation_failed', `Organization slug "${input.slug}" must match ${ORG_SLUG_PATTERN.source}.`);
+    }
+    const name = input.name.trim();
+    if (!name || name.length > 200) throw new ApiError(400, 'validation_failed', 'Organization name must be 1 to 200 characters.');
+    const now = this.clock.now();
+    const org = await this.db.transaction(async (trx) => {
+      if (await this.orgs.slugExists(input.slug, trx)) throw conflict('slug_taken', `The organization slug "${input.slug}" is taken.`);
+      const owner = await this.users.ensure({ imOpenId: input.ownerImOpenId, displayName: input.ownerDisplayName }, now, trx);
+      return this.orgs.insertWithOwner(trx, { slug: input.slug, name, ownerUserId: owner.id }, now);
+    });
+    this.access.invalidate();
+    return org;
+  }
+
+  getSettings(organizationId: string): Promise<OrgSettings> {
+    return this.orgs.getSettings(organizationId);
+  }
+
+  updateSettings(organizationId: string, patch: Partial<OrgSettings>): Promise<OrgSettings> {
+    return this.orgs.updateSettings(organizationId, patch, this.clock.now());
+  }
+
+  listMembershipsOf(userId: string) {
+    return this.orgs.listActiveMemberships(userId);
+  }
+
+  isEmpty(): Promise<boolean> {
+    return this.orgs.count().then((n) => n === 0);
+  }
+}

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/connect.js';
+
+export interface User {
+  id: string;
+  imOpenId: string;
+  displayName: string;
+  avatarUrl: string | null;
+  createdAt: string;
+}
+
+interface UserRecord {
+  id: string;
+  im_open_id: string;
+  display_name: string;
+  avatar_url: string | null;
+  created_at: string;
+}
+
+export const toUser = (row: UserRecord): User => ({
+  id: row.id,
+  imOpenId: row.im_open_id,
+  displayName: row.display_name,
+  avatarUrl: row.avatar_url,
+  createdAt: row.created_at,
+});
+
+export class UserStore {
+  constructor(private readonly db: Db) {}
+
+  async findById(id: string, trx: Db = this.db): Promise<User | undefined> {
+    const row = await trx<UserRecord>('users').where({ id }).first();
+    return row && toUser(row);
+  }
+
+  async findByImOpenId(imOpenId: string, trx: Db = this.db): Promise<User | undefined> {
+    const row = await trx<UserRecord>('users').where({ im_open_id: imOpenId }).first();
+    return row && toUser(row);
+  }
+
+  /** Returns the user with this chat-platform id, creating it when it is new. */
+  async ensure(input: { imOpenId: string; displayName?: string | undefined }, now: Date, trx: Db = this.db): Promise<User> {
+    const existing = await this.findByImOpenId(input.imOpenId, trx);
+    if (existing) return existing;
+    const row: UserRecord = {
+      id: randomUUID(),
+      im_open_id: input.imOpenId,
+      display_name: input.displayName?.trim() || input.imOpenId,
+      avatar_url: null,
+      created_at: now.toISOString(),
+    };
+    await trx('users').insert(row);
+    return toUser(row);
+  }
+}
