@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestHub } from '../support/test-hub.js';
+import { seedActors, type ActorName } from '../support/actors.js';
+import { sampleRequests } from '../support/sample-requests.js';
+import { buildOperationTable } from '../../src/http/operations.js';
+
+let hub: TestHub;
+let cookies: Record<ActorName, string | undefined>;
+
+beforeAll(async () => {
+  hub = await TestHub.start({ config: { bodyLimitBytes: 64 * 1024 } });
+  cookies = await seedActors(hub);
+});
+afterAll(() => hub.stop());
+
+/**
+ * Operations whose handlers have not landed. This list must only ever shrink: when an issue
+ * lands its handlers, their names leave this list, and at the end it is empty.
+ */
+const NOT_IMPLEMENTED = [
+  'listMembers', 'addMember', 'updateMemberRole', 'revokeMember',
+  'listTeams', 'createTeam', 'updateTeam', 'archiveTeam', 'listTeamMembers', 'addTeamMember', 'revokeTeamMember',
+  'getExplorer', 'listMyProjects', 'createFolder', 'updateFolder', 'archiveFolder', 'createProject', 'getProject',
+  'renameProject', 'moveProject', 'archiveProject', 'archiveProjectBinding', 'listProjectSessions',
+  'listProjectTeamAccess', 'putProjectTeamAccess', 'deleteProjectTeamAccess',
+  'getUsageReport',
+  'listProviderConnections', 'rotateProviderConnection', 'getChatApplicationConnection',
+  'putChatApplicationConnection', 'disableChatApplicationConnection',
+  'getCapacityPolicy', 'updateCapacityPolicy',
+  'listAgentRoles', 'putAgentRole', 'putAgentRoleSkills', 'listAgentSkills', 'getAgentSkillFiles',
+  'installAgentSkill', 'updateAgentSkill', 'listAgentModels',
+].sort();
+
+const mutating = () => sampleRequests().filter((r) => r.method !== 'GET');
+
+describe('operations not built yet', () => {
+  it('are exactly the listed ones, by the operation table', () => {
+    const table = buildOperationTable(hub.services);
+    const pending = Object.entries(table).filter(([, spec]) => !spec.handle).map(([id]) => id).sort();
+    expect(pending).toEqual(NOT_IMPLEMENTED);
+  });
+
+  it('answer 501 not_implemented over HTTP to an authorized caller', async () => {
+    const answered: string[] = [];
+    // logout would end the session the loop runs on.
+    for (const sample of sampleRequests().filter((r) => r.operationId !== 'logout')) {
+      const res = await hub.request(sample.method, sample.path, { cookie: cookies.owner, body: sample.body });
+      if (res.status === 501) {
+        expect(res.body).toEqual({ error: { code: 'not_implemented', message: expect.stringContaining(sample.operationId) } });
+        answered.push(sample.operationId);
+      }
+    }
+    expect(answered.sort()).toEqual(NOT_IMPLEMENTED);
+  });
+
+  it('still authenticate and authorize before answering 501', async () => {
+    const admin = sampleRequests().find((r) => r.operationId === 'listMembers')!;
+    expect((await hub.request('GET', admin.path)).status).toBe(401);
+    expect((await hub.request('GET', admin.path, { cookie: cookies.member })).body.error.code).toBe('org_admin_required');
+    expect((await hub.request('GET', admin.path, { cookie: cookies.otherOrgOwner })).body.error.code).toBe('org_not_found');
+  });
+});
+
+describe('CSRF origin check', () => {
+  it('rejects every mutating operation when Origin names another site', async () => {
+    for (const sample of mutating()) {
+      const res = await hub.request(sample.method, sample.path, {
+        cookie: cookies.owner,
+        body: sample.body,
+        headers: { origin: 'https://evil.example' },
+      });
+      expect(res.status, sample.operationId).toBe(403);
+      expect(res.body.error.code, sample.operationId).toBe('csrf_rejected');
+    }
+  });
+
+  it('rejects every mutating operation when, without Origin, Sec-Fetch-Site says cross-site', async () => {
+    for (const sample of mutating()) {
+      for (const site of ['cross-site', 'same-site']) {
+        const res = await hub.request(sample.method, sample.path, {
+          cookie: cookies.owner,
+          body: sample.body,
+          headers: { origin: '', 'sec-fetch-site': site },
+        });
+        expect(res.status, `${sample.operationId} ${site}`).toBe(403);
+        expect(res.body.error.code).toBe('csrf_rejected');
+      }
+    }
+  });
+
+  it('lets same-origin and non-browser requests through', async () => {
+    const body = { membersCanCreateProjects: false };
+    const sameOrigin = await hub.request('PATCH', '/api/org/acme/settings', { cookie: cookies.owner, body });
+    const fetchSite = await hub.request('PATCH', '/api/org/acme/settings', {
+      cookie: cookies.owner,
+      body,
+      headers: { origin: '', 'sec-fetch-site': 'same-origin' },
+    });
+    const noHeaders = await hub.request('PATCH', '/api/org/acme/settings', { cookie: cookies.owner, body, headers: { origin: '' } });
+    expect([sameOrigin.status, fetchSite.status, noHeaders.status]).toEqual([200, 200, 200]);
+  });
+
+  it('leaves state untouched when it rejects', async () => {
+    await hub.request('PATCH', '/api/org/acme/settings', {
+      cookie: cookies.owner,
+      body: { membersCanCreateProjects: true },
+      headers: { origin: 'https://evil.example' },
+    });
+    const settings = await hub.request('GET', '/api/org/acme/settings', { cookie: cookies.owner });
+    expect(settings.body.membersCanCreateProjects).toBe(false);
+  });
+});
+
+describe('the error envelope', () => {
+  it('answers unknown paths and methods in the envelope', async () => {
+    const missing = await hub.request('GET', '/api/nothing-here', { cookie: cookies.owner });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+    const method = await hub.request('DELETE', '/api/me', { cookie: cookies.owner });
+    expect(method.status).toBe(405);
+    expect(method.body.error.code).toBe('method_not_allowed');
+  });
+
+  it('answers a body over the limit with 413 payload_too_large', async () => {
+    const res = await hub.request('PATCH', '/api/org/acme/settings', {
+      cookie: cookies.owner,
+      body: JSON.stringify({ membersCanCreateProjects: true, pad: 'x'.repeat(70 * 1024) }),
+    });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('payload_too_large');
+  });
+
+  it('rejects a body that is not JSON', async () => {
+    const res = await hub.request('PATCH', '/api/org/acme/settings', {
+      cookie: cookies.owner,
+      body: 'membersCanCreateProjects=true',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_failed');
+  });
+
+  it('rejects unknown query parameters', async () => {
+    const res = await hub.request('GET', '/api/org/acme?debug=1', { cookie: cookies.owner });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_failed');
+  });
+});
+
+describe('request ids and logs', () => {
+  it('gives every response an X-Request-Id, keeping a well-formed incoming one', async () => {
+    const own = await hub.request('GET', '/api/me', { cookie: cookies.owner, headers: { 'x-request-id': 'trace-123' } });
+    expect(own.headers.get('x-request-id')).toBe('trace-123');
+    const bad = await hub.request('GET', '/api/me', { cookie: cookies.owner, headers: { 'x-request-id': 'has spaces' } });
+    expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('logs one structured line per request, never with a token or cookie', async () => {
+    const token = await hub.loginToken('owner-1');
+    const login = await hub.request('GET', `/auth/login?token=${token}`);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    await hub.request('GET', '/api/me', { cookie, headers: { 'x-request-id': 'log-check-1' } });
+    const line = hub.logLines.map((l) => JSON.parse(l)).find((l) => l.reqId === 'log-check-1');
+    expect(line).toMatchObject({ method: 'GET', path: '/api/me', status: 200, msg: 'request' });
+    const all = hub.logLines.join('\n');
+    expect(all).not.toContain(token);
+    expect(all).not.toContain(cookie.split('=')[1]);
+  });
+});
+
+describe('GET /healthz', () => {
+  it('answers ok after touching the database', async () => {
+    const res = await hub.request('GET', '/healthz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+});

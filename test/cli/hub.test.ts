@@ -1,0 +1,137 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { cliEnv, HUB_BIN, runHub } from '../support/hub-cli.js';
+
+let database: TestDatabase;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  env = cliEnv(database.dataDir, database.databaseUrl);
+});
+afterAll(() => database.drop());
+
+const orgCount = async () => Number((await database.db('organizations').count({ n: '*' }).first())?.n ?? 0);
+
+function expectUsageError(result: { code: number | null; stderr: string; stdout: string }, pattern: RegExp) {
+  expect(result.code).toBe(2);
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(result.stderr).toMatch(pattern);
+  expect(result.stdout).toBe('');
+}
+
+describe('hub arguments', () => {
+  it('refuses no command, an unknown command and unknown flags with one line and exit 2', async () => {
+    expectUsageError(await runHub([], env), /command is required/);
+    expectUsageError(await runHub(['launch'], env), /unknown command "launch"/);
+    expectUsageError(await runHub(['migrate', '--force'], env), /--force/);
+    expectUsageError(await runHub(['org', 'delete', 'x'], env), /org delete/);
+  });
+
+  it('prints its usage on help', async () => {
+    const result = await runHub(['help'], env);
+    expect(result.code).toBe(0);
+    for (const command of ['serve', 'migrate', 'org create', 'login-link']) expect(result.stdout).toContain(command);
+  });
+});
+
+describe('hub migrate', () => {
+  it('applies the migrations, and says so when there is nothing left to do', async () => {
+    const first = await runHub(['migrate'], env);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^migrations: (applied .*identity|already up to date)\n$/);
+    const second = await runHub(['migrate'], env);
+    expect(second.stdout).toBe('migrations: already up to date\n');
+  });
+});
+
+describe('hub org create', () => {
+  it('creates an organization with its owner', async () => {
+    const result = await runHub(['org', 'create', 'initech', '--name', 'Initech', '--owner', 'ou_peter', '--owner-name', 'Peter'], env);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^created organization initech \(.+\) with owner ou_peter\n$/);
+    const owner = await database
+      .db('memberships as m')
+      .join('users as u', 'u.id', 'm.user_id')
+      .join('organizations as o', 'o.id', 'm.organization_id')
+      .where({ 'o.slug': 'initech' })
+      .first('u.im_open_id', 'u.display_name', 'm.role');
+    expect(owner).toEqual({ im_open_id: 'ou_peter', display_name: 'Peter', role: 'OWNER' });
+  });
+
+  it('refuses bad input with one line, exit 2, and writes nothing', async () => {
+    const before = await orgCount();
+    expectUsageError(await runHub(['org', 'create', 'initech', '--name', 'Again', '--owner', 'ou_x'], env), /taken/);
+    expectUsageError(await runHub(['org', 'create', 'Bad_Slug', '--name', 'N', '--owner', 'ou_x'], env), /slug/);
+    expectUsageError(await runHub(['org', 'create', 'ok-slug', '--owner', 'ou_x'], env), /--name is required/);
+    expectUsageError(await runHub(['org', 'create', 'ok-slug', '--name', 'N'], env), /--owner is required/);
+    expectUsageError(await runHub(['org', 'create', '--name', 'N', '--owner', 'o'], env), /expected 1 argument/);
+    expect(await orgCount()).toBe(before);
+    expect(await database.db('users').where({ im_open_id: 'ou_x' }).first()).toBeUndefined();
+  });
+});
+
+describe('hub login-link', () => {
+  it('prints one login URL and nothing else', async () => {
+    const result = await runHub(['login-link', 'ou_peter'], { ...env, HUB_BASE_URL: 'https://hub.example.com' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^https:\/\/hub\.example\.com\/auth\/login\?token=[A-Za-z0-9_-]{43}\n$/);
+    expect(result.stderr).toBe('');
+  });
+
+  it('refuses an unknown user', async () => {
+    expectUsageError(await runHub(['login-link', 'ou_nobody'], env), /ou_nobody/);
+  });
+});
+
+describe('hub serve', () => {
+  it('seeds the demo organization on an empty database, prints a link that logs in, and serves /api/me', async () => {
+    const fresh = await createTestDatabase();
+    const port = await freePort();
+    const child = spawn(process.execPath, [HUB_BIN, 'serve'], {
+      env: cliEnv(fresh.dataDir, fresh.databaseUrl, { PORT: String(port), LOG_LEVEL: 'info' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const link = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`no login link in time; output: ${out}`)), 20_000);
+        child.stdout.on('data', (d) => {
+          out += d;
+          const match = /(http:\/\/localhost:\d+\/auth\/login\?token=\S+)/.exec(out);
+          if (match && out.includes('"msg":"listening"')) {
+            clearTimeout(timer);
+            resolve(match[1]!);
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`hub serve exited with ${code}: ${out}`)));
+      });
+      const login = await fetch(link.replace('localhost', '127.0.0.1'), { redirect: 'manual' });
+      expect(login.status).toBe(303);
+      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      const me = await fetch(`http://127.0.0.1:${port}/api/me`, { headers: { cookie } });
+      expect(me.status).toBe(200);
+      const body = await me.json();
+      expect(body.user.imOpenId).toBe('demo-owner');
+      expect(body.organizations).toEqual([expect.objectContaining({ slug: 'demo', role: 'OWNER' })]);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('close', resolve));
+      await fresh.drop();
+    }
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}

@@ -1,0 +1,56 @@
+import { listOperations } from '../../src/http/openapi-document.js';
+
+export interface SampleRequest {
+  operationId: string;
+  method: string;
+  /** The path with every parameter filled in. */
+  path: string;
+  body?: unknown;
+}
+
+/** Values for path parameters; ids are placeholders that name nothing. */
+const PATH_VALUES: Record<string, string> = {
+  orgSlug: 'acme',
+  userId: 'u-placeholder',
+  teamId: 't-placeholder',
+  folderId: 'f-placeholder',
+  projectId: 'p-placeholder',
+  providerId: 'anthropic',
+  roleId: 'reviewer',
+  name: 'code-review',
+};
+
+/** A body each operation's contract accepts. */
+const BODIES: Record<string, unknown> = {
+  updateOrgSettings: { membersCanCreateProjects: false },
+  addMember: { imOpenId: 'ou_sample', role: 'MEMBER' },
+  updateMemberRole: { role: 'ADMIN' },
+  createTeam: { slug: 'sample-team', name: 'Sample team' },
+  updateTeam: { name: 'Renamed team' },
+  addTeamMember: { imOpenId: 'ou_sample' },
+  createFolder: { name: 'Sample folder' },
+  updateFolder: { name: 'Renamed folder' },
+  createProject: { name: 'Sample project' },
+  renameProject: { name: 'Renamed project' },
+  moveProject: { folderId: null },
+  putProjectTeamAccess: { teamSlug: 'sample-team', role: 'READ' },
+  rotateProviderConnection: { baseUrl: 'https://api.example.com', authToken: 'sample-token' },
+  putChatApplicationConnection: { appId: 'cli_sample_app_id', appSecret: 'sample-secret', botOpenId: 'ou_bot' },
+  updateCapacityPolicy: { limits: { memberCount: null } },
+  putAgentRole: { label: 'Reviewer' },
+  putAgentRoleSkills: { skillNames: [] },
+  installAgentSkill: { version: '1.0.0', files: [{ path: 'SKILL.md', content: '---\nname: code-review\n---\nReview code.\n' }] },
+  updateAgentSkill: { description: 'Reviews code' },
+};
+
+/** One valid request per operation of openapi.yaml, in document order. */
+export function sampleRequests(orgSlug = 'acme'): SampleRequest[] {
+  return listOperations().map(({ operationId, method, path }) => {
+    const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      encodeURIComponent(name === 'orgSlug' ? orgSlug : (PATH_VALUES[name] ?? 'x')),
+    );
+    const body = BODIES[operationId];
+    const query = operationId === 'login' ? '?token=sample' : '';
+    return { operationId, method: method.toUpperCase(), path: filled + query, ...(body === undefined ? {} : { body }) };
+  });
+}
