@@ -12,8 +12,8 @@ import { requestLog } from './request-log.js';
 export interface AppOptions {
   /** Validate every response against openapi.yaml (tests). */
   validateResponses?: boolean;
-  /** Replace the operation table (tests of the router factory itself). */
-  operations?: OperationTable;
+  /** Adjust the operation table before routes are mounted (tests of the router factory itself). */
+  adjustOperations?: (table: OperationTable) => OperationTable;
 }
 
 /**
@@ -40,7 +40,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.use(
     createApiRouter({
       spec: loadOpenApiDocument(),
-      operations: options.operations ?? buildOperationTable(services),
+      operations: (options.adjustOperations ?? ((table) => table))(buildOperationTable(services)),
       authorizer: services.authorizer,
       logger,
       validateResponses: options.validateResponses ?? false,

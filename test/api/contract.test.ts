@@ -1,0 +1,151 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RULES } from '../../src/auth/rules.js';
+import { listOperations, loadOpenApiDocument } from '../../src/http/openapi-document.js';
+import { buildOperationTable } from '../../src/http/operations.js';
+import type { OperationTable } from '../../src/http/operation-table.js';
+import { TestHub } from '../support/test-hub.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const doc = loadOpenApiDocument();
+const operations = listOperations(doc);
+
+/** DESIGN.md "Operation ids", in the spec's order. */
+const OPERATION_IDS = [
+  'getMe', 'logout', 'getOrganization', 'getOrgSettings', 'updateOrgSettings', 'login',
+  'listMembers', 'addMember', 'updateMemberRole', 'revokeMember',
+  'listTeams', 'createTeam', 'updateTeam', 'archiveTeam', 'listTeamMembers', 'addTeamMember', 'revokeTeamMember',
+  'getExplorer', 'listMyProjects', 'createFolder', 'updateFolder', 'archiveFolder', 'createProject', 'getProject',
+  'renameProject', 'moveProject', 'archiveProject', 'archiveProjectBinding', 'listProjectSessions',
+  'listProjectTeamAccess', 'putProjectTeamAccess', 'deleteProjectTeamAccess',
+  'getUsageReport',
+  'listProviderConnections', 'rotateProviderConnection', 'getChatApplicationConnection',
+  'putChatApplicationConnection', 'disableChatApplicationConnection',
+  'getCapacityPolicy', 'updateCapacityPolicy',
+  'listAgentRoles', 'putAgentRole', 'putAgentRoleSkills', 'listAgentSkills', 'getAgentSkillFiles',
+  'installAgentSkill', 'updateAgentSkill', 'listAgentModels',
+];
+
+const SCHEMA_NAMES = [
+  'MeResponse', 'OrgMembership', 'OrgMember', 'TeamRow', 'TeamMemberRow', 'ExplorerFolder', 'ExplorerProject',
+  'ExplorerData', 'ProjectDetail', 'TeamAccessEntry', 'SessionSummary', 'ProviderConnectionRow',
+  'ChatApplicationConnection', 'UsageTotals', 'ProjectUsageRow', 'UsageReport', 'CapacityDimension',
+  'CapacityDimensionRow', 'CapacityPolicyView', 'AgentRoleRow', 'AgentSkillRow', 'SkillFileEntry',
+  'InstalledSkillResult', 'AgentModelRow', 'Error',
+];
+
+const CAPACITY_DIMENSIONS = [
+  'requestRate', 'requestBodySize', 'agentConcurrency', 'admissionQueueLength', 'admissionQueueWait', 'fileSize',
+  'attachmentCount', 'archiveExpansion', 'projectStorage', 'organizationStorage', 'memberCount', 'projectCount',
+  'teamCount', 'folderCount', 'sessionCount', 'runWallTime', 'runTurns', 'runToolCalls', 'toolWallTime',
+  'runOutputSize', 'processMemory', 'processCpu', 'processCount',
+];
+
+const schemas = (doc.components as { schemas: Record<string, any> }).schemas;
+
+describe('openapi.yaml', () => {
+  it('is OpenAPI 3.1 with exactly the decided operations: the spec’s 47 plus login', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(operations.map((o) => o.operationId).sort()).toEqual([...OPERATION_IDS].sort());
+    expect(OPERATION_IDS).toHaveLength(48);
+  });
+
+  it('names every resource schema as DESIGN.md does', () => {
+    for (const name of SCHEMA_NAMES) expect(schemas, name).toHaveProperty(name);
+  });
+
+  it('has exactly the 23 capacity dimensions', () => {
+    expect(schemas.CapacityDimension.enum).toEqual(CAPACITY_DIMENSIONS);
+  });
+
+  it('puts org-scoped paths under /api/org/{orgSlug} and the rest under /api/me and /auth', () => {
+    for (const { path: p } of operations) expect(p).toMatch(/^(\/api\/org\/\{orgSlug\}|\/api\/me$|\/auth\/(login|logout)$)/);
+  });
+
+  it('gives every operation a summary, a tag and error responses; every mutation lists the CSRF 403', () => {
+    for (const { operationId, method, operation } of operations) {
+      const responses = operation.responses as Record<string, unknown>;
+      expect(operation.summary, operationId).toBeTruthy();
+      expect(operation.tags, operationId).toHaveLength(1);
+      expect(responses, operationId).toHaveProperty('default');
+      expect(Object.keys(responses).some((s) => s.startsWith('4')), operationId).toBe(true);
+      if (method !== 'get') expect(responses, operationId).toHaveProperty('403');
+    }
+  });
+
+  it('closes every request body to unknown properties', () => {
+    const resolve = (ref: string) => schemas[ref.split('/').pop()!];
+    for (const { operationId, operation } of operations) {
+      const content = (operation.requestBody as any)?.content?.['application/json'];
+      if (!content) continue;
+      const schema = content.schema.$ref ? resolve(content.schema.$ref) : content.schema;
+      expect(schema.additionalProperties, operationId).toBe(false);
+    }
+  });
+
+  it('guards with the hub_session cookie everywhere but login', () => {
+    const schemes = (doc.components as any).securitySchemes;
+    expect(Object.values(schemes)).toEqual([{ type: 'apiKey', in: 'cookie', name: 'hub_session', description: expect.any(String) }]);
+    for (const { operationId, operation } of operations) {
+      if (operationId === 'login') expect(operation.security).toEqual([]);
+      else expect(operation.security).toBeUndefined();
+    }
+    expect(doc.security).toEqual([{ [Object.keys(schemes)[0]!]: [] }]);
+  });
+});
+
+describe('declared authorization', () => {
+  let hub: TestHub;
+  let table: OperationTable;
+  beforeAll(async () => {
+    hub = await TestHub.start();
+    table = buildOperationTable(hub.services);
+  });
+  afterAll(() => hub.stop());
+
+  it('declares a rule for every operation, and the same one openapi.yaml publishes', () => {
+    for (const { operationId, operation } of operations) {
+      const declared = table[operationId as keyof OperationTable];
+      expect(declared, `${operationId} has no declared rule`).toBeDefined();
+      expect(RULES).toContain(declared.rule);
+      expect(operation['x-authorization'], operationId).toBe(declared.rule);
+    }
+    expect(Object.keys(table).sort()).toEqual(operations.map((o) => o.operationId).sort());
+  });
+});
+
+describe('response validation in tests', () => {
+  it('turns a response that breaks the contract into a 500', async () => {
+    const hub = await TestHub.start({
+      app: {
+        adjustOperations: (table) => ({
+          ...table,
+          getOrganization: { rule: 'member', handle: async () => ({ organization: { id: 1 } }) as never },
+        }),
+      },
+    });
+    try {
+      await hub.createOrg('acme', 'alice');
+      const res = await hub.request('GET', '/api/org/acme', { cookie: await hub.login('alice') });
+      expect(res.status).toBe(500);
+      expect(res.body.error.code).toBe('internal_error');
+      expect(res.text).not.toMatch(/organization|stack|\.ts/);
+    } finally {
+      await hub.stop();
+    }
+  });
+});
+
+describe('generated/', () => {
+  it('is what openapi-typescript makes of openapi.yaml today', () => {
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gen-')), 'openapi.d.ts');
+    execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'), ['openapi.yaml', '-o', out], { cwd: root, stdio: 'pipe' });
+    const committed = fs.readFileSync(path.join(root, 'generated/openapi.d.ts'), 'utf8');
+    expect(committed.startsWith('/**\n * This file was auto-generated by openapi-typescript.\n * Do not make direct changes')).toBe(true);
+    expect(fs.readFileSync(out, 'utf8') === committed, 'generated/ is stale: run npm run generate').toBe(true);
+  });
+});
