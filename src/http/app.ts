@@ -7,6 +7,7 @@ import { createApiRouter } from './api-router.js';
 import { loadOpenApiDocument } from './openapi-document.js';
 import { buildOperationTable } from './operations.js';
 import type { OperationTable } from './operation-table.js';
+import { landingRoutes } from './landing.js';
 import { requestLog } from './request-log.js';
 
 export interface AppOptions {
@@ -33,6 +34,8 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     await db.raw('select 1');
     res.json({ status: 'ok' });
   });
+
+  app.use(landingRoutes(services));
 
   app.use(csrfGuard(config.baseUrl));
   app.use(express.json({ limit: config.bodyLimitBytes }));

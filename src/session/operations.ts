@@ -1,6 +1,8 @@
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.js';
 import { sessionToken } from '../auth/authorize.js';
 import type { Services } from '../app/services.js';
+import { ApiError } from '../errors/api-error.js';
+import { escapeHtml, page } from '../http/html.js';
 import type { OperationModule } from '../http/operation-table.js';
 
 /** Login by one-time link, the current user, logout. */
@@ -12,7 +14,17 @@ export function sessionOperations(services: Services): OperationModule {
       rule: 'public',
       status: 303,
       async handle({ req, res, query }) {
-        const issued = await sessions.redeemLoginLink(query.token);
+        let issued;
+        try {
+          issued = await sessions.redeemLoginLink(query.token);
+        } catch (err) {
+          // A person who clicked a stale link gets a page that says what to do, not JSON.
+          if (err instanceof ApiError && req.accepts(['json', 'html']) === 'html') {
+            res.status(err.status).type('html').send(page('Login link not valid', `<p>${escapeHtml(err.message)}</p>`));
+            return undefined;
+          }
+          throw err;
+        }
         // A login replaces whatever session this browser had: never two live tokens per cookie jar.
         const previous = sessionToken(req);
         if (previous) await sessions.logoutToken(previous);
