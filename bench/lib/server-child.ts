@@ -20,9 +20,10 @@ const SHUTDOWN_GRACE_MS = 5_000;
  */
 export async function runBenchServer(setup: () => Promise<BenchServer>): Promise<void> {
   if (!process.send) throw new Error('a bench server runs as a child of bench/run.ts (it needs an IPC channel)');
-  const send = (message: ChildMessage): void => {
+  const send = (message: ChildMessage, sent?: () => void): void => {
     // The channel is gone once the parent exits; there is nobody left to tell.
-    if (process.connected) process.send!(message);
+    if (process.connected) process.send!(message, undefined, {}, () => sent?.());
+    else sent?.();
   };
 
   let bench: BenchServer;
@@ -35,7 +36,9 @@ export async function runBenchServer(setup: () => Promise<BenchServer>): Promise
       server.listen(0, '127.0.0.1', resolve);
     });
   } catch (err) {
-    send({ type: 'failed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    // IPC sends are asynchronous: exit only once the parent has the reason.
+    const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    await new Promise<void>((resolve) => send({ type: 'failed', message }, resolve));
     process.exit(1);
   }
 

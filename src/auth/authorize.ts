@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { forbidden, notFound, unauthenticated } from '../errors/api-error.js';
+import type { ProjectAccess } from '../access/project-access.js';
 import type { OrgAccessResolver } from '../orgs/access.js';
 import type { OrgAccess } from '../orgs/store.js';
 import { isOrgAdminRole, type Rule } from './rules.js';
@@ -8,13 +9,19 @@ import { SESSION_COOKIE, type AuthenticatedSession, type SessionService } from '
 export interface Authorization {
   session?: AuthenticatedSession;
   access?: OrgAccess;
+  project?: ProjectAccess;
 }
 
 /**
  * Checks a project rule once the caller is known to be an org member. Projects, grants and
  * teams own that check; the authorizer only calls it.
  */
-export type ProjectGuard = (rule: 'projectRead' | 'projectManage', access: OrgAccess, session: AuthenticatedSession, projectId: string) => Promise<void>;
+export type ProjectGuard = (
+  rule: 'projectRead' | 'projectManage',
+  access: OrgAccess,
+  session: AuthenticatedSession,
+  projectId: string,
+) => Promise<ProjectAccess>;
 
 /** The single mechanism that enforces an operation's declared rule before its handler runs. */
 export class Authorizer {
@@ -45,12 +52,24 @@ export class Authorizer {
       return { session, access };
     }
     if (!this.projectGuard) throw new Error(`rule ${rule} needs a project guard, and none is installed`);
-    await this.projectGuard(rule, access, session, String(req.params.projectId));
-    return { session, access };
+    const project = await this.projectGuard(rule, access, session, String(req.params.projectId));
+    return { session, access, project };
   }
 }
 
+/**
+ * The session token from the Cookie header. Only this one cookie matters to the service, so it
+ * is picked out directly rather than parsing every cookie of every request.
+ */
 export function sessionToken(req: Request): string | undefined {
-  const value: unknown = req.cookies?.[SESSION_COOKIE];
-  return typeof value === 'string' && value !== '' ? value : undefined;
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+      const value = part.slice(eq + 1).trim();
+      return value === '' ? undefined : value;
+    }
+  }
+  return undefined;
 }

@@ -2,10 +2,10 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Authorizer } from '../auth/authorize.js';
 import type { Rule } from '../auth/rules.js';
-import { notImplemented } from '../errors/api-error.js';
+import { ApiError, notImplemented } from '../errors/api-error.js';
 import type { Logger } from '../log/logger.js';
 import { requestLogger } from './request-log.js';
-import { listOperations, toExpressPath, type OpenApiDocument } from './openapi-document.js';
+import { listOperations, toExpressPath, type OpenApiDocument, type OperationLocation } from './openapi-document.js';
 import type { OperationTable } from './operation-table.js';
 
 export interface ApiRouterOptions {
@@ -21,27 +21,45 @@ export interface ApiRouterOptions {
  * The one place that turns openapi.yaml into routes: it owns the validator options, mounts one
  * route per operation, enforces each operation's declared rule through the authorizer, and
  * sends the handler's result with the operation's success status.
+ *
+ * Each path gets a validator instance of its own, holding the document with just that path.
+ * A single instance would try every path's pattern, compiled afresh, on every request (the
+ * validator does not cache them); Express has already matched the route, so one is enough.
  */
 export function createApiRouter(options: ApiRouterOptions): express.Router {
   const router = express.Router();
-  router.use(
-    OpenApiValidator.middleware({
-      apiSpec: structuredClone(options.spec) as never,
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
-      validateResponses: options.validateResponses ? { allErrors: true } : false,
-      validateSecurity: false,
-      validateFormats: true,
-      ignoreUndocumented: false,
-      fileUploader: false,
-      $refParser: { mode: 'bundle' },
-    }),
-  );
-  for (const { operationId, method, path } of listOperations(options.spec)) {
-    const spec = options.operations[operationId as keyof OperationTable];
-    if (!spec) throw new Error(`openapi.yaml has ${operationId}, which the operation table lacks`);
-    router[method](toExpressPath(path), operationHandler(operationId, spec as RuntimeSpec, options));
+  const operationsByPath = new Map<string, OperationLocation[]>();
+  for (const location of listOperations(options.spec)) {
+    operationsByPath.set(location.path, [...(operationsByPath.get(location.path) ?? []), location]);
+  }
+  for (const [path, located] of operationsByPath) {
+    const validate = pathValidator(options, path);
+    const route = router.route(toExpressPath(path));
+    for (const { operationId, method } of located) {
+      const spec = options.operations[operationId as keyof OperationTable];
+      if (!spec) throw new Error(`openapi.yaml has ${operationId}, which the operation table lacks`);
+      route[method](validate, operationHandler(operationId, spec as RuntimeSpec, options));
+    }
+    const allow = located.map((l) => l.method.toUpperCase()).join(', ');
+    route.all(() => {
+      throw new ApiError(405, 'method_not_allowed', `This path allows ${allow}.`, undefined, { Allow: allow });
+    });
   }
   return router;
+}
+
+function pathValidator(options: ApiRouterOptions, path: string): RequestHandler[] {
+  const { paths, ...rest } = options.spec;
+  return OpenApiValidator.middleware({
+    apiSpec: structuredClone({ ...rest, paths: { [path]: paths[path] } }) as never,
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+    validateResponses: options.validateResponses ? { allErrors: true } : false,
+    validateSecurity: false,
+    validateFormats: true,
+    ignoreUndocumented: false,
+    fileUploader: false,
+    $refParser: { mode: 'bundle' },
+  }) as RequestHandler[];
 }
 
 interface RuntimeSpec {
@@ -64,7 +82,9 @@ function operationHandler(operationId: string, spec: RuntimeSpec, options: ApiRo
       params: req.params,
       query: req.query,
       body: req.body,
-      log: requestLogger(res, logger),
+      get log() {
+        return requestLogger(res, logger);
+      },
       ...authorization,
     });
     if (res.headersSent) return;

@@ -1,4 +1,3 @@
-import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import { csrfGuard } from '../auth/csrf.js';
 import type { Services } from '../app/services.js';
@@ -19,7 +18,7 @@ export interface AppOptions {
 
 /**
  * The HTTP application. Order matters: request id and logging first, then the health check,
- * the CSRF guard (before any body is parsed), JSON and cookie parsing, the contract-driven
+ * the CSRF guard (before any body is parsed), JSON parsing, the contract-driven
  * router, and one error renderer for everything.
  */
 export function createApp(services: Services, options: AppOptions = {}): Express {
@@ -38,8 +37,9 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.use(landingRoutes(services));
 
   app.use(csrfGuard(config.baseUrl));
-  app.use(express.json({ limit: config.bodyLimitBytes }));
-  app.use(cookieParser());
+  const parseJson = express.json({ limit: config.bodyLimitBytes });
+  // GET and HEAD carry no body here; skipping the parser spares every read a few checks.
+  app.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : parseJson(req, res, next)));
   app.use(
     createApiRouter({
       spec: loadOpenApiDocument(),

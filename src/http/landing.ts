@@ -1,5 +1,4 @@
 import express, { type Router } from 'express';
-import cookieParser from 'cookie-parser';
 import { sessionToken } from '../auth/authorize.js';
 import type { Services } from '../app/services.js';
 import { escapeHtml, page } from './html.js';
@@ -14,7 +13,7 @@ export function landingRoutes(services: Services): Router {
   router.get('/openapi.yaml', (_req, res) => {
     res.type('application/yaml').sendFile(OPENAPI_PATH);
   });
-  router.get('/', cookieParser(), async (req, res) => {
+  router.get('/', async (req, res) => {
     const session = await services.sessions.authenticate(sessionToken(req));
     let body: string;
     if (session) {

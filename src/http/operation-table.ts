@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Logger } from '../log/logger.js';
+import type { ProjectAccess } from '../access/project-access.js';
 import type { AuthenticatedSession } from '../auth/sessions.js';
 import type { Rule } from '../auth/rules.js';
 import type { OrgAccess } from '../orgs/store.js';
@@ -22,11 +23,17 @@ export interface OrgContext<O extends OperationId> extends SessionContext<O> {
   access: OrgAccess;
 }
 
+export interface ProjectContext<O extends OperationId> extends OrgContext<O> {
+  project: ProjectAccess;
+}
+
 type ContextFor<R extends Rule, O extends OperationId> = R extends 'public'
   ? BaseContext<O>
   : R extends 'session'
     ? SessionContext<O>
-    : OrgContext<O>;
+    : R extends 'projectRead' | 'projectManage'
+      ? ProjectContext<O>
+      : OrgContext<O>;
 
 type SpecFor<O extends OperationId, R extends Rule> = {
   rule: R;
