@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Authorizer } from '../auth/authorize.js';
 import { SessionStore } from '../auth/session-store.js';
 import { SessionService } from '../auth/sessions.js';
@@ -9,6 +10,17 @@ import { OrgAccessResolver } from '../orgs/access.js';
 import { OrganizationService } from '../orgs/service.js';
 import { OrganizationStore } from '../orgs/store.js';
 import { UserStore } from '../users/store.js';
+import { ProjectAccessService } from '../access/service.js';
+import { GrantStore } from '../access/store.js';
+import { ExplorerStore } from '../explorer/store.js';
+import { FolderService } from '../folders/service.js';
+import { FolderStore } from '../folders/store.js';
+import { ProjectService } from '../projects/service.js';
+import { ProjectStore } from '../projects/store.js';
+import { MemberService } from '../members/service.js';
+import { MemberStore } from '../members/store.js';
+import { TeamService } from '../teams/service.js';
+import { TeamStore } from '../teams/store.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
@@ -23,6 +35,13 @@ export interface Services {
   orgAccess: OrgAccessResolver;
   organizations: OrganizationService;
   authorizer: Authorizer;
+  folderStore: FolderStore;
+  folders: FolderService;
+  projects: ProjectService;
+  projectAccess: ProjectAccessService;
+  explorer: ExplorerStore;
+  members: MemberService;
+  teams: TeamService;
 }
 
 /** Wires stores and services once per process (or per test). */
@@ -41,5 +60,35 @@ export function createServices(deps: {
   const orgAccess = new OrgAccessResolver(orgStore, clock, ttl);
   const organizations = new OrganizationService(db, orgStore, users, orgAccess, clock);
   const authorizer = new Authorizer(sessions, orgAccess);
-  return { config, db, clock, logger, users, sessions, orgAccess, organizations, authorizer };
+  const folderStore = new FolderStore(db);
+  const folders = new FolderService(folderStore, clock);
+  const grants = new GrantStore(db);
+  const projectStore = new ProjectStore(db);
+  const projectAccess = new ProjectAccessService(db, grants, projectStore, clock);
+  authorizer.useProjectGuard(projectAccess.guard);
+  const workspacesDir = path.join(config.dataDir, 'workspaces');
+  const projects = new ProjectService(projectStore, grants, folders, organizations, projectAccess, clock, workspacesDir);
+  const explorer = new ExplorerStore(db);
+  const memberStore = new MemberStore(db);
+  const teamStore = new TeamStore(db);
+  const members = new MemberService(memberStore, teamStore, users, orgAccess, clock);
+  const teams = new TeamService(teamStore, memberStore, users, orgAccess, clock);
+  return {
+    config,
+    db,
+    clock,
+    logger,
+    users,
+    sessions,
+    orgAccess,
+    organizations,
+    authorizer,
+    folderStore,
+    folders,
+    projects,
+    projectAccess,
+    explorer,
+    members,
+    teams,
+  };
 }

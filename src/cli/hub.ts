@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
 import { loginUrl, openRuntime, type Runtime } from './runtime.js';
+import { BindingConflict } from '../projects/service.js';
 import { serve } from './serve.js';
 import { UsageError } from './usage-error.js';
 
@@ -13,6 +14,7 @@ Commands:
   org create <slug> --name N --owner <imOpenId> [--owner-name D]
                                            create an organization and its first OWNER
   login-link <imOpenId>                    print a one-time login URL (valid 15 minutes)
+  project bind <org> <projectId> <chatId>  bind a chat to a project (replacing the project's previous chat)
 
 Configuration comes from the environment: PORT, HUB_DATA_DIR, DATABASE_URL, HUB_BASE_URL.`;
 
@@ -50,6 +52,24 @@ const commands: Record<string, Command> = {
         ownerDisplayName: values['owner-name'],
       });
       process.stdout.write(`created organization ${org.slug} (${org.id}) with owner ${owner}\n`);
+    });
+  },
+
+  project: async (args) => {
+    const [sub, ...rest] = args;
+    if (sub !== 'bind') throw new UsageError(`unknown subcommand "project ${sub ?? ''}"; expected "project bind"`);
+    const { positionals } = parse(rest, {}, 3);
+    const [orgSlug, projectId, chatId] = positionals as [string, string, string];
+    await withRuntime(async (runtime) => {
+      const org = await runtime.organizations.findBySlug(orgSlug);
+      if (!org) throw new UsageError(`no organization "${orgSlug}"`);
+      try {
+        const { replaced } = await runtime.projects.bindChat(org.id, projectId, chatId);
+        process.stdout.write(`bound chat ${chatId} to project ${projectId}${replaced ? ` (replacing chat ${replaced})` : ''}\n`);
+      } catch (err) {
+        if (err instanceof BindingConflict) throw new UsageError(err.message);
+        throw err;
+      }
     });
   },
 

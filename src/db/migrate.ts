@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from './connect.js';
 import * as identity from './migrations/20261122000000_identity.js';
+import * as structure from './migrations/20261122010000_structure.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -8,6 +9,7 @@ import * as identity from './migrations/20261122000000_identity.js';
  */
 const migrations: Record<string, Knex.Migration> = {
   '20261122000000_identity': identity,
+  '20261122010000_structure': structure,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

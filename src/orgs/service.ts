@@ -49,6 +49,10 @@ export class OrganizationService {
     return this.orgs.updateSettings(organizationId, patch, this.clock.now());
   }
 
+  findBySlug(slug: string): Promise<Organization | undefined> {
+    return this.orgs.findBySlug(slug);
+  }
+
   listMembershipsOf(userId: string) {
     return this.orgs.listActiveMemberships(userId);
   }

@@ -61,6 +61,11 @@ export class OrganizationStore {
     return rows.map((row) => ({ organization: toOrganization(row), role: row.role }));
   }
 
+  async findBySlug(slug: string): Promise<Organization | undefined> {
+    const row = await this.db<OrganizationRecord>('organizations').where({ slug }).first();
+    return row && toOrganization(row);
+  }
+
   async slugExists(slug: string, trx: Db = this.db): Promise<boolean> {
     return (await trx('organizations').where({ slug }).first('id')) !== undefined;
   }

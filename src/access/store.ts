@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Db } from '../db/connect.js';
+import type { GrantRole } from './roles.js';
+
+export interface TeamAccessRecord {
+  grant_id: string;
+  project_id: string;
+  organization_id: string;
+  team_id: string;
+  team_slug: string;
+  team_name: string;
+  role: GrantRole;
+}
+
+/**
+ * The one definition of "the caller's principals" on a project: the user, and every team of
+ * the organization that is not archived and of which the user is an active member. Revoked
+ * memberships and archived teams therefore confer nothing from the moment they change.
+ */
+export function grantsOfUser(db: Db, organizationId: string, userId: string): Knex.QueryBuilder {
+  const teamIds = db('team_members as tm')
+    .join('teams as t', 't.id', 'tm.team_id')
+    .where({ 'tm.user_id': userId, 't.organization_id': organizationId })
+    .whereNull('tm.revoked_at')
+    .whereNull('t.archived_at')
+    .select('tm.team_id');
+  return db('project_grants as g')
+    .where('g.organization_id', organizationId)
+    .where((q) =>
+      q
+        .where((u) => u.where('g.principal_type', 'USER').where('g.principal_id', userId))
+        .orWhere((t) => t.where('g.principal_type', 'TEAM').whereIn('g.principal_id', teamIds)),
+    );
+}
+
+/** Permission grants on projects, for users and teams. */
+export class GrantStore {
+  constructor(private readonly db: Db) {}
+
+  /** Every role the user holds on the project, through any principal. */
+  async rolesOnProject(organizationId: string, userId: string, projectId: string): Promise<GrantRole[]> {
+    const rows = await grantsOfUser(this.db, organizationId, userId).where('g.project_id', projectId).select<{ role: GrantRole }[]>('g.role');
+    return rows.map((r) => r.role);
+  }
+
+  async insertUserGrant(trx: Db, input: { organizationId: string; projectId: string; userId: string; role: GrantRole }, at: string): Promise<void> {
+    await trx('project_grants').insert({
+      id: randomUUID(),
+      organization_id: input.organizationId,
+      project_id: input.projectId,
+      principal_type: 'USER',
+      principal_id: input.userId,
+      role: input.role,
+      created_at: at,
+      updated_at: at,
+    });
+  }
+
+  /** Team grants on a project, for teams that are not archived, by team name. */
+  async listTeamAccess(projectId: string, trx: Db = this.db): Promise<TeamAccessRecord[]> {
+    return teamAccessQuery(trx).where('g.project_id', projectId).orderBy([{ column: 't.name' }, { column: 't.slug' }]);
+  }
+
+  /** Creates or changes the team's grant on the project; returns the resulting entry. */
+  async upsertTeamGrant(
+    trx: Db,
+    input: { organizationId: string; projectId: string; teamId: string; role: GrantRole },
+    at: string,
+  ): Promise<TeamAccessRecord> {
+    const key = { project_id: input.projectId, principal_type: 'TEAM', principal_id: input.teamId };
+    const updated = await trx('project_grants').where(key).update({ role: input.role, updated_at: at });
+    if (updated === 0) {
+      await trx('project_grants').insert({ id: randomUUID(), organization_id: input.organizationId, ...key, role: input.role, created_at: at, updated_at: at });
+    }
+    const entry = await teamAccessQuery(trx).where('g.project_id', input.projectId).where('g.principal_id', input.teamId).first();
+    return entry as TeamAccessRecord;
+  }
+
+  /** Removes the team's grant on the project; false when there was none. */
+  async deleteTeamGrant(projectId: string, teamId: string): Promise<boolean> {
+    const deleted = await this.db('project_grants').where({ project_id: projectId, principal_type: 'TEAM', principal_id: teamId }).delete();
+    return deleted > 0;
+  }
+}
+
+function teamAccessQuery(db: Db): Knex.QueryBuilder<TeamAccessRecord, TeamAccessRecord[]> {
+  return db('project_grants as g')
+    .join('teams as t', 't.id', 'g.principal_id')
+    .where('g.principal_type', 'TEAM')
+    .whereNull('t.archived_at')
+    .select(
+      'g.id as grant_id',
+      'g.project_id',
+      'g.organization_id',
+      't.id as team_id',
+      't.slug as team_slug',
+      't.name as team_name',
+      'g.role',
+    ) as never;
+}

@@ -1,0 +1,30 @@
+import type { Services } from '../app/services.js';
+import type { OperationModule } from '../http/operation-table.js';
+import type { Schema } from '../http/operation-types.js';
+import type { FolderRecord } from './store.js';
+
+const toFolderRow = (f: FolderRecord): Schema<'FolderRow'> => ({ id: f.id, name: f.name, parentId: f.parent_id, sortKey: f.sort_key });
+
+/** Creating, changing and archiving folders. */
+export function folderOperations({ folders }: Services): OperationModule {
+  return {
+    createFolder: {
+      rule: 'orgAdmin',
+      status: 201,
+      handle: async ({ access, body }) => toFolderRow(await folders.create(access.organization.id, body)),
+    },
+
+    updateFolder: {
+      rule: 'orgAdmin',
+      handle: async ({ access, params, body }) => toFolderRow(await folders.update(access.organization.id, params.folderId, body)),
+    },
+
+    archiveFolder: {
+      rule: 'orgAdmin',
+      async handle({ access, params }) {
+        await folders.archive(access.organization.id, params.folderId);
+        return { archived: true, folderId: params.folderId };
+      },
+    },
+  };
+}

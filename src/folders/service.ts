@@ -1,0 +1,78 @@
+import type { Clock } from '../config/clock.js';
+import { conflict, notFound } from '../errors/api-error.js';
+import type { Db } from '../db/connect.js';
+import { sortKeyAfter } from './sort-key.js';
+import type { FolderRecord, FolderStore } from './store.js';
+
+export interface FolderChanges {
+  name?: string | undefined;
+  sortKey?: string | undefined;
+  parentId?: string | null | undefined;
+}
+
+/** The folder tree: same-organization parents, no cycles, no archiving a folder with content. */
+export class FolderService {
+  constructor(
+    private readonly folders: FolderStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(organizationId: string, input: { name: string; parentId?: string | undefined; sortKey?: string | undefined }): Promise<FolderRecord> {
+    const at = this.clock.now().toISOString();
+    return this.folders.transaction(async (trx) => {
+      const parentId = input.parentId ?? null;
+      if (parentId !== null) await this.requireActive(organizationId, parentId, trx);
+      const sortKey = input.sortKey ?? sortKeyAfter(await this.folders.siblingSortKeys(organizationId, parentId, trx));
+      return this.folders.insert(trx, { organizationId, parentId, name: input.name, sortKey }, at);
+    });
+  }
+
+  async update(organizationId: string, folderId: string, changes: FolderChanges): Promise<FolderRecord> {
+    return this.folders.transaction(async (trx) => {
+      const folder = await this.requireActive(organizationId, folderId, trx);
+      if (changes.parentId !== undefined && changes.parentId !== null) {
+        await this.requireActive(organizationId, changes.parentId, trx);
+        if (await this.wouldCycle(organizationId, folderId, changes.parentId, trx)) {
+          throw conflict('folder_cycle', 'A folder cannot move under itself or one of its descendants.');
+        }
+      }
+      const update: Partial<Pick<FolderRecord, 'name' | 'sort_key' | 'parent_id'>> = {};
+      if (changes.name !== undefined) update.name = changes.name;
+      if (changes.sortKey !== undefined) update.sort_key = changes.sortKey;
+      if (changes.parentId !== undefined) update.parent_id = changes.parentId;
+      await this.folders.update(trx, folderId, update);
+      return { ...folder, ...update };
+    });
+  }
+
+  /** Archives an empty folder; nothing is archived by cascade. */
+  async archive(organizationId: string, folderId: string): Promise<void> {
+    const at = this.clock.now().toISOString();
+    await this.folders.transaction(async (trx) => {
+      await this.requireActive(organizationId, folderId, trx);
+      if (await this.folders.hasActiveContent(folderId, trx)) {
+        throw conflict('folder_not_empty', 'The folder still holds active folders or projects; move or archive them first.');
+      }
+      await this.folders.archive(trx, folderId, at);
+    });
+  }
+
+  /** The active folder of this organization, or 404 folder_not_found. */
+  async requireActive(organizationId: string, folderId: string, trx?: Db): Promise<FolderRecord> {
+    const folder = await this.folders.findActive(organizationId, folderId, trx);
+    if (!folder) throw notFound('folder_not_found', `No active folder ${folderId} in this organization.`);
+    return folder;
+  }
+
+  private async wouldCycle(organizationId: string, folderId: string, newParentId: string, trx: Db): Promise<boolean> {
+    const parents = await this.folders.parentMap(organizationId, trx);
+    // Walk up from the new parent; meeting the folder itself means it would become its own ancestor.
+    const seen = new Set<string>();
+    for (let at: string | null | undefined = newParentId; at; at = parents.get(at)) {
+      if (at === folderId) return true;
+      if (seen.has(at)) break;
+      seen.add(at);
+    }
+    return false;
+  }
+}

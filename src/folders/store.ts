@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/connect.js';
+
+export interface FolderRecord {
+  id: string;
+  organization_id: string;
+  parent_id: string | null;
+  name: string;
+  sort_key: string;
+  created_at: string;
+  archived_at: string | null;
+}
+
+export interface FolderWithCounts extends FolderRecord {
+  project_count: number | string;
+  child_folder_count: number | string;
+}
+
+/** The folder tree of each organization. */
+export class FolderStore {
+  constructor(private readonly db: Db) {}
+
+  async findActive(organizationId: string, folderId: string, trx: Db = this.db): Promise<FolderRecord | undefined> {
+    return trx<FolderRecord>('folders').where({ id: folderId, organization_id: organizationId }).whereNull('archived_at').first();
+  }
+
+  /** Active folders with their active projects and child folders counted, in one statement. */
+  async listActiveWithCounts(organizationId: string): Promise<FolderWithCounts[]> {
+    const projectCounts = this.db('projects')
+      .where('organization_id', organizationId)
+      .whereNull('archived_at')
+      .whereNotNull('folder_id')
+      .groupBy('folder_id')
+      .select('folder_id', this.db.raw('count(*) as n'));
+    const childCounts = this.db('folders')
+      .where('organization_id', organizationId)
+      .whereNull('archived_at')
+      .whereNotNull('parent_id')
+      .groupBy('parent_id')
+      .select('parent_id', this.db.raw('count(*) as n'));
+    return this.db('folders as f')
+      .leftJoin(projectCounts.as('pc'), 'pc.folder_id', 'f.id')
+      .leftJoin(childCounts.as('cc'), 'cc.parent_id', 'f.id')
+      .where('f.organization_id', organizationId)
+      .whereNull('f.archived_at')
+      .select('f.*', this.db.raw('coalesce(pc.n, 0) as project_count'), this.db.raw('coalesce(cc.n, 0) as child_folder_count'));
+  }
+
+  /** Sort keys of the active folders under a parent (null: the root). */
+  async siblingSortKeys(organizationId: string, parentId: string | null, trx: Db = this.db): Promise<string[]> {
+    const rows = await trx('folders')
+      .where({ organization_id: organizationId, parent_id: parentId })
+      .whereNull('archived_at')
+      .select<{ sort_key: string }[]>('sort_key');
+    return rows.map((r) => r.sort_key);
+  }
+
+  /** id → parent id of every folder of the organization, archived ones included. */
+  async parentMap(organizationId: string, trx: Db = this.db): Promise<Map<string, string | null>> {
+    const rows = await trx('folders').where({ organization_id: organizationId }).select<{ id: string; parent_id: string | null }[]>('id', 'parent_id');
+    return new Map(rows.map((r) => [r.id, r.parent_id]));
+  }
+
+  async insert(trx: Db, input: { organizationId: string; parentId: string | null; name: string; sortKey: string }, at: string): Promise<FolderRecord> {
+    const row: FolderRecord = {
+      id: randomUUID(),
+      organization_id: input.organizationId,
+      parent_id: input.parentId,
+      name: input.name,
+      sort_key: input.sortKey,
+      created_at: at,
+      archived_at: null,
+    };
+    await trx('folders').insert(row);
+    return row;
+  }
+
+  async update(trx: Db, folderId: string, changes: Partial<Pick<FolderRecord, 'name' | 'sort_key' | 'parent_id'>>): Promise<void> {
+    if (Object.keys(changes).length) await trx('folders').where({ id: folderId }).update(changes);
+  }
+
+  /** Whether the folder still holds an active folder or project. */
+  async hasActiveContent(folderId: string, trx: Db = this.db): Promise<boolean> {
+    const child = await trx('folders').where({ parent_id: folderId }).whereNull('archived_at').first('id');
+    if (child) return true;
+    const project = await trx('projects').where({ folder_id: folderId }).whereNull('archived_at').first('id');
+    return project !== undefined;
+  }
+
+  async archive(trx: Db, folderId: string, at: string): Promise<void> {
+    await trx('folders').where({ id: folderId }).update({ archived_at: at });
+  }
+
+  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+}

@@ -1,0 +1,39 @@
+import type { Services } from '../app/services.js';
+import type { OperationModule, OrgContext } from '../http/operation-table.js';
+import type { OperationId } from '../http/operation-types.js';
+import type { MemberCaller } from './service.js';
+
+/** The organization the request addresses and the signed-in user making the change. */
+const callerOf = ({ access, session }: Pick<OrgContext<OperationId>, 'access' | 'session'>): MemberCaller => ({
+  organizationId: access.organization.id,
+  userId: session.user.id,
+});
+
+/** Organization members: list, add, change role, revoke. */
+export function memberOperations({ members }: Services): OperationModule {
+  return {
+    listMembers: {
+      rule: 'orgAdmin',
+      handle: async ({ access }) => ({ members: await members.list(access.organization.id) }),
+    },
+
+    addMember: {
+      rule: 'orgAdmin',
+      status: 201,
+      handle: (ctx) => members.add(callerOf(ctx), ctx.body),
+    },
+
+    updateMemberRole: {
+      rule: 'orgAdmin',
+      handle: (ctx) => members.changeRole(callerOf(ctx), ctx.params.userId, ctx.body.role),
+    },
+
+    revokeMember: {
+      rule: 'orgAdmin',
+      async handle(ctx) {
+        await members.revoke(callerOf(ctx), ctx.params.userId);
+        return { revoked: true, userId: ctx.params.userId };
+      },
+    },
+  };
+}

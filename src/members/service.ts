@@ -1,0 +1,115 @@
+import type { Clock } from '../config/clock.js';
+import type { Db } from '../db/connect.js';
+import { conflict, forbidden, notFound } from '../errors/api-error.js';
+import type { OrgAccessResolver } from '../orgs/access.js';
+import type { OrgRole } from '../orgs/store.js';
+import type { TeamStore } from '../teams/store.js';
+import type { UserStore } from '../users/store.js';
+import type { MemberStore, OrgMember } from './store.js';
+
+/** Who makes a membership change, and in which organization. */
+export interface MemberCaller {
+  organizationId: string;
+  userId: string;
+}
+
+export interface AddMemberInput {
+  imOpenId: string;
+  displayName?: string | undefined;
+  role: OrgRole;
+}
+
+const ownerRequired = (what: string) => forbidden('owner_required', `Only an OWNER may ${what}.`);
+const memberNotFound = (userId: string) => notFound('member_not_found', `No active member with the user id "${userId}".`);
+const lastOwner = () => conflict('last_owner', 'The organization must keep at least one active OWNER.');
+
+/**
+ * Organization membership. Only an OWNER may grant or remove the OWNER role or revoke an
+ * OWNER, and the last active OWNER stays. Both rules are decided on the OWNER rows each change
+ * locks first, not on the role read when the request was authorized, so a caller demoted a
+ * moment ago cannot use the role they just lost. Every change clears the in-process access
+ * cache, so it holds from the next request on, including for sessions already open.
+ */
+export class MemberService {
+  constructor(
+    private readonly members: MemberStore,
+    private readonly teams: TeamStore,
+    private readonly users: UserStore,
+    private readonly orgAccess: OrgAccessResolver,
+    private readonly clock: Clock,
+  ) {}
+
+  list(organizationId: string): Promise<OrgMember[]> {
+    return this.members.listActive(organizationId);
+  }
+
+  /** Adds the user (created when the imOpenId is new), or reactivates a revoked membership. */
+  async add(caller: MemberCaller, input: AddMemberInput): Promise<OrgMember> {
+    const { organizationId } = caller;
+    const now = this.clock.now();
+    const at = now.toISOString();
+    const member = await this.members.transaction(async (trx) => {
+      // The lock also serializes additions, so two additions of one user cannot race.
+      const owners = await this.members.lockActiveOwnerIds(trx, organizationId);
+      if (input.role === 'OWNER' && !owners.includes(caller.userId)) throw ownerRequired('add a member with the OWNER role');
+      // The memberCount capacity check belongs here, under the same lock.
+      const user = await this.users.ensure({ imOpenId: input.imOpenId, displayName: input.displayName }, now, trx);
+      const existing = await this.members.findMembership(trx, organizationId, user.id);
+      if (existing && existing.revokedAt === null) {
+        throw conflict('already_member', `The user "${input.imOpenId}" is already a member of this organization.`);
+      }
+      if (existing) await this.members.reactivate(trx, existing.id, input.role, at);
+      else await this.members.insert(trx, { organizationId, userId: user.id, role: input.role }, at);
+      return this.requireMember(organizationId, user.id, trx);
+    });
+    this.orgAccess.invalidate();
+    return member;
+  }
+
+  async changeRole(caller: MemberCaller, userId: string, role: OrgRole): Promise<OrgMember> {
+    const { organizationId } = caller;
+    const member = await this.members.transaction(async (trx) => {
+      const owners = await this.members.lockActiveOwnerIds(trx, organizationId);
+      const target = await this.requireMember(organizationId, userId, trx);
+      if ((target.role === 'OWNER' || role === 'OWNER') && !owners.includes(caller.userId)) {
+        throw ownerRequired('grant or remove the OWNER role');
+      }
+      if (target.role === 'OWNER' && role !== 'OWNER' && !hasOtherOwner(owners, userId)) throw lastOwner();
+      if (target.role === role) return target;
+      await this.members.setRole(trx, organizationId, userId, role);
+      return this.requireMember(organizationId, userId, trx);
+    });
+    this.orgAccess.invalidate();
+    return member;
+  }
+
+  /** Revokes the membership and, with it, the user's memberships of the organization's teams. */
+  async revoke(caller: MemberCaller, userId: string): Promise<void> {
+    const { organizationId } = caller;
+    const at = this.clock.now().toISOString();
+    await this.members.transaction(async (trx) => {
+      const owners = await this.members.lockActiveOwnerIds(trx, organizationId);
+      const target = await this.requireMember(organizationId, userId, trx);
+      if (target.role === 'OWNER') {
+        if (!owners.includes(caller.userId)) throw ownerRequired('revoke an OWNER');
+        if (!hasOtherOwner(owners, userId)) throw lastOwner();
+      }
+      await this.members.revoke(trx, organizationId, userId, at);
+      await this.teams.revokeUserFromOrganization(trx, organizationId, userId, at);
+    });
+    this.orgAccess.invalidate();
+  }
+
+  private async requireMember(organizationId: string, userId: string, trx: Db): Promise<OrgMember> {
+    const member = await this.members.findActive(organizationId, userId, trx);
+    if (!member) throw memberNotFound(userId);
+    return member;
+  }
+}
+
+/**
+ * Whether an active OWNER other than the user remains among the rows this transaction holds
+ * locked. Asking "is there another" rather than counting stays right even when the locked set
+ * predates a concurrent promotion.
+ */
+const hasOtherOwner = (lockedOwnerIds: string[], userId: string): boolean => lockedOwnerIds.some((id) => id !== userId);

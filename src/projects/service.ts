@@ -1,0 +1,121 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../config/clock.js';
+import { forbidden, notFound } from '../errors/api-error.js';
+import type { ProjectAccess, ProjectRecord } from '../access/project-access.js';
+import { requireLive, type ProjectAccessService } from '../access/service.js';
+import type { GrantStore } from '../access/store.js';
+import type { FolderService } from '../folders/service.js';
+import type { OrgAccess } from '../orgs/store.js';
+import type { OrganizationService } from '../orgs/service.js';
+import { isOrgAdminRole } from '../auth/rules.js';
+import type { ProjectDetailRecord, ProjectStore, SessionRecord } from './store.js';
+
+/** Who is looking at a project detail, for its `actor…` flags. */
+export interface ProjectViewer {
+  isOrgAdmin: boolean;
+  canManage: boolean;
+}
+
+/** Projects: creation with a workspace and a MANAGE grant for the creator, and their life cycle. */
+export class ProjectService {
+  constructor(
+    private readonly projects: ProjectStore,
+    private readonly grants: GrantStore,
+    private readonly folders: FolderService,
+    private readonly organizations: OrganizationService,
+    private readonly access: ProjectAccessService,
+    private readonly clock: Clock,
+    private readonly workspacesDir: string,
+  ) {}
+
+  /**
+   * Creates the project, its workspace directory and the creator's MANAGE grant. The
+   * directory is made inside the transaction, so a failure to make it leaves no project row.
+   */
+  async create(caller: OrgAccess, userId: string, input: { name: string; folderId?: string | undefined }): Promise<ProjectRecord> {
+    const organizationId = caller.organization.id;
+    if (!isOrgAdminRole(caller.role) && !(await this.organizations.getSettings(organizationId)).membersCanCreateProjects) {
+      throw forbidden('org_admin_required', 'Only org admins may create projects here; an admin can allow members in the settings.');
+    }
+    const at = this.clock.now().toISOString();
+    return this.projects.transaction(async (trx) => {
+      const folderId = input.folderId ?? null;
+      if (folderId !== null) await this.folders.requireActive(organizationId, folderId, trx);
+      const id = randomUUID();
+      const workspaceDir = path.join(this.workspacesDir, organizationId, id);
+      const project = await this.projects.insert(trx, { id, organizationId, folderId, name: input.name, workspaceDir, createdBy: userId }, at);
+      await this.grants.insertUserGrant(trx, { organizationId, projectId: id, userId, role: 'MANAGE' }, at);
+      await fs.mkdir(workspaceDir, { recursive: true });
+      return project;
+    });
+  }
+
+  /** The project as the org admin mutation endpoints address it: in this organization, or 404. */
+  async requireInOrg(organizationId: string, projectId: string): Promise<ProjectRecord> {
+    const project = await this.projects.findInOrg(organizationId, projectId);
+    if (!project) throw notFound('project_not_found', `No project ${projectId} in this organization.`);
+    return project;
+  }
+
+  async rename(project: ProjectRecord, name: string): Promise<void> {
+    requireLive(project);
+    await this.projects.update(project.id, { name });
+  }
+
+  async move(project: ProjectRecord, folderId: string | null): Promise<void> {
+    requireLive(project);
+    if (folderId !== null) await this.folders.requireActive(project.organization_id, folderId);
+    await this.projects.update(project.id, { folder_id: folderId });
+  }
+
+  async archive(project: ProjectRecord): Promise<void> {
+    requireLive(project);
+    await this.projects.update(project.id, { archived_at: this.clock.now().toISOString() });
+  }
+
+  async archiveBinding(project: ProjectRecord): Promise<void> {
+    const binding = await this.projects.activeBinding(project.id);
+    if (!binding) throw notFound('binding_not_found', 'The project has no active chat binding.');
+    await this.projects.archiveBinding(binding.id, this.clock.now().toISOString());
+  }
+
+  /** Binds a chat to a project (host console); a previous binding of the project is archived. */
+  async bindChat(organizationId: string, projectId: string, chatId: string): Promise<{ replaced: string | null }> {
+    const project = await this.requireInOrg(organizationId, projectId);
+    requireLive(project);
+    const at = this.clock.now().toISOString();
+    return this.projects.transaction(async (trx) => {
+      const taken = await this.projects.activeBindingOfChat(chatId, trx);
+      if (taken && taken.project_id !== projectId) throw new BindingConflict(`chat ${chatId} is already bound to project ${taken.project_id}`);
+      if (taken) return { replaced: null };
+      const previous = await this.projects.activeBinding(projectId, trx);
+      if (previous) await this.projects.archiveBinding(previous.id, at, trx);
+      await this.projects.insertBinding(trx, projectId, chatId, at);
+      return { replaced: previous?.chat_id ?? null };
+    });
+  }
+
+  async detail(projectId: string, viewer: ProjectViewer): Promise<ProjectDetailRecord & ProjectViewer> {
+    const detail = await this.projects.detail(projectId);
+    if (!detail) throw notFound('project_not_found', `No project ${projectId}.`);
+    return { ...detail, ...viewer };
+  }
+
+  /** The `actor…` flags for a caller whose grant is not known yet (org admin mutations). */
+  async viewer(caller: OrgAccess, userId: string, projectId: string): Promise<ProjectViewer> {
+    const grant = await this.access.grantOf(caller.organization.id, userId, projectId);
+    return { isOrgAdmin: isOrgAdminRole(caller.role), canManage: grant === 'MANAGE' };
+  }
+
+  listSessions(projectId: string, limit: number): Promise<SessionRecord[]> {
+    return this.projects.listSessions(projectId, limit);
+  }
+}
+
+/** A chat already feeds another project. */
+export class BindingConflict extends Error {}
+
+/** The `actor…` flags for a caller the project rules already checked. */
+export const viewerFrom = (access: ProjectAccess): ProjectViewer => ({ isOrgAdmin: access.isOrgAdmin, canManage: access.grant === 'MANAGE' });

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/connect.js';
+import type { ProjectRecord } from '../access/project-access.js';
+
+/** A project with everything its detail view shows, from one joined query. */
+export interface ProjectDetailRecord extends ProjectRecord {
+  folder_name: string | null;
+  creator_display_name: string | null;
+  creator_im_open_id: string | null;
+  binding_chat_id: string | null;
+  binding_created_at: string | null;
+}
+
+export interface SessionRecord {
+  id: string;
+  provider: string;
+  role_id: string;
+  model: string;
+  title: string | null;
+  run_count: number | string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Projects, their chat bindings and their agent sessions. */
+export class ProjectStore {
+  constructor(private readonly db: Db) {}
+
+  async findInOrg(organizationId: string, projectId: string, trx: Db = this.db): Promise<ProjectRecord | undefined> {
+    return trx<ProjectRecord>('projects').where({ id: projectId, organization_id: organizationId }).first();
+  }
+
+  async detail(projectId: string, trx: Db = this.db): Promise<ProjectDetailRecord | undefined> {
+    return trx('projects as p')
+      .leftJoin('folders as f', 'f.id', 'p.folder_id')
+      .leftJoin('users as u', 'u.id', 'p.created_by')
+      .leftJoin('project_bindings as b', (on) => on.on('b.project_id', 'p.id').andOnNull('b.archived_at'))
+      .where('p.id', projectId)
+      .first(
+        'p.*',
+        'f.name as folder_name',
+        'u.display_name as creator_display_name',
+        'u.im_open_id as creator_im_open_id',
+        'b.chat_id as binding_chat_id',
+        'b.created_at as binding_created_at',
+      );
+  }
+
+  async insert(
+    trx: Db,
+    input: { id?: string; organizationId: string; folderId: string | null; name: string; workspaceDir: string; createdBy: string },
+    at: string,
+  ): Promise<ProjectRecord> {
+    const row: ProjectRecord = {
+      id: input.id ?? randomUUID(),
+      organization_id: input.organizationId,
+      folder_id: input.folderId,
+      name: input.name,
+      workspace_dir: input.workspaceDir,
+      created_by: input.createdBy,
+      created_at: at,
+      archived_at: null,
+    };
+    await trx('projects').insert(row);
+    return row;
+  }
+
+  async update(projectId: string, changes: Partial<Pick<ProjectRecord, 'name' | 'folder_id' | 'archived_at'>>, trx: Db = this.db): Promise<void> {
+    await trx('projects').where({ id: projectId }).update(changes);
+  }
+
+  async activeBinding(projectId: string, trx: Db = this.db): Promise<{ id: string; chat_id: string } | undefined> {
+    return trx('project_bindings').where({ project_id: projectId }).whereNull('archived_at').first('id', 'chat_id');
+  }
+
+  async activeBindingOfChat(chatId: string, trx: Db = this.db): Promise<{ id: string; project_id: string } | undefined> {
+    return trx('project_bindings').where({ chat_id: chatId }).whereNull('archived_at').first('id', 'project_id');
+  }
+
+  async archiveBinding(bindingId: string, at: string, trx: Db = this.db): Promise<void> {
+    await trx('project_bindings').where({ id: bindingId }).update({ archived_at: at });
+  }
+
+  async insertBinding(trx: Db, projectId: string, chatId: string, at: string): Promise<void> {
+    await trx('project_bindings').insert({ id: randomUUID(), project_id: projectId, chat_id: chatId, created_at: at, archived_at: null });
+  }
+
+  /** The project's sessions that are not archived, most recently active first. */
+  async listSessions(projectId: string, limit: number): Promise<SessionRecord[]> {
+    return this.db('agent_sessions')
+      .where({ project_id: projectId })
+      .whereNull('archived_at')
+      .orderBy([
+        { column: 'updated_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(limit)
+      .select('id', 'provider', 'role_id', 'model', 'title', 'run_count', 'created_at', 'updated_at');
+  }
+
+  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+}

@@ -1,0 +1,50 @@
+import type { Services } from '../app/services.js';
+import type { OperationModule } from '../http/operation-table.js';
+
+/** Teams and their members. */
+export function teamOperations({ teams }: Services): OperationModule {
+  return {
+    listTeams: {
+      rule: 'orgAdmin',
+      handle: async ({ access }) => ({ teams: await teams.list(access.organization.id) }),
+    },
+
+    createTeam: {
+      rule: 'orgAdmin',
+      status: 201,
+      handle: ({ access, body }) => teams.create(access.organization.id, body),
+    },
+
+    updateTeam: {
+      rule: 'orgAdmin',
+      handle: ({ access, params, body }) => teams.update(access.organization.id, params.teamId, body),
+    },
+
+    archiveTeam: {
+      rule: 'orgAdmin',
+      async handle({ access, params }) {
+        await teams.archive(access.organization.id, params.teamId);
+        return { archived: true, teamId: params.teamId };
+      },
+    },
+
+    listTeamMembers: {
+      rule: 'orgAdmin',
+      handle: async ({ access, params }) => ({ members: await teams.listMembers(access.organization.id, params.teamId) }),
+    },
+
+    addTeamMember: {
+      rule: 'orgAdmin',
+      status: 201,
+      handle: ({ access, params, body }) => teams.addMember(access.organization.id, params.teamId, body),
+    },
+
+    revokeTeamMember: {
+      rule: 'orgAdmin',
+      async handle({ access, params }) {
+        await teams.revokeMember(access.organization.id, params.teamId, params.userId);
+        return { revoked: true, teamId: params.teamId, userId: params.userId };
+      },
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import type { Clock } from '../config/clock.js';
+import type { Db } from '../db/connect.js';
+import { badRequest, conflict, notFound } from '../errors/api-error.js';
+import type { MemberStore } from '../members/store.js';
+import type { OrgAccessResolver } from '../orgs/access.js';
+import type { User, UserStore } from '../users/store.js';
+import type { TeamChanges, TeamMemberRow, TeamRow, TeamStore } from './store.js';
+
+export const TEAM_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+export interface CreateTeamInput {
+  slug: string;
+  name: string;
+  description?: string | undefined;
+}
+
+/** Who to add to a team: exactly one of the two. */
+export interface TeamMemberRef {
+  userId?: string | undefined;
+  imOpenId?: string | undefined;
+}
+
+const teamNotFound = (teamId: string) => notFound('team_not_found', `No active team with the id "${teamId}".`);
+
+/**
+ * Teams of an organization and their members. Slugs are unique among active teams; an
+ * archived team answers 404 and confers nothing; team members are active org members.
+ */
+export class TeamService {
+  constructor(
+    private readonly teams: TeamStore,
+    private readonly members: MemberStore,
+    private readonly users: UserStore,
+    private readonly orgAccess: OrgAccessResolver,
+    private readonly clock: Clock,
+  ) {}
+
+  list(organizationId: string): Promise<TeamRow[]> {
+    return this.teams.listActive(organizationId);
+  }
+
+  async create(organizationId: string, input: CreateTeamInput): Promise<TeamRow> {
+    if (!TEAM_SLUG_PATTERN.test(input.slug)) {
+      throw badRequest(`Team slug "${input.slug}" must match ${TEAM_SLUG_PATTERN.source}.`, [
+        { path: '/body/slug', message: `must match pattern "${TEAM_SLUG_PATTERN.source}"` },
+      ]);
+    }
+    const name = teamName(input.name);
+    const at = this.clock.now().toISOString();
+    return this.teams.transaction(async (trx) => {
+      // The teamCount capacity check belongs here, inside the creating transaction.
+      const id = await this.teams.insert(trx, { organizationId, slug: input.slug, name, description: input.description ?? null }, at);
+      if (!id) throw conflict('slug_taken', `An active team of this organization already has the slug "${input.slug}".`);
+      return this.requireTeam(organizationId, id, trx);
+    });
+  }
+
+  /** Changes the name and/or description (null clears it); properties left out are kept. */
+  async update(organizationId: string, teamId: string, changes: TeamChanges): Promise<TeamRow> {
+    const name = changes.name === undefined ? undefined : teamName(changes.name);
+    return this.teams.transaction(async (trx) => {
+      if (!(await this.teams.update(trx, organizationId, teamId, { name, description: changes.description }))) throw teamNotFound(teamId);
+      return this.requireTeam(organizationId, teamId, trx);
+    });
+  }
+
+  async archive(organizationId: string, teamId: string): Promise<void> {
+    if (!(await this.teams.archive(organizationId, teamId, this.clock.now().toISOString()))) throw teamNotFound(teamId);
+    // Team rights are not cached today; clearing keeps "archived teams confer nothing from that
+    // moment" true whatever the access cache comes to hold.
+    this.orgAccess.invalidate();
+  }
+
+  async listMembers(organizationId: string, teamId: string): Promise<TeamMemberRow[]> {
+    await this.requireTeam(organizationId, teamId);
+    return this.teams.listMembers(organizationId, teamId);
+  }
+
+  /** Adds an active member of the organization, named by user id or imOpenId, to the team. */
+  async addMember(organizationId: string, teamId: string, ref: TeamMemberRef): Promise<TeamMemberRow> {
+    if ((ref.userId === undefined) === (ref.imOpenId === undefined)) {
+      throw badRequest('Give exactly one of userId or imOpenId.', [{ path: '/body', message: 'must have exactly one of userId, imOpenId' }]);
+    }
+    const at = this.clock.now().toISOString();
+    return this.teams.transaction(async (trx) => {
+      if (!(await this.teams.lockActive(trx, organizationId, teamId))) throw teamNotFound(teamId);
+      const user = await this.findUser(ref, trx);
+      if (!user) throw notFound('user_not_found', `No user with the ${ref.userId !== undefined ? 'id' : 'imOpenId'} "${ref.userId ?? ref.imOpenId}".`);
+      if (!(await this.members.lockActive(trx, organizationId, user.id))) {
+        throw notFound('member_not_found', `The user "${user.imOpenId}" is not an active member of this organization.`);
+      }
+      if (!(await this.teams.insertMember(trx, teamId, user.id, at))) {
+        throw conflict('already_team_member', `The user "${user.imOpenId}" is already a member of this team.`);
+      }
+      const added = await this.teams.findMember(organizationId, teamId, user.id, trx);
+      if (!added) throw new Error(`team member ${user.id} of team ${teamId} vanished inside its own transaction`);
+      return added;
+    });
+  }
+
+  async revokeMember(organizationId: string, teamId: string, userId: string): Promise<void> {
+    await this.requireTeam(organizationId, teamId);
+    if (!(await this.teams.revokeMember(teamId, userId, this.clock.now().toISOString()))) {
+      throw notFound('member_not_found', `The user "${userId}" is not a member of this team.`);
+    }
+    this.orgAccess.invalidate();
+  }
+
+  private async requireTeam(organizationId: string, teamId: string, trx?: Db): Promise<TeamRow> {
+    const team = await this.teams.findActive(organizationId, teamId, trx);
+    if (!team) throw teamNotFound(teamId);
+    return team;
+  }
+
+  private findUser(ref: TeamMemberRef, trx: Db): Promise<User | undefined> {
+    return ref.userId !== undefined ? this.users.findById(ref.userId, trx) : this.users.findByImOpenId(ref.imOpenId!, trx);
+  }
+}
+
+/** A team name without surrounding blanks, and not only blanks. */
+function teamName(raw: string): string {
+  const name = raw.trim();
+  if (!name) throw badRequest('A team name must not be blank.', [{ path: '/body/name', message: 'must not be blank' }]);
+  return name;
+}

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/connect.js';
+import type { Schema } from '../http/operation-types.js';
+import { byCodeUnits, byName } from '../shared/order.js';
+
+export type TeamRow = Schema<'TeamRow'>;
+export type TeamMemberRow = Schema<'TeamMemberRow'>;
+
+interface TeamRecord {
+  id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  created_at: string;
+  /** A count: a number on SQLite, a string (bigint) on PostgreSQL. */
+  member_count: number | string;
+}
+
+interface TeamMemberRecord {
+  user_id: string;
+  im_open_id: string;
+  display_name: string;
+  created_at: string;
+}
+
+export interface TeamChanges {
+  name?: string | undefined;
+  description?: string | null | undefined;
+}
+
+const toTeamRow = (row: TeamRecord): TeamRow => ({
+  id: row.id,
+  slug: row.slug,
+  name: row.name,
+  description: row.description,
+  memberCount: Number(row.member_count),
+  createdAt: row.created_at,
+});
+
+const toTeamMemberRow = (row: TeamMemberRecord): TeamMemberRow => ({
+  userId: row.user_id,
+  imOpenId: row.im_open_id,
+  displayName: row.display_name,
+  createdAt: row.created_at,
+});
+
+/** By name as people read it, then by slug (unique among active teams). */
+const teamOrder = (a: TeamRow, b: TeamRow) => byName(a.name, b.name) || byCodeUnits(a.slug, b.slug);
+const teamMemberOrder = (a: TeamMemberRow, b: TeamMemberRow) =>
+  byName(a.displayName, b.displayName) || byCodeUnits(a.imOpenId, b.imOpenId);
+
+/**
+ * Teams and team memberships. "Active" means a team not archived and a team membership not
+ * revoked whose user is still an active member of the team's organization.
+ */
+export class TeamStore {
+  constructor(private readonly db: Db) {}
+
+  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  /** The organization's active teams with live member counts, in one query. */
+  async listActive(organizationId: string): Promise<TeamRow[]> {
+    const rows = await activeTeams(this.db, organizationId);
+    return rows.map(toTeamRow).sort(teamOrder);
+  }
+
+  async findActive(organizationId: string, teamId: string, trx: Db = this.db): Promise<TeamRow | undefined> {
+    const row = await activeTeams(trx, organizationId).where('t.id', teamId).first();
+    return row && toTeamRow(row);
+  }
+
+  /**
+   * Whether the team is active, holding a share lock on its row on PostgreSQL until the
+   * transaction ends, so archiving waits for a team-member write in flight.
+   */
+  async lockActive(trx: Db, organizationId: string, teamId: string): Promise<boolean> {
+    const row = await trx('teams').where({ id: teamId, organization_id: organizationId }).whereNull('archived_at').forShare().first('id');
+    return row !== undefined;
+  }
+
+  /**
+   * Inserts a team unless its slug is taken among the organization's active teams; returns
+   * the new id, or undefined when the slug is taken. The partial unique index decides, so two
+   * concurrent creates with one slug cannot both succeed.
+   */
+  async insert(
+    trx: Db,
+    input: { organizationId: string; slug: string; name: string; description: string | null },
+    at: string,
+  ): Promise<string | undefined> {
+    const inserted = await trx('teams')
+      .insert({
+        id: randomUUID(),
+        organization_id: input.organizationId,
+        slug: input.slug,
+        name: input.name,
+        description: input.description,
+        created_at: at,
+        archived_at: null,
+      })
+      .onConflict()
+      .ignore()
+      .returning<{ id: string }[]>('id');
+    return inserted[0]?.id;
+  }
+
+  /** Applies the changes to an active team; false when there is no such team. */
+  async update(trx: Db, organizationId: string, teamId: string, changes: TeamChanges): Promise<boolean> {
+    const set: Record<string, unknown> = {};
+    if (changes.name !== undefined) set.name = changes.name;
+    if (changes.description !== undefined) set.description = changes.description;
+    const team = trx('teams').where({ id: teamId, organization_id: organizationId }).whereNull('archived_at');
+    if (Object.keys(set).length === 0) return (await team.first('id')) !== undefined;
+    return (await team.update(set)) > 0;
+  }
+
+  /** Archives an active team; false when there is no such team. */
+  async archive(organizationId: string, teamId: string, at: string): Promise<boolean> {
+    const updated = await this.db('teams')
+      .where({ id: teamId, organization_id: organizationId })
+      .whereNull('archived_at')
+      .update({ archived_at: at });
+    return updated > 0;
+  }
+
+  /** The team's active members, ordered by display name. */
+  async listMembers(organizationId: string, teamId: string): Promise<TeamMemberRow[]> {
+    const rows = await activeTeamMembers(this.db, organizationId).where('tm.team_id', teamId);
+    return rows.map(toTeamMemberRow).sort(teamMemberOrder);
+  }
+
+  async findMember(organizationId: string, teamId: string, userId: string, trx: Db = this.db): Promise<TeamMemberRow | undefined> {
+    const row = await activeTeamMembers(trx, organizationId).where({ 'tm.team_id': teamId, 'tm.user_id': userId }).first();
+    return row && toTeamMemberRow(row);
+  }
+
+  /**
+   * Adds the user to the team unless they already are an active team member; false when
+   * they are. The partial unique index decides, so a concurrent duplicate cannot slip in.
+   */
+  async insertMember(trx: Db, teamId: string, userId: string, at: string): Promise<boolean> {
+    const inserted = await trx('team_members')
+      .insert({ id: randomUUID(), team_id: teamId, user_id: userId, created_at: at, revoked_at: null })
+      .onConflict()
+      .ignore()
+      .returning<{ id: string }[]>('id');
+    return inserted.length > 0;
+  }
+
+  /** Ends the user's active membership of the team; false when there was none. */
+  async revokeMember(teamId: string, userId: string, at: string): Promise<boolean> {
+    const updated = await this.db('team_members').where({ team_id: teamId, user_id: userId }).whereNull('revoked_at').update({ revoked_at: at });
+    return updated > 0;
+  }
+
+  /** Ends every team membership the user holds in the organization's teams. */
+  async revokeUserFromOrganization(trx: Db, organizationId: string, userId: string, at: string): Promise<void> {
+    await trx('team_members')
+      .where('user_id', userId)
+      .whereNull('revoked_at')
+      .whereIn('team_id', trx('teams').where('organization_id', organizationId).select('id'))
+      .update({ revoked_at: at });
+  }
+}
+
+/** Team memberships that count: not revoked, and the user still an active org member. */
+function activeTeamMembers(db: Db, organizationId: string) {
+  return db('team_members as tm')
+    .join('teams as t', 't.id', 'tm.team_id')
+    .join('users as u', 'u.id', 'tm.user_id')
+    .join('memberships as m', (on) => on.on('m.user_id', '=', 'tm.user_id').andOn('m.organization_id', '=', 't.organization_id'))
+    .where('t.organization_id', organizationId)
+    .whereNull('tm.revoked_at')
+    .whereNull('m.revoked_at')
+    .select<TeamMemberRecord[]>('u.id as user_id', 'u.im_open_id', 'u.display_name', 'tm.created_at');
+}
+
+function activeTeams(db: Db, organizationId: string) {
+  const memberCounts = db('team_members as tm')
+    .join('teams as ct', 'ct.id', 'tm.team_id')
+    .join('memberships as m', (on) => on.on('m.user_id', '=', 'tm.user_id').andOn('m.organization_id', '=', 'ct.organization_id'))
+    .where('ct.organization_id', organizationId)
+    .whereNull('ct.archived_at')
+    .whereNull('tm.revoked_at')
+    .whereNull('m.revoked_at')
+    .groupBy('tm.team_id')
+    .select('tm.team_id', db.raw('count(*) as member_count'))
+    .as('c');
+  return db('teams as t')
+    .leftJoin(memberCounts, 'c.team_id', 't.id')
+    .where('t.organization_id', organizationId)
+    .whereNull('t.archived_at')
+    .select<TeamRecord[]>('t.id', 't.slug', 't.name', 't.description', 't.created_at', db.raw('coalesce(c.member_count, 0) as member_count'));
+}

@@ -1,0 +1,271 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestHub } from '../support/test-hub.js';
+
+/**
+ * Every operation of the organization-structure area, called by every kind of caller, with
+ * the expected status and error code; a denied call must leave the database as it was.
+ */
+
+type Actor =
+  | 'anonymous'
+  | 'otherOrgOwner'
+  | 'memberNoGrant'
+  | 'memberRead'
+  | 'memberEdit'
+  | 'memberManageTeam'
+  | 'memberManageDirect'
+  | 'admin'
+  | 'owner';
+const ACTORS: Actor[] = ['anonymous', 'otherOrgOwner', 'memberNoGrant', 'memberRead', 'memberEdit', 'memberManageTeam', 'memberManageDirect', 'admin', 'owner'];
+const MEMBERS: Actor[] = ['memberNoGrant', 'memberRead', 'memberEdit', 'memberManageTeam', 'memberManageDirect'];
+const IM: Record<Exclude<Actor, 'anonymous'>, string> = {
+  otherOrgOwner: 'globex-owner',
+  memberNoGrant: 'm-none',
+  memberRead: 'm-read',
+  memberEdit: 'm-edit',
+  memberManageTeam: 'm-manage-team',
+  memberManageDirect: 'm-manage-direct',
+  admin: 'admin-1',
+  owner: 'owner-1',
+};
+
+type Outcome = [status: number, code?: string];
+type Expectations = Record<Actor, Outcome>;
+
+let hub: TestHub;
+const cookies = {} as Record<Actor, string | undefined>;
+const userIds = {} as Record<string, string>;
+let sharedProject: string;
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${++counter}`;
+
+const asOwner = (method: string, path: string, body?: unknown) => hub.request(method, `/api/org/acme${path}`, { cookie: cookies.owner, body });
+const as = (actor: Actor, method: string, path: string, body?: unknown) =>
+  hub.request(method, `/api/org/acme${path}`, { cookie: cookies[actor], body });
+
+async function ok<T = any>(promise: Promise<{ status: number; body: T; text: string }>): Promise<T> {
+  const res = await promise;
+  if (res.status >= 300) throw new Error(`fixture request failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/** A project created by memberManageDirect, with READ/EDIT/MANAGE given to the three teams. */
+async function grantedProject(): Promise<string> {
+  const project = await ok(as('memberManageDirect', 'POST', '/projects', { name: unique('Project') }));
+  for (const [teamSlug, role] of [['team-read', 'READ'], ['team-edit', 'EDIT'], ['team-manage', 'MANAGE']]) {
+    await ok(as('memberManageDirect', 'PUT', `/projects/${project.id}/team-access`, { teamSlug, role }));
+  }
+  return project.id;
+}
+
+const freshMember = async () => (await ok(asOwner('POST', '/members', { imOpenId: unique('ou-target'), role: 'MEMBER' }))).userId as string;
+const freshTeam = async () => (await ok(asOwner('POST', '/teams', { slug: unique('t'), name: 'Target team' }))).id as string;
+const freshFolder = async () => (await ok(asOwner('POST', '/folders', { name: unique('Folder') }))).id as string;
+
+/** Snapshot of every table the area writes; a denied call must not change it. */
+async function snapshot(): Promise<string> {
+  const tables = ['users', 'memberships', 'organization_settings', 'teams', 'team_members', 'folders', 'projects', 'project_bindings', 'project_grants'];
+  const parts: unknown[] = [];
+  for (const table of tables) parts.push(await hub.services.db(table).select().orderBy(table === 'organization_settings' ? 'organization_id' : 'id'));
+  return JSON.stringify(parts);
+}
+
+interface Row {
+  op: string;
+  method: string;
+  /** Makes whatever the call needs and returns its path (under /api/org/acme) and body. */
+  prepare: () => Promise<{ path: string; body?: unknown }>;
+  expect: Expectations;
+}
+
+const outcomes = (success: number, denied: (actor: Actor) => Outcome | undefined): Expectations =>
+  Object.fromEntries(
+    ACTORS.map((actor) => {
+      if (actor === 'anonymous') return [actor, [401, 'unauthenticated']];
+      if (actor === 'otherOrgOwner') return [actor, [404, 'org_not_found']];
+      return [actor, denied(actor) ?? [success]];
+    }),
+  ) as Expectations;
+
+const orgAdminOnly = (success: number) => outcomes(success, (a) => (MEMBERS.includes(a) ? [403, 'org_admin_required'] : undefined));
+const anyMember = (success: number) => outcomes(success, () => undefined);
+const projectRead = (success: number) => outcomes(success, (a) => (a === 'memberNoGrant' ? [403, 'project_access_denied'] : undefined));
+const projectManage = (success: number) =>
+  outcomes(success, (a) => (['memberNoGrant', 'memberRead', 'memberEdit', 'admin', 'owner'].includes(a) ? [403, 'project_manage_required'] : undefined));
+
+const rows: Row[] = [
+  { op: 'listMembers', method: 'GET', prepare: async () => ({ path: '/members' }), expect: orgAdminOnly(200) },
+  { op: 'addMember', method: 'POST', prepare: async () => ({ path: '/members', body: { imOpenId: unique('ou-new'), role: 'MEMBER' } }), expect: orgAdminOnly(201) },
+  { op: 'updateMemberRole', method: 'PATCH', prepare: async () => ({ path: `/members/${await freshMember()}`, body: { role: 'ADMIN' } }), expect: orgAdminOnly(200) },
+  { op: 'revokeMember', method: 'POST', prepare: async () => ({ path: `/members/${await freshMember()}/revoke` }), expect: orgAdminOnly(200) },
+  { op: 'listTeams', method: 'GET', prepare: async () => ({ path: '/teams' }), expect: orgAdminOnly(200) },
+  { op: 'createTeam', method: 'POST', prepare: async () => ({ path: '/teams', body: { slug: unique('new-team'), name: 'New team' } }), expect: orgAdminOnly(201) },
+  { op: 'updateTeam', method: 'PATCH', prepare: async () => ({ path: `/teams/${await freshTeam()}`, body: { name: 'Renamed', description: null } }), expect: orgAdminOnly(200) },
+  { op: 'archiveTeam', method: 'POST', prepare: async () => ({ path: `/teams/${await freshTeam()}/archive` }), expect: orgAdminOnly(200) },
+  { op: 'listTeamMembers', method: 'GET', prepare: async () => ({ path: `/teams/${await freshTeam()}/members` }), expect: orgAdminOnly(200) },
+  {
+    op: 'addTeamMember',
+    method: 'POST',
+    prepare: async () => ({ path: `/teams/${await freshTeam()}/members`, body: { userId: userIds['m-none'] } }),
+    expect: orgAdminOnly(201),
+  },
+  {
+    op: 'revokeTeamMember',
+    method: 'POST',
+    async prepare() {
+      const team = await freshTeam();
+      await ok(asOwner('POST', `/teams/${team}/members`, { userId: userIds['m-none'] }));
+      return { path: `/teams/${team}/members/${userIds['m-none']}/revoke` };
+    },
+    expect: orgAdminOnly(200),
+  },
+  { op: 'getExplorer', method: 'GET', prepare: async () => ({ path: '/explorer' }), expect: orgAdminOnly(200) },
+  { op: 'listMyProjects', method: 'GET', prepare: async () => ({ path: '/my-projects' }), expect: anyMember(200) },
+  { op: 'createFolder', method: 'POST', prepare: async () => ({ path: '/folders', body: { name: unique('New folder') } }), expect: orgAdminOnly(201) },
+  { op: 'updateFolder', method: 'PATCH', prepare: async () => ({ path: `/folders/${await freshFolder()}`, body: { name: 'Renamed' } }), expect: orgAdminOnly(200) },
+  { op: 'archiveFolder', method: 'POST', prepare: async () => ({ path: `/folders/${await freshFolder()}/archive` }), expect: orgAdminOnly(200) },
+  { op: 'createProject (members allowed)', method: 'POST', prepare: async () => ({ path: '/projects', body: { name: unique('New project') } }), expect: anyMember(201) },
+  {
+    op: 'createProject (members not allowed)',
+    method: 'POST',
+    async prepare() {
+      await ok(asOwner('PATCH', '/settings', { membersCanCreateProjects: false }));
+      return { path: '/projects', body: { name: unique('New project') } };
+    },
+    expect: orgAdminOnly(201),
+  },
+  { op: 'getProject', method: 'GET', prepare: async () => ({ path: `/projects/${sharedProject}` }), expect: projectRead(200) },
+  { op: 'renameProject', method: 'PATCH', prepare: async () => ({ path: `/projects/${await grantedProject()}`, body: { name: 'Renamed' } }), expect: orgAdminOnly(200) },
+  { op: 'moveProject', method: 'PATCH', prepare: async () => ({ path: `/projects/${await grantedProject()}/folder`, body: { folderId: await freshFolder() } }), expect: orgAdminOnly(200) },
+  { op: 'archiveProject', method: 'POST', prepare: async () => ({ path: `/projects/${await grantedProject()}/archive` }), expect: orgAdminOnly(200) },
+  {
+    op: 'archiveProjectBinding',
+    method: 'POST',
+    async prepare() {
+      const project = await grantedProject();
+      const org = await hub.services.organizations.findBySlug('acme');
+      await hub.services.projects.bindChat(org!.id, project, unique('oc-chat'));
+      return { path: `/projects/${project}/binding/archive` };
+    },
+    expect: orgAdminOnly(200),
+  },
+  { op: 'listProjectSessions', method: 'GET', prepare: async () => ({ path: `/projects/${sharedProject}/sessions` }), expect: projectRead(200) },
+  { op: 'listProjectTeamAccess', method: 'GET', prepare: async () => ({ path: `/projects/${sharedProject}/team-access` }), expect: projectRead(200) },
+  {
+    op: 'putProjectTeamAccess',
+    method: 'PUT',
+    prepare: async () => ({ path: `/projects/${await grantedProject()}/team-access`, body: { teamSlug: 'team-extra', role: 'EDIT' } }),
+    expect: projectManage(200),
+  },
+  {
+    op: 'deleteProjectTeamAccess',
+    method: 'DELETE',
+    async prepare() {
+      const project = await grantedProject();
+      const teams = await ok(asOwner('GET', `/projects/${project}/team-access`));
+      const read = teams.access.find((e: { teamSlug: string }) => e.teamSlug === 'team-read');
+      return { path: `/projects/${project}/team-access/${read.teamId}` };
+    },
+    expect: projectManage(204),
+  },
+];
+
+beforeAll(async () => {
+  hub = await TestHub.start();
+  const acme = await hub.createOrg('acme', IM.owner);
+  await hub.addMembership(acme.id, IM.admin, 'ADMIN');
+  for (const actor of MEMBERS) await hub.addMembership(acme.id, IM[actor as keyof typeof IM], 'MEMBER');
+  await hub.createOrg('globex', IM.otherOrgOwner);
+  cookies.anonymous = undefined;
+  for (const [actor, im] of Object.entries(IM)) {
+    cookies[actor as Actor] = await hub.login(im);
+    userIds[im] = (await hub.services.users.findByImOpenId(im))!.id;
+  }
+  for (const [slug, actor] of [['team-read', 'memberRead'], ['team-edit', 'memberEdit'], ['team-manage', 'memberManageTeam'], ['team-extra', undefined]] as const) {
+    const team = await ok(asOwner('POST', '/teams', { slug, name: slug }));
+    if (actor) await ok(asOwner('POST', `/teams/${team.id}/members`, { userId: userIds[IM[actor]] }));
+  }
+  await ok(asOwner('PATCH', '/settings', { membersCanCreateProjects: true }));
+  sharedProject = await grantedProject();
+});
+afterAll(() => hub.stop());
+
+describe('authorization matrix', () => {
+  for (const row of rows) {
+    describe(row.op, () => {
+      for (const actor of ACTORS) {
+        const [status, code] = row.expect[actor];
+        it(`${actor} → ${status}${code ? ` ${code}` : ''}`, async () => {
+          await ok(asOwner('PATCH', '/settings', { membersCanCreateProjects: true }));
+          const { path, body } = await row.prepare();
+          const before = status >= 400 ? await snapshot() : undefined;
+          const res = await as(actor, row.method, path, body);
+          expect(res.status, res.text).toBe(status);
+          if (code) expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
+          if (before !== undefined) expect(await snapshot()).toBe(before);
+        });
+      }
+    });
+  }
+});
+
+describe('ids from another organization', () => {
+  let foreign: { userId: string; teamId: string; folderId: string; projectId: string };
+  let ownTeam: string;
+  let ownProject: string;
+
+  beforeAll(async () => {
+    const globex = (method: string, path: string, body?: unknown) =>
+      hub.request(method, `/api/org/globex${path}`, { cookie: cookies.otherOrgOwner, body });
+    const member = await ok(globex('POST', '/members', { imOpenId: 'globex-only', role: 'MEMBER' }));
+    const team = await ok(globex('POST', '/teams', { slug: 'globex-team', name: 'Globex team' }));
+    const folder = await ok(globex('POST', '/folders', { name: 'Globex folder' }));
+    const project = await ok(globex('POST', '/projects', { name: 'Globex project' }));
+    foreign = { userId: member.userId, teamId: team.id, folderId: folder.id, projectId: project.id };
+    ownTeam = await freshTeam();
+    ownProject = (await ok(asOwner('POST', '/projects', { name: 'Owner project' }))).id;
+  });
+
+  const cases: Array<[string, string, () => string, () => unknown, string]> = [
+    ['updateMemberRole', 'PATCH', () => `/members/${foreign.userId}`, () => ({ role: 'ADMIN' }), 'member_not_found'],
+    ['revokeMember', 'POST', () => `/members/${foreign.userId}/revoke`, () => (undefined), 'member_not_found'],
+    ['updateTeam', 'PATCH', () => `/teams/${foreign.teamId}`, () => ({ name: 'x' }), 'team_not_found'],
+    ['archiveTeam', 'POST', () => `/teams/${foreign.teamId}/archive`, () => (undefined), 'team_not_found'],
+    ['listTeamMembers', 'GET', () => `/teams/${foreign.teamId}/members`, () => (undefined), 'team_not_found'],
+    ['addTeamMember (foreign team)', 'POST', () => `/teams/${foreign.teamId}/members`, () => ({ imOpenId: 'm-none' }), 'team_not_found'],
+    ['addTeamMember (foreign user)', 'POST', () => `/teams/${ownTeam}/members`, () => ({ userId: foreign.userId }), 'member_not_found'],
+    ['revokeTeamMember (foreign team)', 'POST', () => `/teams/${foreign.teamId}/members/${userIds['m-none']}/revoke`, () => (undefined), 'team_not_found'],
+    ['revokeTeamMember (foreign user)', 'POST', () => `/teams/${ownTeam}/members/${foreign.userId}/revoke`, () => (undefined), 'member_not_found'],
+    ['createFolder', 'POST', () => '/folders', () => ({ name: 'x', parentId: foreign.folderId }), 'folder_not_found'],
+    ['updateFolder', 'PATCH', () => `/folders/${foreign.folderId}`, () => ({ name: 'x' }), 'folder_not_found'],
+    ['updateFolder (foreign parent)', 'PATCH', () => `/folders/${sharedFolder}`, () => ({ parentId: foreign.folderId }), 'folder_not_found'],
+    ['archiveFolder', 'POST', () => `/folders/${foreign.folderId}/archive`, () => (undefined), 'folder_not_found'],
+    ['createProject', 'POST', () => '/projects', () => ({ name: 'x', folderId: foreign.folderId }), 'folder_not_found'],
+    ['getProject', 'GET', () => `/projects/${foreign.projectId}`, () => (undefined), 'project_not_found'],
+    ['renameProject', 'PATCH', () => `/projects/${foreign.projectId}`, () => ({ name: 'x' }), 'project_not_found'],
+    ['moveProject', 'PATCH', () => `/projects/${foreign.projectId}/folder`, () => ({ folderId: null }), 'project_not_found'],
+    ['moveProject (foreign folder)', 'PATCH', () => `/projects/${ownProject}/folder`, () => ({ folderId: foreign.folderId }), 'folder_not_found'],
+    ['archiveProject', 'POST', () => `/projects/${foreign.projectId}/archive`, () => (undefined), 'project_not_found'],
+    ['archiveProjectBinding', 'POST', () => `/projects/${foreign.projectId}/binding/archive`, () => (undefined), 'project_not_found'],
+    ['listProjectSessions', 'GET', () => `/projects/${foreign.projectId}/sessions`, () => (undefined), 'project_not_found'],
+    ['listProjectTeamAccess', 'GET', () => `/projects/${foreign.projectId}/team-access`, () => (undefined), 'project_not_found'],
+    ['putProjectTeamAccess', 'PUT', () => `/projects/${foreign.projectId}/team-access`, () => ({ teamSlug: 'team-read', role: 'READ' }), 'project_not_found'],
+    ['putProjectTeamAccess (foreign team)', 'PUT', () => `/projects/${ownProject}/team-access`, () => ({ teamId: foreign.teamId, role: 'READ' }), 'team_not_found'],
+    ['deleteProjectTeamAccess', 'DELETE', () => `/projects/${foreign.projectId}/team-access/${ownTeam}`, () => (undefined), 'project_not_found'],
+    ['deleteProjectTeamAccess (foreign team)', 'DELETE', () => `/projects/${ownProject}/team-access/${foreign.teamId}`, () => (undefined), 'grant_not_found'],
+  ];
+  let sharedFolder: string;
+  beforeAll(async () => {
+    sharedFolder = await freshFolder();
+  });
+
+  for (const [name, method, path, body, code] of cases) {
+    it(`${name} → 404 ${code}, nothing changed`, async () => {
+      const before = await snapshot();
+      const res = await as('owner', method, path(), body());
+      expect(res.status, res.text).toBe(404);
+      expect(res.body.error.code).toBe(code);
+      expect(await snapshot()).toBe(before);
+    });
+  }
+});

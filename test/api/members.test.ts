@@ -1,0 +1,402 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTORS, seedActors, type ActorName } from '../support/actors.js';
+import { seedOrg, userIdOf, type OrgFixture } from '../support/org-fixture.js';
+import { TestHub, type HttpResult } from '../support/test-hub.js';
+
+let hub: TestHub;
+let cookies: Record<ActorName, string | undefined>;
+
+beforeAll(async () => {
+  hub = await TestHub.start();
+  cookies = await seedActors(hub);
+});
+afterAll(() => hub.stop());
+
+const now = () => hub.clock.now().toISOString();
+/** Moves the clock on, so the next write gets a timestamp of its own. */
+const tick = () => hub.clock.advance(60_000);
+
+function expectError(res: HttpResult, status: number, code: string) {
+  expect(res.status, res.text).toBe(status);
+  // Validation failures may carry `details`; every other error is exactly code and message.
+  if (status === 400) expect(res.body).toMatchObject({ error: { code, message: expect.any(String) } });
+  else expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
+}
+
+async function listMembers(org: OrgFixture) {
+  const res = await org.api('owner', 'GET', '/members');
+  expect(res.status, res.text).toBe(200);
+  return res.body.members as Array<Record<string, unknown>>;
+}
+
+async function addMember(org: OrgFixture, body: Record<string, unknown>, actor: 'owner' | 'admin' = 'owner') {
+  const res = await org.api(actor, 'POST', '/members', body);
+  expect(res.status, res.text).toBe(201);
+  return res.body as { userId: string; role: string; createdAt: string };
+}
+
+const acme = (method: string, path: string, actor: ActorName, body?: unknown) =>
+  hub.request(method, `/api/org/acme${path}`, { cookie: cookies[actor], body });
+
+describe('who may call the member operations', () => {
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    for (const imOpenId of ['matrix-role-target', 'matrix-revoke-admin', 'matrix-revoke-owner']) {
+      const res = await acme('POST', '/members', 'owner', { imOpenId, role: 'MEMBER' });
+      expect(res.status, res.text).toBe(201);
+      ids[imOpenId] = res.body.userId;
+    }
+  });
+
+  const denied: Partial<Record<ActorName, [number, string]>> = {
+    anonymous: [401, 'unauthenticated'],
+    otherOrgOwner: [404, 'org_not_found'],
+    member: [403, 'org_admin_required'],
+  };
+  const operations: Array<{ name: string; ok: number; call: (actor: ActorName) => [string, string, unknown?] }> = [
+    { name: 'listMembers', ok: 200, call: () => ['GET', '/members'] },
+    { name: 'addMember', ok: 201, call: (actor) => ['POST', '/members', { imOpenId: `matrix-added-${actor}`, role: 'MEMBER' }] },
+    { name: 'updateMemberRole', ok: 200, call: () => ['PATCH', `/members/${ids['matrix-role-target']}`, { role: 'ADMIN' }] },
+    {
+      name: 'revokeMember',
+      ok: 200,
+      call: (actor) => ['POST', `/members/${ids[actor === 'admin' || actor === 'owner' ? `matrix-revoke-${actor}` : 'matrix-role-target']}/revoke`],
+    },
+  ];
+
+  for (const op of operations) {
+    for (const actor of ACTORS) {
+      const [status, code] = denied[actor] ?? [op.ok];
+      it(`${op.name} as ${actor} → ${status}${code ? ` ${code}` : ''}`, async () => {
+        const before = await acme('GET', '/members', 'owner');
+        const [method, path, body] = op.call(actor);
+        const res = await acme(method, path, actor, body);
+        if (code) {
+          expectError(res, status, code);
+          expect((await acme('GET', '/members', 'owner')).body).toEqual(before.body);
+        } else {
+          expect(res.status, res.text).toBe(status);
+        }
+      });
+    }
+  }
+});
+
+describe('GET /members', () => {
+  it('lists the active members as complete objects, by display name (case-insensitively), then imOpenId', async () => {
+    const seededAt = now();
+    const org = await seedOrg(hub, 'm-list');
+    tick();
+    const addedAt = now();
+    const zoe = await addMember(org, { imOpenId: 'ou-zoe', displayName: 'alice', role: 'MEMBER' });
+    const bobB = await addMember(org, { imOpenId: 'ou-b', displayName: 'Bob', role: 'ADMIN' });
+    const bobA = await addMember(org, { imOpenId: 'ou-a', displayName: 'Bob', role: 'MEMBER' });
+    const gone = await addMember(org, { imOpenId: 'ou-gone', displayName: 'Aaron', role: 'MEMBER' });
+    expect((await org.api('owner', 'POST', `/members/${gone.userId}/revoke`)).status).toBe(200);
+
+    expect(await listMembers(org)).toEqual([
+      { userId: zoe.userId, imOpenId: 'ou-zoe', displayName: 'alice', avatarUrl: null, role: 'MEMBER', createdAt: addedAt },
+      { userId: bobA.userId, imOpenId: 'ou-a', displayName: 'Bob', avatarUrl: null, role: 'MEMBER', createdAt: addedAt },
+      { userId: bobB.userId, imOpenId: 'ou-b', displayName: 'Bob', avatarUrl: null, role: 'ADMIN', createdAt: addedAt },
+      { userId: org.userIds.admin, imOpenId: 'm-list-admin', displayName: 'm-list-admin', avatarUrl: null, role: 'ADMIN', createdAt: seededAt },
+      { userId: org.userIds.member, imOpenId: 'm-list-member', displayName: 'm-list-member', avatarUrl: null, role: 'MEMBER', createdAt: seededAt },
+      { userId: org.userIds.owner, imOpenId: 'm-list-owner', displayName: 'Owner of m-list', avatarUrl: null, role: 'OWNER', createdAt: seededAt },
+    ]);
+  });
+
+  it('shows an admin the same list and never another organization’s members', async () => {
+    const org = await seedOrg(hub, 'm-list-b');
+    const asAdmin = await org.api('admin', 'GET', '/members');
+    expect(asAdmin.body).toEqual({ members: await listMembers(org) });
+    expect(asAdmin.body.members.map((m: { imOpenId: string }) => m.imOpenId).sort()).toEqual(['m-list-b-admin', 'm-list-b-member', 'm-list-b-owner']);
+  });
+});
+
+describe('POST /members', () => {
+  it('creates a new user with the given display name and answers 201 with the member', async () => {
+    const org = await seedOrg(hub, 'm-add');
+    tick();
+    const at = now();
+    const res = await org.api('admin', 'POST', '/members', { imOpenId: 'ou-new', displayName: 'New Person', role: 'MEMBER' });
+    expect(res.status).toBe(201);
+    const userId = await userIdOf(hub, 'ou-new');
+    expect(res.body).toEqual({ userId, imOpenId: 'ou-new', displayName: 'New Person', avatarUrl: null, role: 'MEMBER', createdAt: at });
+    expect(await listMembers(org)).toContainEqual(res.body);
+
+    // The new member can sign in and reaches the organization.
+    const cookie = await hub.login('ou-new');
+    const orgView = await hub.request('GET', '/api/org/m-add', { cookie });
+    expect(orgView.status).toBe(200);
+    expect(orgView.body.actorRole).toBe('MEMBER');
+  });
+
+  it('defaults the display name of a new user to the imOpenId', async () => {
+    const org = await seedOrg(hub, 'm-add-default');
+    const member = await addMember(org, { imOpenId: 'ou-plain', role: 'ADMIN' });
+    expect(member).toMatchObject({ imOpenId: 'ou-plain', displayName: 'ou-plain', role: 'ADMIN' });
+  });
+
+  it('leaves an existing user’s display name as it is', async () => {
+    const org = await seedOrg(hub, 'm-add-existing');
+    const member = await addMember(org, { imOpenId: 'globex-owner', displayName: 'Renamed', role: 'MEMBER' });
+    expect(member).toMatchObject({ userId: await userIdOf(hub, 'globex-owner'), imOpenId: 'globex-owner', displayName: 'Owner of globex' });
+    // The user's place in the other organization is untouched.
+    const globex = await hub.request('GET', '/api/org/globex', { cookie: cookies.otherOrgOwner });
+    expect(globex.body.actorRole).toBe('OWNER');
+  });
+
+  it('answers 409 already_member for an active member and changes nothing', async () => {
+    const org = await seedOrg(hub, 'm-add-dup');
+    const before = await listMembers(org);
+    const res = await org.api('owner', 'POST', '/members', { imOpenId: 'm-add-dup-member', displayName: 'Other', role: 'ADMIN' });
+    expectError(res, 409, 'already_member');
+    expect(await listMembers(org)).toEqual(before);
+  });
+
+  it('lets only an OWNER add a member with the OWNER role', async () => {
+    const org = await seedOrg(hub, 'm-add-owner');
+    const before = await listMembers(org);
+    const denied = await org.api('admin', 'POST', '/members', { imOpenId: 'ou-would-be-owner', role: 'OWNER' });
+    expectError(denied, 403, 'owner_required');
+    expect(await listMembers(org)).toEqual(before);
+    // Nothing was created either: the user is unknown to the team endpoints.
+    const team = await org.api('owner', 'POST', '/teams', { slug: 'probe', name: 'Probe' });
+    expectError(await org.api('owner', 'POST', `/teams/${team.body.id}/members`, { imOpenId: 'ou-would-be-owner' }), 404, 'user_not_found');
+
+    const granted = await org.api('owner', 'POST', '/members', { imOpenId: 'ou-would-be-owner', role: 'OWNER' });
+    expect(granted.status).toBe(201);
+    expect(granted.body.role).toBe('OWNER');
+  });
+
+  it('reactivates a revoked membership with the new role and a new createdAt', async () => {
+    const seededAt = now();
+    const org = await seedOrg(hub, 'm-reactivate');
+    expect((await org.api('admin', 'POST', `/members/${org.userIds.member}/revoke`)).status).toBe(200);
+    expect((await hub.request('GET', '/api/org/m-reactivate', { cookie: org.cookies.member })).status).toBe(404);
+
+    tick();
+    const at = now();
+    const res = await org.api('admin', 'POST', '/members', { imOpenId: 'm-reactivate-member', displayName: 'Ignored', role: 'ADMIN' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      userId: org.userIds.member,
+      imOpenId: 'm-reactivate-member',
+      displayName: 'm-reactivate-member',
+      avatarUrl: null,
+      role: 'ADMIN',
+      createdAt: at,
+    });
+    expect(at).not.toBe(seededAt);
+    const listed = (await listMembers(org)).filter((m) => m.userId === org.userIds.member);
+    expect(listed).toEqual([res.body]);
+    // The session that lost access gets it back, with the new role.
+    const orgView = await hub.request('GET', '/api/org/m-reactivate', { cookie: org.cookies.member });
+    expect(orgView.status).toBe(200);
+    expect(orgView.body.actorRole).toBe('ADMIN');
+  });
+
+  it('rejects invalid bodies with 400 validation_failed and changes nothing', async () => {
+    const org = await seedOrg(hub, 'm-add-invalid');
+    const before = await listMembers(org);
+    const bodies = [
+      { imOpenId: 'ou-x' },
+      { role: 'MEMBER' },
+      { imOpenId: 'ou-x', role: 'KING' },
+      { imOpenId: '', role: 'MEMBER' },
+      { imOpenId: 'x'.repeat(129), role: 'MEMBER' },
+      { imOpenId: 'ou-x', displayName: '', role: 'MEMBER' },
+      { imOpenId: 'ou-x', role: 'MEMBER', extra: true },
+    ];
+    for (const body of bodies) expectError(await org.api('owner', 'POST', '/members', body), 400, 'validation_failed');
+    expect(await listMembers(org)).toEqual(before);
+  });
+
+  it('lets only one of two concurrent additions of the same new user succeed', async () => {
+    const org = await seedOrg(hub, 'm-add-race');
+    const body = { imOpenId: 'ou-racer', role: 'MEMBER' };
+    const results = await Promise.all([org.api('owner', 'POST', '/members', body), org.api('admin', 'POST', '/members', body)]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(results.find((r) => r.status === 409)!.body.error.code).toBe('already_member');
+    expect((await listMembers(org)).filter((m) => m.imOpenId === 'ou-racer')).toHaveLength(1);
+  });
+});
+
+describe('PATCH /members/{userId}', () => {
+  it('changes a role, answers with the whole member, and the change holds on the very next request', async () => {
+    const seededAt = now();
+    const org = await seedOrg(hub, 'm-role');
+    expectError(await org.api('member', 'GET', '/members'), 403, 'org_admin_required');
+
+    const res = await org.api('admin', 'PATCH', `/members/${org.userIds.member}`, { role: 'ADMIN' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      userId: org.userIds.member,
+      imOpenId: 'm-role-member',
+      displayName: 'm-role-member',
+      avatarUrl: null,
+      role: 'ADMIN',
+      createdAt: seededAt,
+    });
+    expect(await listMembers(org)).toContainEqual(res.body);
+    expect((await org.api('member', 'GET', '/members')).status).toBe(200);
+
+    // An admin may step down; their open session is a member's from then on.
+    expect((await org.api('admin', 'PATCH', `/members/${org.userIds.admin}`, { role: 'MEMBER' })).status).toBe(200);
+    expectError(await org.api('admin', 'GET', '/members'), 403, 'org_admin_required');
+  });
+
+  it('lets only an OWNER grant or remove the OWNER role', async () => {
+    const org = await seedOrg(hub, 'm-role-owner');
+    const before = await listMembers(org);
+    expectError(await org.api('admin', 'PATCH', `/members/${org.userIds.member}`, { role: 'OWNER' }), 403, 'owner_required');
+    expectError(await org.api('admin', 'PATCH', `/members/${org.userIds.owner}`, { role: 'ADMIN' }), 403, 'owner_required');
+    expectError(await org.api('admin', 'PATCH', `/members/${org.userIds.owner}`, { role: 'MEMBER' }), 403, 'owner_required');
+    expect(await listMembers(org)).toEqual(before);
+
+    const promoted = await org.api('owner', 'PATCH', `/members/${org.userIds.admin}`, { role: 'OWNER' });
+    expect(promoted.status).toBe(200);
+    expect(promoted.body.role).toBe('OWNER');
+    // With two OWNERs, one may demote the other.
+    const demoted = await org.api('admin', 'PATCH', `/members/${org.userIds.owner}`, { role: 'MEMBER' });
+    expect(demoted.status).toBe(200);
+    expect(demoted.body.role).toBe('MEMBER');
+    const roles = Object.fromEntries((await org.api('admin', 'GET', '/members')).body.members.map((m: any) => [m.userId, m.role]));
+    expect(roles).toEqual({ [org.userIds.owner]: 'MEMBER', [org.userIds.admin]: 'OWNER', [org.userIds.member]: 'MEMBER' });
+  });
+
+  it('answers 409 last_owner when the last active OWNER would be demoted, and changes nothing', async () => {
+    const org = await seedOrg(hub, 'm-role-last');
+    const before = await listMembers(org);
+    expectError(await org.api('owner', 'PATCH', `/members/${org.userIds.owner}`, { role: 'ADMIN' }), 409, 'last_owner');
+    expect(await listMembers(org)).toEqual(before);
+    expect((await hub.request('GET', '/api/org/m-role-last', { cookie: org.cookies.owner })).body.actorRole).toBe('OWNER');
+    // Setting the OWNER role it already has is no demotion.
+    expect((await org.api('owner', 'PATCH', `/members/${org.userIds.owner}`, { role: 'OWNER' })).status).toBe(200);
+  });
+
+  it('never lets two concurrent self-demotions remove the last OWNER', async () => {
+    const org = await seedOrg(hub, 'm-role-race');
+    expect((await org.api('owner', 'PATCH', `/members/${org.userIds.admin}`, { role: 'OWNER' })).status).toBe(200);
+    for (let round = 0; round < 5; round++) {
+      const results = await Promise.all(
+        (['owner', 'admin'] as const).map((actor) => org.api(actor, 'PATCH', `/members/${org.userIds[actor]}`, { role: 'ADMIN' })),
+      );
+      expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+      expect(results.find((r) => r.status === 409)!.body.error.code).toBe('last_owner');
+      const owners = (await org.api('owner', 'GET', '/members')).body.members.filter((m: any) => m.role === 'OWNER');
+      expect(owners).toHaveLength(1);
+      // The remaining OWNER restores a second one for the next round.
+      const remaining = owners[0].userId === org.userIds.owner ? 'owner' : 'admin';
+      const other = remaining === 'owner' ? 'admin' : 'owner';
+      expect((await org.api(remaining, 'PATCH', `/members/${org.userIds[other]}`, { role: 'OWNER' })).status).toBe(200);
+    }
+  });
+
+  it('answers 404 member_not_found for unknown, revoked and other organizations’ users', async () => {
+    const org = await seedOrg(hub, 'm-role-404');
+    const gone = await addMember(org, { imOpenId: 'ou-role-gone', role: 'MEMBER' });
+    expect((await org.api('owner', 'POST', `/members/${gone.userId}/revoke`)).status).toBe(200);
+    const before = await listMembers(org);
+    const foreign = (await userIdOf(hub, 'globex-owner'))!;
+    for (const userId of ['no-such-user', gone.userId, foreign]) {
+      expectError(await org.api('owner', 'PATCH', `/members/${userId}`, { role: 'ADMIN' }), 404, 'member_not_found');
+    }
+    expect(await listMembers(org)).toEqual(before);
+    expect((await hub.request('GET', '/api/org/globex', { cookie: cookies.otherOrgOwner })).body.actorRole).toBe('OWNER');
+  });
+
+  it('rejects an invalid body with 400 validation_failed and changes nothing', async () => {
+    const org = await seedOrg(hub, 'm-role-invalid');
+    const before = await listMembers(org);
+    for (const body of [{}, { role: 'KING' }, { role: 'ADMIN', extra: 1 }, { role: null }]) {
+      expectError(await org.api('owner', 'PATCH', `/members/${org.userIds.member}`, body), 400, 'validation_failed');
+    }
+    expect(await listMembers(org)).toEqual(before);
+  });
+});
+
+describe('POST /members/{userId}/revoke', () => {
+  it('revokes, answers {revoked, userId}, and the member’s open session loses access on the very next request', async () => {
+    const org = await seedOrg(hub, 'm-revoke');
+    // The member's access is resolved (and cached) before the revocation.
+    expect((await hub.request('GET', '/api/org/m-revoke', { cookie: org.cookies.member })).status).toBe(200);
+
+    const res = await org.api('admin', 'POST', `/members/${org.userIds.member}/revoke`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ revoked: true, userId: org.userIds.member });
+
+    expectError(await hub.request('GET', '/api/org/m-revoke', { cookie: org.cookies.member }), 404, 'org_not_found');
+    expectError(await org.api('member', 'GET', '/settings'), 404, 'org_not_found');
+    // The session itself is still valid; it just no longer reaches the organization.
+    const me = await hub.request('GET', '/api/me', { cookie: org.cookies.member });
+    expect(me.status).toBe(200);
+    expect(me.body.organizations).toEqual([]);
+    expect((await listMembers(org)).map((m) => m.userId)).not.toContain(org.userIds.member);
+
+    expectError(await org.api('admin', 'POST', `/members/${org.userIds.member}/revoke`), 404, 'member_not_found');
+  });
+
+  it('takes an admin’s rights away at once', async () => {
+    const org = await seedOrg(hub, 'm-revoke-admin');
+    expect((await org.api('admin', 'GET', '/members')).status).toBe(200);
+    expect((await org.api('owner', 'POST', `/members/${org.userIds.admin}/revoke`)).status).toBe(200);
+    expectError(await org.api('admin', 'GET', '/members'), 404, 'org_not_found');
+    expectError(await org.api('admin', 'POST', '/members', { imOpenId: 'ou-sneaky', role: 'MEMBER' }), 404, 'org_not_found');
+  });
+
+  it('lets only an OWNER revoke an OWNER', async () => {
+    const org = await seedOrg(hub, 'm-revoke-owner');
+    expect((await org.api('owner', 'PATCH', `/members/${org.userIds.member}`, { role: 'OWNER' })).status).toBe(200);
+    const before = await listMembers(org);
+    expectError(await org.api('admin', 'POST', `/members/${org.userIds.owner}/revoke`), 403, 'owner_required');
+    expect(await listMembers(org)).toEqual(before);
+
+    const res = await org.api('owner', 'POST', `/members/${org.userIds.member}/revoke`);
+    expect(res.status).toBe(200);
+    expect((await listMembers(org)).map((m) => m.userId).sort()).toEqual([org.userIds.admin, org.userIds.owner].sort());
+  });
+
+  it('answers 409 last_owner for the last active OWNER and changes nothing', async () => {
+    const org = await seedOrg(hub, 'm-revoke-last');
+    const before = await listMembers(org);
+    expectError(await org.api('owner', 'POST', `/members/${org.userIds.owner}/revoke`), 409, 'last_owner');
+    expect(await listMembers(org)).toEqual(before);
+    expect((await hub.request('GET', '/api/org/m-revoke-last', { cookie: org.cookies.owner })).body.actorRole).toBe('OWNER');
+  });
+
+  it('answers 404 member_not_found for unknown users and other organizations’ members', async () => {
+    const org = await seedOrg(hub, 'm-revoke-404');
+    const before = await listMembers(org);
+    const foreign = (await userIdOf(hub, 'globex-owner'))!;
+    for (const userId of ['no-such-user', foreign]) {
+      expectError(await org.api('owner', 'POST', `/members/${userId}/revoke`), 404, 'member_not_found');
+    }
+    expect(await listMembers(org)).toEqual(before);
+    expect((await hub.request('GET', '/api/org/globex', { cookie: cookies.otherOrgOwner })).status).toBe(200);
+  });
+
+  it('ends the user’s team memberships in the organization, which a reactivation does not bring back', async () => {
+    const org = await seedOrg(hub, 'm-revoke-teams');
+    const team = await org.api('owner', 'POST', '/teams', { slug: 'core', name: 'Core' });
+    for (const userId of [org.userIds.member, org.userIds.admin]) {
+      expect((await org.api('owner', 'POST', `/teams/${team.body.id}/members`, { userId })).status).toBe(201);
+    }
+    expect((await org.api('owner', 'POST', `/members/${org.userIds.member}/revoke`)).status).toBe(200);
+
+    const teamMembers = async () => (await org.api('owner', 'GET', `/teams/${team.body.id}/members`)).body.members.map((m: any) => m.userId);
+    const memberCount = async () => (await org.api('owner', 'GET', '/teams')).body.teams[0].memberCount;
+    expect(await teamMembers()).toEqual([org.userIds.admin]);
+    expect(await memberCount()).toBe(1);
+    expectError(await org.api('owner', 'POST', `/teams/${team.body.id}/members/${org.userIds.member}/revoke`), 404, 'member_not_found');
+
+    await addMember(org, { imOpenId: 'm-revoke-teams-member', role: 'MEMBER' });
+    expect(await teamMembers()).toEqual([org.userIds.admin]);
+    expect(await memberCount()).toBe(1);
+  });
+
+  it('rejects a malformed user id with 400 validation_failed', async () => {
+    const org = await seedOrg(hub, 'm-revoke-invalid');
+    expectError(await org.api('owner', 'POST', `/members/${'x'.repeat(129)}/revoke`), 400, 'validation_failed');
+  });
+});

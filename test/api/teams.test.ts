@@ -1,0 +1,405 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTORS, seedActors, type ActorName } from '../support/actors.js';
+import { seedOrg, userIdOf, type OrgFixture } from '../support/org-fixture.js';
+import { TestHub, type HttpResult } from '../support/test-hub.js';
+
+let hub: TestHub;
+let cookies: Record<ActorName, string | undefined>;
+
+beforeAll(async () => {
+  hub = await TestHub.start();
+  cookies = await seedActors(hub);
+});
+afterAll(() => hub.stop());
+
+const now = () => hub.clock.now().toISOString();
+/** Moves the clock on, so the next write gets a timestamp of its own. */
+const tick = () => hub.clock.advance(60_000);
+
+function expectError(res: HttpResult, status: number, code: string) {
+  expect(res.status, res.text).toBe(status);
+  // Validation failures may carry `details`; every other error is exactly code and message.
+  if (status === 400) expect(res.body).toMatchObject({ error: { code, message: expect.any(String) } });
+  else expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
+}
+
+async function listTeams(org: OrgFixture) {
+  const res = await org.api('owner', 'GET', '/teams');
+  expect(res.status, res.text).toBe(200);
+  return res.body.teams as Array<Record<string, unknown>>;
+}
+
+async function createTeam(org: OrgFixture, body: Record<string, unknown>) {
+  const res = await org.api('owner', 'POST', '/teams', body);
+  expect(res.status, res.text).toBe(201);
+  return res.body as { id: string; slug: string; name: string; createdAt: string };
+}
+
+async function teamMembers(org: OrgFixture, teamId: string) {
+  const res = await org.api('owner', 'GET', `/teams/${teamId}/members`);
+  expect(res.status, res.text).toBe(200);
+  return res.body.members as Array<Record<string, unknown>>;
+}
+
+async function addToTeam(org: OrgFixture, teamId: string, body: Record<string, unknown>) {
+  const res = await org.api('owner', 'POST', `/teams/${teamId}/members`, body);
+  expect(res.status, res.text).toBe(201);
+  return res.body;
+}
+
+describe('who may call the team operations', () => {
+  /** Per actor, a team to change and a team to archive, each holding member-1. */
+  const teamIds: Record<string, string> = {};
+  let member1: string;
+  const acme = (method: string, path: string, actor: ActorName, body?: unknown) =>
+    hub.request(method, `/api/org/acme${path}`, { cookie: cookies[actor], body });
+
+  beforeAll(async () => {
+    member1 = (await userIdOf(hub, 'member-1'))!;
+    for (const actor of ACTORS) {
+      for (const kind of ['change', 'archive']) {
+        const created = await acme('POST', '/teams', 'owner', { slug: `matrix-${kind}-${actor.toLowerCase()}`, name: `${kind} ${actor}` });
+        expect(created.status, created.text).toBe(201);
+        teamIds[`${kind}-${actor}`] = created.body.id;
+        expect((await acme('POST', `/teams/${created.body.id}/members`, 'owner', { userId: member1 })).status).toBe(201);
+      }
+    }
+  });
+
+  /** Everything the team operations can change in acme, read as its OWNER. */
+  async function snapshot() {
+    const teams = (await acme('GET', '/teams', 'owner')).body.teams;
+    const members = await Promise.all(Object.values(teamIds).map((id) => acme('GET', `/teams/${id}/members`, 'owner')));
+    return { teams, members: members.map((m) => [m.status, m.body]) };
+  }
+
+  const denied: Partial<Record<ActorName, [number, string]>> = {
+    anonymous: [401, 'unauthenticated'],
+    otherOrgOwner: [404, 'org_not_found'],
+    member: [403, 'org_admin_required'],
+  };
+  const operations: Array<{ name: string; ok: number; call: (actor: ActorName) => [string, string, unknown?] }> = [
+    { name: 'listTeams', ok: 200, call: () => ['GET', '/teams'] },
+    { name: 'createTeam', ok: 201, call: (actor) => ['POST', '/teams', { slug: `matrix-new-${actor.toLowerCase()}`, name: 'New' }] },
+    { name: 'updateTeam', ok: 200, call: (actor) => ['PATCH', `/teams/${teamIds[`change-${actor}`]}`, { name: `Renamed by ${actor}` }] },
+    { name: 'archiveTeam', ok: 200, call: (actor) => ['POST', `/teams/${teamIds[`archive-${actor}`]}/archive`] },
+    { name: 'listTeamMembers', ok: 200, call: (actor) => ['GET', `/teams/${teamIds[`change-${actor}`]}/members`] },
+    { name: 'addTeamMember', ok: 201, call: (actor) => ['POST', `/teams/${teamIds[`change-${actor}`]}/members`, { imOpenId: 'admin-1' }] },
+    { name: 'revokeTeamMember', ok: 200, call: (actor) => ['POST', `/teams/${teamIds[`change-${actor}`]}/members/${member1}/revoke`] },
+  ];
+
+  for (const op of operations) {
+    for (const actor of ACTORS) {
+      const [status, code] = denied[actor] ?? [op.ok];
+      it(`${op.name} as ${actor} → ${status}${code ? ` ${code}` : ''}`, async () => {
+        const before = code ? await snapshot() : undefined;
+        const [method, path, body] = op.call(actor);
+        const res = await acme(method, path, actor, body);
+        if (code) {
+          expectError(res, status, code);
+          expect(await snapshot()).toEqual(before);
+        } else {
+          expect(res.status, res.text).toBe(status);
+        }
+      });
+    }
+  }
+});
+
+describe('POST /teams', () => {
+  it('creates a team and answers 201 with the complete row', async () => {
+    const org = await seedOrg(hub, 't-create');
+    tick();
+    const at = now();
+    const res = await org.api('admin', 'POST', '/teams', { slug: 'core-1', name: 'Core', description: 'The core team' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ id: expect.any(String), slug: 'core-1', name: 'Core', description: 'The core team', memberCount: 0, createdAt: at });
+    expect(await listTeams(org)).toEqual([res.body]);
+
+    const plain = await org.api('owner', 'POST', '/teams', { slug: 'plain', name: '  Plain  ' });
+    expect(plain.body).toEqual({ id: expect.any(String), slug: 'plain', name: 'Plain', description: null, memberCount: 0, createdAt: at });
+  });
+
+  it('answers 409 slug_taken for a slug of an active team, and changes nothing', async () => {
+    const org = await seedOrg(hub, 't-slug');
+    await createTeam(org, { slug: 'core', name: 'Core' });
+    const before = await listTeams(org);
+    expectError(await org.api('admin', 'POST', '/teams', { slug: 'core', name: 'Another core' }), 409, 'slug_taken');
+    expect(await listTeams(org)).toEqual(before);
+  });
+
+  it('takes slugs per organization: another organization’s slug is free', async () => {
+    const org = await seedOrg(hub, 't-slug-other');
+    await createTeam(org, { slug: 'shared', name: 'Ours' });
+    const theirs = await hub.request('POST', '/api/org/globex/teams', { cookie: cookies.otherOrgOwner, body: { slug: 'shared', name: 'Theirs' } });
+    expect(theirs.status).toBe(201);
+    expect((await listTeams(org)).map((t) => t.name)).toEqual(['Ours']);
+  });
+
+  it('frees the slug of an archived team', async () => {
+    const org = await seedOrg(hub, 't-slug-reuse');
+    const first = await createTeam(org, { slug: 'core', name: 'Old core' });
+    expect((await org.api('owner', 'POST', `/teams/${first.id}/archive`)).status).toBe(200);
+    const second = await org.api('owner', 'POST', '/teams', { slug: 'core', name: 'New core' });
+    expect(second.status).toBe(201);
+    expect(second.body.id).not.toBe(first.id);
+    expect(await listTeams(org)).toEqual([second.body]);
+    // ...and the reused slug is taken again.
+    expectError(await org.api('owner', 'POST', '/teams', { slug: 'core', name: 'Third' }), 409, 'slug_taken');
+  });
+
+  it('lets only one of two concurrent creations with one slug succeed', async () => {
+    const org = await seedOrg(hub, 't-slug-race');
+    const results = await Promise.all([
+      org.api('owner', 'POST', '/teams', { slug: 'race', name: 'A' }),
+      org.api('admin', 'POST', '/teams', { slug: 'race', name: 'B' }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(results.find((r) => r.status === 409)!.body.error.code).toBe('slug_taken');
+    expect(await listTeams(org)).toHaveLength(1);
+  });
+
+  it('rejects invalid bodies with 400 validation_failed and creates nothing', async () => {
+    const org = await seedOrg(hub, 't-create-invalid');
+    const bodies = [
+      { slug: 'Core', name: 'Upper case' },
+      { slug: '-core', name: 'Leading dash' },
+      { slug: 'co re', name: 'Space' },
+      { slug: 'a'.repeat(64), name: 'Too long' },
+      { slug: '', name: 'Empty' },
+      { name: 'No slug' },
+      { slug: 'no-name' },
+      { slug: 'blank', name: '   ' },
+      { slug: 'empty-name', name: '' },
+      { slug: 'long-text', name: 'Long', description: 'd'.repeat(2001) },
+      { slug: 'extra', name: 'Extra', memberCount: 3 },
+    ];
+    for (const body of bodies) expectError(await org.api('owner', 'POST', '/teams', body), 400, 'validation_failed');
+    expect(await listTeams(org)).toEqual([]);
+    // The longest valid slug is 63 characters.
+    expect((await org.api('owner', 'POST', '/teams', { slug: `a${'-'.repeat(62)}`, name: 'Longest' })).status).toBe(201);
+  });
+});
+
+describe('GET /teams', () => {
+  it('lists active teams by name (case-insensitively) with live member counts', async () => {
+    const org = await seedOrg(hub, 't-list');
+    const beta = await createTeam(org, { slug: 'beta', name: 'beta' });
+    const alpha = await createTeam(org, { slug: 'alpha', name: 'Alpha', description: 'First' });
+    const gamma = await createTeam(org, { slug: 'gamma', name: 'Gamma' });
+    const archived = await createTeam(org, { slug: 'archived', name: 'Aardvark' });
+    expect((await org.api('owner', 'POST', `/teams/${archived.id}/archive`)).status).toBe(200);
+
+    for (const userId of [org.userIds.owner, org.userIds.admin, org.userIds.member]) await addToTeam(org, alpha.id, { userId });
+    await addToTeam(org, beta.id, { imOpenId: 't-list-member' });
+
+    const counts = async () => Object.fromEntries((await listTeams(org)).map((t) => [t.slug, t.memberCount]));
+    expect(await listTeams(org)).toEqual([
+      { ...alpha, description: 'First', memberCount: 3 },
+      { ...beta, description: null, memberCount: 1 },
+      { ...gamma, description: null, memberCount: 0 },
+    ]);
+
+    // Leaving a team, and leaving the organization, both count at once.
+    expect((await org.api('owner', 'POST', `/teams/${alpha.id}/members/${org.userIds.admin}/revoke`)).status).toBe(200);
+    expect(await counts()).toEqual({ alpha: 2, beta: 1, gamma: 0 });
+    expect((await org.api('owner', 'POST', `/members/${org.userIds.member}/revoke`)).status).toBe(200);
+    expect(await counts()).toEqual({ alpha: 1, beta: 0, gamma: 0 });
+  });
+
+  it('never shows another organization’s teams', async () => {
+    const org = await seedOrg(hub, 't-list-own');
+    await createTeam(org, { slug: 'mine', name: 'Mine' });
+    const globex = await hub.request('GET', '/api/org/globex/teams', { cookie: cookies.otherOrgOwner });
+    expect(globex.body.teams.map((t: { slug: string }) => t.slug)).not.toContain('mine');
+  });
+});
+
+describe('PATCH /teams/{teamId}', () => {
+  it('changes the name and description, keeps what is left out, and answers with the complete row', async () => {
+    const org = await seedOrg(hub, 't-update');
+    const team = await createTeam(org, { slug: 'core', name: 'Core', description: 'Old' });
+    await addToTeam(org, team.id, { userId: org.userIds.member });
+
+    const renamed = await org.api('admin', 'PATCH', `/teams/${team.id}`, { name: 'Kernel' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toEqual({ ...team, name: 'Kernel', description: 'Old', memberCount: 1 });
+
+    const described = await org.api('admin', 'PATCH', `/teams/${team.id}`, { description: 'New' });
+    expect(described.body).toEqual({ ...team, name: 'Kernel', description: 'New', memberCount: 1 });
+
+    const cleared = await org.api('admin', 'PATCH', `/teams/${team.id}`, { description: null });
+    expect(cleared.body).toEqual({ ...team, name: 'Kernel', description: null, memberCount: 1 });
+
+    const unchanged = await org.api('admin', 'PATCH', `/teams/${team.id}`, {});
+    expect(unchanged.status).toBe(200);
+    expect(unchanged.body).toEqual(cleared.body);
+    expect(await listTeams(org)).toEqual([cleared.body]);
+  });
+
+  it('answers 404 team_not_found for unknown, archived and other organizations’ teams', async () => {
+    const org = await seedOrg(hub, 't-update-404');
+    const archived = await createTeam(org, { slug: 'old', name: 'Old' });
+    expect((await org.api('owner', 'POST', `/teams/${archived.id}/archive`)).status).toBe(200);
+    const foreign = await hub.request('POST', '/api/org/globex/teams', { cookie: cookies.otherOrgOwner, body: { slug: 'foreign-upd', name: 'Foreign' } });
+    for (const teamId of ['no-such-team', archived.id, foreign.body.id]) {
+      expectError(await org.api('owner', 'PATCH', `/teams/${teamId}`, { name: 'Taken over' }), 404, 'team_not_found');
+    }
+    const globexTeams = (await hub.request('GET', '/api/org/globex/teams', { cookie: cookies.otherOrgOwner })).body.teams;
+    expect(globexTeams).toContainEqual(foreign.body);
+  });
+
+  it('rejects invalid bodies with 400 validation_failed and changes nothing', async () => {
+    const org = await seedOrg(hub, 't-update-invalid');
+    const team = await createTeam(org, { slug: 'core', name: 'Core' });
+    const before = await listTeams(org);
+    for (const body of [{ name: '' }, { name: '   ' }, { name: null }, { slug: 'renamed' }, { description: 'd'.repeat(2001) }]) {
+      expectError(await org.api('owner', 'PATCH', `/teams/${team.id}`, body), 400, 'validation_failed');
+    }
+    expect(await listTeams(org)).toEqual(before);
+  });
+});
+
+describe('POST /teams/{teamId}/archive', () => {
+  it('archives, answers {archived, teamId}, and the team then answers 404 everywhere', async () => {
+    const org = await seedOrg(hub, 't-archive');
+    const team = await createTeam(org, { slug: 'core', name: 'Core' });
+    await addToTeam(org, team.id, { userId: org.userIds.member });
+
+    const res = await org.api('admin', 'POST', `/teams/${team.id}/archive`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ archived: true, teamId: team.id });
+    expect(await listTeams(org)).toEqual([]);
+
+    expectError(await org.api('admin', 'POST', `/teams/${team.id}/archive`), 404, 'team_not_found');
+    expectError(await org.api('admin', 'PATCH', `/teams/${team.id}`, { name: 'Back' }), 404, 'team_not_found');
+    expectError(await org.api('admin', 'GET', `/teams/${team.id}/members`), 404, 'team_not_found');
+    expectError(await org.api('admin', 'POST', `/teams/${team.id}/members`, { userId: org.userIds.admin }), 404, 'team_not_found');
+    expectError(await org.api('admin', 'POST', `/teams/${team.id}/members/${org.userIds.member}/revoke`), 404, 'team_not_found');
+  });
+
+  it('answers 404 team_not_found for another organization’s team and leaves it alone', async () => {
+    const org = await seedOrg(hub, 't-archive-404');
+    const foreign = await hub.request('POST', '/api/org/globex/teams', { cookie: cookies.otherOrgOwner, body: { slug: 'foreign-arch', name: 'Foreign' } });
+    for (const teamId of [foreign.body.id, 'no-such-team']) {
+      expectError(await org.api('owner', 'POST', `/teams/${teamId}/archive`), 404, 'team_not_found');
+    }
+    const globexTeams = (await hub.request('GET', '/api/org/globex/teams', { cookie: cookies.otherOrgOwner })).body.teams;
+    expect(globexTeams).toContainEqual(foreign.body);
+  });
+});
+
+describe('team members', () => {
+  it('adds members by userId or imOpenId and lists them as complete objects by display name', async () => {
+    const org = await seedOrg(hub, 't-members');
+    const team = await createTeam(org, { slug: 'core', name: 'Core' });
+    const zed = await org.api('owner', 'POST', '/members', { imOpenId: 'ou-zed', displayName: 'anna', role: 'MEMBER' });
+
+    tick();
+    const firstAt = now();
+    const byId = await org.api('admin', 'POST', `/teams/${team.id}/members`, { userId: org.userIds.owner });
+    expect(byId.status).toBe(201);
+    expect(byId.body).toEqual({ userId: org.userIds.owner, imOpenId: 't-members-owner', displayName: 'Owner of t-members', createdAt: firstAt });
+
+    tick();
+    const secondAt = now();
+    const byOpenId = await org.api('admin', 'POST', `/teams/${team.id}/members`, { imOpenId: 'ou-zed' });
+    expect(byOpenId.status).toBe(201);
+    expect(byOpenId.body).toEqual({ userId: zed.body.userId, imOpenId: 'ou-zed', displayName: 'anna', createdAt: secondAt });
+    await addToTeam(org, team.id, { imOpenId: 't-members-member' });
+
+    const listed = await org.api('admin', 'GET', `/teams/${team.id}/members`);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual({
+      members: [
+        byOpenId.body,
+        byId.body,
+        { userId: org.userIds.member, imOpenId: 't-members-member', displayName: 't-members-member', createdAt: secondAt },
+      ],
+    });
+  });
+
+  it('requires exactly one of userId and imOpenId', async () => {
+    const org = await seedOrg(hub, 't-members-one');
+    const team = await createTeam(org, { slug: 'core', name: 'Core' });
+    const bodies = [{}, { userId: org.userIds.member, imOpenId: 't-members-one-member' }, { userId: '' }, { imOpenId: 'x', role: 'MEMBER' }];
+    for (const body of bodies) {
+      expectError(await org.api('owner', 'POST', `/teams/${team.id}/members`, body), 400, 'validation_failed');
+    }
+    expect(await teamMembers(org, team.id)).toEqual([]);
+  });
+
+  it('answers 404 user_not_found for an unknown user and member_not_found for a non-member, adding nobody', async () => {
+    const org = await seedOrg(hub, 't-members-404');
+    const team = await createTeam(org, { slug: 'core', name: 'Core' });
+    const gone = await org.api('owner', 'POST', '/members', { imOpenId: 'ou-gone', role: 'MEMBER' });
+    expect((await org.api('owner', 'POST', `/members/${gone.body.userId}/revoke`)).status).toBe(200);
+
+    expectError(await org.api('owner', 'POST', `/teams/${team.id}/members`, { userId: 'no-such-user' }), 404, 'user_not_found');
+    expectError(await org.api('owner', 'POST', `/teams/${team.id}/members`, { imOpenId: 'ou-nobody' }), 404, 'user_not_found');
+    expectError(await org.api('owner', 'POST', `/teams/${team.id}/members`, { imOpenId: 'globex-owner' }), 404, 'member_not_found');
+    expectError(await org.api('owner', 'POST', `/teams/${team.id}/members`, { userId: gone.body.userId }), 404, 'member_not_found');
+    expect(await teamMembers(org, team.id)).toEqual([]);
+    expect((await listTeams(org))[0]!.memberCount).toBe(0);
+  });
+
+  it('answers 409 already_team_member for an active team member, and changes nothing', async () => {
+    const org = await seedOrg(hub, 't-members-dup');
+    const team = await createTeam(org, { slug: 'core', name: 'Core' });
+    await addToTeam(org, team.id, { userId: org.userIds.member });
+    const before = await teamMembers(org, team.id);
+    expectError(await org.api('owner', 'POST', `/teams/${team.id}/members`, { imOpenId: 't-members-dup-member' }), 409, 'already_team_member');
+    expect(await teamMembers(org, team.id)).toEqual(before);
+  });
+
+  it('lets only one of two concurrent additions of one user succeed', async () => {
+    const org = await seedOrg(hub, 't-members-race');
+    const team = await createTeam(org, { slug: 'core', name: 'Core' });
+    const body = { userId: org.userIds.member };
+    const results = await Promise.all([
+      org.api('owner', 'POST', `/teams/${team.id}/members`, body),
+      org.api('admin', 'POST', `/teams/${team.id}/members`, body),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(results.find((r) => r.status === 409)!.body.error.code).toBe('already_team_member');
+    expect(await teamMembers(org, team.id)).toHaveLength(1);
+  });
+
+  it('removes a member from a team, answers {revoked, teamId, userId}, and allows adding them again', async () => {
+    const org = await seedOrg(hub, 't-members-revoke');
+    const team = await createTeam(org, { slug: 'core', name: 'Core' });
+    await addToTeam(org, team.id, { userId: org.userIds.member });
+    await addToTeam(org, team.id, { userId: org.userIds.admin });
+
+    const res = await org.api('admin', 'POST', `/teams/${team.id}/members/${org.userIds.member}/revoke`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ revoked: true, teamId: team.id, userId: org.userIds.member });
+    expect((await teamMembers(org, team.id)).map((m) => m.userId)).toEqual([org.userIds.admin]);
+    // Still a member of the organization.
+    expect((await hub.request('GET', '/api/org/t-members-revoke', { cookie: org.cookies.member })).status).toBe(200);
+
+    expectError(await org.api('admin', 'POST', `/teams/${team.id}/members/${org.userIds.member}/revoke`), 404, 'member_not_found');
+    expectError(await org.api('admin', 'POST', `/teams/${team.id}/members/${org.userIds.owner}/revoke`), 404, 'member_not_found');
+    expectError(await org.api('admin', 'POST', `/teams/${team.id}/members/no-such-user/revoke`), 404, 'member_not_found');
+    expect((await teamMembers(org, team.id)).map((m) => m.userId)).toEqual([org.userIds.admin]);
+
+    tick();
+    const again = await addToTeam(org, team.id, { userId: org.userIds.member });
+    expect(again.createdAt).toBe(now());
+  });
+
+  it('answers 404 team_not_found for another organization’s team, revealing and changing nothing', async () => {
+    const org = await seedOrg(hub, 't-members-foreign');
+    const globexOwner = (await userIdOf(hub, 'globex-owner'))!;
+    const foreign = await hub.request('POST', '/api/org/globex/teams', { cookie: cookies.otherOrgOwner, body: { slug: 'foreign-mem', name: 'Foreign' } });
+    const globexApi = (method: string, path: string, body?: unknown) =>
+      hub.request(method, `/api/org/globex${path}`, { cookie: cookies.otherOrgOwner, body });
+    expect((await globexApi('POST', `/teams/${foreign.body.id}/members`, { userId: globexOwner })).status).toBe(201);
+    const before = (await globexApi('GET', `/teams/${foreign.body.id}/members`)).body;
+
+    expectError(await org.api('owner', 'GET', `/teams/${foreign.body.id}/members`), 404, 'team_not_found');
+    expectError(await org.api('owner', 'POST', `/teams/${foreign.body.id}/members`, { userId: org.userIds.member }), 404, 'team_not_found');
+    expectError(await org.api('owner', 'POST', `/teams/${foreign.body.id}/members/${globexOwner}/revoke`), 404, 'team_not_found');
+    expect((await globexApi('GET', `/teams/${foreign.body.id}/members`)).body).toEqual(before);
+  });
+});
