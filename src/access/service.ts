@@ -1,5 +1,5 @@
 import type { Clock } from '../config/clock.js';
-import type { Db } from '../db/connect.js';
+import type { TeamStore } from '../teams/store.js';
 import { conflict, forbidden, notFound } from '../errors/api-error.js';
 import type { AuthenticatedSession } from '../auth/sessions.js';
 import { isOrgAdminRole } from '../auth/rules.js';
@@ -16,7 +16,7 @@ import type { GrantStore, TeamAccessRecord } from './store.js';
  */
 export class ProjectAccessService {
   constructor(
-    private readonly db: Db,
+    private readonly teams: TeamStore,
     private readonly grants: GrantStore,
     private readonly projects: ProjectStore,
     private readonly clock: Clock,
@@ -55,9 +55,12 @@ export class ProjectAccessService {
   async putTeamAccess(project: ProjectRecord, team: { teamId?: string | undefined; teamSlug?: string | undefined }, role: GrantRole): Promise<TeamAccessRecord> {
     requireLive(project);
     const at = this.clock.now().toISOString();
-    return this.db.transaction(async (trx) => {
-      const query = trx('teams').where({ organization_id: project.organization_id }).whereNull('archived_at');
-      const found = await (team.teamId !== undefined ? query.where({ id: team.teamId }) : query.where({ slug: team.teamSlug })).first<{ id: string } | undefined>('id');
+    return this.teams.transaction(async (trx) => {
+      const orgId = project.organization_id;
+      const found =
+        team.teamId !== undefined
+          ? await this.teams.findActive(orgId, team.teamId, trx)
+          : await this.teams.findActiveBySlug(orgId, team.teamSlug ?? '', trx);
       if (!found) throw notFound('team_not_found', `No active team ${team.teamId ?? team.teamSlug} in this organization.`);
       return this.grants.upsertTeamGrant(trx, { organizationId: project.organization_id, projectId: project.id, teamId: found.id, role }, at);
     });

@@ -58,19 +58,19 @@ export function createServices(deps: {
   const orgStore = new OrganizationStore(db);
   const sessions = new SessionService(new SessionStore(db), users, clock, ttl);
   const orgAccess = new OrgAccessResolver(orgStore, clock, ttl);
-  const organizations = new OrganizationService(db, orgStore, users, orgAccess, clock);
+  const organizations = new OrganizationService(orgStore, users, orgAccess, clock);
   const authorizer = new Authorizer(sessions, orgAccess);
   const folderStore = new FolderStore(db);
   const folders = new FolderService(folderStore, clock);
   const grants = new GrantStore(db);
   const projectStore = new ProjectStore(db);
-  const projectAccess = new ProjectAccessService(db, grants, projectStore, clock);
+  const teamStore = new TeamStore(db);
+  const projectAccess = new ProjectAccessService(teamStore, grants, projectStore, clock);
   authorizer.useProjectGuard(projectAccess.guard);
   const workspacesDir = path.join(config.dataDir, 'workspaces');
   const projects = new ProjectService(projectStore, grants, folders, organizations, projectAccess, clock, workspacesDir);
   const explorer = new ExplorerStore(db);
   const memberStore = new MemberStore(db);
-  const teamStore = new TeamStore(db);
   const members = new MemberService(memberStore, teamStore, users, orgAccess, clock);
   const teams = new TeamService(teamStore, memberStore, users, orgAccess, clock);
   return {

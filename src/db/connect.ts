@@ -56,3 +56,8 @@ interface SqliteConnection {
 export function isPostgres(db: Db): boolean {
   return db.client.config.client === 'pg';
 }
+
+/** Round-trips to the database; for the health check. */
+export async function ping(db: Db): Promise<void> {
+  await db.raw('select 1');
+}

@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import { csrfGuard } from '../auth/csrf.js';
+import { ping } from '../db/connect.js';
 import type { Services } from '../app/services.js';
 import { errorMiddleware, notFoundHandler } from '../errors/error-middleware.js';
 import { createApiRouter } from './api-router.js';
@@ -30,7 +31,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.use(requestLog(logger));
 
   app.get('/healthz', async (_req, res) => {
-    await db.raw('select 1');
+    await ping(db);
     res.json({ status: 'ok' });
   });
 

@@ -1,5 +1,4 @@
 import type { Clock } from '../config/clock.js';
-import type { Db } from '../db/connect.js';
 import { ApiError, conflict } from '../errors/api-error.js';
 import type { UserStore } from '../users/store.js';
 import type { OrgAccessResolver } from './access.js';
@@ -17,7 +16,6 @@ export interface CreateOrganizationInput {
 /** Organizations and their settings. */
 export class OrganizationService {
   constructor(
-    private readonly db: Db,
     private readonly orgs: OrganizationStore,
     private readonly users: UserStore,
     private readonly access: OrgAccessResolver,
@@ -32,7 +30,7 @@ export class OrganizationService {
     const name = input.name.trim();
     if (!name || name.length > 200) throw new ApiError(400, 'validation_failed', 'Organization name must be 1 to 200 characters.');
     const now = this.clock.now();
-    const org = await this.db.transaction(async (trx) => {
+    const org = await this.orgs.transaction(async (trx) => {
       if (await this.orgs.slugExists(input.slug, trx)) throw conflict('slug_taken', `The organization slug "${input.slug}" is taken.`);
       const owner = await this.users.ensure({ imOpenId: input.ownerImOpenId, displayName: input.ownerDisplayName }, now, trx);
       return this.orgs.insertWithOwner(trx, { slug: input.slug, name, ownerUserId: owner.id }, now);

@@ -100,6 +100,10 @@ export class OrganizationStore {
     });
   }
 
+  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
   async getSettings(organizationId: string): Promise<OrgSettings> {
     const row = await this.db('organization_settings')
       .where({ organization_id: organizationId })

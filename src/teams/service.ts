@@ -79,21 +79,23 @@ export class TeamService {
   /** Adds an active member of the organization, named by user id or imOpenId, to the team. */
   async addMember(organizationId: string, teamId: string, ref: TeamMemberRef): Promise<TeamMemberRow> {
     if ((ref.userId === undefined) === (ref.imOpenId === undefined)) {
-      throw badRequest('Give exactly one of userId or imOpenId.', [{ path: '/body', message: 'must have exactly one of userId, imOpenId' }]);
+      throw badRequest('Give exactly one of userId or imOpenId.', [
+        { path: '/body', message: 'must have exactly one of userId, imOpenId' },
+      ]);
     }
     const at = this.clock.now().toISOString();
     return this.teams.transaction(async (trx) => {
       if (!(await this.teams.lockActive(trx, organizationId, teamId))) throw teamNotFound(teamId);
       const user = await this.findUser(ref, trx);
-      if (!user) throw notFound('user_not_found', `No user with the ${ref.userId !== undefined ? 'id' : 'imOpenId'} "${ref.userId ?? ref.imOpenId}".`);
+      if (!user) {
+        const named = ref.userId !== undefined ? `the id "${ref.userId}"` : `the imOpenId "${ref.imOpenId}"`;
+        throw notFound('user_not_found', `No user has ${named}.`);
+      }
       if (!(await this.members.lockActive(trx, organizationId, user.id))) {
         throw notFound('member_not_found', `The user "${user.imOpenId}" is not an active member of this organization.`);
       }
-      if (!(await this.teams.insertMember(trx, teamId, user.id, at))) {
-        throw conflict('already_team_member', `The user "${user.imOpenId}" is already a member of this team.`);
-      }
-      const added = await this.teams.findMember(organizationId, teamId, user.id, trx);
-      if (!added) throw new Error(`team member ${user.id} of team ${teamId} vanished inside its own transaction`);
+      const added = await this.teams.insertMember(trx, teamId, user, at);
+      if (!added) throw conflict('already_team_member', `The user "${user.imOpenId}" is already a member of this team.`);
       return added;
     });
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect.js';
 import type { Schema } from '../http/operation-types.js';
 import { byCodeUnits, byName } from '../shared/order.js';
+import type { User } from '../users/store.js';
 
 export type TeamRow = Schema<'TeamRow'>;
 export type TeamMemberRow = Schema<'TeamMemberRow'>;
@@ -71,6 +72,11 @@ export class TeamStore {
     return row && toTeamRow(row);
   }
 
+  async findActiveBySlug(organizationId: string, slug: string, trx: Db = this.db): Promise<TeamRow | undefined> {
+    const row = await activeTeams(trx, organizationId).where('t.slug', slug).first();
+    return row && toTeamRow(row);
+  }
+
   /**
    * Whether the team is active, holding a share lock on its row on PostgreSQL until the
    * transaction ends, so archiving waits for a team-member write in flight.
@@ -131,22 +137,23 @@ export class TeamStore {
     return rows.map(toTeamMemberRow).sort(teamMemberOrder);
   }
 
-  async findMember(organizationId: string, teamId: string, userId: string, trx: Db = this.db): Promise<TeamMemberRow | undefined> {
-    const row = await activeTeamMembers(trx, organizationId).where({ 'tm.team_id': teamId, 'tm.user_id': userId }).first();
-    return row && toTeamMemberRow(row);
-  }
-
   /**
-   * Adds the user to the team unless they already are an active team member; false when
+   * Adds the user to the team unless they already are an active team member; undefined when
    * they are. The partial unique index decides, so a concurrent duplicate cannot slip in.
    */
-  async insertMember(trx: Db, teamId: string, userId: string, at: string): Promise<boolean> {
+  async insertMember(
+    trx: Db,
+    teamId: string,
+    user: Pick<User, 'id' | 'imOpenId' | 'displayName'>,
+    at: string,
+  ): Promise<TeamMemberRow | undefined> {
     const inserted = await trx('team_members')
-      .insert({ id: randomUUID(), team_id: teamId, user_id: userId, created_at: at, revoked_at: null })
+      .insert({ id: randomUUID(), team_id: teamId, user_id: user.id, created_at: at, revoked_at: null })
       .onConflict()
       .ignore()
       .returning<{ id: string }[]>('id');
-    return inserted.length > 0;
+    if (inserted.length === 0) return undefined;
+    return toTeamMemberRow({ user_id: user.id, im_open_id: user.imOpenId, display_name: user.displayName, created_at: at });
   }
 
   /** Ends the user's active membership of the team; false when there was none. */
