@@ -1,10 +1,10 @@
+import { SLUG_PATTERN } from '../shared/slug.js';
 import type { Clock } from '../config/clock.js';
 import { ApiError, conflict } from '../errors/api-error.js';
 import type { UserStore } from '../users/store.js';
 import type { OrgAccessResolver } from './access.js';
 import type { Organization, OrganizationStore, OrgSettings } from './store.js';
 
-export const ORG_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 export interface CreateOrganizationInput {
   slug: string;
@@ -24,8 +24,8 @@ export class OrganizationService {
 
   /** Creates the organization with its first OWNER (created as a user when new), atomically. */
   async create(input: CreateOrganizationInput): Promise<Organization> {
-    if (!ORG_SLUG_PATTERN.test(input.slug)) {
-      throw new ApiError(400, 'validation_failed', `Organization slug "${input.slug}" must match ${ORG_SLUG_PATTERN.source}.`);
+    if (!SLUG_PATTERN.test(input.slug)) {
+      throw new ApiError(400, 'validation_failed', `Organization slug "${input.slug}" must match ${SLUG_PATTERN.source}.`);
     }
     const name = input.name.trim();
     if (!name || name.length > 200) throw new ApiError(400, 'validation_failed', 'Organization name must be 1 to 200 characters.');

@@ -1,3 +1,4 @@
+import { SLUG_PATTERN } from '../shared/slug.js';
 import type { Clock } from '../config/clock.js';
 import type { Db } from '../db/connect.js';
 import { badRequest, conflict, notFound } from '../errors/api-error.js';
@@ -6,7 +7,6 @@ import type { OrgAccessResolver } from '../orgs/access.js';
 import type { User, UserStore } from '../users/store.js';
 import type { TeamChanges, TeamMemberRow, TeamRow, TeamStore } from './store.js';
 
-export const TEAM_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 export interface CreateTeamInput {
   slug: string;
@@ -40,9 +40,9 @@ export class TeamService {
   }
 
   async create(organizationId: string, input: CreateTeamInput): Promise<TeamRow> {
-    if (!TEAM_SLUG_PATTERN.test(input.slug)) {
-      throw badRequest(`Team slug "${input.slug}" must match ${TEAM_SLUG_PATTERN.source}.`, [
-        { path: '/body/slug', message: `must match pattern "${TEAM_SLUG_PATTERN.source}"` },
+    if (!SLUG_PATTERN.test(input.slug)) {
+      throw badRequest(`Team slug "${input.slug}" must match ${SLUG_PATTERN.source}.`, [
+        { path: '/body/slug', message: `must match pattern "${SLUG_PATTERN.source}"` },
       ]);
     }
     const name = teamName(input.name);

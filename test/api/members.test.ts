@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTORS, seedActors, type ActorName } from '../support/actors.js';
 import { seedOrg, userIdOf, type OrgFixture } from '../support/org-fixture.js';
-import { TestHub, type HttpResult } from '../support/test-hub.js';
+import { expectError } from '../support/assertions.js';
+import { TestHub } from '../support/test-hub.js';
 
 let hub: TestHub;
 let cookies: Record<ActorName, string | undefined>;
@@ -15,13 +16,6 @@ afterAll(() => hub.stop());
 const now = () => hub.clock.now().toISOString();
 /** Moves the clock on, so the next write gets a timestamp of its own. */
 const tick = () => hub.clock.advance(60_000);
-
-function expectError(res: HttpResult, status: number, code: string) {
-  expect(res.status, res.text).toBe(status);
-  // Validation failures may carry `details`; every other error is exactly code and message.
-  if (status === 400) expect(res.body).toMatchObject({ error: { code, message: expect.any(String) } });
-  else expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
-}
 
 async function listMembers(org: OrgFixture) {
   const res = await org.api('owner', 'GET', '/members');
