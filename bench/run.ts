@@ -1,136 +1,69 @@
 /**
- * `npm run bench`: GET /api/org/{slug} of our service through the whole stack, compared in one
- * run with plain Express 5 and bare node:http answering a JSON body of the same size.
+ * `npm run bench [-- <case>…]`: runs the named benchmark cases in order, every case when none
+ * is named.
  *
- * Each server runs in its own child process so its CPU time per request is measured apart from
- * the load generator (this process). The servers are loaded one after another with the same
- * request, connections and durations.
+ *   load       HTTP load on GET /api/org/{slug}: ours vs plain Express vs bare node:http
+ *              (see cases/load.ts for its environment variables)
+ *   structure  an organization at scale (20,000 projects, 2,000 folders, 5,000 members, 500
+ *              teams, 50,000 grants): explorer, my-projects, project detail and members timed
+ *              over HTTP, with the explorer's DB / serialization split (see cases/structure.ts)
  *
- * Environment: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 10), BENCH_WARMUP
- * (s, default 2), BENCH_PROFILE=ours|express|bare (write a V8 CPU profile of that server),
- * DATABASE_URL (run ours on PostgreSQL instead of a temp SQLite file).
- * Exit code 1 when the run failed or measured failed requests; the target verdict is printed,
- * not turned into an exit code, because the figures vary with the machine.
+ * DATABASE_URL runs either case on PostgreSQL instead of a temp SQLite file.
+ * Exit code: 0 when every case ran and measured valid figures, 1 when one failed, 2 on usage errors.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ServerChild } from './lib/child.js';
-import { measureServer, type BenchParams, type LoadRequest, type ServerFigures } from './lib/measure.js';
-import { buildReport, formatReport } from './lib/report.js';
-import { verifyOurAnswer, verifyStaticAnswer } from './lib/verify.js';
+import type { BenchCase } from './cases/case.js';
+import { loadCase } from './cases/load.js';
+import { structureCase } from './cases/structure.js';
 
-const SERVER_NAMES = ['ours', 'express', 'bare'] as const;
-type ServerName = (typeof SERVER_NAMES)[number];
+const CASES: readonly BenchCase[] = [loadCase, structureCase];
 
-const RESULTS_FILE = fileURLToPath(new URL('./results/latest.json', import.meta.url));
-const PROFILE_DIR = path.join(os.tmpdir(), 'hub-bench-profiles');
-
-const entry = (name: ServerName): URL => new URL(`./servers/${name}.ts`, import.meta.url);
-
-function envInteger(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
-  return value;
+function usage(): string {
+  const width = Math.max(...CASES.map((c) => c.name.length));
+  return [
+    'usage: npm run bench [-- <case>…]   (no case: all of them, in this order)',
+    ...CASES.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+  ].join('\n');
 }
 
-function profiledServer(): ServerName | undefined {
-  const raw = process.env.BENCH_PROFILE?.trim();
-  if (!raw) return undefined;
-  if (!(SERVER_NAMES as readonly string[]).includes(raw)) throw new Error(`BENCH_PROFILE must be one of ${SERVER_NAMES.join(', ')}, got "${raw}"`);
-  return raw as ServerName;
-}
-
-const params: BenchParams = {
-  warmupSec: envInteger('BENCH_WARMUP', 2, 0, 120),
-  durationSec: envInteger('BENCH_DURATION', 10, 1, 600),
-  connections: envInteger('BENCH_CONNECTIONS', 10, 1, 1000),
-};
-const profile = profiledServer();
-
-/** Every child started and not yet stopped, so an error or Ctrl-C leaves none behind. */
-const running = new Set<ServerChild>();
-
-async function startServer(name: ServerName, args: string[] = []): Promise<ServerChild> {
-  const nodeFlags = name === profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  const child = await ServerChild.start(name, entry(name), { args, nodeFlags });
-  running.add(child);
-  return child;
-}
-
-async function stopServer(child: ServerChild): Promise<void> {
-  running.delete(child);
-  await child.stop();
-}
-
-/** Runs `use` on a freshly started server and stops it afterwards, so only one server runs at a time. */
-async function withServer<T>(name: ServerName, args: string[], use: (child: ServerChild) => Promise<T>): Promise<T> {
-  process.stdout.write(`${name}: starting… `);
-  const child = await startServer(name, args);
-  try {
-    return await use(child);
-  } finally {
-    await stopServer(child);
+/** The cases named on the command line, in the order given, each once; undefined means print usage. */
+function selectCases(argv: readonly string[]): readonly BenchCase[] | undefined {
+  if (argv.some((a) => a === '-h' || a === '--help')) return undefined;
+  if (argv.length === 0) return CASES;
+  const selected: BenchCase[] = [];
+  for (const name of argv) {
+    const found = CASES.find((c) => c.name === name);
+    if (!found) {
+      console.error(`bench: unknown case "${name}" (known: ${CASES.map((c) => c.name).join(', ')})`);
+      process.exit(2);
+    }
+    if (!selected.includes(found)) selected.push(found);
   }
+  return selected;
 }
 
-async function measure(child: ServerChild, request: LoadRequest): Promise<ServerFigures> {
-  process.stdout.write(`answer checked; ${params.warmupSec} s warm-up + ${params.durationSec} s load… `);
-  const figures = await measureServer(child, request, params);
-  process.stdout.write(`${figures.reqPerSec.toFixed(0)} req/s\n`);
-  return figures;
+const selected = selectCases(process.argv.slice(2));
+if (!selected) {
+  console.log(usage());
+  process.exit(0);
 }
 
-async function main(): Promise<number> {
-  // Ours goes first: its answer fixes the request every server gets and the body size to match.
-  let request: LoadRequest | undefined;
-  let bodyBytes = 0;
-  const ours = await withServer('ours', [], async (child) => {
-    if (!child.target) throw new Error('our server did not say what to request');
-    bodyBytes = await verifyOurAnswer(child.baseUrl, child.target);
-    request = { path: child.target.path, headers: child.target.headers };
-    return measure(child, request);
-  });
-  const same = request!;
-  const comparison = (name: 'express' | 'bare') =>
-    withServer(name, [String(bodyBytes)], async (child) => {
-      await verifyStaticAnswer(name, child.baseUrl + same.path, same.headers, bodyBytes);
-      return measure(child, same);
-    });
-  const express = await comparison('express');
-  const bare = await comparison('bare');
-
-  const report = buildReport(
-    { ...params, bodyBytes, path: same.path, database: process.env.DATABASE_URL?.trim() ? 'postgresql' : 'sqlite' },
-    { ours, express, bare },
-  );
-  console.log(`\n${formatReport(report)}\n`);
-  fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-  fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`figures written to ${path.relative(process.cwd(), RESULTS_FILE)}`);
-  if (profile) console.log(`CPU profile of the ${profile} server written to ${PROFILE_DIR} (main thread: *.0.001.cpuprofile; open in Chrome DevTools)`);
-  return report.valid ? 0 : 1;
-}
-
-/** Stops every child still running: each cleans up (temp dir, database) or is killed after a grace period. */
-async function stopAll(): Promise<void> {
-  const children = [...running];
-  running.clear();
-  await Promise.all(children.map((child) => child.stop()));
-}
-
+let current: BenchCase | undefined;
 process.once('SIGINT', () => {
-  void stopAll().finally(() => process.exit(130));
+  void (current?.abort() ?? Promise.resolve()).finally(() => process.exit(130));
 });
 
-try {
-  process.exitCode = await main();
-} catch (err) {
-  console.error(`\nbench failed: ${err instanceof Error ? err.message : String(err)}`);
-  process.exitCode = 1;
-} finally {
-  await stopAll();
+let exitCode = 0;
+for (const benchCase of selected) {
+  current = benchCase;
+  if (selected.length > 1) console.log(`\n=== ${benchCase.name}: ${benchCase.summary}\n`);
+  try {
+    exitCode = Math.max(exitCode, await benchCase.run());
+  } catch (err) {
+    console.error(`\nbench ${benchCase.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    exitCode = 1;
+  } finally {
+    await benchCase.abort();
+  }
 }
+current = undefined;
+process.exitCode = exitCode;

@@ -10,6 +10,8 @@ import { OrgAccessResolver } from '../orgs/access.js';
 import { OrganizationService } from '../orgs/service.js';
 import { OrganizationStore } from '../orgs/store.js';
 import { UserStore } from '../users/store.js';
+import { UsageService } from '../usage/service.js';
+import { UsageStore } from '../usage/store.js';
 import { ProjectAccessService } from '../access/service.js';
 import { GrantStore } from '../access/store.js';
 import { ExplorerStore } from '../explorer/store.js';
@@ -40,6 +42,7 @@ export interface Services {
   projects: ProjectService;
   projectAccess: ProjectAccessService;
   explorer: ExplorerStore;
+  usage: UsageService;
   members: MemberService;
   teams: TeamService;
 }
@@ -70,6 +73,7 @@ export function createServices(deps: {
   const workspacesDir = path.join(config.dataDir, 'workspaces');
   const projects = new ProjectService(projectStore, grants, folders, organizations, projectAccess, clock, workspacesDir);
   const explorer = new ExplorerStore(db);
+  const usage = new UsageService(new UsageStore(db), folderStore);
   const memberStore = new MemberStore(db);
   const members = new MemberService(memberStore, teamStore, users, orgAccess, clock);
   const teams = new TeamService(teamStore, memberStore, users, orgAccess, clock);
@@ -88,6 +92,7 @@ export function createServices(deps: {
     projects,
     projectAccess,
     explorer,
+    usage,
     members,
     teams,
   };

@@ -1,8 +1,11 @@
+import fs from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
+import { withoutStatement } from '../log/logger.js';
 import { loginUrl, openRuntime, type Runtime } from './runtime.js';
 import { BindingConflict } from '../projects/service.js';
+import { IngestError } from '../usage/service.js';
 import { serve } from './serve.js';
 import { UsageError } from './usage-error.js';
 
@@ -14,6 +17,7 @@ Commands:
   org create <slug> --name N --owner <imOpenId> [--owner-name D]
                                            create an organization and its first OWNER
   login-link <imOpenId>                    print a one-time login URL (valid 15 minutes)
+  usage ingest <file.jsonl> --org <slug>   load agent runs, one JSON object per line (all lines checked first)
   project bind <org> <projectId> <chatId>  bind a chat to a project (replacing the project's previous chat)
 
 Configuration comes from the environment: PORT, HUB_DATA_DIR, DATABASE_URL, HUB_BASE_URL.`;
@@ -68,6 +72,30 @@ const commands: Record<string, Command> = {
         process.stdout.write(`bound chat ${chatId} to project ${projectId}${replaced ? ` (replacing chat ${replaced})` : ''}\n`);
       } catch (err) {
         if (err instanceof BindingConflict) throw new UsageError(err.message);
+        throw err;
+      }
+    });
+  },
+
+  usage: async (args) => {
+    const [sub, ...rest] = args;
+    if (sub !== 'ingest') throw new UsageError(`unknown subcommand "usage ${sub ?? ''}"; expected "usage ingest"`);
+    const { values, positionals } = parse(rest, { org: { type: 'string' } }, 1);
+    const orgSlug = required(values.org, '--org');
+    const file = positionals[0]!;
+    if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new UsageError(`no file "${file}"`);
+    await withRuntime(async (runtime) => {
+      const org = await runtime.organizations.findBySlug(orgSlug);
+      if (!org) throw new UsageError(`no organization "${orgSlug}"`);
+      try {
+        const started = Date.now();
+        const result = await runtime.usage.ingest(org.id, file, ({ phase, lines }) => {
+          process.stderr.write(`${phase} ${lines} runs…\n`);
+        });
+        const seconds = (Date.now() - started) / 1000;
+        process.stdout.write(`ingested ${result.runs} runs in ${result.sessions} sessions into ${orgSlug} (${seconds.toFixed(1)} s)\n`);
+      } catch (err) {
+        if (err instanceof IngestError) throw new UsageError(`${file}: ${err.message}`);
         throw err;
       }
     });
@@ -132,7 +160,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`hub ${name}: ${err.message}\n`);
       return 2;
     }
-    process.stderr.write(`hub ${name}: unexpected failure: ${(err as Error).message ?? String(err)}\n`);
+    const message = err instanceof Error ? withoutStatement(err.message) : String(err);
+    process.stderr.write(`hub ${name}: unexpected failure: ${message}\n`);
     return 1;
   }
 }

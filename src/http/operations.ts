@@ -7,6 +7,7 @@ import { organizationOperations } from '../orgs/operations.js';
 import { projectOperations } from '../projects/operations.js';
 import { sessionOperations } from '../session/operations.js';
 import { teamOperations } from '../teams/operations.js';
+import { usageOperations } from '../usage/operations.js';
 import type { OperationModule, OperationTable } from './operation-table.js';
 import { pendingOperations } from './pending-operations.js';
 
@@ -25,6 +26,7 @@ export function buildOperationTable(services: Services): OperationTable {
     accessOperations(services),
     memberOperations(services),
     teamOperations(services),
+    usageOperations(services),
   ];
   const table: Partial<OperationTable> = {};
   for (const module of modules) {

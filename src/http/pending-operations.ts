@@ -6,7 +6,6 @@ import type { OperationModule } from './operation-table.js';
  * its feature module's operations when the handler lands; this table shrinks to empty.
  */
 export const pendingOperations: OperationModule = {
-  getUsageReport: { rule: 'orgAdmin' },
   listProviderConnections: { rule: 'orgAdmin' },
   rotateProviderConnection: { rule: 'orgAdmin' },
   getChatApplicationConnection: { rule: 'orgAdmin' },

@@ -33,12 +33,23 @@ export function createLogger(options: { level?: string; destination?: pino.Desti
   );
 }
 
-/** Errors are logged by class and message only: driver errors can quote SQL, never values. */
-function serializeError(err: unknown): Record<string, unknown> {
+/**
+ * Errors are logged by class, message and a short stack. knex prefixes a driver error's
+ * message with the statement and its values inlined; only the driver's own part is kept.
+ */
+export function serializeError(err: unknown): Record<string, unknown> {
   if (!(err instanceof Error)) return { type: typeof err };
-  const out: Record<string, unknown> = { type: err.name, message: err.message };
+  const out: Record<string, unknown> = { type: err.name, message: withoutStatement(err.message) };
   if (err.stack) out.stack = err.stack.split('\n').slice(1, 8).map((line) => line.trim());
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string') out.code = code;
   return out;
+}
+
+const STATEMENT = /^\s*(insert|select|update|delete|with|create|alter|drop|pragma)\b/i;
+
+export function withoutStatement(message: string): string {
+  if (!STATEMENT.test(message)) return message;
+  const cut = message.lastIndexOf(' - ');
+  return cut === -1 ? 'database error' : message.slice(cut + 3);
 }

@@ -18,7 +18,6 @@ afterAll(() => hub.stop());
  * lands its handlers, their names leave this list, and at the end it is empty.
  */
 const NOT_IMPLEMENTED = [
-  'getUsageReport',
   'listProviderConnections', 'rotateProviderConnection', 'getChatApplicationConnection',
   'putChatApplicationConnection', 'disableChatApplicationConnection',
   'getCapacityPolicy', 'updateCapacityPolicy',

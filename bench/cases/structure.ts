@@ -1,0 +1,368 @@
+/**
+ * The `structure` case: an organization at the issue's scale (20,000 projects in 2,000
+ * folders, 5,000 members, 500 teams, 50,000 grants, a few hundred chat bindings), seeded
+ * straight into a scratch database, then our real app (createServices + createApp, no response
+ * validation, info logging to /dev/null) answering on a loopback port in this process.
+ *
+ * Timed one request at a time (single-request latency, not throughput): getExplorer and
+ * listMembers as the owner, listMyProjects as a member of 20 teams, getProject as that member
+ * (a project reached through a team) and as the owner. Each answer is checked against the seed
+ * first, and getExplorer / listMyProjects / listMembers are split into their stages (store
+ * queries, handler, JSON.stringify) to show DB cost apart from serialization.
+ *
+ * Environment: DATABASE_URL (PostgreSQL: a scratch database is created there and dropped
+ * afterwards, so the role needs CREATEDB), BENCH_SCALE (0 < s <= 1, default 1: the data at a
+ * fraction of the size, for a quick run), BENCH_ANALYZE=0|1 (gather planner statistics after
+ * seeding; default on PostgreSQL, where autovacuum would, and off on SQLite, where the app never
+ * does), BENCH_EXPLAIN=1 (print every query plan, not only those of slow endpoints).
+ * Returns 1 when an answer did not match the seed; slow figures are reported, not failed.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pino from 'pino';
+import { createServices, type Services } from '../../src/app/services.js';
+import { systemClock } from '../../src/config/clock.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
+import type { Db } from '../../src/db/connect.js';
+import { explorerOperations } from '../../src/explorer/operations.js';
+import { createApp } from '../../src/http/app.js';
+import type { Schema } from '../../src/http/operation-types.js';
+import { createLogger } from '../../src/log/logger.js';
+import { memberOperations } from '../../src/members/operations.js';
+import type { OrgAccess } from '../../src/orgs/store.js';
+import { byCodeUnits, byName } from '../../src/shared/order.js';
+import { envNumber } from '../lib/env.js';
+import { captureQueries, explain, isRead } from '../lib/query-plan.js';
+import { openScratchDb, type ScratchDb } from '../lib/scratch-db.js';
+import { FULL_SIZE, scaledSize, seedStructure, type SeededStructure } from '../lib/seed-structure.js';
+import { formatStructureReport, type EndpointFigures, type StageFigures, type StructureReport } from '../lib/structure-report.js';
+import { timeCalls, type TimingOptions, type TimingStats } from '../lib/timing.js';
+import type { BenchCase } from './case.js';
+
+const resultsFile = (engine: string) => fileURLToPath(new URL(`../results/structure-${engine}.json`, import.meta.url));
+
+/** Big answers (whole tree, all members) and small ones (a member's list, one project). */
+const BIG: TimingOptions = { warmup: 3, n: 20, budgetMs: 60_000 };
+const SMALL: TimingOptions = { warmup: 10, n: 200, budgetMs: 30_000 };
+const REQUEST_TIMEOUT_MS = 60_000;
+
+/** Medians above these are flagged and their query plans printed. */
+const SLOW_MS = { getExplorer: 1_000, listMembers: 1_000, listMyProjects: 250, getProject: 50 } as const;
+
+/** What a run holds, so abort() (Ctrl-C, an error) can release it. */
+let held: { server?: http.Server; scratch?: ScratchDb } = {};
+
+async function release(): Promise<void> {
+  const { server, scratch } = held;
+  held = {};
+  if (server) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  if (scratch) {
+    await waitForIdlePool(scratch.db);
+    await scratch.drop();
+  }
+}
+
+interface Answer {
+  status: number;
+  bytes: number;
+  text: string;
+}
+
+async function get(url: string, cookie: string): Promise<Answer> {
+  const response = await fetch(url, { headers: { accept: 'application/json', cookie }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const body = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, bytes: body.length, text: body.toString('utf8') };
+}
+
+interface EndpointSpec {
+  operation: keyof typeof SLOW_MS;
+  path: string;
+  actor: 'owner' | 'member';
+  timing: TimingOptions;
+  itemsLabel: string;
+  /** Counts the answer's items and records what is wrong with it. */
+  inspect(body: unknown, fail: (problem: string) => void): number;
+}
+
+async function run(): Promise<number> {
+  const scale = envNumber('BENCH_SCALE', 1, 0, 1);
+  const size = scale === 1 ? FULL_SIZE : scaledSize(scale);
+  const explainAll = process.env.BENCH_EXPLAIN?.trim() === '1';
+  const tag = randomBytes(4).toString('hex');
+
+  process.stdout.write('structure: creating the scratch database… ');
+  const scratch = await openScratchDb(tag);
+  held.scratch = scratch;
+  const { db } = scratch;
+  process.stdout.write(`${scratch.engine}, ${scratch.where}\n`);
+
+  process.stdout.write(`seeding ${size.projects.toLocaleString('en-US')} projects, ${size.grants.toLocaleString('en-US')} grants… `);
+  const seed = await seedStructure(db, size, tag);
+  process.stdout.write(`${(seed.seedMs / 1000).toFixed(1)} s\n`);
+
+  const analyzeRaw = process.env.BENCH_ANALYZE?.trim();
+  const analyzed = analyzeRaw ? analyzeRaw === '1' : scratch.engine === 'postgresql';
+  let analyzeMs: number | null = null;
+  if (analyzed) {
+    const started = performance.now();
+    await db.raw('analyze');
+    analyzeMs = performance.now() - started;
+  }
+
+  // The app as production wires it, minus the port: info logging (to /dev/null), no response validation.
+  const config: Config = { ...loadConfig({}), dataDir: scratch.dataDir, databaseUrl: scratch.databaseUrl };
+  const logger = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }) });
+  const services = createServices({ config, db, clock: systemClock, logger });
+  const server = http.createServer(createApp(services));
+  held.server = server;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const cookies = {
+    owner: await login(services, seed.owner.imOpenId),
+    member: await login(services, seed.member.imOpenId),
+  };
+
+  const passed: string[] = [];
+  const failed: string[] = [];
+  const check = (ok: boolean, what: string) => (ok ? passed : failed).push(what);
+
+  const directCount = await memberProjectCountBySql(db, seed);
+  check(directCount === seed.expected.memberProjects, `my-projects by direct SQL (${directCount}) = seed model (${seed.expected.memberProjects})`);
+
+  const org = `/api/org/${seed.org.slug}`;
+  const specs = endpointSpecs(org, seed, directCount);
+  const endpoints: EndpointFigures[] = [];
+  for (const spec of specs) {
+    process.stdout.write(`${spec.operation} as ${spec.actor}: `);
+    const url = base + spec.path;
+    const cookie = cookies[spec.actor];
+    const first = await get(url, cookie);
+    if (first.status !== 200) throw new Error(`GET ${spec.path} as ${spec.actor} answered ${first.status}: ${first.text.slice(0, 300)}`);
+    const problems: string[] = [];
+    const items = spec.inspect(JSON.parse(first.text), (p) => problems.push(p));
+    check(problems.length === 0, `${spec.operation} as ${spec.actor}: ${problems.length ? problems.join('; ') : `answer matches the seed (${items} ${spec.itemsLabel})`}`);
+
+    let calls = 0;
+    let timing: TimingStats | undefined;
+    const queries = await captureQueries(db, async () => {
+      timing = await timeCalls(async () => {
+        calls += 1;
+        const answer = await get(url, cookie);
+        if (answer.status !== 200) throw new Error(`GET ${spec.path} as ${spec.actor} answered ${answer.status} during timing`);
+      }, spec.timing);
+    });
+    const figures: EndpointFigures = {
+      operation: spec.operation,
+      path: spec.path,
+      actor: spec.actor,
+      timing: timing!,
+      bytes: first.bytes,
+      items,
+      itemsLabel: spec.itemsLabel,
+      statementsPerRequest: queries.length / calls,
+      slowAboveMs: SLOW_MS[spec.operation],
+      slow: timing!.medianMs > SLOW_MS[spec.operation],
+      plans: [],
+    };
+    endpoints.push(figures);
+    // The plans of one request's reads (the session and membership caches may be warm or not).
+    const one = await captureQueries(db, () => get(url, cookie));
+    const distinct = [...new Map(one.filter(isRead).map((q) => [q.sql, q])).values()];
+    for (const q of distinct) figures.plans.push(await explain(db, q));
+    process.stdout.write(`median ${figures.timing.medianMs.toFixed(2)} ms over ${figures.timing.n}\n`);
+  }
+
+  process.stdout.write('timing the stages in process… ');
+  const stages = await timeStages(services, seed);
+  process.stdout.write('done\n');
+
+  const report: StructureReport = {
+    finishedAt: new Date().toISOString(),
+    node: process.version,
+    database: scratch.engine,
+    where: scratch.where,
+    analyzed,
+    size,
+    rows: seed.rows,
+    seedMs: seed.seedMs,
+    analyzeMs,
+    seeded: { orgSlug: seed.org.slug, memberActiveTeams: seed.member.activeTeams, memberProjects: seed.expected.memberProjects, targetProjectId: seed.targetProject.id },
+    endpoints,
+    stages,
+    checks: { passed, failed },
+    valid: failed.length === 0,
+  };
+  console.log(`\n${formatStructureReport(report, { allPlans: explainAll })}\n`);
+  const file = resultsFile(scratch.engine);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`figures written to ${path.relative(process.cwd(), file)}`);
+  return report.valid ? 0 : 1;
+}
+
+async function login(services: Services, imOpenId: string): Promise<string> {
+  const link = await services.sessions.issueLoginLink(imOpenId);
+  const session = await services.sessions.redeemLoginLink(link.token);
+  return `hub_session=${session.token}`;
+}
+
+/** The member's readable projects, counted by hand-written SQL independent of the app's query builder. */
+async function memberProjectCountBySql(db: Db, seed: SeededStructure): Promise<number> {
+  const rows = (await db.raw(
+    `select count(distinct p.id) as n
+       from projects p
+       join project_grants g on g.project_id = p.id
+      where p.organization_id = ? and p.archived_at is null
+        and ((g.principal_type = 'USER' and g.principal_id = ?)
+          or (g.principal_type = 'TEAM' and g.principal_id in (
+                select tm.team_id from team_members tm join teams t on t.id = tm.team_id
+                 where tm.user_id = ? and tm.revoked_at is null and t.archived_at is null and t.organization_id = ?)))`,
+    [seed.org.id, seed.member.id, seed.member.id, seed.org.id],
+  )) as { n: number | string }[] | { rows: { n: number | string }[] };
+  const row = Array.isArray(rows) ? rows[0] : rows.rows[0];
+  return Number(row?.n ?? Number.NaN);
+}
+
+function sortedBy<T>(items: readonly T[], order: (a: T, b: T) => number): boolean {
+  for (let i = 1; i < items.length; i++) if (order(items[i - 1]!, items[i]!) > 0) return false;
+  return true;
+}
+
+function endpointSpecs(org: string, seed: SeededStructure, directCount: number): EndpointSpec[] {
+  const { expected } = seed;
+  const byProjectName = (a: Schema<'ExplorerProject'>, b: Schema<'ExplorerProject'>) => byName(a.name, b.name) || byCodeUnits(a.id, b.id);
+  const project = (actor: 'owner' | 'member'): EndpointSpec => ({
+    operation: 'getProject',
+    path: `${org}/projects/${seed.targetProject.id}`,
+    actor,
+    timing: SMALL,
+    itemsLabel: 'project',
+    inspect(body, fail) {
+      const p = body as Schema<'ProjectDetail'>;
+      if (p.id !== seed.targetProject.id) fail(`answered project ${p.id}`);
+      if (!p.folder) fail('no folder');
+      if (!p.binding) fail('no binding');
+      if (!p.createdBy) fail('no creator');
+      if (p.actorIsOrgAdmin !== (actor === 'owner')) fail(`actorIsOrgAdmin ${p.actorIsOrgAdmin}`);
+      if (actor === 'member' && p.actorCanManageProject !== (seed.targetProject.memberRole === 'MANAGE')) fail(`actorCanManageProject ${p.actorCanManageProject}`);
+      return 1;
+    },
+  });
+  return [
+    {
+      operation: 'getExplorer',
+      path: `${org}/explorer`,
+      actor: 'owner',
+      timing: BIG,
+      itemsLabel: 'projects',
+      inspect(body, fail) {
+        const { folders, projects } = body as Schema<'ExplorerData'>;
+        if (projects.length !== expected.activeProjects) fail(`${projects.length} projects, expected ${expected.activeProjects}`);
+        if (folders.length !== expected.activeFolders) fail(`${folders.length} folders, expected ${expected.activeFolders}`);
+        const counted = folders.reduce((sum, f) => sum + f.projectCount, 0);
+        if (counted !== expected.activeProjectsInFolders) fail(`folder projectCounts sum to ${counted}, expected ${expected.activeProjectsInFolders}`);
+        const children = folders.reduce((sum, f) => sum + f.childFolderCount, 0);
+        if (children !== expected.activeChildFolders) fail(`folder childFolderCounts sum to ${children}, expected ${expected.activeChildFolders}`);
+        const bound = projects.filter((p) => p.binding).length;
+        if (bound !== expected.activeBindingsOnActiveProjects) fail(`${bound} bound projects, expected ${expected.activeBindingsOnActiveProjects}`);
+        if (!sortedBy(projects, byProjectName)) fail('projects not ordered by name');
+        return projects.length;
+      },
+    },
+    {
+      operation: 'listMyProjects',
+      path: `${org}/my-projects`,
+      actor: 'member',
+      timing: SMALL,
+      itemsLabel: 'projects',
+      inspect(body, fail) {
+        const { projects } = body as Schema<'MyProjectList'>;
+        if (projects.length !== directCount) fail(`${projects.length} projects, direct SQL count says ${directCount}`);
+        if (!projects.some((p) => p.id === seed.targetProject.id)) fail('the team-reached target project is missing');
+        if (new Set(projects.map((p) => p.id)).size !== projects.length) fail('a project is listed twice');
+        if (!sortedBy(projects, byProjectName)) fail('projects not ordered by name');
+        return projects.length;
+      },
+    },
+    project('member'),
+    project('owner'),
+    {
+      operation: 'listMembers',
+      path: `${org}/members`,
+      actor: 'owner',
+      timing: BIG,
+      itemsLabel: 'members',
+      inspect(body, fail) {
+        const { members } = body as Schema<'MemberList'>;
+        if (members.length !== expected.activeMembers) fail(`${members.length} members, expected ${expected.activeMembers}`);
+        const owners = members.filter((m) => m.role === 'OWNER').length;
+        if (owners !== 1) fail(`${owners} owners`);
+        return members.length;
+      },
+    },
+  ];
+}
+
+/**
+ * The stages behind the big answers, each timed alone: the store queries, the operation's
+ * handler (queries + mapping + sorting) and JSON.stringify of its result. The HTTP figure of the
+ * same operation adds routing, authorization, the response write and the client's read.
+ */
+async function timeStages(services: Services, seed: SeededStructure): Promise<StageFigures[]> {
+  const access: OrgAccess = { organization: { id: seed.org.id, slug: seed.org.slug, name: seed.org.name, status: 'ACTIVE' }, role: 'OWNER' };
+  const orgId = seed.org.id;
+  // Handlers are called as the router calls them, with only the context fields they read.
+  type Handle = (ctx: unknown) => Promise<unknown>;
+  const explorerOps = explorerOperations(services);
+  const getExplorer = explorerOps.getExplorer!.handle as unknown as Handle;
+  const listMyProjects = explorerOps.listMyProjects!.handle as unknown as Handle;
+  const listMembers = memberOperations(services).listMembers!.handle as unknown as Handle;
+  const memberCtx = { access: { ...access, role: 'MEMBER' }, session: { user: { id: seed.member.id } } };
+
+  const explorerBody = await getExplorer({ access });
+  const myBody = await listMyProjects(memberCtx);
+  const membersBody = await listMembers({ access });
+  const plan: [string, string, TimingOptions, () => Promise<unknown> | unknown][] = [
+    ['getExplorer', 'folders query (folderStore.listActiveWithCounts)', BIG, () => services.folderStore.listActiveWithCounts(orgId)],
+    ['getExplorer', 'projects query (explorer.activeProjects)', BIG, () => services.explorer.activeProjects(orgId)],
+    ['getExplorer', 'both queries, concurrently as the handler runs them', BIG, () => Promise.all([services.folderStore.listActiveWithCounts(orgId), services.explorer.activeProjects(orgId)])],
+    ['getExplorer', 'handler: both queries + mapping + sorting', BIG, () => getExplorer({ access })],
+    ['getExplorer', 'JSON.stringify of the answer', BIG, () => JSON.stringify(explorerBody)],
+    ['listMyProjects', 'projects query (explorer.projectsOfUser)', SMALL, () => services.explorer.projectsOfUser(orgId, seed.member.id)],
+    ['listMyProjects', 'handler: query + mapping + sorting', SMALL, () => listMyProjects(memberCtx)],
+    ['listMyProjects', 'JSON.stringify of the answer', SMALL, () => JSON.stringify(myBody)],
+    ['listMembers', 'handler: query + mapping + sorting (members.list)', BIG, () => listMembers({ access })],
+    ['listMembers', 'JSON.stringify of the answer', BIG, () => JSON.stringify(membersBody)],
+  ];
+  const stages: StageFigures[] = [];
+  for (const [operation, stage, options, fn] of plan) stages.push({ operation, stage, timing: await timeCalls(fn, options) });
+  return stages;
+}
+
+/**
+ * Requests whose client went away still run to completion; destroying knex under them aborts
+ * their queries noisily. Waits, boundedly, until no query holds or awaits a connection.
+ */
+async function waitForIdlePool(db: Db, timeoutMs = 2_000): Promise<void> {
+  const pool = db.client.pool as { numUsed?(): number; numPendingAcquires?(): number } | undefined;
+  const busy = () => (pool?.numUsed?.() ?? 0) + (pool?.numPendingAcquires?.() ?? 0) > 0;
+  for (const deadline = Date.now() + timeoutMs; busy() && Date.now() < deadline; ) await sleep(20);
+}
+
+export const structureCase: BenchCase = {
+  name: 'structure',
+  summary: 'an org at scale (20k projects, 2k folders, 5k members, 500 teams, 50k grants): explorer, my-projects, project, members timed',
+  run,
+  abort: release,
+};

@@ -1,0 +1,98 @@
+/**
+ * A throw-away, migrated database for one bench run: a SQLite file in a fresh temp directory,
+ * or, when DATABASE_URL is set, a fresh database created on that PostgreSQL server (the URL's
+ * role needs CREATEDB) and dropped afterwards. Either way nothing of the run stays behind and
+ * nothing already there is touched.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import knexFactory from 'knex';
+import { openPostgres, openSqlite, type Db } from '../../src/db/connect.js';
+import { migrateLatest } from '../../src/db/migrate.js';
+
+export interface ScratchDb {
+  db: Db;
+  engine: 'sqlite' | 'postgresql';
+  /** Where the run keeps files (the SQLite file; the app's workspaces dir points here too). */
+  dataDir: string;
+  /** PostgreSQL only: the URL of the scratch database, for the app's config. */
+  databaseUrl: string | undefined;
+  /** Human-readable location, for the report. */
+  where: string;
+  /** Closes the pool and removes the database and temp dir; idempotent, never throws. */
+  drop(): Promise<void>;
+}
+
+export async function openScratchDb(tag: string): Promise<ScratchDb> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-bench-structure-'));
+  const removeDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
+  const serverUrl = process.env.DATABASE_URL?.trim();
+  if (!serverUrl) {
+    const file = path.join(dataDir, 'hub.sqlite');
+    const db = openSqlite(file);
+    let dropped = false;
+    const scratch: ScratchDb = {
+      db,
+      engine: 'sqlite',
+      dataDir,
+      databaseUrl: undefined,
+      where: file,
+      async drop() {
+        if (dropped) return;
+        dropped = true;
+        await db.destroy().catch(() => undefined);
+        removeDir();
+      },
+    };
+    try {
+      await migrateLatest(db);
+    } catch (err) {
+      await scratch.drop();
+      throw err;
+    }
+    return scratch;
+  }
+
+  const name = `hub_bench_${tag}`;
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const admin = knexFactory({ client: 'pg', connection: { connectionString: serverUrl }, pool: { min: 0, max: 1 } });
+  try {
+    await admin.raw('create database ??', [name]);
+  } catch (err) {
+    await admin.destroy();
+    removeDir();
+    throw new Error(`could not create the scratch database ${name} on DATABASE_URL (the role needs CREATEDB): ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const db = openPostgres(url.toString());
+  let dropped = false;
+  const scratch: ScratchDb = {
+    db,
+    engine: 'postgresql',
+    dataDir,
+    databaseUrl: url.toString(),
+    where: `database ${name} on ${url.host} (dropped afterwards)`,
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      await db.destroy().catch(() => undefined);
+      try {
+        // WITH (FORCE) (PostgreSQL 13+) ends any connection a crashed request left open.
+        await admin.raw('drop database if exists ?? with (force)', [name]);
+      } catch (err) {
+        console.error(`could not drop the scratch database ${name}; drop it by hand: ${err instanceof Error ? err.message : String(err)}`);
+      } finally {
+        await admin.destroy().catch(() => undefined);
+        removeDir();
+      }
+    },
+  };
+  try {
+    await migrateLatest(db);
+  } catch (err) {
+    await scratch.drop();
+    throw err;
+  }
+  return scratch;
+}

@@ -1,0 +1,60 @@
+import { Ajv } from 'ajv';
+
+/** One agent run as `hub usage ingest` reads it, one JSON object per line. */
+export interface RunLine {
+  projectId: string;
+  sessionId: string;
+  provider: string;
+  roleId: string;
+  model: string;
+  title?: string | null;
+  /** Normalized to `toISOString()` form, so stored times compare as text. */
+  at: string;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+}
+
+const schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['projectId', 'sessionId', 'provider', 'roleId', 'model', 'at', 'inputTokens', 'outputTokens', 'costUsd'],
+  properties: {
+    projectId: { type: 'string', minLength: 1, maxLength: 36 },
+    sessionId: { type: 'string', minLength: 1, maxLength: 64 },
+    provider: { type: 'string', minLength: 1, maxLength: 64 },
+    roleId: { type: 'string', minLength: 1, maxLength: 64 },
+    model: { type: 'string', minLength: 1, maxLength: 200 },
+    title: { type: ['string', 'null'], maxLength: 500 },
+    at: { type: 'string', minLength: 1, maxLength: 40 },
+    inputTokens: { type: 'integer', minimum: 0 },
+    outputTokens: { type: 'integer', minimum: 0 },
+    costUsd: { type: ['number', 'null'], minimum: 0 },
+  },
+} as const;
+
+// Compiled once; every line of every file goes through it.
+const validate = new Ajv({ allErrors: false, strict: true }).compile(schema);
+
+/** ISO 8601 date-time with an explicit offset, as the report's window bounds are. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Parses and checks one line; throws an Error whose message says what is wrong with it. */
+export function parseRunLine(text: string): RunLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error('not valid JSON');
+  }
+  if (!validate(value)) {
+    const [error] = validate.errors ?? [];
+    const where = error?.instancePath ? error.instancePath.slice(1) : error?.params && 'missingProperty' in error.params ? String(error.params.missingProperty) : 'the object';
+    const what = error?.keyword === 'additionalProperties' ? `unknown field "${String(error.params.additionalProperty)}"` : `${where} ${error?.message ?? 'is invalid'}`;
+    throw new Error(what);
+  }
+  const run = value as RunLine;
+  const at = DATE_TIME.test(run.at) ? new Date(run.at) : undefined;
+  if (!at || Number.isNaN(at.getTime())) throw new Error(`at "${run.at}" is not an ISO 8601 date-time with a time zone`);
+  return { ...run, at: at.toISOString() };
+}

@@ -1,0 +1,187 @@
+import { createReadStream } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { badRequest, notFound } from '../errors/api-error.js';
+import type { FolderStore } from '../folders/store.js';
+import type { Schema } from '../http/operation-types.js';
+import { byCodeUnits, byName } from '../shared/order.js';
+import { parseRunLine, type RunLine } from './run-line.js';
+import type { RunRecord, SessionActivity, UsageRowRecord, UsageStore } from './store.js';
+
+/** A problem with an ingest file; the message names the line. Nothing has been written. */
+export class IngestError extends Error {}
+
+export interface IngestProgress {
+  phase: 'checked' | 'written';
+  lines: number;
+}
+
+export interface IngestResult {
+  runs: number;
+  sessions: number;
+}
+
+/** How often ingest reports progress, in lines. */
+const PROGRESS_EVERY = 100_000;
+/** Runs written per batch while streaming the file a second time. */
+const WRITE_BATCH = 5_000;
+
+/**
+ * Usage: runs loaded from JSON Lines (written by the agent runtime in production) and the
+ * per-project report, aggregated in SQL.
+ */
+export class UsageService {
+  constructor(
+    private readonly usage: UsageStore,
+    private readonly folders: FolderStore,
+  ) {}
+
+  /**
+   * Loads one run per line. Every line is checked before anything is written (first pass);
+   * then all runs and their sessions are written in one transaction (second pass), so a bad
+   * line or a failure half-way leaves the database as it was.
+   */
+  async ingest(
+    organizationId: string,
+    file: string,
+    onProgress: (p: IngestProgress) => void = () => {},
+    progressEvery = PROGRESS_EVERY,
+  ): Promise<IngestResult> {
+    const sessions = new Map<string, SessionActivity & { line: number }>();
+    const projectLines = new Map<string, number>();
+    let runs = 0;
+    for await (const { run, line } of readRuns(file)) {
+      runs += 1;
+      if (!projectLines.has(run.projectId)) projectLines.set(run.projectId, line);
+      const seen = sessions.get(run.sessionId);
+      if (!seen) {
+        sessions.set(run.sessionId, { id: run.sessionId, projectId: run.projectId, provider: run.provider, roleId: run.roleId, model: run.model, title: run.title, firstAt: run.at, lastAt: run.at, runs: 1, line });
+      } else {
+        if (seen.projectId !== run.projectId) throw new IngestError(`line ${line}: session ${run.sessionId} belongs to project ${seen.projectId} (line ${seen.line}), not ${run.projectId}`);
+        seen.runs += 1;
+        if (run.at < seen.firstAt) seen.firstAt = run.at;
+        if (run.at >= seen.lastAt) {
+          seen.lastAt = run.at;
+          if (run.title !== undefined) seen.title = run.title;
+        }
+      }
+      if (runs % progressEvery === 0) onProgress({ phase: 'checked', lines: runs });
+    }
+
+    const known = await this.usage.projectIdsInOrg(organizationId, [...projectLines.keys()]);
+    for (const [projectId, line] of projectLines) {
+      if (!known.has(projectId)) throw new IngestError(`line ${line}: no project ${projectId} in this organization`);
+    }
+    const existing = await this.usage.existingSessions([...sessions.keys()]);
+    for (const [id, found] of existing) {
+      const session = sessions.get(id)!;
+      if (found.organization_id !== organizationId || found.project_id !== session.projectId) {
+        throw new IngestError(`line ${session.line}: session ${id} already exists for another project`);
+      }
+    }
+
+    const batchSize = Math.min(WRITE_BATCH, progressEvery);
+    await this.usage.transaction(async (trx) => {
+      // Sessions first: every run row refers to its session.
+      await this.usage.recordSessionActivity(trx, organizationId, [...sessions.values()], new Set(existing.keys()));
+      let batch: RunRecord[] = [];
+      let written = 0;
+      for await (const { run } of readRuns(file)) {
+        batch.push(toRunRecord(organizationId, run));
+        if (batch.length === batchSize) {
+          await this.usage.insertRuns(trx, batch);
+          const before = written;
+          written += batch.length;
+          batch = [];
+          if (Math.floor(written / progressEvery) > Math.floor(before / progressEvery)) onProgress({ phase: 'written', lines: written });
+        }
+      }
+      await this.usage.insertRuns(trx, batch);
+    });
+    return { runs, sessions: sessions.size };
+  }
+
+  /** Per-project totals of runs in [from, to) — optionally only under a folder — and their sums. */
+  async report(organizationId: string, query: { from?: string; to?: string; folderId?: string }): Promise<Schema<'UsageReport'>> {
+    const from = query.from === undefined ? undefined : new Date(query.from).toISOString();
+    const to = query.to === undefined ? undefined : new Date(query.to).toISOString();
+    if (from !== undefined && to !== undefined && from > to) {
+      throw badRequest('`from` must not be later than `to`.', [{ path: '/query/from', message: 'must not be later than to' }]);
+    }
+    const folderIds = query.folderId === undefined ? undefined : await this.subtree(organizationId, query.folderId);
+    const rows = (await this.usage.usageByProject(organizationId, { from, to, folderIds }))
+      .map(toProjectUsageRow)
+      .sort((a, b) => byName(a.projectName, b.projectName) || byCodeUnits(a.projectId, b.projectId));
+    return { from: from ?? null, to: to ?? null, projects: rows, totals: sumRows(rows) };
+  }
+
+  /** The folder and every folder below it, archived ones included (their projects' runs count). */
+  private async subtree(organizationId: string, folderId: string): Promise<string[]> {
+    const parents = await this.folders.parentMap(organizationId);
+    if (!parents.has(folderId)) throw notFound('folder_not_found', `No folder ${folderId} in this organization.`);
+    const children = new Map<string, string[]>();
+    for (const [id, parent] of parents) if (parent) children.set(parent, [...(children.get(parent) ?? []), id]);
+    const out: string[] = [];
+    for (const queue = [folderId]; queue.length; ) {
+      const id = queue.pop()!;
+      out.push(id);
+      queue.push(...(children.get(id) ?? []));
+    }
+    return out;
+  }
+}
+
+async function* readRuns(file: string): AsyncGenerator<{ run: RunLine; line: number }> {
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let line = 0;
+  for await (const text of lines) {
+    line += 1;
+    if (text.trim() === '') continue;
+    try {
+      yield { run: parseRunLine(text), line };
+    } catch (err) {
+      if (err instanceof IngestError) throw err;
+      throw new IngestError(`line ${line}: ${(err as Error).message}`);
+    }
+  }
+}
+
+const toRunRecord = (organizationId: string, run: RunLine): RunRecord => ({
+  id: randomUUID(),
+  organization_id: organizationId,
+  project_id: run.projectId,
+  session_id: run.sessionId,
+  at: run.at,
+  input_tokens: run.inputTokens,
+  output_tokens: run.outputTokens,
+  cost_usd: run.costUsd,
+});
+
+function toProjectUsageRow(r: UsageRowRecord): Schema<'ProjectUsageRow'> {
+  const runCount = Number(r.run_count);
+  const runsWithCost = Number(r.runs_with_cost);
+  return {
+    projectId: r.project_id,
+    projectName: r.project_name,
+    folderId: r.folder_id,
+    runCount,
+    runsWithCost,
+    runsWithoutCost: runCount - runsWithCost,
+    inputTokens: Number(r.input_tokens ?? 0),
+    outputTokens: Number(r.output_tokens ?? 0),
+    costUsd: r.cost_usd === null ? null : Number(r.cost_usd),
+  };
+}
+
+function sumRows(rows: Schema<'ProjectUsageRow'>[]): Schema<'UsageTotals'> {
+  const totals: Schema<'UsageTotals'> = { runCount: 0, runsWithCost: 0, runsWithoutCost: 0, inputTokens: 0, outputTokens: 0, costUsd: null };
+  for (const row of rows) {
+    totals.runCount += row.runCount;
+    totals.runsWithCost += row.runsWithCost;
+    totals.runsWithoutCost += row.runsWithoutCost;
+    totals.inputTokens += row.inputTokens;
+    totals.outputTokens += row.outputTokens;
+    if (row.costUsd !== null) totals.costUsd = (totals.costUsd ?? 0) + row.costUsd;
+  }
+  return totals;
+}

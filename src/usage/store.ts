@@ -1,0 +1,136 @@
+import type { Db } from '../db/connect.js';
+
+export interface RunRecord {
+  id: string;
+  organization_id: string;
+  project_id: string;
+  session_id: string;
+  at: string;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number | null;
+}
+
+/** What a batch of runs does to one agent session. */
+export interface SessionActivity {
+  id: string;
+  projectId: string;
+  provider: string;
+  roleId: string;
+  model: string;
+  title: string | null | undefined;
+  firstAt: string;
+  lastAt: string;
+  runs: number;
+}
+
+export interface UsageRowRecord {
+  project_id: string;
+  project_name: string;
+  folder_id: string | null;
+  run_count: number | string;
+  runs_with_cost: number | string;
+  input_tokens: number | string | null;
+  output_tokens: number | string | null;
+  cost_usd: number | string | null;
+}
+
+/** Rows per INSERT: well under both engines' bound-parameter limits at eight columns a row. */
+const INSERT_CHUNK = 1000;
+/** Ids per `IN (…)` lookup. */
+const LOOKUP_CHUNK = 5000;
+
+/** Runs and the sessions they belong to; the usage report's aggregation. */
+export class UsageStore {
+  constructor(private readonly db: Db) {}
+
+  /** Which of these project ids belong to the organization. */
+  async projectIdsInOrg(organizationId: string, ids: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (const chunk of chunks(ids, LOOKUP_CHUNK)) {
+      const rows = await this.db('projects').where('organization_id', organizationId).whereIn('id', chunk).select<{ id: string }[]>('id');
+      for (const row of rows) found.add(row.id);
+    }
+    return found;
+  }
+
+  /** Sessions that already exist among these ids, with the organization and project they belong to. */
+  async existingSessions(ids: string[]): Promise<Map<string, { organization_id: string; project_id: string }>> {
+    const found = new Map<string, { organization_id: string; project_id: string }>();
+    for (const chunk of chunks(ids, LOOKUP_CHUNK)) {
+      const rows = await this.db('agent_sessions').whereIn('id', chunk).select<{ id: string; organization_id: string; project_id: string }[]>('id', 'organization_id', 'project_id');
+      for (const row of rows) found.set(row.id, row);
+    }
+    return found;
+  }
+
+  async insertRuns(trx: Db, runs: RunRecord[]): Promise<void> {
+    for (const chunk of chunks(runs, INSERT_CHUNK)) await trx('runs').insert(chunk);
+  }
+
+  /**
+   * Creates sessions seen for the first time and widens the existing ones: the earliest run
+   * sets createdAt, the latest sets updatedAt, and runCount counts every run.
+   */
+  async recordSessionActivity(trx: Db, organizationId: string, activity: SessionActivity[], existing: Set<string>): Promise<void> {
+    const fresh = activity.filter((s) => !existing.has(s.id));
+    for (const chunk of chunks(fresh, INSERT_CHUNK)) {
+      await trx('agent_sessions').insert(
+        chunk.map((s) => ({
+          id: s.id,
+          organization_id: organizationId,
+          project_id: s.projectId,
+          provider: s.provider,
+          role_id: s.roleId,
+          model: s.model,
+          title: s.title ?? null,
+          run_count: s.runs,
+          created_at: s.firstAt,
+          updated_at: s.lastAt,
+          archived_at: null,
+        })),
+      );
+    }
+    for (const s of activity.filter((a) => existing.has(a.id))) {
+      const row = await trx('agent_sessions').where({ id: s.id }).first<{ created_at: string; updated_at: string; run_count: number | string }>('created_at', 'updated_at', 'run_count');
+      await trx('agent_sessions')
+        .where({ id: s.id })
+        .update({
+          created_at: row!.created_at < s.firstAt ? row!.created_at : s.firstAt,
+          updated_at: row!.updated_at > s.lastAt ? row!.updated_at : s.lastAt,
+          run_count: Number(row!.run_count) + s.runs,
+          ...(s.title !== undefined ? { title: s.title } : {}),
+        });
+    }
+  }
+
+  /** Per-project sums of the organization's runs in [from, to), optionally within some folders; one statement. */
+  async usageByProject(organizationId: string, window: { from?: string; to?: string; folderIds?: string[] }): Promise<UsageRowRecord[]> {
+    const query = this.db('runs as r')
+      .join('projects as p', 'p.id', 'r.project_id')
+      .where('r.organization_id', organizationId)
+      .groupBy('r.project_id', 'p.name', 'p.folder_id')
+      .select(
+        'r.project_id',
+        'p.name as project_name',
+        'p.folder_id',
+        this.db.raw('count(*) as run_count'),
+        this.db.raw('count(r.cost_usd) as runs_with_cost'),
+        this.db.raw('sum(r.input_tokens) as input_tokens'),
+        this.db.raw('sum(r.output_tokens) as output_tokens'),
+        this.db.raw('sum(r.cost_usd) as cost_usd'),
+      );
+    if (window.from) query.where('r.at', '>=', window.from);
+    if (window.to) query.where('r.at', '<', window.to);
+    if (window.folderIds) query.whereIn('p.folder_id', window.folderIds);
+    return query;
+  }
+
+  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+}
+
+function* chunks<T>(items: T[], size: number): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}

@@ -1,0 +1,197 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestHub } from '../support/test-hub.js';
+import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
+import { expectError } from '../support/assertions.js';
+import { cliEnv, runHub } from '../support/hub-cli.js';
+
+let hub: TestHub;
+let org: OrgFixture;
+let other: OrgFixture;
+let env: NodeJS.ProcessEnv;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'usage-'));
+const ids: Record<string, string> = {};
+
+async function ok<T = any>(promise: Promise<{ status: number; body: T; text: string }>): Promise<T> {
+  const res = await promise;
+  if (res.status >= 300) throw new Error(`${res.status} ${res.text}`);
+  return res.body;
+}
+
+function jsonl(name: string, lines: Array<Record<string, unknown> | string>): string {
+  const file = path.join(tmp, name);
+  fs.writeFileSync(file, lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n');
+  return file;
+}
+
+const run = (projectId: string, sessionId: string, at: string, extra: Record<string, unknown> = {}) => ({
+  projectId,
+  sessionId,
+  provider: 'anthropic',
+  roleId: 'coder',
+  model: 'model-a',
+  at,
+  inputTokens: 100,
+  outputTokens: 10,
+  costUsd: 0.5,
+  ...extra,
+});
+
+const report = (query = '', actor: 'owner' | 'admin' | 'member' = 'admin') => org.api(actor, 'GET', `/usage${query}`);
+const runCount = async () => Number((await hub.services.db('runs').count({ n: '*' }).first())?.n);
+
+beforeAll(async () => {
+  hub = await TestHub.start();
+  org = await seedOrg(hub, 'acme');
+  other = await seedOrg(hub, 'globex');
+  env = cliEnv(hub.database.dataDir, hub.database.databaseUrl);
+  // research/ ─ deep/ ; ops/
+  ids.research = (await ok(org.api('owner', 'POST', '/folders', { name: 'Research' }))).id;
+  ids.deep = (await ok(org.api('owner', 'POST', '/folders', { name: 'Deep', parentId: ids.research }))).id;
+  ids.ops = (await ok(org.api('owner', 'POST', '/folders', { name: 'Ops' }))).id;
+  ids.alpha = (await ok(org.api('owner', 'POST', '/projects', { name: 'alpha', folderId: ids.research }))).id;
+  ids.beta = (await ok(org.api('owner', 'POST', '/projects', { name: 'Beta', folderId: ids.deep }))).id;
+  ids.gamma = (await ok(org.api('owner', 'POST', '/projects', { name: 'gamma', folderId: ids.ops }))).id;
+  ids.root = (await ok(org.api('owner', 'POST', '/projects', { name: 'Root project' }))).id;
+  ids.globex = (await ok(other.api('owner', 'POST', '/projects', { name: 'Globex project' }))).id;
+});
+afterAll(async () => {
+  await hub.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('hub usage ingest', () => {
+  it('checks every line first: a bad line names its number and nothing is written', async () => {
+    const cases: Array<[Array<Record<string, unknown> | string>, RegExp]> = [
+      [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z'), '{"projectId": oops'], /line 2: not valid JSON/],
+      [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z'), run(ids.alpha!, 's-a', 'yesterday')], /line 2: at "yesterday"/],
+      [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z', { inputTokens: -1 })], /line 1: inputTokens must be >= 0/],
+      [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z', { costUsd: undefined })], /line 1: costUsd/],
+      [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z', { extra: 1 })], /line 1: unknown field "extra"/],
+      [['', run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z'), run(ids.globex!, 's-b', '2026-01-05T10:00:00Z')], /line 3: no project/],
+      [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z'), run(ids.beta!, 's-a', '2026-01-05T11:00:00Z')], /line 2: session s-a belongs to project/],
+    ];
+    for (const [lines, message] of cases) {
+      const result = await runHub(['usage', 'ingest', jsonl('bad.jsonl', lines), '--org', 'acme'], env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(await runCount()).toBe(0);
+    expect((await runHub(['usage', 'ingest', path.join(tmp, 'missing.jsonl'), '--org', 'acme'], env)).stderr).toMatch(/no file/);
+    expect((await runHub(['usage', 'ingest', jsonl('x.jsonl', []), '--org', 'nope'], env)).stderr).toMatch(/no organization "nope"/);
+    expect((await runHub(['usage', 'ingest', jsonl('x.jsonl', [])], env)).stderr).toMatch(/--org is required/);
+  });
+
+  it('loads runs and creates or widens their sessions', async () => {
+    const file = jsonl('runs.jsonl', [
+      run(ids.alpha!, 's-alpha-1', '2026-01-10T09:00:00Z', { title: 'First title' }),
+      run(ids.alpha!, 's-alpha-1', '2026-01-10T08:00:00+01:00', { costUsd: null }),
+      run(ids.alpha!, 's-alpha-1', '2026-01-12T09:00:00Z', { title: 'Latest title', inputTokens: 1000 }),
+      run(ids.beta!, 's-beta-1', '2026-02-01T00:00:00Z', { costUsd: null }),
+      run(ids.gamma!, 's-gamma-1', '2026-02-15T12:00:00.250Z', { costUsd: 2 }),
+      run(ids.root!, 's-root-1', '2026-03-01T00:00:00Z'),
+    ]);
+    const result = await runHub(['usage', 'ingest', file, '--org', 'acme'], env);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^ingested 6 runs in 4 sessions into acme \(\d+\.\d s\)\n$/);
+    const sessions = (await ok(org.api('owner', 'GET', `/projects/${ids.alpha}/sessions`))).sessions;
+    expect(sessions).toEqual([
+      {
+        id: 's-alpha-1',
+        provider: 'anthropic',
+        roleId: 'coder',
+        model: 'model-a',
+        title: 'Latest title',
+        runCount: 3,
+        createdAt: '2026-01-10T07:00:00.000Z',
+        updatedAt: '2026-01-12T09:00:00.000Z',
+      },
+    ]);
+
+    // A later file widens the existing session.
+    const more = jsonl('more.jsonl', [run(ids.alpha!, 's-alpha-1', '2026-01-01T00:00:00Z', { costUsd: 0.25 })]);
+    expect((await runHub(['usage', 'ingest', more, '--org', 'acme'], env)).code).toBe(0);
+    const widened = (await ok(org.api('owner', 'GET', `/projects/${ids.alpha}/sessions`))).sessions[0];
+    expect(widened).toMatchObject({ runCount: 4, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-12T09:00:00.000Z', title: 'Latest title' });
+  });
+
+  it('reports progress on large files', async () => {
+    const lines = Array.from({ length: 250 }, (_, i) => run(ids.root!, 's-progress', new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(), { costUsd: null, inputTokens: 0, outputTokens: 0 }));
+    const progress: string[] = [];
+    const acme = await hub.services.organizations.findBySlug('acme');
+    const result = await hub.services.usage.ingest(acme!.id, jsonl('big.jsonl', lines), (p) => progress.push(`${p.phase} ${p.lines}`), 100);
+    expect(result).toEqual({ runs: 250, sessions: 1 });
+    expect(progress).toEqual(['checked 100', 'checked 200', 'written 100', 'written 200']);
+  });
+});
+
+describe('GET /usage', () => {
+  const alphaRow = (extra: Record<string, unknown> = {}) => ({
+    projectId: ids.alpha,
+    projectName: 'alpha',
+    folderId: ids.research,
+    runCount: 4,
+    runsWithCost: 3,
+    runsWithoutCost: 1,
+    inputTokens: 1300,
+    outputTokens: 40,
+    costUsd: 1.25,
+    ...extra,
+  });
+
+  it('sums every project with runs, sorted by name, with totals', async () => {
+    const res = await ok(report());
+    expect(res.from).toBeNull();
+    expect(res.to).toBeNull();
+    expect(res.projects.map((p: { projectName: string }) => p.projectName)).toEqual(['alpha', 'Beta', 'gamma', 'Root project']);
+    expect(res.projects[0]).toEqual(alphaRow());
+    expect(res.projects[1]).toMatchObject({ projectName: 'Beta', runCount: 1, runsWithCost: 0, runsWithoutCost: 1, costUsd: null });
+    expect(res.totals).toEqual({
+      runCount: res.projects.reduce((n: number, p: { runCount: number }) => n + p.runCount, 0),
+      runsWithCost: 3 + 0 + 1 + 1,
+      runsWithoutCost: 1 + 1 + 0 + 250,
+      inputTokens: 1300 + 100 + 100 + 100,
+      outputTokens: 40 + 10 + 10 + 10,
+      costUsd: 1.25 + 2 + 0.5,
+    });
+  });
+
+  it('takes from inclusive and to exclusive, and echoes them normalized', async () => {
+    const res = await ok(report('?from=2026-02-01T00:00:00Z&to=2026-03-01T00:00:00%2B00:00'));
+    expect(res.from).toBe('2026-02-01T00:00:00.000Z');
+    expect(res.to).toBe('2026-03-01T00:00:00.000Z');
+    expect(res.projects.map((p: { projectName: string }) => p.projectName)).toEqual(['Beta', 'gamma']);
+    const empty = await ok(report('?from=2030-01-01T00:00:00Z'));
+    expect(empty.projects).toEqual([]);
+    expect(empty.totals).toEqual({ runCount: 0, runsWithCost: 0, runsWithoutCost: 0, inputTokens: 0, outputTokens: 0, costUsd: null });
+  });
+
+  it('covers a folder’s whole subtree, archived projects included', async () => {
+    await ok(org.api('owner', 'POST', `/projects/${ids.beta}/archive`));
+    const res = await ok(report(`?folderId=${ids.research}`));
+    expect(res.projects.map((p: { projectName: string }) => p.projectName)).toEqual(['alpha', 'Beta']);
+    const deep = await ok(report(`?folderId=${ids.deep}`));
+    expect(deep.projects.map((p: { projectName: string }) => p.projectName)).toEqual(['Beta']);
+  });
+
+  it('refuses a folder of another organization, a reversed window and bad values', async () => {
+    const foreign = await ok(other.api('owner', 'POST', '/folders', { name: 'Theirs' }));
+    expectError(await report(`?folderId=${foreign.id}`), 404, 'folder_not_found');
+    expectError(await report('?from=2026-03-01T00:00:00Z&to=2026-02-01T00:00:00Z'), 400, 'validation_failed');
+    expectError(await report('?from=yesterday'), 400, 'validation_failed');
+    expectError(await report('?since=2026-01-01T00:00:00Z'), 400, 'validation_failed');
+  });
+
+  it('is for org admins only', async () => {
+    expectError(await report('', 'member'), 403, 'org_admin_required');
+    expectError(await hub.request('GET', '/api/org/acme/usage'), 401, 'unauthenticated');
+    expectError(await hub.request('GET', '/api/org/acme/usage', { cookie: other.cookies.owner }), 404, 'org_not_found');
+    expect((await report('', 'owner')).status).toBe(200);
+    const theirs = await ok(other.api('owner', 'GET', '/usage'));
+    expect(theirs.projects).toEqual([]);
+  });
+});
