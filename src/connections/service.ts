@@ -1,0 +1,135 @@
+import type { Clock } from '../config/clock.js';
+import { seal, type EnvelopeBinding } from '../crypto/envelope.js';
+import type { Keyring, KeyringSource } from '../crypto/keyring.js';
+import { badRequest, forbidden, notFound } from '../errors/api-error.js';
+import type { Logger } from '../log/logger.js';
+import { baseUrlProblem } from './base-url.js';
+import {
+  encodeChatApplicationCredentials,
+  encodeProviderCredentials,
+  type ChatApplicationCredentialInput,
+  type ProviderCredentialInput,
+} from './credentials.js';
+import type { ChatApplicationConnectionRecord, ConnectionMode, ConnectionStore, ProviderConnectionRecord } from './store.js';
+
+/** Who changes a provider connection: an org admin through the API, or the platform operator through `hub`. */
+export type ManagedBy = 'organization' | 'platform';
+
+/** What a PUT did: made the connection, added a version, or (platform only) took over a BYOK connection. */
+export type RotationOutcome = 'created' | 'rotated' | 'taken_over';
+
+/** The providerId path parameter's pattern in openapi.yaml; the host console checks it here. */
+export const PROVIDER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/**
+ * Provider connections and the chat-application connection. Every PUT seals the credentials as
+ * a new version under the active master key and makes it the active one (status ACTIVE, also
+ * out of DISABLED); earlier versions stay. Secrets go from the request straight into the
+ * envelope: they are never stored, logged or quoted in an error.
+ */
+export class ConnectionService {
+  constructor(
+    private readonly store: ConnectionStore,
+    private readonly keyrings: KeyringSource,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  listProviders(organizationId: string): Promise<ProviderConnectionRecord[]> {
+    return this.store.listProviders(organizationId);
+  }
+
+  /**
+   * Creates (first PUT) or rotates the (organization, provider) connection. The organization
+   * may not touch a PLATFORM_MANAGED connection; the platform operator may take over a BYOK one.
+   */
+  async rotateProvider(
+    organizationId: string,
+    providerId: string,
+    input: ProviderCredentialInput,
+    managedBy: ManagedBy,
+  ): Promise<{ connection: ProviderConnectionRecord; outcome: RotationOutcome }> {
+    if (!PROVIDER_ID_PATTERN.test(providerId)) throw badRequest(`providerId must match ${PROVIDER_ID_PATTERN.source}.`);
+    const problem = baseUrlProblem(input.baseUrl);
+    if (problem) throw badRequest(`baseUrl ${problem}.`, [{ path: '/body/baseUrl', message: problem }]);
+    const mode: ConnectionMode = managedBy === 'platform' ? 'PLATFORM_MANAGED' : 'BYOK';
+    // Before the transaction: a first load may query the database, which SQLite's single
+    // connection could not do from inside one.
+    const keyring = await this.keyrings.keyring();
+    const at = this.clock.now().toISOString();
+    const result = await this.store.transaction(async (trx) => {
+      const claimed = await this.store.claimProvider(trx, { organizationId, providerId, mode }, at);
+      if (mode === 'BYOK' && claimed.connection.mode === 'PLATFORM_MANAGED') {
+        throw forbidden('platform_managed_connection', `The ${providerId} connection is managed by the platform operator; the organization cannot change it.`);
+      }
+      const connectionId = claimed.connection.id;
+      const version = await this.store.nextVersion(trx, 'provider', connectionId);
+      const envelope = sealCredentials(encodeProviderCredentials(input), { organizationId, connectionId, version }, keyring);
+      await this.store.insertVersion(trx, 'provider', { connectionId, version, envelope }, at);
+      await this.store.activate(trx, 'provider', connectionId, version, at, { mode });
+      const outcome: RotationOutcome = claimed.created ? 'created' : claimed.connection.mode !== mode ? 'taken_over' : 'rotated';
+      return { connection: (await this.store.findProvider(organizationId, providerId, trx))!, outcome };
+    });
+    const { connection, outcome } = result;
+    this.logger.info(
+      { organizationId, connectionId: connection.id, providerId, mode, version: connection.active_version, keyId: connection.key_id, outcome },
+      'provider connection credentials sealed',
+    );
+    return result;
+  }
+
+  async getChatApplication(organizationId: string): Promise<ChatApplicationConnectionRecord | undefined> {
+    return this.store.findChatApplication(organizationId);
+  }
+
+  /** Creates (first PUT) or rotates the organization's chat-application connection; reactivates a DISABLED one. */
+  async putChatApplication(
+    organizationId: string,
+    input: ChatApplicationCredentialInput,
+  ): Promise<{ connection: ChatApplicationConnectionRecord; outcome: RotationOutcome }> {
+    const keyring = await this.keyrings.keyring();
+    const at = this.clock.now().toISOString();
+    const result = await this.store.transaction(async (trx) => {
+      const claimed = await this.store.claimChatApplication(trx, { organizationId, appId: input.appId, botOpenId: input.botOpenId }, at);
+      const connectionId = claimed.connection.id;
+      const version = await this.store.nextVersion(trx, 'chatApplication', connectionId);
+      const envelope = sealCredentials(encodeChatApplicationCredentials(input), { organizationId, connectionId, version }, keyring);
+      await this.store.insertVersion(trx, 'chatApplication', { connectionId, version, envelope }, at);
+      await this.store.activate(trx, 'chatApplication', connectionId, version, at, { app_id: input.appId, bot_open_id: input.botOpenId });
+      const outcome: RotationOutcome = claimed.created ? 'created' : 'rotated';
+      return { connection: (await this.store.findChatApplication(organizationId, trx))!, outcome };
+    });
+    const { connection, outcome } = result;
+    this.logger.info(
+      { organizationId, connectionId: connection.id, version: connection.active_version, keyId: connection.key_id, outcome },
+      'chat-application connection credentials sealed',
+    );
+    return result;
+  }
+
+  /**
+   * Sets the connection DISABLED; its versions stay, and `activeVersion` still names the one a
+   * later PUT supersedes. Disabling a DISABLED connection changes nothing.
+   */
+  async disableChatApplication(organizationId: string): Promise<ChatApplicationConnectionRecord> {
+    const at = this.clock.now().toISOString();
+    const { connection, changed } = await this.store.transaction(async (trx) => {
+      const current = await this.store.findChatApplication(organizationId, trx);
+      if (!current) throw notFound('connection_not_found', 'This organization has no chat-application connection.');
+      if (current.status === 'DISABLED') return { connection: current, changed: false };
+      await this.store.setStatus(trx, 'chatApplication', current.id, 'DISABLED', at);
+      return { connection: (await this.store.findChatApplication(organizationId, trx))!, changed: true };
+    });
+    if (changed) this.logger.info({ organizationId, connectionId: connection.id }, 'chat-application connection disabled');
+    return connection;
+  }
+}
+
+/** Seals, then wipes the plaintext buffer so the secret does not linger in it. */
+function sealCredentials(plaintext: Buffer, binding: EnvelopeBinding, keyring: Keyring) {
+  try {
+    return seal(plaintext, binding, keyring);
+  } finally {
+    plaintext.fill(0);
+  }
+}

@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/connect.js';
+import type { Envelope } from '../crypto/envelope.js';
+import type { KeyUsage } from '../crypto/keyring.js';
+import type { Schema } from '../http/operation-types.js';
+
+export type ConnectionStatus = Schema<'ConnectionStatus'>;
+export type ConnectionMode = Schema<'ConnectionMode'>;
+
+/** A provider connection with the key id of its active version (null while it has none). */
+export interface ProviderConnectionRecord {
+  id: string;
+  organization_id: string;
+  provider_id: string;
+  mode: ConnectionMode;
+  status: ConnectionStatus;
+  active_version: number | null;
+  key_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The chat-application connection with the key id of its active version. */
+export interface ChatApplicationConnectionRecord {
+  id: string;
+  organization_id: string;
+  app_id: string;
+  bot_open_id: string;
+  status: ConnectionStatus;
+  active_version: number | null;
+  key_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A connection as the resolver reads it: the row and, when it has one, its active envelope. */
+export interface SealedConnection<R> {
+  connection: R;
+  envelope: Envelope | undefined;
+}
+
+const TABLES = {
+  provider: { connections: 'provider_connections', versions: 'provider_connection_versions' },
+  chatApplication: { connections: 'chat_application_connections', versions: 'chat_application_connection_versions' },
+} as const;
+
+export type ConnectionKind = keyof typeof TABLES;
+
+const ENVELOPE_COLUMNS = ['key_id', 'wrapped_key', 'wrap_iv', 'wrap_tag', 'iv', 'tag', 'ciphertext'] as const;
+
+interface EnvelopeRow {
+  key_id: string | null;
+  wrapped_key: Buffer | null;
+  wrap_iv: Buffer | null;
+  wrap_tag: Buffer | null;
+  iv: Buffer | null;
+  tag: Buffer | null;
+  ciphertext: Buffer | null;
+}
+
+/** Provider and chat-application connections and their sealed credential versions. */
+export class ConnectionStore {
+  constructor(private readonly db: Db) {}
+
+  async listProviders(organizationId: string): Promise<ProviderConnectionRecord[]> {
+    return withActiveKey(this.db, 'provider').where('c.organization_id', organizationId).orderBy('c.provider_id');
+  }
+
+  async findProvider(organizationId: string, providerId: string, trx: Db = this.db): Promise<ProviderConnectionRecord | undefined> {
+    return withActiveKey(trx, 'provider').where({ 'c.organization_id': organizationId, 'c.provider_id': providerId }).first();
+  }
+
+  async findChatApplication(organizationId: string, trx: Db = this.db): Promise<ChatApplicationConnectionRecord | undefined> {
+    return withActiveKey(trx, 'chatApplication').where('c.organization_id', organizationId).first();
+  }
+
+  /**
+   * Makes the (organization, provider) row exist, as an empty DRAFT of the given mode, and locks
+   * it (PostgreSQL; SQLite's single writer already serializes). Returns the row and whether
+   * this call created it; a concurrent creator's row is taken as is.
+   */
+  async claimProvider(
+    trx: Db,
+    input: { organizationId: string; providerId: string; mode: ConnectionMode },
+    at: string,
+  ): Promise<{ connection: ProviderConnectionRecord; created: boolean }> {
+    const inserted = await trx('provider_connections')
+      .insert({
+        id: randomUUID(),
+        organization_id: input.organizationId,
+        provider_id: input.providerId,
+        mode: input.mode,
+        status: 'DRAFT',
+        active_version: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict(['organization_id', 'provider_id'])
+      .ignore()
+      .returning<{ id: string }[]>('id');
+    await trx('provider_connections').where({ organization_id: input.organizationId, provider_id: input.providerId }).forUpdate().first('id');
+    return { connection: (await this.findProvider(input.organizationId, input.providerId, trx))!, created: inserted.length > 0 };
+  }
+
+  /** The same for the organization's single chat-application connection. */
+  async claimChatApplication(
+    trx: Db,
+    input: { organizationId: string; appId: string; botOpenId: string },
+    at: string,
+  ): Promise<{ connection: ChatApplicationConnectionRecord; created: boolean }> {
+    const inserted = await trx('chat_application_connections')
+      .insert({
+        id: randomUUID(),
+        organization_id: input.organizationId,
+        app_id: input.appId,
+        bot_open_id: input.botOpenId,
+        status: 'DRAFT',
+        active_version: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict(['organization_id'])
+      .ignore()
+      .returning<{ id: string }[]>('id');
+    await trx('chat_application_connections').where({ organization_id: input.organizationId }).forUpdate().first('id');
+    return { connection: (await this.findChatApplication(input.organizationId, trx))!, created: inserted.length > 0 };
+  }
+
+  /** The number the next version of the connection gets: versions count up from 1 and are never reused. */
+  async nextVersion(trx: Db, kind: ConnectionKind, connectionId: string): Promise<number> {
+    const row = await trx(TABLES[kind].versions).where({ connection_id: connectionId }).max<{ v: number | string | null }>({ v: 'version' }).first();
+    return Number(row?.v ?? 0) + 1;
+  }
+
+  async insertVersion(trx: Db, kind: ConnectionKind, input: { connectionId: string; version: number; envelope: Envelope }, at: string): Promise<void> {
+    const { envelope } = input;
+    await trx(TABLES[kind].versions).insert({
+      connection_id: input.connectionId,
+      version: input.version,
+      key_id: envelope.keyId,
+      wrapped_key: envelope.wrappedKey,
+      wrap_iv: envelope.wrapIv,
+      wrap_tag: envelope.wrapTag,
+      iv: envelope.iv,
+      tag: envelope.tag,
+      ciphertext: envelope.ciphertext,
+      created_at: at,
+    });
+  }
+
+  /** Makes the version the active one and the connection ACTIVE, with any identifier changes. */
+  async activate(
+    trx: Db,
+    kind: ConnectionKind,
+    connectionId: string,
+    version: number,
+    at: string,
+    changes: { mode?: ConnectionMode; app_id?: string; bot_open_id?: string } = {},
+  ): Promise<void> {
+    await trx(TABLES[kind].connections)
+      .where({ id: connectionId })
+      .update({ ...changes, status: 'ACTIVE', active_version: version, updated_at: at });
+  }
+
+  async setStatus(trx: Db, kind: ConnectionKind, connectionId: string, status: ConnectionStatus, at: string): Promise<void> {
+    await trx(TABLES[kind].connections).where({ id: connectionId }).update({ status, updated_at: at });
+  }
+
+  async sealedProvider(organizationId: string, providerId: string): Promise<SealedConnection<ProviderConnectionRecord> | undefined> {
+    const row = await withActiveEnvelope(this.db, 'provider').where({ 'c.organization_id': organizationId, 'c.provider_id': providerId }).first();
+    return row && splitEnvelope<ProviderConnectionRecord>(row);
+  }
+
+  async sealedChatApplication(organizationId: string): Promise<SealedConnection<ChatApplicationConnectionRecord> | undefined> {
+    const row = await withActiveEnvelope(this.db, 'chatApplication').where('c.organization_id', organizationId).first();
+    return row && splitEnvelope<ChatApplicationConnectionRecord>(row);
+  }
+
+  /** Sealed versions per master key id over both kinds; versions that are some connection's active one counted apart. */
+  async keyUsage(): Promise<KeyUsage[]> {
+    const usage = new Map<string, KeyUsage>();
+    for (const kind of Object.keys(TABLES) as ConnectionKind[]) {
+      const { connections, versions } = TABLES[kind];
+      const rows = await this.db(`${versions} as v`)
+        .leftJoin(`${connections} as c`, (on) => on.on('c.id', 'v.connection_id').andOn('c.active_version', 'v.version'))
+        .groupBy('v.key_id')
+        .select<Array<{ key_id: string; versions: number | string; active: number | string }>>('v.key_id', this.db.raw('count(*) as versions'), this.db.raw('count(c.id) as active'));
+      for (const row of rows) {
+        const entry = usage.get(row.key_id) ?? { keyId: row.key_id, versions: 0, activeVersions: 0 };
+        entry.versions += Number(row.versions);
+        entry.activeVersions += Number(row.active);
+        usage.set(row.key_id, entry);
+      }
+    }
+    return [...usage.values()];
+  }
+
+  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+}
+
+const CONNECTION_COLUMNS = {
+  provider: ['c.id', 'c.organization_id', 'c.provider_id', 'c.mode', 'c.status', 'c.active_version', 'c.created_at', 'c.updated_at'],
+  chatApplication: ['c.id', 'c.organization_id', 'c.app_id', 'c.bot_open_id', 'c.status', 'c.active_version', 'c.created_at', 'c.updated_at'],
+} as const;
+
+/** The connections of a kind joined to their active version, for its key id. */
+function withActiveKey(db: Db, kind: ConnectionKind) {
+  return activeJoin(db, kind).select([...CONNECTION_COLUMNS[kind], 'v.key_id']);
+}
+
+function withActiveEnvelope(db: Db, kind: ConnectionKind) {
+  return activeJoin(db, kind).select([...CONNECTION_COLUMNS[kind], ...ENVELOPE_COLUMNS.map((c) => `v.${c}`)]);
+}
+
+function activeJoin(db: Db, kind: ConnectionKind) {
+  const { connections, versions } = TABLES[kind];
+  return db(`${connections} as c`).leftJoin(`${versions} as v`, (on) => on.on('v.connection_id', 'c.id').andOn('v.version', 'c.active_version'));
+}
+
+function splitEnvelope<R extends { key_id: string | null }>(row: Omit<R, 'key_id'> & EnvelopeRow): SealedConnection<R> {
+  const { key_id, wrapped_key, wrap_iv, wrap_tag, iv, tag, ciphertext, ...connection } = row;
+  const complete = key_id !== null && wrapped_key && wrap_iv && wrap_tag && iv && tag && ciphertext;
+  return {
+    connection: { ...connection, key_id } as unknown as R,
+    envelope: complete ? { keyId: key_id, wrappedKey: wrapped_key, wrapIv: wrap_iv, wrapTag: wrap_tag, iv, tag, ciphertext } : undefined,
+  };
+}
