@@ -874,6 +874,14 @@ export interface paths {
          *     write-only and never returned. A PLATFORM_MANAGED connection gives 403
          *     `platform_managed_connection`.
          *
+         *     `baseUrl` must be an absolute `https` URL; `http` is accepted only for
+         *     loopback hosts (localhost, 127.0.0.0/8, ::1). A URL carrying a user name
+         *     or password is refused (400), since it would hold a secret outside the
+         *     write-only fields. The sealed version binds `baseUrl` with the tokens,
+         *     so a stored token cannot be pointed at another host. A connection never
+         *     shows DRAFT through this API: it is ACTIVE from the transaction that
+         *     creates it.
+         *
          *     Who may call: an org admin (OWNER or ADMIN).
          */
         put: operations["rotateProviderConnection"];
@@ -920,7 +928,10 @@ export interface paths {
         /**
          * Disable the chat-application connection
          * @description Sets the connection's status to DISABLED (its versions are kept; a later
-         *     PUT re-activates it) and answers 200 with the connection. An
+         *     PUT re-activates it) and answers 200 with the connection.
+         *     `activeVersion` and `keyId` keep naming the last sealed version. Disabling
+         *     an already disabled connection changes nothing (not even `updatedAt`).
+         *     While DISABLED the agent runtime's resolver refuses its credentials. An
          *     organization without a chat-application connection gives 404
          *     `connection_not_found`.
          *
