@@ -1,0 +1,51 @@
+// A plain ESM consumer of the packed SDK, run with node from a project that installed the
+// tarball. Drives the real service and prints what it saw as one JSON line.
+import { ApiError, createOrgAdminClient } from '@agent-hub/org-admin-sdk';
+
+const { HUB_URL, HUB_ORG, HUB_COOKIE, HUB_TOKEN_METHOD, HUB_TOKEN_RAW } = process.env;
+
+/** The outcome of a call that should fail. */
+async function failure(call) {
+  try {
+    return { resolved: await call() };
+  } catch (error) {
+    return { isApiError: error instanceof ApiError, name: error.name, status: error.status, code: error.code, message: error.message };
+  }
+}
+
+const hub = createOrgAdminClient({ baseUrl: HUB_URL, orgSlug: HUB_ORG, headers: { cookie: HUB_COOKIE } });
+const seen = {};
+
+seen.me = await hub.getMe();
+seen.organization = await hub.getOrganization();
+seen.settingsBefore = await hub.getOrgSettings();
+seen.settingsReturned = await hub.updateOrgSettings({ body: { membersCanCreateProjects: !seen.settingsBefore.membersCanCreateProjects } });
+seen.settingsAfter = await hub.getOrgSettings();
+
+seen.team = await hub.createTeam({ body: { slug: 'platform', name: 'Platform', description: 'Runs the hub' } });
+seen.teams = await hub.listTeams();
+
+seen.created = await hub.createProject({ body: { name: 'Apollo' } });
+seen.project = await hub.getProject({ projectId: seen.created.id });
+seen.sessions = await hub.listProjectSessions({ projectId: seen.created.id, query: { limit: 10 } });
+// Empty query values are left out: the service would reject `from=` as not a date-time.
+seen.usage = await hub.getUsageReport({ query: { from: '', to: undefined } });
+
+seen.projectNotFound = await failure(() => hub.getProject({ projectId: 'no-such-project' }));
+seen.teamSlugTaken = await failure(() => hub.createTeam({ body: { slug: 'platform', name: 'Again' } }));
+
+// login: the one-time link is consumed, the 303 is not followed, the result is undefined.
+const anonymous = createOrgAdminClient({ baseUrl: HUB_URL, orgSlug: HUB_ORG });
+seen.loginResultType = typeof (await anonymous.login({ query: { token: HUB_TOKEN_METHOD } }));
+seen.loginTokenReused = await failure(() => anonymous.login({ query: { token: HUB_TOKEN_METHOD } }));
+
+// The README's Node recipe: exchange a login token for the session cookie through raw.
+const { response } = await anonymous.raw.GET('/auth/login', { params: { query: { token: HUB_TOKEN_RAW } }, redirect: 'manual' });
+const cookie = response.headers.getSetCookie().find((c) => c.startsWith('hub_session='))?.split(';')[0];
+seen.rawLoginStatus = response.status;
+seen.meThroughRawLoginCookie = (await createOrgAdminClient({ baseUrl: HUB_URL, orgSlug: HUB_ORG, headers: { cookie } }).getMe()).user.imOpenId;
+
+seen.logoutResultType = typeof (await hub.logout());
+seen.afterLogout = await failure(() => hub.getMe());
+
+console.log(JSON.stringify(seen));
