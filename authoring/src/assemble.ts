@@ -1,0 +1,170 @@
+/**
+ * `assemble-markdown`: the course title as the one level-1 heading, then one field's markdown
+ * of every part that has it, in course order. The author's bytes are copied as they are; only
+ * relative image destinations are spliced in place (by mdast offsets, never re-serialized) so
+ * that they read from the course root.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Root } from 'mdast';
+import { visit } from 'unist-util-visit';
+import type { Course, PartContent } from './course.js';
+import { BuildError, type BuildProblem } from './errors.js';
+import { classifyUrl, imageDestinations, resolveImage } from './images.js';
+import { parseMarkdown } from './markdown.js';
+
+export interface AssembledMarkdown {
+  markdown: string;
+  /** The local images referenced, course-relative, each once, in first-use order. */
+  images: readonly string[];
+  /** The content files assembled, in order. */
+  files: readonly string[];
+}
+
+interface Reference {
+  file: string;
+  line: number;
+  column: number;
+  url: string;
+}
+
+/**
+ * Assembles `field` of the course's parts. Throws BuildError listing every local image that
+ * is missing or lies outside the course, and every way concatenation would change what a part
+ * means (a block running into the next part, a reference label defined differently elsewhere).
+ */
+export function assembleMarkdown(course: Course, field: string): AssembledMarkdown {
+  const problems: BuildProblem[] = [];
+  const references = new Map<string, Reference[]>();
+  const definitions = new Map<string, { value: string; file: string; line: number }>();
+  const files: string[] = [];
+  let markdown = `# ${course.title}\n`;
+  let separator = '\n';
+  let swallowing: BuildProblem | undefined;
+
+  for (const part of course.parts) {
+    const content = part.content.get(field);
+    if (!content || content.extension !== 'md' || content.text.trim() === '') continue;
+    const { text: source } = content;
+    // What follows the part in the output: a line ending when it lacks a final one, then the blank line.
+    const closing = /[\r\n]$/.test(source) ? '' : '\n';
+    const blank = source.endsWith('\r') ? '\r' : '\n';
+    // Parsed with a stand-in for the next part, to see whether its last block would swallow it.
+    const tree = parseMarkdown(`${source}${closing}${blank}${NEXT_PART}\n`);
+    const { text, rewritten } = rebaseImages(part.dir, content, tree, references, problems);
+    checkDefinitions(content, tree, rewritten, definitions, problems);
+    // Only a part that has a next part can swallow it.
+    if (swallowing) problems.push(swallowing);
+    const swallower = blockSwallowingNext(tree, source.length + closing.length + blank.length);
+    swallowing = swallower && { file: content.file, ...swallower };
+
+    markdown += `${separator}${text}${closing}`;
+    separator = blank;
+    files.push(content.file);
+  }
+
+  for (const [image, refs] of references) {
+    if (isFile(path.join(course.root, image))) continue;
+    for (const ref of refs) problems.push({ file: ref.file, line: ref.line, column: ref.column, message: `image "${ref.url}" not found (looked for ${image})` });
+  }
+  if (problems.length > 0) throw new BuildError(inCourseOrder(problems, files));
+  return { markdown, images: [...references.keys()], files };
+}
+
+/** The part's text with every relative image destination re-based on the course root. */
+function rebaseImages(
+  dir: string,
+  content: PartContent,
+  tree: Root,
+  references: Map<string, Reference[]>,
+  problems: BuildProblem[],
+): { text: string; rewritten: Map<number, string> } {
+  const source = content.text;
+  let text = '';
+  let last = 0;
+  // Definition start line → its destination as written in the output.
+  const rewritten = new Map<number, string>();
+  for (const d of imageDestinations(source, tree)) {
+    if (classifyUrl(d.url) !== 'relative') continue;
+    const resolved = resolveImage(dir, source.slice(d.start, d.end), d.url);
+    if ('error' in resolved) {
+      problems.push({ file: content.file, line: d.line, column: d.column, message: `image "${d.url}" ${resolved.error}` });
+      continue;
+    }
+    text += source.slice(last, d.start) + resolved.rewritten;
+    last = d.end;
+    if (d.node === 'definition') rewritten.set(d.start, resolved.rewritten);
+    const refs = references.get(resolved.path) ?? [];
+    refs.push({ file: content.file, line: d.line, column: d.column, url: d.url });
+    references.set(resolved.path, refs);
+  }
+  return { text: text + source.slice(last), rewritten };
+}
+
+/**
+ * Reference definitions are document-wide: once parts share one file, the first definition of
+ * a label wins everywhere. A part that uses a label defined differently by an earlier part
+ * would silently show the other part's target, so that is an error.
+ */
+function checkDefinitions(
+  content: PartContent,
+  tree: Root,
+  rewritten: Map<number, string>,
+  seen: Map<string, { value: string; file: string; line: number }>,
+  problems: BuildProblem[],
+): void {
+  const used = new Set<string>();
+  const own = new Map<string, { value: string; line: number }>();
+  visit(tree, (node) => {
+    if (node.type === 'imageReference' || node.type === 'linkReference') used.add(node.identifier);
+    if (node.type === 'definition' && !own.has(node.identifier)) {
+      const destination = [...rewritten.entries()].find(([start]) => start >= node.position!.start.offset! && start < node.position!.end.offset!)?.[1];
+      own.set(node.identifier, { value: `${destination ?? node.url}\u0000${node.title ?? ''}`, line: node.position!.start.line });
+    }
+  });
+  for (const [label, def] of own) {
+    const earlier = seen.get(label);
+    if (!earlier) {
+      seen.set(label, { ...def, file: content.file });
+    } else if (earlier.file !== content.file && earlier.value !== def.value && used.has(label)) {
+      problems.push({
+        file: content.file,
+        line: def.line,
+        column: 1,
+        message: `reference label [${label}] is also defined in ${earlier.file}:${earlier.line} with another destination; in the assembled file the first definition wins, so rename one of them`,
+      });
+    }
+  }
+}
+
+/** Stands in for the next part when a part is parsed. */
+const NEXT_PART = 'cph: the next part starts here';
+
+/**
+ * Where the block starts that runs over the end of the part into `next` (the offset where the
+ * stand-in for the next part begins): an unclosed code fence, an unclosed HTML block.
+ */
+function blockSwallowingNext(tree: Root, next: number): Omit<BuildProblem, 'file'> | undefined {
+  const last = tree.children[tree.children.length - 1];
+  if (!last || last.position?.start.offset === next) return undefined;
+  const culprit = tree.children.find((node) => node.position!.start.offset! < next && node.position!.end.offset! > next) ?? last;
+  const what = culprit.type === 'code' ? 'code block (unclosed fence?)' : culprit.type === 'html' ? 'HTML block (unclosed?)' : culprit.type;
+  return {
+    line: culprit.position!.start.line,
+    column: culprit.position!.start.column,
+    message: `this ${what} does not end within the file, so in the assembled file it would swallow the parts after it`,
+  };
+}
+
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function inCourseOrder(problems: BuildProblem[], files: readonly string[]): BuildProblem[] {
+  const rank = (p: BuildProblem) => files.indexOf(p.file ?? '');
+  return problems.sort((a, b) => rank(a) - rank(b) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+}

@@ -1,0 +1,343 @@
+/**
+ * Reading a course: `course.yaml` (validated by its own JSON Schema, with the line of every
+ * problem) and the part directories `parts/<id>/`, whose files become the part object that is
+ * validated against the part's kind.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { Diagnostic } from './diagnostics.js';
+import { contentExtension, FORMAT_EXTENSIONS, type Format, type Kind, type KindRegistry } from './kinds.js';
+
+export const COURSE_FILE = 'course.yaml';
+export const COURSE_SCHEMA_FILE = fileURLToPath(new URL('../schema/course.schema.json', import.meta.url));
+
+export interface PartConfig {
+  id: string;
+  kind: string;
+  format: Format;
+}
+
+export type Target =
+  | { name: string; action: 'assemble-markdown'; field: string }
+  | { name: string; action: 'compile'; compile: 'typeset' };
+
+export interface CourseConfig {
+  title: string;
+  parts: readonly PartConfig[];
+  /** In course.yaml's order. */
+  targets: readonly Target[];
+}
+
+export interface PartContent {
+  property: string;
+  /** POSIX path relative to the course root. */
+  file: string;
+  extension: string;
+  /** The file's text, without a leading byte-order mark. */
+  text: string;
+}
+
+export interface Part extends PartConfig {
+  /** `parts/<id>`, relative to the course root. */
+  dir: string;
+  /** The content files present, by property, in the kind's property order. */
+  content: ReadonlyMap<string, PartContent>;
+}
+
+export interface Course {
+  /** Absolute path of the course directory. */
+  root: string;
+  title: string;
+  parts: readonly Part[];
+  targets: readonly Target[];
+}
+
+/** A path into course.yaml: keys and sequence indexes. */
+export type YamlPath = readonly (string | number)[];
+
+/** 1-based line and column in course.yaml. */
+export interface Place {
+  line: number;
+  column: number;
+}
+
+export interface CourseFile {
+  /** Set when course.yaml parsed and matched its schema. */
+  config: CourseConfig | undefined;
+  /** `course-invalid` diagnostics: YAML syntax and schema problems. */
+  diagnostics: Diagnostic[];
+  /** Where the node at `at` starts (its key with `key: true`), or its nearest ancestor; null without a document. */
+  locate(at: YamlPath, options?: { key?: boolean }): Place | null;
+}
+
+let courseValidator: ValidateFunction | undefined;
+
+function validateCourse(data: unknown): readonly ErrorObject[] {
+  courseValidator ??= new Ajv({ strict: true, allErrors: true }).compile(JSON.parse(fs.readFileSync(COURSE_SCHEMA_FILE, 'utf8')));
+  return courseValidator(data) ? [] : (courseValidator.errors ?? []);
+}
+
+/** Reads and validates `<root>/course.yaml`. */
+export function readCourseFile(root: string): CourseFile {
+  const file = path.join(root, COURSE_FILE);
+  const invalid = (message: string, place: Place | null = null): Diagnostic => ({ class: 'course-invalid', file: COURSE_FILE, ...placed(place), message });
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : `cannot be read (${(err as Error).message})`;
+    return { config: undefined, diagnostics: [invalid(`${COURSE_FILE} ${reason}: a course directory holds course.yaml and parts/`)], locate: () => null };
+  }
+
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const placeAt = (offset: number): Place => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+  const locate = (at: YamlPath, options: { key?: boolean } = {}) => nodePlace(doc, at, options.key ?? false, placeAt);
+
+  if (doc.errors.length > 0) {
+    return {
+      config: undefined,
+      diagnostics: doc.errors.map((e) => invalid(`YAML: ${firstLine(e.message)}`, placeAt(e.pos[0]))),
+      locate,
+    };
+  }
+  const data: unknown = doc.toJS();
+  const errors = validateCourse(data);
+  if (errors.length > 0) {
+    return { config: undefined, diagnostics: schemaDiagnostics(errors, locate).map((d) => invalid(d.message, d.place)), locate };
+  }
+
+  const raw = data as { title: string; parts: PartConfig[]; targets?: Record<string, TargetBody> };
+  // Target order from the YAML map itself: a JS object would move integer-like names first.
+  const targetsNode = isMap(doc.contents) ? doc.contents.get('targets', true) : undefined;
+  const targetNames = isMap(targetsNode) ? targetsNode.items.map((pair) => String(isScalar(pair.key) ? pair.key.value : pair.key)) : [];
+  const targets = targetNames.map((name): Target => {
+    const body = raw.targets![name]!;
+    return 'compile' in body ? { name, action: 'compile', compile: body.compile } : { name, action: 'assemble-markdown', field: body['assemble-markdown'].field };
+  });
+  return {
+    config: { title: raw.title, parts: raw.parts.map(({ id, kind, format }) => ({ id, kind, format })), targets },
+    diagnostics: [],
+    locate,
+  };
+}
+
+type TargetBody = { 'assemble-markdown': { field: string } } | { compile: 'typeset' };
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.trim();
+}
+
+/** `line` and `column` of a diagnostic at `place` (column only when known). */
+export function placed(place: Place | null): { line: number | null; column?: number } {
+  return place ? { line: place.line, column: place.column } : { line: null };
+}
+
+function nodePlace(doc: Document, at: YamlPath, key: boolean, placeAt: (offset: number) => Place): Place | null {
+  let node: unknown = doc.contents;
+  let line: Place | null = node && (node as Node).range ? placeAt((node as Node).range![0]) : null;
+  for (const [i, segment] of at.entries()) {
+    const last = i === at.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(segment));
+      if (!pair) break;
+      const keyNode = pair.key as Node | undefined;
+      if (last && key && keyNode?.range) return placeAt(keyNode.range[0]);
+      node = pair.value;
+      // A key with an empty value: the key's line is the best place.
+      if (keyNode?.range) line = placeAt(keyNode.range[0]);
+    } else if (isSeq(node) && typeof segment === 'number') {
+      node = node.items[segment];
+    } else {
+      break;
+    }
+    const range = (node as Node | null | undefined)?.range;
+    if (range) line = placeAt(range[0]);
+  }
+  return line;
+}
+
+/** Readable messages for the schema errors, one per problem, with their course.yaml lines. */
+function schemaDiagnostics(errors: readonly ErrorObject[], lineOf: CourseFile['locate']): { message: string; place: Place | null }[] {
+  const pathOf = (e: ErrorObject): (string | number)[] =>
+    e.instancePath
+      .split('/')
+      .slice(1)
+      .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'))
+      .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  // A target that matches neither shape gets one message, not one per oneOf branch.
+  const badTargets = errors.filter((e) => e.keyword === 'oneOf').map((e) => e.instancePath);
+  const underBadTarget = (e: ErrorObject) => badTargets.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`));
+
+  const out: { message: string; place: Place | null }[] = [];
+  const seen = new Set<string>();
+  const push = (message: string, place: Place | null) => {
+    if (seen.has(message)) return;
+    seen.add(message);
+    out.push({ message, place });
+  };
+  for (const e of errors) {
+    const at = pathOf(e);
+    const label = labelOf(at);
+    if (e.keyword === 'oneOf') {
+      push(`${label}: a target is either {assemble-markdown: {field: <property>}} or {compile: typeset}`, lineOf(at));
+      continue;
+    }
+    if (underBadTarget(e) || e.keyword === 'propertyNames') continue;
+    if (e.propertyName !== undefined) {
+      push(`targets: "${e.propertyName}" is not a valid target name: use letters, digits, ".", "_" and "-", starting with a letter or digit (it names the output file)`, lineOf([...at, e.propertyName], { key: true }));
+      continue;
+    }
+    switch (e.keyword) {
+      case 'required':
+        push(`${label}: missing "${String(e.params.missingProperty)}"`, lineOf(at));
+        break;
+      case 'additionalProperties': {
+        const name = String(e.params.additionalProperty);
+        push(`${label}: unknown key "${name}"`, lineOf([...at, name], { key: true }));
+        break;
+      }
+      case 'enum':
+        push(`${label}: must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`, lineOf(at));
+        break;
+      case 'type':
+        push(`${label}: must be ${typeName(String(e.params.type))}`, lineOf(at));
+        break;
+      case 'minItems':
+        push(`${label}: must list at least one part`, lineOf(at));
+        break;
+      case 'pattern':
+        push(patternMessage(label, at), lineOf(at));
+        break;
+      default:
+        push(`${label}: ${e.message ?? 'is invalid'}`, lineOf(at));
+    }
+  }
+  return out;
+}
+
+function labelOf(at: YamlPath): string {
+  if (at.length === 0) return COURSE_FILE;
+  return at.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}
+
+function typeName(type: string): string {
+  if (type === 'object') return 'a mapping';
+  if (type === 'array') return 'a list';
+  return `a ${type}`;
+}
+
+function patternMessage(label: string, at: YamlPath): string {
+  if (at[0] === 'title') return 'title: must be one non-empty line';
+  if (at[at.length - 1] === 'id') {
+    return `${label}: not a valid part id: use letters, digits, ".", "_" and "-", starting with a letter or digit (it names the directory parts/<id>/)`;
+  }
+  return `${label}: has an invalid form`;
+}
+
+/** Every extension a content file can have with these kinds: the formats' and the markers'. */
+export function contentExtensionsOf(kinds: KindRegistry): ReadonlySet<string> {
+  const exts = new Set<string>(Object.values(FORMAT_EXTENSIONS));
+  for (const kind of kinds.values()) for (const p of kind.properties) if (p.marker !== true) exts.add(p.marker);
+  return exts;
+}
+
+export interface PartDirectory {
+  found: 'directory' | 'missing' | 'not-a-directory';
+  /** Property (or unknown stem) → text: the object validated against the kind. */
+  object: Record<string, string>;
+  /** The kind's content files present. */
+  content: Map<string, PartContent>;
+  /** Content-looking files whose stem is not a property of the kind, by stem. */
+  strangers: Map<string, string[]>;
+  /** Files named after a property but with another extension than the part's format gives it. */
+  misplaced: { file: string; property: string; expected: string }[];
+}
+
+/** `parts/<id>`, relative to the course root. */
+export function partDir(id: string): string {
+  return `parts/${id}`;
+}
+
+/** Whether `parts/<id>/` is there. */
+export function partPresence(root: string, id: string): PartDirectory['found'] {
+  try {
+    return fs.statSync(path.join(root, partDir(id))).isDirectory() ? 'directory' : 'not-a-directory';
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return 'missing';
+    throw err;
+  }
+}
+
+/** The expected content file of a property in a part (relative to the course root). */
+export function contentFile(part: PartConfig, property: string, kind: Kind): string {
+  const p = kind.properties.find((x) => x.name === property);
+  if (!p) throw new Error(`kind ${kind.name} has no property ${property}`);
+  return `${partDir(part.id)}/${property}.${contentExtension(p.marker, part.format)}`;
+}
+
+/**
+ * Reads `parts/<id>/`. Top-level files with a content extension (`contentExtensions`) are
+ * content; everything else (subdirectories, images, dotfiles) is left to the author.
+ */
+export function readPartDirectory(root: string, part: PartConfig, kind: Kind, contentExtensions: ReadonlySet<string>): PartDirectory {
+  const dir = partDir(part.id);
+  const result: PartDirectory = { found: 'directory', object: {}, content: new Map(), strangers: new Map(), misplaced: [] };
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(path.join(root, dir), { withFileTypes: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { ...result, found: 'missing' };
+    if (code === 'ENOTDIR') return { ...result, found: 'not-a-directory' };
+    throw err;
+  }
+  const expected = new Map(kind.properties.map((p) => [p.name, contentExtension(p.marker, part.format)]));
+  const found = new Map<string, string>();
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    if (entry.name.startsWith('.')) continue;
+    const isFile = entry.isFile() || (entry.isSymbolicLink() && statIsFile(path.join(root, dir, entry.name)));
+    if (!isFile) continue;
+    const dot = entry.name.lastIndexOf('.');
+    if (dot <= 0) continue;
+    const stem = entry.name.slice(0, dot);
+    const ext = entry.name.slice(dot + 1);
+    if (!contentExtensions.has(ext)) continue;
+    const file = `${dir}/${entry.name}`;
+    const want = expected.get(stem);
+    if (want === ext) found.set(stem, file);
+    else if (want !== undefined) result.misplaced.push({ file, property: stem, expected: `${dir}/${stem}.${want}` });
+    else {
+      const files = result.strangers.get(stem) ?? [];
+      files.push(file);
+      result.strangers.set(stem, files);
+      result.object[stem] = '';
+    }
+  }
+  for (const p of kind.properties) {
+    const file = found.get(p.name);
+    if (file === undefined) continue;
+    const text = stripBom(fs.readFileSync(path.join(root, file), 'utf8'));
+    result.object[p.name] = text;
+    result.content.set(p.name, { property: p.name, file, extension: expected.get(p.name)!, text });
+  }
+  return result;
+}
+
+function statIsFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
