@@ -7,15 +7,21 @@
  *   structure  an organization at scale (20,000 projects, 2,000 folders, 5,000 members, 500
  *              teams, 50,000 grants): explorer, my-projects, project detail and members timed
  *              over HTTP, with the explorer's DB / serialization split (see cases/structure.ts)
+ *   usage      an organization with 1,000,000 agent runs over 2,000 projects: ingest rate through
+ *              the real ingest path, then the usage report (unfiltered, one month, one folder)
+ *              over HTTP against the same aggregation as one raw SQL statement, before and after
+ *              candidate indexes (see cases/usage.ts)
  *
- * DATABASE_URL runs either case on PostgreSQL instead of a temp SQLite file.
+ * DATABASE_URL runs the structure and usage cases (and ours in load) on PostgreSQL instead of a temp SQLite file.
  * Exit code: 0 when every case ran and measured valid figures, 1 when one failed, 2 on usage errors.
  */
 import type { BenchCase } from './cases/case.js';
 import { loadCase } from './cases/load.js';
 import { structureCase } from './cases/structure.js';
+import { usageCase } from './cases/usage.js';
+import { authoringCase } from './cases/authoring.js';
 
-const CASES: readonly BenchCase[] = [loadCase, structureCase];
+const CASES: readonly BenchCase[] = [loadCase, structureCase, usageCase, authoringCase];
 
 function usage(): string {
   const width = Math.max(...CASES.map((c) => c.name.length));

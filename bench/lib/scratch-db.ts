@@ -24,8 +24,9 @@ export interface ScratchDb {
   drop(): Promise<void>;
 }
 
-export async function openScratchDb(tag: string): Promise<ScratchDb> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-bench-structure-'));
+/** `name` (the case) only names the temp dir: hub-bench-<name>-XXXXXX. */
+export async function openScratchDb(tag: string, name = 'structure'): Promise<ScratchDb> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `hub-bench-${name}-`));
   const removeDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
   const serverUrl = process.env.DATABASE_URL?.trim();
   if (!serverUrl) {
@@ -54,16 +55,16 @@ export async function openScratchDb(tag: string): Promise<ScratchDb> {
     return scratch;
   }
 
-  const name = `hub_bench_${tag}`;
+  const dbName = `hub_bench_${tag}`;
   const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  url.pathname = `/${dbName}`;
   const admin = knexFactory({ client: 'pg', connection: { connectionString: serverUrl }, pool: { min: 0, max: 1 } });
   try {
-    await admin.raw('create database ??', [name]);
+    await admin.raw('create database ??', [dbName]);
   } catch (err) {
     await admin.destroy();
     removeDir();
-    throw new Error(`could not create the scratch database ${name} on DATABASE_URL (the role needs CREATEDB): ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`could not create the scratch database ${dbName} on DATABASE_URL (the role needs CREATEDB): ${err instanceof Error ? err.message : String(err)}`);
   }
   const db = openPostgres(url.toString());
   let dropped = false;
@@ -72,16 +73,16 @@ export async function openScratchDb(tag: string): Promise<ScratchDb> {
     engine: 'postgresql',
     dataDir,
     databaseUrl: url.toString(),
-    where: `database ${name} on ${url.host} (dropped afterwards)`,
+    where: `database ${dbName} on ${url.host} (dropped afterwards)`,
     async drop() {
       if (dropped) return;
       dropped = true;
       await db.destroy().catch(() => undefined);
       try {
         // WITH (FORCE) (PostgreSQL 13+) ends any connection a crashed request left open.
-        await admin.raw('drop database if exists ?? with (force)', [name]);
+        await admin.raw('drop database if exists ?? with (force)', [dbName]);
       } catch (err) {
-        console.error(`could not drop the scratch database ${name}; drop it by hand: ${err instanceof Error ? err.message : String(err)}`);
+        console.error(`could not drop the scratch database ${dbName}; drop it by hand: ${err instanceof Error ? err.message : String(err)}`);
       } finally {
         await admin.destroy().catch(() => undefined);
         removeDir();

@@ -50,3 +50,37 @@ export async function timeCalls(fn: () => Promise<unknown> | unknown, options: T
   }
   return summarize(samples);
 }
+
+/** TimingStats plus the median CPU time of this process per call (user + system, all threads). */
+export interface CpuTimingStats extends TimingStats {
+  /** In-process work only: on SQLite that is the query too; on PostgreSQL the server's share is missing. */
+  cpuMedianMs: number;
+}
+
+/**
+ * Times several calls against each other: each round calls every function once, one after
+ * another, starting with a different one each round, so load that drifts on a shared machine
+ * falls on all of them alike and their ratios stay meaningful. `warmup` untimed rounds first;
+ * then up to `n` rounds, stopping early once `minN` are in and `budgetMs` has passed.
+ */
+export async function timeInterleaved<K extends string>(fns: Record<K, () => Promise<unknown> | unknown>, options: TimingOptions): Promise<Record<K, CpuTimingStats>> {
+  const keys = Object.keys(fns) as K[];
+  for (let i = 0; i < options.warmup; i++) for (const k of keys) await fns[k]();
+  const wall = new Map<K, number[]>(keys.map((k) => [k, []]));
+  const cpu = new Map<K, number[]>(keys.map((k) => [k, []]));
+  const deadline = performance.now() + options.budgetMs;
+  const minN = options.minN ?? 5;
+  for (let round = 0; round < options.n; round++) {
+    for (let j = 0; j < keys.length; j++) {
+      const k = keys[(round + j) % keys.length]!;
+      const cpuBefore = process.cpuUsage();
+      const started = performance.now();
+      await fns[k]();
+      wall.get(k)!.push(performance.now() - started);
+      const used = process.cpuUsage(cpuBefore);
+      cpu.get(k)!.push((used.user + used.system) / 1000);
+    }
+    if (round + 1 >= minN && performance.now() > deadline) break;
+  }
+  return Object.fromEntries(keys.map((k) => [k, { ...summarize(wall.get(k)!), cpuMedianMs: summarize(cpu.get(k)!).medianMs }])) as Record<K, CpuTimingStats>;
+}

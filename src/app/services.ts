@@ -23,6 +23,19 @@ import { MemberService } from '../members/service.js';
 import { MemberStore } from '../members/store.js';
 import { TeamService } from '../teams/service.js';
 import { TeamStore } from '../teams/store.js';
+import { CapacityService } from '../capacity/service.js';
+import { CapacityStore } from '../capacity/store.js';
+import type { Keyring } from '../crypto/keyring.js';
+import { connectionKeyrings } from '../connections/keyrings.js';
+import { CredentialResolver } from '../connections/resolver.js';
+import { ConnectionService } from '../connections/service.js';
+import { ConnectionStore } from '../connections/store.js';
+import { AgentRoleService } from '../agents/roles-service.js';
+import { AgentRoleStore } from '../agents/roles-store.js';
+import { SkillContentStore } from '../skills/content-store.js';
+import { SkillIngestion } from '../skills/ingest.js';
+import { SkillService } from '../skills/service.js';
+import { SkillStore } from '../skills/store.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
@@ -45,6 +58,14 @@ export interface Services {
   usage: UsageService;
   members: MemberService;
   teams: TeamService;
+  capacity: CapacityService;
+  connections: ConnectionService;
+  /** What the agent runtime calls for decrypted credentials. */
+  credentials: CredentialResolver;
+  /** Agent roles, their skill bindings and the model picker. */
+  agentRoles: AgentRoleService;
+  /** Agent skills: the ingestion pipeline, the store on disk (`<data>/skills`) and the PATCH rules. */
+  skills: SkillService;
 }
 
 /** Wires stores and services once per process (or per test). */
@@ -54,6 +75,8 @@ export function createServices(deps: {
   clock: Clock;
   logger: Logger;
   accessCacheTtlMs?: number;
+  /** Master keys loaded at start-up; without them the keyring is loaded on first use. */
+  keyring?: Keyring | undefined;
 }): Services {
   const { config, db, clock, logger } = deps;
   const ttl = deps.accessCacheTtlMs ?? DEFAULT_ACCESS_CACHE_TTL_MS;
@@ -63,20 +86,30 @@ export function createServices(deps: {
   const orgAccess = new OrgAccessResolver(orgStore, clock, ttl);
   const organizations = new OrganizationService(orgStore, users, orgAccess, clock);
   const authorizer = new Authorizer(sessions, orgAccess);
+  const capacity = new CapacityService(new CapacityStore(db), config, clock, ttl);
+  authorizer.useOrgRequestGuard(capacity.admitRequest);
   const folderStore = new FolderStore(db);
-  const folders = new FolderService(folderStore, clock);
+  const folders = new FolderService(folderStore, clock, capacity);
   const grants = new GrantStore(db);
   const projectStore = new ProjectStore(db);
   const teamStore = new TeamStore(db);
   const projectAccess = new ProjectAccessService(teamStore, grants, projectStore, clock);
   authorizer.useProjectGuard(projectAccess.guard);
   const workspacesDir = path.join(config.dataDir, 'workspaces');
-  const projects = new ProjectService(projectStore, grants, folders, organizations, projectAccess, clock, workspacesDir);
+  const projects = new ProjectService(projectStore, grants, folders, organizations, projectAccess, clock, workspacesDir, capacity);
   const explorer = new ExplorerStore(db);
   const usage = new UsageService(new UsageStore(db), folderStore);
   const memberStore = new MemberStore(db);
-  const members = new MemberService(memberStore, teamStore, users, orgAccess, clock);
-  const teams = new TeamService(teamStore, memberStore, users, orgAccess, clock);
+  const members = new MemberService(memberStore, teamStore, users, orgAccess, clock, capacity);
+  const teams = new TeamService(teamStore, memberStore, users, orgAccess, clock, capacity);
+  const connectionStore = new ConnectionStore(db);
+  const keyrings = connectionKeyrings({ keyring: deps.keyring, store: connectionStore, dataDir: config.dataDir, logger });
+  const connections = new ConnectionService(connectionStore, keyrings, clock, logger);
+  const credentials = new CredentialResolver(connectionStore, keyrings);
+  const agentRoles = new AgentRoleService(new AgentRoleStore(db), config.models, clock);
+  const skillStore = new SkillStore(db);
+  const skillContent = new SkillContentStore(path.join(config.dataDir, 'skills'));
+  const skills = new SkillService(skillStore, new SkillIngestion(skillContent, skillStore, capacity, clock), skillContent, clock);
   return {
     config,
     db,
@@ -95,5 +128,10 @@ export function createServices(deps: {
     usage,
     members,
     teams,
+    capacity,
+    connections,
+    credentials,
+    agentRoles,
+    skills,
   };
 }

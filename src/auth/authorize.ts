@@ -23,9 +23,16 @@ export type ProjectGuard = (
   projectId: string,
 ) => Promise<ProjectAccess>;
 
+/**
+ * Admits or refuses an org-scoped request once its caller is known to be a member of the
+ * organization, before any role or project check: the organization's per-request limits.
+ */
+export type OrgRequestGuard = (access: OrgAccess, req: Request) => void | Promise<void>;
+
 /** The single mechanism that enforces an operation's declared rule before its handler runs. */
 export class Authorizer {
   private projectGuard: ProjectGuard | undefined;
+  private orgRequestGuard: OrgRequestGuard | undefined;
 
   constructor(
     private readonly sessions: SessionService,
@@ -34,6 +41,10 @@ export class Authorizer {
 
   useProjectGuard(guard: ProjectGuard): void {
     this.projectGuard = guard;
+  }
+
+  useOrgRequestGuard(guard: OrgRequestGuard): void {
+    this.orgRequestGuard = guard;
   }
 
   async authorize(rule: Rule, req: Request): Promise<Authorization> {
@@ -46,6 +57,7 @@ export class Authorizer {
     const slug = String(req.params.orgSlug);
     const access = await this.orgAccess.resolve(session.user.id, slug);
     if (!access) throw notFound('org_not_found', `No organization "${slug}" among yours.`);
+    if (this.orgRequestGuard) await this.orgRequestGuard(access, req);
     if (rule === 'member') return { session, access };
     if (rule === 'orgAdmin') {
       if (!isOrgAdminRole(access.role)) throw forbidden('org_admin_required', 'Only an organization OWNER or ADMIN may do this.');

@@ -5,7 +5,9 @@ import { ApiError } from '../errors/api-error.js';
 import { withoutStatement } from '../log/logger.js';
 import { loginUrl, openRuntime, type Runtime } from './runtime.js';
 import { BindingConflict } from '../projects/service.js';
+import { platformConnectionCommand } from '../connections/platform-command.js';
 import { IngestError } from '../usage/service.js';
+import { skillCommand } from '../skills/command.js';
 import { serve } from './serve.js';
 import { UsageError } from './usage-error.js';
 
@@ -19,8 +21,16 @@ Commands:
   login-link <imOpenId>                    print a one-time login URL (valid 15 minutes)
   usage ingest <file.jsonl> --org <slug>   load agent runs, one JSON object per line (all lines checked first)
   project bind <org> <projectId> <chatId>  bind a chat to a project (replacing the project's previous chat)
+  connection platform <org> <providerId> --base-url U
+                                           create or rotate a PLATFORM_MANAGED provider connection; the token comes
+                                           from HUB_PROVIDER_AUTH_TOKEN [+ HUB_PROVIDER_VENDOR_API_KEY] or stdin JSON
+                                           {authToken, vendorApiKey?}, never from the command line
+  skill install <dir> --org <slug> [--name N] [--version V]
+                                           install or replace a skill from a directory (name: the directory's
+                                           name; version: the front matter's, else 0.0.0), like PUT /agent-skills/{name}
 
-Configuration comes from the environment: PORT, HUB_DATA_DIR, DATABASE_URL, HUB_BASE_URL.`;
+Configuration comes from the environment: PORT, HUB_DATA_DIR, DATABASE_URL, HUB_BASE_URL,
+HUB_MASTER_KEYS, HUB_ACTIVE_KEY_ID.`;
 
 type Command = (args: string[]) => Promise<void>;
 
@@ -108,6 +118,10 @@ const commands: Record<string, Command> = {
       process.stdout.write(`${loginUrl(runtime.config.baseUrl, link.token)}\n`);
     });
   },
+
+  connection: (args) => platformConnectionCommand(args, withRuntime, { env: process.env, stdin: process.stdin, stdout: process.stdout }),
+
+  skill: (args) => skillCommand(args, withRuntime, { stdout: process.stdout }),
 };
 
 type Options = NonNullable<ParseArgsConfig['options']>;

@@ -4,6 +4,8 @@ import { systemClock } from '../config/clock.js';
 import { openDatabase } from '../db/connect.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createLogger, type Logger } from '../log/logger.js';
+import { loadStartupKeyring } from '../connections/keyrings.js';
+import type { Keyring } from '../crypto/keyring.js';
 
 /** Opens the configured database, brings it to the latest schema, and wires the services. */
 export interface Runtime extends Services {
@@ -12,18 +14,24 @@ export interface Runtime extends Services {
   close(): Promise<void>;
 }
 
-export async function openRuntime(options: { logger?: Logger } = {}): Promise<Runtime> {
+/**
+ * `loadKeyring` loads the master keys before anything runs (serve, and commands that seal), so
+ * a bad key configuration stops start-up; otherwise they are loaded when first needed.
+ */
+export async function openRuntime(options: { logger?: Logger; loadKeyring?: boolean } = {}): Promise<Runtime> {
   const config = loadConfig();
   const logger = options.logger ?? createLogger({ level: config.logLevel, destination: process.stderr as never });
   const db = openDatabase(config);
   let migrationsApplied: string[];
+  let keyring: Keyring | undefined;
   try {
     migrationsApplied = await migrateLatest(db);
+    if (options.loadKeyring) keyring = await loadStartupKeyring(db, { env: process.env, dataDir: config.dataDir, logger });
   } catch (err) {
     await db.destroy();
     throw err;
   }
-  const services = createServices({ config, db, clock: systemClock, logger });
+  const services = createServices({ config, db, clock: systemClock, logger, keyring });
   return { ...services, migrationsApplied, close: () => db.destroy() };
 }
 

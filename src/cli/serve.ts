@@ -11,8 +11,11 @@ const DEMO = { slug: 'demo', name: 'Demo Organization', ownerImOpenId: 'demo-own
 export async function serve(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.logLevel });
-  const runtime = await openRuntime({ logger });
+  const runtime = await openRuntime({ logger, loadKeyring: true });
   const engine = config.databaseUrl ? 'postgresql' : `sqlite in ${config.dataDir}`;
+  // Staging directories of installs a crash interrupted; entries themselves are never partial.
+  const staleSkillStaging = await runtime.skills.prepareStore();
+  if (staleSkillStaging > 0) logger.info({ removed: staleSkillStaging }, 'removed stale skill staging directories');
 
   if (await runtime.organizations.isEmpty()) {
     await runtime.organizations.create(DEMO);

@@ -1,4 +1,7 @@
 import path from 'node:path';
+import { parseModels, type AgentModel } from '../agents/models.js';
+import { parseCeilings } from '../capacity/ceilings.js';
+import type { DimensionValues } from '../capacity/dimensions.js';
 
 /** Everything the service reads from its environment, parsed and checked once at start-up. */
 export interface Config {
@@ -11,6 +14,13 @@ export interface Config {
   /** Largest JSON request body the server parses, in bytes. */
   bodyLimitBytes: number;
   logLevel: string;
+  /**
+   * Platform ceilings set by `HUB_CEILING_<DIMENSION>`; a dimension left out takes its runtime
+   * default or none (`platformCeilings` in src/capacity/ceilings.ts).
+   */
+  ceilings: DimensionValues;
+  /** The model picker (`/agent-models`) from `HUB_MODELS`, or the built-in list (src/agents/models.ts). */
+  models: readonly AgentModel[];
 }
 
 export class ConfigError extends Error {}
@@ -26,13 +36,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for SQLite)');
   }
+  const bodyLimitBytes = parseInteger(env.HUB_BODY_LIMIT, 'HUB_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 1024 ** 3);
   return {
     port,
     dataDir: path.resolve(env.HUB_DATA_DIR?.trim() || './data'),
     databaseUrl,
     baseUrl,
-    bodyLimitBytes: parseInteger(env.HUB_BODY_LIMIT, 'HUB_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 1024 ** 3),
+    bodyLimitBytes,
     logLevel: env.LOG_LEVEL?.trim() || 'info',
+    ceilings: parseCeilings(env, bodyLimitBytes),
+    models: parseModels(env.HUB_MODELS),
   };
 }
 

@@ -2,6 +2,10 @@ import type { Knex } from 'knex';
 import type { Db } from './connect.js';
 import * as identity from './migrations/20261122000000_identity.js';
 import * as structure from './migrations/20261122010000_structure.js';
+import * as connections from './migrations/20261122020000_connections.js';
+import * as capacity from './migrations/20261122030000_capacity.js';
+import * as readIndexes from './migrations/20261122040000_read_indexes.js';
+import * as agents from './migrations/20261122050000_agents.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -10,6 +14,10 @@ import * as structure from './migrations/20261122010000_structure.js';
 const migrations: Record<string, Knex.Migration> = {
   '20261122000000_identity': identity,
   '20261122010000_structure': structure,
+  '20261122020000_connections': connections,
+  '20261122030000_capacity': capacity,
+  '20261122040000_read_indexes': readIndexes,
+  '20261122050000_agents': agents,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

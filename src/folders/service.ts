@@ -1,3 +1,4 @@
+import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import { conflict, notFound } from '../errors/api-error.js';
 import type { Db } from '../db/connect.js';
@@ -15,6 +16,7 @@ export class FolderService {
   constructor(
     private readonly folders: FolderStore,
     private readonly clock: Clock,
+    private readonly capacity: CapacityService,
   ) {}
 
   async create(organizationId: string, input: { name: string; parentId?: string | undefined; sortKey?: string | undefined }): Promise<FolderRecord> {
@@ -22,6 +24,7 @@ export class FolderService {
     return this.folders.transaction(async (trx) => {
       const parentId = input.parentId ?? null;
       if (parentId !== null) await this.requireActive(organizationId, parentId, trx);
+      await this.capacity.ensureRoom(trx, organizationId, 'folderCount', () => this.folders.countActive(trx, organizationId));
       const sortKey = input.sortKey ?? sortKeyAfter(await this.folders.siblingSortKeys(organizationId, parentId, trx));
       return this.folders.insert(trx, { organizationId, parentId, name: input.name, sortKey }, at);
     });

@@ -24,6 +24,15 @@ export class FolderStore {
     return trx<FolderRecord>('folders').where({ id: folderId, organization_id: organizationId }).whereNull('archived_at').first();
   }
 
+  async countActive(trx: Db, organizationId: string): Promise<number> {
+    const row = await trx('folders')
+      .where({ organization_id: organizationId })
+      .whereNull('archived_at')
+      .count<{ n: number | string }[]>({ n: '*' })
+      .first();
+    return Number(row?.n ?? 0);
+  }
+
   /** Active folders with their active projects and child folders counted, in one statement. */
   async listActiveWithCounts(organizationId: string): Promise<FolderWithCounts[]> {
     const projectCounts = this.db('projects')

@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import { csrfGuard } from '../auth/csrf.js';
+import { noteBodyBytes } from '../capacity/request-body.js';
 import { ping } from '../db/connect.js';
 import type { Services } from '../app/services.js';
 import { errorMiddleware, notFoundHandler } from '../errors/error-middleware.js';
@@ -38,7 +39,9 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.use(landingRoutes(services));
 
   app.use(csrfGuard(config.baseUrl));
-  const parseJson = express.json({ limit: config.bodyLimitBytes });
+  // The limit is the platform's; an organization's lower requestBodySize is checked against the
+  // bytes noted here once the authorizer knows the organization.
+  const parseJson = express.json({ limit: config.bodyLimitBytes, verify: noteBodyBytes });
   // GET and HEAD carry no body here; skipping the parser spares every read a few checks.
   app.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : parseJson(req, res, next)));
   app.use(

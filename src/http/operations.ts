@@ -1,11 +1,15 @@
 import type { Services } from '../app/services.js';
 import { accessOperations } from '../access/operations.js';
+import { agentRoleOperations } from '../agents/operations.js';
+import { capacityOperations } from '../capacity/operations.js';
+import { connectionOperations } from '../connections/operations.js';
 import { explorerOperations } from '../explorer/operations.js';
 import { folderOperations } from '../folders/operations.js';
 import { memberOperations } from '../members/operations.js';
 import { organizationOperations } from '../orgs/operations.js';
 import { projectOperations } from '../projects/operations.js';
 import { sessionOperations } from '../session/operations.js';
+import { skillOperations } from '../skills/operations.js';
 import { teamOperations } from '../teams/operations.js';
 import { usageOperations } from '../usage/operations.js';
 import type { OperationModule, OperationTable } from './operation-table.js';
@@ -26,7 +30,11 @@ export function buildOperationTable(services: Services): OperationTable {
     accessOperations(services),
     memberOperations(services),
     teamOperations(services),
+    capacityOperations(services),
     usageOperations(services),
+    connectionOperations(services),
+    agentRoleOperations(services),
+    skillOperations(services),
   ];
   const table: Partial<OperationTable> = {};
   for (const module of modules) {

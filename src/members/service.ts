@@ -1,3 +1,4 @@
+import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import type { Db } from '../db/connect.js';
 import { conflict, forbidden, notFound } from '../errors/api-error.js';
@@ -37,6 +38,7 @@ export class MemberService {
     private readonly users: UserStore,
     private readonly orgAccess: OrgAccessResolver,
     private readonly clock: Clock,
+    private readonly capacity: CapacityService,
   ) {}
 
   list(organizationId: string): Promise<OrgMember[]> {
@@ -52,12 +54,13 @@ export class MemberService {
       // The lock also serializes additions, so two additions of one user cannot race.
       const owners = await this.members.lockActiveOwnerIds(trx, organizationId);
       if (input.role === 'OWNER' && !owners.includes(caller.userId)) throw ownerRequired('add a member with the OWNER role');
-      // The memberCount capacity check belongs here, under the same lock.
       const user = await this.users.ensure({ imOpenId: input.imOpenId, displayName: input.displayName }, now, trx);
       const existing = await this.members.findMembership(trx, organizationId, user.id);
       if (existing && existing.revokedAt === null) {
         throw conflict('already_member', `The user "${input.imOpenId}" is already a member of this organization.`);
       }
+      // A reactivation adds an active member as much as a new membership does.
+      await this.capacity.ensureRoom(trx, organizationId, 'memberCount', () => this.members.countActive(trx, organizationId));
       if (existing) await this.members.reactivate(trx, existing.id, input.role, at);
       else await this.members.insert(trx, { organizationId, userId: user.id, role: input.role }, at);
       return this.requireMember(organizationId, user.id, trx);

@@ -66,6 +66,15 @@ export class MemberStore {
     return row !== undefined;
   }
 
+  async countActive(trx: Db, organizationId: string): Promise<number> {
+    const row = await trx('memberships')
+      .where({ organization_id: organizationId })
+      .whereNull('revoked_at')
+      .count<{ n: number | string }[]>({ n: '*' })
+      .first();
+    return Number(row?.n ?? 0);
+  }
+
   async findMembership(trx: Db, organizationId: string, userId: string): Promise<MembershipState | undefined> {
     const row = await trx('memberships')
       .where({ organization_id: organizationId, user_id: userId })

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import { forbidden, notFound } from '../errors/api-error.js';
 import type { ProjectAccess, ProjectRecord } from '../access/project-access.js';
@@ -28,6 +29,7 @@ export class ProjectService {
     private readonly access: ProjectAccessService,
     private readonly clock: Clock,
     private readonly workspacesDir: string,
+    private readonly capacity: CapacityService,
   ) {}
 
   /**
@@ -43,6 +45,7 @@ export class ProjectService {
     return this.projects.transaction(async (trx) => {
       const folderId = input.folderId ?? null;
       if (folderId !== null) await this.folders.requireActive(organizationId, folderId, trx);
+      await this.capacity.ensureRoom(trx, organizationId, 'projectCount', () => this.projects.countActive(trx, organizationId));
       const id = randomUUID();
       const workspaceDir = path.join(this.workspacesDir, organizationId, id);
       const project = await this.projects.insert(trx, { id, organizationId, folderId, name: input.name, workspaceDir, createdBy: userId }, at);

@@ -30,6 +30,15 @@ export class ProjectStore {
     return trx<ProjectRecord>('projects').where({ id: projectId, organization_id: organizationId }).first();
   }
 
+  async countActive(trx: Db, organizationId: string): Promise<number> {
+    const row = await trx('projects')
+      .where({ organization_id: organizationId })
+      .whereNull('archived_at')
+      .count<{ n: number | string }[]>({ n: '*' })
+      .first();
+    return Number(row?.n ?? 0);
+  }
+
   async detail(projectId: string, trx: Db = this.db): Promise<ProjectDetailRecord | undefined> {
     return trx('projects as p')
       .leftJoin('folders as f', 'f.id', 'p.folder_id')

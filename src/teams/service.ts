@@ -1,4 +1,5 @@
 import { SLUG_PATTERN } from '../shared/slug.js';
+import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import type { Db } from '../db/connect.js';
 import { badRequest, conflict, notFound } from '../errors/api-error.js';
@@ -33,6 +34,7 @@ export class TeamService {
     private readonly users: UserStore,
     private readonly orgAccess: OrgAccessResolver,
     private readonly clock: Clock,
+    private readonly capacity: CapacityService,
   ) {}
 
   list(organizationId: string): Promise<TeamRow[]> {
@@ -48,7 +50,7 @@ export class TeamService {
     const name = teamName(input.name);
     const at = this.clock.now().toISOString();
     return this.teams.transaction(async (trx) => {
-      // The teamCount capacity check belongs here, inside the creating transaction.
+      await this.capacity.ensureRoom(trx, organizationId, 'teamCount', () => this.teams.countActive(trx, organizationId));
       const id = await this.teams.insert(trx, { organizationId, slug: input.slug, name, description: input.description ?? null }, at);
       if (!id) throw conflict('slug_taken', `An active team of this organization already has the slug "${input.slug}".`);
       return this.requireTeam(organizationId, id, trx);

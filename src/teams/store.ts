@@ -77,6 +77,15 @@ export class TeamStore {
     return row && toTeamRow(row);
   }
 
+  async countActive(trx: Db, organizationId: string): Promise<number> {
+    const row = await trx('teams')
+      .where({ organization_id: organizationId })
+      .whereNull('archived_at')
+      .count<{ n: number | string }[]>({ n: '*' })
+      .first();
+    return Number(row?.n ?? 0);
+  }
+
   /**
    * Whether the team is active, holding a share lock on its row on PostgreSQL until the
    * transaction ends, so archiving waits for a team-member write in flight.

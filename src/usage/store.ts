@@ -35,8 +35,12 @@ export interface UsageRowRecord {
   cost_usd: number | string | null;
 }
 
-/** Rows per INSERT: well under both engines' bound-parameter limits at eight columns a row. */
-const INSERT_CHUNK = 1000;
+/**
+ * Rows per INSERT. knex writes a multi-row insert on SQLite as a compound SELECT, which SQLite
+ * caps at 500 terms; 500 rows of eight columns is also well under both engines' bound-parameter
+ * limits.
+ */
+const INSERT_CHUNK = 500;
 /** Ids per `IN (…)` lookup. */
 const LOOKUP_CHUNK = 5000;
 
@@ -104,26 +108,32 @@ export class UsageStore {
     }
   }
 
-  /** Per-project sums of the organization's runs in [from, to), optionally within some folders; one statement. */
+  /**
+   * Per-project sums of the organization's runs in [from, to), optionally only for projects in
+   * some folders; one statement. Runs are grouped by project first (an index-only scan of
+   * runs_org_project_cover_idx) and only the per-project rows are joined to projects.
+   */
   async usageByProject(organizationId: string, window: { from?: string; to?: string; folderIds?: string[] }): Promise<UsageRowRecord[]> {
-    const query = this.db('runs as r')
-      .join('projects as p', 'p.id', 'r.project_id')
+    const sums = this.db('runs as r')
       .where('r.organization_id', organizationId)
-      .groupBy('r.project_id', 'p.name', 'p.folder_id')
+      .groupBy('r.project_id')
       .select(
         'r.project_id',
-        'p.name as project_name',
-        'p.folder_id',
         this.db.raw('count(*) as run_count'),
         this.db.raw('count(r.cost_usd) as runs_with_cost'),
         this.db.raw('sum(r.input_tokens) as input_tokens'),
         this.db.raw('sum(r.output_tokens) as output_tokens'),
         this.db.raw('sum(r.cost_usd) as cost_usd'),
       );
-    if (window.from) query.where('r.at', '>=', window.from);
-    if (window.to) query.where('r.at', '<', window.to);
-    if (window.folderIds) query.whereIn('p.folder_id', window.folderIds);
-    return query;
+    if (window.from) sums.where('r.at', '>=', window.from);
+    if (window.to) sums.where('r.at', '<', window.to);
+    if (window.folderIds) {
+      sums.whereIn('r.project_id', this.db('projects').where('organization_id', organizationId).whereIn('folder_id', window.folderIds).select('id'));
+    }
+    return this.db
+      .from(sums.as('s'))
+      .join('projects as p', 'p.id', 's.project_id')
+      .select('s.*', 'p.name as project_name', 'p.folder_id');
   }
 
   transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {

@@ -120,12 +120,13 @@ describe('hub usage ingest', () => {
   });
 
   it('reports progress on large files', async () => {
-    const lines = Array.from({ length: 250 }, (_, i) => run(ids.root!, 's-progress', new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(), { costUsd: null, inputTokens: 0, outputTokens: 0 }));
+    // More runs than one INSERT statement carries, so the batching is exercised too.
+    const lines = Array.from({ length: 1250 }, (_, i) => run(ids.root!, 's-progress', new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(), { costUsd: null, inputTokens: 0, outputTokens: 0 }));
     const progress: string[] = [];
     const acme = await hub.services.organizations.findBySlug('acme');
-    const result = await hub.services.usage.ingest(acme!.id, jsonl('big.jsonl', lines), (p) => progress.push(`${p.phase} ${p.lines}`), 100);
-    expect(result).toEqual({ runs: 250, sessions: 1 });
-    expect(progress).toEqual(['checked 100', 'checked 200', 'written 100', 'written 200']);
+    const result = await hub.services.usage.ingest(acme!.id, jsonl('big.jsonl', lines), (p) => progress.push(`${p.phase} ${p.lines}`), 600);
+    expect(result).toEqual({ runs: 1250, sessions: 1 });
+    expect(progress).toEqual(['checked 600', 'checked 1200', 'written 600', 'written 1200']);
   });
 });
 
@@ -153,7 +154,7 @@ describe('GET /usage', () => {
     expect(res.totals).toEqual({
       runCount: res.projects.reduce((n: number, p: { runCount: number }) => n + p.runCount, 0),
       runsWithCost: 3 + 0 + 1 + 1,
-      runsWithoutCost: 1 + 1 + 0 + 250,
+      runsWithoutCost: 1 + 1 + 0 + 1250,
       inputTokens: 1300 + 100 + 100 + 100,
       outputTokens: 40 + 10 + 10 + 10,
       costUsd: 1.25 + 2 + 0.5,

@@ -1,0 +1,499 @@
+/**
+ * The `usage` case: an organization with 1,000,000 agent runs over 2,000 projects.
+ *
+ * 1. Seeds the org, its owner, a folder tree (100 roots × 4 children) and 2,000 projects
+ *    straight into a scratch database, and writes the runs as a JSON Lines file (~20,000
+ *    sessions, twelve months, ~20 % without cost) into the run's temp dir.
+ * 2. Loads the file through the real ingest path, services.usage.ingest (what `hub usage
+ *    ingest` calls: every line checked, then one transaction), and reports runs/s; then checks
+ *    the row counts. Should the real path fail on SQLite's compound-SELECT limit, the failure
+ *    is reported (a failed check) and the file loaded through the same service with the store's
+ *    INSERTs cut to 500 rows, so the report can still be measured.
+ * 3. Starts our real app in this process (createServices + createApp, no response validation,
+ *    info logging to /dev/null) on a loopback port, logs the owner in, and times
+ *    GET /api/org/{slug}/usage unfiltered, for one month, and for one root folder's subtree
+ *    (~1/100 of the projects). Interleaved with each request, round by round: the same report
+ *    in process (services.usage.report), the same aggregation as one hand-written statement
+ *    through db.raw, and a pre-aggregating rewrite of it (runs grouped by project first, then
+ *    joined to projects; the folder's runs picked by project id). Every answer is checked
+ *    against the generator's model and against each other.
+ * 4. Repeats step 3 with each candidate index (INDEX_PASSES) added alone to the scratch
+ *    database, to show what it would buy before a migration adds it.
+ *
+ * Environment: DATABASE_URL (PostgreSQL: a scratch database is created there and dropped
+ * afterwards; the role needs CREATEDB), BENCH_SCALE (0 < s <= 1, default 1), BENCH_ANALYZE=0|1
+ * (default on PostgreSQL, off on SQLite, as in the structure case), BENCH_EXPLAIN=1 (print
+ * every plan; the unfiltered plans are printed anyway when its HTTP median is above 2 s),
+ * BENCH_USAGE_INDEXES=0 (skip the index passes).
+ * Returns 1 when a check failed (an answer did not match the data, or the real ingest path
+ * failed); slow figures are reported, not failed.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pino from 'pino';
+import { createServices, type Services } from '../../src/app/services.js';
+import { systemClock } from '../../src/config/clock.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
+import type { Db } from '../../src/db/connect.js';
+import { createApp } from '../../src/http/app.js';
+import type { Schema } from '../../src/http/operation-types.js';
+import { createLogger } from '../../src/log/logger.js';
+import { UsageService, type IngestResult } from '../../src/usage/service.js';
+import { UsageStore, type RunRecord, type SessionActivity } from '../../src/usage/store.js';
+import { envNumber } from '../lib/env.js';
+import { captureQueries, explain, isRead, type QueryPlan } from '../lib/query-plan.js';
+import { openScratchDb, type ScratchDb } from '../lib/scratch-db.js';
+import { MONTH_WINDOW, USAGE_FULL_SIZE, scaledUsageSize, seedUsageOrg, writeUsageRuns, type GeneratedRuns, type ModelTotals, type SeededUsageOrg } from '../lib/seed-usage.js';
+import { timeInterleaved, type TimingOptions } from '../lib/timing.js';
+import { formatUsageReport, type IndexPass, type ReportTotals, type UsageBenchReport, type UsageVariant, type VariantFigures } from '../lib/usage-report.js';
+import type { BenchCase } from './case.js';
+
+const resultsFile = (engine: string) => fileURLToPath(new URL(`../results/usage-${engine}.json`, import.meta.url));
+
+/** At least 10 timed rounds (each call once a round); more, within the budget, when they are quick. */
+const TIMING: TimingOptions = { warmup: 2, n: 30, minN: 10, budgetMs: 30_000 };
+const REQUEST_TIMEOUT_MS = 120_000;
+/** Above this unfiltered HTTP median, the plans are printed. */
+const SLOW_MS = 2_000;
+
+/**
+ * Candidate indexes, each measured alone against the migrations' indexes (created before its
+ * pass, dropped after). Both cover every column the report reads, so runs are never visited:
+ * the first in (organization, time) order, for the window; the second in (organization,
+ * project) order, which also hands the rows to GROUP BY project already grouped and lets the
+ * folder filter seek by project.
+ */
+const INDEX_PASSES: readonly { name: string; columns: string }[] = [
+  { name: 'runs_org_at_cover_idx', columns: 'organization_id, at, project_id, input_tokens, output_tokens, cost_usd' },
+  { name: 'runs_org_project_cover_idx', columns: 'organization_id, project_id, at, input_tokens, output_tokens, cost_usd' },
+];
+
+let held: { server?: http.Server; scratch?: ScratchDb } = {};
+
+async function release(): Promise<void> {
+  const { server, scratch } = held;
+  held = {};
+  if (server) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  if (scratch) {
+    await waitForIdlePool(scratch.db);
+    await scratch.drop();
+  }
+}
+
+interface RawRow {
+  project_id: string;
+  project_name: string;
+  folder_id: string | null;
+  run_count: number | string;
+  runs_with_cost: number | string;
+  input_tokens: number | string | null;
+  output_tokens: number | string | null;
+  cost_usd: number | string | null;
+}
+
+const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows);
+
+const AGGREGATES = `count(*) as run_count, count(r.cost_usd) as runs_with_cost,
+       sum(r.input_tokens) as input_tokens, sum(r.output_tokens) as output_tokens, sum(r.cost_usd) as cost_usd`;
+/** The aggregation as the app writes it (UsageStore.usageByProject): join, then group by project. */
+const SELECT = `select r.project_id, p.name as project_name, p.folder_id,
+       ${AGGREGATES}
+  from runs r
+  join projects p on p.id = r.project_id`;
+const GROUP = 'group by r.project_id, p.name, p.folder_id';
+/** A rewrite: runs grouped by project alone, then the (few) result rows joined to projects. */
+const preAggregated = (where: string) => `select a.project_id, p.name as project_name, p.folder_id,
+       a.run_count, a.runs_with_cost, a.input_tokens, a.output_tokens, a.cost_usd
+  from (select r.project_id, ${AGGREGATES}
+          from runs r
+         where ${where}
+         group by r.project_id) a
+  join projects p on p.id = a.project_id`;
+const SUBTREE = `with recursive sub(id) as (
+  select f.id from folders f where f.organization_id = ? and f.id = ?
+  union all
+  select f.id from folders f join sub on f.parent_id = sub.id
+)
+`;
+
+interface Statement {
+  sql: string;
+  bindings: string[];
+}
+
+interface VariantSpec {
+  variant: UsageVariant;
+  query: { from?: string; to?: string; folderId?: string };
+  /** The same aggregation as the report, as one hand-written statement. */
+  raw: Statement;
+  /** The same answer from the pre-aggregating rewrite. */
+  alt: Statement;
+  expected: ModelTotals;
+}
+
+function variantSpecs(seed: SeededUsageOrg, gen: GeneratedRuns): VariantSpec[] {
+  const orgId = seed.org.id;
+  const folderId = seed.filterFolder.id;
+  const { from, to } = MONTH_WINDOW;
+  return [
+    {
+      variant: 'unfiltered',
+      query: {},
+      raw: { sql: `${SELECT}\n where r.organization_id = ?\n ${GROUP}`, bindings: [orgId] },
+      alt: { sql: preAggregated('r.organization_id = ?'), bindings: [orgId] },
+      expected: gen.expected.all,
+    },
+    {
+      variant: 'month',
+      query: { from, to },
+      raw: { sql: `${SELECT}\n where r.organization_id = ? and r.at >= ? and r.at < ?\n ${GROUP}`, bindings: [orgId, from, to] },
+      alt: { sql: preAggregated('r.organization_id = ? and r.at >= ? and r.at < ?'), bindings: [orgId, from, to] },
+      expected: gen.expected.month,
+    },
+    {
+      variant: 'folder',
+      query: { folderId },
+      raw: { sql: `${SUBTREE}${SELECT}\n where r.organization_id = ? and p.folder_id in (select id from sub)\n ${GROUP}`, bindings: [orgId, folderId, orgId] },
+      // Runs picked by project id (the subtree's projects) rather than filtered after the join.
+      alt: {
+        sql: SUBTREE + preAggregated('r.organization_id = ? and r.project_id in (select sp.id from projects sp where sp.organization_id = ? and sp.folder_id in (select id from sub))'),
+        bindings: [orgId, folderId, orgId, orgId],
+      },
+      expected: gen.expected.folder,
+    },
+  ];
+}
+
+async function run(): Promise<number> {
+  const scale = envNumber('BENCH_SCALE', 1, 0, 1);
+  const size = scale === 1 ? USAGE_FULL_SIZE : scaledUsageSize(scale);
+  const explainAll = process.env.BENCH_EXPLAIN?.trim() === '1';
+  const indexPasses = process.env.BENCH_USAGE_INDEXES?.trim() === '0' ? [] : INDEX_PASSES;
+  const tag = randomBytes(4).toString('hex');
+
+  const passed: string[] = [];
+  const failed: string[] = [];
+  const check = (ok: boolean, what: string) => (ok ? passed : failed).push(what);
+
+  process.stdout.write('usage: creating the scratch database… ');
+  const scratch = await openScratchDb(tag, 'usage');
+  held.scratch = scratch;
+  const { db } = scratch;
+  process.stdout.write(`${scratch.engine}, ${scratch.where}\n`);
+
+  process.stdout.write(`seeding ${size.projects.toLocaleString('en-US')} projects in ${size.rootFolders * (size.childrenPerRoot + 1)} folders… `);
+  const seed = await seedUsageOrg(db, size, tag);
+  process.stdout.write(`${(seed.seedMs / 1000).toFixed(1)} s\n`);
+
+  process.stdout.write(`writing ${size.runs.toLocaleString('en-US')} runs as JSON Lines… `);
+  const gen = writeUsageRuns(path.join(scratch.dataDir, 'runs.jsonl'), seed, size, tag);
+  process.stdout.write(`${(gen.bytes / 1024 / 1024).toFixed(1)} MiB in ${(gen.generateMs / 1000).toFixed(1)} s\n`);
+
+  // The app as production wires it, minus the port: info logging (to /dev/null), no response validation.
+  const config: Config = { ...loadConfig({}), dataDir: scratch.dataDir, databaseUrl: scratch.databaseUrl };
+  const logger = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }) });
+  const services = createServices({ config, db, clock: systemClock, logger });
+
+  // Ingest through the real path, as `hub usage ingest` runs it.
+  const countOf = async (table: string) => Number(rowsOf<{ n: number | string }>(await db.raw(`select count(*) as n from ${table}`))[0]?.n ?? Number.NaN);
+  let ingestPath = 'services.usage.ingest (in process, as `hub usage ingest` calls it)';
+  let failedAttempt: { error: string; ms: number } | null = null;
+  let ingest = await timedIngest(services.usage, seed.org.id, gen.file, size.runs).catch((err: unknown) => err as Error);
+  if (ingest instanceof Error) {
+    const error = ingest;
+    const reason = /too many terms in compound SELECT/.exec(error.message) && scratch.engine === 'sqlite' ? sqliteMessage(error.message) : undefined;
+    if (!reason) throw error;
+    // knex writes a multi-row insert on sqlite3 as `select … union all select …`, and SQLite
+    // allows at most 500 terms in a compound SELECT: src/usage/store.ts inserts 1,000 rows per
+    // statement. Report it, check that the failed ingest left nothing behind, then load the file
+    // through the same service with the store's writes cut into 500-row statements, so the
+    // report can still be measured.
+    failedAttempt = { error: reason, ms: (error as Error & { ms?: number }).ms ?? Number.NaN };
+    process.stdout.write(`\n  FAILED: ${reason}\n`);
+    check(false, `ingest through services.usage.ingest on SQLite: ${reason} (src/usage/store.ts writes 1,000 rows per INSERT; knex's sqlite3 multi-row INSERT is a compound SELECT, limited to 500 terms)`);
+    const left = { runs: await countOf('runs'), agentSessions: await countOf('agent_sessions') };
+    check(left.runs === 0 && left.agentSessions === 0, `the failed ingest left ${left.runs} runs and ${left.agentSessions} sessions behind (expected none: one transaction)`);
+    ingestPath = 'UsageService.ingest with the store\'s INSERTs cut to 500 rows (bench workaround: the real path fails on SQLite, see checks)';
+    process.stdout.write('ingest again, store writes in 500-row statements:');
+    ingest = await timedIngest(new UsageService(new CompoundSafeUsageStore(db), services.folderStore), seed.org.id, gen.file, size.runs);
+  }
+  const { result, ms: ingestMs, checkMs } = ingest;
+  const runsPerSecond = result.runs / (ingestMs / 1000);
+  process.stdout.write(`\n  ${result.runs.toLocaleString('en-US')} runs in ${(ingestMs / 1000).toFixed(1)} s = ${Math.round(runsPerSecond).toLocaleString('en-US')} runs/s\n`);
+  check(result.runs === size.runs, `ingest reports ${result.runs} runs, file has ${size.runs}`);
+  check(result.sessions === gen.sessions, `ingest reports ${result.sessions} sessions, file has ${gen.sessions}`);
+  const rowsAfter = { runs: await countOf('runs'), agentSessions: await countOf('agent_sessions') };
+  check(rowsAfter.runs === size.runs, `select count(*) from runs = ${rowsAfter.runs} (expected ${size.runs})`);
+  check(rowsAfter.agentSessions === gen.sessions, `select count(*) from agent_sessions = ${rowsAfter.agentSessions} (expected ${gen.sessions})`);
+  // The file is not needed any more; the temp dir goes with the scratch database anyway.
+  fs.rmSync(gen.file, { force: true });
+
+  const analyzeRaw = process.env.BENCH_ANALYZE?.trim();
+  const analyzed = analyzeRaw ? analyzeRaw === '1' : scratch.engine === 'postgresql';
+  let analyzeMs: number | null = null;
+  if (analyzed) {
+    const started = performance.now();
+    await db.raw('analyze');
+    analyzeMs = performance.now() - started;
+  }
+
+  const server = http.createServer(createApp(services));
+  held.server = server;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/org/${seed.org.slug}`;
+  const cookie = await login(services, seed.owner.imOpenId);
+
+  const specs = variantSpecs(seed, gen);
+  const passes: IndexPass[] = [];
+  const passPlan: { name: string; index: (typeof INDEX_PASSES)[number] | null }[] = [
+    { name: "migrations' indexes only", index: null },
+    ...indexPasses.map((index) => ({ name: `+ ${index.name} on runs (${index.columns})`, index })),
+  ];
+  for (const step of passPlan) {
+    let createMs: number | null = null;
+    const ddl = step.index ? `create index ${step.index.name} on runs (${step.index.columns})` : null;
+    process.stdout.write(`\n${step.name}\n`);
+    if (ddl) {
+      const started = performance.now();
+      await db.raw(ddl);
+      if (analyzed) await db.raw('analyze runs');
+      createMs = performance.now() - started;
+      process.stdout.write(`  index built in ${(createMs / 1000).toFixed(1)} s\n`);
+    }
+    const variants: VariantFigures[] = [];
+    for (const spec of specs) variants.push(await measureVariant(db, services, base, cookie, seed, spec, step.index?.name ?? 'baseline', check));
+    passes.push({ name: step.name, ddl, createMs, variants });
+    if (step.index) {
+      await db.raw(`drop index ${step.index.name}`);
+      if (analyzed) await db.raw('analyze runs');
+    }
+  }
+
+  const report: UsageBenchReport = {
+    finishedAt: new Date().toISOString(),
+    node: process.version,
+    database: scratch.engine,
+    where: scratch.where,
+    analyzed,
+    size,
+    seed: { rows: seed.rows, seedMs: seed.seedMs, folders: seed.folders, filterFolder: seed.filterFolder },
+    file: { bytes: gen.bytes, lines: gen.lines, sessions: gen.sessions, generateMs: gen.generateMs },
+    ingest: {
+      path: ingestPath,
+      failedAttempt,
+      runs: result.runs,
+      sessions: result.sessions,
+      ms: ingestMs,
+      checkMs,
+      runsPerSecond,
+      mibPerSecond: gen.bytes / 1024 / 1024 / (ingestMs / 1000),
+      rowsAfter,
+    },
+    analyzeMs,
+    passes,
+    checks: { passed, failed },
+    valid: failed.length === 0,
+  };
+  console.log(`\n${formatUsageReport(report, { allPlans: explainAll, slowMs: SLOW_MS })}\n`);
+  const file = resultsFile(scratch.engine);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`figures written to ${path.relative(process.cwd(), file)}`);
+  return report.valid ? 0 : 1;
+}
+
+async function measureVariant(
+  db: Db,
+  services: Services,
+  base: string,
+  cookie: string,
+  seed: SeededUsageOrg,
+  spec: VariantSpec,
+  passLabel: string,
+  check: (ok: boolean, what: string) => void,
+): Promise<VariantFigures> {
+  const params = new URLSearchParams(spec.query as Record<string, string>).toString();
+  const url = `${base}/usage${params ? `?${params}` : ''}`;
+  process.stdout.write(`  ${spec.variant}: `);
+
+  // One answer of each kind, checked against the model and against each other.
+  const first = await get(url, cookie);
+  if (first.status !== 200) throw new Error(`GET ${url} answered ${first.status}: ${first.text.slice(0, 300)}`);
+  const body = JSON.parse(first.text) as Schema<'UsageReport'>;
+  const problems: string[] = [];
+  compareTotals(body.totals, spec.expected, 'HTTP totals vs model', problems);
+  if (body.projects.length !== spec.expected.rows) problems.push(`HTTP rows ${body.projects.length}, model ${spec.expected.rows}`);
+  if (body.from !== (spec.query.from ?? null) || body.to !== (spec.query.to ?? null)) problems.push(`window echoed as ${body.from} .. ${body.to}`);
+  for (const [name, statement] of [['raw SQL', spec.raw], ['pre-aggregated SQL', spec.alt]] as const) {
+    const rows = rowsOf<RawRow>(await db.raw(statement.sql, statement.bindings));
+    compareTotals(sumRaw(rows), body.totals, `${name} totals vs HTTP totals`, problems);
+    if (rows.length !== body.projects.length) problems.push(`${name} rows ${rows.length}, HTTP rows ${body.projects.length}`);
+    const counts = new Map(rows.map((r) => [r.project_id, Number(r.run_count)]));
+    const differing = body.projects.filter((p) => counts.get(p.projectId) !== p.runCount).length;
+    if (differing) problems.push(`${differing} projects' runCount differ between HTTP and ${name}`);
+  }
+  check(
+    problems.length === 0,
+    `${spec.variant} [${passLabel}]: ${problems.length ? problems.join('; ') : `HTTP = raw SQL = pre-aggregated SQL = model (${body.projects.length} rows, ${body.totals.runCount} runs)`}`,
+  );
+
+  let calls = 0;
+  let statements = 0;
+  const timing = await timeInterleaved(
+    {
+      http: async () => {
+        const queries = await captureQueries(db, async () => {
+          const answer = await get(url, cookie);
+          if (answer.status !== 200) throw new Error(`GET ${url} answered ${answer.status} during timing`);
+        });
+        calls += 1;
+        statements += queries.length;
+      },
+      service: () => services.usage.report(seed.org.id, spec.query),
+      raw: () => db.raw(spec.raw.sql, spec.raw.bindings),
+      alt: () => db.raw(spec.alt.sql, spec.alt.bindings),
+    },
+    TIMING,
+  );
+  process.stdout.write(
+    `median HTTP ${timing.http.medianMs.toFixed(1)} ms, service ${timing.service.medianMs.toFixed(1)} ms, raw ${timing.raw.medianMs.toFixed(1)} ms, ` +
+      `pre-aggregated ${timing.alt.medianMs.toFixed(1)} ms (${timing.http.n} rounds)\n`,
+  );
+
+  // Plans of the report's statement(s) on runs as one request sends them, and of the raw ones.
+  const one = await captureQueries(db, () => get(url, cookie));
+  const reportQueries = [...new Map(one.filter((q) => isRead(q) && /\bruns\b/.test(q.sql)).map((q) => [q.sql, q])).values()];
+  const plans: QueryPlan[] = [];
+  for (const q of reportQueries) plans.push(await explain(db, q));
+
+  return {
+    variant: spec.variant,
+    path: url.slice(base.length),
+    rows: body.projects.length,
+    bytes: first.bytes,
+    totals: body.totals,
+    statementsPerRequest: statements / calls,
+    http: timing.http,
+    service: timing.service,
+    raw: timing.raw,
+    alt: timing.alt,
+    rawSql: spec.raw.sql,
+    altSql: spec.alt.sql,
+    ratio: timing.http.medianMs / timing.raw.medianMs,
+    plans,
+    rawPlan: await explain(db, spec.raw),
+    altPlan: await explain(db, spec.alt),
+  };
+}
+
+interface TimedIngest {
+  result: IngestResult;
+  ms: number;
+  /** Time to the progress report at the last line of the first pass, when there is one. */
+  checkMs: number | null;
+}
+
+/** One ingest, timed, printing its progress; a failure carries the time it took (`ms`). */
+async function timedIngest(usage: UsageService, organizationId: string, file: string, runs: number): Promise<TimedIngest> {
+  process.stdout.write(' ');
+  let checkMs: number | null = null;
+  const started = performance.now();
+  try {
+    const result = await usage.ingest(organizationId, file, ({ phase, lines }) => {
+      if (phase === 'checked' && lines === runs) checkMs = performance.now() - started;
+      process.stdout.write(` ${phase === 'checked' ? 'checked' : 'written'} ${Math.round(lines / 1000)}k`);
+    });
+    return { result, ms: performance.now() - started, checkMs };
+  } catch (err) {
+    if (err instanceof Error) Object.assign(err, { ms: performance.now() - started });
+    throw err;
+  }
+}
+
+/** The SQLite part of a knex error message (knex prefixes it with the whole statement). */
+function sqliteMessage(message: string): string {
+  return /(SQLITE_[A-Z]+: [^\n]*)$/.exec(message)?.[1] ?? message.slice(-200);
+}
+
+/** SQLite's default SQLITE_MAX_COMPOUND_SELECT. */
+const SQLITE_COMPOUND_LIMIT = 500;
+
+/** The real store with its batch writes handed over in pieces SQLite's compound-SELECT limit allows. */
+class CompoundSafeUsageStore extends UsageStore {
+  override async insertRuns(trx: Db, runs: RunRecord[]): Promise<void> {
+    for (let i = 0; i < runs.length; i += SQLITE_COMPOUND_LIMIT) await super.insertRuns(trx, runs.slice(i, i + SQLITE_COMPOUND_LIMIT));
+  }
+
+  override async recordSessionActivity(trx: Db, organizationId: string, activity: SessionActivity[], existing: Set<string>): Promise<void> {
+    for (let i = 0; i < activity.length; i += SQLITE_COMPOUND_LIMIT) await super.recordSessionActivity(trx, organizationId, activity.slice(i, i + SQLITE_COMPOUND_LIMIT), existing);
+  }
+}
+
+function sumRaw(rows: RawRow[]): ReportTotals {
+  const totals: ReportTotals = { runCount: 0, runsWithCost: 0, inputTokens: 0, outputTokens: 0, costUsd: null };
+  for (const r of rows) {
+    totals.runCount += Number(r.run_count);
+    totals.runsWithCost += Number(r.runs_with_cost);
+    totals.inputTokens += Number(r.input_tokens ?? 0);
+    totals.outputTokens += Number(r.output_tokens ?? 0);
+    if (r.cost_usd !== null) totals.costUsd = (totals.costUsd ?? 0) + Number(r.cost_usd);
+  }
+  return totals;
+}
+
+/** Counts and tokens exactly; costs to a relative 1e-9 (the engines sum doubles in their own order). */
+function compareTotals(actual: ReportTotals, expected: ReportTotals, what: string, problems: string[]): void {
+  const keys = ['runCount', 'runsWithCost', 'inputTokens', 'outputTokens'] as const;
+  const off = keys.filter((k) => actual[k] !== expected[k]).map((k) => `${k} ${actual[k]} ≠ ${expected[k]}`);
+  const a = actual.costUsd;
+  const e = expected.costUsd;
+  if ((a === null) !== (e === null) || (a !== null && e !== null && Math.abs(a - e) > 1e-9 * Math.max(1, Math.abs(e)))) off.push(`costUsd ${a} ≠ ${e}`);
+  if ('runsWithoutCost' in actual) {
+    const without = (actual as Schema<'UsageTotals'>).runsWithoutCost;
+    if (without !== actual.runCount - actual.runsWithCost) off.push(`runsWithoutCost ${without} ≠ runCount − runsWithCost`);
+  }
+  if (off.length) problems.push(`${what}: ${off.join(', ')}`);
+}
+
+interface Answer {
+  status: number;
+  bytes: number;
+  text: string;
+}
+
+async function get(url: string, cookie: string): Promise<Answer> {
+  const response = await fetch(url, { headers: { accept: 'application/json', cookie }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const body = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, bytes: body.length, text: body.toString('utf8') };
+}
+
+async function login(services: Services, imOpenId: string): Promise<string> {
+  const link = await services.sessions.issueLoginLink(imOpenId);
+  const session = await services.sessions.redeemLoginLink(link.token);
+  return `hub_session=${session.token}`;
+}
+
+/** Waits, boundedly, until no query holds or awaits a connection (see the structure case). */
+async function waitForIdlePool(db: Db, timeoutMs = 2_000): Promise<void> {
+  const pool = db.client.pool as { numUsed?(): number; numPendingAcquires?(): number } | undefined;
+  const busy = () => (pool?.numUsed?.() ?? 0) + (pool?.numPendingAcquires?.() ?? 0) > 0;
+  for (const deadline = Date.now() + timeoutMs; busy() && Date.now() < deadline; ) await sleep(20);
+}
+
+export const usageCase: BenchCase = {
+  name: 'usage',
+  summary: 'an org with 1M runs over 2k projects: ingest runs/s; usage report (all, one month, one folder) over HTTP vs one raw SQL statement',
+  run,
+  abort: release,
+};

@@ -1,0 +1,29 @@
+import type { Services } from '../app/services.js';
+import type { OperationModule } from '../http/operation-table.js';
+
+/** Agent roles, the skills bound to them, and the model picker: organization administration. */
+export function agentRoleOperations({ agentRoles }: Services): OperationModule {
+  return {
+    listAgentRoles: {
+      rule: 'orgAdmin',
+      handle: async ({ access }) => ({ roles: await agentRoles.list(access.organization.id) }),
+    },
+
+    putAgentRole: {
+      rule: 'orgAdmin',
+      handle: ({ access, params, body }) => agentRoles.put(access.organization.id, params.roleId, body),
+    },
+
+    putAgentRoleSkills: {
+      rule: 'orgAdmin',
+      handle: async ({ access, params, body }) => ({
+        skillNames: await agentRoles.putSkills(access.organization.id, params.roleId, body.skillNames),
+      }),
+    },
+
+    listAgentModels: {
+      rule: 'orgAdmin',
+      handle: async () => ({ models: agentRoles.models() }),
+    },
+  };
+}

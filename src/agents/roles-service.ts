@@ -1,0 +1,121 @@
+import type { Clock } from '../config/clock.js';
+import { badRequest, notFound, unprocessable } from '../errors/api-error.js';
+import { byCodeUnits } from '../shared/order.js';
+import type { AgentModel } from './models.js';
+import type { AgentRoleRow, AgentRoleStore, RoleDefinition } from './roles-store.js';
+
+/** A role as `PUT /agent-roles/{roleId}` gives it: only the label is required. */
+export interface PutRoleInput {
+  label: string;
+  defaultModel?: string | null | undefined;
+  systemPrompt?: string | null | undefined;
+  tools?: string[] | null | undefined;
+  sortOrder?: number | undefined;
+  isDefault?: boolean | undefined;
+}
+
+/** The `sort_order` column is a 32-bit integer on both databases. */
+const SORT_ORDER_MIN = -2_147_483_648;
+const SORT_ORDER_MAX = 2_147_483_647;
+
+/**
+ * Agent roles and the model picker. A PUT replaces a role's whole definition; at most one role
+ * of an organization is the default; a role's default model is one of the picker's models; a
+ * role's skills are existing skills of its organization.
+ */
+export class AgentRoleService {
+  private readonly modelIds: ReadonlySet<string>;
+
+  constructor(
+    private readonly roles: AgentRoleStore,
+    private readonly modelList: readonly AgentModel[],
+    private readonly clock: Clock,
+  ) {
+    this.modelIds = new Set(modelList.map((model) => model.id));
+  }
+
+  /** The model picker, in the configured order. */
+  models(): AgentModel[] {
+    return this.modelList.map((model) => ({ ...model }));
+  }
+
+  list(organizationId: string): Promise<AgentRoleRow[]> {
+    return this.roles.list(organizationId);
+  }
+
+  /**
+   * Creates the role or replaces its definition; properties left out take their defaults and
+   * skill bindings are kept. Making it the default first clears the flag on every other role,
+   * in the same transaction, so the one-default index never sees two.
+   */
+  async put(organizationId: string, roleId: string, input: PutRoleInput): Promise<AgentRoleRow> {
+    const definition = this.definitionOf(input);
+    const at = this.clock.now().toISOString();
+    return this.roles.transaction(async (trx) => {
+      if (definition.isDefault) {
+        await this.roles.lockOrganization(trx, organizationId);
+        await this.roles.clearDefaultExcept(trx, organizationId, roleId, at);
+      }
+      await this.roles.upsert(trx, organizationId, roleId, definition, at);
+      const role = await this.roles.find(trx, organizationId, roleId);
+      if (!role) throw new Error(`agent role ${roleId} is missing right after its upsert`);
+      return role;
+    });
+  }
+
+  /**
+   * Replaces the set of skills bound to the role and returns the bound names, sorted and
+   * without repeats. Every name must be a skill of the organization; a disabled skill counts
+   * (it may stay bound, and the runtime skips it while it is disabled).
+   */
+  async putSkills(organizationId: string, roleId: string, skillNames: readonly string[]): Promise<string[]> {
+    const names = [...new Set(skillNames)].sort(byCodeUnits);
+    const at = this.clock.now().toISOString();
+    return this.roles.transaction(async (trx) => {
+      const roleKey = await this.roles.touch(trx, organizationId, roleId, at);
+      if (!roleKey) throw notFound('role_not_found', `No agent role "${roleId}" in this organization.`);
+      const skills = await this.roles.skillsNamed(trx, organizationId, names);
+      const found = new Set(skills.map((skill) => skill.name));
+      const missing = names.filter((name) => !found.has(name));
+      if (missing.length > 0) {
+        const list = missing.map((name) => `"${name}"`).join(', ');
+        throw unprocessable('unknown_skill', `No skill named ${list} in this organization; install it first.`);
+      }
+      await this.roles.replaceBindings(
+        trx,
+        roleKey,
+        skills.map((skill) => skill.id),
+        at,
+      );
+      return this.roles.boundSkillNames(trx, roleKey);
+    });
+  }
+
+  /** The whole definition a PUT stands for, checked beyond what the contract's schema can say. */
+  private definitionOf(input: PutRoleInput): RoleDefinition {
+    const label = input.label.trim();
+    if (!label) throw badRequest('A role label must not be blank.', [{ path: '/body/label', message: 'must not be blank' }]);
+    const sortOrder = input.sortOrder ?? 0;
+    if (sortOrder < SORT_ORDER_MIN || sortOrder > SORT_ORDER_MAX) {
+      throw badRequest(`sortOrder must be between ${SORT_ORDER_MIN} and ${SORT_ORDER_MAX}.`, [
+        { path: '/body/sortOrder', message: `must be between ${SORT_ORDER_MIN} and ${SORT_ORDER_MAX}` },
+      ]);
+    }
+    const defaultModel = input.defaultModel ?? null;
+    if (defaultModel !== null && !this.modelIds.has(defaultModel)) {
+      throw unprocessable(
+        'unknown_model',
+        `"${defaultModel}" is not one of the models of /agent-models (${[...this.modelIds].join(', ')}).`,
+      );
+    }
+    return {
+      label,
+      defaultModel,
+      systemPrompt: input.systemPrompt ?? null,
+      // A whitelist: a repeated name adds nothing, so it is kept once, where it first appears.
+      tools: input.tools == null ? null : [...new Set(input.tools)],
+      sortOrder,
+      isDefault: input.isDefault ?? false,
+    };
+  }
+}

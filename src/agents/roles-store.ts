@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/connect.js';
+import type { Schema } from '../http/operation-types.js';
+import { byCodeUnits, byName } from '../shared/order.js';
+
+export type AgentRoleRow = Schema<'AgentRoleRow'>;
+
+/**
+ * A row of `agent_roles`. `id` is the row's own key (what `agent_role_skills.role_id` points
+ * at); `role_id` is the organization's name for the role, the `roleId` of the API.
+ */
+interface RoleRecord {
+  id: string;
+  organization_id: string;
+  role_id: string;
+  label: string;
+  default_model: string | null;
+  system_prompt: string | null;
+  /** JSON array text, or null for the runtime's default tools. */
+  tools: string | null;
+  sort_order: number;
+  /** A boolean on PostgreSQL, 0 or 1 on SQLite. */
+  is_default: boolean | number;
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A role's whole definition as a PUT gives it; every field is set, defaults already applied. */
+export interface RoleDefinition {
+  label: string;
+  defaultModel: string | null;
+  systemPrompt: string | null;
+  tools: string[] | null;
+  sortOrder: number;
+  isDefault: boolean;
+}
+
+export interface SkillRef {
+  id: string;
+  name: string;
+}
+
+const toAgentRoleRow = (row: RoleRecord, skillNames: string[]): AgentRoleRow => ({
+  id: row.id,
+  roleId: row.role_id,
+  label: row.label,
+  defaultModel: row.default_model,
+  systemPrompt: row.system_prompt,
+  tools: row.tools === null ? null : parseTools(row.tools),
+  sortOrder: Number(row.sort_order),
+  isDefault: Boolean(row.is_default),
+  disabledAt: row.disabled_at,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  skillNames: [...skillNames].sort(byCodeUnits),
+});
+
+/** By ascending sortOrder, then label as people read it, then roleId, so the order is total. */
+const roleOrder = (a: AgentRoleRow, b: AgentRoleRow) =>
+  a.sortOrder - b.sortOrder || byName(a.label, b.label) || byCodeUnits(a.roleId, b.roleId);
+
+/** Agent roles and the skills bound to them. */
+export class AgentRoleStore {
+  constructor(private readonly db: Db) {}
+
+  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  /** Every role of the organization, disabled ones too, with its bound skills: two queries in all. */
+  async list(organizationId: string): Promise<AgentRoleRow[]> {
+    const [roles, bindings] = await Promise.all([
+      this.db<RoleRecord>('agent_roles').where({ organization_id: organizationId }).select('*'),
+      this.db('agent_role_skills as b')
+        .join('agent_roles as r', 'r.id', 'b.role_id')
+        .join('agent_skills as s', 's.id', 'b.skill_id')
+        .where('r.organization_id', organizationId)
+        .select<Array<{ role_key: string; name: string }>>('b.role_id as role_key', 's.name'),
+    ]);
+    const namesByRole = new Map<string, string[]>();
+    for (const { role_key, name } of bindings) namesByRole.set(role_key, [...(namesByRole.get(role_key) ?? []), name]);
+    return roles.map((role) => toAgentRoleRow(role, namesByRole.get(role.id) ?? [])).sort(roleOrder);
+  }
+
+  async find(trx: Db, organizationId: string, roleId: string): Promise<AgentRoleRow | undefined> {
+    const role = await trx<RoleRecord>('agent_roles').where({ organization_id: organizationId, role_id: roleId }).first();
+    return role && toAgentRoleRow(role, await this.boundSkillNames(trx, role.id));
+  }
+
+  /**
+   * Locks the organization's row until the transaction ends (PostgreSQL; SQLite's single
+   * connection already serializes writers), so two requests making different roles the default
+   * take turns, and the second clears what the first set instead of tripping the one-default
+   * index. NO KEY UPDATE does not block the key-share locks that inserts referencing the
+   * organization take.
+   */
+  async lockOrganization(trx: Db, organizationId: string): Promise<void> {
+    await trx('organizations').where({ id: organizationId }).forNoKeyUpdate().first('id');
+  }
+
+  /** Takes the default flag off every role of the organization but `roleId`. */
+  async clearDefaultExcept(trx: Db, organizationId: string, roleId: string, at: string): Promise<void> {
+    await trx('agent_roles')
+      .where({ organization_id: organizationId, is_default: true })
+      .whereNot({ role_id: roleId })
+      .update({ is_default: false, updated_at: at });
+  }
+
+  /**
+   * Creates the role or replaces its definition in one statement, so two concurrent PUTs of one
+   * roleId cannot both insert. The row key, `createdAt` and `disabledAt` of an existing role
+   * are kept.
+   */
+  async upsert(trx: Db, organizationId: string, roleId: string, definition: RoleDefinition, at: string): Promise<void> {
+    const fields = {
+      label: definition.label,
+      default_model: definition.defaultModel,
+      system_prompt: definition.systemPrompt,
+      tools: definition.tools === null ? null : JSON.stringify(definition.tools),
+      sort_order: definition.sortOrder,
+      is_default: definition.isDefault,
+      updated_at: at,
+    };
+    await trx('agent_roles')
+      .insert({ id: randomUUID(), organization_id: organizationId, role_id: roleId, ...fields, disabled_at: null, created_at: at })
+      .onConflict(['organization_id', 'role_id'])
+      .merge(Object.keys(fields));
+  }
+
+  /**
+   * Marks the role as changed and returns its row key, or undefined when the organization has
+   * no such role. The update also locks the row until the transaction ends, so replacements of
+   * one role's skill set run one at a time.
+   */
+  async touch(trx: Db, organizationId: string, roleId: string, at: string): Promise<string | undefined> {
+    const updated = await trx('agent_roles')
+      .where({ organization_id: organizationId, role_id: roleId })
+      .update({ updated_at: at })
+      .returning<Array<{ id: string }>>('id');
+    return updated[0]?.id;
+  }
+
+  /** The organization's skills of these names, disabled ones included. */
+  async skillsNamed(trx: Db, organizationId: string, names: readonly string[]): Promise<SkillRef[]> {
+    if (names.length === 0) return [];
+    return trx('agent_skills').where({ organization_id: organizationId }).whereIn('name', names).select<SkillRef[]>('id', 'name');
+  }
+
+  /** Makes exactly these skills the role's bound ones; bindings that stay keep their creation time. */
+  async replaceBindings(trx: Db, roleKey: string, skillIds: readonly string[], at: string): Promise<void> {
+    const stale = trx('agent_role_skills').where({ role_id: roleKey });
+    if (skillIds.length > 0) stale.whereNotIn('skill_id', skillIds);
+    await stale.delete();
+    if (skillIds.length === 0) return;
+    await trx('agent_role_skills')
+      .insert(skillIds.map((skillId) => ({ role_id: roleKey, skill_id: skillId, created_at: at })))
+      .onConflict(['role_id', 'skill_id'])
+      .ignore();
+  }
+
+  /** Names of the skills bound to the role, sorted. */
+  async boundSkillNames(trx: Db, roleKey: string): Promise<string[]> {
+    const rows = await trx('agent_role_skills as b')
+      .join('agent_skills as s', 's.id', 'b.skill_id')
+      .where('b.role_id', roleKey)
+      .select<Array<{ name: string }>>('s.name');
+    return rows.map((row) => row.name).sort(byCodeUnits);
+  }
+}
+
+/** The stored tool list; only this store writes it, so anything but an array of strings is a bug. */
+function parseTools(text: string): string[] {
+  const tools: unknown = JSON.parse(text);
+  if (!Array.isArray(tools) || !tools.every((tool) => typeof tool === 'string')) {
+    throw new Error('agent_roles.tools holds something other than a JSON array of strings');
+  }
+  return tools;
+}

@@ -1,0 +1,205 @@
+import type { IncomingMessage } from 'node:http';
+import { AccessCache } from '../auth/access-cache.js';
+import { MINUTE_MS, type Clock } from '../config/clock.js';
+import type { Config } from '../config/config.js';
+import type { Db } from '../db/connect.js';
+import { ApiError, badRequest, conflict, unprocessable } from '../errors/api-error.js';
+import type { Schema } from '../http/operation-types.js';
+import type { OrgAccess } from '../orgs/store.js';
+import { platformCeilings } from './ceilings.js';
+import { CAPACITY_DIMENSIONS, type CapacityDimension, type DimensionValues } from './dimensions.js';
+import { RateWindows } from './rate-window.js';
+import { bodyBytesOf } from './request-body.js';
+import type { CapacityStore } from './store.js';
+
+export type CapacityPolicyView = Schema<'CapacityPolicyView'>;
+type CapacityDimensionRow = Schema<'CapacityDimensionRow'>;
+type CapacityLimits = Schema<'CapacityLimits'>;
+
+/**
+ * The limit that applies: the lower of the platform ceiling and the organization's limit, the
+ * ceiling when the organization set none. A limit kept after an operator removed the ceiling
+ * still binds: an organization's own restriction is never lifted by a platform change.
+ */
+export function effectiveOf(ceiling: number | null, organizationLimit: number | null): number | null {
+  if (organizationLimit === null) return ceiling;
+  if (ceiling === null) return organizationLimit;
+  return Math.min(ceiling, organizationLimit);
+}
+
+/**
+ * Layered capacity: platform ceilings from the configuration, each organization's own lower
+ * limits from the database, and the effective limit every check uses. Organizations' limits are
+ * cached in the process, so the per-request checks (rate, body size) cost a map lookup; a change
+ * through this service clears its organization's entry at once, and the TTL bounds how long a
+ * change made by another process goes unseen.
+ */
+export class CapacityService {
+  private readonly ceilings: Readonly<Record<CapacityDimension, number | null>>;
+  private readonly cache: AccessCache<DimensionValues>;
+  /** Loads in flight, so a burst of requests after an expiry costs one query, not one each. */
+  private readonly loading = new Map<string, Promise<DimensionValues>>();
+  /** Bumped by every change, so a load that began before it cannot cache what it read. */
+  private generation = 0;
+  private readonly requestRates = new RateWindows(MINUTE_MS);
+
+  constructor(
+    private readonly store: CapacityStore,
+    config: Pick<Config, 'ceilings' | 'bodyLimitBytes'>,
+    private readonly clock: Clock,
+    cacheTtlMs: number,
+  ) {
+    this.ceilings = platformCeilings(config);
+    this.cache = new AccessCache(cacheTtlMs);
+  }
+
+  /** All 23 dimensions in contract order, read fresh from the database. */
+  async view(organizationId: string): Promise<CapacityPolicyView> {
+    const limits = await this.store.limitsOf(organizationId);
+    return { dimensions: CAPACITY_DIMENSIONS.map((dimension) => this.row(dimension, limits)) };
+  }
+
+  /**
+   * Sets (a number) or clears (null) the limits of the dimensions present; the others stay.
+   * All or nothing: every rejected dimension is named in one error and nothing is written.
+   */
+  async update(organizationId: string, limits: CapacityLimits): Promise<CapacityPolicyView> {
+    const changes: Array<[CapacityDimension, number | null]> = [];
+    const noCeiling: CapacityDimension[] = [];
+    const aboveCeiling: string[] = [];
+    for (const dimension of CAPACITY_DIMENSIONS) {
+      const value = limits[dimension];
+      if (value === undefined) continue;
+      if (value !== null) {
+        if (!Number.isFinite(value) || value < 0) {
+          throw badRequest(`The ${dimension} limit must be a non-negative number.`, [{ path: `/body/limits/${dimension}`, message: 'must be >= 0' }]);
+        }
+        const ceiling = this.ceilings[dimension];
+        if (ceiling === null) noCeiling.push(dimension);
+        else if (value > ceiling) aboveCeiling.push(`${dimension} ${value} is above its platform ceiling of ${ceiling}`);
+      }
+      changes.push([dimension, value]);
+    }
+    if (noCeiling.length > 0 || aboveCeiling.length > 0) throw rejected(noCeiling, aboveCeiling);
+    if (changes.length > 0) {
+      await this.store.apply(organizationId, changes, this.clock.now().toISOString());
+      this.forget(organizationId);
+    }
+    return this.view(organizationId);
+  }
+
+  /**
+   * The limit that applies to the organization in the dimension, or null when none does. The
+   * one answer to "how much may this organization use": this service's checks, skill ingestion
+   * and the agent runtime all ask it.
+   */
+  async effectiveLimit(organizationId: string, dimension: CapacityDimension): Promise<number | null> {
+    return this.effectiveIn(await this.limitsOf(organizationId), dimension);
+  }
+
+  /**
+   * Refuses one more active row of a counted dimension (members, teams, folders, projects) when
+   * the organization is at its limit. Call it inside the transaction that inserts the row: it
+   * locks the organization first, so concurrent creates are counted one after another and
+   * cannot together overshoot the limit. Costs nothing when no limit applies.
+   */
+  async ensureRoom(trx: Db, organizationId: string, dimension: CapacityDimension, countActive: () => Promise<number>): Promise<void> {
+    const limit = this.effectiveIn(await this.limitsOf(organizationId, trx), dimension);
+    if (limit === null) return;
+    await this.store.lockOrganization(trx, organizationId);
+    const active = await countActive();
+    if (active + 1 > limit) {
+      throw conflict('capacity_exceeded', `The organization's ${dimension} limit is ${limit} and ${active} are active; nothing was created.`);
+    }
+  }
+
+  /**
+   * The per-request checks of an org-scoped request, made once its caller is known to be a
+   * member: `requestRate` (429 with Retry-After; a refused request is not counted) and then
+   * `requestBodySize` against the bytes the JSON parser read (413). Synchronous while the
+   * organization's limits are cached.
+   */
+  readonly admitRequest = (access: OrgAccess, req: IncomingMessage): void | Promise<void> => {
+    const organizationId = access.organization.id;
+    const limits = this.limitsOf(organizationId);
+    if (limits instanceof Promise) return limits.then((loaded) => this.admit(organizationId, loaded, req));
+    this.admit(organizationId, limits, req);
+  };
+
+  private admit(organizationId: string, limits: DimensionValues, req: IncomingMessage): void {
+    const rate = this.effectiveIn(limits, 'requestRate');
+    if (rate !== null) {
+      const waitMs = this.requestRates.take(organizationId, rate, this.clock.now().getTime());
+      if (waitMs > 0) throw rateLimited(rate, waitMs);
+    }
+    const bytes = bodyBytesOf(req);
+    if (bytes !== undefined) {
+      const maxBytes = this.effectiveIn(limits, 'requestBodySize');
+      if (maxBytes !== null && bytes > maxBytes) {
+        throw new ApiError(413, 'payload_too_large', `The request body has ${bytes} bytes; this organization's requestBodySize limit is ${maxBytes}.`);
+      }
+    }
+  }
+
+  private row(dimension: CapacityDimension, limits: DimensionValues): CapacityDimensionRow {
+    const platformCeiling = this.ceilings[dimension];
+    const organizationLimit = limits[dimension] ?? null;
+    return { dimension, platformCeiling, organizationLimit, effective: effectiveOf(platformCeiling, organizationLimit) };
+  }
+
+  private effectiveIn(limits: DimensionValues, dimension: CapacityDimension): number | null {
+    return effectiveOf(this.ceilings[dimension], limits[dimension] ?? null);
+  }
+
+  /**
+   * The organization's limits, from the cache when it holds them. Inside a transaction the load
+   * goes through that transaction and never waits on a load in flight: on SQLite's single
+   * connection, a load queued behind the transaction would wait for it forever.
+   */
+  private limitsOf(organizationId: string, trx?: Db): DimensionValues | Promise<DimensionValues> {
+    const cached = this.cache.get(organizationId, this.clock.now().getTime());
+    if (cached) return cached;
+    if (trx) return this.load(organizationId, trx);
+    const inFlight = this.loading.get(organizationId);
+    if (inFlight) return inFlight;
+    const load = this.load(organizationId).finally(() => {
+      if (this.loading.get(organizationId) === load) this.loading.delete(organizationId);
+    });
+    this.loading.set(organizationId, load);
+    return load;
+  }
+
+  private async load(organizationId: string, db?: Db): Promise<DimensionValues> {
+    const generation = this.generation;
+    const limits = await this.store.limitsOf(organizationId, db);
+    if (generation === this.generation) this.cache.set(organizationId, limits, this.clock.now().getTime());
+    return limits;
+  }
+
+  private forget(organizationId: string): void {
+    this.generation += 1;
+    this.cache.delete(organizationId);
+    this.loading.delete(organizationId);
+  }
+}
+
+function rejected(noCeiling: CapacityDimension[], aboveCeiling: string[]): ApiError {
+  const reasons: string[] = [];
+  if (noCeiling.length > 0) {
+    reasons.push(`${noCeiling.join(', ')} ${noCeiling.length === 1 ? 'has' : 'have'} no platform ceiling, so the organization cannot limit ${noCeiling.length === 1 ? 'it' : 'them'}`);
+  }
+  reasons.push(...aboveCeiling);
+  const message = `Nothing was changed: ${reasons.join('; ')}.`;
+  return unprocessable(noCeiling.length > 0 ? 'capacity_no_ceiling' : 'capacity_above_ceiling', message);
+}
+
+function rateLimited(perMinute: number, waitMs: number): ApiError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new ApiError(
+    429,
+    'rate_limited',
+    `This organization's requestRate limit is ${perMinute} requests per minute; retry in ${seconds} s.`,
+    undefined,
+    { 'Retry-After': String(seconds) },
+  );
+}

@@ -1,0 +1,85 @@
+import type { Clock } from '../config/clock.js';
+import { notFound } from '../errors/api-error.js';
+import type { Schema } from '../http/operation-types.js';
+import type { SkillContentStore } from './content-store.js';
+import { readSkillDirectory } from './directory.js';
+import type { SkillFileInput, SkillIngestion, SkillInstallOutcome } from './ingest.js';
+import type { AgentSkillRow, SkillRecord, SkillStore } from './store.js';
+
+type SkillFileEntry = Schema<'SkillFileEntry'>;
+type InstalledSkillResult = Schema<'InstalledSkillResult'>;
+type UpdateAgentSkillResult = Schema<'UpdateAgentSkillResult'>;
+
+const skillNotFound = (name: string) => notFound('skill_not_found', `No skill ${JSON.stringify(name)} in this organization.`);
+
+/**
+ * Agent skills: installs through the shared ingestion pipeline, reads back from the store,
+ * and the PATCH rules (relabel; disable, which archives the sessions of the bound roles).
+ */
+export class SkillService {
+  constructor(
+    private readonly skills: SkillStore,
+    private readonly ingestion: SkillIngestion,
+    private readonly content: SkillContentStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Creates the store directory and removes staging directories left by a crash; resolves to how many. */
+  prepareStore(): Promise<number> {
+    return this.content.init();
+  }
+
+  list(organizationId: string): Promise<AgentSkillRow[]> {
+    return this.skills.list(organizationId);
+  }
+
+  /** The files of the skill's stored version as UTF-8 text, sorted by path bytewise. */
+  async files(organizationId: string, name: string): Promise<SkillFileEntry[]> {
+    const skill = await this.require(organizationId, name);
+    const files = await this.content.read(skill.content_digest);
+    // Inspection admitted only valid UTF-8, so the text is exactly the stored bytes (a byte
+    // order mark included: Buffer#toString keeps it).
+    return files.map((file) => ({ path: file.path, content: Buffer.from(file.bytes).toString('utf8') }));
+  }
+
+  /** `PUT /agent-skills/{name}`: creates or replaces the skill; a disabled skill stays disabled. */
+  async install(organizationId: string, name: string, body: { version: string; files: SkillFileInput[] }): Promise<InstalledSkillResult> {
+    const { skill } = await this.ingestion.install({ organizationId, name, version: body.version, files: body.files });
+    return { id: skill.id, name: skill.name, contentDigest: skill.content_digest };
+  }
+
+  /**
+   * `hub skill install DIR`: the directory's files through the same pipeline. The version
+   * defaults to the front matter's `version`, else `0.0.0`.
+   */
+  async installDirectory(organizationId: string, name: string, dir: string, version: string | undefined): Promise<SkillInstallOutcome> {
+    const files = await readSkillDirectory(dir, await this.ingestion.limitsFor(organizationId));
+    return this.ingestion.install({ organizationId, name, version, files });
+  }
+
+  /**
+   * `PATCH /agent-skills/{name}`: `description` relabels; `disabled: true` sets `disabledAt` and,
+   * in the same transaction, archives every open session of every role bound to the skill;
+   * `disabled: false` re-enables. The answer names what the request carried.
+   */
+  async update(organizationId: string, name: string, changes: { description?: string; disabled?: boolean }): Promise<UpdateAgentSkillResult> {
+    const at = this.clock.now().toISOString();
+    return this.skills.transaction(async (trx) => {
+      const skill = await this.skills.findByName(organizationId, name, trx);
+      if (!skill) throw skillNotFound(name);
+      const result: UpdateAgentSkillResult = {};
+      if (changes.description === undefined && changes.disabled === undefined) return result;
+      await this.skills.update(trx, skill.id, changes, at);
+      if (changes.disabled === true) await this.skills.archiveSessionsOfBoundRoles(trx, organizationId, skill.id, at);
+      if (changes.disabled !== undefined) result.disabled = changes.disabled;
+      if (changes.description !== undefined) result.updated = true;
+      return result;
+    });
+  }
+
+  private async require(organizationId: string, name: string): Promise<SkillRecord> {
+    const skill = await this.skills.findByName(organizationId, name);
+    if (!skill) throw skillNotFound(name);
+    return skill;
+  }
+}

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/connect.js';
+import type { Schema } from '../http/operation-types.js';
+import { byCodeUnits } from '../shared/order.js';
+
+export type AgentSkillRow = Schema<'AgentSkillRow'>;
+
+/** A row of `agent_skills`. */
+export interface SkillRecord {
+  id: string;
+  organization_id: string;
+  name: string;
+  version: string;
+  description: string | null;
+  content_digest: string;
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What an install writes: the content and its labels; the disabled state is left as it is. */
+export interface SkillContent {
+  organizationId: string;
+  name: string;
+  version: string;
+  description: string | null;
+  contentDigest: string;
+}
+
+const SKILL_COLUMNS = ['id', 'organization_id', 'name', 'version', 'description', 'content_digest', 'disabled_at', 'created_at', 'updated_at'] as const;
+
+const toAgentSkillRow = (row: SkillRecord, boundRoleIds: string[]): AgentSkillRow => ({
+  id: row.id,
+  name: row.name,
+  version: row.version,
+  description: row.description,
+  contentDigest: row.content_digest,
+  disabledAt: row.disabled_at,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  boundRoleIds,
+});
+
+/** Agent skill rows, their role bindings as seen from the skill, and the sessions a disable archives. */
+export class SkillStore {
+  constructor(private readonly db: Db) {}
+
+  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  /**
+   * Every skill of the organization, disabled ones too, each with the `roleId`s of the roles
+   * bound to it: one statement, the bindings joined in. Sorted by name.
+   */
+  async list(organizationId: string): Promise<AgentSkillRow[]> {
+    const rows = await this.db('agent_skills as s')
+      .leftJoin('agent_role_skills as b', 'b.skill_id', 's.id')
+      .leftJoin('agent_roles as r', function () {
+        this.on('r.id', '=', 'b.role_id').andOn('r.organization_id', '=', 's.organization_id');
+      })
+      .where('s.organization_id', organizationId)
+      .select<Array<SkillRecord & { bound_role_id: string | null }>>(...SKILL_COLUMNS.map((c) => `s.${c}`), 'r.role_id as bound_role_id');
+    const skills = new Map<string, { record: SkillRecord; roleIds: Set<string> }>();
+    for (const row of rows) {
+      let skill = skills.get(row.id);
+      if (!skill) {
+        skill = { record: row, roleIds: new Set() };
+        skills.set(row.id, skill);
+      }
+      if (row.bound_role_id !== null) skill.roleIds.add(row.bound_role_id);
+    }
+    return [...skills.values()]
+      .map(({ record, roleIds }) => toAgentSkillRow(record, [...roleIds].sort(byCodeUnits)))
+      .sort((a, b) => byCodeUnits(a.name, b.name));
+  }
+
+  async findByName(organizationId: string, name: string, db: Db = this.db): Promise<SkillRecord | undefined> {
+    return db('agent_skills').where({ organization_id: organizationId, name }).first<SkillRecord | undefined>(...SKILL_COLUMNS);
+  }
+
+  /**
+   * Creates the skill or replaces its content (version, digest, description), in one statement
+   * that concurrent installs of the same name cannot both win: the row keeps its id, its
+   * creation time and its disabled state. Returns the row as it now is.
+   */
+  async upsert(content: SkillContent, at: string): Promise<SkillRecord> {
+    return this.db.transaction(async (trx) => {
+      await trx('agent_skills')
+        .insert({
+          id: randomUUID(),
+          organization_id: content.organizationId,
+          name: content.name,
+          version: content.version,
+          description: content.description,
+          content_digest: content.contentDigest,
+          disabled_at: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .onConflict(['organization_id', 'name'])
+        .merge(['version', 'description', 'content_digest', 'updated_at']);
+      return (await this.findByName(content.organizationId, content.name, trx))!;
+    });
+  }
+
+  /**
+   * Applies a PATCH to the skill: a new description, and/or the disabled state. Disabling keeps
+   * the time of a disable already in force.
+   */
+  async update(trx: Db, skillId: string, changes: { description?: string; disabled?: boolean }, at: string): Promise<void> {
+    const values: Record<string, unknown> = { updated_at: at };
+    if (changes.description !== undefined) values.description = changes.description;
+    if (changes.disabled === true) values.disabled_at = trx.raw('coalesce(disabled_at, ?)', [at]);
+    if (changes.disabled === false) values.disabled_at = null;
+    await trx('agent_skills').where({ id: skillId }).update(values);
+  }
+
+  /**
+   * Archives every open session, in the organization, of every role bound to the skill (a
+   * session names its role by `roleId`). Returns how many were archived.
+   */
+  async archiveSessionsOfBoundRoles(trx: Db, organizationId: string, skillId: string, at: string): Promise<number> {
+    const boundRoleIds = trx('agent_role_skills as b')
+      .join('agent_roles as r', 'r.id', 'b.role_id')
+      .where('b.skill_id', skillId)
+      .where('r.organization_id', organizationId)
+      .select('r.role_id');
+    return trx('agent_sessions')
+      .where('organization_id', organizationId)
+      .whereNull('archived_at')
+      .whereIn('role_id', boundRoleIds)
+      .update({ archived_at: at });
+  }
+}

@@ -1,0 +1,551 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CAPACITY_DIMENSIONS, ceilingVariable, type CapacityDimension } from '../../src/capacity/dimensions.js';
+import { SKILL_INGESTION_DEFAULTS } from '../../src/capacity/ceilings.js';
+import { effectiveOf } from '../../src/capacity/service.js';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { loadOpenApiDocument } from '../../src/http/openapi-document.js';
+import { ACTORS, seedActors, type ActorName } from '../support/actors.js';
+import { expectError } from '../support/assertions.js';
+import { cliEnv, runHub } from '../support/hub-cli.js';
+import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
+import { TestHub, type HttpResult } from '../support/test-hub.js';
+
+/** The ceilings of the main hub, given the way an operator gives them. */
+const CEILING_ENV = {
+  HUB_CEILING_MEMBER_COUNT: '500',
+  HUB_CEILING_TEAM_COUNT: '100',
+  HUB_CEILING_FOLDER_COUNT: '100',
+  HUB_CEILING_PROJECT_COUNT: '100',
+  HUB_CEILING_REQUEST_RATE: '10000',
+  HUB_CEILING_FILE_SIZE: '1048576',
+  HUB_CEILING_RUN_WALL_TIME: '3600',
+};
+const DEFAULT_BODY_LIMIT = loadConfig({}).bodyLimitBytes;
+
+let hub: TestHub;
+let plainHub: TestHub;
+let slugCounter = 0;
+const freshOrg = (prefix: string) => seedOrg(hub, `${prefix}-${++slugCounter}`);
+
+beforeAll(async () => {
+  [hub, plainHub] = await Promise.all([TestHub.start({ config: { ceilings: loadConfig(CEILING_ENV).ceilings } }), TestHub.start()]);
+});
+afterAll(() => Promise.all([hub?.stop(), plainHub?.stop()]));
+
+type Row = { dimension: CapacityDimension; platformCeiling: number | null; organizationLimit: number | null; effective: number | null };
+
+function rowsOf(res: HttpResult): Record<CapacityDimension, Row> {
+  expect(res.status, res.text).toBe(200);
+  return Object.fromEntries((res.body.dimensions as Row[]).map((row) => [row.dimension, row])) as Record<CapacityDimension, Row>;
+}
+
+const policy = async (org: OrgFixture) => rowsOf(await org.api('owner', 'GET', '/capacity-policy'));
+const putLimits = (org: OrgFixture, limits: Record<string, unknown>) => org.api('owner', 'PUT', '/capacity-policy', { limits });
+
+async function setLimits(org: OrgFixture, limits: Partial<Record<CapacityDimension, number | null>>) {
+  return rowsOf(await putLimits(org, limits));
+}
+
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('dimensions and platform ceilings', () => {
+  it('lists the contract’s 23 dimensions in its order', () => {
+    const schemas = (loadOpenApiDocument().components as { schemas: Record<string, { enum: string[] }> }).schemas;
+    expect([...CAPACITY_DIMENSIONS]).toEqual(schemas.CapacityDimension!.enum);
+    expect(CAPACITY_DIMENSIONS).toHaveLength(23);
+  });
+
+  it('names each ceiling variable HUB_CEILING_ plus the dimension in SCREAMING_SNAKE_CASE', () => {
+    expect(ceilingVariable('memberCount')).toBe('HUB_CEILING_MEMBER_COUNT');
+    expect(ceilingVariable('requestBodySize')).toBe('HUB_CEILING_REQUEST_BODY_SIZE');
+    expect(ceilingVariable('processCpu')).toBe('HUB_CEILING_PROCESS_CPU');
+  });
+
+  it('reads non-negative numbers from HUB_CEILING_<DIMENSION>; an empty value is unset', () => {
+    expect(loadConfig({}).ceilings).toEqual({});
+    expect(
+      loadConfig({
+        HUB_CEILING_MEMBER_COUNT: '500',
+        HUB_CEILING_REQUEST_RATE: '0.5',
+        HUB_CEILING_PROCESS_CPU: ' 30 ',
+        HUB_CEILING_SESSION_COUNT: '0',
+        HUB_CEILING_TEAM_COUNT: '',
+      }).ceilings,
+    ).toEqual({ memberCount: 500, requestRate: 0.5, processCpu: 30, sessionCount: 0 });
+  });
+
+  it('stops start-up on a value that is not a non-negative number, naming the variable', () => {
+    for (const value of ['-1', 'abc', '1e3', '0x10', '5MB', '1.', '.5', 'Infinity', '1 000']) {
+      const err = configError({ HUB_CEILING_MEMBER_COUNT: value });
+      expect(err.message, value).toContain('HUB_CEILING_MEMBER_COUNT');
+      expect(err.message).not.toContain('\n');
+    }
+  });
+
+  it('stops start-up on a variable that names no dimension', () => {
+    for (const name of ['HUB_CEILING_MEMBERS', 'HUB_CEILING_memberCount', 'HUB_CEILING_', 'HUB_CEILING_MEMBER_COUNTS']) {
+      expect(configError({ [name]: '5' }).message, name).toMatch(new RegExp(`^${name} names no capacity dimension`));
+    }
+  });
+
+  it('refuses a request body ceiling above HUB_BODY_LIMIT, the largest body the server reads', () => {
+    const err = configError({ HUB_BODY_LIMIT: '100000', HUB_CEILING_REQUEST_BODY_SIZE: '100001' });
+    expect(err.message).toContain('HUB_CEILING_REQUEST_BODY_SIZE');
+    expect(err.message).toContain('HUB_BODY_LIMIT');
+    expect(configError({ HUB_CEILING_REQUEST_BODY_SIZE: String(DEFAULT_BODY_LIMIT + 1) }).message).toContain('HUB_BODY_LIMIT');
+    expect(loadConfig({ HUB_BODY_LIMIT: '100000', HUB_CEILING_REQUEST_BODY_SIZE: '100000' }).ceilings).toEqual({ requestBodySize: 100000 });
+  });
+
+  it('makes every hub command exit 2 with one line naming the variable, before touching the database', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-ceiling-'));
+    try {
+      const result = await runHub(['migrate'], cliEnv(dataDir, undefined, { HUB_CEILING_TEAM_COUNT: 'lots' }));
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain('HUB_CEILING_TEAM_COUNT');
+      expect(fs.existsSync(path.join(dataDir, 'hub.sqlite'))).toBe(false);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('computes the effective limit as the lower of ceiling and organization limit', () => {
+    expect(effectiveOf(10, null)).toBe(10);
+    expect(effectiveOf(10, 4)).toBe(4);
+    expect(effectiveOf(10, 20)).toBe(10);
+    expect(effectiveOf(null, null)).toBeNull();
+    // A limit set before the operator removed the ceiling still binds the organization.
+    expect(effectiveOf(null, 4)).toBe(4);
+  });
+});
+
+describe('GET /capacity-policy', () => {
+  it('lists all 23 dimensions in contract order; without HUB_CEILING_ variables only the runtime settings give ceilings', async () => {
+    const org = await seedOrg(plainHub, 'plain');
+    const res = await org.api('admin', 'GET', '/capacity-policy');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.dimensions.map((r: Row) => r.dimension)).toEqual([...CAPACITY_DIMENSIONS]);
+    const defaults: Partial<Record<CapacityDimension, number>> = {
+      requestBodySize: DEFAULT_BODY_LIMIT,
+      fileSize: 5 * 1024 * 1024,
+      attachmentCount: 1000,
+      archiveExpansion: 50 * 1024 * 1024,
+    };
+    expect(SKILL_INGESTION_DEFAULTS).toEqual({ fileSize: defaults.fileSize, attachmentCount: 1000, archiveExpansion: defaults.archiveExpansion });
+    for (const row of res.body.dimensions as Row[]) {
+      const ceiling = defaults[row.dimension] ?? null;
+      expect(row, row.dimension).toEqual({ dimension: row.dimension, platformCeiling: ceiling, organizationLimit: null, effective: ceiling });
+    }
+  });
+
+  it('shows the ceilings the environment set, over the runtime defaults', async () => {
+    const rows = await policy(await freshOrg('env'));
+    expect(rows.memberCount).toEqual({ dimension: 'memberCount', platformCeiling: 500, organizationLimit: null, effective: 500 });
+    expect(rows.fileSize.platformCeiling).toBe(1048576);
+    expect(rows.runWallTime.platformCeiling).toBe(3600);
+    expect(rows.attachmentCount.platformCeiling).toBe(1000);
+    expect(rows.requestBodySize.platformCeiling).toBe(DEFAULT_BODY_LIMIT);
+    expect(rows.agentConcurrency).toEqual({ dimension: 'agentConcurrency', platformCeiling: null, organizationLimit: null, effective: null });
+  });
+});
+
+describe('PUT /capacity-policy', () => {
+  it('sets organization limits, answers the whole policy, and effective is the lower of the two', async () => {
+    const org = await freshOrg('put');
+    const res = await putLimits(org, { memberCount: 40, fileSize: 2048, runWallTime: 3600 });
+    const rows = rowsOf(res);
+    expect(res.body.dimensions.map((r: Row) => r.dimension)).toEqual([...CAPACITY_DIMENSIONS]);
+    expect(rows.memberCount).toEqual({ dimension: 'memberCount', platformCeiling: 500, organizationLimit: 40, effective: 40 });
+    expect(rows.fileSize).toEqual({ dimension: 'fileSize', platformCeiling: 1048576, organizationLimit: 2048, effective: 2048 });
+    expect(rows.runWallTime).toEqual({ dimension: 'runWallTime', platformCeiling: 3600, organizationLimit: 3600, effective: 3600 });
+    expect(await policy(org)).toEqual(rows);
+  });
+
+  it('touches only the dimensions present', async () => {
+    const org = await freshOrg('partial');
+    await setLimits(org, { memberCount: 40, teamCount: 7 });
+    const rows = await setLimits(org, { teamCount: 8 });
+    expect(rows.memberCount.organizationLimit).toBe(40);
+    expect(rows.teamCount.organizationLimit).toBe(8);
+    expect((await setLimits(org, {})).teamCount.organizationLimit).toBe(8);
+  });
+
+  it('clears a limit with null, so effective falls back to the ceiling; clearing is always allowed', async () => {
+    const org = await freshOrg('clear');
+    await setLimits(org, { memberCount: 40, teamCount: 7 });
+    const rows = await setLimits(org, { memberCount: null, agentConcurrency: null });
+    expect(rows.memberCount).toEqual({ dimension: 'memberCount', platformCeiling: 500, organizationLimit: null, effective: 500 });
+    expect(rows.teamCount.organizationLimit).toBe(7);
+    expect(rows.agentConcurrency.organizationLimit).toBeNull();
+  });
+
+  it('accepts 0, fractions and a limit equal to the ceiling', async () => {
+    const org = await freshOrg('bounds');
+    const rows = await setLimits(org, { sessionCount: null, teamCount: 0, requestRate: 2.5, memberCount: 500 });
+    expect([rows.teamCount.effective, rows.requestRate.effective, rows.memberCount.effective]).toEqual([0, 2.5, 500]);
+  });
+
+  it('refuses a limit above the ceiling with 422 capacity_above_ceiling, naming the dimension', async () => {
+    const org = await freshOrg('above');
+    const res = await putLimits(org, { memberCount: 501 });
+    expectError(res, 422, 'capacity_above_ceiling');
+    expect(res.body.error.message).toContain('memberCount');
+    expect(res.body.error.message).toContain('500');
+    expect((await policy(org)).memberCount.organizationLimit).toBeNull();
+  });
+
+  it('refuses a limit on a dimension without a ceiling with 422 capacity_no_ceiling', async () => {
+    const org = await freshOrg('noceiling');
+    const res = await putLimits(org, { agentConcurrency: 4 });
+    expectError(res, 422, 'capacity_no_ceiling');
+    expect(res.body.error.message).toContain('agentConcurrency');
+    expect((await policy(org)).agentConcurrency.organizationLimit).toBeNull();
+  });
+
+  it('is all-or-nothing: one rejected dimension rejects the request and nothing is written', async () => {
+    const org = await freshOrg('atomic');
+    await setLimits(org, { teamCount: 7 });
+    const before = await policy(org);
+
+    const one = await putLimits(org, { memberCount: 40, teamCount: null, fileSize: 2_000_000 });
+    expectError(one, 422, 'capacity_above_ceiling');
+    expect(one.body.error.message).toContain('fileSize');
+    expect(one.body.error.message).not.toContain('memberCount');
+
+    const both = await putLimits(org, { memberCount: 40, projectStorage: 1, sessionCount: 2, folderCount: 101 });
+    expectError(both, 422, 'capacity_no_ceiling');
+    for (const named of ['projectStorage', 'sessionCount', 'folderCount']) expect(both.body.error.message).toContain(named);
+
+    expect(await policy(org)).toEqual(before);
+  });
+
+  it('answers 400 validation_failed to values that are not non-negative numbers or null, and to unknown dimensions', async () => {
+    const org = await freshOrg('invalid');
+    const before = await policy(org);
+    // (The router's validator coerces scalar strings and booleans in bodies, so "5" would pass as 5.)
+    for (const limits of [{ memberCount: -1 }, { memberCount: -0.5 }, { memberCount: {} }, { members: 5 }, { memberCount: 5, bogus: 1 }]) {
+      expectError(await putLimits(org, limits), 400, 'validation_failed');
+    }
+    expectError(await org.api('owner', 'PUT', '/capacity-policy', {}), 400, 'validation_failed');
+    expectError(await org.api('owner', 'PUT', '/capacity-policy', { limits: { memberCount: 5 }, extra: 1 }), 400, 'validation_failed');
+    expect(await policy(org)).toEqual(before);
+  });
+
+  it('keeps each organization’s limits to itself', async () => {
+    const [a, b] = [await freshOrg('own-a'), await freshOrg('own-b')];
+    await setLimits(a, { memberCount: 12 });
+    expect((await policy(b)).memberCount.organizationLimit).toBeNull();
+  });
+
+  it('serves every dimension through effectiveLimit at once after a change, skill ingestion’s included', async () => {
+    const org = await freshOrg('effective');
+    const { capacity } = hub.services;
+    expect(await capacity.effectiveLimit(org.id, 'fileSize')).toBe(1048576);
+    expect(await capacity.effectiveLimit(org.id, 'attachmentCount')).toBe(1000);
+    expect(await capacity.effectiveLimit(org.id, 'archiveExpansion')).toBe(50 * 1024 * 1024);
+    expect(await capacity.effectiveLimit(org.id, 'agentConcurrency')).toBeNull();
+    await setLimits(org, { fileSize: 1000, attachmentCount: 10, runWallTime: 60 });
+    expect(await capacity.effectiveLimit(org.id, 'fileSize')).toBe(1000);
+    expect(await capacity.effectiveLimit(org.id, 'attachmentCount')).toBe(10);
+    expect(await capacity.effectiveLimit(org.id, 'runWallTime')).toBe(60);
+    await setLimits(org, { fileSize: null });
+    expect(await capacity.effectiveLimit(org.id, 'fileSize')).toBe(1048576);
+  });
+});
+
+describe('who may read and change the capacity policy', () => {
+  let cookies: Record<ActorName, string | undefined>;
+  const acme = (actor: ActorName, method: string, body?: unknown) =>
+    plainHub.request(method, '/api/org/acme/capacity-policy', { cookie: cookies[actor], body });
+
+  beforeAll(async () => {
+    cookies = await seedActors(plainHub);
+  });
+
+  const denied: Partial<Record<ActorName, [number, string]>> = {
+    anonymous: [401, 'unauthenticated'],
+    otherOrgOwner: [404, 'org_not_found'],
+    member: [403, 'org_admin_required'],
+  };
+
+  for (const actor of ACTORS) {
+    it(`${actor}: ${denied[actor]?.join(' ') ?? 'allowed'}`, async () => {
+      const before = (await acme('owner', 'GET')).body;
+      const read = await acme(actor, 'GET');
+      const write = await acme(actor, 'PUT', { limits: { attachmentCount: 10 + ACTORS.indexOf(actor) } });
+      const expected = denied[actor];
+      if (expected) {
+        expectError(read, ...expected);
+        expectError(write, ...expected);
+        expect((await acme('owner', 'GET')).body).toEqual(before);
+      } else {
+        expect(read.status, read.text).toBe(200);
+        expect(rowsOf(write).attachmentCount.organizationLimit).toBe(10 + ACTORS.indexOf(actor));
+      }
+    });
+  }
+});
+
+interface CountedKind {
+  dimension: 'memberCount' | 'teamCount' | 'folderCount' | 'projectCount';
+  /** Active rows a seeded organization starts with (its OWNER, ADMIN and MEMBER). */
+  initial: number;
+  create(org: OrgFixture, n: number): Promise<HttpResult>;
+  /** Archives or revokes the row a successful create answered with. */
+  release(org: OrgFixture, created: any): Promise<HttpResult>;
+  countActive(org: OrgFixture): Promise<number>;
+}
+
+const KINDS: CountedKind[] = [
+  {
+    dimension: 'memberCount',
+    initial: 3,
+    create: (org, n) => org.api('owner', 'POST', '/members', { imOpenId: `${org.slug}-new-${n}`, role: 'MEMBER' }),
+    release: (org, created) => org.api('owner', 'POST', `/members/${created.userId}/revoke`),
+    countActive: async (org) => (await org.api('owner', 'GET', '/members')).body.members.length,
+  },
+  {
+    dimension: 'teamCount',
+    initial: 0,
+    create: (org, n) => org.api('owner', 'POST', '/teams', { slug: `team-${n}`, name: `Team ${n}` }),
+    release: (org, created) => org.api('owner', 'POST', `/teams/${created.id}/archive`),
+    countActive: async (org) => (await org.api('owner', 'GET', '/teams')).body.teams.length,
+  },
+  {
+    dimension: 'folderCount',
+    initial: 0,
+    create: (org, n) => org.api('owner', 'POST', '/folders', { name: `Folder ${n}` }),
+    release: (org, created) => org.api('owner', 'POST', `/folders/${created.id}/archive`),
+    countActive: async (org) => (await org.api('owner', 'GET', '/explorer')).body.folders.length,
+  },
+  {
+    dimension: 'projectCount',
+    initial: 0,
+    create: (org, n) => org.api('owner', 'POST', '/projects', { name: `Project ${n}` }),
+    release: (org, created) => org.api('owner', 'POST', `/projects/${created.id}/archive`),
+    countActive: async (org) => (await org.api('owner', 'GET', '/explorer')).body.projects.length,
+  },
+];
+
+describe('counted dimensions on create', () => {
+  for (const kind of KINDS) {
+    describe(kind.dimension, () => {
+      it('refuses the create beyond the limit with 409 capacity_exceeded, counting active rows only', async () => {
+        const org = await freshOrg(kind.dimension.toLowerCase());
+        const limit = kind.initial + 2;
+        await setLimits(org, { [kind.dimension]: limit });
+        const first = await kind.create(org, 1);
+        expect(first.status, first.text).toBe(201);
+        expect((await kind.create(org, 2)).status).toBe(201);
+
+        const refused = await kind.create(org, 3);
+        expectError(refused, 409, 'capacity_exceeded');
+        expect(refused.body.error.message).toContain(kind.dimension);
+        expect(refused.body.error.message).toContain(String(limit));
+        expect(await kind.countActive(org)).toBe(limit);
+
+        // An archived or revoked row no longer counts.
+        expect((await kind.release(org, first.body)).status).toBe(200);
+        expect((await kind.create(org, 4)).status).toBe(201);
+        expectError(await kind.create(org, 5), 409, 'capacity_exceeded');
+
+        // Lowering the limit below what exists keeps what exists and refuses more; clearing lifts it.
+        await setLimits(org, { [kind.dimension]: 1 });
+        expect(await kind.countActive(org)).toBe(limit);
+        expectError(await kind.create(org, 6), 409, 'capacity_exceeded');
+        await setLimits(org, { [kind.dimension]: null });
+        expect((await kind.create(org, 7)).status).toBe(201);
+      });
+
+      it('lets exactly the limit through when 10 creates race', async () => {
+        const org = await freshOrg(`race-${kind.dimension.toLowerCase()}`);
+        const limit = kind.initial + 3;
+        await setLimits(org, { [kind.dimension]: limit });
+        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => kind.create(org, i)));
+        const statuses = results.map((r) => r.status);
+        expect(statuses.filter((s) => s === 201), statuses.join(' ')).toHaveLength(3);
+        for (const refused of results.filter((r) => r.status !== 201)) expectError(refused, 409, 'capacity_exceeded');
+        expect(await kind.countActive(org)).toBe(limit);
+      });
+    });
+  }
+
+  it('applies the ceiling when the organization set no limit', async () => {
+    const small = await TestHub.start({ config: { ceilings: loadConfig({ HUB_CEILING_TEAM_COUNT: '1' }).ceilings } });
+    try {
+      const org = await seedOrg(small, 'small');
+      expect((await org.api('owner', 'POST', '/teams', { slug: 'one', name: 'One' })).status).toBe(201);
+      expectError(await org.api('owner', 'POST', '/teams', { slug: 'two', name: 'Two' }), 409, 'capacity_exceeded');
+    } finally {
+      await small.stop();
+    }
+  });
+
+  it('memberCount: a reactivation counts, and already_member comes before the limit', async () => {
+    const org = await freshOrg('rejoin');
+    const added = await org.api('owner', 'POST', '/members', { imOpenId: `${org.slug}-rejoin`, role: 'MEMBER' });
+    expect(added.status, added.text).toBe(201);
+    expect((await org.api('owner', 'POST', `/members/${added.body.userId}/revoke`)).status).toBe(200);
+    await setLimits(org, { memberCount: 3 });
+
+    expectError(await org.api('owner', 'POST', '/members', { imOpenId: `${org.slug}-rejoin`, role: 'MEMBER' }), 409, 'capacity_exceeded');
+    expectError(await org.api('owner', 'POST', '/members', { imOpenId: `${org.slug}-member`, role: 'MEMBER' }), 409, 'already_member');
+    const members = (await org.api('owner', 'GET', '/members')).body.members.map((m: { imOpenId: string }) => m.imOpenId);
+    expect(members).not.toContain(`${org.slug}-rejoin`);
+
+    expect((await org.api('owner', 'POST', `/members/${org.userIds.member}/revoke`)).status).toBe(200);
+    expect((await org.api('owner', 'POST', '/members', { imOpenId: `${org.slug}-rejoin`, role: 'MEMBER' })).status).toBe(201);
+  });
+
+  it('a limit of 0 refuses the first create; a project created by a plain member counts too', async () => {
+    const org = await freshOrg('zero');
+    await setLimits(org, { teamCount: 0, projectCount: 1 });
+    expectError(await org.api('owner', 'POST', '/teams', { slug: 'none', name: 'None' }), 409, 'capacity_exceeded');
+    expect((await org.api('owner', 'PATCH', '/settings', { membersCanCreateProjects: true })).status).toBe(200);
+    expect((await org.api('member', 'POST', '/projects', { name: 'By a member' })).status).toBe(201);
+    expectError(await org.api('member', 'POST', '/projects', { name: 'One too many' }), 409, 'capacity_exceeded');
+  });
+});
+
+describe('requestBodySize', () => {
+  /** A valid settings change padded with whitespace to `bytes` bytes in all. */
+  const padded = (bytes: number) => {
+    const json = '{"membersCanCreateProjects":true}';
+    return json + ' '.repeat(bytes - json.length);
+  };
+  const patchSettings = (org: OrgFixture, body: string) =>
+    hub.request('PATCH', `/api/org/${org.slug}/settings`, { cookie: org.cookies.owner, body });
+
+  it('answers 413 payload_too_large to a body over the organization’s limit, and changes nothing', async () => {
+    const [limited, other] = [await freshOrg('body'), await freshOrg('body-other')];
+    await setLimits(limited, { requestBodySize: 1000 });
+
+    const refused = await patchSettings(limited, padded(1001));
+    expectError(refused, 413, 'payload_too_large');
+    expect(refused.body.error.message).toContain('1000');
+    expect((await limited.api('owner', 'GET', '/settings')).body.membersCanCreateProjects).toBe(false);
+
+    expect((await patchSettings(limited, padded(1000))).status).toBe(200);
+    expect((await patchSettings(other, padded(5000))).status).toBe(200);
+  });
+
+  it('counts bytes, not characters', async () => {
+    const org = await freshOrg('bytes');
+    const team = await org.api('owner', 'POST', '/teams', { slug: 'accents', name: 'Accents' });
+    await setLimits(org, { requestBodySize: 250 });
+    const name = 'é'.repeat(150); // 150 characters, 300 bytes
+    expectError(await org.api('owner', 'PATCH', `/teams/${team.body.id}`, { name }), 413, 'payload_too_large');
+    expect((await org.api('owner', 'PATCH', `/teams/${team.body.id}`, { name: 'é'.repeat(100) })).status).toBe(200);
+  });
+
+  it('with a limit of 0 refuses every body but still serves reads', async () => {
+    const org = await freshOrg('nobody');
+    await setLimits(org, { requestBodySize: 0 });
+    expectError(await org.api('owner', 'POST', '/teams', { slug: 'x', name: 'X' }), 413, 'payload_too_large');
+    expect((await org.api('member', 'GET', '')).status).toBe(200);
+    expect((await org.api('owner', 'GET', '/capacity-policy')).status).toBe(200);
+  });
+
+  it('cannot be raised above the ceiling, which is the server’s body limit', async () => {
+    const org = await freshOrg('bigbody');
+    expectError(await putLimits(org, { requestBodySize: DEFAULT_BODY_LIMIT + 1 }), 422, 'capacity_above_ceiling');
+  });
+});
+
+describe('requestRate', () => {
+  const MINUTE = 60_000;
+  /** Starts a new rate window for every organization of the hub. */
+  const nextWindow = () => hub.clock.advance(MINUTE);
+  const retryAfter = (res: HttpResult) => Number(res.headers.get('retry-after'));
+
+  it('answers 429 rate_limited with Retry-After past the limit, counting the organization’s members together', async () => {
+    const [org, other] = [await freshOrg('rate'), await freshOrg('rate-other')];
+    await setLimits(org, { requestRate: 5 });
+    nextWindow();
+    for (const actor of ['owner', 'member', 'admin', 'member', 'owner'] as const) {
+      expect((await org.api(actor, 'GET', '')).status, actor).toBe(200);
+    }
+    const refused = await org.api('member', 'GET', '');
+    expectError(refused, 429, 'rate_limited');
+    expect(retryAfter(refused)).toBe(60);
+    expect(refused.body.error.message).toContain('5');
+    expect((await other.api('member', 'GET', '')).status).toBe(200);
+
+    hub.clock.advance(20_000);
+    expect(retryAfter(await org.api('owner', 'GET', '/capacity-policy'))).toBe(40);
+    hub.clock.advance(40_000);
+    expect((await org.api('member', 'GET', '')).status).toBe(200);
+  });
+
+  it('changes nothing when it refuses, and does not count the refused request', async () => {
+    const org = await freshOrg('rate-refused');
+    await setLimits(org, { requestRate: 2 });
+    nextWindow();
+    expect((await org.api('owner', 'POST', '/teams', { slug: 'kept', name: 'Kept' })).status).toBe(201);
+    expect((await org.api('owner', 'GET', '/teams')).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      expectError(await org.api('owner', 'POST', '/teams', { slug: `refused-${i}`, name: 'Refused' }), 429, 'rate_limited');
+    }
+    nextWindow();
+    const teams = await org.api('owner', 'GET', '/teams');
+    expect(teams.body.teams.map((t: { slug: string }) => t.slug)).toEqual(['kept']);
+    // Refused requests did not eat into the new window: one request is left after that GET.
+    expect((await org.api('owner', 'GET', '')).status).toBe(200);
+    expectError(await org.api('owner', 'GET', ''), 429, 'rate_limited');
+  });
+
+  it('counts every request of a member, refused by role or not, and no request of an outsider', async () => {
+    const org = await freshOrg('rate-who');
+    const outsider = await freshOrg('rate-outsider');
+    await setLimits(org, { requestRate: 3 });
+    nextWindow();
+    for (let i = 0; i < 5; i++) {
+      expectError(await hub.request('GET', `/api/org/${org.slug}`), 401, 'unauthenticated');
+      expectError(await hub.request('GET', `/api/org/${org.slug}`, { cookie: outsider.cookies.owner }), 404, 'org_not_found');
+    }
+    expectError(await org.api('member', 'GET', '/members'), 403, 'org_admin_required');
+    expect((await org.api('member', 'GET', '')).status).toBe(200);
+    expect((await org.api('owner', 'GET', '/members')).status).toBe(200);
+    expectError(await org.api('owner', 'GET', ''), 429, 'rate_limited');
+  });
+
+  it('applies the ceiling when the organization set no limit', async () => {
+    const strict = await TestHub.start({ config: { ceilings: loadConfig({ HUB_CEILING_REQUEST_RATE: '3' }).ceilings } });
+    try {
+      const org = await seedOrg(strict, 'strict');
+      const rows = rowsOf(await org.api('owner', 'GET', '/capacity-policy'));
+      expect(rows.requestRate).toEqual({ dimension: 'requestRate', platformCeiling: 3, organizationLimit: null, effective: 3 });
+      expect((await org.api('member', 'GET', '')).status).toBe(200);
+      expect((await org.api('member', 'GET', '')).status).toBe(200);
+      const refused = await org.api('member', 'GET', '');
+      expectError(refused, 429, 'rate_limited');
+      strict.clock.advance(retryAfter(refused) * 1000);
+      expect((await org.api('member', 'GET', '')).status).toBe(200);
+    } finally {
+      await strict.stop();
+    }
+  });
+
+  it('with a limit of 0 refuses every request of the organization, a policy change included', async () => {
+    const org = await freshOrg('rate-zero');
+    await setLimits(org, { requestRate: 0 });
+    const refused = await putLimits(org, { requestRate: null });
+    expectError(refused, 429, 'rate_limited');
+    expect(retryAfter(refused)).toBe(60);
+    // Only a change outside the org API (the platform operator) lifts it.
+    await hub.services.capacity.update(org.id, { requestRate: null });
+    expect((await org.api('owner', 'GET', '')).status).toBe(200);
+  });
+});
