@@ -79,14 +79,9 @@ export class AgentRoleService {
       const missing = names.filter((name) => !found.has(name));
       if (missing.length > 0) {
         const list = missing.map((name) => `"${name}"`).join(', ');
-        throw unprocessable('unknown_skill', `No skill named ${list} in this organization; install it first.`);
+        throw unprocessable('unknown_skill', `Unknown skills (not installed in this organization): ${list}. Nothing was changed.`);
       }
-      await this.roles.replaceBindings(
-        trx,
-        roleKey,
-        skills.map((skill) => skill.id),
-        at,
-      );
+      await this.roles.replaceBindings(trx, roleKey, skills.map((skill) => skill.id), at);
       return this.roles.boundSkillNames(trx, roleKey);
     });
   }

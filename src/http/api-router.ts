@@ -52,7 +52,7 @@ function pathValidator(options: ApiRouterOptions, path: string): RequestHandler[
   const { paths, ...rest } = options.spec;
   return OpenApiValidator.middleware({
     apiSpec: structuredClone({ ...rest, paths: { [path]: paths[path] } }) as never,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
     validateResponses: options.validateResponses ? { allErrors: true } : false,
     validateSecurity: false,
     validateFormats: true,

@@ -128,6 +128,16 @@ describe('the error envelope', () => {
     expect(res.body.error.code).toBe('validation_failed');
   });
 
+  it('takes body types as sent: no string is turned into a boolean or a number into a string', async () => {
+    for (const body of [{ membersCanCreateProjects: 'true' }, { membersCanCreateProjects: 1 }]) {
+      const res = await hub.request('PATCH', '/api/org/acme/settings', { cookie: cookies.owner, body });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('validation_failed');
+    }
+    const team = await hub.request('POST', '/api/org/acme/teams', { cookie: cookies.owner, body: { slug: 'typed', name: 7 } });
+    expect(team.status).toBe(400);
+  });
+
   it('rejects unknown query parameters', async () => {
     const res = await hub.request('GET', '/api/org/acme?debug=1', { cookie: cookies.owner });
     expect(res.status).toBe(400);
