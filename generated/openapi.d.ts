@@ -1039,7 +1039,9 @@ export interface paths {
          *     `isDefault` false); skill bindings are not touched (see
          *     `putAgentRoleSkills`). `isDefault: true` clears the default flag on
          *     every other role of the organization. A `defaultModel` that is not the
-         *     `id` of one of `/agent-models` gives 422 `unknown_model`.
+         *     `id` of one of `/agent-models` gives 422 `unknown_model`. `roleId` is
+         *     case-sensitive (`Lead` and `lead` are two roles). `tools: null` means the
+         *     runtime's default tools, `[]` means none.
          *
          *     Who may call: an org admin (OWNER or ADMIN).
          */
@@ -1068,7 +1070,10 @@ export interface paths {
          * Set the skills bound to an agent role
          * @description Replaces the set of skills bound to the role and answers 200 with the
          *     bound skill names. Every name must be an existing skill of the
-         *     organization (422 `unknown_skill`); an empty list unbinds every skill.
+         *     organization (422 `unknown_skill`, naming each missing name; nothing
+         *     changes); an empty list unbinds every skill. A disabled skill counts as
+         *     existing: it can be bound and stays bound, and the runtime skips it while
+         *     it is disabled. Names are returned sorted, without repeats.
          *
          *     Who may call: an org admin (OWNER or ADMIN).
          */
@@ -1694,7 +1699,7 @@ export interface components {
             systemPrompt?: string | null;
             /** @description Tool whitelist, or null for the runtime's default tools. */
             tools?: string[] | null;
-            /** @description Roles are listed by ascending `sortOrder`. Default 0. */
+            /** @description Roles are listed by ascending `sortOrder`, then `label`. Default 0. */
             sortOrder?: number;
             /** @description `true` makes this the organization's one default role. Default false. */
             isDefault?: boolean;
