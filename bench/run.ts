@@ -11,6 +11,8 @@
  *              the real ingest path, then the usage report (unfiltered, one month, one folder)
  *              over HTTP against the same aggregation as one raw SQL statement, before and after
  *              candidate indexes (see cases/usage.ts)
+ *   skills     a 200-file, 2 MB skill through the ingestion pipeline: install cold and as a
+ *              duplicate, and read back, in process and over HTTP (see cases/skills.ts)
  *
  * DATABASE_URL runs the structure and usage cases (and ours in load) on PostgreSQL instead of a temp SQLite file.
  * Exit code: 0 when every case ran and measured valid figures, 1 when one failed, 2 on usage errors.
@@ -20,8 +22,9 @@ import { loadCase } from './cases/load.js';
 import { structureCase } from './cases/structure.js';
 import { usageCase } from './cases/usage.js';
 import { authoringCase } from './cases/authoring.js';
+import { skillsCase } from './cases/skills.js';
 
-const CASES: readonly BenchCase[] = [loadCase, structureCase, usageCase, authoringCase];
+const CASES: readonly BenchCase[] = [loadCase, structureCase, usageCase, authoringCase, skillsCase];
 
 function usage(): string {
   const width = Math.max(...CASES.map((c) => c.name.length));

@@ -199,10 +199,16 @@ function directoriesOf(files: readonly EntryFile[]): string[] {
   return [...dirs].sort((a, b) => a.split('/').length - b.split('/').length || byPathBytes(a, b));
 }
 
-/** The absolute target of a relative path, refusing anything that would resolve outside `dir`. */
+/**
+ * The absolute target of a relative path inside `dir`. The last line of defence behind the path
+ * rules: a path that is not already canonical (`..`, `.`, empty segments, absolute) is refused,
+ * so nothing can resolve outside `dir` or onto `dir` itself.
+ */
 function inside(dir: string, relative: string): string {
   const target = path.resolve(dir, ...relative.split('/'));
-  if (!target.startsWith(dir + path.sep)) throw new Error(`refusing a path outside the staging directory: ${JSON.stringify(relative)}`);
+  if (!target.startsWith(dir + path.sep) || path.relative(dir, target).split(path.sep).join('/') !== relative) {
+    throw new Error(`refusing a path that is not a plain relative path inside the staging directory: ${JSON.stringify(relative)}`);
+  }
   return target;
 }
 

@@ -234,8 +234,8 @@ describe('PUT /capacity-policy', () => {
   it('answers 400 validation_failed to values that are not non-negative numbers or null, and to unknown dimensions', async () => {
     const org = await freshOrg('invalid');
     const before = await policy(org);
-    // (The router's validator coerces scalar strings and booleans in bodies, so "5" would pass as 5.)
-    for (const limits of [{ memberCount: -1 }, { memberCount: -0.5 }, { memberCount: {} }, { members: 5 }, { memberCount: 5, bogus: 1 }]) {
+    const invalid = [{ memberCount: -1 }, { memberCount: -0.5 }, { memberCount: '5' }, { memberCount: true }, { memberCount: {} }, { members: 5 }, { memberCount: 5, bogus: 1 }];
+    for (const limits of invalid) {
       expectError(await putLimits(org, limits), 400, 'validation_failed');
     }
     expectError(await org.api('owner', 'PUT', '/capacity-policy', {}), 400, 'validation_failed');

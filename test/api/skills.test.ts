@@ -272,7 +272,7 @@ describe('PUT /agent-skills/{name}', () => {
     const cases: Array<[TextFile[], RegExp]> = [
       [[manifest, { path: 'big.txt', content: 'é'.repeat(51) }], /"big\.txt" has 102 bytes; this organization's fileSize limit is 100/],
       [[manifest, ...['a', 'b', 'c'].map((p) => ({ path: p, content: p }))], /4 files; this organization's attachmentCount limit is 3/],
-      [[manifest, ...['a', 'b', 'c'].map((p) => ({ path: p, content: p.repeat(90) }))], /more than this organization's archiveExpansion limit of 250 bytes/],
+      [[{ path: 'SKILL.md', content: `---\n---\n${'m'.repeat(92)}` }, { path: 'a', content: 'a'.repeat(100) }, { path: 'b', content: 'b'.repeat(60) }], /more than this organization's archiveExpansion limit of 250 bytes \(at "b"\)/],
     ];
     for (const [files, message] of cases) {
       const before = await snapshot();
@@ -282,7 +282,8 @@ describe('PUT /agent-skills/{name}', () => {
       expect(await snapshot()).toBe(before);
     }
     // At the limits exactly: 3 files, 100 bytes the largest, 250 in all.
-    await ok(install(limited, 'limited', [manifest, { path: 'a', content: 'a'.repeat(100) }, { path: 'b', content: 'b'.repeat(142) }]));
+    const padded = { path: 'SKILL.md', content: `---\n---\n${'m'.repeat(42)}` };
+    await ok(install(limited, 'limited', [padded, { path: 'a', content: 'a'.repeat(100) }, { path: 'b', content: 'b'.repeat(100) }]));
     // Another organization keeps the platform's limits.
     await ok(install(acme, 'unlimited-here', [skillMd('unlimited-here'), { path: 'big.txt', content: 'é'.repeat(51) }]));
   });
@@ -354,8 +355,8 @@ describe('GET /agent-skills/{name}/files', () => {
     const res = await ok(acme.api('admin', 'GET', '/agent-skills/readback/files'));
     const sorted = [...files].sort((x, y) => Buffer.compare(Buffer.from(x.path), Buffer.from(y.path)));
     expect(res).toEqual({ files: sorted });
-    // Reinstalling what was read back gives the same content address.
-    const again = await ok(install(acme, 'readback-copy', res.files.map((f: TextFile) => (f.path === 'SKILL.md' ? skillMd('readback') : f))));
+    // Installing what was read back gives the same content address.
+    const again = await ok(install(acme, 'readback', res.files, '0.2.0'));
     expect(again.contentDigest).toBe(expectedDigest(files));
   });
 
@@ -458,6 +459,11 @@ describe('hub skill install', () => {
     expect(result.stderr).toMatch(pattern);
   }
 
+  it('is listed in the usage text', async () => {
+    const help = await runHub(['help'], env);
+    expect(help.stdout).toContain('skill install <dir> --org <slug> [--name N] [--version V]');
+  });
+
   it('installs a directory with the same content address as the same files over HTTP', async () => {
     const files = sampleFiles('from-disk', 'Installed by the host console');
     const dir = writeDir('from-disk', files);
@@ -467,9 +473,9 @@ describe('hub skill install', () => {
     const digest = expectedDigest(files);
     expect(result.stdout).toBe(`installed skill from-disk "4.5.6" into acme: ${digest}\n`);
     expect(await rowOf(acme, 'from-disk')).toMatchObject({ version: '4.5.6', description: 'Installed by the host console', contentDigest: digest });
-    const overHttp = await ok(install(acme, 'from-http', [skillMd('from-disk', 'Installed by the host console'), ...files.slice(1)]));
+    const overHttp = await ok(install(globex, 'from-disk', files));
     expect(overHttp.contentDigest).toBe(digest);
-    expect((await ok(acme.api('admin', 'GET', '/agent-skills/from-disk/files'))).files).toEqual((await ok(acme.api('admin', 'GET', '/agent-skills/from-http/files'))).files);
+    expect((await ok(acme.api('admin', 'GET', '/agent-skills/from-disk/files'))).files).toEqual((await ok(globex.api('admin', 'GET', '/agent-skills/from-disk/files'))).files);
   });
 
   it('takes the name from --name and the version from the front matter, else 0.0.0; says when the content was stored already', async () => {
@@ -497,7 +503,7 @@ describe('hub skill install', () => {
       [['skill', 'install', good, '--org', 'nope'], /no organization "nope"/],
       [['skill', 'install', path.join(tmp, 'missing'), '--org', 'acme'], /no directory/],
       [['skill', 'install', good, '--org', 'acme', '--name', 'Bad Name'], /skill name "Bad Name" must match/],
-      [['skill', 'install', path.dirname(good), '--org', 'acme'], /\(the directory name; give --name\)/],
+      [['skill', 'install', writeDir('Bad_Name', [skillMd('bad')]), '--org', 'acme'], /"Bad_Name" \(the directory name; give --name\)/],
       [['skill', 'install', good, '--org', 'acme', '--version', ''], /version must have 1 to 200 characters/],
       [['skill', 'remove', good], /expected "skill install"/],
       [['skill', 'install', binary, '--org', 'acme'], /"logo\.png" is not UTF-8 text/],

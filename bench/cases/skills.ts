@@ -1,0 +1,220 @@
+/**
+ * The `skills` case: a 200-file, 2 MB skill through the ingestion pipeline.
+ *
+ * On a scratch database (SQLite, or DATABASE_URL's PostgreSQL) with the app wired as in
+ * production, round by round, steps interleaved so drifting load falls on all alike:
+ *   install cold       fresh content (a new digest): inspect, populate with fsyncs, rename, row
+ *   install duplicate  the same content again: inspect, found in the store, row only
+ *   read back          getAgentSkillFiles: the entry read from disk as UTF-8
+ * each in process (services.skills, what the HTTP handler and `hub skill install` call) and over
+ * HTTP on a loopback port (PUT and GET with the JSON bodies). For scale, the same files written
+ * plainly to a fresh directory, with and without an fsync per file, and the inspection alone
+ * (rules, hashes, digest). Once, untimed: the stored entry's recomputed digest and the read-back
+ * files are checked against the input.
+ *
+ * Environment: DATABASE_URL, BENCH_SKILLS_FILES (default 200), BENCH_SKILLS_KB (total, default
+ * 2048), BENCH_SKILLS_ROUNDS (default 10, after one warm-up round).
+ * Returns 1 when a check failed or a request did not answer 200.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import pino from 'pino';
+import { createServices, type Services } from '../../src/app/services.js';
+import { systemClock } from '../../src/config/clock.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
+import { createApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/log/logger.js';
+import { removeTree } from '../../src/skills/content-store.js';
+import { inspectSkill, type IngestionLimits } from '../../src/skills/ingest.js';
+import { envInteger } from '../lib/env.js';
+import { openScratchDb, type ScratchDb } from '../lib/scratch-db.js';
+import { summarize, type TimingStats } from '../lib/timing.js';
+import type { BenchCase } from './case.js';
+
+interface TextFile {
+  path: string;
+  content: string;
+}
+
+let held: { server?: http.Server; scratch?: ScratchDb; workDir?: string } = {};
+
+async function release(): Promise<void> {
+  const { server, scratch, workDir } = held;
+  held = {};
+  if (server) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  if (workDir) await removeTree(workDir).catch(() => undefined);
+  if (scratch) {
+    // Store entries are read-only: make them removable before the scratch dir goes.
+    await removeTree(path.join(scratch.dataDir, 'skills')).catch(() => undefined);
+    await scratch.drop();
+  }
+}
+
+/** `files` text files of about `totalBytes` in all, in ten directories, SKILL.md first. */
+function generateSkill(name: string, files: number, totalBytes: number): TextFile[] {
+  const out: TextFile[] = [{ path: 'SKILL.md', content: `---\nname: ${name}\ndescription: Bench skill ${randomBytes(6).toString('hex')}\n---\n\n# ${name}\n` }];
+  const each = Math.max(1, Math.floor((totalBytes - out[0]!.content.length) / (files - 1)));
+  for (let i = 1; i < files; i++) {
+    // base64 of random bytes: valid UTF-8 that does not compress, 4 characters per 3 bytes.
+    out.push({ path: `part-${i % 10}/file-${String(i).padStart(4, '0')}.md`, content: randomBytes(Math.ceil((each * 3) / 4)).toString('base64').slice(0, each) });
+  }
+  return out;
+}
+
+const sha256 = (data: string) => createHash('sha256').update(data).digest('hex');
+
+/** The content address computed here, apart from src/skills. */
+function independentDigest(files: TextFile[]): string {
+  const lines = files
+    .map((f) => ({ key: Buffer.from(f.path), line: `${sha256(f.content)}  ${f.path}\n` }))
+    .sort((a, b) => Buffer.compare(a.key, b.key))
+    .map((l) => l.line);
+  return sha256(lines.join(''));
+}
+
+interface Step {
+  label: string;
+  /** Untimed preparation. */
+  before?: () => void;
+  timed: () => Promise<unknown>;
+}
+
+async function timeRounds(steps: readonly Step[], warmup: number, rounds: number): Promise<Map<string, TimingStats>> {
+  const samples = new Map<string, number[]>(steps.map((s) => [s.label, []]));
+  for (let round = 0; round < warmup + rounds; round++) {
+    for (let j = 0; j < steps.length; j++) {
+      const step = steps[(round + j) % steps.length]!;
+      step.before?.();
+      const started = performance.now();
+      await step.timed();
+      if (round >= warmup) samples.get(step.label)!.push(performance.now() - started);
+    }
+  }
+  return new Map([...samples].map(([label, s]) => [label, summarize(s)]));
+}
+
+async function login(services: Services, imOpenId: string): Promise<string> {
+  const link = await services.sessions.issueLoginLink(imOpenId);
+  const session = await services.sessions.redeemLoginLink(link.token);
+  return `hub_session=${session.token}`;
+}
+
+async function run(): Promise<number> {
+  const fileCount = envInteger('BENCH_SKILLS_FILES', 200, 2, 1000);
+  const totalKb = envInteger('BENCH_SKILLS_KB', 2048, 1, 40 * 1024);
+  const rounds = envInteger('BENCH_SKILLS_ROUNDS', 10, 1, 1000);
+  const failures: string[] = [];
+  const check = (ok: boolean, what: string) => {
+    if (!ok) failures.push(what);
+  };
+
+  const scratch = await openScratchDb(`skills_${randomBytes(4).toString('hex')}`, 'skills');
+  held.scratch = scratch;
+  console.log(`${scratch.engine}, ${scratch.where}`);
+  const config: Config = { ...loadConfig({}), dataDir: scratch.dataDir, databaseUrl: scratch.databaseUrl };
+  const logger = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }) });
+  const services = createServices({ config, db: scratch.db, clock: systemClock, logger });
+  const org = await services.organizations.create({ slug: 'bench', name: 'Bench', ownerImOpenId: 'bench-owner' });
+  await services.skills.prepareStore();
+
+  const server = http.createServer(createApp(services));
+  held.server = server;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/org/${org.slug}/agent-skills`;
+  const cookie = await login(services, 'bench-owner');
+  const request = async (method: string, name: string, body?: unknown, suffix = '') => {
+    const response = await fetch(`${base}/${name}${suffix}`, {
+      method,
+      headers: { accept: 'application/json', cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`${method} ${name}${suffix} answered ${response.status}: ${text.slice(0, 300)}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+
+  // Once, untimed: the pipeline stores what it was given, under the right address.
+  const sample = generateSkill('checked', fileCount, totalKb * 1024);
+  const bytes = sample.reduce((n, f) => n + Buffer.byteLength(f.content), 0);
+  console.log(`skill: ${sample.length} files, ${(bytes / 1024 / 1024).toFixed(2)} MiB; ${rounds} rounds after 1 warm-up round, steps interleaved\n`);
+  const installed = await services.skills.install(org.id, 'checked', { version: '1.0.0', files: sample });
+  check(installed.contentDigest === independentDigest(sample), `the content address ${installed.contentDigest} is not the independently computed ${independentDigest(sample)}`);
+  const readBack = await services.skills.files(org.id, 'checked');
+  const sorted = [...sample].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+  check(JSON.stringify(readBack) === JSON.stringify(sorted), 'the files read back differ from the files installed');
+  const overHttp = await request('PUT', 'checked', { version: '1.0.0', files: sample });
+  check(overHttp.contentDigest === installed.contentDigest, 'the same files over HTTP got another content address');
+
+  const limits: IngestionLimits = await (async () => {
+    const [fileSize, attachmentCount, archiveExpansion] = await Promise.all(
+      (['fileSize', 'attachmentCount', 'archiveExpansion'] as const).map((d) => services.capacity.effectiveLimit(org.id, d)),
+    );
+    return { fileSize: fileSize ?? null, attachmentCount: attachmentCount ?? null, archiveExpansion: archiveExpansion ?? null };
+  })();
+
+  // Each cold step gets content never stored; the duplicate steps reinstall the last of it.
+  let serviceFiles = generateSkill('svc', fileCount, totalKb * 1024);
+  let httpFiles = generateSkill('web', fileCount, totalKb * 1024);
+  const workDir = fs.mkdtempSync(path.join(scratch.dataDir, 'plain-'));
+  held.workDir = workDir;
+  let plainRound = 0;
+  const plainWrite = async (sync: boolean) => {
+    const dir = path.join(workDir, `${sync ? 'synced' : 'plain'}-${plainRound++}`);
+    for (let i = 0; i < 10; i++) fs.mkdirSync(path.join(dir, `part-${i}`), { recursive: true });
+    await Promise.all(
+      sample.map(async (f) => {
+        const handle = await fs.promises.open(path.join(dir, f.path), 'wx');
+        try {
+          await handle.writeFile(f.content);
+          if (sync) await handle.sync();
+        } finally {
+          await handle.close();
+        }
+      }),
+    );
+  };
+
+  const steps: Step[] = [
+    { label: 'install cold (service)', before: () => (serviceFiles = generateSkill('svc', fileCount, totalKb * 1024)), timed: () => services.skills.install(org.id, 'svc', { version: '1', files: serviceFiles }) },
+    { label: 'install duplicate (service)', timed: () => services.skills.install(org.id, 'svc', { version: '1', files: serviceFiles }) },
+    { label: 'read back (service)', timed: () => services.skills.files(org.id, 'svc') },
+    { label: 'install cold (HTTP PUT)', before: () => (httpFiles = generateSkill('web', fileCount, totalKb * 1024)), timed: () => request('PUT', 'web', { version: '1', files: httpFiles }) },
+    { label: 'install duplicate (HTTP PUT)', timed: () => request('PUT', 'web', { version: '1', files: httpFiles }) },
+    { label: 'read back (HTTP GET files)', timed: () => request('GET', 'web', undefined, '/files') },
+    { label: 'inspect only (rules, hashes)', timed: async () => inspectSkill('svc', '1', serviceFiles, limits) },
+    { label: 'plain write, no fsync', timed: () => plainWrite(false) },
+    { label: 'plain write, fsync each file', timed: () => plainWrite(true) },
+  ];
+  const stats = await timeRounds(steps, 1, rounds);
+
+  const width = Math.max(...steps.map((s) => s.label.length));
+  const ms = (value: number) => `${value.toFixed(1).padStart(8)} ms`;
+  console.log(`${'step'.padEnd(width)}   ${'median'.padStart(11)} ${'min'.padStart(11)} ${'max'.padStart(11)}`);
+  for (const step of steps) {
+    const s = stats.get(step.label)!;
+    console.log(`${step.label.padEnd(width)}   ${ms(s.medianMs)} ${ms(s.minMs)} ${ms(s.maxMs)}`);
+  }
+  const entries = (await fs.promises.readdir(path.join(scratch.dataDir, 'skills'))).filter((n) => /^[0-9a-f]{64}$/.test(n)).length;
+  // checked (service and HTTP share it), plus one per cold install, warm-up round included.
+  check(entries === 1 + 2 * (rounds + 1), `the store holds ${entries} entries, expected ${1 + 2 * (rounds + 1)} (duplicates must not add any)`);
+  console.log(`\nstore: ${entries} entries after ${rounds + 1} rounds (one per cold install; duplicates added none)`);
+
+  for (const failure of failures) console.error(`check failed: ${failure}`);
+  return failures.length > 0 ? 1 : 0;
+}
+
+export const skillsCase: BenchCase = {
+  name: 'skills',
+  summary: 'a 200-file, 2 MB skill: install cold and as a duplicate, then read back, in process and over HTTP',
+  run,
+  abort: release,
+};
