@@ -1642,6 +1642,7 @@ export interface components {
          *     ceiling) sets the limit; `null` clears it.
          */
         CapacityLimits: {
+            /** @description At least 1 request per minute; a lower limit would lock the organization out of its own API, including the call that lifts it. */
             requestRate?: number | null;
             requestBodySize?: number | null;
             agentConcurrency?: number | null;

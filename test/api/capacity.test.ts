@@ -538,14 +538,11 @@ describe('requestRate', () => {
     }
   });
 
-  it('with a limit of 0 refuses every request of the organization, a policy change included', async () => {
+  it('refuses an organization limit under 1 request per minute, which would lock the organization out', async () => {
     const org = await freshOrg('rate-zero');
-    await setLimits(org, { requestRate: 0 });
-    const refused = await putLimits(org, { requestRate: null });
-    expectError(refused, 429, 'rate_limited');
-    expect(retryAfter(refused)).toBe(60);
-    // Only a change outside the org API (the platform operator) lifts it.
-    await hub.services.capacity.update(org.id, { requestRate: null });
-    expect((await org.api('owner', 'GET', '')).status).toBe(200);
+    const before = (await org.api('owner', 'GET', '/capacity-policy')).body;
+    for (const requestRate of [0, 0.5]) expectError(await putLimits(org, { requestRate }), 400, 'validation_failed');
+    expect((await org.api('owner', 'GET', '/capacity-policy')).body).toEqual(before);
+    expect((await org.api('member', 'GET', '')).status).toBe(200);
   });
 });
