@@ -22,7 +22,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pino from 'pino';
-import { createServices, type Services } from '../../src/app/services.js';
+import { createServices } from '../../src/app/services.js';
 import { systemClock } from '../../src/config/clock.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { createApp } from '../../src/http/app.js';
@@ -32,6 +32,7 @@ import { inspectSkill, type IngestionLimits } from '../../src/skills/ingest.js';
 import { envInteger } from '../lib/env.js';
 import { openScratchDb, type ScratchDb } from '../lib/scratch-db.js';
 import { summarize, type TimingStats } from '../lib/timing.js';
+import { login } from '../lib/in-process.js';
 import type { BenchCase } from './case.js';
 
 interface TextFile {
@@ -97,12 +98,6 @@ async function timeRounds(steps: readonly Step[], warmup: number, rounds: number
     }
   }
   return new Map([...samples].map(([label, s]) => [label, summarize(s)]));
-}
-
-async function login(services: Services, imOpenId: string): Promise<string> {
-  const link = await services.sessions.issueLoginLink(imOpenId);
-  const session = await services.sessions.redeemLoginLink(link.token);
-  return `hub_session=${session.token}`;
 }
 
 async function run(): Promise<number> {

@@ -23,7 +23,6 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { createServices, type Services } from '../../src/app/services.js';
 import { systemClock } from '../../src/config/clock.js';
@@ -38,10 +37,11 @@ import type { OrgAccess } from '../../src/orgs/store.js';
 import { byCodeUnits, byName } from '../../src/shared/order.js';
 import { envNumber } from '../lib/env.js';
 import { captureQueries, explain, isRead } from '../lib/query-plan.js';
-import { openScratchDb, type ScratchDb } from '../lib/scratch-db.js';
+import { openScratchDb } from '../lib/scratch-db.js';
 import { FULL_SIZE, scaledSize, seedStructure, type SeededStructure } from '../lib/seed-structure.js';
 import { formatStructureReport, type EndpointFigures, type StageFigures, type StructureReport } from '../lib/structure-report.js';
 import { timeCalls, type TimingOptions, type TimingStats } from '../lib/timing.js';
+import { HeldResources, login } from '../lib/in-process.js';
 import type { BenchCase } from './case.js';
 
 const resultsFile = (engine: string) => fileURLToPath(new URL(`../results/structure-${engine}.json`, import.meta.url));
@@ -54,21 +54,8 @@ const REQUEST_TIMEOUT_MS = 60_000;
 /** Medians above these are flagged and their query plans printed. */
 const SLOW_MS = { getExplorer: 1_000, listMembers: 1_000, listMyProjects: 250, getProject: 50 } as const;
 
-/** What a run holds, so abort() (Ctrl-C, an error) can release it. */
-let held: { server?: http.Server; scratch?: ScratchDb } = {};
-
-async function release(): Promise<void> {
-  const { server, scratch } = held;
-  held = {};
-  if (server) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-  if (scratch) {
-    await waitForIdlePool(scratch.db);
-    await scratch.drop();
-  }
-}
+const held = new HeldResources();
+const release = () => held.release();
 
 interface Answer {
   status: number;
@@ -211,12 +198,6 @@ async function run(): Promise<number> {
   return report.valid ? 0 : 1;
 }
 
-async function login(services: Services, imOpenId: string): Promise<string> {
-  const link = await services.sessions.issueLoginLink(imOpenId);
-  const session = await services.sessions.redeemLoginLink(link.token);
-  return `hub_session=${session.token}`;
-}
-
 /** The member's readable projects, counted by hand-written SQL independent of the app's query builder. */
 async function memberProjectCountBySql(db: Db, seed: SeededStructure): Promise<number> {
   const rows = (await db.raw(
@@ -348,16 +329,6 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
   const stages: StageFigures[] = [];
   for (const [operation, stage, options, fn] of plan) stages.push({ operation, stage, timing: await timeCalls(fn, options) });
   return stages;
-}
-
-/**
- * Requests whose client went away still run to completion; destroying knex under them aborts
- * their queries noisily. Waits, boundedly, until no query holds or awaits a connection.
- */
-async function waitForIdlePool(db: Db, timeoutMs = 2_000): Promise<void> {
-  const pool = db.client.pool as { numUsed?(): number; numPendingAcquires?(): number } | undefined;
-  const busy = () => (pool?.numUsed?.() ?? 0) + (pool?.numPendingAcquires?.() ?? 0) > 0;
-  for (const deadline = Date.now() + timeoutMs; busy() && Date.now() < deadline; ) await sleep(20);
 }
 
 export const structureCase: BenchCase = {

@@ -34,7 +34,6 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { createServices, type Services } from '../../src/app/services.js';
 import { systemClock } from '../../src/config/clock.js';
@@ -47,10 +46,11 @@ import { UsageService, type IngestResult } from '../../src/usage/service.js';
 import { UsageStore, type RunRecord, type SessionActivity } from '../../src/usage/store.js';
 import { envNumber } from '../lib/env.js';
 import { captureQueries, explain, isRead, type QueryPlan } from '../lib/query-plan.js';
-import { openScratchDb, type ScratchDb } from '../lib/scratch-db.js';
+import { openScratchDb } from '../lib/scratch-db.js';
 import { MONTH_WINDOW, USAGE_FULL_SIZE, scaledUsageSize, seedUsageOrg, writeUsageRuns, type GeneratedRuns, type ModelTotals, type SeededUsageOrg } from '../lib/seed-usage.js';
 import { timeInterleaved, type TimingOptions } from '../lib/timing.js';
 import { formatUsageReport, type IndexPass, type ReportTotals, type UsageBenchReport, type UsageVariant, type VariantFigures } from '../lib/usage-report.js';
+import { HeldResources, login } from '../lib/in-process.js';
 import type { BenchCase } from './case.js';
 
 const resultsFile = (engine: string) => fileURLToPath(new URL(`../results/usage-${engine}.json`, import.meta.url));
@@ -73,20 +73,8 @@ const INDEX_PASSES: readonly { name: string; columns: string }[] = [
   { name: 'runs_org_project_cover_idx', columns: 'organization_id, project_id, at, input_tokens, output_tokens, cost_usd' },
 ];
 
-let held: { server?: http.Server; scratch?: ScratchDb } = {};
-
-async function release(): Promise<void> {
-  const { server, scratch } = held;
-  held = {};
-  if (server) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-  if (scratch) {
-    await waitForIdlePool(scratch.db);
-    await scratch.drop();
-  }
-}
+const held = new HeldResources();
+const release = () => held.release();
 
 interface RawRow {
   project_id: string;
@@ -476,19 +464,6 @@ async function get(url: string, cookie: string): Promise<Answer> {
   const response = await fetch(url, { headers: { accept: 'application/json', cookie }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
   const body = Buffer.from(await response.arrayBuffer());
   return { status: response.status, bytes: body.length, text: body.toString('utf8') };
-}
-
-async function login(services: Services, imOpenId: string): Promise<string> {
-  const link = await services.sessions.issueLoginLink(imOpenId);
-  const session = await services.sessions.redeemLoginLink(link.token);
-  return `hub_session=${session.token}`;
-}
-
-/** Waits, boundedly, until no query holds or awaits a connection (see the structure case). */
-async function waitForIdlePool(db: Db, timeoutMs = 2_000): Promise<void> {
-  const pool = db.client.pool as { numUsed?(): number; numPendingAcquires?(): number } | undefined;
-  const busy = () => (pool?.numUsed?.() ?? 0) + (pool?.numPendingAcquires?.() ?? 0) > 0;
-  for (const deadline = Date.now() + timeoutMs; busy() && Date.now() < deadline; ) await sleep(20);
 }
 
 export const usageCase: BenchCase = {

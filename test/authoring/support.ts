@@ -1,8 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runNode, type CliResult } from '../support/subprocess.js';
+
+export type { CliResult };
 
 export const CPH_BIN = fileURLToPath(new URL('../../authoring/bin/cph.js', import.meta.url));
 export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -10,24 +12,9 @@ export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 /** A fixture's course directory. */
 export const fixtureCourse = (name: string): string => path.join(FIXTURES, name, 'course');
 
-export interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the real `cph` as a subprocess. */
 export function runCph(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env };
-    const child = spawn(process.execPath, [CPH_BIN, ...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runNode(CPH_BIN, args, { cwd: options.cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env } });
 }
 
 const made: string[] = [];
