@@ -22,12 +22,17 @@ export class ExplorerStore {
 
   /** Active projects on which the user holds any grant (all grants are READ or higher). */
   projectsOfUser(organizationId: string, userId: string): Promise<ExplorerProjectRecord[]> {
-    const granted = grantsOfUser(this.db, organizationId, userId).distinct('g.project_id');
-    return this.projectsQuery(organizationId).whereIn('p.id', granted);
+    // Driven from the caller's grants, then projects by primary key: the cost follows the
+    // caller's grants, not the organization's project count.
+    const granted = grantsOfUser(this.db, organizationId, userId).distinct('g.project_id as project_id');
+    return this.projectsQuery(organizationId, this.db.from(granted.as('mine')).join('projects as p', 'p.id', 'mine.project_id'));
   }
 
-  private projectsQuery(organizationId: string): Knex.QueryBuilder<ExplorerProjectRecord, ExplorerProjectRecord[]> {
-    return this.db('projects as p')
+  private projectsQuery(
+    organizationId: string,
+    from: Knex.QueryBuilder = this.db('projects as p'),
+  ): Knex.QueryBuilder<ExplorerProjectRecord, ExplorerProjectRecord[]> {
+    return from
       .leftJoin('project_bindings as b', (on) => on.on('b.project_id', 'p.id').andOnNull('b.archived_at'))
       .where('p.organization_id', organizationId)
       .whereNull('p.archived_at')
