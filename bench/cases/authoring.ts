@@ -23,7 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildTarget, checkCourse } from '../../authoring/index.js';
 import { envInteger } from '../lib/env.js';
-import { summarize, type TimingStats } from '../lib/timing.js';
+import { timeRounds, type Step } from '../lib/timing.js';
 import type { BenchCase } from './case.js';
 
 const CPH_BIN = fileURLToPath(new URL('../../authoring/bin/cph.js', import.meta.url));
@@ -109,27 +109,6 @@ function run(command: string, args: readonly string[]): Promise<void> {
   });
 }
 
-interface Step {
-  label: string;
-  /** Untimed preparation (emptying the destination). */
-  before?: () => void;
-  timed: () => Promise<unknown>;
-}
-
-/** Every step once per round, the starting step rotating, `warmup` untimed rounds first. */
-async function timeRounds(steps: readonly Step[], warmup: number, rounds: number): Promise<Map<string, TimingStats>> {
-  const samples = new Map<string, number[]>(steps.map((s) => [s.label, []]));
-  for (let round = 0; round < warmup + rounds; round++) {
-    for (let j = 0; j < steps.length; j++) {
-      const step = steps[(round + j) % steps.length]!;
-      step.before?.();
-      const started = performance.now();
-      await step.timed();
-      if (round >= warmup) samples.get(step.label)!.push(performance.now() - started);
-    }
-  }
-  return new Map([...samples].map(([label, s]) => [label, summarize(s)]));
-}
 
 function verifyBuild(out: string, generated: Generated): string[] {
   const failures: string[] = [];

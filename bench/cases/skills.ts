@@ -31,7 +31,7 @@ import { removeTree } from '../../src/skills/content-store.js';
 import { inspectSkill, type IngestionLimits } from '../../src/skills/ingest.js';
 import { envInteger } from '../lib/env.js';
 import { openScratchDb, type ScratchDb } from '../lib/scratch-db.js';
-import { summarize, type TimingStats } from '../lib/timing.js';
+import { timeRounds, type Step } from '../lib/timing.js';
 import { login } from '../lib/in-process.js';
 import type { BenchCase } from './case.js';
 
@@ -79,26 +79,6 @@ function independentDigest(files: TextFile[]): string {
   return sha256(lines.join(''));
 }
 
-interface Step {
-  label: string;
-  /** Untimed preparation. */
-  before?: () => void;
-  timed: () => Promise<unknown>;
-}
-
-async function timeRounds(steps: readonly Step[], warmup: number, rounds: number): Promise<Map<string, TimingStats>> {
-  const samples = new Map<string, number[]>(steps.map((s) => [s.label, []]));
-  for (let round = 0; round < warmup + rounds; round++) {
-    for (let j = 0; j < steps.length; j++) {
-      const step = steps[(round + j) % steps.length]!;
-      step.before?.();
-      const started = performance.now();
-      await step.timed();
-      if (round >= warmup) samples.get(step.label)!.push(performance.now() - started);
-    }
-  }
-  return new Map([...samples].map(([label, s]) => [label, summarize(s)]));
-}
 
 async function run(): Promise<number> {
   const fileCount = envInteger('BENCH_SKILLS_FILES', 200, 2, 1000);

@@ -84,3 +84,28 @@ export async function timeInterleaved<K extends string>(fns: Record<K, () => Pro
   }
   return Object.fromEntries(keys.map((k) => [k, { ...summarize(wall.get(k)!), cpuMedianMs: summarize(cpu.get(k)!).medianMs }])) as Record<K, CpuTimingStats>;
 }
+
+/** One step of a round: `before` runs untimed, `timed` is measured. */
+export interface Step {
+  label: string;
+  before?: () => void;
+  timed: () => Promise<unknown>;
+}
+
+/**
+ * Every step once per round, the starting step rotating so no step always runs first on a warm
+ * cache; `warmup` untimed rounds first.
+ */
+export async function timeRounds(steps: readonly Step[], warmup: number, rounds: number): Promise<Map<string, TimingStats>> {
+  const samples = new Map<string, number[]>(steps.map((s) => [s.label, []]));
+  for (let round = 0; round < warmup + rounds; round++) {
+    for (let j = 0; j < steps.length; j++) {
+      const step = steps[(round + j) % steps.length]!;
+      step.before?.();
+      const started = performance.now();
+      await step.timed();
+      if (round >= warmup) samples.get(step.label)!.push(performance.now() - started);
+    }
+  }
+  return new Map([...samples].map(([label, s]) => [label, summarize(s)]));
+}

@@ -1,13 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MODELS } from '../../src/agents/models.js';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { ACTORS, seedActors, type ActorName } from '../support/actors.js';
 import { expectError } from '../support/assertions.js';
-import { cliEnv, runHub } from '../support/hub-cli.js';
+import { expectSettingRefused } from '../support/hub-cli.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
 
@@ -171,17 +168,7 @@ describe('the model picker (GET /agent-models)', () => {
   });
 
   it('makes a hub command exit 2 with one line naming HUB_MODELS, before touching the database', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-models-'));
-    try {
-      const result = await runHub(['migrate'], cliEnv(dataDir, undefined, { HUB_MODELS: '[{"id": "a"}]' }));
-      expect(result.code).toBe(2);
-      expect(result.stdout).toBe('');
-      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
-      expect(result.stderr).toContain('HUB_MODELS');
-      expect(fs.existsSync(path.join(dataDir, 'hub.sqlite'))).toBe(false);
-    } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
+    await expectSettingRefused({ HUB_MODELS: '[{"id": "a"}]' }, 'HUB_MODELS');
   });
 });
 

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPACITY_DIMENSIONS, ceilingVariable, type CapacityDimension } from '../../src/capacity/dimensions.js';
 import { SKILL_INGESTION_DEFAULTS } from '../../src/capacity/ceilings.js';
@@ -9,7 +6,7 @@ import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { loadOpenApiDocument } from '../../src/http/openapi-document.js';
 import { ACTORS, seedActors, type ActorName } from '../support/actors.js';
 import { expectError } from '../support/assertions.js';
-import { cliEnv, runHub } from '../support/hub-cli.js';
+import { expectSettingRefused } from '../support/hub-cli.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub, type HttpResult } from '../support/test-hub.js';
 
@@ -108,17 +105,7 @@ describe('dimensions and platform ceilings', () => {
   });
 
   it('makes every hub command exit 2 with one line naming the variable, before touching the database', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-ceiling-'));
-    try {
-      const result = await runHub(['migrate'], cliEnv(dataDir, undefined, { HUB_CEILING_TEAM_COUNT: 'lots' }));
-      expect(result.code).toBe(2);
-      expect(result.stdout).toBe('');
-      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
-      expect(result.stderr).toContain('HUB_CEILING_TEAM_COUNT');
-      expect(fs.existsSync(path.join(dataDir, 'hub.sqlite'))).toBe(false);
-    } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
+    await expectSettingRefused({ HUB_CEILING_TEAM_COUNT: 'lots' }, 'HUB_CEILING_TEAM_COUNT');
   });
 
   it('computes the effective limit as the lower of ceiling and organization limit', () => {

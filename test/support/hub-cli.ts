@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { runNode, type CliResult } from './subprocess.js';
 
 export type { CliResult };
@@ -15,4 +19,22 @@ export function cliEnv(dataDir: string, databaseUrl: string | undefined, extra: 
 /** Runs the real `hub` command as a subprocess and collects its output. */
 export function runHub(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
   return runNode(HUB_BIN, args, { env, input });
+}
+
+/**
+ * A malformed setting stops `hub migrate` with exit 2 and one stderr line naming the variable,
+ * before a database file is created.
+ */
+export async function expectSettingRefused(setting: Record<string, string>, variable: string): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-setting-'));
+  try {
+    const result = await runHub(['migrate'], cliEnv(dataDir, undefined, setting));
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(variable);
+    expect(fs.existsSync(path.join(dataDir, 'hub.sqlite'))).toBe(false);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }
