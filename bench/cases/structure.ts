@@ -41,7 +41,7 @@ import { openScratchDb } from '../lib/scratch-db.js';
 import { FULL_SIZE, scaledSize, seedStructure, type SeededStructure } from '../lib/seed-structure.js';
 import { formatStructureReport, type EndpointFigures, type StageFigures, type StructureReport } from '../lib/structure-report.js';
 import { timeCalls, type TimingOptions, type TimingStats } from '../lib/timing.js';
-import { HeldResources, login } from '../lib/in-process.js';
+import { type Answer, HeldResources, getJson, login } from '../lib/in-process.js';
 import type { BenchCase } from './case.js';
 
 const resultsFile = (engine: string) => fileURLToPath(new URL(`../results/structure-${engine}.json`, import.meta.url));
@@ -57,17 +57,7 @@ const SLOW_MS = { getExplorer: 1_000, listMembers: 1_000, listMyProjects: 250, g
 const held = new HeldResources();
 const release = () => held.release();
 
-interface Answer {
-  status: number;
-  bytes: number;
-  text: string;
-}
-
-async function get(url: string, cookie: string): Promise<Answer> {
-  const response = await fetch(url, { headers: { accept: 'application/json', cookie }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-  const body = Buffer.from(await response.arrayBuffer());
-  return { status: response.status, bytes: body.length, text: body.toString('utf8') };
-}
+const get = (url: string, cookie: string): Promise<Answer> => getJson(url, cookie, REQUEST_TIMEOUT_MS);
 
 interface EndpointSpec {
   operation: keyof typeof SLOW_MS;

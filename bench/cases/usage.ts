@@ -50,8 +50,9 @@ import { openScratchDb } from '../lib/scratch-db.js';
 import { MONTH_WINDOW, USAGE_FULL_SIZE, scaledUsageSize, seedUsageOrg, writeUsageRuns, type GeneratedRuns, type ModelTotals, type SeededUsageOrg } from '../lib/seed-usage.js';
 import { timeInterleaved, type TimingOptions } from '../lib/timing.js';
 import { formatUsageReport, type IndexPass, type ReportTotals, type UsageBenchReport, type UsageVariant, type VariantFigures } from '../lib/usage-report.js';
-import { HeldResources, login } from '../lib/in-process.js';
+import { type Answer, HeldResources, getJson, login } from '../lib/in-process.js';
 import type { BenchCase } from './case.js';
+import type { UsageRowRecord } from '../../src/usage/store.js';
 
 const resultsFile = (engine: string) => fileURLToPath(new URL(`../results/usage-${engine}.json`, import.meta.url));
 
@@ -76,16 +77,8 @@ const INDEX_PASSES: readonly { name: string; columns: string }[] = [
 const held = new HeldResources();
 const release = () => held.release();
 
-interface RawRow {
-  project_id: string;
-  project_name: string;
-  folder_id: string | null;
-  run_count: number | string;
-  runs_with_cost: number | string;
-  input_tokens: number | string | null;
-  output_tokens: number | string | null;
-  cost_usd: number | string | null;
-}
+/** The raw statements return the same columns as the report's own query. */
+type RawRow = UsageRowRecord;
 
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows);
 
@@ -454,17 +447,7 @@ function compareTotals(actual: ReportTotals, expected: ReportTotals, what: strin
   if (off.length) problems.push(`${what}: ${off.join(', ')}`);
 }
 
-interface Answer {
-  status: number;
-  bytes: number;
-  text: string;
-}
-
-async function get(url: string, cookie: string): Promise<Answer> {
-  const response = await fetch(url, { headers: { accept: 'application/json', cookie }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-  const body = Buffer.from(await response.arrayBuffer());
-  return { status: response.status, bytes: body.length, text: body.toString('utf8') };
-}
+const get = (url: string, cookie: string): Promise<Answer> => getJson(url, cookie, REQUEST_TIMEOUT_MS);
 
 export const usageCase: BenchCase = {
   name: 'usage',

@@ -11,6 +11,20 @@ export async function login(services: Services, imOpenId: string): Promise<strin
   return `hub_session=${session.token}`;
 }
 
+/** A response read whole: its status, its size and its text. */
+export interface Answer {
+  status: number;
+  bytes: number;
+  text: string;
+}
+
+/** GET with the session cookie, read to the end (the timing includes the body), bounded in time. */
+export async function getJson(url: string, cookie: string, timeoutMs: number): Promise<Answer> {
+  const response = await fetch(url, { headers: { accept: 'application/json', cookie }, signal: AbortSignal.timeout(timeoutMs) });
+  const body = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, bytes: body.length, text: body.toString('utf8') };
+}
+
 /**
  * Requests whose client went away still run to completion; destroying knex under them aborts
  * their queries noisily. Waits, boundedly, until no query holds or awaits a connection.

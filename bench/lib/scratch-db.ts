@@ -46,13 +46,7 @@ export async function openScratchDb(tag: string, name = 'structure'): Promise<Sc
         removeDir();
       },
     };
-    try {
-      await migrateLatest(db);
-    } catch (err) {
-      await scratch.drop();
-      throw err;
-    }
-    return scratch;
+    return migrated(scratch);
   }
 
   const dbName = `hub_bench_${tag}`;
@@ -89,8 +83,13 @@ export async function openScratchDb(tag: string, name = 'structure'): Promise<Sc
       }
     },
   };
+  return migrated(scratch);
+}
+
+/** Brings a fresh scratch database to the latest schema, dropping it again if that fails. */
+async function migrated(scratch: ScratchDb): Promise<ScratchDb> {
   try {
-    await migrateLatest(db);
+    await migrateLatest(scratch.db);
   } catch (err) {
     await scratch.drop();
     throw err;

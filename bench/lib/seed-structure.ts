@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/db/connect.js';
+import { prng } from './prng.js';
 
 export interface StructureSize {
   /** Active projects; about 5 % sit at the root, the rest spread over the folders. */
@@ -95,17 +96,6 @@ const FIRST = ['Ada', 'bruno', 'Chen', 'Dana', 'émile', 'Farah', 'Goran', 'hana
 const LAST = ['Okafor', 'Schmidt', 'li', 'Novak', 'García', 'Tanaka', 'Müller', 'Rossi', 'Kowalski', 'Haddad', 'Ivanova', 'Park'];
 const WORDS = ['Atlas', 'beacon', 'Cobalt', 'delta', 'Ember', 'Fjord', 'granite', 'Harbor', 'Iris', 'juniper', 'Kestrel', 'Lumen', 'Meridian', 'nimbus'];
 
-/** mulberry32: small, fast, deterministic. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Typed as plain strings, so ids mix with ids read back from rows. */
 const uuid = (): string => randomUUID();

@@ -15,6 +15,7 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/db/connect.js';
+import { prng } from './prng.js';
 
 export interface UsageSize {
   runs: number;
@@ -79,17 +80,6 @@ const PROVIDERS: readonly [string, readonly string[]][] = [
 ];
 const ROLES = ['coder', 'reviewer', 'planner', 'writer', 'tester'];
 
-/** mulberry32: small, fast, deterministic. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
