@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MODELS } from '../../src/agents/models.js';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { ACTORS, seedActors, type ActorName } from '../support/actors.js';
-import { expectError } from '../support/assertions.js';
+import { expectError, configError } from '../support/assertions.js';
 import { expectSettingRefused } from '../support/hub-cli.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
@@ -94,16 +94,6 @@ async function insertSkill(on: TestHub, organizationId: string, name: string, di
 }
 
 const defaults = (org: OrgFixture) => listRoles(org).then((roles) => roles.filter((r) => r.isDefault).map((r) => r.roleId));
-
-function configError(env: NodeJS.ProcessEnv): ConfigError {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err;
-    throw err;
-  }
-  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
-}
 
 describe('the model picker (GET /agent-models)', () => {
   it('lists the built-in models when HUB_MODELS is unset', async () => {

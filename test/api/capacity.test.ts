@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPACITY_DIMENSIONS, ceilingVariable, type CapacityDimension } from '../../src/capacity/dimensions.js';
 import { SKILL_INGESTION_DEFAULTS } from '../../src/capacity/ceilings.js';
 import { effectiveOf } from '../../src/capacity/service.js';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { loadOpenApiDocument } from '../../src/http/openapi-document.js';
 import { ACTORS, seedActors, type ActorName } from '../support/actors.js';
-import { expectError } from '../support/assertions.js';
+import { expectError, configError } from '../support/assertions.js';
 import { expectSettingRefused } from '../support/hub-cli.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub, type HttpResult } from '../support/test-hub.js';
@@ -44,16 +44,6 @@ const putLimits = (org: OrgFixture, limits: Record<string, unknown>) => org.api(
 
 async function setLimits(org: OrgFixture, limits: Partial<Record<CapacityDimension, number | null>>) {
   return rowsOf(await putLimits(org, limits));
-}
-
-function configError(env: NodeJS.ProcessEnv): ConfigError {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err;
-    throw err;
-  }
-  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
 }
 
 describe('dimensions and platform ceilings', () => {
