@@ -8,14 +8,16 @@ import { createApiRouter } from './api-router.js';
 import { loadOpenApiDocument } from './openapi-document.js';
 import { buildOperationTable } from './operations.js';
 import type { OperationTable } from './operation-table.js';
-import { landingRoutes } from './landing.js';
 import { requestLog } from './request-log.js';
+import { webAppRoutes } from './web-app.js';
 
 export interface AppOptions {
   /** Validate every response against openapi.yaml (tests). */
   validateResponses?: boolean;
   /** Adjust the operation table before routes are mounted (tests of the router factory itself). */
   adjustOperations?: (table: OperationTable) => OperationTable;
+  /** The built admin app to serve at `/` (tests point it at a fixture). */
+  webDistDir?: string;
 }
 
 /**
@@ -36,8 +38,6 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     res.json({ status: 'ok' });
   });
 
-  app.use(landingRoutes(services));
-
   app.use(csrfGuard(config.baseUrl));
   // The limit is the platform's; an organization's lower requestBodySize is checked against the
   // bytes noted here once the authorizer knows the organization.
@@ -53,6 +53,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
       validateResponses: options.validateResponses ?? false,
     }),
   );
+  app.use(webAppRoutes(options.webDistDir));
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger));
   return app;
