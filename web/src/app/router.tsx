@@ -1,0 +1,41 @@
+/**
+ * The data router: every screen is a lazy route module exporting `Component` and, where it has
+ * data, a `loader` that prefetches through the shared QueryClient, so a screen renders with its
+ * data and a deep link works on reload. Routes follow DESIGN §5: `/o/{slug}/…`.
+ */
+import { createBrowserRouter } from 'react-router';
+import { PageLoader } from '../components/page-loader';
+import { RouteError } from '../components/route-error';
+
+export const router = createBrowserRouter([
+  {
+    path: '/',
+    HydrateFallback: PageLoader,
+    ErrorBoundary: RouteError,
+    lazy: () => import('./routes/landing'),
+  },
+  {
+    path: '/o/:orgSlug',
+    HydrateFallback: PageLoader,
+    ErrorBoundary: RouteError,
+    lazy: () => import('./routes/org/layout'),
+    children: [
+      { index: true, lazy: () => import('./routes/org/home') },
+      {
+        ErrorBoundary: RouteError,
+        children: [
+          { path: 'members', lazy: () => import('./routes/org/members') },
+          { path: 'teams', lazy: () => import('./routes/org/teams') },
+          { path: 'teams/:teamId', lazy: () => import('./routes/org/team') },
+          { path: 'projects', lazy: () => import('./routes/org/projects') },
+          { path: 'projects/:projectId', lazy: () => import('./routes/org/project') },
+          { path: 'my-projects', lazy: () => import('./routes/org/my-projects') },
+          { path: 'settings', lazy: () => import('./routes/org/settings') },
+          // Part 2 adds usage, connections, capacity, agents/*, tokens and audit here.
+          { path: '*', lazy: () => import('./routes/not-found') },
+        ],
+      },
+    ],
+  },
+  { path: '*', HydrateFallback: PageLoader, lazy: () => import('./routes/not-found') },
+]);

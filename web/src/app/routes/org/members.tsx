@@ -1,0 +1,25 @@
+import type { LoaderFunctionArgs } from 'react-router';
+import { PageHeader } from '../../../components/page-header';
+import { getMeQueryOptions } from '../../../features/auth/api/get-me';
+import { getMembersQueryOptions } from '../../../features/members/api/get-members';
+import { AddMemberForm } from '../../../features/members/components/add-member-form';
+import { MembersTable } from '../../../features/members/components/members-table';
+import { requireOrgAdmin } from '../../../lib/authorization';
+import { queryClient } from '../../../lib/query-client';
+
+export async function loader({ params }: LoaderFunctionArgs) {
+  const orgSlug = params.orgSlug!;
+  requireOrgAdmin(await queryClient.ensureQueryData(getMeQueryOptions()), orgSlug);
+  await queryClient.prefetchQuery(getMembersQueryOptions(orgSlug));
+  return null;
+}
+
+export function Component() {
+  return (
+    <>
+      <PageHeader title="Members" />
+      <AddMemberForm />
+      <MembersTable />
+    </>
+  );
+}

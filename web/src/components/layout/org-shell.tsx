@@ -1,0 +1,110 @@
+import {
+  ActionIcon,
+  AppShell,
+  Burger,
+  Button,
+  Group,
+  NativeSelect,
+  NavLink,
+  Stack,
+  Text,
+  Tooltip,
+  useComputedColorScheme,
+  useMantineColorScheme,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import type { ReactNode } from 'react';
+import { NavLink as RouterNavLink, useNavigate } from 'react-router';
+import { useLogout } from '../../features/auth/api/logout';
+import { homePath, isOrgAdmin, useOrg } from '../../lib/authorization';
+
+const ADMIN_NAV = [
+  { to: 'members', label: 'Members' },
+  { to: 'teams', label: 'Teams' },
+  { to: 'projects', label: 'Projects' },
+  { to: 'my-projects', label: 'My projects' },
+  { to: 'settings', label: 'Settings' },
+];
+const MEMBER_NAV = [{ to: 'my-projects', label: 'My projects' }];
+
+function ColorSchemeToggle() {
+  const { setColorScheme } = useMantineColorScheme();
+  const computed = useComputedColorScheme('light');
+  const next = computed === 'dark' ? 'light' : 'dark';
+  return (
+    <Tooltip label={`Switch to ${next} theme`}>
+      <ActionIcon variant="default" size="lg" aria-label={`Switch to ${next} theme`} onClick={() => setColorScheme(next)}>
+        <span aria-hidden="true">{computed === 'dark' ? '☀' : '☾'}</span>
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+function OrgSwitcher() {
+  const { me, org } = useOrg();
+  const navigate = useNavigate();
+  if (me.organizations.length < 2) {
+    return (
+      <Text fw={600} truncate>
+        {org.name}
+      </Text>
+    );
+  }
+  return (
+    <NativeSelect
+      aria-label="Organization"
+      value={org.slug}
+      data={me.organizations.map((o) => ({ value: o.slug, label: o.name }))}
+      onChange={(event) => {
+        const target = me.organizations.find((o) => o.slug === event.currentTarget.value);
+        if (target) navigate(homePath(target));
+      }}
+    />
+  );
+}
+
+/** The frame of every organization screen: header, navigation by role, the signed-in user. */
+export function OrgShell({ children }: { children: ReactNode }) {
+  const [opened, { toggle, close }] = useDisclosure();
+  const { me, org } = useOrg();
+  const logout = useLogout();
+  const nav = isOrgAdmin(org.role) ? ADMIN_NAV : MEMBER_NAV;
+  const base = `/o/${encodeURIComponent(org.slug)}`;
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group wrap="nowrap" gap="sm" miw={0}>
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Text fw={700} visibleFrom="xs">
+              Org Admin
+            </Text>
+            <OrgSwitcher />
+          </Group>
+          <ColorSchemeToggle />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" aria-label="Main">
+        <AppShell.Section grow>
+          {nav.map((item) => (
+            <NavLink key={item.to} component={RouterNavLink} to={`${base}/${item.to}`} label={item.label} onClick={close} />
+          ))}
+        </AppShell.Section>
+        <AppShell.Section>
+          <Stack gap={4} pt="sm">
+            <Text size="sm" fw={600} data-testid="signed-in-user">
+              {me.user.displayName}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {me.user.imOpenId} · {org.role}
+            </Text>
+            <Button variant="default" size="xs" loading={logout.isPending} onClick={() => logout.mutate({})}>
+              Sign out
+            </Button>
+          </Stack>
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main>{children}</AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,85 @@
+import { Table, Text } from '@mantine/core';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type ReactNode, useRef } from 'react';
+
+export type Column<T> = { key: string; header: ReactNode; render: (row: T) => ReactNode; width?: number | string };
+
+/**
+ * A table that renders only the rows in view (plus a margin), so 20,000 rows cost what 30 do.
+ * Spacer rows above and below keep the scroll height of the whole list.
+ */
+export function VirtualTable<T>({
+  rows,
+  columns,
+  rowKey,
+  label,
+  estimateRowHeight = 53,
+  maxHeight = '65vh',
+  minWidth = 640,
+  empty = 'Nothing here yet.',
+}: {
+  rows: readonly T[];
+  columns: Column<T>[];
+  rowKey: (row: T) => string;
+  label: string;
+  estimateRowHeight?: number;
+  maxHeight?: string | number;
+  minWidth?: number;
+  empty?: ReactNode;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => estimateRowHeight,
+    overscan: 12,
+    getItemKey: (index) => rowKey(rows[index] as T),
+  });
+  const items = virtualizer.getVirtualItems();
+  const paddingTop = items[0]?.start ?? 0;
+  const paddingBottom = items.length ? virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
+  return (
+    <div ref={scrollRef} role="region" aria-label={label} tabIndex={0} style={{ maxHeight, overflow: 'auto' }}>
+      <Table stickyHeader striped highlightOnHover miw={minWidth} aria-label={label} aria-rowcount={rows.length + 1}>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((c) => (
+              <Table.Th key={c.key} w={c.width}>
+                {c.header}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.length === 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={columns.length}>
+                <Text c="dimmed">{empty}</Text>
+              </Table.Td>
+            </Table.Tr>
+          )}
+          {paddingTop > 0 && (
+            <tr aria-hidden="true">
+              <td colSpan={columns.length} style={{ height: paddingTop, padding: 0, border: 0 }} />
+            </tr>
+          )}
+          {items.map((item) => {
+            const row = rows[item.index] as T;
+            return (
+              <Table.Tr key={item.key} data-index={item.index} ref={virtualizer.measureElement} aria-rowindex={item.index + 2}>
+                {columns.map((c) => (
+                  <Table.Td key={c.key}>{c.render(row)}</Table.Td>
+                ))}
+              </Table.Tr>
+            );
+          })}
+          {paddingBottom > 0 && (
+            <tr aria-hidden="true">
+              <td colSpan={columns.length} style={{ height: paddingBottom, padding: 0, border: 0 }} />
+            </tr>
+          )}
+        </Table.Tbody>
+      </Table>
+    </div>
+  );
+}

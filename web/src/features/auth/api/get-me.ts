@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { fetchClient } from '../../../lib/api-client';
+
+/** `GET /api/me`; a 401 is an answer here (signed out → `null`), not an error. */
+export const getMeQueryOptions = () =>
+  queryOptions({
+    queryKey: ['get', '/api/me'] as const,
+    queryFn: async ({ signal }) => {
+      const { data, error, response } = await fetchClient.GET('/api/me', { signal });
+      if (response.status === 401) return null;
+      if (error) throw error;
+      return data;
+    },
+  });
+
+export const useMe = () => useQuery(getMeQueryOptions());

@@ -1,0 +1,151 @@
+import { Alert, Group, Loader, NativeSelect, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { useDeferredValue, useMemo, useState } from 'react';
+import { ConfirmAction } from '../../../components/confirm-action';
+import { QueryError } from '../../../components/query-error';
+import { type Column, VirtualTable } from '../../../components/virtual-table';
+import { errorCode, errorMessage, type Schemas } from '../../../lib/api-client';
+import { assignableRoles, canHandleOwners, type OrgRole, useOrg } from '../../../lib/authorization';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useMembers } from '../api/get-members';
+import { useRevokeMember } from '../api/revoke-member';
+import { useUpdateMemberRole } from '../api/update-member-role';
+
+type Member = Schemas['OrgMember'];
+
+const LAST_OWNER_HELP =
+  'An organization always keeps at least one active OWNER. Make another member an OWNER first, then change or revoke this one.';
+
+function RoleCell({ member }: { member: Member }) {
+  const { org, me } = useOrg();
+  const update = useUpdateMemberRole();
+  const ownerOnly = member.role === 'OWNER' && !canHandleOwners(org.role);
+  const choices = assignableRoles(org.role);
+  const data = choices.includes(member.role) ? choices : [member.role, ...choices];
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <NativeSelect
+        aria-label={`Role of ${member.displayName}`}
+        size="xs"
+        value={member.role}
+        data={data}
+        disabled={ownerOnly || update.isPending}
+        title={ownerOnly ? 'Only an OWNER can change the role of an OWNER (owner_required)' : undefined}
+        onChange={(event) => {
+          const role = event.currentTarget.value as OrgRole;
+          update.mutate(
+            { params: { path: { orgSlug: org.slug, userId: member.userId } }, body: { role } },
+            {
+              onSuccess: (m) => notifySuccess(`${m.displayName} is now ${m.role}`),
+              onError: (error) =>
+                notifyError(
+                  error,
+                  errorCode(error) === 'last_owner' ? `${member.displayName} is the last OWNER` : 'The role was not changed',
+                ),
+            },
+          );
+        }}
+      />
+      {update.isPending && <Loader size="xs" aria-label="Saving" />}
+      {member.userId === me.user.id && (
+        <Text size="xs" c="dimmed">
+          you
+        </Text>
+      )}
+    </Group>
+  );
+}
+
+function RevokeCell({ member }: { member: Member }) {
+  const { org } = useOrg();
+  const revoke = useRevokeMember();
+  const ownerOnly = member.role === 'OWNER' && !canHandleOwners(org.role);
+  return (
+    <ConfirmAction
+      label="Revoke"
+      ariaLabel={`Revoke ${member.displayName}`}
+      title={`Revoke ${member.displayName}?`}
+      message={`${member.displayName} (${member.imOpenId}) loses access to ${org.name} now, with every team membership and project grant through it.`}
+      confirmLabel="Revoke membership"
+      disabled={ownerOnly}
+      onConfirm={() =>
+        revoke
+          .mutateAsync({ params: { path: { orgSlug: org.slug, userId: member.userId } } })
+          .then(() => notifySuccess(`Revoked ${member.displayName}`))
+          .catch((error: unknown) => {
+            throw errorCode(error) === 'last_owner'
+              ? { error: { code: 'last_owner', message: `${errorMessage(error)} ${LAST_OWNER_HELP}` } }
+              : error;
+          })
+      }
+    />
+  );
+}
+
+const columns: Column<Member>[] = [
+  {
+    key: 'name',
+    header: 'Member',
+    render: (m) => (
+      <Stack gap={0}>
+        <Text size="sm" fw={500}>
+          {m.displayName}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {m.imOpenId}
+        </Text>
+      </Stack>
+    ),
+  },
+  { key: 'role', header: 'Role', render: (m) => <RoleCell member={m} />, width: 200 },
+  { key: 'since', header: 'Member since', render: (m) => new Date(m.createdAt).toLocaleDateString(), width: 130 },
+  { key: 'actions', header: 'Actions', render: (m) => <RevokeCell member={m} />, width: 110 },
+];
+
+/** Every active member: filtered in the browser, rendered virtually (5,000 rows stay fast). */
+export function MembersTable() {
+  const { org } = useOrg();
+  const members = useMembers(org.slug);
+  const [search, setSearch] = useState('');
+  const [role, setRole] = useState<'ALL' | OrgRole>('ALL');
+  const needle = useDeferredValue(search.trim().toLowerCase());
+  const rows = useMemo(
+    () =>
+      (members.data?.members ?? []).filter(
+        (m) =>
+          (role === 'ALL' || m.role === role) &&
+          (!needle || m.displayName.toLowerCase().includes(needle) || m.imOpenId.toLowerCase().includes(needle)),
+      ),
+    [members.data, role, needle],
+  );
+  if (members.isError) return <QueryError error={members.error} />;
+  return (
+    <Stack>
+      <Group align="flex-end" wrap="wrap">
+        <TextInput label="Search members" placeholder="Name or imOpenId" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
+        <Stack gap={4}>
+          <Text size="sm" fw={500} id="role-filter-label">
+            Role
+          </Text>
+          <SegmentedControl
+            aria-labelledby="role-filter-label"
+            value={role}
+            onChange={(v) => setRole(v as 'ALL' | OrgRole)}
+            data={['ALL', 'OWNER', 'ADMIN', 'MEMBER'].map((v) => ({ value: v, label: v === 'ALL' ? 'All' : v }))}
+          />
+        </Stack>
+      </Group>
+      {!canHandleOwners(org.role) && (
+        <Alert color="gray" variant="light">
+          Only an OWNER can make someone an OWNER, change an OWNER's role or revoke an OWNER; those controls are disabled for you.
+        </Alert>
+      )}
+      <Text size="sm" c="dimmed" aria-live="polite">
+        {members.isPending ? 'Loading…' : `${rows.length} of ${members.data?.members.length ?? 0} members`}
+      </Text>
+      <VirtualTable label="Members" rows={rows} columns={columns} rowKey={(m) => m.userId} empty="No member matches." />
+      <Text size="xs" c="dimmed">
+        {LAST_OWNER_HELP}
+      </Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,45 @@
+/**
+ * The one place that knows about HTTP: a same-origin openapi-fetch client typed by the contract
+ * the SDK generates, and openapi-react-query over it (query keys are `[method, path, init]`).
+ */
+import type { components, paths } from '@agent-hub/org-admin-sdk';
+import createFetchClient, { type Middleware } from 'openapi-fetch';
+import createClient from 'openapi-react-query';
+
+export type Schemas = components['schemas'];
+export type ApiErrorBody = Schemas['Error'];
+
+/** Every failure reaches the screens as the contract's `{error: {code, message}}`, even a proxy's HTML 502. */
+const errorsAsEnvelopes: Middleware = {
+  async onResponse({ response }) {
+    if (response.ok || (response.headers.get('content-type') ?? '').includes('json')) return undefined;
+    const body: ApiErrorBody = {
+      error: { code: `http_${response.status}`, message: `The server answered ${response.status} ${response.statusText}`.trim() },
+    };
+    return new Response(JSON.stringify(body), { status: response.status, headers: { 'content-type': 'application/json' } });
+  },
+};
+
+export const fetchClient = createFetchClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+fetchClient.use(errorsAsEnvelopes);
+
+export const $api = createClient(fetchClient);
+
+function isEnvelope(e: unknown): e is ApiErrorBody {
+  return typeof e === 'object' && e !== null && 'error' in e && typeof (e as ApiErrorBody).error?.message === 'string';
+}
+
+/** The server's error code (`last_owner`, `project_access_denied`, …), if the failure came from it. */
+export function errorCode(e: unknown): string | undefined {
+  return isEnvelope(e) ? e.error.code : undefined;
+}
+
+/** What to tell the person: the server's message, else the browser's (network down, …). */
+export function errorMessage(e: unknown): string {
+  if (isEnvelope(e)) return e.error.message;
+  if (e instanceof Error) return e.message;
+  return 'Something went wrong.';
+}
+
+/** Path parameters of every `/api/org/{orgSlug}/…` call. */
+export const orgPath = (orgSlug: string) => ({ params: { path: { orgSlug } } });

@@ -1,0 +1,6 @@
+import { notifications } from '@mantine/notifications';
+import { errorMessage } from './api-client';
+
+export const notifySuccess = (message: string) => notifications.show({ color: 'green', message, autoClose: 4000 });
+export const notifyError = (error: unknown, title = 'Not done') =>
+  notifications.show({ color: 'red', title, message: errorMessage(error), autoClose: 8000 });

@@ -1,0 +1,20 @@
+import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { errorCode } from './api-client';
+
+/** The app's one QueryClient: route loaders prefetch through it, screens read from it. */
+export const queryClient = new QueryClient({
+  queryCache: new QueryCache({
+    onError(error) {
+      // The session ended (expired, signed out elsewhere): back to the start page, which says how to sign in.
+      if (errorCode(error) === 'unauthenticated' && window.location.pathname !== '/') window.location.assign('/');
+    },
+  }),
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      refetchOnWindowFocus: false,
+      // An answer from the server (404, 403, …) will not change on a retry; a dropped connection may.
+      retry: (count, error) => errorCode(error) === undefined && count < 2,
+    },
+  },
+});
