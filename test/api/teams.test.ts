@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTORS, seedActors, type ActorName } from '../support/actors.js';
 import { seedOrg, userIdOf, type OrgFixture } from '../support/org-fixture.js';
-import { expectError } from '../support/assertions.js';
+import { errorBody, expectError, expectOk, okBody } from '../support/assertions.js';
+import type { RequestBody } from '../support/api-client.js';
 import { TestHub } from '../support/test-hub.js';
 
 let hub: TestHub;
@@ -18,26 +19,26 @@ const now = () => hub.clock.now().toISOString();
 const tick = () => hub.clock.advance(60_000);
 
 async function listTeams(org: OrgFixture) {
-  const res = await org.api('owner', 'GET', '/teams');
-  expect(res.status, res.text).toBe(200);
-  return res.body.teams as Array<Record<string, unknown>>;
+  const res = await org.call('owner', 'listTeams');
+  expectOk(res);
+  return res.body.teams;
 }
 
-async function createTeam(org: OrgFixture, body: Record<string, unknown>) {
-  const res = await org.api('owner', 'POST', '/teams', body);
-  expect(res.status, res.text).toBe(201);
-  return res.body as { id: string; slug: string; name: string; createdAt: string };
+async function createTeam(org: OrgFixture, body: RequestBody<'createTeam'>) {
+  const res = await org.call('owner', 'createTeam', { body });
+  expectOk(res, 201);
+  return res.body;
 }
 
 async function teamMembers(org: OrgFixture, teamId: string) {
-  const res = await org.api('owner', 'GET', `/teams/${teamId}/members`);
-  expect(res.status, res.text).toBe(200);
-  return res.body.members as Array<Record<string, unknown>>;
+  const res = await org.call('owner', 'listTeamMembers', { path: { teamId } });
+  expectOk(res);
+  return res.body.members;
 }
 
-async function addToTeam(org: OrgFixture, teamId: string, body: Record<string, unknown>) {
-  const res = await org.api('owner', 'POST', `/teams/${teamId}/members`, body);
-  expect(res.status, res.text).toBe(201);
+async function addToTeam(org: OrgFixture, teamId: string, body: RequestBody<'addTeamMember'>) {
+  const res = await org.call('owner', 'addTeamMember', { path: { teamId }, body });
+  expectOk(res, 201);
   return res.body;
 }
 
@@ -52,17 +53,22 @@ describe('who may call the team operations', () => {
     member1 = (await userIdOf(hub, 'member-1'))!;
     for (const actor of ACTORS) {
       for (const kind of ['change', 'archive']) {
-        const created = await acme('POST', '/teams', 'owner', { slug: `matrix-${kind}-${actor.toLowerCase()}`, name: `${kind} ${actor}` });
-        expect(created.status, created.text).toBe(201);
+        const created = await hub.call('createTeam', {
+          path: { orgSlug: 'acme' },
+          cookie: cookies.owner,
+          body: { slug: `matrix-${kind}-${actor.toLowerCase()}`, name: `${kind} ${actor}` },
+        });
+        expectOk(created, 201);
         teamIds[`${kind}-${actor}`] = created.body.id;
-        expect((await acme('POST', `/teams/${created.body.id}/members`, 'owner', { userId: member1 })).status).toBe(201);
+        const added = await hub.call('addTeamMember', { path: { orgSlug: 'acme', teamId: created.body.id }, cookie: cookies.owner, body: { userId: member1 } });
+        expect(added.status).toBe(201);
       }
     }
   });
 
   /** Everything the team operations can change in acme, read as its OWNER. */
   async function snapshot() {
-    const teams = (await acme('GET', '/teams', 'owner')).body.teams;
+    const teams = (await acme('GET', '/teams', 'owner')).body;
     const members = await Promise.all(Object.values(teamIds).map((id) => acme('GET', `/teams/${id}/members`, 'owner')));
     return { teams, members: members.map((m) => [m.status, m.body]) };
   }
@@ -105,12 +111,12 @@ describe('POST /teams', () => {
     const org = await seedOrg(hub, 't-create');
     tick();
     const at = now();
-    const res = await org.api('admin', 'POST', '/teams', { slug: 'core-1', name: 'Core', description: 'The core team' });
-    expect(res.status).toBe(201);
+    const res = await org.call('admin', 'createTeam', { body: { slug: 'core-1', name: 'Core', description: 'The core team' } });
+    expectOk(res, 201);
     expect(res.body).toEqual({ id: expect.any(String), slug: 'core-1', name: 'Core', description: 'The core team', memberCount: 0, createdAt: at });
     expect(await listTeams(org)).toEqual([res.body]);
 
-    const plain = await org.api('owner', 'POST', '/teams', { slug: 'plain', name: '  Plain  ' });
+    const plain = await org.call('owner', 'createTeam', { body: { slug: 'plain', name: '  Plain  ' } });
     expect(plain.body).toEqual({ id: expect.any(String), slug: 'plain', name: 'Plain', description: null, memberCount: 0, createdAt: at });
   });
 
@@ -118,38 +124,38 @@ describe('POST /teams', () => {
     const org = await seedOrg(hub, 't-slug');
     await createTeam(org, { slug: 'core', name: 'Core' });
     const before = await listTeams(org);
-    expectError(await org.api('admin', 'POST', '/teams', { slug: 'core', name: 'Another core' }), 409, 'slug_taken');
+    expectError(await org.call('admin', 'createTeam', { body: { slug: 'core', name: 'Another core' } }), 409, 'slug_taken');
     expect(await listTeams(org)).toEqual(before);
   });
 
   it('takes slugs per organization: another organization’s slug is free', async () => {
     const org = await seedOrg(hub, 't-slug-other');
     await createTeam(org, { slug: 'shared', name: 'Ours' });
-    const theirs = await hub.request('POST', '/api/org/globex/teams', { cookie: cookies.otherOrgOwner, body: { slug: 'shared', name: 'Theirs' } });
-    expect(theirs.status).toBe(201);
+    const theirs = await hub.call('createTeam', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner, body: { slug: 'shared', name: 'Theirs' } });
+    expectOk(theirs, 201);
     expect((await listTeams(org)).map((t) => t.name)).toEqual(['Ours']);
   });
 
   it('frees the slug of an archived team', async () => {
     const org = await seedOrg(hub, 't-slug-reuse');
     const first = await createTeam(org, { slug: 'core', name: 'Old core' });
-    expect((await org.api('owner', 'POST', `/teams/${first.id}/archive`)).status).toBe(200);
-    const second = await org.api('owner', 'POST', '/teams', { slug: 'core', name: 'New core' });
-    expect(second.status).toBe(201);
+    expect((await org.call('owner', 'archiveTeam', { path: { teamId: first.id } })).status).toBe(200);
+    const second = await org.call('owner', 'createTeam', { body: { slug: 'core', name: 'New core' } });
+    expectOk(second, 201);
     expect(second.body.id).not.toBe(first.id);
     expect(await listTeams(org)).toEqual([second.body]);
     // ...and the reused slug is taken again.
-    expectError(await org.api('owner', 'POST', '/teams', { slug: 'core', name: 'Third' }), 409, 'slug_taken');
+    expectError(await org.call('owner', 'createTeam', { body: { slug: 'core', name: 'Third' } }), 409, 'slug_taken');
   });
 
   it('lets only one of two concurrent creations with one slug succeed', async () => {
     const org = await seedOrg(hub, 't-slug-race');
     const results = await Promise.all([
-      org.api('owner', 'POST', '/teams', { slug: 'race', name: 'A' }),
-      org.api('admin', 'POST', '/teams', { slug: 'race', name: 'B' }),
+      org.call('owner', 'createTeam', { body: { slug: 'race', name: 'A' } }),
+      org.call('admin', 'createTeam', { body: { slug: 'race', name: 'B' } }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
-    expect(results.find((r) => r.status === 409)!.body.error.code).toBe('slug_taken');
+    expect(errorBody(results.find((r) => r.status === 409)!).error.code).toBe('slug_taken');
     expect(await listTeams(org)).toHaveLength(1);
   });
 
@@ -171,7 +177,7 @@ describe('POST /teams', () => {
     for (const body of bodies) expectError(await org.api('owner', 'POST', '/teams', body), 400, 'validation_failed');
     expect(await listTeams(org)).toEqual([]);
     // The longest valid slug is 63 characters.
-    expect((await org.api('owner', 'POST', '/teams', { slug: `a${'-'.repeat(62)}`, name: 'Longest' })).status).toBe(201);
+    expect((await org.call('owner', 'createTeam', { body: { slug: `a${'-'.repeat(62)}`, name: 'Longest' } })).status).toBe(201);
   });
 });
 
@@ -182,7 +188,7 @@ describe('GET /teams', () => {
     const alpha = await createTeam(org, { slug: 'alpha', name: 'Alpha', description: 'First' });
     const gamma = await createTeam(org, { slug: 'gamma', name: 'Gamma' });
     const archived = await createTeam(org, { slug: 'archived', name: 'Aardvark' });
-    expect((await org.api('owner', 'POST', `/teams/${archived.id}/archive`)).status).toBe(200);
+    expect((await org.call('owner', 'archiveTeam', { path: { teamId: archived.id } })).status).toBe(200);
 
     for (const userId of [org.userIds.owner, org.userIds.admin, org.userIds.member]) await addToTeam(org, alpha.id, { userId });
     await addToTeam(org, beta.id, { imOpenId: 't-list-member' });
@@ -195,16 +201,17 @@ describe('GET /teams', () => {
     ]);
 
     // Leaving a team, and leaving the organization, both count at once.
-    expect((await org.api('owner', 'POST', `/teams/${alpha.id}/members/${org.userIds.admin}/revoke`)).status).toBe(200);
+    expect((await org.call('owner', 'revokeTeamMember', { path: { teamId: alpha.id, userId: org.userIds.admin } })).status).toBe(200);
     expect(await counts()).toEqual({ alpha: 2, beta: 1, gamma: 0 });
-    expect((await org.api('owner', 'POST', `/members/${org.userIds.member}/revoke`)).status).toBe(200);
+    expect((await org.call('owner', 'revokeMember', { path: { userId: org.userIds.member } })).status).toBe(200);
     expect(await counts()).toEqual({ alpha: 1, beta: 0, gamma: 0 });
   });
 
   it('never shows another organization’s teams', async () => {
     const org = await seedOrg(hub, 't-list-own');
     await createTeam(org, { slug: 'mine', name: 'Mine' });
-    const globex = await hub.request('GET', '/api/org/globex/teams', { cookie: cookies.otherOrgOwner });
+    const globex = await hub.call('listTeams', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner });
+    expectOk(globex);
     expect(globex.body.teams.map((t: { slug: string }) => t.slug)).not.toContain('mine');
   });
 });
@@ -215,18 +222,18 @@ describe('PATCH /teams/{teamId}', () => {
     const team = await createTeam(org, { slug: 'core', name: 'Core', description: 'Old' });
     await addToTeam(org, team.id, { userId: org.userIds.member });
 
-    const renamed = await org.api('admin', 'PATCH', `/teams/${team.id}`, { name: 'Kernel' });
-    expect(renamed.status).toBe(200);
+    const renamed = await org.call('admin', 'updateTeam', { path: { teamId: team.id }, body: { name: 'Kernel' } });
+    expectOk(renamed);
     expect(renamed.body).toEqual({ ...team, name: 'Kernel', description: 'Old', memberCount: 1 });
 
-    const described = await org.api('admin', 'PATCH', `/teams/${team.id}`, { description: 'New' });
+    const described = await org.call('admin', 'updateTeam', { path: { teamId: team.id }, body: { description: 'New' } });
     expect(described.body).toEqual({ ...team, name: 'Kernel', description: 'New', memberCount: 1 });
 
-    const cleared = await org.api('admin', 'PATCH', `/teams/${team.id}`, { description: null });
+    const cleared = await org.call('admin', 'updateTeam', { path: { teamId: team.id }, body: { description: null } });
     expect(cleared.body).toEqual({ ...team, name: 'Kernel', description: null, memberCount: 1 });
 
-    const unchanged = await org.api('admin', 'PATCH', `/teams/${team.id}`, {});
-    expect(unchanged.status).toBe(200);
+    const unchanged = await org.call('admin', 'updateTeam', { path: { teamId: team.id }, body: {} });
+    expectOk(unchanged);
     expect(unchanged.body).toEqual(cleared.body);
     expect(await listTeams(org)).toEqual([cleared.body]);
   });
@@ -234,12 +241,13 @@ describe('PATCH /teams/{teamId}', () => {
   it('answers 404 team_not_found for unknown, archived and other organizations’ teams', async () => {
     const org = await seedOrg(hub, 't-update-404');
     const archived = await createTeam(org, { slug: 'old', name: 'Old' });
-    expect((await org.api('owner', 'POST', `/teams/${archived.id}/archive`)).status).toBe(200);
-    const foreign = await hub.request('POST', '/api/org/globex/teams', { cookie: cookies.otherOrgOwner, body: { slug: 'foreign-upd', name: 'Foreign' } });
+    expect((await org.call('owner', 'archiveTeam', { path: { teamId: archived.id } })).status).toBe(200);
+    const foreign = await hub.call('createTeam', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner, body: { slug: 'foreign-upd', name: 'Foreign' } });
+    expectOk(foreign, 201);
     for (const teamId of ['no-such-team', archived.id, foreign.body.id]) {
-      expectError(await org.api('owner', 'PATCH', `/teams/${teamId}`, { name: 'Taken over' }), 404, 'team_not_found');
+      expectError(await org.call('owner', 'updateTeam', { path: { teamId }, body: { name: 'Taken over' } }), 404, 'team_not_found');
     }
-    const globexTeams = (await hub.request('GET', '/api/org/globex/teams', { cookie: cookies.otherOrgOwner })).body.teams;
+    const globexTeams = (await okBody(hub.call('listTeams', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner }))).teams;
     expect(globexTeams).toContainEqual(foreign.body);
   });
 
@@ -260,25 +268,26 @@ describe('POST /teams/{teamId}/archive', () => {
     const team = await createTeam(org, { slug: 'core', name: 'Core' });
     await addToTeam(org, team.id, { userId: org.userIds.member });
 
-    const res = await org.api('admin', 'POST', `/teams/${team.id}/archive`);
-    expect(res.status).toBe(200);
+    const res = await org.call('admin', 'archiveTeam', { path: { teamId: team.id } });
+    expectOk(res);
     expect(res.body).toEqual({ archived: true, teamId: team.id });
     expect(await listTeams(org)).toEqual([]);
 
-    expectError(await org.api('admin', 'POST', `/teams/${team.id}/archive`), 404, 'team_not_found');
-    expectError(await org.api('admin', 'PATCH', `/teams/${team.id}`, { name: 'Back' }), 404, 'team_not_found');
-    expectError(await org.api('admin', 'GET', `/teams/${team.id}/members`), 404, 'team_not_found');
-    expectError(await org.api('admin', 'POST', `/teams/${team.id}/members`, { userId: org.userIds.admin }), 404, 'team_not_found');
-    expectError(await org.api('admin', 'POST', `/teams/${team.id}/members/${org.userIds.member}/revoke`), 404, 'team_not_found');
+    expectError(await org.call('admin', 'archiveTeam', { path: { teamId: team.id } }), 404, 'team_not_found');
+    expectError(await org.call('admin', 'updateTeam', { path: { teamId: team.id }, body: { name: 'Back' } }), 404, 'team_not_found');
+    expectError(await org.call('admin', 'listTeamMembers', { path: { teamId: team.id } }), 404, 'team_not_found');
+    expectError(await org.call('admin', 'addTeamMember', { path: { teamId: team.id }, body: { userId: org.userIds.admin } }), 404, 'team_not_found');
+    expectError(await org.call('admin', 'revokeTeamMember', { path: { teamId: team.id, userId: org.userIds.member } }), 404, 'team_not_found');
   });
 
   it('answers 404 team_not_found for another organization’s team and leaves it alone', async () => {
     const org = await seedOrg(hub, 't-archive-404');
-    const foreign = await hub.request('POST', '/api/org/globex/teams', { cookie: cookies.otherOrgOwner, body: { slug: 'foreign-arch', name: 'Foreign' } });
+    const foreign = await hub.call('createTeam', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner, body: { slug: 'foreign-arch', name: 'Foreign' } });
+    expectOk(foreign, 201);
     for (const teamId of [foreign.body.id, 'no-such-team']) {
-      expectError(await org.api('owner', 'POST', `/teams/${teamId}/archive`), 404, 'team_not_found');
+      expectError(await org.call('owner', 'archiveTeam', { path: { teamId } }), 404, 'team_not_found');
     }
-    const globexTeams = (await hub.request('GET', '/api/org/globex/teams', { cookie: cookies.otherOrgOwner })).body.teams;
+    const globexTeams = (await okBody(hub.call('listTeams', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner }))).teams;
     expect(globexTeams).toContainEqual(foreign.body);
   });
 });
@@ -287,23 +296,24 @@ describe('team members', () => {
   it('adds members by userId or imOpenId and lists them as complete objects by display name', async () => {
     const org = await seedOrg(hub, 't-members');
     const team = await createTeam(org, { slug: 'core', name: 'Core' });
-    const zed = await org.api('owner', 'POST', '/members', { imOpenId: 'ou-zed', displayName: 'anna', role: 'MEMBER' });
+    const zed = await org.call('owner', 'addMember', { body: { imOpenId: 'ou-zed', displayName: 'anna', role: 'MEMBER' } });
+    expectOk(zed, 201);
 
     tick();
     const firstAt = now();
-    const byId = await org.api('admin', 'POST', `/teams/${team.id}/members`, { userId: org.userIds.owner });
-    expect(byId.status).toBe(201);
+    const byId = await org.call('admin', 'addTeamMember', { path: { teamId: team.id }, body: { userId: org.userIds.owner } });
+    expectOk(byId, 201);
     expect(byId.body).toEqual({ userId: org.userIds.owner, imOpenId: 't-members-owner', displayName: 'Owner of t-members', createdAt: firstAt });
 
     tick();
     const secondAt = now();
-    const byOpenId = await org.api('admin', 'POST', `/teams/${team.id}/members`, { imOpenId: 'ou-zed' });
-    expect(byOpenId.status).toBe(201);
+    const byOpenId = await org.call('admin', 'addTeamMember', { path: { teamId: team.id }, body: { imOpenId: 'ou-zed' } });
+    expectOk(byOpenId, 201);
     expect(byOpenId.body).toEqual({ userId: zed.body.userId, imOpenId: 'ou-zed', displayName: 'anna', createdAt: secondAt });
     await addToTeam(org, team.id, { imOpenId: 't-members-member' });
 
-    const listed = await org.api('admin', 'GET', `/teams/${team.id}/members`);
-    expect(listed.status).toBe(200);
+    const listed = await org.call('admin', 'listTeamMembers', { path: { teamId: team.id } });
+    expectOk(listed);
     expect(listed.body).toEqual({
       members: [
         byOpenId.body,
@@ -318,7 +328,7 @@ describe('team members', () => {
     const team = await createTeam(org, { slug: 'core', name: 'Core' });
     const bodies = [{}, { userId: org.userIds.member, imOpenId: 't-members-one-member' }, { userId: '' }, { imOpenId: 'x', role: 'MEMBER' }];
     for (const body of bodies) {
-      expectError(await org.api('owner', 'POST', `/teams/${team.id}/members`, body), 400, 'validation_failed');
+      expectError(await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body }), 400, 'validation_failed');
     }
     expect(await teamMembers(org, team.id)).toEqual([]);
   });
@@ -326,13 +336,14 @@ describe('team members', () => {
   it('answers 404 user_not_found for an unknown user and member_not_found for a non-member, adding nobody', async () => {
     const org = await seedOrg(hub, 't-members-404');
     const team = await createTeam(org, { slug: 'core', name: 'Core' });
-    const gone = await org.api('owner', 'POST', '/members', { imOpenId: 'ou-gone', role: 'MEMBER' });
-    expect((await org.api('owner', 'POST', `/members/${gone.body.userId}/revoke`)).status).toBe(200);
+    const gone = await org.call('owner', 'addMember', { body: { imOpenId: 'ou-gone', role: 'MEMBER' } });
+    expectOk(gone, 201);
+    expect((await org.call('owner', 'revokeMember', { path: { userId: gone.body.userId } })).status).toBe(200);
 
-    expectError(await org.api('owner', 'POST', `/teams/${team.id}/members`, { userId: 'no-such-user' }), 404, 'user_not_found');
-    expectError(await org.api('owner', 'POST', `/teams/${team.id}/members`, { imOpenId: 'ou-nobody' }), 404, 'user_not_found');
-    expectError(await org.api('owner', 'POST', `/teams/${team.id}/members`, { imOpenId: 'globex-owner' }), 404, 'member_not_found');
-    expectError(await org.api('owner', 'POST', `/teams/${team.id}/members`, { userId: gone.body.userId }), 404, 'member_not_found');
+    expectError(await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { userId: 'no-such-user' } }), 404, 'user_not_found');
+    expectError(await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { imOpenId: 'ou-nobody' } }), 404, 'user_not_found');
+    expectError(await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { imOpenId: 'globex-owner' } }), 404, 'member_not_found');
+    expectError(await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { userId: gone.body.userId } }), 404, 'member_not_found');
     expect(await teamMembers(org, team.id)).toEqual([]);
     expect((await listTeams(org))[0]!.memberCount).toBe(0);
   });
@@ -342,7 +353,7 @@ describe('team members', () => {
     const team = await createTeam(org, { slug: 'core', name: 'Core' });
     await addToTeam(org, team.id, { userId: org.userIds.member });
     const before = await teamMembers(org, team.id);
-    expectError(await org.api('owner', 'POST', `/teams/${team.id}/members`, { imOpenId: 't-members-dup-member' }), 409, 'already_team_member');
+    expectError(await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { imOpenId: 't-members-dup-member' } }), 409, 'already_team_member');
     expect(await teamMembers(org, team.id)).toEqual(before);
   });
 
@@ -351,11 +362,11 @@ describe('team members', () => {
     const team = await createTeam(org, { slug: 'core', name: 'Core' });
     const body = { userId: org.userIds.member };
     const results = await Promise.all([
-      org.api('owner', 'POST', `/teams/${team.id}/members`, body),
-      org.api('admin', 'POST', `/teams/${team.id}/members`, body),
+      org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body }),
+      org.call('admin', 'addTeamMember', { path: { teamId: team.id }, body }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
-    expect(results.find((r) => r.status === 409)!.body.error.code).toBe('already_team_member');
+    expect(errorBody(results.find((r) => r.status === 409)!).error.code).toBe('already_team_member');
     expect(await teamMembers(org, team.id)).toHaveLength(1);
   });
 
@@ -365,16 +376,16 @@ describe('team members', () => {
     await addToTeam(org, team.id, { userId: org.userIds.member });
     await addToTeam(org, team.id, { userId: org.userIds.admin });
 
-    const res = await org.api('admin', 'POST', `/teams/${team.id}/members/${org.userIds.member}/revoke`);
-    expect(res.status).toBe(200);
+    const res = await org.call('admin', 'revokeTeamMember', { path: { teamId: team.id, userId: org.userIds.member } });
+    expectOk(res);
     expect(res.body).toEqual({ revoked: true, teamId: team.id, userId: org.userIds.member });
     expect((await teamMembers(org, team.id)).map((m) => m.userId)).toEqual([org.userIds.admin]);
     // Still a member of the organization.
-    expect((await hub.request('GET', '/api/org/t-members-revoke', { cookie: org.cookies.member })).status).toBe(200);
+    expect((await hub.call('getOrganization', { path: { orgSlug: 't-members-revoke' }, cookie: org.cookies.member })).status).toBe(200);
 
-    expectError(await org.api('admin', 'POST', `/teams/${team.id}/members/${org.userIds.member}/revoke`), 404, 'member_not_found');
-    expectError(await org.api('admin', 'POST', `/teams/${team.id}/members/${org.userIds.owner}/revoke`), 404, 'member_not_found');
-    expectError(await org.api('admin', 'POST', `/teams/${team.id}/members/no-such-user/revoke`), 404, 'member_not_found');
+    expectError(await org.call('admin', 'revokeTeamMember', { path: { teamId: team.id, userId: org.userIds.member } }), 404, 'member_not_found');
+    expectError(await org.call('admin', 'revokeTeamMember', { path: { teamId: team.id, userId: org.userIds.owner } }), 404, 'member_not_found');
+    expectError(await org.call('admin', 'revokeTeamMember', { path: { teamId: team.id, userId: 'no-such-user' } }), 404, 'member_not_found');
     expect((await teamMembers(org, team.id)).map((m) => m.userId)).toEqual([org.userIds.admin]);
 
     tick();
@@ -385,15 +396,16 @@ describe('team members', () => {
   it('answers 404 team_not_found for another organization’s team, revealing and changing nothing', async () => {
     const org = await seedOrg(hub, 't-members-foreign');
     const globexOwner = (await userIdOf(hub, 'globex-owner'))!;
-    const foreign = await hub.request('POST', '/api/org/globex/teams', { cookie: cookies.otherOrgOwner, body: { slug: 'foreign-mem', name: 'Foreign' } });
+    const foreign = await hub.call('createTeam', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner, body: { slug: 'foreign-mem', name: 'Foreign' } });
+    expectOk(foreign, 201);
     const globexApi = (method: string, path: string, body?: unknown) =>
       hub.request(method, `/api/org/globex${path}`, { cookie: cookies.otherOrgOwner, body });
     expect((await globexApi('POST', `/teams/${foreign.body.id}/members`, { userId: globexOwner })).status).toBe(201);
     const before = (await globexApi('GET', `/teams/${foreign.body.id}/members`)).body;
 
-    expectError(await org.api('owner', 'GET', `/teams/${foreign.body.id}/members`), 404, 'team_not_found');
-    expectError(await org.api('owner', 'POST', `/teams/${foreign.body.id}/members`, { userId: org.userIds.member }), 404, 'team_not_found');
-    expectError(await org.api('owner', 'POST', `/teams/${foreign.body.id}/members/${globexOwner}/revoke`), 404, 'team_not_found');
+    expectError(await org.call('owner', 'listTeamMembers', { path: { teamId: foreign.body.id } }), 404, 'team_not_found');
+    expectError(await org.call('owner', 'addTeamMember', { path: { teamId: foreign.body.id }, body: { userId: org.userIds.member } }), 404, 'team_not_found');
+    expectError(await org.call('owner', 'revokeTeamMember', { path: { teamId: foreign.body.id, userId: globexOwner } }), 404, 'team_not_found');
     expect((await globexApi('GET', `/teams/${foreign.body.id}/members`)).body).toEqual(before);
   });
 });

@@ -1,5 +1,6 @@
 import type { OrgRole } from '../../src/orgs/store.js';
-import type { HttpResult, TestHub } from './test-hub.js';
+import type { ApiResult, HttpResult, OrgCallArgs, OrgOperationId } from './api-client.js';
+import type { TestHub, UntypedCallInput } from './test-hub.js';
 
 export type OrgActor = 'owner' | 'admin' | 'member';
 
@@ -9,8 +10,10 @@ export interface OrgFixture {
   id: string;
   cookies: Record<OrgActor, string>;
   userIds: Record<OrgActor, string>;
-  /** A request to `/api/org/<slug><path>` as one of the organization's actors. */
+  /** A raw request to `/api/org/<slug><path>` as one of the organization's actors (for invalid input). */
   api(actor: OrgActor, method: string, path: string, body?: unknown): Promise<HttpResult>;
+  /** A typed call of one of the organization's operations as one of its actors (`orgSlug` filled in). */
+  call<O extends OrgOperationId>(actor: OrgActor, operationId: O, ...input: OrgCallArgs<O>): Promise<ApiResult<O>>;
 }
 
 /**
@@ -36,10 +39,15 @@ export async function seedOrg(hub: TestHub, slug: string): Promise<OrgFixture> {
     cookies,
     userIds,
     api: (actor, method, path, body) => hub.request(method, `/api/org/${slug}${path}`, { cookie: cookies[actor], body }),
+    call: <O extends OrgOperationId>(actor: OrgActor, operationId: O, ...[input]: OrgCallArgs<O>) => {
+      const given = (input ?? {}) as UntypedCallInput;
+      const call = { cookie: cookies[actor], ...given, path: { ...given.path, orgSlug: slug } };
+      return hub.untypedCall(operationId, call) as Promise<ApiResult<O>>;
+    },
   };
 }
 
 /** The id of the user with this imOpenId, or undefined when there is none. */
 export async function userIdOf(hub: TestHub, imOpenId: string): Promise<string | undefined> {
-  return (await hub.services.users.findByImOpenId(imOpenId))?.id;
+  return (await hub.services.users.findByImOpenId(hub.services.db, imOpenId))?.id;
 }

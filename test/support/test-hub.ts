@@ -7,24 +7,27 @@ import { loadConfig, type Config } from '../../src/config/config.js';
 import { migrateLatest } from '../../src/db/migrate.js';
 import { createApp, type AppOptions } from '../../src/http/app.js';
 import { createLogger } from '../../src/log/logger.js';
+import type { OperationId } from '../../src/http/operation-types.js';
 import type { OrgRole } from '../../src/orgs/store.js';
 import { OrganizationStore } from '../../src/orgs/store.js';
+import { operationRequest, type ApiResult, type CallArgs, type HttpResult } from './api-client.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+
+export type { HttpResult };
 
 /** The origin the test server believes it is served from (the CSRF check compares against it). */
 export const TEST_ORIGIN = 'http://hub.test';
-
-export interface HttpResult<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
-  text: string;
-}
 
 export interface RequestOptions {
   cookie?: string | undefined;
   body?: unknown;
   headers?: Record<string, string>;
+}
+
+/** A call's inputs without their per-operation types, for helpers that fill some in (the org fixture). */
+export interface UntypedCallInput extends RequestOptions {
+  path?: Record<string, string | number>;
+  query?: Record<string, unknown>;
 }
 
 /**
@@ -77,7 +80,26 @@ export class TestHub {
     await this.database.drop();
   }
 
-  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult<T>> {
+  /**
+   * A call of one operation of openapi.yaml, by its operationId: the URL comes from the operation's
+   * path template with `input.path` filled in and `input.query` appended; the body is typed as the
+   * operation's success body or the error envelope (narrow it with expectOk or expectError).
+   */
+  call<O extends OperationId>(operationId: O, ...[input]: CallArgs<O>): Promise<ApiResult<O>> {
+    return this.untypedCall(operationId, (input ?? {}) as UntypedCallInput) as Promise<ApiResult<O>>;
+  }
+
+  /** `call` without the per-operation input types; the typed wrappers build on it. */
+  untypedCall(operationId: OperationId, input: UntypedCallInput): Promise<HttpResult> {
+    const { method, url } = operationRequest(operationId, input);
+    return this.request(method, url, { cookie: input.cookie, body: input.body, headers: input.headers });
+  }
+
+  /**
+   * A raw request, for what the contract does not describe or forbids (bad JSON, odd headers,
+   * invalid bodies); the body is the parsed JSON, or the text when the response is not JSON.
+   */
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (options.cookie) headers.cookie = options.cookie;
     let body: string | undefined;
@@ -91,7 +113,7 @@ export class TestHub {
     const text = await response.text();
     let parsed: unknown = text;
     if ((response.headers.get('content-type') ?? '').includes('application/json') && text) parsed = JSON.parse(text);
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+    return { status: response.status, headers: response.headers, body: parsed, text };
   }
 
   /** A fresh one-time login link token for an existing user. */
@@ -101,7 +123,7 @@ export class TestHub {
 
   /** Logs in through GET /auth/login and returns the `Cookie` header value to send. */
   async login(imOpenId: string): Promise<string> {
-    const res = await this.request('GET', `/auth/login?token=${encodeURIComponent(await this.loginToken(imOpenId))}`);
+    const res = await this.call('login', { query: { token: await this.loginToken(imOpenId) } });
     if (res.status !== 303) throw new Error(`login for ${imOpenId} failed: ${res.status} ${res.text}`);
     const setCookie = res.headers.get('set-cookie') ?? '';
     const pair = setCookie.split(';', 1)[0];
@@ -121,8 +143,8 @@ export class TestHub {
   async addMembership(orgId: string, imOpenId: string, role: OrgRole): Promise<void> {
     const { db, users, clock, orgAccess } = this.services;
     await db.transaction(async (trx) => {
-      const user = await users.ensure({ imOpenId, displayName: imOpenId }, clock.now(), trx);
-      await new OrganizationStore(db).insertMembership(trx, { organizationId: orgId, userId: user.id, role }, clock.now());
+      const user = await users.ensure(trx, { imOpenId, displayName: imOpenId }, clock.now());
+      await new OrganizationStore().insertMembership(trx, { organizationId: orgId, userId: user.id, role }, clock.now());
     });
     orgAccess.invalidate();
   }
