@@ -1,12 +1,9 @@
-import { Alert, Button, type ButtonProps, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, type ButtonProps } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { type ReactNode, useState } from 'react';
-import { errorMessage } from '../lib/api-client';
+import type { ReactNode } from 'react';
+import { ConfirmDialog } from './confirm-dialog';
 
-/**
- * A button that asks before doing something that cannot be undone. The dialog stays open on
- * failure and shows the server's message.
- */
+/** A button that asks before doing something that cannot be undone. */
 export function ConfirmAction({
   label,
   title,
@@ -27,43 +24,12 @@ export function ConfirmAction({
   ariaLabel?: string;
 }) {
   const [opened, { open, close }] = useDisclosure(false);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const confirm = async () => {
-    setPending(true);
-    setError(null);
-    try {
-      await onConfirm();
-      close();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setPending(false);
-    }
-  };
   return (
     <>
       <Button color="red" variant="light" size="xs" {...buttonProps} disabled={disabled} aria-label={ariaLabel} onClick={open}>
         {label}
       </Button>
-      <Modal opened={opened} onClose={close} title={title} centered>
-        <Stack>
-          <Text>{message}</Text>
-          {error !== null && (
-            <Alert color="red" title="Not done" role="alert">
-              {errorMessage(error)}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button color="red" loading={pending} onClick={confirm}>
-              {confirmLabel}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDialog opened={opened} onClose={close} title={title} message={message} confirmLabel={confirmLabel} onConfirm={onConfirm} />
     </>
   );
 }

@@ -1,1 +1,80 @@
-export function Component() { return null; }
+/**
+ * `/o/{slug}/projects/{id}`: detail, sessions and team access. A member without a grant is sent
+ * to My projects with a notice (spec, Errors 3) instead of an error page.
+ */
+import { Anchor, Badge, Breadcrumbs, Stack, Text } from '@mantine/core';
+import { Link, type LoaderFunctionArgs, redirect, useParams } from 'react-router';
+import { PageHeader } from '../../../components/page-header';
+import { PageLoader } from '../../../components/page-loader';
+import { QueryError } from '../../../components/query-error';
+import { getMeQueryOptions } from '../../../features/auth/api/get-me';
+import { getExplorerQueryOptions } from '../../../features/projects/api/get-explorer';
+import { getProjectQueryOptions, useProject } from '../../../features/projects/api/get-project';
+import { getProjectSessionsQueryOptions } from '../../../features/projects/api/get-project-sessions';
+import { getTeamAccessQueryOptions } from '../../../features/projects/api/get-team-access';
+import { ProjectDetail } from '../../../features/projects/components/project-detail';
+import { ProjectSessions } from '../../../features/projects/components/project-sessions';
+import { TeamAccess } from '../../../features/projects/components/team-access';
+import { getTeamsQueryOptions } from '../../../features/teams/api/get-teams';
+import { errorCode } from '../../../lib/api-client';
+import { findOrg, isOrgAdmin, useOrg } from '../../../lib/authorization';
+import { queryClient } from '../../../lib/query-client';
+
+export async function loader({ params }: LoaderFunctionArgs) {
+  const orgSlug = params.orgSlug!;
+  const projectId = params.projectId!;
+  const me = await queryClient.ensureQueryData(getMeQueryOptions());
+  try {
+    await queryClient.fetchQuery(getProjectQueryOptions(orgSlug, projectId));
+  } catch (error) {
+    if (errorCode(error) === 'project_access_denied') {
+      throw redirect(`/o/${encodeURIComponent(orgSlug)}/my-projects?denied=${encodeURIComponent(projectId)}`);
+    }
+    return null; // the screen shows the server's message
+  }
+  const admin = isOrgAdmin(findOrg(me, orgSlug)?.role);
+  await Promise.all([
+    queryClient.prefetchQuery(getProjectSessionsQueryOptions(orgSlug, projectId, 50)),
+    queryClient.prefetchQuery(getTeamAccessQueryOptions(orgSlug, projectId)),
+    ...(admin ? [queryClient.prefetchQuery(getTeamsQueryOptions(orgSlug)), queryClient.prefetchQuery(getExplorerQueryOptions(orgSlug))] : []),
+  ]);
+  return null;
+}
+
+export function Component() {
+  const { org } = useOrg();
+  const { projectId } = useParams();
+  const project = useProject(org.slug, projectId!);
+  const base = `/o/${encodeURIComponent(org.slug)}`;
+  const admin = isOrgAdmin(org.role);
+  const crumbs = (
+    <Breadcrumbs mb="sm">
+      <Anchor component={Link} to={`${base}/${admin ? 'projects' : 'my-projects'}`}>
+        {admin ? 'Projects' : 'My projects'}
+      </Anchor>
+      <Text>{project.data?.name ?? 'Project'}</Text>
+    </Breadcrumbs>
+  );
+  if (project.isPending) return <PageLoader />;
+  if (project.isError) {
+    return (
+      <>
+        {crumbs}
+        <PageHeader title="Project" />
+        <QueryError error={project.error} />
+      </>
+    );
+  }
+  const p = project.data;
+  return (
+    <>
+      {crumbs}
+      <PageHeader title={p.name}>{p.archivedAt && <Badge color="gray">Archived {new Date(p.archivedAt).toLocaleDateString()}</Badge>}</PageHeader>
+      <Stack>
+        <ProjectDetail project={p} />
+        <TeamAccess project={p} />
+        <ProjectSessions projectId={p.id} />
+      </Stack>
+    </>
+  );
+}

@@ -1,0 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { $api } from '../../../lib/api-client';
+import { invalidateProjects } from './invalidate';
+
+export const useArchiveBinding = () => {
+  const qc = useQueryClient();
+  return $api.useMutation('post', '/api/org/{orgSlug}/projects/{projectId}/binding/archive', { onSuccess: () => invalidateProjects(qc) });
+};

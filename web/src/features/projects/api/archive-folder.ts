@@ -1,0 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { $api } from '../../../lib/api-client';
+import { invalidateProjects } from './invalidate';
+
+export const useArchiveFolder = () => {
+  const qc = useQueryClient();
+  return $api.useMutation('post', '/api/org/{orgSlug}/folders/{folderId}/archive', { onSuccess: () => invalidateProjects(qc) });
+};

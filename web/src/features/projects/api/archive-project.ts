@@ -1,0 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { $api } from '../../../lib/api-client';
+import { invalidateProjects } from './invalidate';
+
+export const useArchiveProject = () => {
+  const qc = useQueryClient();
+  return $api.useMutation('post', '/api/org/{orgSlug}/projects/{projectId}/archive', { onSuccess: () => invalidateProjects(qc) });
+};

@@ -1,0 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { $api } from '../../../lib/api-client';
+import { invalidateProjects } from './invalidate';
+
+export const useMoveProject = () => {
+  const qc = useQueryClient();
+  return $api.useMutation('patch', '/api/org/{orgSlug}/projects/{projectId}/folder', { onSuccess: () => invalidateProjects(qc) });
+};

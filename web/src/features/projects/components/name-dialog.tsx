@@ -1,0 +1,68 @@
+import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { errorMessage } from '../../../lib/api-client';
+
+/** One dialog for naming things (create folder or project, rename). Stays open with the typed name on failure. */
+export function NameDialog({
+  opened,
+  title,
+  label,
+  initial = '',
+  submitLabel,
+  onClose,
+  onSubmit,
+}: {
+  opened: boolean;
+  title: string;
+  label: string;
+  initial?: string;
+  submitLabel: string;
+  onClose: () => void;
+  onSubmit: (name: string) => Promise<unknown>;
+}) {
+  const [name, setName] = useState(initial);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    if (opened) {
+      setName(initial);
+      setError(null);
+    }
+  }, [opened, initial]);
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    if (!name.trim()) return;
+    setPending(true);
+    setError(null);
+    try {
+      await onSubmit(name.trim());
+      onClose();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Modal opened={opened} onClose={onClose} title={title} centered>
+      <form onSubmit={submit}>
+        <Stack>
+          <TextInput label={label} required data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          {error !== null && (
+            <Alert color="red" title="Not done" role="alert">
+              {errorMessage(error)}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={pending} disabled={!name.trim()}>
+              {submitLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,63 @@
+import { Alert, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { QueryError } from '../../../components/query-error';
+import { errorMessage } from '../../../lib/api-client';
+import { useOrg } from '../../../lib/authorization';
+import { notifySuccess } from '../../../lib/notify';
+import { useSettings } from '../api/get-settings';
+import { useUpdateSettings } from '../api/update-settings';
+
+export function SettingsForm() {
+  const { org } = useOrg();
+  const settings = useSettings(org.slug);
+  const update = useUpdateSettings();
+  const [value, setValue] = useState(false);
+  useEffect(() => {
+    if (settings.data) setValue(settings.data.membersCanCreateProjects);
+  }, [settings.data]);
+  if (settings.isError) return <QueryError error={settings.error} />;
+  const dirty = settings.data !== undefined && value !== settings.data.membersCanCreateProjects;
+  return (
+    <Paper
+      withBorder
+      p="md"
+      component="form"
+      aria-labelledby="projects-settings-title"
+      onSubmit={(e: React.FormEvent) => {
+        e.preventDefault();
+        update.mutate(
+          { params: { path: { orgSlug: org.slug } }, body: { membersCanCreateProjects: value } },
+          { onSuccess: () => notifySuccess('Settings saved') },
+        );
+      }}
+    >
+      <Stack>
+        <Title order={2} size="h4" id="projects-settings-title">
+          Projects
+        </Title>
+        <Switch
+          label="Members can create projects"
+          description="When on, a MEMBER may create projects (and gets MANAGE on what they create). Org admins always can."
+          checked={value}
+          disabled={settings.isPending}
+          onChange={(e) => setValue(e.currentTarget.checked)}
+        />
+        {update.isError && (
+          <Alert color="red" title="Not saved" role="alert">
+            {errorMessage(update.error)}
+          </Alert>
+        )}
+        <Group>
+          <Button type="submit" loading={update.isPending} disabled={!dirty}>
+            Save
+          </Button>
+          {dirty && (
+            <Text size="sm" c="dimmed">
+              Unsaved change
+            </Text>
+          )}
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
