@@ -1844,7 +1844,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Any other error, with the usual envelope: 500 `internal_error` (logged with a request id; the message says only that), or 501 `not_implemented` while an operation is not built. */
+        /** @description Any other error, with the usual envelope: 500 `internal_error` (logged with a request id; the message says only that). */
         Unexpected: {
             headers: {
                 [name: string]: unknown;

@@ -6,14 +6,17 @@ import type { Config } from '../config/config.js';
 import type { Clock } from '../config/clock.js';
 import type { Db } from '../db/connect.js';
 import type { Logger } from '../log/logger.js';
-import { OrgAccessResolver } from '../orgs/access.js';
+import { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import { OrganizationService } from '../orgs/service.js';
 import { OrganizationStore } from '../orgs/store.js';
 import { UserStore } from '../users/store.js';
 import { UsageService } from '../usage/service.js';
 import { UsageStore } from '../usage/store.js';
-import { ProjectAccessService } from '../access/service.js';
-import { GrantStore } from '../access/store.js';
+import { GrantStore } from '../grants/store.js';
+import { UnitOfWork } from '../db/unit-of-work.js';
+import { ProjectGuard } from '../projects/project-guard.js';
+import { TeamAccessService } from '../projects/team-access.js';
+import { ExplorerService } from '../explorer/service.js';
 import { ExplorerStore } from '../explorer/store.js';
 import { FolderService } from '../folders/service.js';
 import { FolderStore } from '../folders/store.js';
@@ -53,8 +56,8 @@ export interface Services {
   folderStore: FolderStore;
   folders: FolderService;
   projects: ProjectService;
-  projectAccess: ProjectAccessService;
-  explorer: ExplorerStore;
+  teamAccess: TeamAccessService;
+  explorer: ExplorerService;
   usage: UsageService;
   members: MemberService;
   teams: TeamService;
@@ -80,36 +83,41 @@ export function createServices(deps: {
 }): Services {
   const { config, db, clock, logger } = deps;
   const ttl = deps.accessCacheTtlMs ?? DEFAULT_ACCESS_CACHE_TTL_MS;
-  const users = new UserStore(db);
-  const orgStore = new OrganizationStore(db);
-  const sessions = new SessionService(new SessionStore(db), users, clock, ttl);
-  const orgAccess = new OrgAccessResolver(orgStore, clock, ttl);
-  const organizations = new OrganizationService(orgStore, users, orgAccess, clock);
-  const authorizer = new Authorizer(sessions, orgAccess);
-  const capacity = new CapacityService(new CapacityStore(db), config, clock, ttl);
-  authorizer.useOrgRequestGuard(capacity.admitRequest);
-  const folderStore = new FolderStore(db);
-  const folders = new FolderService(folderStore, clock, capacity);
-  const grants = new GrantStore(db);
-  const projectStore = new ProjectStore(db);
-  const teamStore = new TeamStore(db);
-  const projectAccess = new ProjectAccessService(teamStore, grants, projectStore, clock);
-  authorizer.useProjectGuard(projectAccess.guard);
+  const uow = new UnitOfWork(db);
+  const users = new UserStore();
+  const orgStore = new OrganizationStore();
+  const sessions = new SessionService(uow, new SessionStore(), users, clock, ttl);
+  const orgAccess = new OrgAccessResolver(uow, orgStore, clock, ttl);
+  const organizations = new OrganizationService(uow, orgStore, users, orgAccess, clock);
+  const capacity = new CapacityService(uow, new CapacityStore(), config, clock, ttl);
+  const folderStore = new FolderStore();
+  const folders = new FolderService(uow, folderStore, clock, capacity);
+  const grants = new GrantStore();
+  const projectStore = new ProjectStore();
+  const teamStore = new TeamStore();
+  const projectGuard = new ProjectGuard(uow, projectStore, grants);
+  const authorizer = new Authorizer({
+    sessions,
+    memberships: orgAccess,
+    projects: projectGuard,
+    settingsOf: (organizationId) => organizations.getSettings(organizationId),
+  });
+  const teamAccess = new TeamAccessService(uow, teamStore, grants, clock);
   const workspacesDir = path.join(config.dataDir, 'workspaces');
-  const projects = new ProjectService(projectStore, grants, folders, organizations, projectAccess, clock, workspacesDir, capacity);
-  const explorer = new ExplorerStore(db);
-  const usage = new UsageService(new UsageStore(db), folderStore);
-  const memberStore = new MemberStore(db);
-  const members = new MemberService(memberStore, teamStore, users, orgAccess, clock, capacity);
-  const teams = new TeamService(teamStore, memberStore, users, orgAccess, clock, capacity);
-  const connectionStore = new ConnectionStore(db);
-  const keyrings = connectionKeyrings({ keyring: deps.keyring, store: connectionStore, dataDir: config.dataDir, logger });
-  const connections = new ConnectionService(connectionStore, keyrings, clock, logger);
-  const credentials = new CredentialResolver(connectionStore, keyrings);
-  const agentRoles = new AgentRoleService(new AgentRoleStore(db), config.models, clock);
-  const skillStore = new SkillStore(db);
+  const projects = new ProjectService(uow, projectStore, grants, folders, projectGuard, clock, workspacesDir, capacity);
+  const explorer = new ExplorerService(uow, new ExplorerStore(), folderStore);
+  const usage = new UsageService(uow, new UsageStore(), folderStore);
+  const memberStore = new MemberStore();
+  const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity);
+  const teams = new TeamService(uow, teamStore, memberStore, users, orgAccess, clock, capacity);
+  const connectionStore = new ConnectionStore();
+  const keyrings = connectionKeyrings({ keyring: deps.keyring, db, dataDir: config.dataDir, logger });
+  const connections = new ConnectionService(uow, connectionStore, keyrings, clock, logger);
+  const credentials = new CredentialResolver(uow, connectionStore, keyrings);
+  const agentRoles = new AgentRoleService(uow, new AgentRoleStore(), config.models, clock);
+  const skillStore = new SkillStore();
   const skillContent = new SkillContentStore(path.join(config.dataDir, 'skills'));
-  const skills = new SkillService(skillStore, new SkillIngestion(skillContent, skillStore, capacity, clock), skillContent, clock);
+  const skills = new SkillService(uow, skillStore, new SkillIngestion(uow, skillContent, skillStore, capacity, clock), skillContent, clock);
   return {
     config,
     db,
@@ -123,7 +131,7 @@ export function createServices(deps: {
     folderStore,
     folders,
     projects,
-    projectAccess,
+    teamAccess,
     explorer,
     usage,
     members,

@@ -1,71 +1,58 @@
 import type { Request } from 'express';
 import { forbidden, notFound, unauthenticated } from '../errors/api-error.js';
-import type { ProjectAccess } from '../access/project-access.js';
-import type { OrgAccessResolver } from '../orgs/access.js';
-import type { OrgAccess } from '../orgs/store.js';
-import { isOrgAdminRole, type Rule } from './rules.js';
+import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
+import type { OrgAccess, OrgSettings } from '../orgs/store.js';
+import type { GuardedOperation, ProjectAccess, ProjectGuard } from '../projects/project-guard.js';
+import { isOrgAdminRole, type ProjectRule, type Rule } from './rules.js';
 import { SESSION_COOKIE, type AuthenticatedSession, type SessionService } from './sessions.js';
 
-export interface Authorization {
-  session?: AuthenticatedSession;
-  access?: OrgAccess;
-  project?: ProjectAccess;
+export interface AuthorizerDeps {
+  sessions: SessionService;
+  memberships: OrgAccessResolver;
+  /** Decides the project rules; built with the authorizer, so every rule is decidable from the start. */
+  projects: ProjectGuard;
+  /** The organization's settings, for the `projectCreator` rule. */
+  settingsOf: (organizationId: string) => Promise<OrgSettings>;
 }
 
 /**
- * Checks a project rule once the caller is known to be an org member. Projects, grants and
- * teams own that check; the authorizer only calls it.
+ * The one place an operation's declared rule is decided, one question at a time, so the
+ * request pipeline can ask each at its own stage: who is calling, which organization they
+ * address, whether their org role admits the operation, and whether their grants admit it
+ * on the project in the path.
  */
-export type ProjectGuard = (
-  rule: 'projectRead' | 'projectManage',
-  access: OrgAccess,
-  session: AuthenticatedSession,
-  projectId: string,
-) => Promise<ProjectAccess>;
-
-/**
- * Admits or refuses an org-scoped request once its caller is known to be a member of the
- * organization, before any role or project check: the organization's per-request limits.
- */
-export type OrgRequestGuard = (access: OrgAccess, req: Request) => void | Promise<void>;
-
-/** The single mechanism that enforces an operation's declared rule before its handler runs. */
 export class Authorizer {
-  private projectGuard: ProjectGuard | undefined;
-  private orgRequestGuard: OrgRequestGuard | undefined;
+  constructor(private readonly deps: AuthorizerDeps) {}
 
-  constructor(
-    private readonly sessions: SessionService,
-    private readonly orgAccess: OrgAccessResolver,
-  ) {}
-
-  useProjectGuard(guard: ProjectGuard): void {
-    this.projectGuard = guard;
-  }
-
-  useOrgRequestGuard(guard: OrgRequestGuard): void {
-    this.orgRequestGuard = guard;
-  }
-
-  async authorize(rule: Rule, req: Request): Promise<Authorization> {
-    if (rule === 'public') return {};
-    const session = await this.sessions.authenticate(sessionToken(req));
+  /** The caller's session (401 without a valid one). */
+  async authenticate(req: Request): Promise<AuthenticatedSession> {
+    const session = await this.deps.sessions.authenticate(sessionToken(req));
     if (!session) throw unauthenticated();
-    if (rule === 'session') return { session };
+    return session;
+  }
 
-    // Non-members learn nothing about whether the organization exists.
-    const slug = String(req.params.orgSlug);
-    const access = await this.orgAccess.resolve(session.user.id, slug);
+  /** The caller's membership in the organization of the path; non-members learn nothing of it. */
+  async resolveOrganization(session: AuthenticatedSession, slug: string): Promise<OrgAccess> {
+    const access = await this.deps.memberships.resolve(session.user.id, slug);
     if (!access) throw notFound('org_not_found', `No organization "${slug}" among yours.`);
-    if (this.orgRequestGuard) await this.orgRequestGuard(access, req);
-    if (rule === 'member') return { session, access };
-    if (rule === 'orgAdmin') {
-      if (!isOrgAdminRole(access.role)) throw forbidden('org_admin_required', 'Only an organization OWNER or ADMIN may do this.');
-      return { session, access };
+    return access;
+  }
+
+  /** The org-role part of a rule: `orgAdmin`, and `projectCreator` (admins, or members when the setting allows). */
+  async checkOrgRole(rule: Rule, operation: GuardedOperation, access: OrgAccess): Promise<void> {
+    if (rule !== 'orgAdmin' && rule !== 'projectCreator') return;
+    if (isOrgAdminRole(access.role)) return;
+    const refused = `"${operation.summary}" (${operation.operationId})`;
+    if (rule === 'projectCreator') {
+      if ((await this.deps.settingsOf(access.organization.id)).membersCanCreateProjects) return;
+      throw forbidden('org_admin_required', `${refused} is for org admins here; an admin can allow members in the settings.`);
     }
-    if (!this.projectGuard) throw new Error(`rule ${rule} needs a project guard, and none is installed`);
-    const project = await this.projectGuard(rule, access, session, String(req.params.projectId));
-    return { session, access, project };
+    throw forbidden('org_admin_required', `${refused} is for an organization OWNER or ADMIN.`);
+  }
+
+  /** The grant part of a project rule, for the project in the path. */
+  checkProject(rule: ProjectRule, operation: GuardedOperation, access: OrgAccess, session: AuthenticatedSession, projectId: string): Promise<ProjectAccess> {
+    return this.deps.projects.check(rule, operation, access, session.user.id, projectId);
   }
 }
 

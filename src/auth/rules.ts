@@ -6,12 +6,25 @@
  * - public: anyone (the login link).
  * - session: any valid session.
  * - member: any active member of the addressed organization.
+ * - projectCreator: an OWNER or ADMIN, or any active member while the organization's
+ *   `membersCanCreateProjects` setting is on.
  * - orgAdmin: an OWNER or ADMIN of the addressed organization.
  * - projectRead: a member holding READ or higher on the project (self or an active team),
  *   or an org admin (read-only oversight).
  * - projectManage: a member holding MANAGE on the project; org admins get no override.
  */
-export const RULES = ['public', 'session', 'member', 'orgAdmin', 'projectRead', 'projectManage'] as const;
+export const RULES = ['public', 'session', 'member', 'projectCreator', 'orgAdmin', 'projectRead', 'projectManage'] as const;
 export type Rule = (typeof RULES)[number];
+
+/** The rules decided by a grant on the project in the path, after the request is validated. */
+export type ProjectRule = Extract<Rule, 'projectRead' | 'projectManage'>;
+
+/** Rules whose caller must be signed in. */
+export const needsSession = (rule: Rule): boolean => rule !== 'public';
+
+/** Rules that address an organization by the `orgSlug` path parameter. */
+export const needsOrganization = (rule: Rule): boolean => rule !== 'public' && rule !== 'session';
+
+export const isProjectRule = (rule: Rule): rule is ProjectRule => rule === 'projectRead' || rule === 'projectManage';
 
 export const isOrgAdminRole = (role: string): boolean => role === 'OWNER' || role === 'ADMIN';

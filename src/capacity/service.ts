@@ -1,15 +1,12 @@
-import type { IncomingMessage } from 'node:http';
-import { AccessCache } from '../auth/access-cache.js';
+import { TtlCache } from '../shared/ttl-cache.js';
 import { MINUTE_MS, type Clock } from '../config/clock.js';
 import type { Config } from '../config/config.js';
-import type { Db } from '../db/connect.js';
+import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError, badRequest, conflict, unprocessable } from '../errors/api-error.js';
 import type { Schema } from '../http/operation-types.js';
-import type { OrgAccess } from '../orgs/store.js';
 import { platformCeilings } from './ceilings.js';
 import { CAPACITY_DIMENSIONS, type CapacityDimension, type DimensionValues } from './dimensions.js';
 import { RateWindows } from './rate-window.js';
-import { bodyBytesOf } from './request-body.js';
 import type { CapacityStore } from './store.js';
 
 export type CapacityPolicyView = Schema<'CapacityPolicyView'>;
@@ -36,7 +33,7 @@ export function effectiveOf(ceiling: number | null, organizationLimit: number | 
  */
 export class CapacityService {
   private readonly ceilings: Readonly<Record<CapacityDimension, number | null>>;
-  private readonly cache: AccessCache<DimensionValues>;
+  private readonly cache: TtlCache<DimensionValues>;
   /** Loads in flight, so a burst of requests after an expiry costs one query, not one each. */
   private readonly loading = new Map<string, Promise<DimensionValues>>();
   /** Bumped by every change, so a load that began before it cannot cache what it read. */
@@ -44,18 +41,19 @@ export class CapacityService {
   private readonly requestRates = new RateWindows(MINUTE_MS);
 
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly store: CapacityStore,
     config: Pick<Config, 'ceilings' | 'bodyLimitBytes'>,
     private readonly clock: Clock,
     cacheTtlMs: number,
   ) {
     this.ceilings = platformCeilings(config);
-    this.cache = new AccessCache(cacheTtlMs);
+    this.cache = new TtlCache(cacheTtlMs);
   }
 
   /** All 23 dimensions in contract order, read fresh from the database. */
   async view(organizationId: string): Promise<CapacityPolicyView> {
-    const limits = await this.store.limitsOf(organizationId);
+    const limits = await this.store.limitsOf(this.uow.executor, organizationId);
     return { dimensions: CAPACITY_DIMENSIONS.map((dimension) => this.row(dimension, limits)) };
   }
 
@@ -82,7 +80,8 @@ export class CapacityService {
     }
     if (noCeiling.length > 0 || aboveCeiling.length > 0) throw rejected(noCeiling, aboveCeiling);
     if (changes.length > 0) {
-      await this.store.apply(organizationId, changes, this.clock.now().toISOString());
+      const at = this.clock.now().toISOString();
+      await this.uow.run((trx) => this.store.apply(trx, organizationId, changes, at));
       this.forget(organizationId);
     }
     return this.view(organizationId);
@@ -103,7 +102,7 @@ export class CapacityService {
    * locks the organization first, so concurrent creates are counted one after another and
    * cannot together overshoot the limit. Costs nothing when no limit applies.
    */
-  async ensureRoom(trx: Db, organizationId: string, dimension: CapacityDimension, countActive: () => Promise<number>): Promise<void> {
+  async ensureRoom(trx: Executor, organizationId: string, dimension: CapacityDimension, countActive: () => Promise<number>): Promise<void> {
     const limit = this.effectiveIn(await this.limitsOf(organizationId, trx), dimension);
     if (limit === null) return;
     await this.store.lockOrganization(trx, organizationId);
@@ -114,31 +113,31 @@ export class CapacityService {
   }
 
   /**
-   * The per-request checks of an org-scoped request, made once its caller is known to be a
-   * member: `requestRate` (429 with Retry-After; a refused request is not counted) and then
-   * `requestBodySize` against the bytes the JSON parser read (413). Synchronous while the
-   * organization's limits are cached.
+   * Counts one request of the organization against its `requestRate` (429 with Retry-After
+   * when over; a refused request is not counted). Synchronous while the organization's limits
+   * are cached.
    */
-  readonly admitRequest = (access: OrgAccess, req: IncomingMessage): void | Promise<void> => {
-    const organizationId = access.organization.id;
+  admitRequest(organizationId: string): void | Promise<void> {
     const limits = this.limitsOf(organizationId);
-    if (limits instanceof Promise) return limits.then((loaded) => this.admit(organizationId, loaded, req));
-    this.admit(organizationId, limits, req);
-  };
+    if (limits instanceof Promise) return limits.then((loaded) => this.countRequest(organizationId, loaded));
+    this.countRequest(organizationId, limits);
+  }
 
-  private admit(organizationId: string, limits: DimensionValues, req: IncomingMessage): void {
+  /**
+   * The largest request body the organization accepts, in bytes: its `requestBodySize`, never
+   * above what the server parses at all. Synchronous while the organization's limits are cached.
+   */
+  bodyLimitOf(organizationId: string, serverLimit: number): number | Promise<number> {
+    const limits = this.limitsOf(organizationId);
+    const bodyLimit = (loaded: DimensionValues) => Math.min(serverLimit, this.effectiveIn(loaded, 'requestBodySize') ?? serverLimit);
+    return limits instanceof Promise ? limits.then(bodyLimit) : bodyLimit(limits);
+  }
+
+  private countRequest(organizationId: string, limits: DimensionValues): void {
     const rate = this.effectiveIn(limits, 'requestRate');
-    if (rate !== null) {
-      const waitMs = this.requestRates.take(organizationId, rate, this.clock.now().getTime());
-      if (waitMs > 0) throw rateLimited(rate, waitMs);
-    }
-    const bytes = bodyBytesOf(req);
-    if (bytes !== undefined) {
-      const maxBytes = this.effectiveIn(limits, 'requestBodySize');
-      if (maxBytes !== null && bytes > maxBytes) {
-        throw new ApiError(413, 'payload_too_large', `The request body has ${bytes} bytes; this organization's requestBodySize limit is ${maxBytes}.`);
-      }
-    }
+    if (rate === null) return;
+    const waitMs = this.requestRates.take(organizationId, rate, this.clock.now().getTime());
+    if (waitMs > 0) throw rateLimited(rate, waitMs);
   }
 
   private row(dimension: CapacityDimension, limits: DimensionValues): CapacityDimensionRow {
@@ -156,7 +155,7 @@ export class CapacityService {
    * goes through that transaction and never waits on a load in flight: on SQLite's single
    * connection, a load queued behind the transaction would wait for it forever.
    */
-  private limitsOf(organizationId: string, trx?: Db): DimensionValues | Promise<DimensionValues> {
+  private limitsOf(organizationId: string, trx?: Executor): DimensionValues | Promise<DimensionValues> {
     const cached = this.cache.get(organizationId, this.clock.now().getTime());
     if (cached) return cached;
     if (trx) return this.load(organizationId, trx);
@@ -169,9 +168,9 @@ export class CapacityService {
     return load;
   }
 
-  private async load(organizationId: string, db?: Db): Promise<DimensionValues> {
+  private async load(organizationId: string, db: Executor = this.uow.executor): Promise<DimensionValues> {
     const generation = this.generation;
-    const limits = await this.store.limitsOf(organizationId, db);
+    const limits = await this.store.limitsOf(db, organizationId);
     if (generation === this.generation) this.cache.set(organizationId, limits, this.clock.now().getTime());
     return limits;
   }

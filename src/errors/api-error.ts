@@ -24,8 +24,6 @@ export const forbidden = (code: ForbiddenCode, message: string) => new ApiError(
 export const notFound = (code: NotFoundCode, message: string) => new ApiError(404, code, message);
 export const conflict = (code: ConflictCode, message: string) => new ApiError(409, code, message);
 export const unprocessable = (code: UnprocessableCode, message: string) => new ApiError(422, code, message);
-export const notImplemented = (operationId: string) =>
-  new ApiError(501, 'not_implemented', `The operation ${operationId} is not available yet.`);
 
 export type ForbiddenCode =
   | 'csrf_rejected'

@@ -20,7 +20,7 @@ export function errorMiddleware(fallbackLogger: Logger): ErrorRequestHandler {
     const apiError = toApiError(err);
     if (!apiError) {
       log.error({ err }, 'unhandled error');
-    } else if (apiError.status >= 500 && apiError.status !== 501) {
+    } else if (apiError.status >= 500) {
       log.error({ err }, 'server error');
     }
     const rendered = apiError ?? new ApiError(500, 'internal_error', `Internal error; quote request id ${String(res.locals.requestId ?? 'n/a')}.`);

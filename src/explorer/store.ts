@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Db } from '../db/connect.js';
-import { grantsOfUser } from '../access/store.js';
+import type { Executor } from '../db/unit-of-work.js';
+import { grantsOfUser } from '../grants/store.js';
 
 export interface ExplorerProjectRecord {
   id: string;
@@ -13,29 +13,25 @@ export interface ExplorerProjectRecord {
 
 /** The read side of the folder tree: one set-based query per list, never one per row. */
 export class ExplorerStore {
-  constructor(private readonly db: Db) {}
-
   /** Every active project of the organization with its live chat binding. */
-  activeProjects(organizationId: string): Promise<ExplorerProjectRecord[]> {
-    return this.projectsQuery(organizationId);
+  activeProjects(db: Executor, organizationId: string): Promise<ExplorerProjectRecord[]> {
+    return projectsQuery(organizationId, db('projects as p'));
   }
 
   /** Active projects on which the user holds any grant (all grants are READ or higher). */
-  projectsOfUser(organizationId: string, userId: string): Promise<ExplorerProjectRecord[]> {
+  projectsOfUser(db: Executor, organizationId: string, userId: string): Promise<ExplorerProjectRecord[]> {
     // Driven from the caller's grants, then projects by primary key: the cost follows the
     // caller's grants, not the organization's project count.
-    const granted = grantsOfUser(this.db, organizationId, userId).distinct('g.project_id as project_id');
-    return this.projectsQuery(organizationId, this.db.from(granted.as('mine')).join('projects as p', 'p.id', 'mine.project_id'));
+    const granted = grantsOfUser(db, organizationId, userId).distinct('g.project_id as project_id');
+    return projectsQuery(organizationId, db.from(granted.as('mine')).join('projects as p', 'p.id', 'mine.project_id'));
   }
+}
 
-  private projectsQuery(
-    organizationId: string,
-    from: Knex.QueryBuilder = this.db('projects as p'),
-  ): Knex.QueryBuilder<ExplorerProjectRecord, ExplorerProjectRecord[]> {
-    return from
-      .leftJoin('project_bindings as b', (on) => on.on('b.project_id', 'p.id').andOnNull('b.archived_at'))
-      .where('p.organization_id', organizationId)
-      .whereNull('p.archived_at')
-      .select('p.id', 'p.name', 'p.folder_id', 'p.created_at', 'b.chat_id as binding_chat_id', 'b.created_at as binding_created_at') as never;
-  }
+/** The organization's active projects among `from` (aliased `p`), each with its live binding. */
+function projectsQuery(organizationId: string, from: Knex.QueryBuilder): Knex.QueryBuilder<ExplorerProjectRecord, ExplorerProjectRecord[]> {
+  return from
+    .leftJoin('project_bindings as b', (on) => on.on('b.project_id', 'p.id').andOnNull('b.archived_at'))
+    .where('p.organization_id', organizationId)
+    .whereNull('p.archived_at')
+    .select('p.id', 'p.name', 'p.folder_id', 'p.created_at', 'b.chat_id as binding_chat_id', 'b.created_at as binding_created_at') as never;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Db } from '../db/connect.js';
+import type { Executor } from '../db/unit-of-work.js';
 import type { GrantRole } from './roles.js';
 
 export interface TeamAccessRecord {
@@ -21,7 +21,7 @@ export interface TeamAccessRecord {
  * The principals are listed first and the grants reached through their index, so the cost
  * follows the caller's own grants, not the size of the organization.
  */
-export function grantsOfUser(db: Db, organizationId: string, userId: string): Knex.QueryBuilder {
+export function grantsOfUser(db: Executor, organizationId: string, userId: string): Knex.QueryBuilder {
   const principals = db.raw(
     `(select 'USER' as principal_type, cast(? as varchar(36)) as principal_id
       union all
@@ -37,16 +37,14 @@ export function grantsOfUser(db: Db, organizationId: string, userId: string): Kn
 
 /** Permission grants on projects, for users and teams. */
 export class GrantStore {
-  constructor(private readonly db: Db) {}
-
   /** Every role the user holds on the project, through any principal. */
-  async rolesOnProject(organizationId: string, userId: string, projectId: string): Promise<GrantRole[]> {
-    const rows = await grantsOfUser(this.db, organizationId, userId).where('g.project_id', projectId).select<{ role: GrantRole }[]>('g.role');
+  async rolesOnProject(db: Executor, organizationId: string, userId: string, projectId: string): Promise<GrantRole[]> {
+    const rows = await grantsOfUser(db, organizationId, userId).where('g.project_id', projectId).select<{ role: GrantRole }[]>('g.role');
     return rows.map((r) => r.role);
   }
 
-  async insertUserGrant(trx: Db, input: { organizationId: string; projectId: string; userId: string; role: GrantRole }, at: string): Promise<void> {
-    await trx('project_grants').insert({
+  async insertUserGrant(db: Executor, input: { organizationId: string; projectId: string; userId: string; role: GrantRole }, at: string): Promise<void> {
+    await db('project_grants').insert({
       id: randomUUID(),
       organization_id: input.organizationId,
       project_id: input.projectId,
@@ -59,33 +57,33 @@ export class GrantStore {
   }
 
   /** Team grants on a project, for teams that are not archived, by team name. */
-  async listTeamAccess(projectId: string, trx: Db = this.db): Promise<TeamAccessRecord[]> {
-    return teamAccessQuery(trx).where('g.project_id', projectId).orderBy([{ column: 't.name' }, { column: 't.slug' }]);
+  async listTeamAccess(db: Executor, projectId: string): Promise<TeamAccessRecord[]> {
+    return teamAccessQuery(db).where('g.project_id', projectId).orderBy([{ column: 't.name' }, { column: 't.slug' }]);
   }
 
   /** Creates or changes the team's grant on the project; returns the resulting entry. */
   async upsertTeamGrant(
-    trx: Db,
+    db: Executor,
     input: { organizationId: string; projectId: string; teamId: string; role: GrantRole },
     at: string,
   ): Promise<TeamAccessRecord> {
     const key = { project_id: input.projectId, principal_type: 'TEAM', principal_id: input.teamId };
-    const updated = await trx('project_grants').where(key).update({ role: input.role, updated_at: at });
+    const updated = await db('project_grants').where(key).update({ role: input.role, updated_at: at });
     if (updated === 0) {
-      await trx('project_grants').insert({ id: randomUUID(), organization_id: input.organizationId, ...key, role: input.role, created_at: at, updated_at: at });
+      await db('project_grants').insert({ id: randomUUID(), organization_id: input.organizationId, ...key, role: input.role, created_at: at, updated_at: at });
     }
-    const entry = await teamAccessQuery(trx).where('g.project_id', input.projectId).where('g.principal_id', input.teamId).first();
+    const entry = await teamAccessQuery(db).where('g.project_id', input.projectId).where('g.principal_id', input.teamId).first();
     return entry as TeamAccessRecord;
   }
 
   /** Removes the team's grant on the project; false when there was none. */
-  async deleteTeamGrant(projectId: string, teamId: string): Promise<boolean> {
-    const deleted = await this.db('project_grants').where({ project_id: projectId, principal_type: 'TEAM', principal_id: teamId }).delete();
+  async deleteTeamGrant(db: Executor, projectId: string, teamId: string): Promise<boolean> {
+    const deleted = await db('project_grants').where({ project_id: projectId, principal_type: 'TEAM', principal_id: teamId }).delete();
     return deleted > 0;
   }
 }
 
-function teamAccessQuery(db: Db): Knex.QueryBuilder<TeamAccessRecord, TeamAccessRecord[]> {
+function teamAccessQuery(db: Executor): Knex.QueryBuilder<TeamAccessRecord, TeamAccessRecord[]> {
   return db('project_grants as g')
     .join('teams as t', 't.id', 'g.principal_id')
     .where('g.principal_type', 'TEAM')

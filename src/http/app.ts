@@ -1,13 +1,20 @@
 import express, { type Express } from 'express';
-import { csrfGuard } from '../auth/csrf.js';
-import { noteBodyBytes } from '../capacity/request-body.js';
-import { ping } from '../db/connect.js';
 import type { Services } from '../app/services.js';
+import { csrfGuard } from '../auth/csrf.js';
+import { ping } from '../db/connect.js';
 import { errorMiddleware, notFoundHandler } from '../errors/error-middleware.js';
 import { createApiRouter } from './api-router.js';
 import { loadOpenApiDocument } from './openapi-document.js';
-import { buildOperationTable } from './operations.js';
 import type { OperationTable } from './operation-table.js';
+import { buildOperationTable } from './operations.js';
+import { authenticate } from './pipeline/authenticate.js';
+import { limitBodySize } from './pipeline/body-size.js';
+import { enforceOrgRole } from './pipeline/org-role.js';
+import { parseJsonBody } from './pipeline/parse-body.js';
+import { guardProject } from './pipeline/project-guard.js';
+import { limitRequestRate } from './pipeline/rate-limit.js';
+import { resolveOrganization } from './pipeline/resolve-organization.js';
+import { validateRequest, validateResponses } from './pipeline/validate-contract.js';
 import { requestLog } from './request-log.js';
 import { webAppRoutes } from './web-app.js';
 
@@ -21,36 +28,40 @@ export interface AppOptions {
 }
 
 /**
- * The HTTP application. Order matters: request id and logging first, then the health check,
- * the CSRF guard (before any body is parsed), JSON parsing, the contract-driven
- * router, and one error renderer for everything.
+ * The HTTP application, top to bottom in the order a request meets it (DESIGN §5 "Request
+ * pipeline"): the first stage that refuses a request answers it, and one error renderer
+ * turns every refusal into `{error: {code, message}}`.
  */
 export function createApp(services: Services, options: AppOptions = {}): Express {
-  const { config, logger, db } = services;
+  const { config, logger, db, authorizer, capacity } = services;
+  const spec = loadOpenApiDocument();
   const app = express();
   app.disable('x-powered-by');
   // Responses are per-user and small; hashing each body for an ETag costs more than it saves.
   app.set('etag', false);
-  app.use(requestLog(logger));
 
+  app.use(requestLog(logger));
   app.get('/healthz', async (_req, res) => {
     await ping(db);
     res.json({ status: 'ok' });
   });
-
   app.use(csrfGuard(config.baseUrl));
-  // The limit is the platform's; an organization's lower requestBodySize is checked against the
-  // bytes noted here once the authorizer knows the organization.
-  const parseJson = express.json({ limit: config.bodyLimitBytes, verify: noteBodyBytes });
-  // GET and HEAD carry no body here; skipping the parser spares every read a few checks.
-  app.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : parseJson(req, res, next)));
   app.use(
     createApiRouter({
-      spec: loadOpenApiDocument(),
+      spec,
       operations: (options.adjustOperations ?? ((table) => table))(buildOperationTable(services)),
-      authorizer: services.authorizer,
+      pipeline: [
+        validateResponses(spec, options.validateResponses ?? false),
+        authenticate(authorizer), // 401
+        resolveOrganization(authorizer), // 404 org_not_found
+        limitRequestRate(capacity), // 429, valid request or not
+        limitBodySize(capacity, config.bodyLimitBytes), // 413 from Content-Length
+        parseJsonBody(config.bodyLimitBytes), // 400 malformed JSON, 413 while streaming
+        enforceOrgRole(authorizer), // 403 org_admin_required
+        validateRequest(spec), // 400 validation_failed
+        guardProject(authorizer), // 404 project_not_found, 403 project_access_denied / project_manage_required
+      ],
       logger,
-      validateResponses: options.validateResponses ?? false,
     }),
   );
   app.use(webAppRoutes(options.webDistDir));

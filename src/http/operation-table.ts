@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Logger } from '../log/logger.js';
-import type { ProjectAccess } from '../access/project-access.js';
+import type { ProjectAccess } from '../projects/project-guard.js';
 import type { AuthenticatedSession } from '../auth/sessions.js';
 import type { Rule } from '../auth/rules.js';
 import type { OrgAccess } from '../orgs/store.js';
@@ -39,8 +39,7 @@ type SpecFor<O extends OperationId, R extends Rule> = {
   rule: R;
   /** The success status; 200 when omitted. */
   status?: SuccessStatus<O>;
-  /** Absent while the operation is not built: it then answers 501 `not_implemented`. */
-  handle?: (ctx: ContextFor<R, O>) => Promise<SuccessBody<O>>;
+  handle: (ctx: ContextFor<R, O>) => Promise<SuccessBody<O>>;
 };
 
 /** One operation's declared rule and handler; the handler's context matches the rule. */

@@ -1,5 +1,6 @@
 import type { Clock } from '../config/clock.js';
-import { AccessCache } from '../auth/access-cache.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
+import { TtlCache } from '../shared/ttl-cache.js';
 import type { OrgAccess, OrganizationStore } from './store.js';
 
 /**
@@ -7,14 +8,15 @@ import type { OrgAccess, OrganizationStore } from './store.js';
  * role" — asked by every org-scoped request — through a cache that membership changes clear.
  */
 export class OrgAccessResolver {
-  private readonly cache: AccessCache<OrgAccess | null>;
+  private readonly cache: TtlCache<OrgAccess | null>;
 
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly orgs: OrganizationStore,
     private readonly clock: Clock,
     cacheTtlMs: number,
   ) {
-    this.cache = new AccessCache(cacheTtlMs);
+    this.cache = new TtlCache(cacheTtlMs);
   }
 
   async resolve(userId: string, slug: string): Promise<OrgAccess | undefined> {
@@ -22,7 +24,7 @@ export class OrgAccessResolver {
     const nowMs = this.clock.now().getTime();
     const cached = this.cache.get(key, nowMs);
     if (cached !== undefined) return cached ?? undefined;
-    const access = await this.orgs.findActiveMembership(userId, slug);
+    const access = await this.orgs.findActiveMembership(this.uow.executor, userId, slug);
     this.cache.set(key, access ?? null, nowMs);
     return access;
   }

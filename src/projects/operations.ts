@@ -1,37 +1,9 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
 import type { OperationId, Schema } from '../http/operation-types.js';
-import type { ProjectRecord } from '../access/project-access.js';
-import { viewerFrom, type ProjectViewer } from './service.js';
-import type { ProjectDetailRecord, SessionRecord } from './store.js';
-
-export const toProjectDetail = (d: ProjectDetailRecord & ProjectViewer): Schema<'ProjectDetail'> => ({
-  id: d.id,
-  name: d.name,
-  folderId: d.folder_id,
-  folder: d.folder_id && d.folder_name !== null ? { id: d.folder_id, name: d.folder_name } : null,
-  workspaceDir: d.workspace_dir,
-  createdAt: d.created_at,
-  archivedAt: d.archived_at,
-  createdBy:
-    d.created_by && d.creator_display_name !== null && d.creator_im_open_id !== null
-      ? { id: d.created_by, displayName: d.creator_display_name, imOpenId: d.creator_im_open_id }
-      : null,
-  binding: d.binding_chat_id && d.binding_created_at ? { chatId: d.binding_chat_id, createdAt: d.binding_created_at } : null,
-  actorIsOrgAdmin: d.isOrgAdmin,
-  actorCanManageProject: d.canManage,
-});
-
-const toSessionSummary = (s: SessionRecord): Schema<'SessionSummary'> => ({
-  id: s.id,
-  provider: s.provider,
-  roleId: s.role_id,
-  model: s.model,
-  title: s.title,
-  runCount: Number(s.run_count),
-  createdAt: s.created_at,
-  updatedAt: s.updated_at,
-});
+import { toProjectDetail, toSessionSummary } from './mapper.js';
+import type { ProjectRecord } from './project.js';
+import { viewerFrom } from './service.js';
 
 /** Projects: creation by members where allowed, reads under the project rules, admin mutations. */
 export function projectOperations({ projects }: Services): OperationModule {
@@ -47,10 +19,10 @@ export function projectOperations({ projects }: Services): OperationModule {
 
   return {
     createProject: {
-      rule: 'member',
+      rule: 'projectCreator',
       status: 201,
       async handle({ access, session, body }) {
-        const project = await projects.create(access, session.user.id, body);
+        const project = await projects.create(access.organization.id, session.user.id, body);
         return { id: project.id, name: project.name };
       },
     },

@@ -3,14 +3,14 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
-import { forbidden, notFound } from '../errors/api-error.js';
-import type { ProjectAccess, ProjectRecord } from '../access/project-access.js';
-import { requireLive, type ProjectAccessService } from '../access/service.js';
-import type { GrantStore } from '../access/store.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
+import { notFound } from '../errors/api-error.js';
+import type { GrantStore } from '../grants/store.js';
 import type { FolderService } from '../folders/service.js';
 import type { OrgAccess } from '../orgs/store.js';
-import type { OrganizationService } from '../orgs/service.js';
 import { isOrgAdminRole } from '../auth/rules.js';
+import { requireLive, type ProjectRecord } from './project.js';
+import type { ProjectAccess, ProjectGuard } from './project-guard.js';
 import type { ProjectDetailRecord, ProjectStore, SessionRecord } from './store.js';
 
 /** Who is looking at a project detail, for its `actor…` flags. */
@@ -22,11 +22,11 @@ export interface ProjectViewer {
 /** Projects: creation with a workspace and a MANAGE grant for the creator, and their life cycle. */
 export class ProjectService {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly projects: ProjectStore,
     private readonly grants: GrantStore,
     private readonly folders: FolderService,
-    private readonly organizations: OrganizationService,
-    private readonly access: ProjectAccessService,
+    private readonly guard: ProjectGuard,
     private readonly clock: Clock,
     private readonly workspacesDir: string,
     private readonly capacity: CapacityService,
@@ -35,14 +35,11 @@ export class ProjectService {
   /**
    * Creates the project, its workspace directory and the creator's MANAGE grant. The
    * directory is made inside the transaction, so a failure to make it leaves no project row.
+   * Who may create is the `projectCreator` rule's decision, made before this runs.
    */
-  async create(caller: OrgAccess, userId: string, input: { name: string; folderId?: string | undefined }): Promise<ProjectRecord> {
-    const organizationId = caller.organization.id;
-    if (!isOrgAdminRole(caller.role) && !(await this.organizations.getSettings(organizationId)).membersCanCreateProjects) {
-      throw forbidden('org_admin_required', 'Only org admins may create projects here; an admin can allow members in the settings.');
-    }
+  async create(organizationId: string, userId: string, input: { name: string; folderId?: string | undefined }): Promise<ProjectRecord> {
     const at = this.clock.now().toISOString();
-    return this.projects.transaction(async (trx) => {
+    return this.uow.run(async (trx) => {
       const folderId = input.folderId ?? null;
       if (folderId !== null) await this.folders.requireActive(organizationId, folderId, trx);
       await this.capacity.ensureRoom(trx, organizationId, 'projectCount', () => this.projects.countActive(trx, organizationId));
@@ -57,31 +54,32 @@ export class ProjectService {
 
   /** The project as the org admin mutation endpoints address it: in this organization, or 404. */
   async requireInOrg(organizationId: string, projectId: string): Promise<ProjectRecord> {
-    const project = await this.projects.findInOrg(organizationId, projectId);
+    const project = await this.projects.findInOrg(this.uow.executor, organizationId, projectId);
     if (!project) throw notFound('project_not_found', `No project ${projectId} in this organization.`);
     return project;
   }
 
   async rename(project: ProjectRecord, name: string): Promise<void> {
     requireLive(project);
-    await this.projects.update(project.id, { name });
+    await this.projects.update(this.uow.executor, project.id, { name });
   }
 
   async move(project: ProjectRecord, folderId: string | null): Promise<void> {
     requireLive(project);
     if (folderId !== null) await this.folders.requireActive(project.organization_id, folderId);
-    await this.projects.update(project.id, { folder_id: folderId });
+    await this.projects.update(this.uow.executor, project.id, { folder_id: folderId });
   }
 
   async archive(project: ProjectRecord): Promise<void> {
     requireLive(project);
-    await this.projects.update(project.id, { archived_at: this.clock.now().toISOString() });
+    await this.projects.update(this.uow.executor, project.id, { archived_at: this.clock.now().toISOString() });
   }
 
   async archiveBinding(project: ProjectRecord): Promise<void> {
-    const binding = await this.projects.activeBinding(project.id);
+    const db = this.uow.executor;
+    const binding = await this.projects.activeBinding(db, project.id);
     if (!binding) throw notFound('binding_not_found', 'The project has no active chat binding.');
-    await this.projects.archiveBinding(binding.id, this.clock.now().toISOString());
+    await this.projects.archiveBinding(db, binding.id, this.clock.now().toISOString());
   }
 
   /** Binds a chat to a project (host console); a previous binding of the project is archived. */
@@ -89,31 +87,31 @@ export class ProjectService {
     const project = await this.requireInOrg(organizationId, projectId);
     requireLive(project);
     const at = this.clock.now().toISOString();
-    return this.projects.transaction(async (trx) => {
-      const taken = await this.projects.activeBindingOfChat(chatId, trx);
+    return this.uow.run(async (trx) => {
+      const taken = await this.projects.activeBindingOfChat(trx, chatId);
       if (taken && taken.project_id !== projectId) throw new BindingConflict(`chat ${chatId} is already bound to project ${taken.project_id}`);
       if (taken) return { replaced: null };
-      const previous = await this.projects.activeBinding(projectId, trx);
-      if (previous) await this.projects.archiveBinding(previous.id, at, trx);
+      const previous = await this.projects.activeBinding(trx, projectId);
+      if (previous) await this.projects.archiveBinding(trx, previous.id, at);
       await this.projects.insertBinding(trx, projectId, chatId, at);
       return { replaced: previous?.chat_id ?? null };
     });
   }
 
   async detail(projectId: string, viewer: ProjectViewer): Promise<ProjectDetailRecord & ProjectViewer> {
-    const detail = await this.projects.detail(projectId);
+    const detail = await this.projects.detail(this.uow.executor, projectId);
     if (!detail) throw notFound('project_not_found', `No project ${projectId}.`);
     return { ...detail, ...viewer };
   }
 
   /** The `actor…` flags for a caller whose grant is not known yet (org admin mutations). */
   async viewer(caller: OrgAccess, userId: string, projectId: string): Promise<ProjectViewer> {
-    const grant = await this.access.grantOf(caller.organization.id, userId, projectId);
+    const grant = await this.guard.grantOf(caller.organization.id, userId, projectId);
     return { isOrgAdmin: isOrgAdminRole(caller.role), canManage: grant === 'MANAGE' };
   }
 
   listSessions(projectId: string, limit: number): Promise<SessionRecord[]> {
-    return this.projects.listSessions(projectId, limit);
+    return this.projects.listSessions(this.uow.executor, projectId, limit);
   }
 }
 

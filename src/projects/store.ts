@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/connect.js';
-import type { ProjectRecord } from '../access/project-access.js';
+import type { Executor } from '../db/unit-of-work.js';
+import type { ProjectRecord } from './project.js';
 
 /** A project with everything its detail view shows, from one joined query. */
 export interface ProjectDetailRecord extends ProjectRecord {
@@ -24,14 +24,12 @@ export interface SessionRecord {
 
 /** Projects, their chat bindings and their agent sessions. */
 export class ProjectStore {
-  constructor(private readonly db: Db) {}
-
-  async findInOrg(organizationId: string, projectId: string, trx: Db = this.db): Promise<ProjectRecord | undefined> {
-    return trx<ProjectRecord>('projects').where({ id: projectId, organization_id: organizationId }).first();
+  async findInOrg(db: Executor, organizationId: string, projectId: string): Promise<ProjectRecord | undefined> {
+    return db<ProjectRecord>('projects').where({ id: projectId, organization_id: organizationId }).first();
   }
 
-  async countActive(trx: Db, organizationId: string): Promise<number> {
-    const row = await trx('projects')
+  async countActive(db: Executor, organizationId: string): Promise<number> {
+    const row = await db('projects')
       .where({ organization_id: organizationId })
       .whereNull('archived_at')
       .count<{ n: number | string }[]>({ n: '*' })
@@ -39,8 +37,8 @@ export class ProjectStore {
     return Number(row?.n ?? 0);
   }
 
-  async detail(projectId: string, trx: Db = this.db): Promise<ProjectDetailRecord | undefined> {
-    return trx('projects as p')
+  async detail(db: Executor, projectId: string): Promise<ProjectDetailRecord | undefined> {
+    return db('projects as p')
       .leftJoin('folders as f', 'f.id', 'p.folder_id')
       .leftJoin('users as u', 'u.id', 'p.created_by')
       .leftJoin('project_bindings as b', (on) => on.on('b.project_id', 'p.id').andOnNull('b.archived_at'))
@@ -56,7 +54,7 @@ export class ProjectStore {
   }
 
   async insert(
-    trx: Db,
+    db: Executor,
     input: { id?: string; organizationId: string; folderId: string | null; name: string; workspaceDir: string; createdBy: string },
     at: string,
   ): Promise<ProjectRecord> {
@@ -70,33 +68,33 @@ export class ProjectStore {
       created_at: at,
       archived_at: null,
     };
-    await trx('projects').insert(row);
+    await db('projects').insert(row);
     return row;
   }
 
-  async update(projectId: string, changes: Partial<Pick<ProjectRecord, 'name' | 'folder_id' | 'archived_at'>>, trx: Db = this.db): Promise<void> {
-    await trx('projects').where({ id: projectId }).update(changes);
+  async update(db: Executor, projectId: string, changes: Partial<Pick<ProjectRecord, 'name' | 'folder_id' | 'archived_at'>>): Promise<void> {
+    await db('projects').where({ id: projectId }).update(changes);
   }
 
-  async activeBinding(projectId: string, trx: Db = this.db): Promise<{ id: string; chat_id: string } | undefined> {
-    return trx('project_bindings').where({ project_id: projectId }).whereNull('archived_at').first('id', 'chat_id');
+  async activeBinding(db: Executor, projectId: string): Promise<{ id: string; chat_id: string } | undefined> {
+    return db('project_bindings').where({ project_id: projectId }).whereNull('archived_at').first('id', 'chat_id');
   }
 
-  async activeBindingOfChat(chatId: string, trx: Db = this.db): Promise<{ id: string; project_id: string } | undefined> {
-    return trx('project_bindings').where({ chat_id: chatId }).whereNull('archived_at').first('id', 'project_id');
+  async activeBindingOfChat(db: Executor, chatId: string): Promise<{ id: string; project_id: string } | undefined> {
+    return db('project_bindings').where({ chat_id: chatId }).whereNull('archived_at').first('id', 'project_id');
   }
 
-  async archiveBinding(bindingId: string, at: string, trx: Db = this.db): Promise<void> {
-    await trx('project_bindings').where({ id: bindingId }).update({ archived_at: at });
+  async archiveBinding(db: Executor, bindingId: string, at: string): Promise<void> {
+    await db('project_bindings').where({ id: bindingId }).update({ archived_at: at });
   }
 
-  async insertBinding(trx: Db, projectId: string, chatId: string, at: string): Promise<void> {
-    await trx('project_bindings').insert({ id: randomUUID(), project_id: projectId, chat_id: chatId, created_at: at, archived_at: null });
+  async insertBinding(db: Executor, projectId: string, chatId: string, at: string): Promise<void> {
+    await db('project_bindings').insert({ id: randomUUID(), project_id: projectId, chat_id: chatId, created_at: at, archived_at: null });
   }
 
   /** The project's sessions that are not archived, most recently active first. */
-  async listSessions(projectId: string, limit: number): Promise<SessionRecord[]> {
-    return this.db('agent_sessions')
+  async listSessions(db: Executor, projectId: string, limit: number): Promise<SessionRecord[]> {
+    return db('agent_sessions')
       .where({ project_id: projectId })
       .whereNull('archived_at')
       .orderBy([
@@ -105,9 +103,5 @@ export class ProjectStore {
       ])
       .limit(limit)
       .select('id', 'provider', 'role_id', 'model', 'title', 'run_count', 'created_at', 'updated_at');
-  }
-
-  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
   }
 }

@@ -1,12 +1,12 @@
 /**
  * A small in-process cache for what every authenticated request repeats: the session behind a
- * cookie and the caller's membership in the addressed organization. Every write that can take
+ * cookie, the caller's membership in the addressed organization, its capacity limits. Every write that can take
  * a right away (logout, revoking a member, changing a role, archiving a team) clears it in the
  * same process, so such a change holds from the next request on. The TTL bounds how long a
  * change made by another process (the host console, a second server on PostgreSQL) can go
  * unseen; set it to 0 to disable caching.
  */
-export class AccessCache<V> {
+export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; storedAt: number }>();
 
   constructor(

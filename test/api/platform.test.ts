@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBody, expectOk } from '../support/assertions.js';
 import { TestHub } from '../support/test-hub.js';
 import { seedActors, type ActorName } from '../support/actors.js';
 import { sampleRequests } from '../support/sample-requests.js';
@@ -44,8 +45,8 @@ describe('operations not built yet', () => {
   it('still authenticate and authorize before answering 501', async () => {
     const admin = sampleRequests().find((r) => r.operationId === 'listMembers')!;
     expect((await hub.request('GET', admin.path)).status).toBe(401);
-    expect((await hub.request('GET', admin.path, { cookie: cookies.member })).body.error.code).toBe('org_admin_required');
-    expect((await hub.request('GET', admin.path, { cookie: cookies.otherOrgOwner })).body.error.code).toBe('org_not_found');
+    expect(errorBody(await hub.request('GET', admin.path, { cookie: cookies.member })).error.code).toBe('org_admin_required');
+    expect(errorBody(await hub.request('GET', admin.path, { cookie: cookies.otherOrgOwner })).error.code).toBe('org_not_found');
   });
 });
 
@@ -58,7 +59,7 @@ describe('CSRF origin check', () => {
         headers: { origin: 'https://evil.example' },
       });
       expect(res.status, sample.operationId).toBe(403);
-      expect(res.body.error.code, sample.operationId).toBe('csrf_rejected');
+      expect(errorBody(res).error.code, sample.operationId).toBe('csrf_rejected');
     }
   });
 
@@ -71,7 +72,7 @@ describe('CSRF origin check', () => {
           headers: { origin: '', 'sec-fetch-site': site },
         });
         expect(res.status, `${sample.operationId} ${site}`).toBe(403);
-        expect(res.body.error.code).toBe('csrf_rejected');
+        expect(errorBody(res).error.code).toBe('csrf_rejected');
       }
     }
   });
@@ -94,7 +95,8 @@ describe('CSRF origin check', () => {
       body: { membersCanCreateProjects: true },
       headers: { origin: 'https://evil.example' },
     });
-    const settings = await hub.request('GET', '/api/org/acme/settings', { cookie: cookies.owner });
+    const settings = await hub.call('getOrgSettings', { path: { orgSlug: 'acme' }, cookie: cookies.owner });
+    expectOk(settings);
     expect(settings.body.membersCanCreateProjects).toBe(false);
   });
 });
@@ -106,7 +108,7 @@ describe('the error envelope', () => {
     expect(missing.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
     const method = await hub.request('DELETE', '/api/me', { cookie: cookies.owner });
     expect(method.status).toBe(405);
-    expect(method.body.error.code).toBe('method_not_allowed');
+    expect(errorBody(method).error.code).toBe('method_not_allowed');
   });
 
   it('answers a body over the limit with 413 payload_too_large', async () => {
@@ -115,7 +117,7 @@ describe('the error envelope', () => {
       body: JSON.stringify({ membersCanCreateProjects: true, pad: 'x'.repeat(70 * 1024) }),
     });
     expect(res.status).toBe(413);
-    expect(res.body.error.code).toBe('payload_too_large');
+    expect(errorBody(res).error.code).toBe('payload_too_large');
   });
 
   it('rejects a body that is not JSON', async () => {
@@ -125,14 +127,14 @@ describe('the error envelope', () => {
       headers: { 'content-type': 'text/plain' },
     });
     expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('validation_failed');
+    expect(errorBody(res).error.code).toBe('validation_failed');
   });
 
   it('takes body types as sent: no string is turned into a boolean or a number into a string', async () => {
     for (const body of [{ membersCanCreateProjects: 'true' }, { membersCanCreateProjects: 1 }]) {
       const res = await hub.request('PATCH', '/api/org/acme/settings', { cookie: cookies.owner, body });
       expect(res.status).toBe(400);
-      expect(res.body.error.code).toBe('validation_failed');
+      expect(errorBody(res).error.code).toBe('validation_failed');
     }
     const team = await hub.request('POST', '/api/org/acme/teams', { cookie: cookies.owner, body: { slug: 'typed', name: 7 } });
     expect(team.status).toBe(400);
@@ -141,24 +143,24 @@ describe('the error envelope', () => {
   it('rejects unknown query parameters', async () => {
     const res = await hub.request('GET', '/api/org/acme?debug=1', { cookie: cookies.owner });
     expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('validation_failed');
+    expect(errorBody(res).error.code).toBe('validation_failed');
   });
 });
 
 describe('request ids and logs', () => {
   it('gives every response an X-Request-Id, keeping a well-formed incoming one', async () => {
-    const own = await hub.request('GET', '/api/me', { cookie: cookies.owner, headers: { 'x-request-id': 'trace-123' } });
+    const own = await hub.call('getMe', { cookie: cookies.owner, headers: { 'x-request-id': 'trace-123' } });
     expect(own.headers.get('x-request-id')).toBe('trace-123');
-    const bad = await hub.request('GET', '/api/me', { cookie: cookies.owner, headers: { 'x-request-id': 'has spaces' } });
+    const bad = await hub.call('getMe', { cookie: cookies.owner, headers: { 'x-request-id': 'has spaces' } });
     expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('logs one structured line per request, never with a token or cookie', async () => {
     const token = await hub.loginToken('owner-1');
-    const login = await hub.request('GET', `/auth/login?token=${token}`);
+    const login = await hub.call('login', { query: { token } });
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-    await hub.request('GET', '/api/me', { cookie, headers: { 'x-request-id': 'log-check-1' } });
-    const line = hub.logLines.map((l) => JSON.parse(l)).find((l) => l.reqId === 'log-check-1');
+    await hub.call('getMe', { cookie, headers: { 'x-request-id': 'log-check-1' } });
+    const line = hub.logLines.map((l) => JSON.parse(l) as { reqId?: string }).find((l) => l.reqId === 'log-check-1');
     expect(line).toMatchObject({ method: 'GET', path: '/api/me', status: 200, msg: 'request' });
     const all = hub.logLines.join('\n');
     expect(all).not.toContain(token);

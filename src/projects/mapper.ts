@@ -1,0 +1,43 @@
+import type { Schema } from '../http/operation-types.js';
+import type { TeamAccessRecord } from '../grants/store.js';
+import type { ProjectViewer } from './service.js';
+import type { ProjectDetailRecord, SessionRecord } from './store.js';
+
+/** The API shapes of a project, its agent sessions and its team access, from their rows. */
+export const toProjectDetail = (d: ProjectDetailRecord & ProjectViewer): Schema<'ProjectDetail'> => ({
+  id: d.id,
+  name: d.name,
+  folderId: d.folder_id,
+  folder: d.folder_id && d.folder_name !== null ? { id: d.folder_id, name: d.folder_name } : null,
+  workspaceDir: d.workspace_dir,
+  createdAt: d.created_at,
+  archivedAt: d.archived_at,
+  createdBy:
+    d.created_by && d.creator_display_name !== null && d.creator_im_open_id !== null
+      ? { id: d.created_by, displayName: d.creator_display_name, imOpenId: d.creator_im_open_id }
+      : null,
+  binding: d.binding_chat_id && d.binding_created_at ? { chatId: d.binding_chat_id, createdAt: d.binding_created_at } : null,
+  actorIsOrgAdmin: d.isOrgAdmin,
+  actorCanManageProject: d.canManage,
+});
+
+export const toSessionSummary = (s: SessionRecord): Schema<'SessionSummary'> => ({
+  id: s.id,
+  provider: s.provider,
+  roleId: s.role_id,
+  model: s.model,
+  title: s.title,
+  runCount: Number(s.run_count),
+  createdAt: s.created_at,
+  updatedAt: s.updated_at,
+});
+
+export const toTeamAccessEntry = (r: TeamAccessRecord): Schema<'TeamAccessEntry'> => ({
+  grantId: r.grant_id,
+  projectId: r.project_id,
+  organizationId: r.organization_id,
+  teamId: r.team_id,
+  teamSlug: r.team_slug,
+  teamName: r.team_name,
+  role: r.role,
+});

@@ -1,0 +1,110 @@
+// The request pipeline's order (DESIGN §5): authenticate → organization → rate → body size →
+// parse → org role → contract validation → project guard. Each test sends a request that more
+// than one stage would refuse and checks that the earlier stage answers.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../support/assertions.js';
+import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
+import { TestHub } from '../support/test-hub.js';
+
+let hub: TestHub;
+let counter = 0;
+const freshOrg = (prefix: string) => seedOrg(hub, `${prefix}-${++counter}`);
+const setLimits = async (org: OrgFixture, limits: Record<string, number>) => {
+  const res = await org.api('owner', 'PUT', '/capacity-policy', { limits });
+  expect(res.status, res.text).toBe(200);
+};
+/** A team body the contract refuses: no `name`, an unknown property and a malformed slug. */
+const INVALID_TEAM = { slug: 'NOT A SLUG', bogus: true };
+
+beforeAll(async () => {
+  // requestRate can be limited only under a platform ceiling.
+  hub = await TestHub.start({ config: { ceilings: { requestRate: 10_000 } } });
+});
+afterAll(() => hub?.stop());
+
+describe('the request pipeline', () => {
+  it('answers an anonymous caller with a malformed or invalid body 401, revealing nothing of the schema', async () => {
+    const org = await freshOrg('anon');
+    for (const body of [INVALID_TEAM, '{"slug": ', '[]']) {
+      const res = await hub.request('POST', `/api/org/${org.slug}/teams`, { body });
+      expectError(res, 401, 'unauthenticated');
+      expect(res.text).not.toContain('details');
+    }
+  });
+
+  it('answers a caller of another organization with a bad body 404 org_not_found', async () => {
+    const [org, other] = [await freshOrg('mine'), await freshOrg('theirs')];
+    expectError(await hub.request('POST', `/api/org/${other.slug}/teams`, { cookie: org.cookies.owner, body: INVALID_TEAM }), 404, 'org_not_found');
+  });
+
+  it('answers a MEMBER calling an org-admin operation with a bad body 403, naming the operation', async () => {
+    const org = await freshOrg('member');
+    const res = await org.api('member', 'POST', '/teams', INVALID_TEAM);
+    expectError(res, 403, 'org_admin_required');
+    expect(res.text).toContain('createTeam');
+    // The same bad body from an admin reaches validation.
+    expectError(await org.api('owner', 'POST', '/teams', INVALID_TEAM), 400, 'validation_failed');
+    // Text that is not JSON at all is refused by the parser, which runs before the role rule.
+    expectError(await org.api('member', 'POST', '/teams', '{"slug": '), 400, 'validation_failed');
+  });
+
+  it('counts invalid requests toward requestRate', async () => {
+    const org = await freshOrg('rate');
+    await setLimits(org, { requestRate: 3 });
+    hub.clock.advance(60_000);
+    // Two invalid requests and a malformed one use up the window...
+    expectError(await org.api('owner', 'POST', '/teams', INVALID_TEAM), 400, 'validation_failed');
+    expectError(await org.api('member', 'POST', '/teams', INVALID_TEAM), 403, 'org_admin_required');
+    expectError(await org.api('owner', 'POST', '/teams', '{"slug": '), 400, 'validation_failed');
+    // ...so a valid one is refused, and nothing was created.
+    expectError(await org.api('owner', 'POST', '/teams', { slug: 'late', name: 'Late' }), 429, 'rate_limited');
+    hub.clock.advance(60_000);
+    const teams = await org.call('owner', 'listTeams');
+    expect(teams.status).toBe(200);
+    expect(teams.body).toEqual({ teams: [] });
+  });
+
+  it('answers an oversized body 413 before parsing or validating it', async () => {
+    const org = await freshOrg('big');
+    await setLimits(org, { requestBodySize: 1000 });
+    const oversized = { ...INVALID_TEAM, padding: 'x'.repeat(2000) };
+    const refused = await org.api('owner', 'POST', '/teams', oversized);
+    expectError(refused, 413, 'payload_too_large');
+    expect(refused.body).toMatchObject({ error: { message: expect.stringContaining('1000') } });
+    // Malformed JSON over the limit is refused for its size too.
+    expectError(await org.api('owner', 'POST', '/teams', `{"slug": "${'x'.repeat(2000)}`), 413, 'payload_too_large');
+    // A member's oversized body is refused for its size before the role rule.
+    expectError(await org.api('member', 'POST', '/teams', oversized), 413, 'payload_too_large');
+  });
+
+  it('refuses a body over the limit while it streams, whatever Content-Length claimed', async () => {
+    const org = await freshOrg('chunked');
+    await setLimits(org, { requestBodySize: 1000 });
+    const body = JSON.stringify({ slug: 'x', name: 'y'.repeat(3000) });
+    const chunks = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(body));
+        controller.close();
+      },
+    });
+    // A streamed body is sent chunked, without Content-Length.
+    const res = await fetch(`${hub.url}/api/org/${org.slug}/teams`, {
+      method: 'POST',
+      headers: { cookie: org.cookies.owner, 'content-type': 'application/json' },
+      body: chunks,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: { code: 'payload_too_large' } });
+  });
+
+  it('checks the project grant only after validation', async () => {
+    const org = await freshOrg('guard');
+    // A malformed body on a project the member cannot manage: validation answers first.
+    const project = await org.call('owner', 'createProject', { body: { name: 'P' } });
+    expect(project.status).toBe(201);
+    const id = (project.body as { id: string }).id;
+    expectError(await org.api('member', 'PUT', `/projects/${id}/team-access`, { role: 'NOPE' }), 400, 'validation_failed');
+    expectError(await org.api('member', 'PUT', `/projects/${id}/team-access`, { teamSlug: 'x', role: 'READ' }), 403, 'project_manage_required');
+  });
+});

@@ -1,0 +1,56 @@
+// cph as a course author installs it: `npm pack -w authoring`, the tarball installed into an
+// empty project, and its `cph` command run from there on a course, away from this checkout.
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runNode } from '../support/subprocess.js';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const fixtureCourse = fileURLToPath(new URL('./fixtures/assemble-basic/course/', import.meta.url));
+
+/** The environment without the npm_* variables of an enclosing `npm test`. */
+const cleanEnv = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
+
+let work: string;
+let cph: string;
+let tarballFiles: string[];
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'cph-package-'));
+  const { stdout } = await run('npm', ['pack', '-w', 'authoring', '--pack-destination', work], { cwd: root, env: cleanEnv() });
+  const tarball = join(work, stdout.trim().split('\n').at(-1) ?? '');
+  tarballFiles = (await run('tar', ['-tzf', tarball])).stdout.trim().split('\n').map((f) => f.replace(/^package\//, ''));
+  const consumer = join(work, 'consumer');
+  cpSync(fixtureCourse, join(consumer, 'course'), { recursive: true });
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'course-author', private: true }));
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: consumer, env: cleanEnv() });
+  cph = join(consumer, 'node_modules', '@agent-hub', 'cph', 'bin', 'cph.js');
+}, 300_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the packed authoring tool', () => {
+  it('ships its sources, kinds and schema, and none of the server or tests', () => {
+    expect(tarballFiles).toEqual(expect.arrayContaining(['bin/cph.js', 'index.ts', 'kinds/lesson.schema.json', 'schema/course.schema.json', 'package.json']));
+    expect(tarballFiles.filter((f) => !/^(bin|src|kinds|schema)\/|^(index\.ts|package\.json|README\.md)$/.test(f))).toEqual([]);
+  });
+
+  it('checks and builds a course where it is installed', async () => {
+    const consumer = join(work, 'consumer');
+    const env = cleanEnv();
+    const checked = await runNode(cph, ['check', 'course'], { cwd: consumer, env });
+    expect(checked.code, checked.stderr).toBe(0);
+    const built = await runNode(cph, ['build', 'course', '--target', 'slides', '--out', 'out'], { cwd: consumer, env });
+    expect(built.code, built.stderr).toBe(0);
+    expect(readFileSync(join(consumer, 'out', 'slides.md'), 'utf8')).toContain('# Warehouse Safety');
+  });
+
+  it('is not a dependency of the server: the server installs neither Typst nor remark', () => {
+    const server = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(server.dependencies).filter((name) => /typst|remark|unified|vfile/.test(name))).toEqual([]);
+  });
+});
