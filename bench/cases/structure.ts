@@ -305,9 +305,9 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
   const myBody = await listMyProjects(memberCtx);
   const membersBody = await listMembers({ access });
   const plan: [string, string, TimingOptions, () => Promise<unknown> | unknown][] = [
-    ['getExplorer', 'folders query (folderStore.listActiveWithCounts)', BIG, () => services.folderStore.listActiveWithCounts(orgId)],
+    ['getExplorer', 'folders query (folderStore.listActiveWithCounts)', BIG, () => services.folderStore.listActiveWithCounts(services.db, orgId)],
     ['getExplorer', 'projects query (explorer.activeProjects)', BIG, () => services.explorer.activeProjects(orgId)],
-    ['getExplorer', 'both queries, concurrently as the handler runs them', BIG, () => Promise.all([services.folderStore.listActiveWithCounts(orgId), services.explorer.activeProjects(orgId)])],
+    ['getExplorer', 'both queries, concurrently as the handler runs them', BIG, () => Promise.all([services.folderStore.listActiveWithCounts(services.db, orgId), services.explorer.activeProjects(orgId)])],
     ['getExplorer', 'handler: both queries + mapping + sorting', BIG, () => getExplorer({ access })],
     ['getExplorer', 'JSON.stringify of the answer', BIG, () => JSON.stringify(explorerBody)],
     ['listMyProjects', 'projects query (explorer.projectsOfUser)', SMALL, () => services.explorer.projectsOfUser(orgId, seed.member.id)],

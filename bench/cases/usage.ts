@@ -39,6 +39,7 @@ import { createServices, type Services } from '../../src/app/services.js';
 import { systemClock } from '../../src/config/clock.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import type { Db } from '../../src/db/connect.js';
+import { UnitOfWork } from '../../src/db/unit-of-work.js';
 import { createApp } from '../../src/http/app.js';
 import type { Schema } from '../../src/http/operation-types.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -204,7 +205,7 @@ async function run(): Promise<number> {
     check(left.runs === 0 && left.agentSessions === 0, `the failed ingest left ${left.runs} runs and ${left.agentSessions} sessions behind (expected none: one transaction)`);
     ingestPath = 'UsageService.ingest with the store\'s INSERTs cut to 500 rows (bench workaround: the real path fails on SQLite, see checks)';
     process.stdout.write('ingest again, store writes in 500-row statements:');
-    ingest = await timedIngest(new UsageService(new CompoundSafeUsageStore(db), services.folderStore), seed.org.id, gen.file, size.runs);
+    ingest = await timedIngest(new UsageService(new UnitOfWork(db), new CompoundSafeUsageStore(), services.folderStore), seed.org.id, gen.file, size.runs);
   }
   const { result, ms: ingestMs, checkMs } = ingest;
   const runsPerSecond = result.runs / (ingestMs / 1000);

@@ -1,17 +1,18 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule } from '../http/operation-table.js';
+import { toAgentRoleRow } from './mapper.js';
 
 /** Agent roles, the skills bound to them, and the model picker: organization administration. */
 export function agentRoleOperations({ agentRoles }: Services): OperationModule {
   return {
     listAgentRoles: {
       rule: 'orgAdmin',
-      handle: async ({ access }) => ({ roles: await agentRoles.list(access.organization.id) }),
+      handle: async ({ access }) => ({ roles: (await agentRoles.list(access.organization.id)).map(toAgentRoleRow) }),
     },
 
     putAgentRole: {
       rule: 'orgAdmin',
-      handle: ({ access, params, body }) => agentRoles.put(access.organization.id, params.roleId, body),
+      handle: async ({ access, params, body }) => toAgentRoleRow(await agentRoles.put(access.organization.id, params.roleId, body)),
     },
 
     putAgentRoleSkills: {

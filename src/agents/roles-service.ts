@@ -1,8 +1,9 @@
 import type { Clock } from '../config/clock.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, notFound, unprocessable } from '../errors/api-error.js';
 import { byCodeUnits } from '../shared/order.js';
-import type { AgentModel } from './models.js';
-import type { AgentRoleRow, AgentRoleStore, RoleDefinition } from './roles-store.js';
+import type { AgentModel } from '../config/models.js';
+import type { AgentRoleStore, RoleDefinition, RoleWithSkills } from './roles-store.js';
 
 /** A role as `PUT /agent-roles/{roleId}` gives it: only the label is required. */
 export interface PutRoleInput {
@@ -27,6 +28,7 @@ export class AgentRoleService {
   private readonly modelIds: ReadonlySet<string>;
 
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly roles: AgentRoleStore,
     private readonly modelList: readonly AgentModel[],
     private readonly clock: Clock,
@@ -39,8 +41,8 @@ export class AgentRoleService {
     return this.modelList.map((model) => ({ ...model }));
   }
 
-  list(organizationId: string): Promise<AgentRoleRow[]> {
-    return this.roles.list(organizationId);
+  list(organizationId: string): Promise<RoleWithSkills[]> {
+    return this.roles.list(this.uow.executor, organizationId);
   }
 
   /**
@@ -48,10 +50,10 @@ export class AgentRoleService {
    * skill bindings are kept. Making it the default first clears the flag on every other role,
    * in the same transaction, so the one-default index never sees two.
    */
-  async put(organizationId: string, roleId: string, input: PutRoleInput): Promise<AgentRoleRow> {
+  async put(organizationId: string, roleId: string, input: PutRoleInput): Promise<RoleWithSkills> {
     const definition = this.definitionOf(input);
     const at = this.clock.now().toISOString();
-    return this.roles.transaction(async (trx) => {
+    return this.uow.run(async (trx) => {
       if (definition.isDefault) {
         await this.roles.lockOrganization(trx, organizationId);
         await this.roles.clearDefaultExcept(trx, organizationId, roleId, at);
@@ -71,7 +73,7 @@ export class AgentRoleService {
   async putSkills(organizationId: string, roleId: string, skillNames: readonly string[]): Promise<string[]> {
     const names = [...new Set(skillNames)].sort(byCodeUnits);
     const at = this.clock.now().toISOString();
-    return this.roles.transaction(async (trx) => {
+    return this.uow.run(async (trx) => {
       const roleKey = await this.roles.touch(trx, organizationId, roleId, at);
       if (!roleKey) throw notFound('role_not_found', `No agent role "${roleId}" in this organization.`);
       const skills = await this.roles.skillsNamed(trx, organizationId, names);

@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/connect.js';
-import type { Schema } from '../http/operation-types.js';
+import type { Executor } from '../db/unit-of-work.js';
 import { byCodeUnits, byName } from '../shared/order.js';
-
-export type AgentRoleRow = Schema<'AgentRoleRow'>;
 
 /**
  * A row of `agent_roles`. `id` is the row's own key (what `agent_role_skills.role_id` points
  * at); `role_id` is the organization's name for the role, the `roleId` of the API.
  */
-interface RoleRecord {
+export interface RoleRecord {
   id: string;
   organization_id: string;
   role_id: string;
@@ -36,43 +33,28 @@ export interface RoleDefinition {
   isDefault: boolean;
 }
 
+/** A role with the names of the skills bound to it, sorted. */
+export interface RoleWithSkills {
+  role: RoleRecord;
+  skillNames: string[];
+}
+
 export interface SkillRef {
   id: string;
   name: string;
 }
 
-const toAgentRoleRow = (row: RoleRecord, skillNames: string[]): AgentRoleRow => ({
-  id: row.id,
-  roleId: row.role_id,
-  label: row.label,
-  defaultModel: row.default_model,
-  systemPrompt: row.system_prompt,
-  tools: row.tools === null ? null : parseTools(row.tools),
-  sortOrder: Number(row.sort_order),
-  isDefault: Boolean(row.is_default),
-  disabledAt: row.disabled_at,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  skillNames: [...skillNames].sort(byCodeUnits),
-});
-
 /** By ascending sortOrder, then label as people read it, then roleId, so the order is total. */
-const roleOrder = (a: AgentRoleRow, b: AgentRoleRow) =>
-  a.sortOrder - b.sortOrder || byName(a.label, b.label) || byCodeUnits(a.roleId, b.roleId);
+const roleOrder = (a: RoleWithSkills, b: RoleWithSkills) =>
+  Number(a.role.sort_order) - Number(b.role.sort_order) || byName(a.role.label, b.role.label) || byCodeUnits(a.role.role_id, b.role.role_id);
 
 /** Agent roles and the skills bound to them. */
 export class AgentRoleStore {
-  constructor(private readonly db: Db) {}
-
-  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
-  }
-
   /** Every role of the organization, disabled ones too, with its bound skills: two queries in all. */
-  async list(organizationId: string): Promise<AgentRoleRow[]> {
+  async list(db: Executor, organizationId: string): Promise<RoleWithSkills[]> {
     const [roles, bindings] = await Promise.all([
-      this.db<RoleRecord>('agent_roles').where({ organization_id: organizationId }).select('*'),
-      this.db('agent_role_skills as b')
+      db<RoleRecord>('agent_roles').where({ organization_id: organizationId }).select('*'),
+      db('agent_role_skills as b')
         .join('agent_roles as r', 'r.id', 'b.role_id')
         .join('agent_skills as s', 's.id', 'b.skill_id')
         .where('r.organization_id', organizationId)
@@ -80,12 +62,12 @@ export class AgentRoleStore {
     ]);
     const namesByRole = new Map<string, string[]>();
     for (const { role_key, name } of bindings) namesByRole.set(role_key, [...(namesByRole.get(role_key) ?? []), name]);
-    return roles.map((role) => toAgentRoleRow(role, namesByRole.get(role.id) ?? [])).sort(roleOrder);
+    return roles.map((role) => ({ role, skillNames: (namesByRole.get(role.id) ?? []).sort(byCodeUnits) })).sort(roleOrder);
   }
 
-  async find(trx: Db, organizationId: string, roleId: string): Promise<AgentRoleRow | undefined> {
-    const role = await trx<RoleRecord>('agent_roles').where({ organization_id: organizationId, role_id: roleId }).first();
-    return role && toAgentRoleRow(role, await this.boundSkillNames(trx, role.id));
+  async find(db: Executor, organizationId: string, roleId: string): Promise<RoleWithSkills | undefined> {
+    const role = await db<RoleRecord>('agent_roles').where({ organization_id: organizationId, role_id: roleId }).first();
+    return role && { role, skillNames: await this.boundSkillNames(db, role.id) };
   }
 
   /**
@@ -95,12 +77,12 @@ export class AgentRoleStore {
    * index. NO KEY UPDATE does not block the key-share locks that inserts referencing the
    * organization take.
    */
-  async lockOrganization(trx: Db, organizationId: string): Promise<void> {
+  async lockOrganization(trx: Executor, organizationId: string): Promise<void> {
     await trx('organizations').where({ id: organizationId }).forNoKeyUpdate().first('id');
   }
 
   /** Takes the default flag off every role of the organization but `roleId`. */
-  async clearDefaultExcept(trx: Db, organizationId: string, roleId: string, at: string): Promise<void> {
+  async clearDefaultExcept(trx: Executor, organizationId: string, roleId: string, at: string): Promise<void> {
     await trx('agent_roles')
       .where({ organization_id: organizationId, is_default: true })
       .whereNot({ role_id: roleId })
@@ -112,7 +94,7 @@ export class AgentRoleStore {
    * roleId cannot both insert. The row key, `createdAt` and `disabledAt` of an existing role
    * are kept.
    */
-  async upsert(trx: Db, organizationId: string, roleId: string, definition: RoleDefinition, at: string): Promise<void> {
+  async upsert(trx: Executor, organizationId: string, roleId: string, definition: RoleDefinition, at: string): Promise<void> {
     const fields = {
       label: definition.label,
       default_model: definition.defaultModel,
@@ -133,7 +115,7 @@ export class AgentRoleStore {
    * no such role. The update also locks the row until the transaction ends, so replacements of
    * one role's skill set run one at a time.
    */
-  async touch(trx: Db, organizationId: string, roleId: string, at: string): Promise<string | undefined> {
+  async touch(trx: Executor, organizationId: string, roleId: string, at: string): Promise<string | undefined> {
     const updated = await trx('agent_roles')
       .where({ organization_id: organizationId, role_id: roleId })
       .update({ updated_at: at })
@@ -142,13 +124,13 @@ export class AgentRoleStore {
   }
 
   /** The organization's skills of these names, disabled ones included. */
-  async skillsNamed(trx: Db, organizationId: string, names: readonly string[]): Promise<SkillRef[]> {
+  async skillsNamed(trx: Executor, organizationId: string, names: readonly string[]): Promise<SkillRef[]> {
     if (names.length === 0) return [];
     return trx('agent_skills').where({ organization_id: organizationId }).whereIn('name', names).select<SkillRef[]>('id', 'name');
   }
 
   /** Makes exactly these skills the role's bound ones; bindings that stay keep their creation time. */
-  async replaceBindings(trx: Db, roleKey: string, skillIds: readonly string[], at: string): Promise<void> {
+  async replaceBindings(trx: Executor, roleKey: string, skillIds: readonly string[], at: string): Promise<void> {
     const stale = trx('agent_role_skills').where({ role_id: roleKey });
     if (skillIds.length > 0) stale.whereNotIn('skill_id', skillIds);
     await stale.delete();
@@ -160,20 +142,11 @@ export class AgentRoleStore {
   }
 
   /** Names of the skills bound to the role, sorted. */
-  async boundSkillNames(trx: Db, roleKey: string): Promise<string[]> {
+  async boundSkillNames(trx: Executor, roleKey: string): Promise<string[]> {
     const rows = await trx('agent_role_skills as b')
       .join('agent_skills as s', 's.id', 'b.skill_id')
       .where('b.role_id', roleKey)
       .select<Array<{ name: string }>>('s.name');
     return rows.map((row) => row.name).sort(byCodeUnits);
   }
-}
-
-/** The stored tool list; only this store writes it, so anything but an array of strings is a bug. */
-function parseTools(text: string): string[] {
-  const tools: unknown = JSON.parse(text);
-  if (!Array.isArray(tools) || !tools.every((tool) => typeof tool === 'string')) {
-    throw new Error('agent_roles.tools holds something other than a JSON array of strings');
-  }
-  return tools;
 }

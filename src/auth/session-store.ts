@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/connect.js';
+import type { Executor } from '../db/unit-of-work.js';
 import { toUser, type User } from '../users/store.js';
 
 export interface StoredSession {
@@ -13,10 +13,8 @@ export interface StoredSession {
 
 /** Login sessions and one-time login links. Only SHA-256 hashes of tokens are stored. */
 export class SessionStore {
-  constructor(private readonly db: Db) {}
-
-  async insertLoginLink(input: { tokenHash: string; userId: string; createdAt: string; expiresAt: string }): Promise<void> {
-    await this.db('login_links').insert({
+  async insertLoginLink(db: Executor, input: { tokenHash: string; userId: string; createdAt: string; expiresAt: string }): Promise<void> {
+    await db('login_links').insert({
       token_hash: input.tokenHash,
       user_id: input.userId,
       created_at: input.createdAt,
@@ -29,7 +27,7 @@ export class SessionStore {
    * Marks an unused, unexpired link as used and returns its user id. The conditional update
    * makes redemption single-use even when two requests race for the same link.
    */
-  async consumeLoginLink(trx: Db, tokenHash: string, at: string): Promise<string | undefined> {
+  async consumeLoginLink(trx: Executor, tokenHash: string, at: string): Promise<string | undefined> {
     const updated = await trx('login_links')
       .where({ token_hash: tokenHash })
       .whereNull('used_at')
@@ -41,7 +39,7 @@ export class SessionStore {
   }
 
   async insertSession(
-    trx: Db,
+    trx: Executor,
     input: { tokenHash: string; userId: string; createdAt: string; expiresAt: string },
   ): Promise<void> {
     await trx('login_sessions').insert({
@@ -54,8 +52,8 @@ export class SessionStore {
     });
   }
 
-  async findByTokenHash(tokenHash: string): Promise<StoredSession | undefined> {
-    const row = await this.db('login_sessions as s')
+  async findByTokenHash(db: Executor, tokenHash: string): Promise<StoredSession | undefined> {
+    const row = await db('login_sessions as s')
       .join('users as u', 'u.id', 's.user_id')
       .where({ 's.token_hash': tokenHash })
       .first<SessionJoinRecord | undefined>(
@@ -80,26 +78,22 @@ export class SessionStore {
     };
   }
 
-  async touch(sessionId: string, at: string): Promise<void> {
-    await this.db('login_sessions').where({ id: sessionId }).update({ last_seen_at: at });
+  async touch(db: Executor, sessionId: string, at: string): Promise<void> {
+    await db('login_sessions').where({ id: sessionId }).update({ last_seen_at: at });
   }
 
-  async deleteByTokenHash(tokenHash: string): Promise<void> {
-    await this.db('login_sessions').where({ token_hash: tokenHash }).delete();
+  async deleteByTokenHash(db: Executor, tokenHash: string): Promise<void> {
+    await db('login_sessions').where({ token_hash: tokenHash }).delete();
   }
 
   /** Housekeeping: sessions past their absolute or idle end, and links past expiry. */
-  async deleteExpired(now: string, idleCutoff: string): Promise<number> {
-    const sessions = await this.db('login_sessions')
+  async deleteExpired(db: Executor, now: string, idleCutoff: string): Promise<number> {
+    const sessions = await db('login_sessions')
       .where('expires_at', '<=', now)
       .orWhere('last_seen_at', '<=', idleCutoff)
       .delete();
-    const links = await this.db('login_links').where('expires_at', '<=', now).delete();
+    const links = await db('login_links').where('expires_at', '<=', now).delete();
     return sessions + links;
-  }
-
-  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
   }
 }
 

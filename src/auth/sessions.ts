@@ -1,8 +1,9 @@
 import type { Clock } from '../config/clock.js';
 import { DAY_MS, MINUTE_MS } from '../config/clock.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError, unauthenticated } from '../errors/api-error.js';
 import type { User, UserStore } from '../users/store.js';
-import { AccessCache } from './access-cache.js';
+import { TtlCache } from '../shared/ttl-cache.js';
 import type { SessionStore, StoredSession } from './session-store.js';
 import { hashToken, newToken } from './tokens.js';
 
@@ -31,25 +32,26 @@ export interface IssuedSession {
  * token at every login, and one-time links valid 15 minutes.
  */
 export class SessionService {
-  private readonly cache: AccessCache<StoredSession>;
+  private readonly cache: TtlCache<StoredSession>;
 
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly store: SessionStore,
     private readonly users: UserStore,
     private readonly clock: Clock,
     cacheTtlMs: number,
   ) {
-    this.cache = new AccessCache(cacheTtlMs);
+    this.cache = new TtlCache(cacheTtlMs);
   }
 
   /** Issues a one-time login link token for an existing user; the caller builds the URL. */
   async issueLoginLink(imOpenId: string): Promise<{ token: string; expiresAt: Date; user: User }> {
-    const user = await this.users.findByImOpenId(imOpenId);
+    const user = await this.users.findByImOpenId(this.uow.executor, imOpenId);
     if (!user) throw new ApiError(404, 'user_not_found', `No user has the imOpenId "${imOpenId}".`);
     const now = this.clock.now();
     const token = newToken();
     const expiresAt = new Date(now.getTime() + LOGIN_LINK_TTL_MS);
-    await this.store.insertLoginLink({
+    await this.store.insertLoginLink(this.uow.executor, {
       tokenHash: hashToken(token),
       userId: user.id,
       createdAt: now.toISOString(),
@@ -64,7 +66,7 @@ export class SessionService {
     const at = now.toISOString();
     const token = newToken();
     const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
-    const redeemed = await this.store.transaction(async (trx) => {
+    const redeemed = await this.uow.run(async (trx) => {
       const userId = await this.store.consumeLoginLink(trx, hashToken(linkToken), at);
       if (!userId) return false;
       await this.store.insertSession(trx, { tokenHash: hashToken(token), userId, createdAt: at, expiresAt: expiresAt.toISOString() });
@@ -82,7 +84,7 @@ export class SessionService {
     const nowMs = now.getTime();
     let session = this.cache.get(tokenHash, nowMs);
     if (!session) {
-      session = await this.store.findByTokenHash(tokenHash);
+      session = await this.store.findByTokenHash(this.uow.executor, tokenHash);
       if (!session) return undefined;
       this.cache.set(tokenHash, session, nowMs);
     }
@@ -90,12 +92,12 @@ export class SessionService {
     const lastSeen = Date.parse(session.lastSeenAt);
     if (nowMs >= expiresAt.getTime() || nowMs >= lastSeen + SESSION_IDLE_MS) {
       this.cache.delete(tokenHash);
-      await this.store.deleteByTokenHash(tokenHash);
+      await this.store.deleteByTokenHash(this.uow.executor, tokenHash);
       return undefined;
     }
     if (nowMs - lastSeen >= TOUCH_INTERVAL_MS) {
       session = { ...session, lastSeenAt: now.toISOString() };
-      await this.store.touch(session.id, session.lastSeenAt);
+      await this.store.touch(this.uow.executor, session.id, session.lastSeenAt);
       this.cache.set(tokenHash, session, nowMs);
     }
     return { id: session.id, tokenHash, user: session.user, expiresAt };
@@ -103,7 +105,7 @@ export class SessionService {
 
   async logout(tokenHash: string): Promise<void> {
     this.cache.delete(tokenHash);
-    await this.store.deleteByTokenHash(tokenHash);
+    await this.store.deleteByTokenHash(this.uow.executor, tokenHash);
   }
 
   /** Ends a session given only its cookie token (used when a new login replaces an old one). */
@@ -113,7 +115,7 @@ export class SessionService {
 
   /** Removes sessions and login links that can no longer be used. */
   deleteExpired(now: Date): Promise<number> {
-    return this.store.deleteExpired(now.toISOString(), new Date(now.getTime() - SESSION_IDLE_MS).toISOString());
+    return this.store.deleteExpired(this.uow.executor, now.toISOString(), new Date(now.getTime() - SESSION_IDLE_MS).toISOString());
   }
 
   /** Forget every cached session (after a change to users that sessions carry). */

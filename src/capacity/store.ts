@@ -1,4 +1,4 @@
-import type { Db } from '../db/connect.js';
+import type { Executor } from '../db/unit-of-work.js';
 import { CAPACITY_DIMENSIONS, type CapacityDimension, type DimensionValues } from './dimensions.js';
 
 interface LimitRecord {
@@ -10,10 +10,8 @@ const KNOWN = new Set<string>(CAPACITY_DIMENSIONS);
 
 /** Organizations' own capacity limits. */
 export class CapacityStore {
-  constructor(private readonly db: Db) {}
-
   /** The organization's limits, by dimension; dimensions without a limit are absent. */
-  async limitsOf(organizationId: string, db: Db = this.db): Promise<DimensionValues> {
+  async limitsOf(db: Executor, organizationId: string): Promise<DimensionValues> {
     const rows = await db('organization_capacity_limits')
       .where({ organization_id: organizationId })
       .select<LimitRecord[]>('dimension', 'limit_value');
@@ -23,21 +21,19 @@ export class CapacityStore {
     return limits;
   }
 
-  /** Sets (a number) or clears (null) each given limit, all in one transaction. */
-  async apply(organizationId: string, changes: ReadonlyArray<[CapacityDimension, number | null]>, at: string): Promise<void> {
-    await this.db.transaction(async (trx) => {
-      for (const [dimension, value] of changes) {
-        const row = trx('organization_capacity_limits');
-        if (value === null) {
-          await row.where({ organization_id: organizationId, dimension }).delete();
-        } else {
-          await row
-            .insert({ organization_id: organizationId, dimension, limit_value: value, updated_at: at })
-            .onConflict(['organization_id', 'dimension'])
-            .merge(['limit_value', 'updated_at']);
-        }
+  /** Sets (a number) or clears (null) each given limit; run it in one transaction. */
+  async apply(trx: Executor, organizationId: string, changes: ReadonlyArray<[CapacityDimension, number | null]>, at: string): Promise<void> {
+    for (const [dimension, value] of changes) {
+      const row = trx('organization_capacity_limits');
+      if (value === null) {
+        await row.where({ organization_id: organizationId, dimension }).delete();
+      } else {
+        await row
+          .insert({ organization_id: organizationId, dimension, limit_value: value, updated_at: at })
+          .onConflict(['organization_id', 'dimension'])
+          .merge(['limit_value', 'updated_at']);
       }
-    });
+    }
   }
 
   /**
@@ -46,7 +42,7 @@ export class CapacityStore {
    * a time and each counts what the previous one inserted. NO KEY UPDATE does not block the
    * key-share locks that inserts referencing the organization take.
    */
-  async lockOrganization(trx: Db, organizationId: string): Promise<void> {
+  async lockOrganization(trx: Executor, organizationId: string): Promise<void> {
     await trx('organizations').where({ id: organizationId }).forNoKeyUpdate().first('id');
   }
 }

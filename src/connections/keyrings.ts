@@ -1,5 +1,5 @@
-import type { Db } from '../db/connect.js';
 import { fixedKeyring, lazyKeyring, loadKeyring, type Keyring, type KeyringSource } from '../crypto/keyring.js';
+import type { Executor } from '../db/unit-of-work.js';
 import type { Logger } from '../log/logger.js';
 import { ConnectionStore } from './store.js';
 
@@ -8,17 +8,18 @@ import { ConnectionStore } from './store.js';
  * the migrations: bad key configuration, or a missing key file over sealed credentials, stops
  * the process with one line (ConfigError) instead of failing at the first request.
  */
-export function loadStartupKeyring(db: Db, options: { env: NodeJS.ProcessEnv; dataDir: string; logger: Logger }): Promise<Keyring> {
-  const store = new ConnectionStore(db);
-  return loadKeyring({ ...options, keyUsage: () => store.keyUsage() });
+export function loadStartupKeyring(db: Executor, options: { env: NodeJS.ProcessEnv; dataDir: string; logger: Logger }): Promise<Keyring> {
+  const store = new ConnectionStore();
+  return loadKeyring({ ...options, keyUsage: () => store.keyUsage(db) });
 }
 
 /**
  * The keyring the connection services use: the one loaded at start-up when given; otherwise
  * (tests, commands that never seal) loaded from the same environment on first use.
  */
-export function connectionKeyrings(deps: { keyring: Keyring | undefined; store: ConnectionStore; dataDir: string; logger: Logger }): KeyringSource {
+export function connectionKeyrings(deps: { keyring: Keyring | undefined; db: Executor; dataDir: string; logger: Logger }): KeyringSource {
   if (deps.keyring) return fixedKeyring(deps.keyring);
-  const { store, dataDir, logger } = deps;
-  return lazyKeyring(() => loadKeyring({ env: process.env, dataDir, keyUsage: () => store.keyUsage(), logger }));
+  const { db, dataDir, logger } = deps;
+  const store = new ConnectionStore();
+  return lazyKeyring(() => loadKeyring({ env: process.env, dataDir, keyUsage: () => store.keyUsage(db), logger }));
 }

@@ -1,6 +1,7 @@
 import { open, type Envelope } from '../crypto/envelope.js';
 import { CredentialError, TamperedEnvelopeError } from '../crypto/errors.js';
 import type { KeyringSource } from '../crypto/keyring.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import {
   decodeChatApplicationCredentials,
   decodeProviderCredentials,
@@ -49,12 +50,14 @@ export type ResolvedChatApplicationCredentials = ChatApplicationCredentialInput 
  */
 export class CredentialResolver {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly store: ConnectionStore,
     private readonly keyrings: KeyringSource,
   ) {}
 
   async resolveProviderCredentials(organizationId: string, providerId: string): Promise<ResolvedProviderCredentials> {
-    const { connection, envelope, version } = usable(await this.store.sealedProvider(organizationId, providerId), `provider connection "${providerId}"`);
+    const sealed = await this.store.sealedProvider(this.uow.executor, organizationId, providerId);
+    const { connection, envelope, version } = usable(sealed, `provider connection "${providerId}"`);
     const plaintext = open(envelope, { organizationId, connectionId: connection.id, version }, await this.keyrings.keyring());
     return {
       ...decodeProviderCredentials(plaintext),
@@ -67,7 +70,8 @@ export class CredentialResolver {
   }
 
   async resolveChatApplicationCredentials(organizationId: string): Promise<ResolvedChatApplicationCredentials> {
-    const { connection, envelope, version } = usable(await this.store.sealedChatApplication(organizationId), 'chat-application connection');
+    const sealed = await this.store.sealedChatApplication(this.uow.executor, organizationId);
+    const { connection, envelope, version } = usable(sealed, 'chat-application connection');
     const plaintext = open(envelope, { organizationId, connectionId: connection.id, version }, await this.keyrings.keyring());
     return { ...decodeChatApplicationCredentials(plaintext), connectionId: connection.id, version, keyId: envelope.keyId };
   }

@@ -1,6 +1,7 @@
 import type { Clock } from '../config/clock.js';
 import { seal, type EnvelopeBinding } from '../crypto/envelope.js';
 import type { Keyring, KeyringSource } from '../crypto/keyring.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, forbidden, notFound } from '../errors/api-error.js';
 import type { Logger } from '../log/logger.js';
 import { baseUrlProblem } from './base-url.js';
@@ -29,6 +30,7 @@ export const PROVIDER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
  */
 export class ConnectionService {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly store: ConnectionStore,
     private readonly keyrings: KeyringSource,
     private readonly clock: Clock,
@@ -36,7 +38,7 @@ export class ConnectionService {
   ) {}
 
   listProviders(organizationId: string): Promise<ProviderConnectionRecord[]> {
-    return this.store.listProviders(organizationId);
+    return this.store.listProviders(this.uow.executor, organizationId);
   }
 
   /**
@@ -57,7 +59,7 @@ export class ConnectionService {
     // connection could not do from inside one.
     const keyring = await this.keyrings.keyring();
     const at = this.clock.now().toISOString();
-    const result = await this.store.transaction(async (trx) => {
+    const result = await this.uow.run(async (trx) => {
       const claimed = await this.store.claimProvider(trx, { organizationId, providerId, mode }, at);
       if (mode === 'BYOK' && claimed.connection.mode === 'PLATFORM_MANAGED') {
         throw forbidden('platform_managed_connection', `The ${providerId} connection is managed by the platform operator; the organization cannot change it.`);
@@ -68,7 +70,7 @@ export class ConnectionService {
       await this.store.insertVersion(trx, 'provider', { connectionId, version, envelope }, at);
       await this.store.activate(trx, 'provider', connectionId, version, at, { mode });
       const outcome: RotationOutcome = claimed.created ? 'created' : claimed.connection.mode !== mode ? 'taken_over' : 'rotated';
-      return { connection: (await this.store.findProvider(organizationId, providerId, trx))!, outcome };
+      return { connection: (await this.store.findProvider(trx, organizationId, providerId))!, outcome };
     });
     const { connection, outcome } = result;
     this.logger.info(
@@ -79,7 +81,7 @@ export class ConnectionService {
   }
 
   async getChatApplication(organizationId: string): Promise<ChatApplicationConnectionRecord | undefined> {
-    return this.store.findChatApplication(organizationId);
+    return this.store.findChatApplication(this.uow.executor, organizationId);
   }
 
   /** Creates (first PUT) or rotates the organization's chat-application connection; reactivates a DISABLED one. */
@@ -89,7 +91,7 @@ export class ConnectionService {
   ): Promise<{ connection: ChatApplicationConnectionRecord; outcome: RotationOutcome }> {
     const keyring = await this.keyrings.keyring();
     const at = this.clock.now().toISOString();
-    const result = await this.store.transaction(async (trx) => {
+    const result = await this.uow.run(async (trx) => {
       const claimed = await this.store.claimChatApplication(trx, { organizationId, appId: input.appId, botOpenId: input.botOpenId }, at);
       const connectionId = claimed.connection.id;
       const version = await this.store.nextVersion(trx, 'chatApplication', connectionId);
@@ -97,7 +99,7 @@ export class ConnectionService {
       await this.store.insertVersion(trx, 'chatApplication', { connectionId, version, envelope }, at);
       await this.store.activate(trx, 'chatApplication', connectionId, version, at, { app_id: input.appId, bot_open_id: input.botOpenId });
       const outcome: RotationOutcome = claimed.created ? 'created' : 'rotated';
-      return { connection: (await this.store.findChatApplication(organizationId, trx))!, outcome };
+      return { connection: (await this.store.findChatApplication(trx, organizationId))!, outcome };
     });
     const { connection, outcome } = result;
     this.logger.info(
@@ -113,12 +115,12 @@ export class ConnectionService {
    */
   async disableChatApplication(organizationId: string): Promise<ChatApplicationConnectionRecord> {
     const at = this.clock.now().toISOString();
-    const { connection, changed } = await this.store.transaction(async (trx) => {
-      const current = await this.store.findChatApplication(organizationId, trx);
+    const { connection, changed } = await this.uow.run(async (trx) => {
+      const current = await this.store.findChatApplication(trx, organizationId);
       if (!current) throw notFound('connection_not_found', 'This organization has no chat-application connection.');
       if (current.status === 'DISABLED') return { connection: current, changed: false };
       await this.store.setStatus(trx, 'chatApplication', current.id, 'DISABLED', at);
-      return { connection: (await this.store.findChatApplication(organizationId, trx))!, changed: true };
+      return { connection: (await this.store.findChatApplication(trx, organizationId))!, changed: true };
     });
     if (changed) this.logger.info({ organizationId, connectionId: connection.id }, 'chat-application connection disabled');
     return connection;

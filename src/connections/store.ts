@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/connect.js';
 import type { Envelope } from '../crypto/envelope.js';
 import type { KeyUsage } from '../crypto/keyring.js';
-import type { Schema } from '../http/operation-types.js';
+import type { Executor } from '../db/unit-of-work.js';
 
-export type ConnectionStatus = Schema<'ConnectionStatus'>;
-export type ConnectionMode = Schema<'ConnectionMode'>;
+/** The `status` column; the mapper hands it out as the contract's ConnectionStatus, which the compiler holds it to. */
+export type ConnectionStatus = 'DRAFT' | 'ACTIVE' | 'DISABLED';
+/** The `mode` column; held to the contract's ConnectionMode the same way. */
+export type ConnectionMode = 'BYOK' | 'PLATFORM_MANAGED';
 
 /** A provider connection with the key id of its active version (null while it has none). */
 export interface ProviderConnectionRecord {
@@ -60,18 +61,16 @@ interface EnvelopeRow {
 
 /** Provider and chat-application connections and their sealed credential versions. */
 export class ConnectionStore {
-  constructor(private readonly db: Db) {}
-
-  async listProviders(organizationId: string): Promise<ProviderConnectionRecord[]> {
-    return withActiveKey(this.db, 'provider').where('c.organization_id', organizationId).orderBy('c.provider_id');
+  async listProviders(db: Executor, organizationId: string): Promise<ProviderConnectionRecord[]> {
+    return withActiveKey(db, 'provider').where('c.organization_id', organizationId).orderBy('c.provider_id');
   }
 
-  async findProvider(organizationId: string, providerId: string, trx: Db = this.db): Promise<ProviderConnectionRecord | undefined> {
-    return withActiveKey(trx, 'provider').where({ 'c.organization_id': organizationId, 'c.provider_id': providerId }).first();
+  async findProvider(db: Executor, organizationId: string, providerId: string): Promise<ProviderConnectionRecord | undefined> {
+    return withActiveKey(db, 'provider').where({ 'c.organization_id': organizationId, 'c.provider_id': providerId }).first();
   }
 
-  async findChatApplication(organizationId: string, trx: Db = this.db): Promise<ChatApplicationConnectionRecord | undefined> {
-    return withActiveKey(trx, 'chatApplication').where('c.organization_id', organizationId).first();
+  async findChatApplication(db: Executor, organizationId: string): Promise<ChatApplicationConnectionRecord | undefined> {
+    return withActiveKey(db, 'chatApplication').where('c.organization_id', organizationId).first();
   }
 
   /**
@@ -80,7 +79,7 @@ export class ConnectionStore {
    * this call created it; a concurrent creator's row is taken as is.
    */
   async claimProvider(
-    trx: Db,
+    trx: Executor,
     input: { organizationId: string; providerId: string; mode: ConnectionMode },
     at: string,
   ): Promise<{ connection: ProviderConnectionRecord; created: boolean }> {
@@ -99,12 +98,12 @@ export class ConnectionStore {
       .ignore()
       .returning<{ id: string }[]>('id');
     await trx('provider_connections').where({ organization_id: input.organizationId, provider_id: input.providerId }).forUpdate().first('id');
-    return { connection: (await this.findProvider(input.organizationId, input.providerId, trx))!, created: inserted.length > 0 };
+    return { connection: (await this.findProvider(trx, input.organizationId, input.providerId))!, created: inserted.length > 0 };
   }
 
   /** The same for the organization's single chat-application connection. */
   async claimChatApplication(
-    trx: Db,
+    trx: Executor,
     input: { organizationId: string; appId: string; botOpenId: string },
     at: string,
   ): Promise<{ connection: ChatApplicationConnectionRecord; created: boolean }> {
@@ -123,16 +122,16 @@ export class ConnectionStore {
       .ignore()
       .returning<{ id: string }[]>('id');
     await trx('chat_application_connections').where({ organization_id: input.organizationId }).forUpdate().first('id');
-    return { connection: (await this.findChatApplication(input.organizationId, trx))!, created: inserted.length > 0 };
+    return { connection: (await this.findChatApplication(trx, input.organizationId))!, created: inserted.length > 0 };
   }
 
   /** The number the next version of the connection gets: versions count up from 1 and are never reused. */
-  async nextVersion(trx: Db, kind: ConnectionKind, connectionId: string): Promise<number> {
+  async nextVersion(trx: Executor, kind: ConnectionKind, connectionId: string): Promise<number> {
     const row = await trx(TABLES[kind].versions).where({ connection_id: connectionId }).max<{ v: number | string | null }>({ v: 'version' }).first();
     return Number(row?.v ?? 0) + 1;
   }
 
-  async insertVersion(trx: Db, kind: ConnectionKind, input: { connectionId: string; version: number; envelope: Envelope }, at: string): Promise<void> {
+  async insertVersion(trx: Executor, kind: ConnectionKind, input: { connectionId: string; version: number; envelope: Envelope }, at: string): Promise<void> {
     const { envelope } = input;
     await trx(TABLES[kind].versions).insert({
       connection_id: input.connectionId,
@@ -150,7 +149,7 @@ export class ConnectionStore {
 
   /** Makes the version the active one and the connection ACTIVE, with any identifier changes. */
   async activate(
-    trx: Db,
+    trx: Executor,
     kind: ConnectionKind,
     connectionId: string,
     version: number,
@@ -162,29 +161,29 @@ export class ConnectionStore {
       .update({ ...changes, status: 'ACTIVE', active_version: version, updated_at: at });
   }
 
-  async setStatus(trx: Db, kind: ConnectionKind, connectionId: string, status: ConnectionStatus, at: string): Promise<void> {
+  async setStatus(trx: Executor, kind: ConnectionKind, connectionId: string, status: ConnectionStatus, at: string): Promise<void> {
     await trx(TABLES[kind].connections).where({ id: connectionId }).update({ status, updated_at: at });
   }
 
-  async sealedProvider(organizationId: string, providerId: string): Promise<SealedConnection<ProviderConnectionRecord> | undefined> {
-    const row = await withActiveEnvelope(this.db, 'provider').where({ 'c.organization_id': organizationId, 'c.provider_id': providerId }).first();
+  async sealedProvider(db: Executor, organizationId: string, providerId: string): Promise<SealedConnection<ProviderConnectionRecord> | undefined> {
+    const row = await withActiveEnvelope(db, 'provider').where({ 'c.organization_id': organizationId, 'c.provider_id': providerId }).first();
     return row && splitEnvelope<ProviderConnectionRecord>(row);
   }
 
-  async sealedChatApplication(organizationId: string): Promise<SealedConnection<ChatApplicationConnectionRecord> | undefined> {
-    const row = await withActiveEnvelope(this.db, 'chatApplication').where('c.organization_id', organizationId).first();
+  async sealedChatApplication(db: Executor, organizationId: string): Promise<SealedConnection<ChatApplicationConnectionRecord> | undefined> {
+    const row = await withActiveEnvelope(db, 'chatApplication').where('c.organization_id', organizationId).first();
     return row && splitEnvelope<ChatApplicationConnectionRecord>(row);
   }
 
   /** Sealed versions per master key id over both kinds; versions that are some connection's active one counted apart. */
-  async keyUsage(): Promise<KeyUsage[]> {
+  async keyUsage(db: Executor): Promise<KeyUsage[]> {
     const usage = new Map<string, KeyUsage>();
     for (const kind of Object.keys(TABLES) as ConnectionKind[]) {
       const { connections, versions } = TABLES[kind];
-      const rows = await this.db(`${versions} as v`)
+      const rows = await db(`${versions} as v`)
         .leftJoin(`${connections} as c`, (on) => on.on('c.id', 'v.connection_id').andOn('c.active_version', 'v.version'))
         .groupBy('v.key_id')
-        .select<Array<{ key_id: string; versions: number | string; active: number | string }>>('v.key_id', this.db.raw('count(*) as versions'), this.db.raw('count(c.id) as active'));
+        .select<Array<{ key_id: string; versions: number | string; active: number | string }>>('v.key_id', db.raw('count(*) as versions'), db.raw('count(c.id) as active'));
       for (const row of rows) {
         const entry = usage.get(row.key_id) ?? { keyId: row.key_id, versions: 0, activeVersions: 0 };
         entry.versions += Number(row.versions);
@@ -194,10 +193,6 @@ export class ConnectionStore {
     }
     return [...usage.values()];
   }
-
-  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
-  }
 }
 
 const CONNECTION_COLUMNS = {
@@ -206,15 +201,15 @@ const CONNECTION_COLUMNS = {
 } as const;
 
 /** The connections of a kind joined to their active version, for its key id. */
-function withActiveKey(db: Db, kind: ConnectionKind) {
+function withActiveKey(db: Executor, kind: ConnectionKind) {
   return activeJoin(db, kind).select([...CONNECTION_COLUMNS[kind], 'v.key_id']);
 }
 
-function withActiveEnvelope(db: Db, kind: ConnectionKind) {
+function withActiveEnvelope(db: Executor, kind: ConnectionKind) {
   return activeJoin(db, kind).select([...CONNECTION_COLUMNS[kind], ...ENVELOPE_COLUMNS.map((c) => `v.${c}`)]);
 }
 
-function activeJoin(db: Db, kind: ConnectionKind) {
+function activeJoin(db: Executor, kind: ConnectionKind) {
   const { connections, versions } = TABLES[kind];
   return db(`${connections} as c`).leftJoin(`${versions} as v`, (on) => on.on('v.connection_id', 'c.id').andOn('v.version', 'c.active_version'));
 }

@@ -1,26 +1,8 @@
 import type { Services } from '../app/services.js';
-import type { FolderWithCounts } from '../folders/store.js';
 import type { OperationModule } from '../http/operation-table.js';
 import type { Schema } from '../http/operation-types.js';
 import { byCodeUnits, byName } from '../shared/order.js';
-import type { ExplorerProjectRecord } from './store.js';
-
-const toExplorerFolder = (f: FolderWithCounts): Schema<'ExplorerFolder'> => ({
-  id: f.id,
-  name: f.name,
-  parentId: f.parent_id,
-  sortKey: f.sort_key,
-  projectCount: Number(f.project_count),
-  childFolderCount: Number(f.child_folder_count),
-});
-
-const toExplorerProject = (p: ExplorerProjectRecord): Schema<'ExplorerProject'> => ({
-  id: p.id,
-  name: p.name,
-  folderId: p.folder_id,
-  createdAt: p.created_at,
-  binding: p.binding_chat_id && p.binding_created_at ? { chatId: p.binding_chat_id, createdAt: p.binding_created_at } : null,
-});
+import { toExplorerFolder, toExplorerProject } from './mapper.js';
 
 /** Folders by sortKey then name; projects by name. Both then by id, so the order is total. */
 const folderOrder = (a: Schema<'ExplorerFolder'>, b: Schema<'ExplorerFolder'>) =>
@@ -28,13 +10,13 @@ const folderOrder = (a: Schema<'ExplorerFolder'>, b: Schema<'ExplorerFolder'>) =
 const projectOrder = (a: Schema<'ExplorerProject'>, b: Schema<'ExplorerProject'>) => byName(a.name, b.name) || byCodeUnits(a.id, b.id);
 
 /** The admin's whole tree, and a member's own projects. */
-export function explorerOperations({ explorer, folderStore }: Services): OperationModule {
+export function explorerOperations({ explorer }: Services): OperationModule {
   return {
     getExplorer: {
       rule: 'orgAdmin',
       async handle({ access }) {
         const [folders, projects] = await Promise.all([
-          folderStore.listActiveWithCounts(access.organization.id),
+          explorer.activeFolders(access.organization.id),
           explorer.activeProjects(access.organization.id),
         ]);
         return {

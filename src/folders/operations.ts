@@ -1,9 +1,6 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule } from '../http/operation-table.js';
-import type { Schema } from '../http/operation-types.js';
-import type { FolderRecord } from './store.js';
-
-const toFolderRow = (f: FolderRecord): Schema<'FolderRow'> => ({ id: f.id, name: f.name, parentId: f.parent_id, sortKey: f.sort_key });
+import { toFolderRow } from './mapper.js';
 
 /** Creating, changing and archiving folders. */
 export function folderOperations({ folders }: Services): OperationModule {

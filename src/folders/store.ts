@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/connect.js';
+import type { Executor } from '../db/unit-of-work.js';
 
 export interface FolderRecord {
   id: string;
@@ -18,13 +18,11 @@ export interface FolderWithCounts extends FolderRecord {
 
 /** The folder tree of each organization. */
 export class FolderStore {
-  constructor(private readonly db: Db) {}
-
-  async findActive(organizationId: string, folderId: string, trx: Db = this.db): Promise<FolderRecord | undefined> {
-    return trx<FolderRecord>('folders').where({ id: folderId, organization_id: organizationId }).whereNull('archived_at').first();
+  async findActive(db: Executor, organizationId: string, folderId: string): Promise<FolderRecord | undefined> {
+    return db<FolderRecord>('folders').where({ id: folderId, organization_id: organizationId }).whereNull('archived_at').first();
   }
 
-  async countActive(trx: Db, organizationId: string): Promise<number> {
+  async countActive(trx: Executor, organizationId: string): Promise<number> {
     const row = await trx('folders')
       .where({ organization_id: organizationId })
       .whereNull('archived_at')
@@ -34,30 +32,30 @@ export class FolderStore {
   }
 
   /** Active folders with their active projects and child folders counted, in one statement. */
-  async listActiveWithCounts(organizationId: string): Promise<FolderWithCounts[]> {
-    const projectCounts = this.db('projects')
+  async listActiveWithCounts(db: Executor, organizationId: string): Promise<FolderWithCounts[]> {
+    const projectCounts = db('projects')
       .where('organization_id', organizationId)
       .whereNull('archived_at')
       .whereNotNull('folder_id')
       .groupBy('folder_id')
-      .select('folder_id', this.db.raw('count(*) as n'));
-    const childCounts = this.db('folders')
+      .select('folder_id', db.raw('count(*) as n'));
+    const childCounts = db('folders')
       .where('organization_id', organizationId)
       .whereNull('archived_at')
       .whereNotNull('parent_id')
       .groupBy('parent_id')
-      .select('parent_id', this.db.raw('count(*) as n'));
-    return this.db('folders as f')
+      .select('parent_id', db.raw('count(*) as n'));
+    return db('folders as f')
       .leftJoin(projectCounts.as('pc'), 'pc.folder_id', 'f.id')
       .leftJoin(childCounts.as('cc'), 'cc.parent_id', 'f.id')
       .where('f.organization_id', organizationId)
       .whereNull('f.archived_at')
-      .select('f.*', this.db.raw('coalesce(pc.n, 0) as project_count'), this.db.raw('coalesce(cc.n, 0) as child_folder_count'));
+      .select('f.*', db.raw('coalesce(pc.n, 0) as project_count'), db.raw('coalesce(cc.n, 0) as child_folder_count'));
   }
 
   /** Sort keys of the active folders under a parent (null: the root). */
-  async siblingSortKeys(organizationId: string, parentId: string | null, trx: Db = this.db): Promise<string[]> {
-    const rows = await trx('folders')
+  async siblingSortKeys(db: Executor, organizationId: string, parentId: string | null): Promise<string[]> {
+    const rows = await db('folders')
       .where({ organization_id: organizationId, parent_id: parentId })
       .whereNull('archived_at')
       .select<{ sort_key: string }[]>('sort_key');
@@ -65,12 +63,12 @@ export class FolderStore {
   }
 
   /** id → parent id of every folder of the organization, archived ones included. */
-  async parentMap(organizationId: string, trx: Db = this.db): Promise<Map<string, string | null>> {
-    const rows = await trx('folders').where({ organization_id: organizationId }).select<{ id: string; parent_id: string | null }[]>('id', 'parent_id');
+  async parentMap(db: Executor, organizationId: string): Promise<Map<string, string | null>> {
+    const rows = await db('folders').where({ organization_id: organizationId }).select<{ id: string; parent_id: string | null }[]>('id', 'parent_id');
     return new Map(rows.map((r) => [r.id, r.parent_id]));
   }
 
-  async insert(trx: Db, input: { organizationId: string; parentId: string | null; name: string; sortKey: string }, at: string): Promise<FolderRecord> {
+  async insert(trx: Executor, input: { organizationId: string; parentId: string | null; name: string; sortKey: string }, at: string): Promise<FolderRecord> {
     const row: FolderRecord = {
       id: randomUUID(),
       organization_id: input.organizationId,
@@ -84,23 +82,19 @@ export class FolderStore {
     return row;
   }
 
-  async update(trx: Db, folderId: string, changes: Partial<Pick<FolderRecord, 'name' | 'sort_key' | 'parent_id'>>): Promise<void> {
+  async update(trx: Executor, folderId: string, changes: Partial<Pick<FolderRecord, 'name' | 'sort_key' | 'parent_id'>>): Promise<void> {
     if (Object.keys(changes).length) await trx('folders').where({ id: folderId }).update(changes);
   }
 
   /** Whether the folder still holds an active folder or project. */
-  async hasActiveContent(folderId: string, trx: Db = this.db): Promise<boolean> {
-    const child = await trx('folders').where({ parent_id: folderId }).whereNull('archived_at').first('id');
+  async hasActiveContent(db: Executor, folderId: string): Promise<boolean> {
+    const child = await db('folders').where({ parent_id: folderId }).whereNull('archived_at').first('id');
     if (child) return true;
-    const project = await trx('projects').where({ folder_id: folderId }).whereNull('archived_at').first('id');
+    const project = await db('projects').where({ folder_id: folderId }).whereNull('archived_at').first('id');
     return project !== undefined;
   }
 
-  async archive(trx: Db, folderId: string, at: string): Promise<void> {
+  async archive(trx: Executor, folderId: string, at: string): Promise<void> {
     await trx('folders').where({ id: folderId }).update({ archived_at: at });
-  }
-
-  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
   }
 }

@@ -1,6 +1,7 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
 import type { OperationId } from '../http/operation-types.js';
+import { toOrgMember } from './mapper.js';
 import type { MemberCaller } from './service.js';
 
 /** The organization the request addresses and the signed-in user making the change. */
@@ -14,18 +15,18 @@ export function memberOperations({ members }: Services): OperationModule {
   return {
     listMembers: {
       rule: 'orgAdmin',
-      handle: async ({ access }) => ({ members: await members.list(access.organization.id) }),
+      handle: async ({ access }) => ({ members: (await members.list(access.organization.id)).map(toOrgMember) }),
     },
 
     addMember: {
       rule: 'orgAdmin',
       status: 201,
-      handle: (ctx) => members.add(callerOf(ctx), ctx.body),
+      handle: async (ctx) => toOrgMember(await members.add(callerOf(ctx), ctx.body)),
     },
 
     updateMemberRole: {
       rule: 'orgAdmin',
-      handle: (ctx) => members.changeRole(callerOf(ctx), ctx.params.userId, ctx.body.role),
+      handle: async (ctx) => toOrgMember(await members.changeRole(callerOf(ctx), ctx.params.userId, ctx.body.role)),
     },
 
     revokeMember: {

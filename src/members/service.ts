@@ -1,12 +1,12 @@
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
-import type { Db } from '../db/connect.js';
+import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { conflict, forbidden, notFound } from '../errors/api-error.js';
-import type { OrgAccessResolver } from '../orgs/access.js';
+import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import type { OrgRole } from '../orgs/store.js';
 import type { TeamStore } from '../teams/store.js';
 import type { UserStore } from '../users/store.js';
-import type { MemberStore, OrgMember } from './store.js';
+import type { MemberStore, OrgMemberRecord } from './store.js';
 
 /** Who makes a membership change, and in which organization. */
 export interface MemberCaller {
@@ -33,6 +33,7 @@ const lastOwner = () => conflict('last_owner', 'The organization must keep at le
  */
 export class MemberService {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly members: MemberStore,
     private readonly teams: TeamStore,
     private readonly users: UserStore,
@@ -41,20 +42,20 @@ export class MemberService {
     private readonly capacity: CapacityService,
   ) {}
 
-  list(organizationId: string): Promise<OrgMember[]> {
-    return this.members.listActive(organizationId);
+  list(organizationId: string): Promise<OrgMemberRecord[]> {
+    return this.members.listActive(this.uow.executor, organizationId);
   }
 
   /** Adds the user (created when the imOpenId is new), or reactivates a revoked membership. */
-  async add(caller: MemberCaller, input: AddMemberInput): Promise<OrgMember> {
+  async add(caller: MemberCaller, input: AddMemberInput): Promise<OrgMemberRecord> {
     const { organizationId } = caller;
     const now = this.clock.now();
     const at = now.toISOString();
-    const member = await this.members.transaction(async (trx) => {
+    const member = await this.uow.run(async (trx) => {
       // The lock also serializes additions, so two additions of one user cannot race.
       const owners = await this.members.lockActiveOwnerIds(trx, organizationId);
       if (input.role === 'OWNER' && !owners.includes(caller.userId)) throw ownerRequired('add a member with the OWNER role');
-      const user = await this.users.ensure({ imOpenId: input.imOpenId, displayName: input.displayName }, now, trx);
+      const user = await this.users.ensure(trx, { imOpenId: input.imOpenId, displayName: input.displayName }, now);
       const existing = await this.members.findMembership(trx, organizationId, user.id);
       if (existing && existing.revokedAt === null) {
         throw conflict('already_member', `The user "${input.imOpenId}" is already a member of this organization.`);
@@ -63,24 +64,24 @@ export class MemberService {
       await this.capacity.ensureRoom(trx, organizationId, 'memberCount', () => this.members.countActive(trx, organizationId));
       if (existing) await this.members.reactivate(trx, existing.id, input.role, at);
       else await this.members.insert(trx, { organizationId, userId: user.id, role: input.role }, at);
-      return this.requireMember(organizationId, user.id, trx);
+      return this.requireMember(trx, organizationId, user.id);
     });
     this.orgAccess.invalidate();
     return member;
   }
 
-  async changeRole(caller: MemberCaller, userId: string, role: OrgRole): Promise<OrgMember> {
+  async changeRole(caller: MemberCaller, userId: string, role: OrgRole): Promise<OrgMemberRecord> {
     const { organizationId } = caller;
-    const member = await this.members.transaction(async (trx) => {
+    const member = await this.uow.run(async (trx) => {
       const owners = await this.members.lockActiveOwnerIds(trx, organizationId);
-      const target = await this.requireMember(organizationId, userId, trx);
+      const target = await this.requireMember(trx, organizationId, userId);
       if ((target.role === 'OWNER' || role === 'OWNER') && !owners.includes(caller.userId)) {
         throw ownerRequired('grant or remove the OWNER role');
       }
       if (target.role === 'OWNER' && role !== 'OWNER' && !hasOtherOwner(owners, userId)) throw lastOwner();
       if (target.role === role) return target;
       await this.members.setRole(trx, organizationId, userId, role);
-      return this.requireMember(organizationId, userId, trx);
+      return this.requireMember(trx, organizationId, userId);
     });
     this.orgAccess.invalidate();
     return member;
@@ -90,9 +91,9 @@ export class MemberService {
   async revoke(caller: MemberCaller, userId: string): Promise<void> {
     const { organizationId } = caller;
     const at = this.clock.now().toISOString();
-    await this.members.transaction(async (trx) => {
+    await this.uow.run(async (trx) => {
       const owners = await this.members.lockActiveOwnerIds(trx, organizationId);
-      const target = await this.requireMember(organizationId, userId, trx);
+      const target = await this.requireMember(trx, organizationId, userId);
       if (target.role === 'OWNER') {
         if (!owners.includes(caller.userId)) throw ownerRequired('revoke an OWNER');
         if (!hasOtherOwner(owners, userId)) throw lastOwner();
@@ -103,8 +104,8 @@ export class MemberService {
     this.orgAccess.invalidate();
   }
 
-  private async requireMember(organizationId: string, userId: string, trx: Db): Promise<OrgMember> {
-    const member = await this.members.findActive(organizationId, userId, trx);
+  private async requireMember(trx: Executor, organizationId: string, userId: string): Promise<OrgMemberRecord> {
+    const member = await this.members.findActive(trx, organizationId, userId);
     if (!member) throw memberNotFound(userId);
     return member;
   }

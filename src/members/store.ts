@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/connect.js';
-import type { Schema } from '../http/operation-types.js';
+import type { Executor } from '../db/unit-of-work.js';
 import type { OrgRole } from '../orgs/store.js';
 import { byCodeUnits, byName } from '../shared/order.js';
 
-export type OrgMember = Schema<'OrgMember'>;
-
-interface OrgMemberRecord {
+/** An active membership joined to its user. */
+export interface OrgMemberRecord {
   user_id: string;
   im_open_id: string;
   display_name: string;
@@ -21,35 +19,19 @@ export interface MembershipState {
   revokedAt: string | null;
 }
 
-const toOrgMember = (row: OrgMemberRecord): OrgMember => ({
-  userId: row.user_id,
-  imOpenId: row.im_open_id,
-  displayName: row.display_name,
-  avatarUrl: row.avatar_url,
-  role: row.role,
-  createdAt: row.created_at,
-});
-
 /** By display name as people read it, then by imOpenId, so the order is total. */
-const memberOrder = (a: OrgMember, b: OrgMember) => byName(a.displayName, b.displayName) || byCodeUnits(a.imOpenId, b.imOpenId);
+const memberOrder = (a: OrgMemberRecord, b: OrgMemberRecord) => byName(a.display_name, b.display_name) || byCodeUnits(a.im_open_id, b.im_open_id);
 
 /** Organization memberships with the users behind them. */
 export class MemberStore {
-  constructor(private readonly db: Db) {}
-
-  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
-  }
-
   /** The organization's active members, in one query, ordered by display name. */
-  async listActive(organizationId: string): Promise<OrgMember[]> {
-    const rows = await activeMembers(this.db, organizationId);
-    return rows.map(toOrgMember).sort(memberOrder);
+  async listActive(db: Executor, organizationId: string): Promise<OrgMemberRecord[]> {
+    const rows = await activeMembers(db, organizationId);
+    return rows.sort(memberOrder);
   }
 
-  async findActive(organizationId: string, userId: string, trx: Db = this.db): Promise<OrgMember | undefined> {
-    const row = await activeMembers(trx, organizationId).where('m.user_id', userId).first();
-    return row && toOrgMember(row);
+  async findActive(db: Executor, organizationId: string, userId: string): Promise<OrgMemberRecord | undefined> {
+    return activeMembers(db, organizationId).where('m.user_id', userId).first();
   }
 
   /**
@@ -57,7 +39,7 @@ export class MemberStore {
    * PostgreSQL until the transaction ends, so a concurrent revocation waits for the caller's
    * dependent write (and then sees it) instead of racing past it.
    */
-  async lockActive(trx: Db, organizationId: string, userId: string): Promise<boolean> {
+  async lockActive(trx: Executor, organizationId: string, userId: string): Promise<boolean> {
     const row = await trx('memberships')
       .where({ organization_id: organizationId, user_id: userId })
       .whereNull('revoked_at')
@@ -66,7 +48,7 @@ export class MemberStore {
     return row !== undefined;
   }
 
-  async countActive(trx: Db, organizationId: string): Promise<number> {
+  async countActive(trx: Executor, organizationId: string): Promise<number> {
     const row = await trx('memberships')
       .where({ organization_id: organizationId })
       .whereNull('revoked_at')
@@ -75,7 +57,7 @@ export class MemberStore {
     return Number(row?.n ?? 0);
   }
 
-  async findMembership(trx: Db, organizationId: string, userId: string): Promise<MembershipState | undefined> {
+  async findMembership(trx: Executor, organizationId: string, userId: string): Promise<MembershipState | undefined> {
     const row = await trx('memberships')
       .where({ organization_id: organizationId, user_id: userId })
       .first<{ id: string; revoked_at: string | null } | undefined>('id', 'revoked_at');
@@ -88,7 +70,7 @@ export class MemberStore {
    * change takes this lock first, in id order, so it serializes the changes of one
    * organization: two demotions cannot both see the other OWNER still in place.
    */
-  async lockActiveOwnerIds(trx: Db, organizationId: string): Promise<string[]> {
+  async lockActiveOwnerIds(trx: Executor, organizationId: string): Promise<string[]> {
     const rows = await trx('memberships')
       .where({ organization_id: organizationId, role: 'OWNER' })
       .whereNull('revoked_at')
@@ -98,7 +80,7 @@ export class MemberStore {
     return rows.map((r) => r.user_id);
   }
 
-  async insert(trx: Db, input: { organizationId: string; userId: string; role: OrgRole }, at: string): Promise<void> {
+  async insert(trx: Executor, input: { organizationId: string; userId: string; role: OrgRole }, at: string): Promise<void> {
     await trx('memberships').insert({
       id: randomUUID(),
       organization_id: input.organizationId,
@@ -110,20 +92,20 @@ export class MemberStore {
   }
 
   /** A revoked membership starts over: new role, and it counts as created now. */
-  async reactivate(trx: Db, membershipId: string, role: OrgRole, at: string): Promise<void> {
+  async reactivate(trx: Executor, membershipId: string, role: OrgRole, at: string): Promise<void> {
     await trx('memberships').where({ id: membershipId }).update({ role, created_at: at, revoked_at: null });
   }
 
-  async setRole(trx: Db, organizationId: string, userId: string, role: OrgRole): Promise<void> {
+  async setRole(trx: Executor, organizationId: string, userId: string, role: OrgRole): Promise<void> {
     await trx('memberships').where({ organization_id: organizationId, user_id: userId }).whereNull('revoked_at').update({ role });
   }
 
-  async revoke(trx: Db, organizationId: string, userId: string, at: string): Promise<void> {
+  async revoke(trx: Executor, organizationId: string, userId: string, at: string): Promise<void> {
     await trx('memberships').where({ organization_id: organizationId, user_id: userId }).whereNull('revoked_at').update({ revoked_at: at });
   }
 }
 
-function activeMembers(db: Db, organizationId: string) {
+function activeMembers(db: Executor, organizationId: string) {
   return db('memberships as m')
     .join('users as u', 'u.id', 'm.user_id')
     .where('m.organization_id', organizationId)

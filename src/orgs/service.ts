@@ -1,8 +1,9 @@
 import { SLUG_PATTERN } from '../shared/slug.js';
 import type { Clock } from '../config/clock.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError, conflict } from '../errors/api-error.js';
 import type { UserStore } from '../users/store.js';
-import type { OrgAccessResolver } from './access.js';
+import type { OrgAccessResolver } from './org-access-resolver.js';
 import type { Organization, OrganizationStore, OrgSettings } from './store.js';
 
 
@@ -16,6 +17,7 @@ export interface CreateOrganizationInput {
 /** Organizations and their settings. */
 export class OrganizationService {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly orgs: OrganizationStore,
     private readonly users: UserStore,
     private readonly access: OrgAccessResolver,
@@ -30,9 +32,9 @@ export class OrganizationService {
     const name = input.name.trim();
     if (!name || name.length > 200) throw new ApiError(400, 'validation_failed', 'Organization name must be 1 to 200 characters.');
     const now = this.clock.now();
-    const org = await this.orgs.transaction(async (trx) => {
-      if (await this.orgs.slugExists(input.slug, trx)) throw conflict('slug_taken', `The organization slug "${input.slug}" is taken.`);
-      const owner = await this.users.ensure({ imOpenId: input.ownerImOpenId, displayName: input.ownerDisplayName }, now, trx);
+    const org = await this.uow.run(async (trx) => {
+      if (await this.orgs.slugExists(trx, input.slug)) throw conflict('slug_taken', `The organization slug "${input.slug}" is taken.`);
+      const owner = await this.users.ensure(trx, { imOpenId: input.ownerImOpenId, displayName: input.ownerDisplayName }, now);
       return this.orgs.insertWithOwner(trx, { slug: input.slug, name, ownerUserId: owner.id }, now);
     });
     this.access.invalidate();
@@ -40,22 +42,22 @@ export class OrganizationService {
   }
 
   getSettings(organizationId: string): Promise<OrgSettings> {
-    return this.orgs.getSettings(organizationId);
+    return this.orgs.getSettings(this.uow.executor, organizationId);
   }
 
   updateSettings(organizationId: string, patch: Partial<OrgSettings>): Promise<OrgSettings> {
-    return this.orgs.updateSettings(organizationId, patch, this.clock.now());
+    return this.orgs.updateSettings(this.uow.executor, organizationId, patch, this.clock.now());
   }
 
   findBySlug(slug: string): Promise<Organization | undefined> {
-    return this.orgs.findBySlug(slug);
+    return this.orgs.findBySlug(this.uow.executor, slug);
   }
 
   listMembershipsOf(userId: string) {
-    return this.orgs.listActiveMemberships(userId);
+    return this.orgs.listActiveMemberships(this.uow.executor, userId);
   }
 
   isEmpty(): Promise<boolean> {
-    return this.orgs.count().then((n) => n === 0);
+    return this.orgs.count(this.uow.executor).then((n) => n === 0);
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/connect.js';
+import type { Executor } from '../db/unit-of-work.js';
 
 export type OrgRole = 'OWNER' | 'ADMIN' | 'MEMBER';
 
@@ -38,11 +38,9 @@ const toOrganization = (row: Pick<OrganizationRecord, 'id' | 'slug' | 'name' | '
 });
 
 export class OrganizationStore {
-  constructor(private readonly db: Db) {}
-
   /** The caller's active membership in the organization with this slug, if any. */
-  async findActiveMembership(userId: string, slug: string): Promise<OrgAccess | undefined> {
-    const row = await this.db('memberships as m')
+  async findActiveMembership(db: Executor, userId: string, slug: string): Promise<OrgAccess | undefined> {
+    const row = await db('memberships as m')
       .join('organizations as o', 'o.id', 'm.organization_id')
       .where({ 'm.user_id': userId, 'o.slug': slug })
       .whereNull('m.revoked_at')
@@ -51,8 +49,8 @@ export class OrganizationStore {
   }
 
   /** Every organization the user is an active member of, by name. */
-  async listActiveMemberships(userId: string): Promise<OrgAccess[]> {
-    const rows = await this.db('memberships as m')
+  async listActiveMemberships(db: Executor, userId: string): Promise<OrgAccess[]> {
+    const rows = await db('memberships as m')
       .join('organizations as o', 'o.id', 'm.organization_id')
       .where({ 'm.user_id': userId })
       .whereNull('m.revoked_at')
@@ -61,23 +59,23 @@ export class OrganizationStore {
     return rows.map((row) => ({ organization: toOrganization(row), role: row.role }));
   }
 
-  async findBySlug(slug: string): Promise<Organization | undefined> {
-    const row = await this.db<OrganizationRecord>('organizations').where({ slug }).first();
+  async findBySlug(db: Executor, slug: string): Promise<Organization | undefined> {
+    const row = await db<OrganizationRecord>('organizations').where({ slug }).first();
     return row && toOrganization(row);
   }
 
-  async slugExists(slug: string, trx: Db = this.db): Promise<boolean> {
-    return (await trx('organizations').where({ slug }).first('id')) !== undefined;
+  async slugExists(db: Executor, slug: string): Promise<boolean> {
+    return (await db('organizations').where({ slug }).first('id')) !== undefined;
   }
 
-  async count(): Promise<number> {
-    const row = await this.db('organizations').count<{ n: number | string }[]>({ n: '*' }).first();
+  async count(db: Executor): Promise<number> {
+    const row = await db('organizations').count<{ n: number | string }[]>({ n: '*' }).first();
     return Number(row?.n ?? 0);
   }
 
   /** Inserts the organization, its settings row and its first owner; run inside a transaction. */
   async insertWithOwner(
-    trx: Db,
+    trx: Executor,
     input: { slug: string; name: string; ownerUserId: string },
     now: Date,
   ): Promise<Organization> {
@@ -89,7 +87,7 @@ export class OrganizationStore {
     return toOrganization(org);
   }
 
-  async insertMembership(trx: Db, input: { organizationId: string; userId: string; role: OrgRole }, now: Date): Promise<void> {
+  async insertMembership(trx: Executor, input: { organizationId: string; userId: string; role: OrgRole }, now: Date): Promise<void> {
     await trx('memberships').insert({
       id: randomUUID(),
       organization_id: input.organizationId,
@@ -100,22 +98,18 @@ export class OrganizationStore {
     });
   }
 
-  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
-  }
-
-  async getSettings(organizationId: string): Promise<OrgSettings> {
-    const row = await this.db('organization_settings')
+  async getSettings(db: Executor, organizationId: string): Promise<OrgSettings> {
+    const row = await db('organization_settings')
       .where({ organization_id: organizationId })
       .first<{ members_can_create_projects: boolean | number } | undefined>('members_can_create_projects');
     // SQLite hands booleans back as 0/1.
     return { membersCanCreateProjects: Boolean(row?.members_can_create_projects) };
   }
 
-  async updateSettings(organizationId: string, patch: Partial<OrgSettings>, now: Date): Promise<OrgSettings> {
+  async updateSettings(db: Executor, organizationId: string, patch: Partial<OrgSettings>, now: Date): Promise<OrgSettings> {
     const changes: Record<string, unknown> = { updated_at: now.toISOString() };
     if (patch.membersCanCreateProjects !== undefined) changes.members_can_create_projects = patch.membersCanCreateProjects;
-    await this.db('organization_settings').where({ organization_id: organizationId }).update(changes);
-    return this.getSettings(organizationId);
+    await db('organization_settings').where({ organization_id: organizationId }).update(changes);
+    return this.getSettings(db, organizationId);
   }
 }

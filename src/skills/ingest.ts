@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { SkillContentStore } from './content-store.js';
 import { contentDigest, sha256Hex } from './digest.js';
 import { invalidSkill, isWellFormed, quoted } from './invalid.js';
@@ -67,6 +68,7 @@ export interface SkillInstallOutcome {
  */
 export class SkillIngestion {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly content: SkillContentStore,
     private readonly rows: SkillStore,
     private readonly capacity: Pick<CapacityService, 'effectiveLimit'>,
@@ -90,16 +92,15 @@ export class SkillIngestion {
       const staging = await this.content.populate(inspected.files);
       stored = await this.content.place(staging, inspected.contentDigest);
     }
-    const skill = await this.rows.upsert(
-      {
-        organizationId: request.organizationId,
-        name: request.name,
-        version: inspected.version,
-        description: inspected.manifest.description,
-        contentDigest: inspected.contentDigest,
-      },
-      this.clock.now().toISOString(),
-    );
+    const content = {
+      organizationId: request.organizationId,
+      name: request.name,
+      version: inspected.version,
+      description: inspected.manifest.description,
+      contentDigest: inspected.contentDigest,
+    };
+    const at = this.clock.now().toISOString();
+    const skill = await this.uow.run((trx) => this.rows.upsert(trx, content, at));
     return { skill, stored };
   }
 }

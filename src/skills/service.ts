@@ -1,11 +1,14 @@
 import type { Clock } from '../config/clock.js';
+import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { notFound } from '../errors/api-error.js';
 import type { Schema } from '../http/operation-types.js';
 import type { SkillContentStore } from './content-store.js';
 import { readSkillDirectory } from './directory.js';
 import type { SkillFileInput, SkillIngestion, SkillInstallOutcome } from './ingest.js';
-import type { AgentSkillRow, SkillRecord, SkillStore } from './store.js';
+import { toAgentSkillRow, toInstalledSkillResult, toSkillFileEntry } from './mapper.js';
+import type { SkillRecord, SkillStore } from './store.js';
 
+type AgentSkillRow = Schema<'AgentSkillRow'>;
 type SkillFileEntry = Schema<'SkillFileEntry'>;
 type InstalledSkillResult = Schema<'InstalledSkillResult'>;
 type UpdateAgentSkillResult = Schema<'UpdateAgentSkillResult'>;
@@ -14,10 +17,13 @@ const skillNotFound = (name: string) => notFound('skill_not_found', `No skill ${
 
 /**
  * Agent skills: installs through the shared ingestion pipeline, reads back from the store,
- * and the PATCH rules (relabel; disable, which archives the sessions of the bound roles).
+ * and the PATCH rules (relabel; disable, which archives the sessions of the bound roles). Its
+ * answers are the API's shapes, made by the skill mapper: the HTTP handlers, `hub skill` and the
+ * bench all take them as they are.
  */
 export class SkillService {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly skills: SkillStore,
     private readonly ingestion: SkillIngestion,
     private readonly content: SkillContentStore,
@@ -29,23 +35,20 @@ export class SkillService {
     return this.content.init();
   }
 
-  list(organizationId: string): Promise<AgentSkillRow[]> {
-    return this.skills.list(organizationId);
+  async list(organizationId: string): Promise<AgentSkillRow[]> {
+    return (await this.skills.list(this.uow.executor, organizationId)).map(toAgentSkillRow);
   }
 
   /** The files of the skill's stored version as UTF-8 text, sorted by path bytewise. */
   async files(organizationId: string, name: string): Promise<SkillFileEntry[]> {
-    const skill = await this.require(organizationId, name);
-    const files = await this.content.read(skill.content_digest);
-    // Inspection admitted only valid UTF-8, so the text is exactly the stored bytes (a byte
-    // order mark included: Buffer#toString keeps it).
-    return files.map((file) => ({ path: file.path, content: Buffer.from(file.bytes).toString('utf8') }));
+    const skill = await this.require(this.uow.executor, organizationId, name);
+    return (await this.content.read(skill.content_digest)).map(toSkillFileEntry);
   }
 
   /** `PUT /agent-skills/{name}`: creates or replaces the skill; a disabled skill stays disabled. */
   async install(organizationId: string, name: string, body: { version: string; files: SkillFileInput[] }): Promise<InstalledSkillResult> {
     const { skill } = await this.ingestion.install({ organizationId, name, version: body.version, files: body.files });
-    return { id: skill.id, name: skill.name, contentDigest: skill.content_digest };
+    return toInstalledSkillResult(skill);
   }
 
   /**
@@ -64,9 +67,8 @@ export class SkillService {
    */
   async update(organizationId: string, name: string, changes: { description?: string; disabled?: boolean }): Promise<UpdateAgentSkillResult> {
     const at = this.clock.now().toISOString();
-    return this.skills.transaction(async (trx) => {
-      const skill = await this.skills.findByName(organizationId, name, trx);
-      if (!skill) throw skillNotFound(name);
+    return this.uow.run(async (trx) => {
+      const skill = await this.require(trx, organizationId, name);
       const result: UpdateAgentSkillResult = {};
       if (changes.description === undefined && changes.disabled === undefined) return result;
       await this.skills.update(trx, skill.id, changes, at);
@@ -77,8 +79,8 @@ export class SkillService {
     });
   }
 
-  private async require(organizationId: string, name: string): Promise<SkillRecord> {
-    const skill = await this.skills.findByName(organizationId, name);
+  private async require(db: Executor, organizationId: string, name: string): Promise<SkillRecord> {
+    const skill = await this.skills.findByName(db, organizationId, name);
     if (!skill) throw skillNotFound(name);
     return skill;
   }

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/connect.js';
-import type { Schema } from '../http/operation-types.js';
+import type { Executor } from '../db/unit-of-work.js';
 import { byCodeUnits } from '../shared/order.js';
-
-export type AgentSkillRow = Schema<'AgentSkillRow'>;
 
 /** A row of `agent_skills`. */
 export interface SkillRecord {
@@ -27,34 +24,22 @@ export interface SkillContent {
   contentDigest: string;
 }
 
-const SKILL_COLUMNS = ['id', 'organization_id', 'name', 'version', 'description', 'content_digest', 'disabled_at', 'created_at', 'updated_at'] as const;
+/** A skill with the `roleId`s of the roles bound to it, sorted. */
+export interface SkillWithRoles {
+  skill: SkillRecord;
+  boundRoleIds: string[];
+}
 
-const toAgentSkillRow = (row: SkillRecord, boundRoleIds: string[]): AgentSkillRow => ({
-  id: row.id,
-  name: row.name,
-  version: row.version,
-  description: row.description,
-  contentDigest: row.content_digest,
-  disabledAt: row.disabled_at,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  boundRoleIds,
-});
+const SKILL_COLUMNS = ['id', 'organization_id', 'name', 'version', 'description', 'content_digest', 'disabled_at', 'created_at', 'updated_at'] as const;
 
 /** Agent skill rows, their role bindings as seen from the skill, and the sessions a disable archives. */
 export class SkillStore {
-  constructor(private readonly db: Db) {}
-
-  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
-  }
-
   /**
    * Every skill of the organization, disabled ones too, each with the `roleId`s of the roles
    * bound to it: one statement, the bindings joined in. Sorted by name.
    */
-  async list(organizationId: string): Promise<AgentSkillRow[]> {
-    const rows = await this.db('agent_skills as s')
+  async list(db: Executor, organizationId: string): Promise<SkillWithRoles[]> {
+    const rows = await db('agent_skills as s')
       .leftJoin('agent_role_skills as b', 'b.skill_id', 's.id')
       .leftJoin('agent_roles as r', function () {
         this.on('r.id', '=', 'b.role_id').andOn('r.organization_id', '=', 's.organization_id');
@@ -71,44 +56,43 @@ export class SkillStore {
       if (row.bound_role_id !== null) skill.roleIds.add(row.bound_role_id);
     }
     return [...skills.values()]
-      .map(({ record, roleIds }) => toAgentSkillRow(record, [...roleIds].sort(byCodeUnits)))
-      .sort((a, b) => byCodeUnits(a.name, b.name));
+      .map(({ record, roleIds }) => ({ skill: record, boundRoleIds: [...roleIds].sort(byCodeUnits) }))
+      .sort((a, b) => byCodeUnits(a.skill.name, b.skill.name));
   }
 
-  async findByName(organizationId: string, name: string, db: Db = this.db): Promise<SkillRecord | undefined> {
+  async findByName(db: Executor, organizationId: string, name: string): Promise<SkillRecord | undefined> {
     return db('agent_skills').where({ organization_id: organizationId, name }).first<SkillRecord | undefined>(...SKILL_COLUMNS);
   }
 
   /**
    * Creates the skill or replaces its content (version, digest, description), in one statement
    * that concurrent installs of the same name cannot both win: the row keeps its id, its
-   * creation time and its disabled state. Returns the row as it now is.
+   * creation time and its disabled state. Returns the row as it now is; run it in one
+   * transaction, so the row read back is the one this statement wrote.
    */
-  async upsert(content: SkillContent, at: string): Promise<SkillRecord> {
-    return this.db.transaction(async (trx) => {
-      await trx('agent_skills')
-        .insert({
-          id: randomUUID(),
-          organization_id: content.organizationId,
-          name: content.name,
-          version: content.version,
-          description: content.description,
-          content_digest: content.contentDigest,
-          disabled_at: null,
-          created_at: at,
-          updated_at: at,
-        })
-        .onConflict(['organization_id', 'name'])
-        .merge(['version', 'description', 'content_digest', 'updated_at']);
-      return (await this.findByName(content.organizationId, content.name, trx))!;
-    });
+  async upsert(trx: Executor, content: SkillContent, at: string): Promise<SkillRecord> {
+    await trx('agent_skills')
+      .insert({
+        id: randomUUID(),
+        organization_id: content.organizationId,
+        name: content.name,
+        version: content.version,
+        description: content.description,
+        content_digest: content.contentDigest,
+        disabled_at: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict(['organization_id', 'name'])
+      .merge(['version', 'description', 'content_digest', 'updated_at']);
+    return (await this.findByName(trx, content.organizationId, content.name))!;
   }
 
   /**
    * Applies a PATCH to the skill: a new description, and/or the disabled state. Disabling keeps
    * the time of a disable already in force.
    */
-  async update(trx: Db, skillId: string, changes: { description?: string; disabled?: boolean }, at: string): Promise<void> {
+  async update(trx: Executor, skillId: string, changes: { description?: string; disabled?: boolean }, at: string): Promise<void> {
     const values: Record<string, unknown> = { updated_at: at };
     if (changes.description !== undefined) values.description = changes.description;
     if (changes.disabled === true) values.disabled_at = trx.raw('coalesce(disabled_at, ?)', [at]);
@@ -120,7 +104,7 @@ export class SkillStore {
    * Archives every open session, in the organization, of every role bound to the skill (a
    * session names its role by `roleId`). Returns how many were archived.
    */
-  async archiveSessionsOfBoundRoles(trx: Db, organizationId: string, skillId: string, at: string): Promise<number> {
+  async archiveSessionsOfBoundRoles(trx: Executor, organizationId: string, skillId: string, at: string): Promise<number> {
     const boundRoleIds = trx('agent_role_skills as b')
       .join('agent_roles as r', 'r.id', 'b.role_id')
       .where('b.skill_id', skillId)

@@ -1,23 +1,24 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule } from '../http/operation-table.js';
+import { toTeamMemberRow, toTeamRow } from './mapper.js';
 
 /** Teams and their members. */
 export function teamOperations({ teams }: Services): OperationModule {
   return {
     listTeams: {
       rule: 'orgAdmin',
-      handle: async ({ access }) => ({ teams: await teams.list(access.organization.id) }),
+      handle: async ({ access }) => ({ teams: (await teams.list(access.organization.id)).map(toTeamRow) }),
     },
 
     createTeam: {
       rule: 'orgAdmin',
       status: 201,
-      handle: ({ access, body }) => teams.create(access.organization.id, body),
+      handle: async ({ access, body }) => toTeamRow(await teams.create(access.organization.id, body)),
     },
 
     updateTeam: {
       rule: 'orgAdmin',
-      handle: ({ access, params, body }) => teams.update(access.organization.id, params.teamId, body),
+      handle: async ({ access, params, body }) => toTeamRow(await teams.update(access.organization.id, params.teamId, body)),
     },
 
     archiveTeam: {
@@ -30,13 +31,13 @@ export function teamOperations({ teams }: Services): OperationModule {
 
     listTeamMembers: {
       rule: 'orgAdmin',
-      handle: async ({ access, params }) => ({ members: await teams.listMembers(access.organization.id, params.teamId) }),
+      handle: async ({ access, params }) => ({ members: (await teams.listMembers(access.organization.id, params.teamId)).map(toTeamMemberRow) }),
     },
 
     addTeamMember: {
       rule: 'orgAdmin',
       status: 201,
-      handle: ({ access, params, body }) => teams.addMember(access.organization.id, params.teamId, body),
+      handle: async ({ access, params, body }) => toTeamMemberRow(await teams.addMember(access.organization.id, params.teamId, body)),
     },
 
     revokeTeamMember: {

@@ -1,13 +1,12 @@
 import { SLUG_PATTERN } from '../shared/slug.js';
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
-import type { Db } from '../db/connect.js';
+import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, conflict, notFound } from '../errors/api-error.js';
 import type { MemberStore } from '../members/store.js';
-import type { OrgAccessResolver } from '../orgs/access.js';
+import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import type { User, UserStore } from '../users/store.js';
-import type { TeamChanges, TeamMemberRow, TeamRow, TeamStore } from './store.js';
-
+import type { TeamChanges, TeamMemberRecord, TeamRecord, TeamStore } from './store.js';
 
 export interface CreateTeamInput {
   slug: string;
@@ -29,6 +28,7 @@ const teamNotFound = (teamId: string) => notFound('team_not_found', `No active t
  */
 export class TeamService {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly teams: TeamStore,
     private readonly members: MemberStore,
     private readonly users: UserStore,
@@ -37,11 +37,11 @@ export class TeamService {
     private readonly capacity: CapacityService,
   ) {}
 
-  list(organizationId: string): Promise<TeamRow[]> {
-    return this.teams.listActive(organizationId);
+  list(organizationId: string): Promise<TeamRecord[]> {
+    return this.teams.listActive(this.uow.executor, organizationId);
   }
 
-  async create(organizationId: string, input: CreateTeamInput): Promise<TeamRow> {
+  async create(organizationId: string, input: CreateTeamInput): Promise<TeamRecord> {
     if (!SLUG_PATTERN.test(input.slug)) {
       throw badRequest(`Team slug "${input.slug}" must match ${SLUG_PATTERN.source}.`, [
         { path: '/body/slug', message: `must match pattern "${SLUG_PATTERN.source}"` },
@@ -49,46 +49,46 @@ export class TeamService {
     }
     const name = teamName(input.name);
     const at = this.clock.now().toISOString();
-    return this.teams.transaction(async (trx) => {
+    return this.uow.run(async (trx) => {
       await this.capacity.ensureRoom(trx, organizationId, 'teamCount', () => this.teams.countActive(trx, organizationId));
       const id = await this.teams.insert(trx, { organizationId, slug: input.slug, name, description: input.description ?? null }, at);
       if (!id) throw conflict('slug_taken', `An active team of this organization already has the slug "${input.slug}".`);
-      return this.requireTeam(organizationId, id, trx);
+      return this.requireTeam(trx, organizationId, id);
     });
   }
 
   /** Changes the name and/or description (null clears it); properties left out are kept. */
-  async update(organizationId: string, teamId: string, changes: TeamChanges): Promise<TeamRow> {
+  async update(organizationId: string, teamId: string, changes: TeamChanges): Promise<TeamRecord> {
     const name = changes.name === undefined ? undefined : teamName(changes.name);
-    return this.teams.transaction(async (trx) => {
+    return this.uow.run(async (trx) => {
       if (!(await this.teams.update(trx, organizationId, teamId, { name, description: changes.description }))) throw teamNotFound(teamId);
-      return this.requireTeam(organizationId, teamId, trx);
+      return this.requireTeam(trx, organizationId, teamId);
     });
   }
 
   async archive(organizationId: string, teamId: string): Promise<void> {
-    if (!(await this.teams.archive(organizationId, teamId, this.clock.now().toISOString()))) throw teamNotFound(teamId);
+    if (!(await this.teams.archive(this.uow.executor, organizationId, teamId, this.clock.now().toISOString()))) throw teamNotFound(teamId);
     // Team rights are not cached today; clearing keeps "archived teams confer nothing from that
     // moment" true whatever the access cache comes to hold.
     this.orgAccess.invalidate();
   }
 
-  async listMembers(organizationId: string, teamId: string): Promise<TeamMemberRow[]> {
-    await this.requireTeam(organizationId, teamId);
-    return this.teams.listMembers(organizationId, teamId);
+  async listMembers(organizationId: string, teamId: string): Promise<TeamMemberRecord[]> {
+    await this.requireTeam(this.uow.executor, organizationId, teamId);
+    return this.teams.listMembers(this.uow.executor, organizationId, teamId);
   }
 
   /** Adds an active member of the organization, named by user id or imOpenId, to the team. */
-  async addMember(organizationId: string, teamId: string, ref: TeamMemberRef): Promise<TeamMemberRow> {
+  async addMember(organizationId: string, teamId: string, ref: TeamMemberRef): Promise<TeamMemberRecord> {
     if ((ref.userId === undefined) === (ref.imOpenId === undefined)) {
       throw badRequest('Give exactly one of userId or imOpenId.', [
         { path: '/body', message: 'must have exactly one of userId, imOpenId' },
       ]);
     }
     const at = this.clock.now().toISOString();
-    return this.teams.transaction(async (trx) => {
+    return this.uow.run(async (trx) => {
       if (!(await this.teams.lockActive(trx, organizationId, teamId))) throw teamNotFound(teamId);
-      const user = await this.findUser(ref, trx);
+      const user = await this.findUser(trx, ref);
       if (!user) {
         const named = ref.userId !== undefined ? `the id "${ref.userId}"` : `the imOpenId "${ref.imOpenId}"`;
         throw notFound('user_not_found', `No user has ${named}.`);
@@ -103,21 +103,21 @@ export class TeamService {
   }
 
   async revokeMember(organizationId: string, teamId: string, userId: string): Promise<void> {
-    await this.requireTeam(organizationId, teamId);
-    if (!(await this.teams.revokeMember(teamId, userId, this.clock.now().toISOString()))) {
+    await this.requireTeam(this.uow.executor, organizationId, teamId);
+    if (!(await this.teams.revokeMember(this.uow.executor, teamId, userId, this.clock.now().toISOString()))) {
       throw notFound('member_not_found', `The user "${userId}" is not a member of this team.`);
     }
     this.orgAccess.invalidate();
   }
 
-  private async requireTeam(organizationId: string, teamId: string, trx?: Db): Promise<TeamRow> {
-    const team = await this.teams.findActive(organizationId, teamId, trx);
+  private async requireTeam(db: Executor, organizationId: string, teamId: string): Promise<TeamRecord> {
+    const team = await this.teams.findActive(db, organizationId, teamId);
     if (!team) throw teamNotFound(teamId);
     return team;
   }
 
-  private findUser(ref: TeamMemberRef, trx: Db): Promise<User | undefined> {
-    return ref.userId !== undefined ? this.users.findById(ref.userId, trx) : this.users.findByImOpenId(ref.imOpenId!, trx);
+  private findUser(trx: Executor, ref: TeamMemberRef): Promise<User | undefined> {
+    return ref.userId !== undefined ? this.users.findById(trx, ref.userId) : this.users.findByImOpenId(trx, ref.imOpenId!);
   }
 }
 

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/connect.js';
-import type { Schema } from '../http/operation-types.js';
+import type { Executor } from '../db/unit-of-work.js';
 import { byCodeUnits, byName } from '../shared/order.js';
 import type { User } from '../users/store.js';
 
-export type TeamRow = Schema<'TeamRow'>;
-export type TeamMemberRow = Schema<'TeamMemberRow'>;
-
-interface TeamRecord {
+/** An active team with its live member count. */
+export interface TeamRecord {
   id: string;
   slug: string;
   name: string;
@@ -17,7 +14,8 @@ interface TeamRecord {
   member_count: number | string;
 }
 
-interface TeamMemberRecord {
+/** An active team membership joined to its user. */
+export interface TeamMemberRecord {
   user_id: string;
   im_open_id: string;
   display_name: string;
@@ -29,55 +27,31 @@ export interface TeamChanges {
   description?: string | null | undefined;
 }
 
-const toTeamRow = (row: TeamRecord): TeamRow => ({
-  id: row.id,
-  slug: row.slug,
-  name: row.name,
-  description: row.description,
-  memberCount: Number(row.member_count),
-  createdAt: row.created_at,
-});
-
-const toTeamMemberRow = (row: TeamMemberRecord): TeamMemberRow => ({
-  userId: row.user_id,
-  imOpenId: row.im_open_id,
-  displayName: row.display_name,
-  createdAt: row.created_at,
-});
-
 /** By name as people read it, then by slug (unique among active teams). */
-const teamOrder = (a: TeamRow, b: TeamRow) => byName(a.name, b.name) || byCodeUnits(a.slug, b.slug);
-const teamMemberOrder = (a: TeamMemberRow, b: TeamMemberRow) =>
-  byName(a.displayName, b.displayName) || byCodeUnits(a.imOpenId, b.imOpenId);
+const teamOrder = (a: TeamRecord, b: TeamRecord) => byName(a.name, b.name) || byCodeUnits(a.slug, b.slug);
+const teamMemberOrder = (a: TeamMemberRecord, b: TeamMemberRecord) =>
+  byName(a.display_name, b.display_name) || byCodeUnits(a.im_open_id, b.im_open_id);
 
 /**
  * Teams and team memberships. "Active" means a team not archived and a team membership not
  * revoked whose user is still an active member of the team's organization.
  */
 export class TeamStore {
-  constructor(private readonly db: Db) {}
-
-  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
-  }
-
   /** The organization's active teams with live member counts, in one query. */
-  async listActive(organizationId: string): Promise<TeamRow[]> {
-    const rows = await activeTeams(this.db, organizationId);
-    return rows.map(toTeamRow).sort(teamOrder);
+  async listActive(db: Executor, organizationId: string): Promise<TeamRecord[]> {
+    const rows = await activeTeams(db, organizationId);
+    return rows.sort(teamOrder);
   }
 
-  async findActive(organizationId: string, teamId: string, trx: Db = this.db): Promise<TeamRow | undefined> {
-    const row = await activeTeams(trx, organizationId).where('t.id', teamId).first();
-    return row && toTeamRow(row);
+  async findActive(db: Executor, organizationId: string, teamId: string): Promise<TeamRecord | undefined> {
+    return activeTeams(db, organizationId).where('t.id', teamId).first();
   }
 
-  async findActiveBySlug(organizationId: string, slug: string, trx: Db = this.db): Promise<TeamRow | undefined> {
-    const row = await activeTeams(trx, organizationId).where('t.slug', slug).first();
-    return row && toTeamRow(row);
+  async findActiveBySlug(db: Executor, organizationId: string, slug: string): Promise<TeamRecord | undefined> {
+    return activeTeams(db, organizationId).where('t.slug', slug).first();
   }
 
-  async countActive(trx: Db, organizationId: string): Promise<number> {
+  async countActive(trx: Executor, organizationId: string): Promise<number> {
     const row = await trx('teams')
       .where({ organization_id: organizationId })
       .whereNull('archived_at')
@@ -90,7 +64,7 @@ export class TeamStore {
    * Whether the team is active, holding a share lock on its row on PostgreSQL until the
    * transaction ends, so archiving waits for a team-member write in flight.
    */
-  async lockActive(trx: Db, organizationId: string, teamId: string): Promise<boolean> {
+  async lockActive(trx: Executor, organizationId: string, teamId: string): Promise<boolean> {
     const row = await trx('teams').where({ id: teamId, organization_id: organizationId }).whereNull('archived_at').forShare().first('id');
     return row !== undefined;
   }
@@ -101,7 +75,7 @@ export class TeamStore {
    * concurrent creates with one slug cannot both succeed.
    */
   async insert(
-    trx: Db,
+    trx: Executor,
     input: { organizationId: string; slug: string; name: string; description: string | null },
     at: string,
   ): Promise<string | undefined> {
@@ -122,7 +96,7 @@ export class TeamStore {
   }
 
   /** Applies the changes to an active team; false when there is no such team. */
-  async update(trx: Db, organizationId: string, teamId: string, changes: TeamChanges): Promise<boolean> {
+  async update(trx: Executor, organizationId: string, teamId: string, changes: TeamChanges): Promise<boolean> {
     const set: Record<string, unknown> = {};
     if (changes.name !== undefined) set.name = changes.name;
     if (changes.description !== undefined) set.description = changes.description;
@@ -132,8 +106,8 @@ export class TeamStore {
   }
 
   /** Archives an active team; false when there is no such team. */
-  async archive(organizationId: string, teamId: string, at: string): Promise<boolean> {
-    const updated = await this.db('teams')
+  async archive(db: Executor, organizationId: string, teamId: string, at: string): Promise<boolean> {
+    const updated = await db('teams')
       .where({ id: teamId, organization_id: organizationId })
       .whereNull('archived_at')
       .update({ archived_at: at });
@@ -141,9 +115,9 @@ export class TeamStore {
   }
 
   /** The team's active members, ordered by display name. */
-  async listMembers(organizationId: string, teamId: string): Promise<TeamMemberRow[]> {
-    const rows = await activeTeamMembers(this.db, organizationId).where('tm.team_id', teamId);
-    return rows.map(toTeamMemberRow).sort(teamMemberOrder);
+  async listMembers(db: Executor, organizationId: string, teamId: string): Promise<TeamMemberRecord[]> {
+    const rows = await activeTeamMembers(db, organizationId).where('tm.team_id', teamId);
+    return rows.sort(teamMemberOrder);
   }
 
   /**
@@ -151,28 +125,28 @@ export class TeamStore {
    * they are. The partial unique index decides, so a concurrent duplicate cannot slip in.
    */
   async insertMember(
-    trx: Db,
+    trx: Executor,
     teamId: string,
     user: Pick<User, 'id' | 'imOpenId' | 'displayName'>,
     at: string,
-  ): Promise<TeamMemberRow | undefined> {
+  ): Promise<TeamMemberRecord | undefined> {
     const inserted = await trx('team_members')
       .insert({ id: randomUUID(), team_id: teamId, user_id: user.id, created_at: at, revoked_at: null })
       .onConflict()
       .ignore()
       .returning<{ id: string }[]>('id');
     if (inserted.length === 0) return undefined;
-    return toTeamMemberRow({ user_id: user.id, im_open_id: user.imOpenId, display_name: user.displayName, created_at: at });
+    return { user_id: user.id, im_open_id: user.imOpenId, display_name: user.displayName, created_at: at };
   }
 
   /** Ends the user's active membership of the team; false when there was none. */
-  async revokeMember(teamId: string, userId: string, at: string): Promise<boolean> {
-    const updated = await this.db('team_members').where({ team_id: teamId, user_id: userId }).whereNull('revoked_at').update({ revoked_at: at });
+  async revokeMember(db: Executor, teamId: string, userId: string, at: string): Promise<boolean> {
+    const updated = await db('team_members').where({ team_id: teamId, user_id: userId }).whereNull('revoked_at').update({ revoked_at: at });
     return updated > 0;
   }
 
   /** Ends every team membership the user holds in the organization's teams. */
-  async revokeUserFromOrganization(trx: Db, organizationId: string, userId: string, at: string): Promise<void> {
+  async revokeUserFromOrganization(trx: Executor, organizationId: string, userId: string, at: string): Promise<void> {
     await trx('team_members')
       .where('user_id', userId)
       .whereNull('revoked_at')
@@ -182,7 +156,7 @@ export class TeamStore {
 }
 
 /** Team memberships that count: not revoked, and the user still an active org member. */
-function activeTeamMembers(db: Db, organizationId: string) {
+function activeTeamMembers(db: Executor, organizationId: string) {
   return db('team_members as tm')
     .join('teams as t', 't.id', 'tm.team_id')
     .join('users as u', 'u.id', 'tm.user_id')
@@ -193,7 +167,7 @@ function activeTeamMembers(db: Db, organizationId: string) {
     .select<TeamMemberRecord[]>('u.id as user_id', 'u.im_open_id', 'u.display_name', 'tm.created_at');
 }
 
-function activeTeams(db: Db, organizationId: string) {
+function activeTeams(db: Executor, organizationId: string) {
   const memberCounts = db('team_members as tm')
     .join('teams as ct', 'ct.id', 'tm.team_id')
     .join('memberships as m', (on) => on.on('m.user_id', '=', 'tm.user_id').andOn('m.organization_id', '=', 'ct.organization_id'))

@@ -1,12 +1,13 @@
 import { createReadStream } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, notFound } from '../errors/api-error.js';
 import type { FolderStore } from '../folders/store.js';
 import type { Schema } from '../http/operation-types.js';
-import { byCodeUnits, byName } from '../shared/order.js';
+import { toUsageReport } from './mapper.js';
 import { parseRunLine, type RunLine } from './run-line.js';
-import type { RunRecord, SessionActivity, UsageRowRecord, UsageStore } from './store.js';
+import type { RunRecord, SessionActivity, UsageStore } from './store.js';
 
 /** A problem with an ingest file; the message names the line. Nothing has been written. */
 export class IngestError extends Error {}
@@ -32,6 +33,7 @@ const WRITE_BATCH = 5_000;
  */
 export class UsageService {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly usage: UsageStore,
     private readonly folders: FolderStore,
   ) {}
@@ -68,11 +70,11 @@ export class UsageService {
       if (runs % progressEvery === 0) onProgress({ phase: 'checked', lines: runs });
     }
 
-    const known = await this.usage.projectIdsInOrg(organizationId, [...projectLines.keys()]);
+    const known = await this.usage.projectIdsInOrg(this.uow.executor, organizationId, [...projectLines.keys()]);
     for (const [projectId, line] of projectLines) {
       if (!known.has(projectId)) throw new IngestError(`line ${line}: no project ${projectId} in this organization`);
     }
-    const existing = await this.usage.existingSessions([...sessions.keys()]);
+    const existing = await this.usage.existingSessions(this.uow.executor, [...sessions.keys()]);
     for (const [id, found] of existing) {
       const session = sessions.get(id)!;
       if (found.organization_id !== organizationId || found.project_id !== session.projectId) {
@@ -81,7 +83,7 @@ export class UsageService {
     }
 
     const batchSize = Math.min(WRITE_BATCH, progressEvery);
-    await this.usage.transaction(async (trx) => {
+    await this.uow.run(async (trx) => {
       // Sessions first: every run row refers to its session.
       await this.usage.recordSessionActivity(trx, organizationId, [...sessions.values()], new Set(existing.keys()));
       let batch: RunRecord[] = [];
@@ -109,15 +111,12 @@ export class UsageService {
       throw badRequest('`from` must not be later than `to`.', [{ path: '/query/from', message: 'must not be later than to' }]);
     }
     const folderIds = query.folderId === undefined ? undefined : await this.subtree(organizationId, query.folderId);
-    const rows = (await this.usage.usageByProject(organizationId, { from, to, folderIds }))
-      .map(toProjectUsageRow)
-      .sort((a, b) => byName(a.projectName, b.projectName) || byCodeUnits(a.projectId, b.projectId));
-    return { from: from ?? null, to: to ?? null, projects: rows, totals: sumRows(rows) };
+    return toUsageReport(from, to, await this.usage.usageByProject(this.uow.executor, organizationId, { from, to, folderIds }));
   }
 
   /** The folder and every folder below it, archived ones included (their projects' runs count). */
   private async subtree(organizationId: string, folderId: string): Promise<string[]> {
-    const parents = await this.folders.parentMap(organizationId);
+    const parents = await this.folders.parentMap(this.uow.executor, organizationId);
     if (!parents.has(folderId)) throw notFound('folder_not_found', `No folder ${folderId} in this organization.`);
     const children = new Map<string, string[]>();
     for (const [id, parent] of parents) if (parent) children.set(parent, [...(children.get(parent) ?? []), id]);
@@ -156,32 +155,3 @@ const toRunRecord = (organizationId: string, run: RunLine): RunRecord => ({
   output_tokens: run.outputTokens,
   cost_usd: run.costUsd,
 });
-
-function toProjectUsageRow(r: UsageRowRecord): Schema<'ProjectUsageRow'> {
-  const runCount = Number(r.run_count);
-  const runsWithCost = Number(r.runs_with_cost);
-  return {
-    projectId: r.project_id,
-    projectName: r.project_name,
-    folderId: r.folder_id,
-    runCount,
-    runsWithCost,
-    runsWithoutCost: runCount - runsWithCost,
-    inputTokens: Number(r.input_tokens ?? 0),
-    outputTokens: Number(r.output_tokens ?? 0),
-    costUsd: r.cost_usd === null ? null : Number(r.cost_usd),
-  };
-}
-
-function sumRows(rows: Schema<'ProjectUsageRow'>[]): Schema<'UsageTotals'> {
-  const totals: Schema<'UsageTotals'> = { runCount: 0, runsWithCost: 0, runsWithoutCost: 0, inputTokens: 0, outputTokens: 0, costUsd: null };
-  for (const row of rows) {
-    totals.runCount += row.runCount;
-    totals.runsWithCost += row.runsWithCost;
-    totals.runsWithoutCost += row.runsWithoutCost;
-    totals.inputTokens += row.inputTokens;
-    totals.outputTokens += row.outputTokens;
-    if (row.costUsd !== null) totals.costUsd = (totals.costUsd ?? 0) + row.costUsd;
-  }
-  return totals;
-}

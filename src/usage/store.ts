@@ -1,4 +1,4 @@
-import type { Db } from '../db/connect.js';
+import type { Executor } from '../db/unit-of-work.js';
 
 export interface RunRecord {
   id: string;
@@ -46,29 +46,27 @@ const LOOKUP_CHUNK = 5000;
 
 /** Runs and the sessions they belong to; the usage report's aggregation. */
 export class UsageStore {
-  constructor(private readonly db: Db) {}
-
   /** Which of these project ids belong to the organization. */
-  async projectIdsInOrg(organizationId: string, ids: string[]): Promise<Set<string>> {
+  async projectIdsInOrg(db: Executor, organizationId: string, ids: string[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (const chunk of chunks(ids, LOOKUP_CHUNK)) {
-      const rows = await this.db('projects').where('organization_id', organizationId).whereIn('id', chunk).select<{ id: string }[]>('id');
+      const rows = await db('projects').where('organization_id', organizationId).whereIn('id', chunk).select<{ id: string }[]>('id');
       for (const row of rows) found.add(row.id);
     }
     return found;
   }
 
   /** Sessions that already exist among these ids, with the organization and project they belong to. */
-  async existingSessions(ids: string[]): Promise<Map<string, { organization_id: string; project_id: string }>> {
+  async existingSessions(db: Executor, ids: string[]): Promise<Map<string, { organization_id: string; project_id: string }>> {
     const found = new Map<string, { organization_id: string; project_id: string }>();
     for (const chunk of chunks(ids, LOOKUP_CHUNK)) {
-      const rows = await this.db('agent_sessions').whereIn('id', chunk).select<{ id: string; organization_id: string; project_id: string }[]>('id', 'organization_id', 'project_id');
+      const rows = await db('agent_sessions').whereIn('id', chunk).select<{ id: string; organization_id: string; project_id: string }[]>('id', 'organization_id', 'project_id');
       for (const row of rows) found.set(row.id, row);
     }
     return found;
   }
 
-  async insertRuns(trx: Db, runs: RunRecord[]): Promise<void> {
+  async insertRuns(trx: Executor, runs: RunRecord[]): Promise<void> {
     for (const chunk of chunks(runs, INSERT_CHUNK)) await trx('runs').insert(chunk);
   }
 
@@ -76,7 +74,7 @@ export class UsageStore {
    * Creates sessions seen for the first time and widens the existing ones: the earliest run
    * sets createdAt, the latest sets updatedAt, and runCount counts every run.
    */
-  async recordSessionActivity(trx: Db, organizationId: string, activity: SessionActivity[], existing: Set<string>): Promise<void> {
+  async recordSessionActivity(trx: Executor, organizationId: string, activity: SessionActivity[], existing: Set<string>): Promise<void> {
     const fresh = activity.filter((s) => !existing.has(s.id));
     for (const chunk of chunks(fresh, INSERT_CHUNK)) {
       await trx('agent_sessions').insert(
@@ -113,31 +111,27 @@ export class UsageStore {
    * some folders; one statement. Runs are grouped by project first (an index-only scan of
    * runs_org_project_cover_idx) and only the per-project rows are joined to projects.
    */
-  async usageByProject(organizationId: string, window: { from?: string; to?: string; folderIds?: string[] }): Promise<UsageRowRecord[]> {
-    const sums = this.db('runs as r')
+  async usageByProject(db: Executor, organizationId: string, window: { from?: string; to?: string; folderIds?: string[] }): Promise<UsageRowRecord[]> {
+    const sums = db('runs as r')
       .where('r.organization_id', organizationId)
       .groupBy('r.project_id')
       .select(
         'r.project_id',
-        this.db.raw('count(*) as run_count'),
-        this.db.raw('count(r.cost_usd) as runs_with_cost'),
-        this.db.raw('sum(r.input_tokens) as input_tokens'),
-        this.db.raw('sum(r.output_tokens) as output_tokens'),
-        this.db.raw('sum(r.cost_usd) as cost_usd'),
+        db.raw('count(*) as run_count'),
+        db.raw('count(r.cost_usd) as runs_with_cost'),
+        db.raw('sum(r.input_tokens) as input_tokens'),
+        db.raw('sum(r.output_tokens) as output_tokens'),
+        db.raw('sum(r.cost_usd) as cost_usd'),
       );
     if (window.from) sums.where('r.at', '>=', window.from);
     if (window.to) sums.where('r.at', '<', window.to);
     if (window.folderIds) {
-      sums.whereIn('r.project_id', this.db('projects').where('organization_id', organizationId).whereIn('folder_id', window.folderIds).select('id'));
+      sums.whereIn('r.project_id', db('projects').where('organization_id', organizationId).whereIn('folder_id', window.folderIds).select('id'));
     }
-    return this.db
+    return db
       .from(sums.as('s'))
       .join('projects as p', 'p.id', 's.project_id')
       .select('s.*', 'p.name as project_name', 'p.folder_id');
-  }
-
-  transaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
   }
 }
 

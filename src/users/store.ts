@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/connect.js';
+import type { Executor } from '../db/unit-of-work.js';
 
 export interface User {
   id: string;
@@ -26,21 +26,19 @@ export const toUser = (row: UserRecord): User => ({
 });
 
 export class UserStore {
-  constructor(private readonly db: Db) {}
-
-  async findById(id: string, trx: Db = this.db): Promise<User | undefined> {
-    const row = await trx<UserRecord>('users').where({ id }).first();
+  async findById(db: Executor, id: string): Promise<User | undefined> {
+    const row = await db<UserRecord>('users').where({ id }).first();
     return row && toUser(row);
   }
 
-  async findByImOpenId(imOpenId: string, trx: Db = this.db): Promise<User | undefined> {
-    const row = await trx<UserRecord>('users').where({ im_open_id: imOpenId }).first();
+  async findByImOpenId(db: Executor, imOpenId: string): Promise<User | undefined> {
+    const row = await db<UserRecord>('users').where({ im_open_id: imOpenId }).first();
     return row && toUser(row);
   }
 
   /** Returns the user with this chat-platform id, creating it when it is new. */
-  async ensure(input: { imOpenId: string; displayName?: string | undefined }, now: Date, trx: Db = this.db): Promise<User> {
-    const existing = await this.findByImOpenId(input.imOpenId, trx);
+  async ensure(db: Executor, input: { imOpenId: string; displayName?: string | undefined }, now: Date): Promise<User> {
+    const existing = await this.findByImOpenId(db, input.imOpenId);
     if (existing) return existing;
     const row: UserRecord = {
       id: randomUUID(),
@@ -49,7 +47,7 @@ export class UserStore {
       avatar_url: null,
       created_at: now.toISOString(),
     };
-    await trx('users').insert(row);
+    await db('users').insert(row);
     return toUser(row);
   }
 }

@@ -179,7 +179,7 @@ beforeAll(async () => {
   cookies.anonymous = undefined;
   for (const [actor, im] of Object.entries(IM)) {
     cookies[actor as Actor] = await hub.login(im);
-    userIds[im] = (await hub.services.users.findByImOpenId(im))!.id;
+    userIds[im] = (await hub.services.users.findByImOpenId(hub.services.db, im))!.id;
   }
   for (const [slug, actor] of [['team-read', 'memberRead'], ['team-edit', 'memberEdit'], ['team-manage', 'memberManageTeam'], ['team-extra', undefined]] as const) {
     const team = await ok(asOwner('POST', '/teams', { slug, name: slug }));

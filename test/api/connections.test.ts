@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices, type Services } from '../../src/app/services.js';
 import { ConnectionUnavailableError, CredentialResolver } from '../../src/connections/resolver.js';
 import { ConnectionStore } from '../../src/connections/store.js';
+import { UnitOfWork } from '../../src/db/unit-of-work.js';
 import { MissingKeyError, TamperedEnvelopeError, UnknownKeyIdError } from '../../src/crypto/errors.js';
 import { fixedKeyring, Keyring, KEY_FILE_NAME, loadKeyring } from '../../src/crypto/keyring.js';
 import { expectError } from '../support/assertions.js';
@@ -449,7 +450,7 @@ describe('the resolver fails closed', () => {
 
   it('on a key id the keyring does not hold (its own error, naming the id)', async () => {
     const gamma = (await ok(api(org, 'owner', 'PUT', '/provider-connections/gamma', byokBody('sk-gamma')))).id;
-    const stranger = new CredentialResolver(new ConnectionStore(db()), fixedKeyring(new Keyring(new Map([['elsewhere', randomBytes(32)]]), 'elsewhere')));
+    const stranger = new CredentialResolver(new UnitOfWork(db()), new ConnectionStore(), fixedKeyring(new Keyring(new Map([['elsewhere', randomBytes(32)]]), 'elsewhere')));
     const foreign = stranger.resolveProviderCredentials(org.id, 'gamma');
     await expect(foreign).rejects.toBeInstanceOf(UnknownKeyIdError);
     await expect(foreign).rejects.toMatchObject({ code: 'unknown_key_id', keyId: expect.stringMatching(/^local-/) });

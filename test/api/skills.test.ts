@@ -10,7 +10,8 @@ import { SkillStore } from '../../src/skills/store.js';
 import { SkillContentStore } from '../../src/skills/content-store.js';
 import { SkillIngestion } from '../../src/skills/ingest.js';
 import type { Db } from '../../src/db/connect.js';
-import { expectError } from '../support/assertions.js';
+import { UnitOfWork } from '../../src/db/unit-of-work.js';
+import { errorBody, expectError } from '../support/assertions.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
 import { seedOrg, type OrgActor, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub, type HttpResult } from '../support/test-hub.js';
@@ -429,9 +430,10 @@ describe('PATCH /agent-skills/{name}', () => {
       }
     }
     const { db, capacity, clock } = hub.services;
-    const store = new FailingStore(db);
+    const uow = new UnitOfWork(db);
+    const store = new FailingStore();
     const content = new SkillContentStore(storeRoot);
-    const failing = new SkillService(store, new SkillIngestion(content, store, capacity, clock), content, clock);
+    const failing = new SkillService(uow, store, new SkillIngestion(uow, content, store, capacity, clock), content, clock);
     await expect(failing.update(acme.id, 'atomic', { disabled: true })).rejects.toThrow('archive failed');
     expect((await rowOf(acme, 'atomic')).disabledAt).toBeNull();
     expect(await archivedAtOf(session)).toBeNull();
