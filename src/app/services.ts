@@ -111,7 +111,7 @@ export function createServices(deps: {
   const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity);
   const teams = new TeamService(uow, teamStore, memberStore, users, orgAccess, clock, capacity);
   const connectionStore = new ConnectionStore();
-  const keyrings = connectionKeyrings({ keyring: deps.keyring, db, dataDir: config.dataDir, logger });
+  const keyrings = connectionKeyrings({ keyring: deps.keyring, db, masterKeys: config.masterKeys, dataDir: config.dataDir, logger });
   const connections = new ConnectionService(uow, connectionStore, keyrings, clock, logger);
   const credentials = new CredentialResolver(uow, connectionStore, keyrings);
   const agentRoles = new AgentRoleService(uow, new AgentRoleStore(), config.models, clock);

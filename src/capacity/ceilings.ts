@@ -1,5 +1,5 @@
-import { ConfigError, type Config } from '../config/config.js';
-import { CAPACITY_DIMENSIONS, ceilingVariable, unitOf, type CapacityDimension, type DimensionValues } from './dimensions.js';
+import type { Config } from '../config/config.js';
+import { CAPACITY_DIMENSIONS, type CapacityDimension, type DimensionValues } from './dimensions.js';
 
 const MIB = 1024 * 1024;
 
@@ -16,45 +16,6 @@ export const SKILL_INGESTION_DEFAULTS = {
   /** Largest total size of a skill's files, in bytes. */
   archiveExpansion: 50 * MIB,
 } as const satisfies DimensionValues;
-
-const PREFIX = 'HUB_CEILING_';
-/** Plain decimal notation only: no sign, exponent, hex or unit suffix, so a typo cannot parse as something else. */
-const PLAIN_NUMBER = /^\d+(\.\d+)?$/;
-
-/**
- * The platform ceilings an operator set with `HUB_CEILING_<DIMENSION>` (the dimension in
- * SCREAMING_SNAKE_CASE). An empty value counts as unset. A value that is not a non-negative
- * number, a variable naming no dimension, or a request body ceiling above the body parser's
- * limit throws a ConfigError naming the variable, which stops start-up.
- */
-export function parseCeilings(env: NodeJS.ProcessEnv, bodyLimitBytes: number): DimensionValues {
-  const dimensionOf = new Map<string, CapacityDimension>(CAPACITY_DIMENSIONS.map((d) => [ceilingVariable(d), d]));
-  const ceilings: DimensionValues = {};
-  for (const [name, raw] of Object.entries(env)) {
-    if (!name.startsWith(PREFIX)) continue;
-    const dimension = dimensionOf.get(name);
-    if (!dimension) {
-      const known = [...dimensionOf.keys()].map((v) => v.slice(PREFIX.length)).join(', ');
-      throw new ConfigError(`${name} names no capacity dimension; the suffix after ${PREFIX} must be one of ${known}`);
-    }
-    const text = raw?.trim() ?? '';
-    if (text === '') continue;
-    const value = Number(text);
-    if (!PLAIN_NUMBER.test(text) || !Number.isFinite(value)) {
-      throw new ConfigError(`${name} must be a non-negative number (${unitOf(dimension)}), got "${raw}"`);
-    }
-    ceilings[dimension] = value;
-  }
-  const bodyCeiling = ceilings.requestBodySize;
-  // The parser refuses anything above HUB_BODY_LIMIT before an organization is known, so a higher
-  // ceiling would promise bodies no request can carry.
-  if (bodyCeiling !== undefined && bodyCeiling > bodyLimitBytes) {
-    throw new ConfigError(
-      `${ceilingVariable('requestBodySize')} (${bodyCeiling}) must not exceed HUB_BODY_LIMIT (${bodyLimitBytes}), the largest body the server reads; lower it or raise HUB_BODY_LIMIT`,
-    );
-  }
-  return ceilings;
-}
 
 /**
  * Every dimension's platform ceiling: the operator's value, else the runtime setting that

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError } from '../config/config.js';
+import { ConfigError } from '../config/config-error.js';
+import { loadConfig, type Config } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
 import { withoutStatement } from '../log/logger.js';
 import { loginUrl, openRuntime, type Runtime } from './runtime.js';
@@ -119,7 +120,11 @@ const commands: Record<string, Command> = {
     });
   },
 
-  connection: (args) => platformConnectionCommand(args, withRuntime, { env: process.env, stdin: process.stdin, stdout: process.stdout }),
+  connection: (args) => {
+    const config = loadConfig();
+    const io = { secrets: config.platformProvider, stdin: process.stdin, stdout: process.stdout };
+    return platformConnectionCommand(args, (work) => withRuntime(work, config), io);
+  },
 
   skill: (args) => skillCommand(args, withRuntime, { stdout: process.stdout }),
 };
@@ -144,8 +149,8 @@ function required(value: string | boolean | undefined, flag: string): string {
   return value;
 }
 
-async function withRuntime(work: (runtime: Runtime) => Promise<void>): Promise<void> {
-  const runtime = await openRuntime();
+async function withRuntime(work: (runtime: Runtime) => Promise<void>, config?: Config): Promise<void> {
+  const runtime = await openRuntime({ config });
   try {
     await work(runtime);
   } finally {

@@ -1,5 +1,5 @@
 import { createServices, type Services } from '../app/services.js';
-import { loadConfig } from '../config/config.js';
+import { loadConfig, type Config } from '../config/config.js';
 import { systemClock } from '../config/clock.js';
 import { openDatabase } from '../db/connect.js';
 import { migrateLatest } from '../db/migrate.js';
@@ -18,15 +18,15 @@ export interface Runtime extends Services {
  * `loadKeyring` loads the master keys before anything runs (serve, and commands that seal), so
  * a bad key configuration stops start-up; otherwise they are loaded when first needed.
  */
-export async function openRuntime(options: { logger?: Logger; loadKeyring?: boolean } = {}): Promise<Runtime> {
-  const config = loadConfig();
+export async function openRuntime(options: { config?: Config; logger?: Logger; loadKeyring?: boolean } = {}): Promise<Runtime> {
+  const config = options.config ?? loadConfig();
   const logger = options.logger ?? createLogger({ level: config.logLevel, destination: process.stderr as never });
   const db = openDatabase(config);
   let migrationsApplied: string[];
   let keyring: Keyring | undefined;
   try {
     migrationsApplied = await migrateLatest(db);
-    if (options.loadKeyring) keyring = await loadStartupKeyring(db, { env: process.env, dataDir: config.dataDir, logger });
+    if (options.loadKeyring) keyring = await loadStartupKeyring(db, { masterKeys: config.masterKeys, dataDir: config.dataDir, logger });
   } catch (err) {
     await db.destroy();
     throw err;

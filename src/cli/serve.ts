@@ -11,7 +11,7 @@ const DEMO = { slug: 'demo', name: 'Demo Organization', ownerImOpenId: 'demo-own
 export async function serve(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.logLevel });
-  const runtime = await openRuntime({ logger, loadKeyring: true });
+  const runtime = await openRuntime({ config, logger, loadKeyring: true });
   const engine = config.databaseUrl ? 'postgresql' : `sqlite in ${config.dataDir}`;
   // Staging directories of installs a crash interrupted; entries themselves are never partial.
   const staleSkillStaging = await runtime.skills.prepareStore();

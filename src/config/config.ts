@@ -1,9 +1,14 @@
 import path from 'node:path';
-import { parseModels, type AgentModel } from '../agents/models.js';
-import { parseCeilings } from '../capacity/ceilings.js';
 import type { DimensionValues } from '../capacity/dimensions.js';
+import { parseCeilings } from './ceilings.js';
+import { ConfigError } from './config-error.js';
+import { parseMasterKeyVariables, type MasterKeys } from './master-keys.js';
+import { parseModels, type AgentModel } from './models.js';
 
-/** Everything the service reads from its environment, parsed and checked once at start-up. */
+/**
+ * Everything the service and the host console read from the environment, parsed and checked
+ * once at start-up. This folder is the only place that reads `process.env`.
+ */
 export interface Config {
   port: number;
   dataDir: string;
@@ -19,11 +24,16 @@ export interface Config {
    * default or none (`platformCeilings` in src/capacity/ceilings.ts).
    */
   ceilings: DimensionValues;
-  /** The model picker (`/agent-models`) from `HUB_MODELS`, or the built-in list (src/agents/models.ts). */
+  /** The model picker (`/agent-models`) from `HUB_MODELS`, or the built-in list (src/config/models.ts). */
   models: readonly AgentModel[];
+  /** `HUB_MASTER_KEYS` / `HUB_ACTIVE_KEY_ID`; undefined means the key file in the data directory. */
+  masterKeys: MasterKeys | undefined;
+  /**
+   * `hub connection platform` only: the provider credentials to seal, from
+   * `HUB_PROVIDER_AUTH_TOKEN` and `HUB_PROVIDER_VENDOR_API_KEY` (else the command reads stdin).
+   */
+  platformProvider: { authToken: string | undefined; vendorApiKey: string | undefined };
 }
-
-export class ConfigError extends Error {}
 
 const DEFAULT_PORT = 8080;
 /** Skill installs carry whole directories as JSON, so the default is well above a typical API body. */
@@ -46,6 +56,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     ceilings: parseCeilings(env, bodyLimitBytes),
     models: parseModels(env.HUB_MODELS),
+    masterKeys: parseMasterKeyVariables(env.HUB_MASTER_KEYS?.trim() || undefined, env.HUB_ACTIVE_KEY_ID?.trim() || undefined),
+    platformProvider: {
+      authToken: env.HUB_PROVIDER_AUTH_TOKEN || undefined,
+      vendorApiKey: env.HUB_PROVIDER_VENDOR_API_KEY || undefined,
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../cli/usage-error.js';
 import type { Runtime } from '../cli/runtime.js';
+import type { Config } from '../config/config.js';
 import { MissingKeyError } from '../crypto/errors.js';
 import { baseUrlProblem } from './base-url.js';
 import type { ProviderCredentialInput } from './credentials.js';
@@ -26,12 +27,12 @@ const HOW = `set ${ENV_TOKEN} (and optionally ${ENV_VENDOR_KEY}), or pipe {"auth
 export async function platformConnectionCommand(
   args: string[],
   withRuntime: (work: (runtime: Runtime) => Promise<void>) => Promise<void>,
-  io: { env: NodeJS.ProcessEnv; stdin: Readable & { isTTY?: boolean }; stdout: { write(text: string): unknown } },
+  io: { secrets: Config['platformProvider']; stdin: Readable & { isTTY?: boolean }; stdout: { write(text: string): unknown } },
 ): Promise<void> {
   const [sub, ...rest] = args;
   if (sub !== 'platform') throw new UsageError(`unknown subcommand "connection ${sub ?? ''}"; expected "connection platform"`);
   const { orgSlug, providerId, baseUrl } = parsePlatformArgs(rest);
-  const secrets = await readSecrets(io.env, io.stdin);
+  const secrets = await readSecrets(io.secrets, io.stdin);
   await withRuntime(async (runtime) => {
     const org = await runtime.organizations.findBySlug(orgSlug);
     if (!org) throw new UsageError(`no organization "${orgSlug}"`);
@@ -70,9 +71,8 @@ function parsePlatformArgs(args: string[]): { orgSlug: string; providerId: strin
   return { orgSlug, providerId, baseUrl };
 }
 
-async function readSecrets(env: NodeJS.ProcessEnv, stdin: Readable & { isTTY?: boolean }): Promise<Secrets> {
-  const authToken = env[ENV_TOKEN] || undefined;
-  const vendorApiKey = env[ENV_VENDOR_KEY] || undefined;
+async function readSecrets(fromEnvironment: Config['platformProvider'], stdin: Readable & { isTTY?: boolean }): Promise<Secrets> {
+  const { authToken, vendorApiKey } = fromEnvironment;
   if (authToken !== undefined) return checked({ authToken, vendorApiKey }, ENV_TOKEN, ENV_VENDOR_KEY);
   if (vendorApiKey !== undefined) throw new UsageError(`${ENV_VENDOR_KEY} is set but ${ENV_TOKEN} is not`);
   // Typing a secret into a terminal echoes it; a pipe or a file is the way in.

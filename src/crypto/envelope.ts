@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { TamperedEnvelopeError } from './errors.js';
-import { KEY_BYTES, type Keyring } from './keyring.js';
+import { KEY_BYTES } from '../config/master-keys.js';
+import type { Keyring } from './keyring.js';
 
 const CIPHER = 'aes-256-gcm';
 const IV_BYTES = 12;

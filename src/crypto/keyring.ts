@@ -2,17 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
-import { ConfigError } from '../config/config.js';
+import { ConfigError } from '../config/config-error.js';
+import { KEY_BYTES, parseMasterKeys, type MasterKeys } from '../config/master-keys.js';
 import type { Logger } from '../log/logger.js';
 import { MissingKeyError, UnknownKeyIdError } from './errors.js';
 
-/** Master keys and data keys are AES-256 keys. */
-export const KEY_BYTES = 32;
 /** The embedded default's key file, in the data directory. */
 export const KEY_FILE_NAME = 'master.key';
-
-const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
-const BASE64 = /^(?:[A-Za-z0-9+/]+={0,2}|[A-Za-z0-9_-]+)$/;
 
 /**
  * The master keys this process may use, by id, and the one that seals new versions. Key
@@ -62,8 +58,8 @@ export interface KeyUsage {
 }
 
 export interface LoadKeyringOptions {
-  /** Reads HUB_MASTER_KEYS and HUB_ACTIVE_KEY_ID. */
-  env: Readonly<Record<string, string | undefined>>;
+  /** The keys of HUB_MASTER_KEYS / HUB_ACTIVE_KEY_ID, as the configuration parsed them; undefined when unset. */
+  masterKeys: MasterKeys | undefined;
   dataDir: string;
   /** Sealed versions per key id; decides whether a missing key file may be created. */
   keyUsage: () => Promise<KeyUsage[]>;
@@ -78,11 +74,9 @@ export interface LoadKeyringOptions {
  */
 export async function loadKeyring(options: LoadKeyringOptions): Promise<Keyring> {
   const { logger } = options;
-  const rawKeys = options.env.HUB_MASTER_KEYS?.trim() || undefined;
-  const activeKeyId = options.env.HUB_ACTIVE_KEY_ID?.trim() || undefined;
   let keyring: Keyring;
-  if (rawKeys !== undefined || activeKeyId !== undefined) {
-    keyring = keyringFromEnvironment(rawKeys, activeKeyId);
+  if (options.masterKeys) {
+    keyring = new Keyring(options.masterKeys.keys, options.masterKeys.activeKeyId);
     logger?.info({ activeKeyId: keyring.activeKeyId, keyIds: keyring.keyIds }, 'master keys from HUB_MASTER_KEYS');
   } else {
     keyring = await keyringFromFile(path.join(options.dataDir, KEY_FILE_NAME), options.keyUsage, logger);
@@ -93,43 +87,6 @@ export async function loadKeyring(options: LoadKeyringOptions): Promise<Keyring>
     logger?.warn({ keyIds: unreadable }, 'active credential versions are sealed under master keys this keyring lacks; they will not resolve');
   }
   return keyring;
-}
-
-function keyringFromEnvironment(rawKeys: string | undefined, activeKeyId: string | undefined): Keyring {
-  if (rawKeys === undefined) {
-    throw new ConfigError('HUB_ACTIVE_KEY_ID is set but HUB_MASTER_KEYS is not; set both, or neither to use the key file in the data directory');
-  }
-  if (activeKeyId === undefined) {
-    throw new ConfigError('HUB_MASTER_KEYS is set but HUB_ACTIVE_KEY_ID is not; name the key that seals new credentials');
-  }
-  const keys = parseMasterKeys(rawKeys, 'HUB_MASTER_KEYS');
-  if (!keys.has(activeKeyId)) {
-    throw new ConfigError(`HUB_ACTIVE_KEY_ID names no key of HUB_MASTER_KEYS (its key ids: ${[...keys.keys()].join(', ')})`);
-  }
-  return new Keyring(keys, activeKeyId);
-}
-
-/**
- * Parses `id:base64key,…`; every key must decode to 32 bytes and ids must be unique. Messages
- * name the entry by position or id, never by its text, which may hold a key.
- */
-export function parseMasterKeys(raw: string, source: string): Map<string, Buffer> {
-  const keys = new Map<string, Buffer>();
-  raw.split(',').forEach((entry, index) => {
-    const where = `${source} entry ${index + 1}`;
-    const colon = entry.indexOf(':');
-    if (colon === -1) throw new ConfigError(`${where} is not of the form id:base64key`);
-    const id = entry.slice(0, colon).trim();
-    const encoded = entry.slice(colon + 1).trim();
-    if (!KEY_ID.test(id)) throw new ConfigError(`${where}: the key id must match ${KEY_ID.source}`);
-    if (keys.has(id)) throw new ConfigError(`${source}: key id "${id}" appears twice`);
-    const key = BASE64.test(encoded) ? Buffer.from(encoded, 'base64') : undefined;
-    if (!key || key.length !== KEY_BYTES) {
-      throw new ConfigError(`${source}: key "${id}" must be ${KEY_BYTES} bytes in base64 (e.g. from "openssl rand -base64 32")`);
-    }
-    keys.set(id, key);
-  });
-  return keys;
 }
 
 async function keyringFromFile(file: string, keyUsage: () => Promise<KeyUsage[]>, logger: Logger | undefined): Promise<Keyring> {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MODELS } from '../../src/agents/models.js';
+import { DEFAULT_MODELS } from '../../src/config/models.js';
 import { loadConfig } from '../../src/config/config.js';
 import { ACTORS, seedActors, type ActorName } from '../support/actors.js';
-import { expectError, configError } from '../support/assertions.js';
+import { configError, errorBody, expectError, expectOk } from '../support/assertions.js';
 import { expectSettingRefused } from '../support/hub-cli.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
@@ -52,13 +52,13 @@ const roleUrl = (roleId: string) => `/agent-roles/${encodeURIComponent(roleId)}`
 
 async function putRole(org: OrgFixture, roleId: string, body: Record<string, unknown>): Promise<RoleRow> {
   const res = await org.api('owner', 'PUT', roleUrl(roleId), body);
-  expect(res.status, res.text).toBe(200);
+  expectOk(res);
   return res.body;
 }
 
 async function listRoles(org: OrgFixture): Promise<RoleRow[]> {
-  const res = await org.api('owner', 'GET', '/agent-roles');
-  expect(res.status, res.text).toBe(200);
+  const res = await org.call('owner', 'listAgentRoles');
+  expectOk(res);
   expect(Object.keys(res.body)).toEqual(['roles']);
   return res.body.roles;
 }
@@ -67,7 +67,7 @@ const putSkills = (org: OrgFixture, roleId: string, skillNames: unknown) => org.
 
 async function bindSkills(org: OrgFixture, roleId: string, skillNames: string[]): Promise<string[]> {
   const res = await putSkills(org, roleId, skillNames);
-  expect(res.status, res.text).toBe(200);
+  expectOk(res);
   expect(Object.keys(res.body)).toEqual(['skillNames']);
   return res.body.skillNames;
 }
@@ -98,7 +98,7 @@ const defaults = (org: OrgFixture) => listRoles(org).then((roles) => roles.filte
 describe('the model picker (GET /agent-models)', () => {
   it('lists the built-in models when HUB_MODELS is unset', async () => {
     const res = await (await freshOrg('models')).api('admin', 'GET', '/agent-models');
-    expect(res.status, res.text).toBe(200);
+    expectOk(res);
     expect(res.body).toEqual({
       models: [
         { id: 'claude-sonnet-4-5', label: 'Claude Sonnet 4.5', toolCapable: true },
@@ -113,7 +113,7 @@ describe('the model picker (GET /agent-models)', () => {
 
   it('lists exactly the HUB_MODELS rows, in their order', async () => {
     const res = await (await freshOrg('custom', customHub)).api('owner', 'GET', '/agent-models');
-    expect(res.status, res.text).toBe(200);
+    expectOk(res);
     expect(res.body).toEqual({ models: CUSTOM_MODELS });
   });
 
@@ -166,7 +166,7 @@ describe('PUT /agent-roles/{roleId}', () => {
   it('creates a role from a label alone, every other field at its default, and answers 200 with the full row', async () => {
     const org = await freshOrg('create');
     const res = await org.api('admin', 'PUT', roleUrl('reviewer'), { label: 'Reviewer' });
-    expect(res.status, res.text).toBe(200);
+    expectOk(res);
     expect(res.body).toEqual({
       id: expect.any(String),
       roleId: 'reviewer',
@@ -258,7 +258,7 @@ describe('PUT /agent-roles/{roleId}', () => {
     for (const label of ['', '   ']) {
       const res = await org.api('owner', 'PUT', roleUrl('blank'), { label });
       expectError(res, 400, 'validation_failed');
-      expect(res.body.error.details).toEqual([expect.objectContaining({ path: '/body/label' })]);
+      expect(errorBody(res).error.details).toEqual([expect.objectContaining({ path: '/body/label' })]);
     }
     expect((await listRoles(org)).map((r) => r.roleId)).toEqual(['r']);
   });
@@ -313,7 +313,7 @@ describe('PUT /agent-roles/{roleId}', () => {
     for (const sortOrder of [2147483648, -2147483649, 1e20]) {
       const res = await org.api('owner', 'PUT', roleUrl('beyond'), { label: 'Beyond', sortOrder });
       expectError(res, 400, 'validation_failed');
-      expect(res.body.error.details).toEqual([expect.objectContaining({ path: '/body/sortOrder' })]);
+      expect(errorBody(res).error.details).toEqual([expect.objectContaining({ path: '/body/sortOrder' })]);
     }
     expect((await listRoles(org)).map((r) => r.roleId)).toEqual(['low', 'many', 'high']);
   });
@@ -326,7 +326,7 @@ describe('PUT /agent-roles/{roleId}', () => {
     for (const defaultModel of ['gpt-4', 'GPT-5', 'claude-sonnet-4-5 ']) {
       const res = await org.api('owner', 'PUT', roleUrl('r'), { label: 'Changed', defaultModel });
       expectError(res, 422, 'unknown_model');
-      expect(res.body.error.message).toContain(defaultModel);
+      expect(errorBody(res).error.message).toContain(defaultModel);
       // Neither a replacement nor a default switch may happen.
       expectError(await org.api('owner', 'PUT', roleUrl('other'), { label: 'Other', defaultModel, isDefault: true }), 422, 'unknown_model');
       expectError(await org.api('owner', 'PUT', roleUrl('new'), { label: 'New', defaultModel }), 422, 'unknown_model');
@@ -381,7 +381,7 @@ describe('the default role', () => {
     for (let round = 0; round < 5; round++) {
       const results = await Promise.all(roleIds.map((roleId) => org.api('owner', 'PUT', roleUrl(roleId), { label: roleId.toUpperCase(), isDefault: true })));
       for (const res of results) {
-        expect(res.status, res.text).toBe(200);
+        expectOk(res);
         expect(res.body.isDefault).toBe(true);
       }
       const chosen = await defaults(org);
@@ -395,7 +395,7 @@ describe('the default role', () => {
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) => org.api('owner', 'PUT', roleUrl(`new-${i}`), { label: `New ${i}`, isDefault: true })),
     );
-    for (const res of results) expect(res.status, res.text).toBe(200);
+    for (const res of results) expectOk(res);
     expect(await listRoles(org)).toHaveLength(8);
     expect(await defaults(org)).toHaveLength(1);
   });
@@ -403,7 +403,7 @@ describe('the default role', () => {
   it('creates one role when concurrent PUTs create the same roleId', async () => {
     const org = await freshOrg('same-race');
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => org.api('owner', 'PUT', roleUrl('twin'), { label: `Twin ${i}`, sortOrder: i })));
-    for (const res of results) expect(res.status, res.text).toBe(200);
+    for (const res of results) expectOk(res);
     const roles = await listRoles(org);
     expect(roles).toHaveLength(1);
     expect(new Set(results.map((r) => r.body.id))).toEqual(new Set([roles[0]!.id]));
@@ -463,8 +463,8 @@ describe('PUT /agent-roles/{roleId}/skills', () => {
     tick();
     const res = await putSkills(org, 'r', ['known', 'missing-b', 'theirs', 'missing-a']);
     expectError(res, 422, 'unknown_skill');
-    for (const name of ['missing-a', 'missing-b', 'theirs']) expect(res.body.error.message).toContain(`"${name}"`);
-    expect(res.body.error.message).not.toContain('"known"');
+    for (const name of ['missing-a', 'missing-b', 'theirs']) expect(errorBody(res).error.message).toContain(`"${name}"`);
+    expect(errorBody(res).error.message).not.toContain('"known"');
     expect(await listRoles(org)).toEqual([{ ...role, skillNames: ['known'] }]);
   });
 
@@ -505,7 +505,7 @@ describe('PUT /agent-roles/{roleId}/skills', () => {
     for (let round = 0; round < 3; round++) {
       const results = await Promise.all(sets.map((set) => putSkills(org, 'r', set)));
       results.forEach((res, i) => {
-        expect(res.status, res.text).toBe(200);
+        expectOk(res);
         expect(res.body).toEqual({ skillNames: sets[i] });
       });
       expect(sets).toContainEqual((await listRoles(org))[0]!.skillNames);
@@ -524,7 +524,7 @@ describe('PUT /agent-roles/{roleId}/skills', () => {
 describe('GET /agent-roles', () => {
   it('is empty for an organization without roles', async () => {
     const res = await (await freshOrg('empty')).api('owner', 'GET', '/agent-roles');
-    expect(res.status, res.text).toBe(200);
+    expectOk(res);
     expect(res.body).toEqual({ roles: [] });
   });
 
@@ -560,7 +560,7 @@ describe('GET /agent-roles', () => {
       await putRole(org, `r${i}`, { label: `R${i}` });
       await bindSkills(org, `r${i}`, i % 2 ? ['s1', 's2'] : ['s1']);
     }
-    await org.api('owner', 'GET', '/agent-roles'); // warms the session and membership caches
+    await org.call('owner', 'listAgentRoles'); // warms the session and membership caches
     const agentQueries: string[] = [];
     const listener = (query: { sql: string }) => {
       if (/agent_/.test(query.sql)) agentQueries.push(query.sql);
@@ -641,7 +641,7 @@ describe('who may call the agent role operations', () => {
     expect(await listRoles(one)).toEqual([{ ...oneRole, skillNames: ['mine'] }]);
     expect(await listRoles(two)).toEqual([twoRole]);
     // One organization's admin addressing the other's slug is not a member there.
-    const cross = await hub.request('GET', `/api/org/${two.slug}/agent-roles`, { cookie: one.cookies.owner });
+    const cross = await hub.call('listAgentRoles', { path: { orgSlug: two.slug }, cookie: one.cookies.owner });
     expectError(cross, 404, 'org_not_found');
     const crossPut = await hub.request('PUT', `/api/org/${two.slug}${roleUrl('lead')}`, { cookie: one.cookies.admin, body: { label: 'Hijack' } });
     expectError(crossPut, 404, 'org_not_found');

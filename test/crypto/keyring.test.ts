@@ -4,12 +4,16 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/config.js';
+import { ConfigError } from '../../src/config/config-error.js';
 import { MissingKeyError } from '../../src/crypto/errors.js';
-import { KEY_FILE_NAME, lazyKeyring, loadKeyring, parseMasterKeys, type KeyUsage } from '../../src/crypto/keyring.js';
+import { loadConfig } from '../../src/config/config.js';
+import { parseMasterKeys } from '../../src/config/master-keys.js';
+import { KEY_FILE_NAME, lazyKeyring, loadKeyring, type KeyUsage } from '../../src/crypto/keyring.js';
 import { createLogger } from '../../src/log/logger.js';
 
 const b64 = () => randomBytes(32).toString('base64');
+/** The master keys as the configuration parses them from this environment. */
+const masterKeysOf = (env: Record<string, string>) => loadConfig(env).masterKeys;
 const dirs: string[] = [];
 const tempDir = () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-keyring-'));
@@ -75,7 +79,7 @@ describe('parseMasterKeys', () => {
 describe('loadKeyring from the environment', () => {
   it('uses HUB_MASTER_KEYS with HUB_ACTIVE_KEY_ID and never touches the key file', async () => {
     const dir = tempDir();
-    const keyring = await loadKeyring({ env: { HUB_MASTER_KEYS: `old:${b64()},new:${b64()}`, HUB_ACTIVE_KEY_ID: 'new' }, dataDir: dir, keyUsage: none });
+    const keyring = await loadKeyring({ masterKeys: masterKeysOf({ HUB_MASTER_KEYS: `old:${b64()},new:${b64()}`, HUB_ACTIVE_KEY_ID: 'new' }), dataDir: dir, keyUsage: none });
     expect(keyring.activeKeyId).toBe('new');
     expect(keyring.keyIds).toEqual(['old', 'new']);
     expect(fs.existsSync(path.join(dir, KEY_FILE_NAME))).toBe(false);
@@ -84,7 +88,7 @@ describe('loadKeyring from the environment', () => {
   it('fails with one line when only one of the two is set or the active id names no key', async () => {
     const dir = tempDir();
     const key = b64();
-    const load = (env: Record<string, string>) => loadKeyring({ env, dataDir: dir, keyUsage: none });
+    const load = async (env: Record<string, string>) => loadKeyring({ masterKeys: masterKeysOf(env), dataDir: dir, keyUsage: none });
     await expect(load({ HUB_MASTER_KEYS: `k1:${key}` })).rejects.toThrow(/HUB_ACTIVE_KEY_ID is not/);
     await expect(load({ HUB_ACTIVE_KEY_ID: 'k1' })).rejects.toThrow(/HUB_MASTER_KEYS is not/);
     const unknown = load({ HUB_MASTER_KEYS: `k1:${key}`, HUB_ACTIVE_KEY_ID: 'k9' });
@@ -95,7 +99,7 @@ describe('loadKeyring from the environment', () => {
 
   it('warns when active versions are sealed under a key the keyring lacks', async () => {
     const { logger, lines } = capture();
-    await loadKeyring({ env: { HUB_MASTER_KEYS: `k2:${b64()}`, HUB_ACTIVE_KEY_ID: 'k2' }, dataDir: tempDir(), keyUsage: sealed, logger });
+    await loadKeyring({ masterKeys: masterKeysOf({ HUB_MASTER_KEYS: `k2:${b64()}`, HUB_ACTIVE_KEY_ID: 'k2' }), dataDir: tempDir(), keyUsage: sealed, logger });
     expect(lines.map((l) => JSON.parse(l)).find((l) => l.level === 40)).toMatchObject({ keyIds: ['local-00000000'] });
   });
 });
@@ -104,14 +108,14 @@ describe('the key file (embedded default)', () => {
   it('is created on first load with mode 0600, logged, and read back on the next load', async () => {
     const dir = tempDir();
     const { logger, lines } = capture();
-    const first = await loadKeyring({ env: {}, dataDir: dir, keyUsage: none, logger });
+    const first = await loadKeyring({ masterKeys: masterKeysOf({}), dataDir: dir, keyUsage: none, logger });
     const file = path.join(dir, KEY_FILE_NAME);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(first.activeKeyId).toMatch(/^local-[0-9a-f]{8}$/);
     expect(fs.readFileSync(file, 'utf8')).toMatch(new RegExp(`^${first.activeKeyId}:[A-Za-z0-9+/]{43}=\\n$`));
     expect(lines.join('\n')).toContain('created the master key file');
     expect(lines.join('\n')).not.toContain(fs.readFileSync(file, 'utf8').split(':')[1]!.trim());
-    const second = await loadKeyring({ env: {}, dataDir: dir, keyUsage: none });
+    const second = await loadKeyring({ masterKeys: masterKeysOf({}), dataDir: dir, keyUsage: none });
     expect(second.activeKeyId).toBe(first.activeKeyId);
     expect(second.key(first.activeKeyId).equals(first.key(first.activeKeyId))).toBe(true);
     expect(fs.readdirSync(dir)).toEqual([KEY_FILE_NAME]);
@@ -119,14 +123,14 @@ describe('the key file (embedded default)', () => {
 
   it('is created once when several processes start at the same moment', async () => {
     const dir = tempDir();
-    const rings = await Promise.all(Array.from({ length: 8 }, () => loadKeyring({ env: {}, dataDir: dir, keyUsage: none })));
+    const rings = await Promise.all(Array.from({ length: 8 }, () => loadKeyring({ masterKeys: masterKeysOf({}), dataDir: dir, keyUsage: none })));
     expect(new Set(rings.map((r) => r.activeKeyId)).size).toBe(1);
     expect(fs.readdirSync(dir)).toEqual([KEY_FILE_NAME]);
   });
 
   it('is never generated over sealed credentials: a missing file then stops start-up', async () => {
     const dir = tempDir();
-    const attempt = loadKeyring({ env: {}, dataDir: dir, keyUsage: sealed });
+    const attempt = loadKeyring({ masterKeys: masterKeysOf({}), dataDir: dir, keyUsage: sealed });
     await expect(attempt).rejects.toBeInstanceOf(ConfigError);
     await expect(attempt).rejects.toThrow(/master key file .*master\.key is missing but the database holds 3 sealed credential version\(s\).*never generated/);
     expect(fs.readdirSync(dir)).toEqual([]);
@@ -136,11 +140,11 @@ describe('the key file (embedded default)', () => {
     const dir = tempDir();
     const file = path.join(dir, KEY_FILE_NAME);
     fs.writeFileSync(file, 'garbage\n', { mode: 0o600 });
-    await expect(loadKeyring({ env: {}, dataDir: dir, keyUsage: none })).rejects.toThrow(/master key file .* entry 1 is not of the form/);
+    await expect(loadKeyring({ masterKeys: masterKeysOf({}), dataDir: dir, keyUsage: none })).rejects.toThrow(/master key file .* entry 1 is not of the form/);
     fs.writeFileSync(file, `local-1:${b64()}\n`);
     fs.chmodSync(file, 0o644);
     const { logger, lines } = capture();
-    await loadKeyring({ env: {}, dataDir: dir, keyUsage: none, logger });
+    await loadKeyring({ masterKeys: masterKeysOf({}), dataDir: dir, keyUsage: none, logger });
     expect(lines.join('\n')).toContain('chmod 600');
   });
 });
@@ -152,7 +156,7 @@ describe('lazyKeyring', () => {
     const source = lazyKeyring(async () => {
       calls += 1;
       if (fail) throw new ConfigError('the master key file /x/master.key is missing');
-      return loadKeyring({ env: { HUB_MASTER_KEYS: `k1:${b64()}`, HUB_ACTIVE_KEY_ID: 'k1' }, dataDir: tempDir(), keyUsage: none });
+      return loadKeyring({ masterKeys: masterKeysOf({ HUB_MASTER_KEYS: `k1:${b64()}`, HUB_ACTIVE_KEY_ID: 'k1' }), dataDir: tempDir(), keyUsage: none });
     });
     await expect(source.keyring()).rejects.toBeInstanceOf(MissingKeyError);
     await expect(source.keyring()).rejects.toMatchObject({ code: 'missing_key' });

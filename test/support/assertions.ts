@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { ConfigError } from '../../src/config/config-error.js';
+import { loadConfig } from '../../src/config/config.js';
 import type { ErrorEnvelope, HttpResult } from './api-client.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/config.js';
+import { ConfigError } from './config-error.js';
 
 /** One choice of the model picker, as `/agent-models` lists it. */
 export interface AgentModel {
