@@ -226,7 +226,7 @@ export function Explorer() {
           </Text>
         ) : (
           row.project.binding && (
-            <Badge variant="light" color="teal" size="sm">
+            <Badge variant="default" size="sm">
               chat
             </Badge>
           )

@@ -53,7 +53,7 @@ export function MyProjects() {
         </Anchor>
       ),
     },
-    { key: 'chat', header: 'Chat', render: (p) => (p.binding ? <Badge variant="light" color="teal" size="sm">{p.binding.chatId}</Badge> : '—'), width: 160 },
+    { key: 'chat', header: 'Chat', render: (p) => (p.binding ? <Badge variant="default" size="sm">{p.binding.chatId}</Badge> : '—'), width: 160 },
     { key: 'created', header: 'Created', render: (p) => new Date(p.createdAt).toLocaleDateString(), width: 120 },
   ];
   return (

@@ -146,8 +146,8 @@ export function TeamAccess({ project }: { project: Schemas['ProjectDetail'] }) {
         {access.isError ? (
           <QueryError error={access.error} />
         ) : (
-          <Table.ScrollContainer minWidth={480}>
-            <Table aria-label="Team access">
+          <div role="region" aria-label="Team access table" tabIndex={0} style={{ overflowX: 'auto' }}>
+            <Table aria-label="Team access" miw={480}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Team</Table.Th>
@@ -170,7 +170,7 @@ export function TeamAccess({ project }: { project: Schemas['ProjectDetail'] }) {
                 )}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </div>
         )}
       </Stack>
     </Paper>
