@@ -1,0 +1,55 @@
+/**
+ * Every page at 1280 px and 390 px wide: axe finds no serious or critical violation, and a
+ * full-page screenshot goes to .ci-out/screenshots/<page>-<width>.png.
+ */
+import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
+import type { Seed } from './support/seed';
+
+type PageCase = { name: string; as: string | null; path: (seed: Seed) => string; ready: string };
+
+const PAGES: PageCase[] = [
+  { name: 'signed-out', as: null, path: () => '/', ready: 'Org Admin' },
+  { name: 'members', as: 'olivia', path: () => '/o/acme/members', ready: 'Members' },
+  { name: 'teams', as: 'olivia', path: () => '/o/acme/teams', ready: 'Teams' },
+  { name: 'team', as: 'olivia', path: (s) => `/o/acme/teams/${s.teams.platform}`, ready: 'Platform' },
+  { name: 'projects', as: 'olivia', path: () => '/o/acme/projects', ready: 'Projects' },
+  { name: 'project', as: 'olivia', path: (s) => `/o/acme/projects/${s.projects.billing}`, ready: 'Billing' },
+  { name: 'project-admin-readonly', as: 'adam', path: (s) => `/o/acme/projects/${s.projects.billing}`, ready: 'Billing' },
+  { name: 'my-projects', as: 'olivia', path: () => '/o/acme/my-projects', ready: 'My projects' },
+  { name: 'settings', as: 'olivia', path: () => '/o/acme/settings', ready: 'Settings' },
+  { name: 'member-my-projects', as: 'mia', path: () => '/o/acme/my-projects', ready: 'My projects' },
+  { name: 'member-project', as: 'mia', path: (s) => `/o/acme/projects/${s.projects.billing}`, ready: 'Billing' },
+];
+
+for (const width of [1280, 390]) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: width > 600 ? 800 : 844 } });
+    for (const pageCase of PAGES) {
+      test(`${pageCase.name} is accessible and captured`, async ({ page, seed }) => {
+        if (pageCase.as) await signIn(page, pageCase.as);
+        await page.goto(pageCase.path(seed));
+        await expect(page.getByRole('heading', { level: 1, name: pageCase.ready })).toBeVisible();
+        await expect(page.getByRole('status', { name: 'Loading' })).toHaveCount(0);
+        await expectAccessible(page);
+        for (const scheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme: scheme });
+          await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+          if (scheme === 'dark') await expectAccessible(page);
+        }
+        await page.emulateMedia({ colorScheme: 'light' });
+        await screenshot(page, pageCase.name);
+      });
+    }
+  });
+}
+
+test('the navigation opens from the burger at 390 px', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, 'olivia');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Teams' })).not.toBeInViewport();
+  await page.getByRole('button', { name: 'Toggle navigation' }).click();
+  await nav.getByRole('link', { name: 'Teams' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Teams' })).toBeVisible();
+  await screenshot(page, 'teams-after-burger');
+});

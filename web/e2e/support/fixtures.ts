@@ -1,0 +1,39 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loginLink } from './hub';
+import type { Seed } from './seed';
+
+export { expect };
+
+export const seedData = (): Seed => JSON.parse(process.env.HUB_E2E_SEED ?? '{}');
+
+/** The server's address is known only after the global setup started it. */
+export const test = base.extend<{ seed: Seed }>({
+  baseURL: async ({}, use) => use(process.env.HUB_E2E_BASE_URL),
+  seed: async ({}, use) => use(seedData()),
+});
+
+/** Opens a fresh login link in the page, as a person would; the server redirects to `/`. */
+export async function signIn(page: Page, imOpenId: string) {
+  await page.goto(loginLink(imOpenId));
+}
+
+/** No serious or critical accessibility violation on what is on screen now. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`),
+  ).toEqual([]);
+}
+
+export const SCREENSHOT_DIR = fileURLToPath(new URL('../../../.ci-out/screenshots/', import.meta.url));
+
+/** Saves `.ci-out/screenshots/<name>-<width>.png` of the full page. */
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: `${SCREENSHOT_DIR}${name}-${width}.png`, fullPage: true });
+}

@@ -1,0 +1,73 @@
+/**
+ * Starts the real server (`node bin/hub.js serve`) on a temporary data directory and a free port,
+ * and seeds the organizations the tests use through `hub` and the API. The tests reach it through
+ * HUB_E2E_BASE_URL / HUB_E2E_DATA_DIR / HUB_E2E_SEED, which workers inherit.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HUB_BIN, hub } from './hub';
+import { seed } from './seed';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilReady(url: string, server: ChildProcess, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`hub serve exited with ${server.exitCode}; see .ci-out/playwright/server.log`);
+    try {
+      // Any answer from the API (401 without a session) means it is listening.
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`hub serve was not ready within ${timeoutMs} ms`);
+}
+
+export default async function globalSetup() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hub-e2e-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const logDir = fileURLToPath(new URL('../../../.ci-out/playwright/', import.meta.url));
+  mkdirSync(logDir, { recursive: true });
+  const log = createWriteStream(join(logDir, 'server.log'));
+  const server = spawn(process.execPath, [HUB_BIN, 'serve'], {
+    env: {
+      ...process.env,
+      HUB_DATA_DIR: dataDir,
+      PORT: String(port),
+      HUB_BASE_URL: baseUrl,
+      LOG_LEVEL: 'warn',
+      // The suite makes many requests in a minute from one organization.
+      HUB_CEILING_REQUEST_RATE: '100000',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout?.pipe(log);
+  server.stderr?.pipe(log);
+  process.env.HUB_E2E_BASE_URL = baseUrl;
+  process.env.HUB_E2E_DATA_DIR = dataDir;
+  await waitUntilReady(`${baseUrl}/api/me`, server, 120_000);
+  process.env.HUB_E2E_SEED = JSON.stringify(await seed(hub));
+
+  return async () => {
+    server.kill('SIGTERM');
+    await new Promise((r) => (server.exitCode !== null ? r(null) : server.once('exit', r)));
+    log.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

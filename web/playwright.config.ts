@@ -1,0 +1,39 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig, devices } from '@playwright/test';
+
+/** Artifacts (traces, failure screenshots, the server log) go where CI keeps them: .ci-out/ at the repo root. */
+const ciOut = fileURLToPath(new URL('../.ci-out/', import.meta.url));
+
+export default defineConfig({
+  testDir: './e2e',
+  // One browser at a time: Chromium takes ~0.8 GB and these machines have two cores.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  outputDir: `${ciOut}playwright/test-results`,
+  reporter: [['list'], ['junit', { outputFile: `${ciOut}playwright/junit.xml` }]],
+  globalSetup: './e2e/support/global-setup.ts',
+  use: {
+    ...devices['Desktop Chrome'],
+    viewport: { width: 1280, height: 800 },
+    actionTimeout: 20_000,
+    navigationTimeout: 30_000,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+});
