@@ -138,7 +138,7 @@ export type MethodsCoverOperations = Expect<SameKeys<keyof OrgAdminMethods, keyo
 export function renderSchemasModule(schemas) {
   const aliases = schemas.map(
     ({ name, description }) =>
-      jsDoc([description], '') + `export type ${name} = components['schemas'][${quote(name)}];`,
+      `${jsDoc([description], '')}export type ${name} = components['schemas'][${quote(name)}];`,
   );
   return `${HEADER}import type { components } from './openapi.js';
 

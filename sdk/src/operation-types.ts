@@ -29,38 +29,40 @@ export interface CallOptions {
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type IsNever<T> = [T] extends [never] ? true : false;
 type Defined<T> = Exclude<T, undefined>;
+/** The empty object type: no properties to add to an intersection, and what any object extends. */
+type Nothing = Record<never, never>;
 
 /** The body of one media-type map: JSON when the operation offers it, else the first one. */
 type MediaBody<Content> = Content extends { 'application/json': infer Json } ? Json : Content[keyof Content];
 
 /** Path parameters by name, without `orgSlug`: the client binds it. */
-type PathArgs<Op> = Op extends { parameters: { path: infer Path } } ? Omit<Path, 'orgSlug'> : {};
+type PathArgs<Op> = Op extends { parameters: { path: infer Path } } ? Omit<Path, 'orgSlug'> : Nothing;
 
 /**
  * Optional query values also take `undefined` (under `exactOptionalPropertyTypes` too): the
  * client leaves empty values out of the URL, so `{ folderId: selected }` needs no spread.
  */
-type QueryValues<Query> = { [K in keyof Query]: {} extends Pick<Query, K> ? Query[K] | undefined : Query[K] };
+type QueryValues<Query> = { [K in keyof Query]: Nothing extends Pick<Query, K> ? Query[K] | undefined : Query[K] };
 
 type QueryArgs<Op> = Op extends { parameters: infer Params }
   ? Params extends { query: infer Query }
     ? { query: QueryValues<Query> }
     : Params extends { query?: infer Query }
       ? IsNever<Defined<Query>> extends true
-        ? {}
+        ? Nothing
         : { query?: QueryValues<Defined<Query>> }
-      : {}
-  : {};
+      : Nothing
+  : Nothing;
 
 type BodyArgs<Op> = Op extends { requestBody: { content: infer Content } }
   ? { body: MediaBody<Content> }
   : Op extends { requestBody?: infer Body }
     ? IsNever<Defined<Body>> extends true
-      ? {}
+      ? Nothing
       : Defined<Body> extends { content: infer Content }
         ? { body?: MediaBody<Content> }
-        : {}
-    : {};
+        : Nothing
+    : Nothing;
 
 /**
  * The one argument of an operation's method: its path parameters by name, plus `query`
@@ -90,7 +92,7 @@ export type OperationResult<Op> = Op extends { responses: infer Responses }
   : unknown;
 
 /** The method of one operation. The argument is optional when nothing in it is required. */
-export type OperationMethod<Op> = {} extends OperationArgs<Op>
+export type OperationMethod<Op> = Nothing extends OperationArgs<Op>
   ? (args?: OperationArgs<Op>, options?: CallOptions) => Promise<OperationResult<Op>>
   : (args: OperationArgs<Op>, options?: CallOptions) => Promise<OperationResult<Op>>;
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseCommandArgs, requiredFlag } from './args.js';
 import { ConfigError } from '../config/config-error.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
@@ -37,12 +37,12 @@ type Command = (args: string[]) => Promise<void>;
 
 const commands: Record<string, Command> = {
   serve: async (args) => {
-    parse(args, {}, 0);
+    parseCommandArgs(args, {}, 0);
     await serve();
   },
 
   migrate: async (args) => {
-    parse(args, {}, 0);
+    parseCommandArgs(args, {}, 0);
     await withRuntime(async ({ migrationsApplied }) => {
       const report = migrationsApplied.length ? `applied ${migrationsApplied.join(', ')}` : 'already up to date';
       process.stdout.write(`migrations: ${report}\n`);
@@ -52,13 +52,13 @@ const commands: Record<string, Command> = {
   org: async (args) => {
     const [sub, ...rest] = args;
     if (sub !== 'create') throw new UsageError(`unknown subcommand "org ${sub ?? ''}"; expected "org create"`);
-    const { values, positionals } = parse(
+    const { values, positionals } = parseCommandArgs(
       rest,
       { name: { type: 'string' }, owner: { type: 'string' }, 'owner-name': { type: 'string' } },
       1,
     );
-    const name = required(values.name, '--name');
-    const owner = required(values.owner, '--owner');
+    const name = requiredFlag(values.name, '--name');
+    const owner = requiredFlag(values.owner, '--owner');
     await withRuntime(async (runtime) => {
       const org = await runtime.organizations.create({
         slug: positionals[0]!,
@@ -73,7 +73,7 @@ const commands: Record<string, Command> = {
   project: async (args) => {
     const [sub, ...rest] = args;
     if (sub !== 'bind') throw new UsageError(`unknown subcommand "project ${sub ?? ''}"; expected "project bind"`);
-    const { positionals } = parse(rest, {}, 3);
+    const { positionals } = parseCommandArgs(rest, {}, 3);
     const [orgSlug, projectId, chatId] = positionals as [string, string, string];
     await withRuntime(async (runtime) => {
       const org = await runtime.organizations.findBySlug(orgSlug);
@@ -91,8 +91,8 @@ const commands: Record<string, Command> = {
   usage: async (args) => {
     const [sub, ...rest] = args;
     if (sub !== 'ingest') throw new UsageError(`unknown subcommand "usage ${sub ?? ''}"; expected "usage ingest"`);
-    const { values, positionals } = parse(rest, { org: { type: 'string' } }, 1);
-    const orgSlug = required(values.org, '--org');
+    const { values, positionals } = parseCommandArgs(rest, { org: { type: 'string' } }, 1);
+    const orgSlug = requiredFlag(values.org, '--org');
     const file = positionals[0]!;
     if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new UsageError(`no file "${file}"`);
     await withRuntime(async (runtime) => {
@@ -113,7 +113,7 @@ const commands: Record<string, Command> = {
   },
 
   'login-link': async (args) => {
-    const { positionals } = parse(args, {}, 1);
+    const { positionals } = parseCommandArgs(args, {}, 1);
     await withRuntime(async (runtime) => {
       const link = await runtime.sessions.issueLoginLink(positionals[0]!);
       process.stdout.write(`${loginUrl(runtime.config.baseUrl, link.token)}\n`);
@@ -128,26 +128,6 @@ const commands: Record<string, Command> = {
 
   skill: (args) => skillCommand(args, withRuntime, { stdout: process.stdout }),
 };
-
-type Options = NonNullable<ParseArgsConfig['options']>;
-
-function parse<O extends Options>(args: string[], options: O, positionalCount: number) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]!);
-  }
-  if (parsed.positionals.length !== positionalCount) {
-    throw new UsageError(`expected ${positionalCount} argument(s), got ${parsed.positionals.length}`);
-  }
-  return parsed;
-}
-
-function required(value: string | boolean | undefined, flag: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${flag} is required`);
-  return value;
-}
 
 async function withRuntime(work: (runtime: Runtime) => Promise<void>, config?: Config): Promise<void> {
   const runtime = await openRuntime({ config });

@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
 import type { Readable } from 'node:stream';
+import { parseCommandArgs } from '../cli/args.js';
 import { UsageError } from '../cli/usage-error.js';
 import type { Runtime } from '../cli/runtime.js';
 import type { Config } from '../config/config.js';
@@ -55,13 +55,7 @@ function parsePlatformArgs(args: string[]): { orgSlug: string; providerId: strin
       throw new UsageError(`the only option is --base-url; secrets are never taken from the command line: ${HOW}`);
     }
   }
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: { 'base-url': { type: 'string' } }, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]!);
-  }
-  if (parsed.positionals.length !== 2) throw new UsageError(`expected 2 argument(s) <org> <providerId>, got ${parsed.positionals.length}`);
+  const parsed = parseCommandArgs(args, { 'base-url': { type: 'string' } }, 2, '<org> <providerId>');
   const [orgSlug, providerId] = parsed.positionals as [string, string];
   const baseUrl = parsed.values['base-url'];
   if (baseUrl === undefined || baseUrl.trim() === '') throw new UsageError('--base-url is required');

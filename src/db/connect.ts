@@ -40,8 +40,12 @@ export function openSqlite(filename: string): Db {
       afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: SqliteConnection) => void) {
         const pragmas = ['PRAGMA journal_mode = WAL', 'PRAGMA busy_timeout = 5000', 'PRAGMA foreign_keys = ON', 'PRAGMA synchronous = FULL'];
         const next = (i: number): void => {
-          if (i === pragmas.length) return done(null, conn);
-          conn.run(pragmas[i]!, (err) => (err ? done(err, conn) : next(i + 1)));
+          const pragma = pragmas[i];
+          if (pragma === undefined) {
+            done(null, conn);
+            return;
+          }
+          conn.run(pragma, (err) => (err ? done(err, conn) : next(i + 1)));
         };
         next(0);
       },

@@ -14,7 +14,7 @@ export function sessionOperations(services: Services): OperationModule {
       rule: 'public',
       status: 303,
       async handle({ req, res, query }) {
-        let issued;
+        let issued: Awaited<ReturnType<typeof sessions.redeemLoginLink>>;
         try {
           issued = await sessions.redeemLoginLink(query.token);
         } catch (err) {

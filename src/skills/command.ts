@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs, requiredFlag } from '../cli/args.js';
 import { UsageError } from '../cli/usage-error.js';
 import type { Runtime } from '../cli/runtime.js';
 import { SKILL_NAME_PATTERN } from './ingest.js';
@@ -18,21 +18,9 @@ export async function skillCommand(
 ): Promise<void> {
   const [sub, ...rest] = args;
   if (sub !== 'install') throw new UsageError(`unknown subcommand "skill ${sub ?? ''}"; expected "skill install"`);
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: rest,
-      options: { org: { type: 'string' }, name: { type: 'string' }, version: { type: 'string' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]!);
-  }
-  if (parsed.positionals.length !== 1) throw new UsageError(`expected 1 argument <dir>, got ${parsed.positionals.length}`);
+  const parsed = parseCommandArgs(rest, { org: { type: 'string' }, name: { type: 'string' }, version: { type: 'string' } }, 1, '<dir>');
+  const orgSlug = requiredFlag(parsed.values.org, '--org');
   const dir = parsed.positionals[0]!;
-  const orgSlug = parsed.values.org;
-  if (orgSlug === undefined || orgSlug.trim() === '') throw new UsageError('--org is required');
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`no directory ${JSON.stringify(dir)}`);
   const name = parsed.values.name ?? path.basename(path.resolve(dir));
   if (!SKILL_NAME_PATTERN.test(name)) {

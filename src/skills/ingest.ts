@@ -8,6 +8,7 @@ import { invalidSkill, isWellFormed, quoted } from './invalid.js';
 import { MANIFEST_PATH, MAX_VERSION_LENGTH, parseSkillManifest, type SkillManifest } from './manifest.js';
 import { byPathBytes, checkPaths } from './paths.js';
 import type { SkillRecord, SkillStore } from './store.js';
+import { CONTROL_CHARACTERS } from '../shared/text.js';
 
 /** A skill `name`: the contract's pattern. */
 export const SKILL_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -161,7 +162,7 @@ function checkVersion(version: string): void {
   if (version.length === 0 || version.length > MAX_VERSION_LENGTH) {
     throw invalidSkill(`The version must have 1 to ${MAX_VERSION_LENGTH} characters`);
   }
-  if (!isWellFormed(version) || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(version)) {
+  if (!isWellFormed(version) || CONTROL_CHARACTERS.test(version)) {
     throw invalidSkill(`The version ${quoted(version)} must be text without control characters`);
   }
 }

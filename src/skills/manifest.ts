@@ -31,7 +31,7 @@ const MAX_ALIAS_COUNT = 50;
  */
 export function parseSkillManifest(text: string): SkillManifest {
   const match = FRONT_MATTER.exec(text);
-  if (!match || match.index !== 0) {
+  if (match?.index !== 0) {
     throw invalidSkill(`${MANIFEST_PATH} must begin with YAML front matter: a "---" line, the YAML, and a closing "---" line`);
   }
   const doc = parseDocument(match[1]!, { prettyErrors: false, uniqueKeys: true });

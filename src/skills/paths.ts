@@ -1,4 +1,5 @@
 import { invalidSkill, isWellFormed, quoted } from './invalid.js';
+import { CONTROL_CHARACTERS } from '../shared/text.js';
 
 /** Longest file path inside a skill, in UTF-8 bytes (the request schema's `maxLength` too). */
 export const MAX_PATH_BYTES = 512;
@@ -7,8 +8,6 @@ export const MAX_SEGMENT_BYTES = 255;
 /** Most segments in one path: `a/b/c.md` has 3. */
 export const MAX_DEPTH = 16;
 
-/** C0 and C1 control characters (NUL among them), DEL, and the Unicode line and paragraph separators. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
@@ -22,7 +21,7 @@ export function pathProblem(path: string): string | null {
   if (path === '') return 'is empty';
   if (!isWellFormed(path)) return 'is not valid Unicode (it has a lone surrogate)';
   if (path.includes('\u0000')) return 'contains a NUL character';
-  if (CONTROL.test(path)) return 'contains a control character';
+  if (CONTROL_CHARACTERS.test(path)) return 'contains a control character';
   if (path.includes('\\')) return 'contains a backslash (paths use "/")';
   if (path.startsWith('/')) return 'is absolute (it starts with "/")';
   if (utf8Bytes(path) > MAX_PATH_BYTES) return `is longer than ${MAX_PATH_BYTES} bytes`;

@@ -98,8 +98,8 @@ export class UsageStore {
       await trx('agent_sessions')
         .where({ id: s.id })
         .update({
-          created_at: row!.created_at < s.firstAt ? row!.created_at : s.firstAt,
-          updated_at: row!.updated_at > s.lastAt ? row!.updated_at : s.lastAt,
+          created_at: earlier(row!.created_at, s.firstAt),
+          updated_at: later(row!.updated_at, s.lastAt),
           run_count: Number(row!.run_count) + s.runs,
           ...(s.title !== undefined ? { title: s.title } : {}),
         });
@@ -138,3 +138,9 @@ export class UsageStore {
 function* chunks<T>(items: T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
+
+// ISO 8601 UTC timestamps order as text; Math.min/max would turn them into NaN.
+// biome-ignore lint/complexity/useMathMinMax: these are timestamps in text, not numbers.
+const earlier = (a: string, b: string): string => (a < b ? a : b);
+// biome-ignore lint/complexity/useMathMinMax: these are timestamps in text, not numbers.
+const later = (a: string, b: string): string => (a > b ? a : b);
