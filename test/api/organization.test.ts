@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBody, expectOk } from '../support/assertions.js';
 import { TestHub } from '../support/test-hub.js';
 import { ACTORS, seedActors, type ActorName } from '../support/actors.js';
 
@@ -63,8 +64,8 @@ describe('who may call the session and organization operations', () => {
 
 describe('GET /api/me', () => {
   it('returns the caller and every organization they are an active member of, with their role', async () => {
-    const res = await hub.request('GET', '/api/me', { cookie: cookies.admin });
-    expect(res.status).toBe(200);
+    const res = await hub.call('getMe', { cookie: cookies.admin });
+    expectOk(res);
     expect(res.body.user).toMatchObject({ imOpenId: 'admin-1', displayName: 'admin-1', avatarUrl: null });
     expect(res.body.organizations).toEqual([
       { id: expect.any(String), slug: 'acme', name: 'Org acme', status: 'ACTIVE', role: 'ADMIN' },
@@ -74,7 +75,7 @@ describe('GET /api/me', () => {
 
 describe('GET /api/org/{orgSlug}', () => {
   it('returns the organization and the caller’s role', async () => {
-    const res = await hub.request('GET', '/api/org/acme', { cookie: cookies.member });
+    const res = await hub.call('getOrganization', { path: { orgSlug: 'acme' }, cookie: cookies.member });
     expect(res.body).toEqual({
       organization: { id: expect.any(String), slug: 'acme', name: 'Org acme', status: 'ACTIVE' },
       actorRole: 'MEMBER',
@@ -82,33 +83,33 @@ describe('GET /api/org/{orgSlug}', () => {
   });
 
   it('does not reveal whether an unknown slug exists', async () => {
-    const unknown = await hub.request('GET', '/api/org/no-such-org', { cookie: cookies.owner });
-    const foreign = await hub.request('GET', '/api/org/globex', { cookie: cookies.owner });
+    const unknown = await hub.call('getOrganization', { path: { orgSlug: 'no-such-org' }, cookie: cookies.owner });
+    const foreign = await hub.call('getOrganization', { path: { orgSlug: 'globex' }, cookie: cookies.owner });
     expect(unknown.status).toBe(404);
     expect(foreign.status).toBe(404);
-    expect(unknown.body.error.code).toBe('org_not_found');
-    expect(foreign.body.error.code).toBe('org_not_found');
+    expect(errorBody(unknown).error.code).toBe('org_not_found');
+    expect(errorBody(foreign).error.code).toBe('org_not_found');
   });
 
   it('rejects a malformed slug as a validation failure', async () => {
-    const res = await hub.request('GET', '/api/org/Not_A_Slug', { cookie: cookies.owner });
+    const res = await hub.call('getOrganization', { path: { orgSlug: 'Not_A_Slug' }, cookie: cookies.owner });
     expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('validation_failed');
+    expect(errorBody(res).error.code).toBe('validation_failed');
   });
 });
 
 describe('organization settings', () => {
-  const settings = () => hub.request('GET', '/api/org/acme/settings', { cookie: cookies.member });
+  const settings = () => hub.call('getOrgSettings', { path: { orgSlug: 'acme' }, cookie: cookies.member });
 
   it('starts with members unable to create projects', async () => {
     expect((await settings()).body).toEqual({ membersCanCreateProjects: false });
   });
 
   it('lets an admin change the setting and returns the new settings', async () => {
-    const res = await hub.request('PATCH', '/api/org/acme/settings', { cookie: cookies.admin, body: { membersCanCreateProjects: true } });
+    const res = await hub.call('updateOrgSettings', { path: { orgSlug: 'acme' }, cookie: cookies.admin, body: { membersCanCreateProjects: true } });
     expect(res.body).toEqual({ membersCanCreateProjects: true });
     expect((await settings()).body).toEqual({ membersCanCreateProjects: true });
-    await hub.request('PATCH', '/api/org/acme/settings', { cookie: cookies.owner, body: { membersCanCreateProjects: false } });
+    await hub.call('updateOrgSettings', { path: { orgSlug: 'acme' }, cookie: cookies.owner, body: { membersCanCreateProjects: false } });
     expect((await settings()).body).toEqual({ membersCanCreateProjects: false });
   });
 
@@ -131,9 +132,10 @@ describe('organization settings', () => {
   it('names the offending field of an invalid body', async () => {
     const res = await hub.request('PATCH', '/api/org/acme/settings', { cookie: cookies.owner, body: { membersCanCreateProjects: 'yes' } });
     expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('validation_failed');
-    expect(res.body.error.message).toContain('membersCanCreateProjects');
-    expect(res.body.error.details[0].path).toContain('membersCanCreateProjects');
+    const { error } = errorBody(res);
+    expect(error.code).toBe('validation_failed');
+    expect(error.message).toContain('membersCanCreateProjects');
+    expect(error.details?.[0]?.path).toContain('membersCanCreateProjects');
   });
 
   it('answers malformed JSON with validation_failed', async () => {

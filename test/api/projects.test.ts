@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBody, expectOk, okBody } from '../support/assertions.js';
+import type { OrgCallArgs, OrgOperationId, RequestBody } from '../support/api-client.js';
 import { TestHub } from '../support/test-hub.js';
 import { seedActors, type ActorName } from '../support/actors.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
@@ -14,12 +16,16 @@ beforeAll(async () => {
 });
 afterAll(() => hub.stop());
 
+/** A raw request to acme, for the operations a test picks at run time. */
 const api = (method: string, path: string, body?: unknown, actor: ActorName = 'admin') =>
   hub.request(method, `/api/org/acme${path}`, { cookie: cookies[actor], body });
-const setMembersCanCreate = (value: boolean) => api('PATCH', '/settings', { membersCanCreateProjects: value });
-async function createProject(body: Record<string, unknown>, actor: ActorName = 'admin'): Promise<string> {
-  const res = await api('POST', '/projects', body, actor);
-  expect(res.status, res.text).toBe(201);
+/** A typed call of one of acme's operations as one of its actors. */
+const call = <O extends OrgOperationId>(actor: ActorName, operationId: O, ...input: OrgCallArgs<O>) =>
+  hub.orgCall('acme', cookies[actor], operationId, ...input);
+const setMembersCanCreate = (value: boolean) => call('admin', 'updateOrgSettings', { body: { membersCanCreateProjects: value } });
+async function createProject(body: RequestBody<'createProject'>, actor: ActorName = 'admin'): Promise<string> {
+  const res = await call(actor, 'createProject', { body });
+  expectOk(res, 201);
   return res.body.id;
 }
 
@@ -43,10 +49,11 @@ async function seedSession(projectId: string, id: string, updatedAt: string, arc
 
 describe('creating projects', () => {
   it('returns only id and name, creates the workspace, and gives the creator MANAGE', async () => {
-    const res = await api('POST', '/projects', { name: 'Apollo' });
-    expect(res.status).toBe(201);
+    const res = await call('admin', 'createProject', { body: { name: 'Apollo' } });
+    expectOk(res, 201);
     expect(res.body).toEqual({ id: expect.any(String), name: 'Apollo' });
-    const detail = await api('GET', `/projects/${res.body.id}`);
+    const detail = await call('admin', 'getProject', { path: { projectId: res.body.id } });
+    expectOk(detail);
     expect(detail.body).toMatchObject({ name: 'Apollo', actorIsOrgAdmin: true, actorCanManageProject: true, archivedAt: null });
     expect(detail.body.createdBy).toMatchObject({ imOpenId: 'admin-1', displayName: 'admin-1' });
     expect(fs.statSync(detail.body.workspaceDir).isDirectory()).toBe(true);
@@ -55,47 +62,50 @@ describe('creating projects', () => {
 
   it('lets members create only when the settings allow it', async () => {
     await setMembersCanCreate(false);
-    const denied = await api('POST', '/projects', { name: 'Member project' }, 'member');
+    const denied = await call('member', 'createProject', { body: { name: 'Member project' } });
     expect(denied.status).toBe(403);
-    expect(denied.body.error.code).toBe('org_admin_required');
+    expect(errorBody(denied).error.code).toBe('org_admin_required');
     await setMembersCanCreate(true);
     const id = await createProject({ name: 'Member project' }, 'member');
-    const mine = await api('GET', '/my-projects', undefined, 'member');
-    expect(mine.body.projects.map((p: { id: string }) => p.id)).toContain(id);
-    const detail = await api('GET', `/projects/${id}`, undefined, 'member');
+    const mine = await call('member', 'listMyProjects');
+    expectOk(mine);
+    expect(mine.body.projects.map((p) => p.id)).toContain(id);
+    const detail = await call('member', 'getProject', { path: { projectId: id } });
     expect(detail.body).toMatchObject({ actorIsOrgAdmin: false, actorCanManageProject: true });
     await setMembersCanCreate(false);
   });
 
   it('puts the project in an active folder of the organization, or answers folder_not_found', async () => {
-    const folder = await api('POST', '/folders', { name: 'Projects here' });
+    const folder = await call('admin', 'createFolder', { body: { name: 'Projects here' } });
+    expectOk(folder, 201);
     const id = await createProject({ name: 'Foldered', folderId: folder.body.id });
-    expect((await api('GET', `/projects/${id}`)).body.folder).toEqual({ id: folder.body.id, name: 'Projects here' });
-    const before = (await api('GET', '/explorer')).body.projects.length;
-    const missing = await api('POST', '/projects', { name: 'Lost', folderId: 'no-such-folder' });
+    expect((await okBody(call('admin', 'getProject', { path: { projectId: id } }))).folder).toEqual({ id: folder.body.id, name: 'Projects here' });
+    const before = (await okBody(call('admin', 'getExplorer'))).projects.length;
+    const missing = await call('admin', 'createProject', { body: { name: 'Lost', folderId: 'no-such-folder' } });
     expect(missing.status).toBe(404);
-    expect(missing.body.error.code).toBe('folder_not_found');
-    expect((await api('GET', '/explorer')).body.projects.length).toBe(before);
+    expect(errorBody(missing).error.code).toBe('folder_not_found');
+    expect((await okBody(call('admin', 'getExplorer'))).projects.length).toBe(before);
   });
 });
 
 describe('project life cycle', () => {
   it('renames and moves, returning the full detail', async () => {
     const id = await createProject({ name: 'Old name' });
-    const folder = await api('POST', '/folders', { name: 'Destination' });
-    const renamed = await api('PATCH', `/projects/${id}`, { name: 'New name' });
-    expect(renamed.status).toBe(200);
+    const folder = await call('admin', 'createFolder', { body: { name: 'Destination' } });
+    expectOk(folder, 201);
+    const renamed = await call('admin', 'renameProject', { path: { projectId: id }, body: { name: 'New name' } });
+    expectOk(renamed);
     expect(renamed.body).toMatchObject({ id, name: 'New name', actorIsOrgAdmin: true });
-    const moved = await api('PATCH', `/projects/${id}/folder`, { folderId: folder.body.id });
+    const moved = await call('admin', 'moveProject', { path: { projectId: id }, body: { folderId: folder.body.id } });
     expect(moved.body).toMatchObject({ folderId: folder.body.id, folder: { id: folder.body.id, name: 'Destination' } });
-    const back = await api('PATCH', `/projects/${id}/folder`, { folderId: null });
+    const back = await call('admin', 'moveProject', { path: { projectId: id }, body: { folderId: null } });
     expect(back.body).toMatchObject({ folderId: null, folder: null });
   });
 
   it('archives: later mutations get 409 project_archived, the detail stays readable, lists drop it', async () => {
     const id = await createProject({ name: 'To archive' });
-    const archived = await api('POST', `/projects/${id}/archive`);
-    expect(archived.status).toBe(200);
+    const archived = await call('admin', 'archiveProject', { path: { projectId: id } });
+    expectOk(archived);
     expect(archived.body.archivedAt).toEqual(expect.any(String));
     for (const [method, suffix, body] of [
       ['PATCH', '', { name: 'Nope' }],
@@ -104,16 +114,17 @@ describe('project life cycle', () => {
     ] as const) {
       const res = await api(method, `/projects/${id}${suffix}`, body);
       expect(res.status).toBe(409);
-      expect(res.body.error.code).toBe('project_archived');
+      expect(errorBody(res).error.code).toBe('project_archived');
     }
-    const detail = await api('GET', `/projects/${id}`);
+    const detail = await call('admin', 'getProject', { path: { projectId: id } });
     expect(detail.body).toMatchObject({ name: 'To archive', archivedAt: archived.body.archivedAt });
-    expect((await api('GET', '/explorer')).body.projects.map((p: { id: string }) => p.id)).not.toContain(id);
-    expect((await api('GET', '/my-projects')).body.projects.map((p: { id: string }) => p.id)).not.toContain(id);
+    expect((await okBody(call('admin', 'getExplorer'))).projects.map((p) => p.id)).not.toContain(id);
+    expect((await okBody(call('admin', 'listMyProjects'))).projects.map((p) => p.id)).not.toContain(id);
   });
 
   it('answers project_not_found for unknown ids and ids of another organization', async () => {
-    const foreign = await hub.request('POST', '/api/org/globex/projects', { cookie: cookies.otherOrgOwner, body: { name: 'Globex project' } });
+    const foreign = await hub.call('createProject', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner, body: { name: 'Globex project' } });
+    expectOk(foreign, 201);
     for (const id of ['unknown-id', foreign.body.id]) {
       for (const [method, suffix, body] of [
         ['GET', '', undefined],
@@ -126,10 +137,11 @@ describe('project life cycle', () => {
       ] as const) {
         const res = await api(method, `/projects/${id}${suffix}`, body, 'owner');
         expect(res.status, `${method} ${suffix}`).toBe(404);
-        expect(res.body.error.code).toBe('project_not_found');
+        expect(errorBody(res).error.code).toBe('project_not_found');
       }
     }
-    const detail = await hub.request('GET', `/api/org/globex/projects/${foreign.body.id}`, { cookie: cookies.otherOrgOwner });
+    const detail = await hub.call('getProject', { path: { orgSlug: 'globex', projectId: foreign.body.id }, cookie: cookies.otherOrgOwner });
+    expectOk(detail);
     expect(detail.body.name).toBe('Globex project');
   });
 });
@@ -141,10 +153,11 @@ describe('chat bindings', () => {
     const bind = await runHub(['project', 'bind', 'acme', id, 'oc_chat_1'], env);
     expect(bind.stderr).toBe('');
     expect(bind.stdout).toBe(`bound chat oc_chat_1 to project ${id}\n`);
-    const detail = await api('GET', `/projects/${id}`);
+    const detail = await call('admin', 'getProject', { path: { projectId: id } });
+    expectOk(detail);
     expect(detail.body.binding).toEqual({ chatId: 'oc_chat_1', createdAt: expect.any(String) });
-    const listed = (await api('GET', '/explorer')).body.projects.find((p: { id: string }) => p.id === id);
-    expect(listed.binding).toEqual(detail.body.binding);
+    const listed = (await okBody(call('admin', 'getExplorer'))).projects.find((p) => p.id === id);
+    expect(listed!.binding).toEqual(detail.body.binding);
 
     const other = await createProject({ name: 'Other' });
     const taken = await runHub(['project', 'bind', 'acme', other, 'oc_chat_1'], env);
@@ -153,12 +166,12 @@ describe('chat bindings', () => {
     expect((await runHub(['project', 'bind', 'nope', id, 'oc_x'], env)).stderr).toMatch(/no organization "nope"/);
     expect((await runHub(['project', 'bind', 'acme', id], env)).code).toBe(2);
 
-    const archived = await api('POST', `/projects/${id}/binding/archive`);
+    const archived = await call('admin', 'archiveProjectBinding', { path: { projectId: id } });
     expect(archived.body).toEqual({ archived: true, projectId: id });
-    expect((await api('GET', `/projects/${id}`)).body.binding).toBeNull();
-    const again = await api('POST', `/projects/${id}/binding/archive`);
+    expect((await okBody(call('admin', 'getProject', { path: { projectId: id } }))).binding).toBeNull();
+    const again = await call('admin', 'archiveProjectBinding', { path: { projectId: id } });
     expect(again.status).toBe(404);
-    expect(again.body.error.code).toBe('binding_not_found');
+    expect(errorBody(again).error.code).toBe('binding_not_found');
   });
 });
 
@@ -169,8 +182,9 @@ describe('project sessions', () => {
     await seedSession(id, 's-2', '2026-03-03T00:00:00.000Z');
     await seedSession(id, 's-untitled', '2026-03-02T00:00:00.000Z');
     await seedSession(id, 's-archived', '2026-03-04T00:00:00.000Z', true);
-    const res = await api('GET', `/projects/${id}/sessions`);
-    expect(res.body.sessions.map((s: { id: string }) => s.id)).toEqual(['s-2', 's-untitled', 's-1']);
+    const res = await call('admin', 'listProjectSessions', { path: { projectId: id } });
+    expectOk(res);
+    expect(res.body.sessions.map((s) => s.id)).toEqual(['s-2', 's-untitled', 's-1']);
     expect(res.body.sessions[0]).toEqual({
       id: 's-2',
       provider: 'anthropic',
@@ -181,12 +195,12 @@ describe('project sessions', () => {
       createdAt: '2026-01-01T00:00:00.000Z',
       updatedAt: '2026-03-03T00:00:00.000Z',
     });
-    expect((await api('GET', `/projects/${id}/sessions?limit=1`)).body.sessions.map((s: { id: string }) => s.id)).toEqual(['s-2']);
+    expect((await okBody(call('admin', 'listProjectSessions', { path: { projectId: id }, query: { limit: 1 } }))).sessions.map((s) => s.id)).toEqual(['s-2']);
     for (const limit of ['0', '201', 'abc']) {
       const bad = await api('GET', `/projects/${id}/sessions?limit=${limit}`);
       expect(bad.status).toBe(400);
-      expect(bad.body.error.code).toBe('validation_failed');
+      expect(errorBody(bad).error.code).toBe('validation_failed');
     }
-    expect((await api('GET', `/projects/${id}/sessions?limit=200`)).status).toBe(200);
+    expect((await call('admin', 'listProjectSessions', { path: { projectId: id }, query: { limit: 200 } })).status).toBe(200);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, MINUTE_MS } from '../../src/config/clock.js';
 import { hashToken } from '../../src/auth/tokens.js';
+import { errorBody, expectOk } from '../support/assertions.js';
 import { TestHub } from '../support/test-hub.js';
 
 let hub: TestHub;
@@ -11,11 +12,9 @@ beforeAll(async () => {
 });
 afterAll(() => hub.stop());
 
-const loginPath = (token: string) => `/auth/login?token=${encodeURIComponent(token)}`;
-
 describe('GET /auth/login', () => {
   it('redeems a link: 303 to / with a hub_session cookie carrying every decided attribute', async () => {
-    const res = await hub.request('GET', loginPath(await hub.loginToken('alice')));
+    const res = await hub.call('login', { query: { token: await hub.loginToken('alice') } });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/');
     const cookie = res.headers.get('set-cookie')!;
@@ -34,7 +33,7 @@ describe('GET /auth/login', () => {
     const secureHub = await TestHub.start({ config: { baseUrl: 'https://hub.test' } });
     try {
       await secureHub.createOrg('s', 'sam');
-      const res = await secureHub.request('GET', loginPath(await secureHub.loginToken('sam')));
+      const res = await secureHub.call('login', { query: { token: await secureHub.loginToken('sam') } });
       expect(res.status).toBe(303);
       expect(res.headers.get('set-cookie')).toMatch(/;\s*Secure/);
     } finally {
@@ -55,22 +54,22 @@ describe('GET /auth/login', () => {
 
   it('refuses a link used once already, with no cookie', async () => {
     const token = await hub.loginToken('alice');
-    expect((await hub.request('GET', loginPath(token))).status).toBe(303);
-    const again = await hub.request('GET', loginPath(token));
+    expect((await hub.call('login', { query: { token } })).status).toBe(303);
+    const again = await hub.call('login', { query: { token } });
     expect(again.status).toBe(401);
-    expect(again.body.error.code).toBe('unauthenticated');
+    expect(errorBody(again).error.code).toBe('unauthenticated');
     expect(again.headers.get('set-cookie')).toBeNull();
   });
 
   it('refuses an expired link (15 minutes) and an unknown one', async () => {
     const token = await hub.loginToken('alice');
     hub.clock.advance(15 * MINUTE_MS);
-    const expired = await hub.request('GET', loginPath(token));
+    const expired = await hub.call('login', { query: { token } });
     expect(expired.status).toBe(401);
-    expect(expired.body.error.code).toBe('unauthenticated');
+    expect(errorBody(expired).error.code).toBe('unauthenticated');
     expect(expired.headers.get('set-cookie')).toBeNull();
 
-    const unknown = await hub.request('GET', loginPath('not-a-real-token'));
+    const unknown = await hub.call('login', { query: { token: 'not-a-real-token' } });
     expect(unknown.status).toBe(401);
     expect(unknown.headers.get('set-cookie')).toBeNull();
   });
@@ -78,27 +77,27 @@ describe('GET /auth/login', () => {
   it('accepts a link just before it expires', async () => {
     const token = await hub.loginToken('alice');
     hub.clock.advance(15 * MINUTE_MS - 1000);
-    expect((await hub.request('GET', loginPath(token))).status).toBe(303);
+    expect((await hub.call('login', { query: { token } })).status).toBe(303);
   });
 
   it('needs the token parameter', async () => {
     const res = await hub.request('GET', '/auth/login');
     expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('validation_failed');
+    expect(errorBody(res).error.code).toBe('validation_failed');
   });
 
   it('ends the session the browser had before logging in again', async () => {
     const old = await hub.login('alice');
-    const res = await hub.request('GET', loginPath(await hub.loginToken('alice')), { cookie: old });
+    const res = await hub.call('login', { query: { token: await hub.loginToken('alice') }, cookie: old });
     expect(res.status).toBe(303);
-    expect((await hub.request('GET', '/api/me', { cookie: old })).status).toBe(401);
+    expect((await hub.call('getMe', { cookie: old })).status).toBe(401);
   });
 });
 
 describe('session lifetime', () => {
   it('answers 401 unauthenticated without a cookie, or with an unknown one', async () => {
     for (const cookie of [undefined, 'hub_session=bogus', 'other=1']) {
-      const res = await hub.request('GET', '/api/me', { cookie });
+      const res = await hub.call('getMe', { cookie });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: { code: 'unauthenticated', message: expect.any(String) } });
     }
@@ -107,24 +106,24 @@ describe('session lifetime', () => {
   it('expires after 3 idle days', async () => {
     const cookie = await hub.login('alice');
     hub.clock.advance(3 * DAY_MS - MINUTE_MS);
-    expect((await hub.request('GET', '/api/me', { cookie })).status).toBe(200);
+    expect((await hub.call('getMe', { cookie })).status).toBe(200);
     // That request slid the idle window: another almost-3-day gap is still fine.
     hub.clock.advance(3 * DAY_MS - MINUTE_MS);
-    expect((await hub.request('GET', '/api/me', { cookie })).status).toBe(200);
+    expect((await hub.call('getMe', { cookie })).status).toBe(200);
     hub.clock.advance(3 * DAY_MS);
-    expect((await hub.request('GET', '/api/me', { cookie })).status).toBe(401);
+    expect((await hub.call('getMe', { cookie })).status).toBe(401);
   });
 
   it('expires 14 days after login however active it is', async () => {
     const cookie = await hub.login('alice');
     for (let day = 0; day < 13; day++) {
       hub.clock.advance(DAY_MS);
-      expect((await hub.request('GET', '/api/me', { cookie })).status).toBe(200);
+      expect((await hub.call('getMe', { cookie })).status).toBe(200);
     }
     hub.clock.advance(DAY_MS);
-    const res = await hub.request('GET', '/api/me', { cookie });
+    const res = await hub.call('getMe', { cookie });
     expect(res.status).toBe(401);
-    expect(res.body.error.code).toBe('unauthenticated');
+    expect(errorBody(res).error.code).toBe('unauthenticated');
   });
 });
 
@@ -132,31 +131,31 @@ describe('POST /auth/logout', () => {
   it('deletes the server-side session and clears the cookie', async () => {
     const cookie = await hub.login('alice');
     const token = cookie.slice('hub_session='.length);
-    const res = await hub.request('POST', '/auth/logout', { cookie });
-    expect(res.status).toBe(204);
+    const res = await hub.call('logout', { cookie });
+    expectOk(res, 204);
     expect(res.text).toBe('');
     expect(res.headers.get('set-cookie')).toMatch(/^hub_session=;.*Expires=Thu, 01 Jan 1970/);
     expect(await hub.services.db('login_sessions').where({ token_hash: hashToken(token) }).first()).toBeUndefined();
-    expect((await hub.request('GET', '/api/me', { cookie })).status).toBe(401);
+    expect((await hub.call('getMe', { cookie })).status).toBe(401);
   });
 
   it('needs a session', async () => {
-    const res = await hub.request('POST', '/auth/logout');
+    const res = await hub.call('logout');
     expect(res.status).toBe(401);
-    expect(res.body.error.code).toBe('unauthenticated');
+    expect(errorBody(res).error.code).toBe('unauthenticated');
   });
 
   it('leaves the user’s other sessions alone', async () => {
     const a = await hub.login('alice');
     const b = await hub.login('alice');
-    expect((await hub.request('POST', '/auth/logout', { cookie: a })).status).toBe(204);
-    expect((await hub.request('GET', '/api/me', { cookie: b })).status).toBe(200);
+    expect((await hub.call('logout', { cookie: a })).status).toBe(204);
+    expect((await hub.call('getMe', { cookie: b })).status).toBe(200);
   });
 });
 
 describe('pages for people', () => {
   it('shows a browser a page, not JSON, for a stale login link', async () => {
-    const res = await hub.request('GET', loginPath('stale'), { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    const res = await hub.call('login', { query: { token: 'stale' }, headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.text).toContain('already used');
@@ -165,7 +164,7 @@ describe('pages for people', () => {
 
   it('serves the contract at /openapi.yaml', async () => {
     const res = await hub.request('GET', '/openapi.yaml');
-    expect(res.status).toBe(200);
+    expectOk(res);
     expect(res.text).toMatch(/^openapi: 3\.1\.0/m);
   });
 });

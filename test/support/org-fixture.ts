@@ -1,6 +1,6 @@
 import type { OrgRole } from '../../src/orgs/store.js';
 import type { ApiResult, HttpResult, OrgCallArgs, OrgOperationId } from './api-client.js';
-import type { TestHub, UntypedCallInput } from './test-hub.js';
+import type { TestHub } from './test-hub.js';
 
 export type OrgActor = 'owner' | 'admin' | 'member';
 
@@ -39,11 +39,7 @@ export async function seedOrg(hub: TestHub, slug: string): Promise<OrgFixture> {
     cookies,
     userIds,
     api: (actor, method, path, body) => hub.request(method, `/api/org/${slug}${path}`, { cookie: cookies[actor], body }),
-    call: <O extends OrgOperationId>(actor: OrgActor, operationId: O, ...[input]: OrgCallArgs<O>) => {
-      const given = (input ?? {}) as UntypedCallInput;
-      const call = { cookie: cookies[actor], ...given, path: { ...given.path, orgSlug: slug } };
-      return hub.untypedCall(operationId, call) as Promise<ApiResult<O>>;
-    },
+    call: (actor, operationId, ...input) => hub.orgCall(slug, cookies[actor], operationId, ...input),
   };
 }
 

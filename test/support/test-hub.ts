@@ -10,7 +10,7 @@ import { createLogger } from '../../src/log/logger.js';
 import type { OperationId } from '../../src/http/operation-types.js';
 import type { OrgRole } from '../../src/orgs/store.js';
 import { OrganizationStore } from '../../src/orgs/store.js';
-import { operationRequest, type ApiResult, type CallArgs, type HttpResult } from './api-client.js';
+import { operationRequest, type ApiResult, type CallArgs, type HttpResult, type OrgCallArgs, type OrgOperationId } from './api-client.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export type { HttpResult };
@@ -87,6 +87,12 @@ export class TestHub {
    */
   call<O extends OperationId>(operationId: O, ...[input]: CallArgs<O>): Promise<ApiResult<O>> {
     return this.untypedCall(operationId, (input ?? {}) as UntypedCallInput) as Promise<ApiResult<O>>;
+  }
+
+  /** A `call` of an organization's operation, `orgSlug` filled in, as the caller with this cookie. */
+  orgCall<O extends OrgOperationId>(orgSlug: string, cookie: string | undefined, operationId: O, ...[input]: OrgCallArgs<O>): Promise<ApiResult<O>> {
+    const given = (input ?? {}) as UntypedCallInput;
+    return this.untypedCall(operationId, { cookie, ...given, path: { ...given.path, orgSlug } }) as Promise<ApiResult<O>>;
   }
 
   /** `call` without the per-operation input types; the typed wrappers build on it. */
