@@ -4,6 +4,7 @@ import type { Services } from '../app/services.js';
 import { ApiError } from '../errors/api-error.js';
 import { escapeHtml, page } from '../http/html.js';
 import type { OperationModule } from '../http/operation-table.js';
+import { toMeResponse } from './mapper.js';
 
 /** Login by one-time link, the current user, logout. */
 export function sessionOperations(services: Services): OperationModule {
@@ -37,12 +38,7 @@ export function sessionOperations(services: Services): OperationModule {
     getMe: {
       rule: 'session',
       async handle({ session }) {
-        const memberships = await organizations.listMembershipsOf(session.user.id);
-        const { user } = session;
-        return {
-          user: { id: user.id, imOpenId: user.imOpenId, displayName: user.displayName, avatarUrl: user.avatarUrl },
-          organizations: memberships.map(({ organization, role }) => ({ ...organization, role })),
-        };
+        return toMeResponse(session.user, await organizations.listMembershipsOf(session.user.id));
       },
     },
 
