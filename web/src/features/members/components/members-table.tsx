@@ -124,7 +124,7 @@ export function MembersTable() {
         <TextInput label="Search members" placeholder="Name or imOpenId" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
         <Stack gap={4}>
           <Text size="sm" fw={500} id="role-filter-label">
-            Role
+            Filter by role
           </Text>
           <SegmentedControl
             aria-labelledby="role-filter-label"
