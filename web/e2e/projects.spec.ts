@@ -1,0 +1,140 @@
+import { type Page } from '@playwright/test';
+import { apiAs, hub } from './support/hub';
+import { expect, signIn, test } from './support/fixtures';
+
+const row = (page: Page, kind: 'folder' | 'project', name: string) => page.getByTestId(`row-${kind}-${name}`);
+
+async function action(page: Page, name: string, item: string) {
+  await page.getByRole('button', { name: `Actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: item }).click();
+}
+
+async function nameDialog(page: Page, title: string | RegExp, label: string, value: string, submit: string) {
+  const dialog = page.getByRole('dialog', { name: title });
+  await dialog.getByLabel(label).fill(value);
+  await dialog.getByRole('button', { name: submit }).click();
+  await expect(dialog).toBeHidden();
+}
+
+test('the explorer: create, rename, move by dialog and by drag and drop, reorder, archive', async ({ page }) => {
+  await signIn(page, 'olivia');
+  await page.goto('/o/acme/projects');
+  await expect(row(page, 'folder', 'Engineering')).toContainText('1 folders · 0 projects');
+
+  await page.getByRole('button', { name: 'New folder' }).click();
+  await nameDialog(page, 'New folder', 'Folder name', 'Ops', 'Create folder');
+  await expect(row(page, 'folder', 'Ops')).toBeVisible();
+  await page.getByRole('button', { name: 'New folder' }).click();
+  await nameDialog(page, 'New folder', 'Folder name', 'Scratch', 'Create folder');
+
+  await action(page, 'Ops', 'New project inside');
+  await nameDialog(page, /New project in Ops/, 'Project name', 'Runbook', 'Create project');
+  await expect(row(page, 'project', 'Runbook')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Collapse Ops' })).toHaveAttribute('aria-expanded', 'true');
+
+  await page.getByRole('button', { name: 'New project' }).click();
+  await nameDialog(page, 'New project', 'Project name', 'Loose', 'Create project');
+  await action(page, 'Loose', 'Rename');
+  await nameDialog(page, 'Rename Loose', 'New name', 'Loose End', 'Rename');
+  await expect(row(page, 'project', 'Loose End')).toBeVisible();
+
+  // Move to… dialog
+  await action(page, 'Loose End', 'Move to…');
+  const move = page.getByRole('dialog', { name: 'Move Loose End' });
+  await move.getByRole('combobox', { name: 'Destination folder' }).fill('Ops');
+  await page.getByRole('option', { name: 'Ops', exact: true }).click();
+  await move.getByRole('button', { name: 'Move here' }).click();
+  await expect(move).toBeHidden();
+  await expect(page.getByText('Moved Loose End to Ops')).toBeVisible();
+  await expect(row(page, 'folder', 'Ops')).toContainText('0 folders · 2 projects');
+
+  // Drag and drop onto a folder, then back to the top level
+  await page.getByRole('button', { name: 'New project' }).click();
+  await nameDialog(page, 'New project', 'Project name', 'Dragged', 'Create project');
+  await row(page, 'project', 'Dragged').dragTo(row(page, 'folder', 'Scratch'));
+  await expect(page.getByText('Moved Dragged to Scratch')).toBeVisible();
+  await expect(row(page, 'folder', 'Scratch')).toContainText('0 folders · 1 projects');
+  await row(page, 'project', 'Dragged').dragTo(page.getByTestId('drop-root'));
+  await expect(page.getByText('Moved Dragged to /')).toBeVisible();
+  await expect(row(page, 'folder', 'Scratch')).toContainText('0 folders · 0 projects');
+  // A folder dragged into another folder
+  await row(page, 'folder', 'Scratch').dragTo(row(page, 'folder', 'Ops'));
+  await expect(page.getByText('Moved Scratch to Ops')).toBeVisible();
+  await expect(row(page, 'folder', 'Ops')).toContainText('1 folders · 2 projects');
+
+  // Reorder by sort key: Ops before Engineering at the top level
+  const topFolders = page.locator('[data-testid^="row-folder-"]');
+  await page.getByRole('button', { name: 'Collapse all' }).click();
+  await expect(topFolders.first()).toHaveAttribute('data-testid', 'row-folder-Engineering');
+  await action(page, 'Ops', 'Move up');
+  await expect(page.getByText('Moved Ops up')).toBeVisible();
+  await expect(topFolders.first()).toHaveAttribute('data-testid', 'row-folder-Ops');
+  await page.reload();
+  await expect(topFolders.first()).toHaveAttribute('data-testid', 'row-folder-Ops');
+
+  // Archive: a folder that still holds things is refused with the server's reason
+  await action(page, 'Ops', 'Archive');
+  const archive = page.getByRole('dialog', { name: 'Archive Ops?' });
+  await archive.getByRole('button', { name: 'Archive' }).click();
+  await expect(archive.getByRole('alert')).toBeVisible();
+  await archive.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('button', { name: 'Expand Ops' }).click();
+  await action(page, 'Runbook', 'Archive');
+  await page.getByRole('dialog', { name: 'Archive Runbook?' }).getByRole('button', { name: 'Archive' }).click();
+  await expect(row(page, 'project', 'Runbook')).toBeHidden();
+  await action(page, 'Scratch', 'Archive');
+  await page.getByRole('dialog', { name: 'Archive Scratch?' }).getByRole('button', { name: 'Archive' }).click();
+  await expect(row(page, 'folder', 'Scratch')).toBeHidden();
+
+  // Search finds projects anywhere, with their path
+  await page.getByLabel('Search folders and projects').fill('Billing');
+  await expect(row(page, 'project', 'Billing')).toContainText('in Engineering / Backend');
+});
+
+test('the project page: detail, binding, sessions, team access, rename and archive', async ({ page, seed }) => {
+  const owner = await apiAs('olivia');
+  const launch = await owner.call('POST', '/api/org/acme/projects', { name: 'Launch', folderId: seed.folders.engineering });
+  await owner.call('PUT', `/api/org/acme/projects/${launch.id}/team-access`, { teamId: seed.teams.design, role: 'READ' });
+  hub(['project', 'bind', 'acme', launch.id, 'chat-launch']);
+
+  await signIn(page, 'olivia');
+  await page.goto(`/o/acme/projects/${launch.id}`);
+  await expect(page.getByRole('heading', { name: 'Launch', level: 1 })).toBeVisible();
+  await expect(page.getByText('Engineering', { exact: true })).toBeVisible();
+  await expect(page.getByText('Olivia Owner (olivia)')).toBeVisible();
+  await expect(page.getByText(/workspaces/)).toBeVisible();
+  await expect(page.getByText('chat-launch')).toBeVisible();
+  await expect(page.getByTestId('manage-required')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Archive binding' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Archive binding' }).click();
+  await expect(page.getByText(/No chat bound/)).toBeVisible();
+
+  await expect(page.getByText('No open session.')).toBeVisible();
+  await page.getByLabel('Show at most').selectOption('10');
+  await expect(page.getByText('No open session.')).toBeVisible();
+
+  // Team access: grant, change, revoke
+  const access = page.getByRole('table', { name: 'Team access' });
+  await expect(access.getByRole('cell', { name: 'Design design' })).toBeVisible();
+  await page.getByRole('combobox', { name: 'Team' }).fill('Platform');
+  await page.getByRole('option', { name: /^Platform \(platform\)/ }).click();
+  await page.getByRole('combobox', { name: 'Access', exact: true }).selectOption('EDIT');
+  await page.getByRole('button', { name: 'Grant access' }).click();
+  await expect(page.getByText('Platform has EDIT on Launch')).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Access of Platform' })).toHaveValue('EDIT');
+  await page.getByRole('combobox', { name: 'Access of Platform' }).selectOption('MANAGE');
+  await expect(page.getByText('Platform now has MANAGE')).toBeVisible();
+  await page.getByRole('button', { name: 'Revoke access of Design' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke access' }).click();
+  await expect(access.getByRole('cell', { name: 'Design design' })).toBeHidden();
+
+  // Rename, then archive: the page stays readable
+  await page.getByRole('button', { name: 'Rename' }).click();
+  await nameDialog(page, 'Rename Launch', 'New name', 'Launch 2', 'Rename');
+  await expect(page.getByRole('heading', { name: 'Launch 2', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Archive project' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
+  await expect(page.getByText(/^Archived \d/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Rename' })).toBeDisabled();
+});
