@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MODELS } from '../../src/config/models.js';
 import { loadConfig } from '../../src/config/config.js';
 import { ACTORS, seedActors, type ActorName } from '../support/actors.js';
-import { configError, errorBody, expectError, expectOk } from '../support/assertions.js';
+import { configError, errorBody, errorCodeOf, expectError, expectOk, okBody } from '../support/assertions.js';
 import { expectSettingRefused } from '../support/hub-cli.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
+import type { RequestBody, Schema } from '../support/api-client.js';
 import { TestHub } from '../support/test-hub.js';
 
 /** The picker of the second hub, given the way an operator gives it. */
@@ -33,25 +34,12 @@ const now = () => hub.clock.now().toISOString();
 /** Moves the clock on, so the next write gets a timestamp of its own. */
 const tick = () => hub.clock.advance(60_000);
 
-type RoleRow = {
-  id: string;
-  roleId: string;
-  label: string;
-  defaultModel: string | null;
-  systemPrompt: string | null;
-  tools: string[] | null;
-  sortOrder: number;
-  isDefault: boolean;
-  disabledAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  skillNames: string[];
-};
+type RoleRow = Schema<'AgentRoleRow'>;
 
 const roleUrl = (roleId: string) => `/agent-roles/${encodeURIComponent(roleId)}`;
 
-async function putRole(org: OrgFixture, roleId: string, body: Record<string, unknown>): Promise<RoleRow> {
-  const res = await org.api('owner', 'PUT', roleUrl(roleId), body);
+async function putRole(org: OrgFixture, roleId: string, body: RequestBody<'putAgentRole'>): Promise<RoleRow> {
+  const res = await org.call('owner', 'putAgentRole', { path: { roleId }, body });
   expectOk(res);
   return res.body;
 }
@@ -63,7 +51,8 @@ async function listRoles(org: OrgFixture): Promise<RoleRow[]> {
   return res.body.roles;
 }
 
-const putSkills = (org: OrgFixture, roleId: string, skillNames: unknown) => org.api('owner', 'PUT', `${roleUrl(roleId)}/skills`, { skillNames });
+const putSkills = (org: OrgFixture, roleId: string, skillNames: string[]) =>
+  org.call('owner', 'putAgentRoleSkills', { path: { roleId }, body: { skillNames } });
 
 async function bindSkills(org: OrgFixture, roleId: string, skillNames: string[]): Promise<string[]> {
   const res = await putSkills(org, roleId, skillNames);
@@ -97,7 +86,7 @@ const defaults = (org: OrgFixture) => listRoles(org).then((roles) => roles.filte
 
 describe('the model picker (GET /agent-models)', () => {
   it('lists the built-in models when HUB_MODELS is unset', async () => {
-    const res = await (await freshOrg('models')).api('admin', 'GET', '/agent-models');
+    const res = await (await freshOrg('models')).call('admin', 'listAgentModels');
     expectOk(res);
     expect(res.body).toEqual({
       models: [
@@ -112,18 +101,18 @@ describe('the model picker (GET /agent-models)', () => {
   });
 
   it('lists exactly the HUB_MODELS rows, in their order', async () => {
-    const res = await (await freshOrg('custom', customHub)).api('owner', 'GET', '/agent-models');
+    const res = await (await freshOrg('custom', customHub)).call('owner', 'listAgentModels');
     expectOk(res);
     expect(res.body).toEqual({ models: CUSTOM_MODELS });
   });
 
   it('backs the unknown_model check with the same list', async () => {
     const org = await freshOrg('custom-check', customHub);
-    const chosen = await org.api('owner', 'PUT', roleUrl('writer'), { label: 'Writer', defaultModel: 'house-small' });
-    expect(chosen.status, chosen.text).toBe(200);
+    const chosen = await org.call('owner', 'putAgentRole', { path: { roleId: 'writer' }, body: { label: 'Writer', defaultModel: 'house-small' } });
+    expectOk(chosen);
     expect(chosen.body.defaultModel).toBe('house-small');
     // A built-in id is unknown once HUB_MODELS replaces the list.
-    expectError(await org.api('owner', 'PUT', roleUrl('writer'), { label: 'Writer', defaultModel: 'claude-sonnet-4-5' }), 422, 'unknown_model');
+    expectError(await org.call('owner', 'putAgentRole', { path: { roleId: 'writer' }, body: { label: 'Writer', defaultModel: 'claude-sonnet-4-5' } }), 422, 'unknown_model');
   });
 
   it('reads HUB_MODELS at start-up; unset or blank means the built-in list', () => {
@@ -165,7 +154,7 @@ describe('the model picker (GET /agent-models)', () => {
 describe('PUT /agent-roles/{roleId}', () => {
   it('creates a role from a label alone, every other field at its default, and answers 200 with the full row', async () => {
     const org = await freshOrg('create');
-    const res = await org.api('admin', 'PUT', roleUrl('reviewer'), { label: 'Reviewer' });
+    const res = await org.call('admin', 'putAgentRole', { path: { roleId: 'reviewer' }, body: { label: 'Reviewer' } });
     expectOk(res);
     expect(res.body).toEqual({
       id: expect.any(String),
@@ -256,7 +245,7 @@ describe('PUT /agent-roles/{roleId}', () => {
     const org = await freshOrg('label');
     expect((await putRole(org, 'r', { label: '  Planner  ' })).label).toBe('Planner');
     for (const label of ['', '   ']) {
-      const res = await org.api('owner', 'PUT', roleUrl('blank'), { label });
+      const res = await org.call('owner', 'putAgentRole', { path: { roleId: 'blank' }, body: { label } });
       expectError(res, 400, 'validation_failed');
       expect(errorBody(res).error.details).toEqual([expect.objectContaining({ path: '/body/label' })]);
     }
@@ -266,7 +255,7 @@ describe('PUT /agent-roles/{roleId}', () => {
   it('refuses a roleId outside ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$ with 400 validation_failed', async () => {
     const org = await freshOrg('role-id');
     for (const roleId of ['-lead', '.hidden', '_x', 'has space', 'a'.repeat(65), 'ünïcode', 'semi;colon']) {
-      expectError(await org.api('owner', 'PUT', roleUrl(roleId), { label: 'X' }), 400, 'validation_failed');
+      expectError(await org.call('owner', 'putAgentRole', { path: { roleId: roleId }, body: { label: 'X' } }), 400, 'validation_failed');
       expectError(await putSkills(org, roleId, []), 400, 'validation_failed');
     }
     const longest = `A${'b'.repeat(63)}`;
@@ -311,7 +300,7 @@ describe('PUT /agent-roles/{roleId}', () => {
     expect((await putRole(org, 'low', { label: 'Low', sortOrder: -2147483648 })).sortOrder).toBe(-2147483648);
     expect((await putRole(org, 'high', { label: 'High', sortOrder: 2147483647 })).sortOrder).toBe(2147483647);
     for (const sortOrder of [2147483648, -2147483649, 1e20]) {
-      const res = await org.api('owner', 'PUT', roleUrl('beyond'), { label: 'Beyond', sortOrder });
+      const res = await org.call('owner', 'putAgentRole', { path: { roleId: 'beyond' }, body: { label: 'Beyond', sortOrder } });
       expectError(res, 400, 'validation_failed');
       expect(errorBody(res).error.details).toEqual([expect.objectContaining({ path: '/body/sortOrder' })]);
     }
@@ -324,12 +313,12 @@ describe('PUT /agent-roles/{roleId}', () => {
     await putRole(org, 'other', { label: 'Other' });
     tick();
     for (const defaultModel of ['gpt-4', 'GPT-5', 'claude-sonnet-4-5 ']) {
-      const res = await org.api('owner', 'PUT', roleUrl('r'), { label: 'Changed', defaultModel });
+      const res = await org.call('owner', 'putAgentRole', { path: { roleId: 'r' }, body: { label: 'Changed', defaultModel } });
       expectError(res, 422, 'unknown_model');
       expect(errorBody(res).error.message).toContain(defaultModel);
       // Neither a replacement nor a default switch may happen.
-      expectError(await org.api('owner', 'PUT', roleUrl('other'), { label: 'Other', defaultModel, isDefault: true }), 422, 'unknown_model');
-      expectError(await org.api('owner', 'PUT', roleUrl('new'), { label: 'New', defaultModel }), 422, 'unknown_model');
+      expectError(await org.call('owner', 'putAgentRole', { path: { roleId: 'other' }, body: { label: 'Other', defaultModel, isDefault: true } }), 422, 'unknown_model');
+      expectError(await org.call('owner', 'putAgentRole', { path: { roleId: 'new' }, body: { label: 'New', defaultModel } }), 422, 'unknown_model');
     }
     const roles = await listRoles(org);
     expect(roles.map((r) => r.roleId)).toEqual(['other', 'r']);
@@ -379,7 +368,7 @@ describe('the default role', () => {
     const roleIds = Array.from({ length: 8 }, (_, i) => `r${i}`);
     for (const roleId of roleIds) await putRole(org, roleId, { label: roleId.toUpperCase() });
     for (let round = 0; round < 5; round++) {
-      const results = await Promise.all(roleIds.map((roleId) => org.api('owner', 'PUT', roleUrl(roleId), { label: roleId.toUpperCase(), isDefault: true })));
+      const results = await Promise.all(roleIds.map((roleId) => org.call('owner', 'putAgentRole', { path: { roleId: roleId }, body: { label: roleId.toUpperCase(), isDefault: true } })));
       for (const res of results) {
         expectOk(res);
         expect(res.body.isDefault).toBe(true);
@@ -393,7 +382,7 @@ describe('the default role', () => {
   it('ends with exactly one default when concurrent PUTs create new default roles', async () => {
     const org = await freshOrg('default-race-new');
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => org.api('owner', 'PUT', roleUrl(`new-${i}`), { label: `New ${i}`, isDefault: true })),
+      Array.from({ length: 8 }, (_, i) => org.call('owner', 'putAgentRole', { path: { roleId: `new-${i}` }, body: { label: `New ${i}`, isDefault: true } })),
     );
     for (const res of results) expectOk(res);
     expect(await listRoles(org)).toHaveLength(8);
@@ -402,11 +391,15 @@ describe('the default role', () => {
 
   it('creates one role when concurrent PUTs create the same roleId', async () => {
     const org = await freshOrg('same-race');
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => org.api('owner', 'PUT', roleUrl('twin'), { label: `Twin ${i}`, sortOrder: i })));
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => org.call('owner', 'putAgentRole', { path: { roleId: 'twin' }, body: { label: `Twin ${i}`, sortOrder: i } })));
     for (const res of results) expectOk(res);
     const roles = await listRoles(org);
     expect(roles).toHaveLength(1);
-    expect(new Set(results.map((r) => r.body.id))).toEqual(new Set([roles[0]!.id]));
+    const ids = results.map((r) => {
+      expectOk(r);
+      return r.body.id;
+    });
+    expect(new Set(ids)).toEqual(new Set([roles[0]!.id]));
   });
 
   it('is per organization: another organization’s default is untouched', async () => {
@@ -523,7 +516,7 @@ describe('PUT /agent-roles/{roleId}/skills', () => {
 
 describe('GET /agent-roles', () => {
   it('is empty for an organization without roles', async () => {
-    const res = await (await freshOrg('empty')).api('owner', 'GET', '/agent-roles');
+    const res = await (await freshOrg('empty')).call('owner', 'listAgentRoles');
     expectOk(res);
     expect(res.body).toEqual({ roles: [] });
   });
@@ -593,7 +586,7 @@ describe('who may call the agent role operations', () => {
     expect((await acme('owner', 'PUT', roleUrl('shared'), { label: 'Shared' })).status).toBe(200);
   });
 
-  const snapshot = async () => (await acme('owner', 'GET', '/agent-roles')).body;
+  const snapshot = () => okBody(hub.orgCall('acme', cookies.owner, 'listAgentRoles'));
 
   const denied: Partial<Record<ActorName, [number, string]>> = {
     anonymous: [401, 'unauthenticated'],
@@ -609,7 +602,7 @@ describe('who may call the agent role operations', () => {
       for (const op of operations) {
         const [method, path, body] = op.call(actor);
         const res = await acme(actor, method, path, body);
-        expect([res.status, res.body?.error?.code], `${op.name} as ${actor}`).toEqual(expected);
+        expect([res.status, errorCodeOf(res)], `${op.name} as ${actor}`).toEqual(expected);
         expectError(res, ...expected);
       }
     }
@@ -624,7 +617,7 @@ describe('who may call the agent role operations', () => {
         expect(res.status, `${op.name} as ${actor}: ${res.text}`).toBe(200);
       }
     }
-    const roles = (await snapshot()).roles as RoleRow[];
+    const roles = (await snapshot()).roles;
     expect(roles.filter((r) => r.isDefault).map((r) => r.roleId)).toEqual(['by-owner']);
     expect(roles.find((r) => r.roleId === 'shared')!.skillNames).toEqual(['acme-skill']);
   });

@@ -5,9 +5,10 @@ import { effectiveOf } from '../../src/capacity/service.js';
 import { loadConfig } from '../../src/config/config.js';
 import { loadOpenApiDocument } from '../../src/http/openapi-document.js';
 import { ACTORS, seedActors, type ActorName } from '../support/actors.js';
-import { expectError, configError } from '../support/assertions.js';
+import { configError, errorBody, expectError, expectOk, okBody } from '../support/assertions.js';
 import { expectSettingRefused } from '../support/hub-cli.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
+import type { ApiResult, ErrorEnvelope, RequestBody, Schema } from '../support/api-client.js';
 import { TestHub, type HttpResult } from '../support/test-hub.js';
 
 /** The ceilings of the main hub, given the way an operator gives them. */
@@ -32,15 +33,16 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all([hub?.stop(), plainHub?.stop()]));
 
-type Row = { dimension: CapacityDimension; platformCeiling: number | null; organizationLimit: number | null; effective: number | null };
+type Row = Schema<'CapacityDimensionRow'>;
 
-function rowsOf(res: HttpResult): Record<CapacityDimension, Row> {
-  expect(res.status, res.text).toBe(200);
-  return Object.fromEntries((res.body.dimensions as Row[]).map((row) => [row.dimension, row])) as Record<CapacityDimension, Row>;
+function rowsOf(res: ApiResult<'getCapacityPolicy' | 'updateCapacityPolicy'>): Record<CapacityDimension, Row> {
+  expectOk(res);
+  return Object.fromEntries(res.body.dimensions.map((row) => [row.dimension, row])) as Record<CapacityDimension, Row>;
 }
 
-const policy = async (org: OrgFixture) => rowsOf(await org.api('owner', 'GET', '/capacity-policy'));
-const putLimits = (org: OrgFixture, limits: Record<string, unknown>) => org.api('owner', 'PUT', '/capacity-policy', { limits });
+const policy = async (org: OrgFixture) => rowsOf(await org.call('owner', 'getCapacityPolicy'));
+const putLimits = (org: OrgFixture, limits: RequestBody<'updateCapacityPolicy'>['limits']) =>
+  org.call('owner', 'updateCapacityPolicy', { body: { limits } });
 
 async function setLimits(org: OrgFixture, limits: Partial<Record<CapacityDimension, number | null>>) {
   return rowsOf(await putLimits(org, limits));
@@ -111,8 +113,8 @@ describe('dimensions and platform ceilings', () => {
 describe('GET /capacity-policy', () => {
   it('lists all 23 dimensions in contract order; without HUB_CEILING_ variables only the runtime settings give ceilings', async () => {
     const org = await seedOrg(plainHub, 'plain');
-    const res = await org.api('admin', 'GET', '/capacity-policy');
-    expect(res.status, res.text).toBe(200);
+    const res = await org.call('admin', 'getCapacityPolicy');
+    expectOk(res);
     expect(res.body.dimensions.map((r: Row) => r.dimension)).toEqual([...CAPACITY_DIMENSIONS]);
     const defaults: Partial<Record<CapacityDimension, number>> = {
       requestBodySize: DEFAULT_BODY_LIMIT,
@@ -143,7 +145,8 @@ describe('PUT /capacity-policy', () => {
     const org = await freshOrg('put');
     const res = await putLimits(org, { memberCount: 40, fileSize: 2048, runWallTime: 3600 });
     const rows = rowsOf(res);
-    expect(res.body.dimensions.map((r: Row) => r.dimension)).toEqual([...CAPACITY_DIMENSIONS]);
+    expectOk(res);
+    expect(res.body.dimensions.map((r) => r.dimension)).toEqual([...CAPACITY_DIMENSIONS]);
     expect(rows.memberCount).toEqual({ dimension: 'memberCount', platformCeiling: 500, organizationLimit: 40, effective: 40 });
     expect(rows.fileSize).toEqual({ dimension: 'fileSize', platformCeiling: 1048576, organizationLimit: 2048, effective: 2048 });
     expect(rows.runWallTime).toEqual({ dimension: 'runWallTime', platformCeiling: 3600, organizationLimit: 3600, effective: 3600 });
@@ -178,8 +181,8 @@ describe('PUT /capacity-policy', () => {
     const org = await freshOrg('above');
     const res = await putLimits(org, { memberCount: 501 });
     expectError(res, 422, 'capacity_above_ceiling');
-    expect(res.body.error.message).toContain('memberCount');
-    expect(res.body.error.message).toContain('500');
+    expect(errorBody(res).error.message).toContain('memberCount');
+    expect(errorBody(res).error.message).toContain('500');
     expect((await policy(org)).memberCount.organizationLimit).toBeNull();
   });
 
@@ -187,7 +190,7 @@ describe('PUT /capacity-policy', () => {
     const org = await freshOrg('noceiling');
     const res = await putLimits(org, { agentConcurrency: 4 });
     expectError(res, 422, 'capacity_no_ceiling');
-    expect(res.body.error.message).toContain('agentConcurrency');
+    expect(errorBody(res).error.message).toContain('agentConcurrency');
     expect((await policy(org)).agentConcurrency.organizationLimit).toBeNull();
   });
 
@@ -198,12 +201,12 @@ describe('PUT /capacity-policy', () => {
 
     const one = await putLimits(org, { memberCount: 40, teamCount: null, fileSize: 2_000_000 });
     expectError(one, 422, 'capacity_above_ceiling');
-    expect(one.body.error.message).toContain('fileSize');
-    expect(one.body.error.message).not.toContain('memberCount');
+    expect(errorBody(one).error.message).toContain('fileSize');
+    expect(errorBody(one).error.message).not.toContain('memberCount');
 
     const both = await putLimits(org, { memberCount: 40, projectStorage: 1, sessionCount: 2, folderCount: 101 });
     expectError(both, 422, 'capacity_no_ceiling');
-    for (const named of ['projectStorage', 'sessionCount', 'folderCount']) expect(both.body.error.message).toContain(named);
+    for (const named of ['projectStorage', 'sessionCount', 'folderCount']) expect(errorBody(both).error.message).toContain(named);
 
     expect(await policy(org)).toEqual(before);
   });
@@ -213,7 +216,7 @@ describe('PUT /capacity-policy', () => {
     const before = await policy(org);
     const invalid = [{ memberCount: -1 }, { memberCount: -0.5 }, { memberCount: '5' }, { memberCount: true }, { memberCount: {} }, { members: 5 }, { memberCount: 5, bogus: 1 }];
     for (const limits of invalid) {
-      expectError(await putLimits(org, limits), 400, 'validation_failed');
+      expectError(await org.api('owner', 'PUT', '/capacity-policy', { limits }), 400, 'validation_failed');
     }
     expectError(await org.api('owner', 'PUT', '/capacity-policy', {}), 400, 'validation_failed');
     expectError(await org.api('owner', 'PUT', '/capacity-policy', { limits: { memberCount: 5 }, extra: 1 }), 400, 'validation_failed');
@@ -244,8 +247,7 @@ describe('PUT /capacity-policy', () => {
 
 describe('who may read and change the capacity policy', () => {
   let cookies: Record<ActorName, string | undefined>;
-  const acme = (actor: ActorName, method: string, body?: unknown) =>
-    plainHub.request(method, '/api/org/acme/capacity-policy', { cookie: cookies[actor], body });
+  const read = (actor: ActorName) => plainHub.orgCall('acme', cookies[actor], 'getCapacityPolicy');
 
   beforeAll(async () => {
     cookies = await seedActors(plainHub);
@@ -259,61 +261,65 @@ describe('who may read and change the capacity policy', () => {
 
   for (const actor of ACTORS) {
     it(`${actor}: ${denied[actor]?.join(' ') ?? 'allowed'}`, async () => {
-      const before = (await acme('owner', 'GET')).body;
-      const read = await acme(actor, 'GET');
-      const write = await acme(actor, 'PUT', { limits: { attachmentCount: 10 + ACTORS.indexOf(actor) } });
+      const before = (await read('owner')).body;
+      const got = await read(actor);
+      const limits = { attachmentCount: 10 + ACTORS.indexOf(actor) };
+      const write = await plainHub.orgCall('acme', cookies[actor], 'updateCapacityPolicy', { body: { limits } });
       const expected = denied[actor];
       if (expected) {
-        expectError(read, ...expected);
+        expectError(got, ...expected);
         expectError(write, ...expected);
-        expect((await acme('owner', 'GET')).body).toEqual(before);
+        expect((await read('owner')).body).toEqual(before);
       } else {
-        expect(read.status, read.text).toBe(200);
+        expect(got.status, got.text).toBe(200);
         expect(rowsOf(write).attachmentCount.organizationLimit).toBe(10 + ACTORS.indexOf(actor));
       }
     });
   }
 });
 
-interface CountedKind {
+/** A counted dimension; `Created` is the body its create answers with. */
+interface CountedKind<Created = unknown> {
   dimension: 'memberCount' | 'teamCount' | 'folderCount' | 'projectCount';
   /** Active rows a seeded organization starts with (its OWNER, ADMIN and MEMBER). */
   initial: number;
-  create(org: OrgFixture, n: number): Promise<HttpResult>;
+  create(org: OrgFixture, n: number): Promise<HttpResult<Created | ErrorEnvelope>>;
   /** Archives or revokes the row a successful create answered with. */
-  release(org: OrgFixture, created: any): Promise<HttpResult>;
+  release(org: OrgFixture, created: Created): Promise<HttpResult>;
   countActive(org: OrgFixture): Promise<number>;
 }
+/** A kind whose release is typed by what its create answers. */
+const counted = <Created>(kind: CountedKind<Created>): CountedKind => kind;
 
 const KINDS: CountedKind[] = [
-  {
+  counted({
     dimension: 'memberCount',
     initial: 3,
-    create: (org, n) => org.api('owner', 'POST', '/members', { imOpenId: `${org.slug}-new-${n}`, role: 'MEMBER' }),
-    release: (org, created) => org.api('owner', 'POST', `/members/${created.userId}/revoke`),
-    countActive: async (org) => (await org.api('owner', 'GET', '/members')).body.members.length,
-  },
-  {
+    create: (org, n) => org.call('owner', 'addMember', { body: { imOpenId: `${org.slug}-new-${n}`, role: 'MEMBER' } }),
+    release: (org, created) => org.call('owner', 'revokeMember', { path: { userId: created.userId } }),
+    countActive: async (org) => (await okBody(org.call('owner', 'listMembers'))).members.length,
+  }),
+  counted({
     dimension: 'teamCount',
     initial: 0,
-    create: (org, n) => org.api('owner', 'POST', '/teams', { slug: `team-${n}`, name: `Team ${n}` }),
-    release: (org, created) => org.api('owner', 'POST', `/teams/${created.id}/archive`),
-    countActive: async (org) => (await org.api('owner', 'GET', '/teams')).body.teams.length,
-  },
-  {
+    create: (org, n) => org.call('owner', 'createTeam', { body: { slug: `team-${n}`, name: `Team ${n}` } }),
+    release: (org, created) => org.call('owner', 'archiveTeam', { path: { teamId: created.id } }),
+    countActive: async (org) => (await okBody(org.call('owner', 'listTeams'))).teams.length,
+  }),
+  counted({
     dimension: 'folderCount',
     initial: 0,
-    create: (org, n) => org.api('owner', 'POST', '/folders', { name: `Folder ${n}` }),
-    release: (org, created) => org.api('owner', 'POST', `/folders/${created.id}/archive`),
-    countActive: async (org) => (await org.api('owner', 'GET', '/explorer')).body.folders.length,
-  },
-  {
+    create: (org, n) => org.call('owner', 'createFolder', { body: { name: `Folder ${n}` } }),
+    release: (org, created) => org.call('owner', 'archiveFolder', { path: { folderId: created.id } }),
+    countActive: async (org) => (await okBody(org.call('owner', 'getExplorer'))).folders.length,
+  }),
+  counted({
     dimension: 'projectCount',
     initial: 0,
-    create: (org, n) => org.api('owner', 'POST', '/projects', { name: `Project ${n}` }),
-    release: (org, created) => org.api('owner', 'POST', `/projects/${created.id}/archive`),
-    countActive: async (org) => (await org.api('owner', 'GET', '/explorer')).body.projects.length,
-  },
+    create: (org, n) => org.call('owner', 'createProject', { body: { name: `Project ${n}` } }),
+    release: (org, created) => org.call('owner', 'archiveProject', { path: { projectId: created.id } }),
+    countActive: async (org) => (await okBody(org.call('owner', 'getExplorer'))).projects.length,
+  }),
 ];
 
 describe('counted dimensions on create', () => {
@@ -329,8 +335,8 @@ describe('counted dimensions on create', () => {
 
         const refused = await kind.create(org, 3);
         expectError(refused, 409, 'capacity_exceeded');
-        expect(refused.body.error.message).toContain(kind.dimension);
-        expect(refused.body.error.message).toContain(String(limit));
+        expect(errorBody(refused).error.message).toContain(kind.dimension);
+        expect(errorBody(refused).error.message).toContain(String(limit));
         expect(await kind.countActive(org)).toBe(limit);
 
         // An archived or revoked row no longer counts.
@@ -363,8 +369,8 @@ describe('counted dimensions on create', () => {
     const small = await TestHub.start({ config: { ceilings: loadConfig({ HUB_CEILING_TEAM_COUNT: '1' }).ceilings } });
     try {
       const org = await seedOrg(small, 'small');
-      expect((await org.api('owner', 'POST', '/teams', { slug: 'one', name: 'One' })).status).toBe(201);
-      expectError(await org.api('owner', 'POST', '/teams', { slug: 'two', name: 'Two' }), 409, 'capacity_exceeded');
+      expect((await org.call('owner', 'createTeam', { body: { slug: 'one', name: 'One' } })).status).toBe(201);
+      expectError(await org.call('owner', 'createTeam', { body: { slug: 'two', name: 'Two' } }), 409, 'capacity_exceeded');
     } finally {
       await small.stop();
     }
@@ -372,27 +378,27 @@ describe('counted dimensions on create', () => {
 
   it('memberCount: a reactivation counts, and already_member comes before the limit', async () => {
     const org = await freshOrg('rejoin');
-    const added = await org.api('owner', 'POST', '/members', { imOpenId: `${org.slug}-rejoin`, role: 'MEMBER' });
-    expect(added.status, added.text).toBe(201);
-    expect((await org.api('owner', 'POST', `/members/${added.body.userId}/revoke`)).status).toBe(200);
+    const added = await org.call('owner', 'addMember', { body: { imOpenId: `${org.slug}-rejoin`, role: 'MEMBER' } });
+    expectOk(added, 201);
+    expect((await org.call('owner', 'revokeMember', { path: { userId: added.body.userId } })).status).toBe(200);
     await setLimits(org, { memberCount: 3 });
 
-    expectError(await org.api('owner', 'POST', '/members', { imOpenId: `${org.slug}-rejoin`, role: 'MEMBER' }), 409, 'capacity_exceeded');
-    expectError(await org.api('owner', 'POST', '/members', { imOpenId: `${org.slug}-member`, role: 'MEMBER' }), 409, 'already_member');
-    const members = (await org.api('owner', 'GET', '/members')).body.members.map((m: { imOpenId: string }) => m.imOpenId);
+    expectError(await org.call('owner', 'addMember', { body: { imOpenId: `${org.slug}-rejoin`, role: 'MEMBER' } }), 409, 'capacity_exceeded');
+    expectError(await org.call('owner', 'addMember', { body: { imOpenId: `${org.slug}-member`, role: 'MEMBER' } }), 409, 'already_member');
+    const members = (await okBody(org.call('owner', 'listMembers'))).members.map((m: { imOpenId: string }) => m.imOpenId);
     expect(members).not.toContain(`${org.slug}-rejoin`);
 
-    expect((await org.api('owner', 'POST', `/members/${org.userIds.member}/revoke`)).status).toBe(200);
-    expect((await org.api('owner', 'POST', '/members', { imOpenId: `${org.slug}-rejoin`, role: 'MEMBER' })).status).toBe(201);
+    expect((await org.call('owner', 'revokeMember', { path: { userId: org.userIds.member } })).status).toBe(200);
+    expect((await org.call('owner', 'addMember', { body: { imOpenId: `${org.slug}-rejoin`, role: 'MEMBER' } })).status).toBe(201);
   });
 
   it('a limit of 0 refuses the first create; a project created by a plain member counts too', async () => {
     const org = await freshOrg('zero');
     await setLimits(org, { teamCount: 0, projectCount: 1 });
-    expectError(await org.api('owner', 'POST', '/teams', { slug: 'none', name: 'None' }), 409, 'capacity_exceeded');
-    expect((await org.api('owner', 'PATCH', '/settings', { membersCanCreateProjects: true })).status).toBe(200);
-    expect((await org.api('member', 'POST', '/projects', { name: 'By a member' })).status).toBe(201);
-    expectError(await org.api('member', 'POST', '/projects', { name: 'One too many' }), 409, 'capacity_exceeded');
+    expectError(await org.call('owner', 'createTeam', { body: { slug: 'none', name: 'None' } }), 409, 'capacity_exceeded');
+    expect((await org.call('owner', 'updateOrgSettings', { body: { membersCanCreateProjects: true } })).status).toBe(200);
+    expect((await org.call('member', 'createProject', { body: { name: 'By a member' } })).status).toBe(201);
+    expectError(await org.call('member', 'createProject', { body: { name: 'One too many' } }), 409, 'capacity_exceeded');
   });
 });
 
@@ -411,8 +417,8 @@ describe('requestBodySize', () => {
 
     const refused = await patchSettings(limited, padded(1001));
     expectError(refused, 413, 'payload_too_large');
-    expect(refused.body.error.message).toContain('1000');
-    expect((await limited.api('owner', 'GET', '/settings')).body.membersCanCreateProjects).toBe(false);
+    expect(errorBody(refused).error.message).toContain('1000');
+    expect((await okBody(limited.call('owner', 'getOrgSettings'))).membersCanCreateProjects).toBe(false);
 
     expect((await patchSettings(limited, padded(1000))).status).toBe(200);
     expect((await patchSettings(other, padded(5000))).status).toBe(200);
@@ -420,19 +426,20 @@ describe('requestBodySize', () => {
 
   it('counts bytes, not characters', async () => {
     const org = await freshOrg('bytes');
-    const team = await org.api('owner', 'POST', '/teams', { slug: 'accents', name: 'Accents' });
+    const team = await org.call('owner', 'createTeam', { body: { slug: 'accents', name: 'Accents' } });
+    expectOk(team, 201);
     await setLimits(org, { requestBodySize: 250 });
     const name = 'é'.repeat(150); // 150 characters, 300 bytes
-    expectError(await org.api('owner', 'PATCH', `/teams/${team.body.id}`, { name }), 413, 'payload_too_large');
-    expect((await org.api('owner', 'PATCH', `/teams/${team.body.id}`, { name: 'é'.repeat(100) })).status).toBe(200);
+    expectError(await org.call('owner', 'updateTeam', { path: { teamId: team.body.id }, body: { name } }), 413, 'payload_too_large');
+    expect((await org.call('owner', 'updateTeam', { path: { teamId: team.body.id }, body: { name: 'é'.repeat(100) } })).status).toBe(200);
   });
 
   it('with a limit of 0 refuses every body but still serves reads', async () => {
     const org = await freshOrg('nobody');
     await setLimits(org, { requestBodySize: 0 });
-    expectError(await org.api('owner', 'POST', '/teams', { slug: 'x', name: 'X' }), 413, 'payload_too_large');
-    expect((await org.api('member', 'GET', '')).status).toBe(200);
-    expect((await org.api('owner', 'GET', '/capacity-policy')).status).toBe(200);
+    expectError(await org.call('owner', 'createTeam', { body: { slug: 'x', name: 'X' } }), 413, 'payload_too_large');
+    expect((await org.call('member', 'getOrganization')).status).toBe(200);
+    expect((await org.call('owner', 'getCapacityPolicy')).status).toBe(200);
   });
 
   it('cannot be raised above the ceiling, which is the server’s body limit', async () => {
@@ -452,35 +459,36 @@ describe('requestRate', () => {
     await setLimits(org, { requestRate: 5 });
     nextWindow();
     for (const actor of ['owner', 'member', 'admin', 'member', 'owner'] as const) {
-      expect((await org.api(actor, 'GET', '')).status, actor).toBe(200);
+      expect((await org.call(actor, 'getOrganization')).status, actor).toBe(200);
     }
-    const refused = await org.api('member', 'GET', '');
+    const refused = await org.call('member', 'getOrganization');
     expectError(refused, 429, 'rate_limited');
     expect(retryAfter(refused)).toBe(60);
-    expect(refused.body.error.message).toContain('5');
-    expect((await other.api('member', 'GET', '')).status).toBe(200);
+    expect(errorBody(refused).error.message).toContain('5');
+    expect((await other.call('member', 'getOrganization')).status).toBe(200);
 
     hub.clock.advance(20_000);
-    expect(retryAfter(await org.api('owner', 'GET', '/capacity-policy'))).toBe(40);
+    expect(retryAfter(await org.call('owner', 'getCapacityPolicy'))).toBe(40);
     hub.clock.advance(40_000);
-    expect((await org.api('member', 'GET', '')).status).toBe(200);
+    expect((await org.call('member', 'getOrganization')).status).toBe(200);
   });
 
   it('changes nothing when it refuses, and does not count the refused request', async () => {
     const org = await freshOrg('rate-refused');
     await setLimits(org, { requestRate: 2 });
     nextWindow();
-    expect((await org.api('owner', 'POST', '/teams', { slug: 'kept', name: 'Kept' })).status).toBe(201);
-    expect((await org.api('owner', 'GET', '/teams')).status).toBe(200);
+    expect((await org.call('owner', 'createTeam', { body: { slug: 'kept', name: 'Kept' } })).status).toBe(201);
+    expect((await org.call('owner', 'listTeams')).status).toBe(200);
     for (let i = 0; i < 3; i++) {
-      expectError(await org.api('owner', 'POST', '/teams', { slug: `refused-${i}`, name: 'Refused' }), 429, 'rate_limited');
+      expectError(await org.call('owner', 'createTeam', { body: { slug: `refused-${i}`, name: 'Refused' } }), 429, 'rate_limited');
     }
     nextWindow();
-    const teams = await org.api('owner', 'GET', '/teams');
+    const teams = await org.call('owner', 'listTeams');
+    expectOk(teams);
     expect(teams.body.teams.map((t: { slug: string }) => t.slug)).toEqual(['kept']);
     // Refused requests did not eat into the new window: one request is left after that GET.
-    expect((await org.api('owner', 'GET', '')).status).toBe(200);
-    expectError(await org.api('owner', 'GET', ''), 429, 'rate_limited');
+    expect((await org.call('owner', 'getOrganization')).status).toBe(200);
+    expectError(await org.call('owner', 'getOrganization'), 429, 'rate_limited');
   });
 
   it('counts every request of a member, refused by role or not, and no request of an outsider', async () => {
@@ -489,27 +497,27 @@ describe('requestRate', () => {
     await setLimits(org, { requestRate: 3 });
     nextWindow();
     for (let i = 0; i < 5; i++) {
-      expectError(await hub.request('GET', `/api/org/${org.slug}`), 401, 'unauthenticated');
-      expectError(await hub.request('GET', `/api/org/${org.slug}`, { cookie: outsider.cookies.owner }), 404, 'org_not_found');
+      expectError(await hub.call('getOrganization', { path: { orgSlug: org.slug } }), 401, 'unauthenticated');
+      expectError(await hub.call('getOrganization', { path: { orgSlug: org.slug }, cookie: outsider.cookies.owner }), 404, 'org_not_found');
     }
-    expectError(await org.api('member', 'GET', '/members'), 403, 'org_admin_required');
-    expect((await org.api('member', 'GET', '')).status).toBe(200);
-    expect((await org.api('owner', 'GET', '/members')).status).toBe(200);
-    expectError(await org.api('owner', 'GET', ''), 429, 'rate_limited');
+    expectError(await org.call('member', 'listMembers'), 403, 'org_admin_required');
+    expect((await org.call('member', 'getOrganization')).status).toBe(200);
+    expect((await org.call('owner', 'listMembers')).status).toBe(200);
+    expectError(await org.call('owner', 'getOrganization'), 429, 'rate_limited');
   });
 
   it('applies the ceiling when the organization set no limit', async () => {
     const strict = await TestHub.start({ config: { ceilings: loadConfig({ HUB_CEILING_REQUEST_RATE: '3' }).ceilings } });
     try {
       const org = await seedOrg(strict, 'strict');
-      const rows = rowsOf(await org.api('owner', 'GET', '/capacity-policy'));
+      const rows = rowsOf(await org.call('owner', 'getCapacityPolicy'));
       expect(rows.requestRate).toEqual({ dimension: 'requestRate', platformCeiling: 3, organizationLimit: null, effective: 3 });
-      expect((await org.api('member', 'GET', '')).status).toBe(200);
-      expect((await org.api('member', 'GET', '')).status).toBe(200);
-      const refused = await org.api('member', 'GET', '');
+      expect((await org.call('member', 'getOrganization')).status).toBe(200);
+      expect((await org.call('member', 'getOrganization')).status).toBe(200);
+      const refused = await org.call('member', 'getOrganization');
       expectError(refused, 429, 'rate_limited');
       strict.clock.advance(retryAfter(refused) * 1000);
-      expect((await org.api('member', 'GET', '')).status).toBe(200);
+      expect((await org.call('member', 'getOrganization')).status).toBe(200);
     } finally {
       await strict.stop();
     }
@@ -517,9 +525,9 @@ describe('requestRate', () => {
 
   it('refuses an organization limit under 1 request per minute, which would lock the organization out', async () => {
     const org = await freshOrg('rate-zero');
-    const before = (await org.api('owner', 'GET', '/capacity-policy')).body;
+    const before = (await org.call('owner', 'getCapacityPolicy')).body;
     for (const requestRate of [0, 0.5]) expectError(await putLimits(org, { requestRate }), 400, 'validation_failed');
-    expect((await org.api('owner', 'GET', '/capacity-policy')).body).toEqual(before);
-    expect((await org.api('member', 'GET', '')).status).toBe(200);
+    expect((await org.call('owner', 'getCapacityPolicy')).body).toEqual(before);
+    expect((await org.call('member', 'getOrganization')).status).toBe(200);
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTORS, seedActors, type ActorName } from '../support/actors.js';
 import { seedOrg, userIdOf, type OrgFixture } from '../support/org-fixture.js';
-import { expectError } from '../support/assertions.js';
+import { errorBody, expectError, expectOk, okBody } from '../support/assertions.js';
+import type { RequestBody } from '../support/api-client.js';
 import { TestHub } from '../support/test-hub.js';
 
 let hub: TestHub;
@@ -18,15 +19,15 @@ const now = () => hub.clock.now().toISOString();
 const tick = () => hub.clock.advance(60_000);
 
 async function listMembers(org: OrgFixture) {
-  const res = await org.api('owner', 'GET', '/members');
-  expect(res.status, res.text).toBe(200);
-  return res.body.members as Array<Record<string, unknown>>;
+  const res = await org.call('owner', 'listMembers');
+  expectOk(res);
+  return res.body.members;
 }
 
-async function addMember(org: OrgFixture, body: Record<string, unknown>, actor: 'owner' | 'admin' = 'owner') {
-  const res = await org.api(actor, 'POST', '/members', body);
-  expect(res.status, res.text).toBe(201);
-  return res.body as { userId: string; role: string; createdAt: string };
+async function addMember(org: OrgFixture, body: RequestBody<'addMember'>, actor: 'owner' | 'admin' = 'owner') {
+  const res = await org.call(actor, 'addMember', { body });
+  expectOk(res, 201);
+  return res.body;
 }
 
 const acme = (method: string, path: string, actor: ActorName, body?: unknown) =>
@@ -37,8 +38,8 @@ describe('who may call the member operations', () => {
 
   beforeAll(async () => {
     for (const imOpenId of ['matrix-role-target', 'matrix-revoke-admin', 'matrix-revoke-owner']) {
-      const res = await acme('POST', '/members', 'owner', { imOpenId, role: 'MEMBER' });
-      expect(res.status, res.text).toBe(201);
+      const res = await hub.orgCall('acme', cookies.owner, 'addMember', { body: { imOpenId, role: 'MEMBER' } });
+      expectOk(res, 201);
       ids[imOpenId] = res.body.userId;
     }
   });
@@ -87,7 +88,7 @@ describe('GET /members', () => {
     const bobB = await addMember(org, { imOpenId: 'ou-b', displayName: 'Bob', role: 'ADMIN' });
     const bobA = await addMember(org, { imOpenId: 'ou-a', displayName: 'Bob', role: 'MEMBER' });
     const gone = await addMember(org, { imOpenId: 'ou-gone', displayName: 'Aaron', role: 'MEMBER' });
-    expect((await org.api('owner', 'POST', `/members/${gone.userId}/revoke`)).status).toBe(200);
+    expect((await org.call('owner', 'revokeMember', { path: { userId: gone.userId } })).status).toBe(200);
 
     expect(await listMembers(org)).toEqual([
       { userId: zoe.userId, imOpenId: 'ou-zoe', displayName: 'alice', avatarUrl: null, role: 'MEMBER', createdAt: addedAt },
@@ -101,7 +102,8 @@ describe('GET /members', () => {
 
   it('shows an admin the same list and never another organization’s members', async () => {
     const org = await seedOrg(hub, 'm-list-b');
-    const asAdmin = await org.api('admin', 'GET', '/members');
+    const asAdmin = await org.call('admin', 'listMembers');
+    expectOk(asAdmin);
     expect(asAdmin.body).toEqual({ members: await listMembers(org) });
     expect(asAdmin.body.members.map((m: { imOpenId: string }) => m.imOpenId).sort()).toEqual(['m-list-b-admin', 'm-list-b-member', 'm-list-b-owner']);
   });
@@ -112,16 +114,16 @@ describe('POST /members', () => {
     const org = await seedOrg(hub, 'm-add');
     tick();
     const at = now();
-    const res = await org.api('admin', 'POST', '/members', { imOpenId: 'ou-new', displayName: 'New Person', role: 'MEMBER' });
-    expect(res.status).toBe(201);
+    const res = await org.call('admin', 'addMember', { body: { imOpenId: 'ou-new', displayName: 'New Person', role: 'MEMBER' } });
+    expectOk(res, 201);
     const userId = await userIdOf(hub, 'ou-new');
     expect(res.body).toEqual({ userId, imOpenId: 'ou-new', displayName: 'New Person', avatarUrl: null, role: 'MEMBER', createdAt: at });
     expect(await listMembers(org)).toContainEqual(res.body);
 
     // The new member can sign in and reaches the organization.
     const cookie = await hub.login('ou-new');
-    const orgView = await hub.request('GET', '/api/org/m-add', { cookie });
-    expect(orgView.status).toBe(200);
+    const orgView = await hub.call('getOrganization', { path: { orgSlug: 'm-add' }, cookie });
+    expectOk(orgView);
     expect(orgView.body.actorRole).toBe('MEMBER');
   });
 
@@ -136,14 +138,15 @@ describe('POST /members', () => {
     const member = await addMember(org, { imOpenId: 'globex-owner', displayName: 'Renamed', role: 'MEMBER' });
     expect(member).toMatchObject({ userId: await userIdOf(hub, 'globex-owner'), imOpenId: 'globex-owner', displayName: 'Owner of globex' });
     // The user's place in the other organization is untouched.
-    const globex = await hub.request('GET', '/api/org/globex', { cookie: cookies.otherOrgOwner });
+    const globex = await hub.call('getOrganization', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner });
+    expectOk(globex);
     expect(globex.body.actorRole).toBe('OWNER');
   });
 
   it('answers 409 already_member for an active member and changes nothing', async () => {
     const org = await seedOrg(hub, 'm-add-dup');
     const before = await listMembers(org);
-    const res = await org.api('owner', 'POST', '/members', { imOpenId: 'm-add-dup-member', displayName: 'Other', role: 'ADMIN' });
+    const res = await org.call('owner', 'addMember', { body: { imOpenId: 'm-add-dup-member', displayName: 'Other', role: 'ADMIN' } });
     expectError(res, 409, 'already_member');
     expect(await listMembers(org)).toEqual(before);
   });
@@ -151,28 +154,29 @@ describe('POST /members', () => {
   it('lets only an OWNER add a member with the OWNER role', async () => {
     const org = await seedOrg(hub, 'm-add-owner');
     const before = await listMembers(org);
-    const denied = await org.api('admin', 'POST', '/members', { imOpenId: 'ou-would-be-owner', role: 'OWNER' });
+    const denied = await org.call('admin', 'addMember', { body: { imOpenId: 'ou-would-be-owner', role: 'OWNER' } });
     expectError(denied, 403, 'owner_required');
     expect(await listMembers(org)).toEqual(before);
     // Nothing was created either: the user is unknown to the team endpoints.
-    const team = await org.api('owner', 'POST', '/teams', { slug: 'probe', name: 'Probe' });
-    expectError(await org.api('owner', 'POST', `/teams/${team.body.id}/members`, { imOpenId: 'ou-would-be-owner' }), 404, 'user_not_found');
+    const team = await org.call('owner', 'createTeam', { body: { slug: 'probe', name: 'Probe' } });
+    expectOk(team, 201);
+    expectError(await org.call('owner', 'addTeamMember', { path: { teamId: team.body.id }, body: { imOpenId: 'ou-would-be-owner' } }), 404, 'user_not_found');
 
-    const granted = await org.api('owner', 'POST', '/members', { imOpenId: 'ou-would-be-owner', role: 'OWNER' });
-    expect(granted.status).toBe(201);
+    const granted = await org.call('owner', 'addMember', { body: { imOpenId: 'ou-would-be-owner', role: 'OWNER' } });
+    expectOk(granted, 201);
     expect(granted.body.role).toBe('OWNER');
   });
 
   it('reactivates a revoked membership with the new role and a new createdAt', async () => {
     const seededAt = now();
     const org = await seedOrg(hub, 'm-reactivate');
-    expect((await org.api('admin', 'POST', `/members/${org.userIds.member}/revoke`)).status).toBe(200);
-    expect((await hub.request('GET', '/api/org/m-reactivate', { cookie: org.cookies.member })).status).toBe(404);
+    expect((await org.call('admin', 'revokeMember', { path: { userId: org.userIds.member } })).status).toBe(200);
+    expect((await hub.call('getOrganization', { path: { orgSlug: 'm-reactivate' }, cookie: org.cookies.member })).status).toBe(404);
 
     tick();
     const at = now();
-    const res = await org.api('admin', 'POST', '/members', { imOpenId: 'm-reactivate-member', displayName: 'Ignored', role: 'ADMIN' });
-    expect(res.status).toBe(201);
+    const res = await org.call('admin', 'addMember', { body: { imOpenId: 'm-reactivate-member', displayName: 'Ignored', role: 'ADMIN' } });
+    expectOk(res, 201);
     expect(res.body).toEqual({
       userId: org.userIds.member,
       imOpenId: 'm-reactivate-member',
@@ -185,8 +189,8 @@ describe('POST /members', () => {
     const listed = (await listMembers(org)).filter((m) => m.userId === org.userIds.member);
     expect(listed).toEqual([res.body]);
     // The session that lost access gets it back, with the new role.
-    const orgView = await hub.request('GET', '/api/org/m-reactivate', { cookie: org.cookies.member });
-    expect(orgView.status).toBe(200);
+    const orgView = await hub.call('getOrganization', { path: { orgSlug: 'm-reactivate' }, cookie: org.cookies.member });
+    expectOk(orgView);
     expect(orgView.body.actorRole).toBe('ADMIN');
   });
 
@@ -208,10 +212,10 @@ describe('POST /members', () => {
 
   it('lets only one of two concurrent additions of the same new user succeed', async () => {
     const org = await seedOrg(hub, 'm-add-race');
-    const body = { imOpenId: 'ou-racer', role: 'MEMBER' };
-    const results = await Promise.all([org.api('owner', 'POST', '/members', body), org.api('admin', 'POST', '/members', body)]);
+    const body: RequestBody<'addMember'> = { imOpenId: 'ou-racer', role: 'MEMBER' };
+    const results = await Promise.all([org.call('owner', 'addMember', { body }), org.call('admin', 'addMember', { body })]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
-    expect(results.find((r) => r.status === 409)!.body.error.code).toBe('already_member');
+    expect(errorBody(results.find((r) => r.status === 409)!).error.code).toBe('already_member');
     expect((await listMembers(org)).filter((m) => m.imOpenId === 'ou-racer')).toHaveLength(1);
   });
 });
@@ -220,10 +224,10 @@ describe('PATCH /members/{userId}', () => {
   it('changes a role, answers with the whole member, and the change holds on the very next request', async () => {
     const seededAt = now();
     const org = await seedOrg(hub, 'm-role');
-    expectError(await org.api('member', 'GET', '/members'), 403, 'org_admin_required');
+    expectError(await org.call('member', 'listMembers'), 403, 'org_admin_required');
 
-    const res = await org.api('admin', 'PATCH', `/members/${org.userIds.member}`, { role: 'ADMIN' });
-    expect(res.status).toBe(200);
+    const res = await org.call('admin', 'updateMemberRole', { path: { userId: org.userIds.member }, body: { role: 'ADMIN' } });
+    expectOk(res);
     expect(res.body).toEqual({
       userId: org.userIds.member,
       imOpenId: 'm-role-member',
@@ -233,71 +237,71 @@ describe('PATCH /members/{userId}', () => {
       createdAt: seededAt,
     });
     expect(await listMembers(org)).toContainEqual(res.body);
-    expect((await org.api('member', 'GET', '/members')).status).toBe(200);
+    expect((await org.call('member', 'listMembers')).status).toBe(200);
 
     // An admin may step down; their open session is a member's from then on.
-    expect((await org.api('admin', 'PATCH', `/members/${org.userIds.admin}`, { role: 'MEMBER' })).status).toBe(200);
-    expectError(await org.api('admin', 'GET', '/members'), 403, 'org_admin_required');
+    expect((await org.call('admin', 'updateMemberRole', { path: { userId: org.userIds.admin }, body: { role: 'MEMBER' } })).status).toBe(200);
+    expectError(await org.call('admin', 'listMembers'), 403, 'org_admin_required');
   });
 
   it('lets only an OWNER grant or remove the OWNER role', async () => {
     const org = await seedOrg(hub, 'm-role-owner');
     const before = await listMembers(org);
-    expectError(await org.api('admin', 'PATCH', `/members/${org.userIds.member}`, { role: 'OWNER' }), 403, 'owner_required');
-    expectError(await org.api('admin', 'PATCH', `/members/${org.userIds.owner}`, { role: 'ADMIN' }), 403, 'owner_required');
-    expectError(await org.api('admin', 'PATCH', `/members/${org.userIds.owner}`, { role: 'MEMBER' }), 403, 'owner_required');
+    expectError(await org.call('admin', 'updateMemberRole', { path: { userId: org.userIds.member }, body: { role: 'OWNER' } }), 403, 'owner_required');
+    expectError(await org.call('admin', 'updateMemberRole', { path: { userId: org.userIds.owner }, body: { role: 'ADMIN' } }), 403, 'owner_required');
+    expectError(await org.call('admin', 'updateMemberRole', { path: { userId: org.userIds.owner }, body: { role: 'MEMBER' } }), 403, 'owner_required');
     expect(await listMembers(org)).toEqual(before);
 
-    const promoted = await org.api('owner', 'PATCH', `/members/${org.userIds.admin}`, { role: 'OWNER' });
-    expect(promoted.status).toBe(200);
+    const promoted = await org.call('owner', 'updateMemberRole', { path: { userId: org.userIds.admin }, body: { role: 'OWNER' } });
+    expectOk(promoted);
     expect(promoted.body.role).toBe('OWNER');
     // With two OWNERs, one may demote the other.
-    const demoted = await org.api('admin', 'PATCH', `/members/${org.userIds.owner}`, { role: 'MEMBER' });
-    expect(demoted.status).toBe(200);
+    const demoted = await org.call('admin', 'updateMemberRole', { path: { userId: org.userIds.owner }, body: { role: 'MEMBER' } });
+    expectOk(demoted);
     expect(demoted.body.role).toBe('MEMBER');
-    const roles = Object.fromEntries((await org.api('admin', 'GET', '/members')).body.members.map((m: any) => [m.userId, m.role]));
+    const roles = Object.fromEntries((await okBody(org.call('admin', 'listMembers'))).members.map((m) => [m.userId, m.role]));
     expect(roles).toEqual({ [org.userIds.owner]: 'MEMBER', [org.userIds.admin]: 'OWNER', [org.userIds.member]: 'MEMBER' });
   });
 
   it('answers 409 last_owner when the last active OWNER would be demoted, and changes nothing', async () => {
     const org = await seedOrg(hub, 'm-role-last');
     const before = await listMembers(org);
-    expectError(await org.api('owner', 'PATCH', `/members/${org.userIds.owner}`, { role: 'ADMIN' }), 409, 'last_owner');
+    expectError(await org.call('owner', 'updateMemberRole', { path: { userId: org.userIds.owner }, body: { role: 'ADMIN' } }), 409, 'last_owner');
     expect(await listMembers(org)).toEqual(before);
-    expect((await hub.request('GET', '/api/org/m-role-last', { cookie: org.cookies.owner })).body.actorRole).toBe('OWNER');
+    expect((await okBody(hub.call('getOrganization', { path: { orgSlug: 'm-role-last' }, cookie: org.cookies.owner }))).actorRole).toBe('OWNER');
     // Setting the OWNER role it already has is no demotion.
-    expect((await org.api('owner', 'PATCH', `/members/${org.userIds.owner}`, { role: 'OWNER' })).status).toBe(200);
+    expect((await org.call('owner', 'updateMemberRole', { path: { userId: org.userIds.owner }, body: { role: 'OWNER' } })).status).toBe(200);
   });
 
   it('never lets two concurrent self-demotions remove the last OWNER', async () => {
     const org = await seedOrg(hub, 'm-role-race');
-    expect((await org.api('owner', 'PATCH', `/members/${org.userIds.admin}`, { role: 'OWNER' })).status).toBe(200);
+    expect((await org.call('owner', 'updateMemberRole', { path: { userId: org.userIds.admin }, body: { role: 'OWNER' } })).status).toBe(200);
     for (let round = 0; round < 5; round++) {
       const results = await Promise.all(
-        (['owner', 'admin'] as const).map((actor) => org.api(actor, 'PATCH', `/members/${org.userIds[actor]}`, { role: 'ADMIN' })),
+        (['owner', 'admin'] as const).map((actor) => org.call(actor, 'updateMemberRole', { path: { userId: org.userIds[actor] }, body: { role: 'ADMIN' } })),
       );
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-      expect(results.find((r) => r.status === 409)!.body.error.code).toBe('last_owner');
-      const owners = (await org.api('owner', 'GET', '/members')).body.members.filter((m: any) => m.role === 'OWNER');
+      expect(errorBody(results.find((r) => r.status === 409)!).error.code).toBe('last_owner');
+      const owners = (await okBody(org.call('owner', 'listMembers'))).members.filter((m) => m.role === 'OWNER');
       expect(owners).toHaveLength(1);
       // The remaining OWNER restores a second one for the next round.
-      const remaining = owners[0].userId === org.userIds.owner ? 'owner' : 'admin';
+      const remaining = owners[0]!.userId === org.userIds.owner ? 'owner' : 'admin';
       const other = remaining === 'owner' ? 'admin' : 'owner';
-      expect((await org.api(remaining, 'PATCH', `/members/${org.userIds[other]}`, { role: 'OWNER' })).status).toBe(200);
+      expect((await org.call(remaining, 'updateMemberRole', { path: { userId: org.userIds[other] }, body: { role: 'OWNER' } })).status).toBe(200);
     }
   });
 
   it('answers 404 member_not_found for unknown, revoked and other organizations’ users', async () => {
     const org = await seedOrg(hub, 'm-role-404');
     const gone = await addMember(org, { imOpenId: 'ou-role-gone', role: 'MEMBER' });
-    expect((await org.api('owner', 'POST', `/members/${gone.userId}/revoke`)).status).toBe(200);
+    expect((await org.call('owner', 'revokeMember', { path: { userId: gone.userId } })).status).toBe(200);
     const before = await listMembers(org);
     const foreign = (await userIdOf(hub, 'globex-owner'))!;
     for (const userId of ['no-such-user', gone.userId, foreign]) {
-      expectError(await org.api('owner', 'PATCH', `/members/${userId}`, { role: 'ADMIN' }), 404, 'member_not_found');
+      expectError(await org.call('owner', 'updateMemberRole', { path: { userId }, body: { role: 'ADMIN' } }), 404, 'member_not_found');
     }
     expect(await listMembers(org)).toEqual(before);
-    expect((await hub.request('GET', '/api/org/globex', { cookie: cookies.otherOrgOwner })).body.actorRole).toBe('OWNER');
+    expect((await okBody(hub.call('getOrganization', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner }))).actorRole).toBe('OWNER');
   });
 
   it('rejects an invalid body with 400 validation_failed and changes nothing', async () => {
@@ -314,49 +318,49 @@ describe('POST /members/{userId}/revoke', () => {
   it('revokes, answers {revoked, userId}, and the member’s open session loses access on the very next request', async () => {
     const org = await seedOrg(hub, 'm-revoke');
     // The member's access is resolved (and cached) before the revocation.
-    expect((await hub.request('GET', '/api/org/m-revoke', { cookie: org.cookies.member })).status).toBe(200);
+    expect((await hub.call('getOrganization', { path: { orgSlug: 'm-revoke' }, cookie: org.cookies.member })).status).toBe(200);
 
-    const res = await org.api('admin', 'POST', `/members/${org.userIds.member}/revoke`);
-    expect(res.status).toBe(200);
+    const res = await org.call('admin', 'revokeMember', { path: { userId: org.userIds.member } });
+    expectOk(res);
     expect(res.body).toEqual({ revoked: true, userId: org.userIds.member });
 
-    expectError(await hub.request('GET', '/api/org/m-revoke', { cookie: org.cookies.member }), 404, 'org_not_found');
-    expectError(await org.api('member', 'GET', '/settings'), 404, 'org_not_found');
+    expectError(await hub.call('getOrganization', { path: { orgSlug: 'm-revoke' }, cookie: org.cookies.member }), 404, 'org_not_found');
+    expectError(await org.call('member', 'getOrgSettings'), 404, 'org_not_found');
     // The session itself is still valid; it just no longer reaches the organization.
-    const me = await hub.request('GET', '/api/me', { cookie: org.cookies.member });
-    expect(me.status).toBe(200);
+    const me = await hub.call('getMe', { cookie: org.cookies.member });
+    expectOk(me);
     expect(me.body.organizations).toEqual([]);
     expect((await listMembers(org)).map((m) => m.userId)).not.toContain(org.userIds.member);
 
-    expectError(await org.api('admin', 'POST', `/members/${org.userIds.member}/revoke`), 404, 'member_not_found');
+    expectError(await org.call('admin', 'revokeMember', { path: { userId: org.userIds.member } }), 404, 'member_not_found');
   });
 
   it('takes an admin’s rights away at once', async () => {
     const org = await seedOrg(hub, 'm-revoke-admin');
-    expect((await org.api('admin', 'GET', '/members')).status).toBe(200);
-    expect((await org.api('owner', 'POST', `/members/${org.userIds.admin}/revoke`)).status).toBe(200);
-    expectError(await org.api('admin', 'GET', '/members'), 404, 'org_not_found');
-    expectError(await org.api('admin', 'POST', '/members', { imOpenId: 'ou-sneaky', role: 'MEMBER' }), 404, 'org_not_found');
+    expect((await org.call('admin', 'listMembers')).status).toBe(200);
+    expect((await org.call('owner', 'revokeMember', { path: { userId: org.userIds.admin } })).status).toBe(200);
+    expectError(await org.call('admin', 'listMembers'), 404, 'org_not_found');
+    expectError(await org.call('admin', 'addMember', { body: { imOpenId: 'ou-sneaky', role: 'MEMBER' } }), 404, 'org_not_found');
   });
 
   it('lets only an OWNER revoke an OWNER', async () => {
     const org = await seedOrg(hub, 'm-revoke-owner');
-    expect((await org.api('owner', 'PATCH', `/members/${org.userIds.member}`, { role: 'OWNER' })).status).toBe(200);
+    expect((await org.call('owner', 'updateMemberRole', { path: { userId: org.userIds.member }, body: { role: 'OWNER' } })).status).toBe(200);
     const before = await listMembers(org);
-    expectError(await org.api('admin', 'POST', `/members/${org.userIds.owner}/revoke`), 403, 'owner_required');
+    expectError(await org.call('admin', 'revokeMember', { path: { userId: org.userIds.owner } }), 403, 'owner_required');
     expect(await listMembers(org)).toEqual(before);
 
-    const res = await org.api('owner', 'POST', `/members/${org.userIds.member}/revoke`);
-    expect(res.status).toBe(200);
+    const res = await org.call('owner', 'revokeMember', { path: { userId: org.userIds.member } });
+    expectOk(res);
     expect((await listMembers(org)).map((m) => m.userId).sort()).toEqual([org.userIds.admin, org.userIds.owner].sort());
   });
 
   it('answers 409 last_owner for the last active OWNER and changes nothing', async () => {
     const org = await seedOrg(hub, 'm-revoke-last');
     const before = await listMembers(org);
-    expectError(await org.api('owner', 'POST', `/members/${org.userIds.owner}/revoke`), 409, 'last_owner');
+    expectError(await org.call('owner', 'revokeMember', { path: { userId: org.userIds.owner } }), 409, 'last_owner');
     expect(await listMembers(org)).toEqual(before);
-    expect((await hub.request('GET', '/api/org/m-revoke-last', { cookie: org.cookies.owner })).body.actorRole).toBe('OWNER');
+    expect((await okBody(hub.call('getOrganization', { path: { orgSlug: 'm-revoke-last' }, cookie: org.cookies.owner }))).actorRole).toBe('OWNER');
   });
 
   it('answers 404 member_not_found for unknown users and other organizations’ members', async () => {
@@ -364,25 +368,26 @@ describe('POST /members/{userId}/revoke', () => {
     const before = await listMembers(org);
     const foreign = (await userIdOf(hub, 'globex-owner'))!;
     for (const userId of ['no-such-user', foreign]) {
-      expectError(await org.api('owner', 'POST', `/members/${userId}/revoke`), 404, 'member_not_found');
+      expectError(await org.call('owner', 'revokeMember', { path: { userId } }), 404, 'member_not_found');
     }
     expect(await listMembers(org)).toEqual(before);
-    expect((await hub.request('GET', '/api/org/globex', { cookie: cookies.otherOrgOwner })).status).toBe(200);
+    expect((await hub.call('getOrganization', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner })).status).toBe(200);
   });
 
   it('ends the user’s team memberships in the organization, which a reactivation does not bring back', async () => {
     const org = await seedOrg(hub, 'm-revoke-teams');
-    const team = await org.api('owner', 'POST', '/teams', { slug: 'core', name: 'Core' });
+    const team = await org.call('owner', 'createTeam', { body: { slug: 'core', name: 'Core' } });
+    expectOk(team, 201);
     for (const userId of [org.userIds.member, org.userIds.admin]) {
-      expect((await org.api('owner', 'POST', `/teams/${team.body.id}/members`, { userId })).status).toBe(201);
+      expect((await org.call('owner', 'addTeamMember', { path: { teamId: team.body.id }, body: { userId } })).status).toBe(201);
     }
-    expect((await org.api('owner', 'POST', `/members/${org.userIds.member}/revoke`)).status).toBe(200);
+    expect((await org.call('owner', 'revokeMember', { path: { userId: org.userIds.member } })).status).toBe(200);
 
-    const teamMembers = async () => (await org.api('owner', 'GET', `/teams/${team.body.id}/members`)).body.members.map((m: any) => m.userId);
-    const memberCount = async () => (await org.api('owner', 'GET', '/teams')).body.teams[0].memberCount;
+    const teamMembers = async () => (await okBody(org.call('owner', 'listTeamMembers', { path: { teamId: team.body.id } }))).members.map((m) => m.userId);
+    const memberCount = async () => (await okBody(org.call('owner', 'listTeams'))).teams[0]!.memberCount;
     expect(await teamMembers()).toEqual([org.userIds.admin]);
     expect(await memberCount()).toBe(1);
-    expectError(await org.api('owner', 'POST', `/teams/${team.body.id}/members/${org.userIds.member}/revoke`), 404, 'member_not_found');
+    expectError(await org.call('owner', 'revokeTeamMember', { path: { teamId: team.body.id, userId: org.userIds.member } }), 404, 'member_not_found');
 
     await addMember(org, { imOpenId: 'm-revoke-teams-member', role: 'MEMBER' });
     expect(await teamMembers()).toEqual([org.userIds.admin]);
@@ -391,6 +396,6 @@ describe('POST /members/{userId}/revoke', () => {
 
   it('rejects a malformed user id with 400 validation_failed', async () => {
     const org = await seedOrg(hub, 'm-revoke-invalid');
-    expectError(await org.api('owner', 'POST', `/members/${'x'.repeat(129)}/revoke`), 400, 'validation_failed');
+    expectError(await org.call('owner', 'revokeMember', { path: { userId: 'x'.repeat(129) } }), 400, 'validation_failed');
   });
 });

@@ -98,4 +98,4 @@ export function operationRequest(
   return { method, url: fillPath(path, input.path) + queryString(input.query) };
 }
 
-export type { RequestBody, Schema, SuccessBody } from '../../src/http/operation-types.js';
+export type { QueryParams, RequestBody, Schema, SuccessBody } from '../../src/http/operation-types.js';

@@ -30,6 +30,14 @@ export async function okBody<T>(call: HttpResult<T> | Promise<HttpResult<T>>, st
   return res.body as Exclude<T, ErrorEnvelope>;
 }
 
+/** The error code of the response's body, or undefined when the body is no error envelope. */
+export function errorCodeOf(res: HttpResult): string | undefined {
+  const { body } = res;
+  if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
+  const { error } = body;
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}
+
 /** The body is an error envelope (whatever its status); returns it. */
 export function errorBody(res: HttpResult): ErrorEnvelope {
   expect(res.body, res.text).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
