@@ -61,13 +61,20 @@ export default async function globalSetup() {
   server.stderr?.pipe(log);
   process.env.HUB_E2E_BASE_URL = baseUrl;
   process.env.HUB_E2E_DATA_DIR = dataDir;
-  await waitUntilReady(`${baseUrl}/api/me`, server, 120_000);
-  process.env.HUB_E2E_SEED = JSON.stringify(await seed(hub));
-
-  return async () => {
-    server.kill('SIGTERM');
-    await new Promise((r) => (server.exitCode !== null ? r(null) : server.once('exit', r)));
+  const stop = async () => {
+    if (server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+    }
     log.end();
     rmSync(dataDir, { recursive: true, force: true });
   };
+  try {
+    await waitUntilReady(`${baseUrl}/api/me`, server, 120_000);
+    process.env.HUB_E2E_SEED = JSON.stringify(await seed(hub));
+  } catch (error) {
+    await stop(); // a failed setup must not leave a server behind
+    throw error;
+  }
+  return stop;
 }
