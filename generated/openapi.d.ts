@@ -969,18 +969,27 @@ export interface paths {
          *
          *     1. `effective` = min(`platformCeiling`, `organizationLimit`); when
          *        `organizationLimit` is null, `effective` = `platformCeiling`.
-         *     2. A dimension whose `platformCeiling` is null cannot take an
-         *        organization limit (422 `capacity_no_ceiling`).
+         *     2. Every dimension has a platform ceiling (a built-in default unless
+         *        the operator sets `HUB_CEILING_<DIMENSION>`), so no dimension is
+         *        ever unlimited and `capacity_no_ceiling` is no longer produced.
          *     3. A limit above the platform ceiling is rejected (422
          *        `capacity_above_ceiling`).
-         *     4. No dimension may be unlimited: a ceiling must exist before an
-         *        organization limit can be set.
+         *     4. A limit below the dimension's floor is rejected (422
+         *        `capacity_below_floor`): `requestRate` at least 1 request per
+         *        minute, `requestBodySize` at least 65536 bytes (64 KiB). A lower
+         *        limit would lock the organization out of its own API, including
+         *        this PUT. The floors bind organization limits only; an operator
+         *        can lift any organization limit with `hub capacity clear <org>
+         *        <dimension>`.
          *     5. Only the dimensions present in `limits` are touched.
          *
          *     A `null` value clears the organization's limit for that dimension (its
          *     effective limit becomes the ceiling); clearing is always allowed.
          *     Limits are non-negative numbers. The PUT is all-or-nothing: one
-         *     rejected dimension rejects the whole request and nothing is changed.
+         *     rejected dimension rejects the whole request and nothing is changed;
+         *     the message names every rejected dimension, and the code is
+         *     `capacity_below_floor` when any is below its floor, else
+         *     `capacity_above_ceiling`.
          *
          *     Who may call: an org admin (OWNER or ADMIN).
          */
@@ -1305,9 +1314,22 @@ export interface components {
             members: components["schemas"]["OrgMember"][];
         };
         AddMemberRequest: {
+            /** Format: name */
             imOpenId: string;
-            /** @description Used when the user is created; defaults to the `imOpenId`. */
+            /**
+             * Format: name
+             * @description Used when the user is created; defaults to the `imOpenId`.
+             */
             displayName?: string;
+            /**
+             * Format: uri
+             * @description The user's avatar: an absolute `https` URL without a user name or
+             *     password. Stored when the user is created, or when the user has no
+             *     avatar yet; an avatar already stored is kept (it belongs to the
+             *     user across organizations). Shown as `avatarUrl` in `OrgMember`
+             *     and `MeResponse`.
+             */
+            avatarUrl?: string;
             role: components["schemas"]["OrgRole"];
         };
         UpdateMemberRoleRequest: {
@@ -1334,11 +1356,13 @@ export interface components {
         CreateTeamRequest: {
             /** @description Unique among the organization's active teams. */
             slug: string;
+            /** Format: name */
             name: string;
             description?: string;
         };
         /** @description Properties left out are kept. */
         UpdateTeamRequest: {
+            /** Format: name */
             name?: string;
             /** @description `null` clears the description. */
             description?: string | null;
@@ -1364,6 +1388,7 @@ export interface components {
         /** @description Exactly one of `userId` or `imOpenId`. */
         AddTeamMemberRequest: {
             userId?: string;
+            /** Format: name */
             imOpenId?: string;
         };
         TeamMemberRevoked: {
@@ -1413,6 +1438,7 @@ export interface components {
             sortKey: string;
         };
         CreateFolderRequest: {
+            /** Format: name */
             name: string;
             /** @description The parent folder; left out for a root folder. */
             parentId?: string;
@@ -1421,6 +1447,7 @@ export interface components {
         };
         /** @description Properties left out are kept. */
         UpdateFolderRequest: {
+            /** Format: name */
             name?: string;
             sortKey?: string;
             /** @description The new parent folder; `null` moves the folder to the root. */
@@ -1437,6 +1464,7 @@ export interface components {
             projectId: string;
         };
         CreateProjectRequest: {
+            /** Format: name */
             name: string;
             /** @description The folder to create the project in; left out for the root. */
             folderId?: string;
@@ -1446,6 +1474,7 @@ export interface components {
             name: string;
         };
         RenameProjectRequest: {
+            /** Format: name */
             name: string;
         };
         MoveProjectRequest: {
@@ -1638,12 +1667,14 @@ export interface components {
         };
         /**
          * @description A partial map from dimension to organization limit. Only the dimensions
-         *     present are touched. A number (non-negative, at most the platform
-         *     ceiling) sets the limit; `null` clears it.
+         *     present are touched. A number (non-negative, at least the dimension's
+         *     floor where it has one, at most the platform ceiling) sets the limit;
+         *     `null` clears it.
          */
         CapacityLimits: {
-            /** @description At least 1 request per minute; a lower limit would lock the organization out of its own API, including the call that lifts it. */
+            /** @description At least 1 request per minute (422 `capacity_below_floor`); a lower limit would lock the organization out of its own API, including the call that lifts it. */
             requestRate?: number | null;
+            /** @description At least 65536 bytes (64 KiB; 422 `capacity_below_floor`), so the request that lifts the limit still fits. */
             requestBodySize?: number | null;
             agentConcurrency?: number | null;
             admissionQueueLength?: number | null;
@@ -1694,6 +1725,7 @@ export interface components {
             roles: components["schemas"]["AgentRoleRow"][];
         };
         PutAgentRoleRequest: {
+            /** Format: name */
             label: string;
             /** @description The `id` of one of `/agent-models` (422 `unknown_model` otherwise), or null. */
             defaultModel?: string | null;
@@ -1807,7 +1839,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request conflicts with the current state: `slug_taken`, `already_member`, `already_team_member`, `last_owner`, `folder_cycle`, `folder_not_empty`, `project_archived` or `capacity_exceeded`, as listed on the operation. */
+        /** @description The request conflicts with the current state: `slug_taken`, `already_member`, `already_team_member`, `last_owner`, `folder_cycle`, `folder_not_empty`, `project_archived`, `capacity_exceeded` or `role_is_default`, as listed on the operation. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1825,7 +1857,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request is well-formed but breaks a rule: `capacity_above_ceiling`, `capacity_no_ceiling`, `invalid_skill`, `unknown_skill` or `unknown_model`, as listed on the operation. */
+        /** @description The request is well-formed but breaks a rule: `capacity_above_ceiling`, `capacity_below_floor`, `invalid_skill`, `unknown_skill` or `unknown_model`, as listed on the operation. */
         Unprocessable: {
             headers: {
                 [name: string]: unknown;
@@ -1844,7 +1876,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Any other error, with the usual envelope: 500 `internal_error` (logged with a request id; the message says only that). */
+        /** @description Any other error, with the usual envelope: 415 `unsupported_media_type` for a body that is not JSON, 405 `method_not_allowed` (with `Allow`), or 500 `internal_error` (logged with a request id; the message says only that). */
         Unexpected: {
             headers: {
                 [name: string]: unknown;
@@ -3279,7 +3311,7 @@ export interface operations {
             /** @description `org_not_found`. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
-            /** @description `capacity_no_ceiling` (the dimension has no platform ceiling), `capacity_above_ceiling` (the limit exceeds the ceiling). */
+            /** @description `capacity_below_floor` (below the dimension's floor), `capacity_above_ceiling` (the limit exceeds the ceiling). */
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];

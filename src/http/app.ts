@@ -15,6 +15,7 @@ import { guardProject } from './pipeline/project-guard.js';
 import { limitRequestRate } from './pipeline/rate-limit.js';
 import { resolveOrganization } from './pipeline/resolve-organization.js';
 import { validateRequest, validateResponses } from './pipeline/validate-contract.js';
+import { parseQueryWithoutEmptyValues } from './query-parser.js';
 import { requestLog } from './request-log.js';
 import { webAppRoutes } from './web-app.js';
 
@@ -39,6 +40,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.disable('x-powered-by');
   // Responses are per-user and small; hashing each body for an ETag costs more than it saves.
   app.set('etag', false);
+  app.set('query parser', parseQueryWithoutEmptyValues);
 
   app.use(requestLog(logger));
   app.get('/healthz', async (_req, res) => {

@@ -1,3 +1,11 @@
 /** C0 and C1 control characters (NUL among them), DEL, and the Unicode line and paragraph separators. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's purpose.
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True when the string has no lone surrogate, i.e. it can be written as UTF-8 without loss. */
+export const isWellFormed = (text: string): boolean => !LONE_SURROGATE.test(text);
+
+/** A name, label or handle (`format: name` in openapi.yaml): one line, no control characters, not blank. */
+export const isName = (text: string): boolean => !CONTROL_CHARACTERS.test(text) && /\S/u.test(text);

@@ -2,13 +2,13 @@ import { isUtf8 } from 'node:buffer';
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import type { SkillContentStore } from './content-store.js';
+import type { SkillContent } from './content-store.js';
 import { contentDigest, sha256Hex } from './digest.js';
-import { invalidSkill, isWellFormed, quoted } from './invalid.js';
+import { invalidSkill, quoted } from './invalid.js';
 import { MANIFEST_PATH, MAX_VERSION_LENGTH, parseSkillManifest, type SkillManifest } from './manifest.js';
 import { byPathBytes, checkPaths } from './paths.js';
 import type { SkillRecord, SkillStore } from './store.js';
-import { CONTROL_CHARACTERS } from '../shared/text.js';
+import { CONTROL_CHARACTERS, isWellFormed } from '../shared/text.js';
 
 /** A skill `name`: the contract's pattern. */
 export const SKILL_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -64,13 +64,15 @@ export interface SkillInstallOutcome {
  * 3. deduplicate — content already stored is not written again (checked before populating;
  *    a concurrent install that wins the rename makes this one drop its staging copy).
  * 4. atomic rename into `<data>/skills/<digest>`.
+ *    (Steps 2–4 are `SkillContent.put`; on PostgreSQL the entry is first inserted into the
+ *    database in one transaction — the copy every instance reads — and then mirrored to disk.)
  * 5. commit the row naming the digest. The entry is durable before the row exists, so no row
  *    ever names a missing entry; a crash between 4 and 5 leaves a complete entry no row names.
  */
 export class SkillIngestion {
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly content: SkillContentStore,
+    private readonly content: SkillContent,
     private readonly rows: SkillStore,
     private readonly capacity: Pick<CapacityService, 'effectiveLimit'>,
     private readonly clock: Clock,
@@ -89,10 +91,7 @@ export class SkillIngestion {
     const limits = await this.limitsFor(request.organizationId);
     const inspected = inspectSkill(request.name, request.version, request.files, limits);
     let stored = false;
-    if (!(await this.content.has(inspected.contentDigest))) {
-      const staging = await this.content.populate(inspected.files);
-      stored = await this.content.place(staging, inspected.contentDigest);
-    }
+    if (!(await this.content.has(inspected.contentDigest))) stored = await this.content.put(inspected.contentDigest, inspected.files);
     const content = {
       organizationId: request.organizationId,
       name: request.name,

@@ -8,8 +8,3 @@ export const invalidSkill = (message: string): ApiError => unprocessable('invali
  * line breaks are escaped and the message stays on one line.
  */
 export const quoted = (text: string): string => JSON.stringify(text);
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** True when the string has no lone surrogate, i.e. it can be written as UTF-8 without loss. */
-export const isWellFormed = (text: string): boolean => !LONE_SURROGATE.test(text);

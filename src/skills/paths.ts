@@ -1,5 +1,5 @@
-import { invalidSkill, isWellFormed, quoted } from './invalid.js';
-import { CONTROL_CHARACTERS } from '../shared/text.js';
+import { invalidSkill, quoted } from './invalid.js';
+import { CONTROL_CHARACTERS, isWellFormed } from '../shared/text.js';
 
 /** Longest file path inside a skill, in UTF-8 bytes (the request schema's `maxLength` too). */
 export const MAX_PATH_BYTES = 512;

@@ -13,6 +13,8 @@ const setLimits = async (org: OrgFixture, limits: Record<string, number>) => {
   const res = await org.api('owner', 'PUT', '/capacity-policy', { limits });
   expect(res.status, res.text).toBe(200);
 };
+/** The lowest requestBodySize an organization may set (64 KiB). */
+const FLOOR = 64 * 1024;
 /** A team body the contract refuses: no `name`, an unknown property and a malformed slug. */
 const INVALID_TEAM = { slug: 'NOT A SLUG', bogus: true };
 
@@ -66,21 +68,21 @@ describe('the request pipeline', () => {
 
   it('answers an oversized body 413 before parsing or validating it', async () => {
     const org = await freshOrg('big');
-    await setLimits(org, { requestBodySize: 1000 });
-    const oversized = { ...INVALID_TEAM, padding: 'x'.repeat(2000) };
+    await setLimits(org, { requestBodySize: FLOOR });
+    const oversized = { ...INVALID_TEAM, padding: 'x'.repeat(FLOOR) };
     const refused = await org.api('owner', 'POST', '/teams', oversized);
     expectError(refused, 413, 'payload_too_large');
-    expect(refused.body).toMatchObject({ error: { message: expect.stringContaining('1000') } });
+    expect(refused.body).toMatchObject({ error: { message: expect.stringContaining(String(FLOOR)) } });
     // Malformed JSON over the limit is refused for its size too.
-    expectError(await org.api('owner', 'POST', '/teams', `{"slug": "${'x'.repeat(2000)}`), 413, 'payload_too_large');
+    expectError(await org.api('owner', 'POST', '/teams', `{"slug": "${'x'.repeat(FLOOR)}`), 413, 'payload_too_large');
     // A member's oversized body is refused for its size before the role rule.
     expectError(await org.api('member', 'POST', '/teams', oversized), 413, 'payload_too_large');
   });
 
   it('refuses a body over the limit while it streams, whatever Content-Length claimed', async () => {
     const org = await freshOrg('chunked');
-    await setLimits(org, { requestBodySize: 1000 });
-    const body = JSON.stringify({ slug: 'x', name: 'y'.repeat(3000) });
+    await setLimits(org, { requestBodySize: FLOOR });
+    const body = JSON.stringify({ slug: 'x', name: 'y'.repeat(FLOOR) });
     const chunks = new ReadableStream({
       start(controller) {
         controller.enqueue(new TextEncoder().encode(body));

@@ -1,5 +1,7 @@
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { isName } from '../../shared/text.js';
+import { isRfc3339Timestamp } from '../../shared/timestamps.js';
 import type { OpenApiDocument } from '../openapi-document.js';
 import type { Stage } from './stage.js';
 
@@ -17,11 +19,16 @@ function perPathValidators(spec: OpenApiDocument, options: { requests: boolean; 
     if (!handlers) {
       const { paths, ...rest } = spec;
       handlers = OpenApiValidator.middleware({
-        apiSpec: structuredClone({ ...rest, paths: { [path]: paths[path] } }) as never,
+        apiSpec: structuredClone({ ...rest, paths: { [path]: withHead(paths[path]) } }) as never,
         validateRequests: options.requests ? { allowUnknownQueryParameters: false, coerceTypes: false } : false,
         validateResponses: options.responses ? { allErrors: true } : false,
         validateSecurity: false,
         validateFormats: true,
+        formats: {
+          // Strict RFC 3339: ajv's date-time accepts a leap second, and its fast mode month 13.
+          'date-time': { type: 'string', validate: isRfc3339Timestamp },
+          name: { type: 'string', validate: isName },
+        },
         ignoreUndocumented: false,
         fileUploader: false,
         $refParser: { mode: 'bundle' },
@@ -30,6 +37,14 @@ function perPathValidators(spec: OpenApiDocument, options: { requests: boolean; 
     }
     return handlers;
   };
+}
+
+/**
+ * HEAD is GET without the body (Express answers it with the GET route): the validator, which
+ * knows only the methods the document lists, is told so.
+ */
+function withHead(item: OpenApiDocument['paths'][string] | undefined) {
+  return item?.get ? { ...item, head: item.get } : item;
 }
 
 /** 400 `validation_failed` for a request that breaks the contract (path, query and body). */

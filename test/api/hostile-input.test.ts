@@ -1,0 +1,190 @@
+// Inputs a careless or hostile client sends: none may yield a 5xx or store something the
+// other database could not hold. Each refusal is checked to have changed nothing.
+import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../support/assertions.js';
+import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
+import { TestHub } from '../support/test-hub.js';
+
+let hub: TestHub;
+let org: OrgFixture;
+
+beforeAll(async () => {
+  hub = await TestHub.start();
+  org = await seedOrg(hub, 'hostile');
+});
+afterAll(() => hub?.stop());
+
+/** A raw request with exactly these bytes and headers, as the owner. */
+async function send(method: string, path: string, body: Buffer | string | undefined, headers: Record<string, string>) {
+  const res = await fetch(`${hub.url}/api/org/${org.slug}${path}`, {
+    method,
+    headers: { cookie: org.cookies.owner, ...headers },
+    body,
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: text ? (JSON.parse(text) as unknown) : undefined };
+}
+
+async function teamSlugs(): Promise<string[]> {
+  const res = await org.call('owner', 'listTeams');
+  expect(res.status).toBe(200);
+  return (res.body as { teams: Array<{ slug: string }> }).teams.map((t) => t.slug).sort();
+}
+
+describe('request bodies', () => {
+  it('refuses a Content-Encoding that does not decode with 400, signed in or not', async () => {
+    const before = await teamSlugs();
+    const junk = '{"slug":"gz","name":"G"}';
+    for (const encoding of ['gzip', 'deflate', 'br']) {
+      const res = await send('POST', '/teams', junk, { 'content-type': 'application/json', 'content-encoding': encoding });
+      expectError(res, 400, 'validation_failed');
+    }
+    expectError(await hub.request('POST', `/api/org/${org.slug}/teams`, { body: junk, headers: { 'content-encoding': 'gzip' } }), 401, 'unauthenticated');
+    expect(await teamSlugs()).toEqual(before);
+  });
+
+  it('still reads a body that is really gzip', async () => {
+    const res = await send('POST', '/teams', gzipSync('{"slug":"zipped","name":"Zipped"}'), {
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    });
+    expect(res.status, res.text).toBe(201);
+  });
+
+  it('refuses bytes that are not UTF-8 instead of repairing them', async () => {
+    const body = Buffer.concat([Buffer.from('{"slug":"utf","name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    expectError(await send('POST', '/teams', body, { 'content-type': 'application/json' }), 400, 'validation_failed');
+    expect(await teamSlugs()).not.toContain('utf');
+  });
+
+  it('answers 415 to a body that is not JSON', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      expectError(await send('POST', '/teams', 'slug=form&name=Form', { 'content-type': type }), 415, 'unsupported_media_type');
+    }
+    expect(await teamSlugs()).not.toContain('form');
+  });
+
+  it('refuses U+0000 and lone surrogates in any string of a body, and in keys', async () => {
+    const project = await org.call('owner', 'createProject', { body: { name: 'Kept' } });
+    const projectId = (project.body as { id: string }).id;
+    const cases: Array<[string, string, unknown]> = [
+      ['POST', '/teams', { slug: 'nul', name: 'a\u0000b' }],
+      ['POST', '/teams', { slug: 'nul-desc', name: 'N', description: 'line\u0000' }],
+      ['POST', '/members', { imOpenId: 'nul\u0000user', role: 'MEMBER' }],
+      ['POST', '/folders', { name: 'f\u0000' }],
+      ['POST', '/projects', { name: 'a\ud800b' }],
+      ['PATCH', `/projects/${projectId}`, { name: '\udc00' }],
+      ['POST', '/teams', { slug: 'key', name: 'K', ['x\u0000']: 1 }],
+    ];
+    for (const [method, path, body] of cases) {
+      const res = await org.api('owner', method, path, body);
+      expectError(res, 400, 'validation_failed');
+    }
+    expect(await teamSlugs()).not.toEqual(expect.arrayContaining(['nul']));
+    const detail = await org.call('owner', 'getProject', { path: { projectId } });
+    expect((detail.body as { name: string }).name).toBe('Kept');
+  });
+
+  it('keeps a well-formed astral character (a surrogate pair) and line breaks in free text', async () => {
+    const res = await org.api('owner', 'POST', '/teams', { slug: 'astral', name: 'Rocket 🚀', description: 'two\nlines\tand a tab' });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ name: 'Rocket 🚀', description: 'two\nlines\tand a tab' });
+  });
+
+  it('refuses control characters and blank names from the schema', async () => {
+    for (const name of ['   ', '\t', 'line\nbreak', 'bell\u0007', '\u2028']) {
+      const res = await org.api('owner', 'POST', '/teams', { slug: 'blank', name });
+      expectError(res, 400, 'validation_failed');
+      expect(res.body).toMatchObject({ error: { details: [{ path: '/body/name' }] } });
+    }
+    expectError(await org.api('owner', 'POST', '/members', { imOpenId: 'tab\there', role: 'MEMBER' }), 400, 'validation_failed');
+    expect(await teamSlugs()).not.toContain('blank');
+  });
+});
+
+describe('timestamps', () => {
+  const usage = (from: string, to = '2028-01-01T00:00:00Z') =>
+    org.api('owner', 'GET', `/usage?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+
+  it('are strict RFC 3339: impossible fields are 400, never a 500 or a silent rollover', async () => {
+    for (const from of [
+      '2026-13-01T00:00:00Z',
+      '2026-00-10T00:00:00Z',
+      '2026-01-01T25:00:00Z',
+      '2026-01-01T10:60:00Z',
+      '2026-06-30T23:59:60Z',
+      '2026-01-01T00:00:00+25:00',
+      '2026-01-01T00:00:00+01:60',
+      '2026-02-30T00:00:00Z',
+      '2025-02-29T00:00:00Z',
+      '2026-04-31T00:00:00Z',
+      '2026-01-01',
+      '2026-01-01T00:00:00',
+    ]) {
+      expectError(await usage(from), 400, 'validation_failed');
+    }
+  });
+
+  it('accepts every well-formed one: offsets, fractions, leap days', async () => {
+    for (const from of ['2024-02-29T00:00:00Z', '2026-01-01T00:00:00.123456+05:30', '2026-12-31T23:59:59-12:00', '2026-01-01t00:00:00z']) {
+      const res = await usage(from);
+      expect(res.status, `${from}: ${res.text}`).toBe(200);
+    }
+  });
+});
+
+describe('query strings', () => {
+  it('treat empty values as absent', async () => {
+    const res = await org.api('owner', 'GET', '/usage?from=&to=&folderId=');
+    expect(res.status, res.text).toBe(200);
+    const limited = await hub.request('GET', `/api/org/${org.slug}/projects/${'0'.repeat(8)}/sessions?limit=`, { cookie: org.cookies.owner });
+    expect(limited.status).not.toBe(400);
+  });
+});
+
+describe('methods', () => {
+  /**
+   * A request written byte for byte on a socket: Node's clients refuse TRACE, or a body on it.
+   * The answer is read until the server closes the connection (`Connection: close`).
+   */
+  function raw(method: string, path: string, body = ''): Promise<{ status: number; allow: string | undefined; text: string }> {
+    const { hostname, port } = new URL(hub.url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        const head = [`${method} ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, `Cookie: ${org.cookies.owner}`, 'Connection: close'];
+        if (body) head.push('Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`);
+        socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+      });
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const [headers = '', text = ''] = answer.split('\r\n\r\n', 2);
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1]);
+        const allow = /^allow: (.*)$/im.exec(headers)?.[1]?.trim();
+        resolve({ status, allow, text });
+      });
+    });
+  }
+
+  it('answer HEAD on every GET route like GET, without a body', async () => {
+    for (const path of [`/api/org/${org.slug}`, `/api/org/${org.slug}/members`, `/api/org/${org.slug}/explorer`, '/api/me']) {
+      const get = await raw('GET', path);
+      const head = await raw('HEAD', path);
+      expect(head.status, path).toBe(get.status);
+      expect(head.text).toBe('');
+    }
+    expect((await hub.request('HEAD', '/api/me')).status).toBe(401);
+  });
+
+  it('answer 405 with Allow to a method a path does not have, whatever the body', async () => {
+    for (const method of ['TRACE', 'PATCH', 'PUT', 'DELETE']) {
+      const res = await raw(method, `/api/org/${org.slug}/teams`, '{"broken": ');
+      expect(res.status, method).toBe(405);
+      expect(res.allow).toBe('GET, POST');
+      expect(JSON.parse(res.text)).toMatchObject({ error: { code: 'method_not_allowed' } });
+    }
+  });
+});
