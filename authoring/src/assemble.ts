@@ -1,8 +1,9 @@
 /**
  * `assemble-markdown`: the course title as the one level-1 heading, then one field's markdown
  * of every part that has it, in course order. The author's bytes are copied as they are; only
- * relative image destinations are spliced in place (by mdast offsets, never re-serialized) so
- * that they read from the course root.
+ * relative image destinations (so that they read from the course root) and, in a part with a
+ * level-1 heading of its own, heading markers are spliced in place (by mdast offsets, never
+ * re-serialized).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,8 +11,10 @@ import type { Root } from 'mdast';
 import { visit } from 'unist-util-visit';
 import type { Course, PartContent } from './course.js';
 import { BuildError, type BuildProblem } from './errors.js';
+import { headingShiftEdits } from './headings.js';
 import { classifyUrl, imageDestinations, resolveImage } from './images.js';
-import { parseMarkdown } from './markdown.js';
+import { parsePart } from './markdown.js';
+import { applyEdits, type Edit } from './splice.js';
 
 export interface AssembledMarkdown {
   markdown: string;
@@ -46,18 +49,15 @@ export function assembleMarkdown(course: Course, field: string): AssembledMarkdo
     const content = part.content.get(field);
     if (!content || content.extension !== 'md' || content.text.trim() === '') continue;
     const { text: source } = content;
-    // What follows the part in the output: a line ending when it lacks a final one, then the blank line.
-    const closing = /[\r\n]$/.test(source) ? '' : '\n';
-    const blank = source.endsWith('\r') ? '\r' : '\n';
-    // Parsed with a stand-in for the next part, to see whether its last block would swallow it.
-    const tree = parseMarkdown(`${source}${closing}${blank}${NEXT_PART}\n`);
-    const { text, rewritten } = rebaseImages(part.dir, content, tree, references, problems);
+    const { tree, next, closing, blank } = parsePart(content);
+    const { edits, rewritten } = rebaseImages(part.dir, content, tree, references, problems);
     checkDefinitions(content, tree, rewritten, definitions, problems);
     // Only a part that has a next part can swallow it.
     if (swallowing) problems.push(swallowing);
-    const swallower = blockSwallowingNext(tree, source.length + closing.length + blank.length);
-    swallowing = swallower && { file: content.file, ...swallower };
+    const swallower = blockSwallowingNext(tree, next);
+    swallowing = swallower && { file: content.file, rule: 'part-unclosed', ...swallower };
 
+    const text = applyEdits(source, [...edits, ...headingShiftEdits(source, tree, next)]);
     markdown += `${separator}${text}${closing}`;
     separator = blank;
     files.push(content.file);
@@ -65,40 +65,49 @@ export function assembleMarkdown(course: Course, field: string): AssembledMarkdo
 
   for (const [image, refs] of references) {
     if (isFile(path.join(course.root, image))) continue;
-    for (const ref of refs) problems.push({ file: ref.file, line: ref.line, column: ref.column, message: `image "${ref.url}" not found (looked for ${image})` });
+    for (const ref of refs) {
+      problems.push({
+        file: ref.file,
+        line: ref.line,
+        column: ref.column,
+        rule: 'image-missing',
+        message:
+          `image "${ref.url}" not found (looked for ${image}): ` +
+          `add the file, or fix the path (relative to ${path.posix.dirname(ref.file)}/)`,
+      });
+    }
   }
   if (problems.length > 0) throw new BuildError(inCourseOrder(problems, files));
   return { markdown, images: [...references.keys()], files };
 }
 
-/** The part's text with every relative image destination re-based on the course root. */
+/** The edits re-basing every relative image destination of the part on the course root. */
 function rebaseImages(
   dir: string,
   content: PartContent,
   tree: Root,
   references: Map<string, Reference[]>,
   problems: BuildProblem[],
-): { text: string; rewritten: Map<number, string> } {
+): { edits: Edit[]; rewritten: Map<number, string> } {
   const source = content.text;
-  let text = '';
-  let last = 0;
+  const edits: Edit[] = [];
   // Definition start line → its destination as written in the output.
   const rewritten = new Map<number, string>();
   for (const d of imageDestinations(source, tree)) {
     if (classifyUrl(d.url) !== 'relative') continue;
     const resolved = resolveImage(dir, source.slice(d.start, d.end), d.url);
     if ('error' in resolved) {
-      problems.push({ file: content.file, line: d.line, column: d.column, message: `image "${d.url}" ${resolved.error}` });
+      const message = `image "${d.url}" ${resolved.error}: copy the file into the course and refer to it there`;
+      problems.push({ file: content.file, line: d.line, column: d.column, rule: 'image-outside-course', message });
       continue;
     }
-    text += source.slice(last, d.start) + resolved.rewritten;
-    last = d.end;
+    edits.push({ start: d.start, end: d.end, text: resolved.rewritten });
     if (d.node === 'definition') rewritten.set(d.start, resolved.rewritten);
     const refs = references.get(resolved.path) ?? [];
     refs.push({ file: content.file, line: d.line, column: d.column, url: d.url });
     references.set(resolved.path, refs);
   }
-  return { text: text + source.slice(last), rewritten };
+  return { edits, rewritten };
 }
 
 /**
@@ -118,8 +127,13 @@ function checkDefinitions(
   visit(tree, (node) => {
     if (node.type === 'imageReference' || node.type === 'linkReference') used.add(node.identifier);
     if (node.type === 'definition' && !own.has(node.identifier)) {
-      const destination = [...rewritten.entries()].find(([start]) => start >= node.position!.start.offset! && start < node.position!.end.offset!)?.[1];
-      own.set(node.identifier, { value: `${destination ?? node.url}\u0000${node.title ?? ''}`, line: node.position!.start.line });
+      const destination = [...rewritten.entries()].find(
+        ([start]) => start >= node.position!.start.offset! && start < node.position!.end.offset!,
+      )?.[1];
+      own.set(node.identifier, {
+        value: `${destination ?? node.url}\u0000${node.title ?? ''}`,
+        line: node.position!.start.line,
+      });
     }
   });
   for (const [label, def] of own) {
@@ -131,24 +145,30 @@ function checkDefinitions(
         file: content.file,
         line: def.line,
         column: 1,
-        message: `reference label [${label}] is also defined in ${earlier.file}:${earlier.line} with another destination; in the assembled file the first definition wins, so rename one of them`,
+        rule: 'reference-conflict',
+        message:
+          `reference label [${label}] is also defined in ${earlier.file}:${earlier.line} with another destination; ` +
+          'in the assembled file the first definition wins, so rename one of them',
       });
     }
   }
 }
 
-/** Stands in for the next part when a part is parsed. */
-const NEXT_PART = 'cph: the next part starts here';
-
 /**
  * Where the block starts that runs over the end of the part into `next` (the offset where the
  * stand-in for the next part begins): an unclosed code fence, an unclosed HTML block.
  */
-function blockSwallowingNext(tree: Root, next: number): Omit<BuildProblem, 'file'> | undefined {
+function blockSwallowingNext(tree: Root, next: number): Omit<BuildProblem, 'file' | 'rule'> | undefined {
   const last = tree.children[tree.children.length - 1];
   if (!last || last.position?.start.offset === next) return undefined;
-  const culprit = tree.children.find((node) => node.position!.start.offset! < next && node.position!.end.offset! > next) ?? last;
-  const what = culprit.type === 'code' ? 'code block (unclosed fence?)' : culprit.type === 'html' ? 'HTML block (unclosed?)' : culprit.type;
+  const culprit =
+    tree.children.find((node) => node.position!.start.offset! < next && node.position!.end.offset! > next) ?? last;
+  const what =
+    culprit.type === 'code'
+      ? 'code block (unclosed fence?)'
+      : culprit.type === 'html'
+        ? 'HTML block (unclosed?)'
+        : culprit.type;
   return {
     line: culprit.position!.start.line,
     column: culprit.position!.start.column,
@@ -166,5 +186,7 @@ function isFile(file: string): boolean {
 
 function inCourseOrder(problems: BuildProblem[], files: readonly string[]): BuildProblem[] {
   const rank = (p: BuildProblem) => files.indexOf(p.file ?? '');
-  return problems.sort((a, b) => rank(a) - rank(b) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  return problems.sort(
+    (a, b) => rank(a) - rank(b) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0),
+  );
 }

@@ -11,6 +11,7 @@ import type { Course, Target } from './course.js';
 import type { Diagnostic } from './diagnostics.js';
 import { BuildError, UsageError, type BuildProblem } from './errors.js';
 import { copyFiles } from './images.js';
+import { suggesting } from './suggest.js';
 import { compileTypeset } from './typeset.js';
 
 export interface BuildOptions extends CheckOptions {
@@ -39,13 +40,20 @@ export type BuildResult =
 export async function buildTarget(dir: string, targetName: string, options: BuildOptions = {}): Promise<BuildResult> {
   const { course, diagnostics } = checkCourse(dir, options);
   if (course && !course.targets.some((t) => t.name === targetName)) {
-    const known = course.targets.map((t) => t.name).join(', ') || 'none';
-    throw new UsageError(`unknown target "${targetName}" (targets of this course: ${known})`);
+    const names = course.targets.map((t) => t.name);
+    throw new UsageError(
+      suggesting(
+        `unknown target "${targetName}" (targets of this course: ${names.join(', ') || 'none'})`,
+        targetName,
+        names,
+      ).message,
+    );
   }
   if (!course || diagnostics.length > 0) return { ok: false, course, diagnostics };
   const target = course.targets.find((t) => t.name === targetName)!;
-  const outDir = buildRoot(dir, options);
-  if (target.action === 'assemble-markdown') return { ok: true, course, outputs: [await writeMarkdownTarget(course, target, outDir)] };
+  const outDir = buildRootOf(dir, options.out);
+  if (target.action === 'assemble-markdown')
+    return { ok: true, course, outputs: [await writeMarkdownTarget(course, target, outDir)] };
   return { ok: true, course, outputs: writeTypesetTargets(course, [target], outDir) };
 }
 
@@ -55,19 +63,24 @@ export async function buildAllTypeset(dir: string, options: BuildOptions = {}): 
   if (!course || diagnostics.length > 0) return { ok: false, course, diagnostics };
   const targets = typesetTargets(course);
   if (targets.length === 0) return { ok: true, course, outputs: [] };
-  return { ok: true, course, outputs: writeTypesetTargets(course, targets, buildRoot(dir, options)) };
+  return { ok: true, course, outputs: writeTypesetTargets(course, targets, buildRootOf(dir, options.out)) };
 }
 
 /** The compile targets: assemble-only targets are not among them. */
-export function typesetTargets(course: Course): Target[] {
+export function typesetTargets(course: Pick<Course, 'targets'>): Target[] {
   return course.targets.filter((t) => t.action === 'compile');
 }
 
-function buildRoot(dir: string, options: BuildOptions): string {
-  return path.resolve(options.out ?? path.join(dir, 'build'));
+/** The absolute build root: `out`, or `<dir>/build`. */
+export function buildRootOf(dir: string, out?: string): string {
+  return path.resolve(out ?? path.join(dir, 'build'));
 }
 
-async function writeMarkdownTarget(course: Course, target: Target & { action: 'assemble-markdown' }, outDir: string): Promise<BuiltFile> {
+async function writeMarkdownTarget(
+  course: Course,
+  target: Target & { action: 'assemble-markdown' },
+  outDir: string,
+): Promise<BuiltFile> {
   const assembled = assembleMarkdown(course, target.field);
   const document = `${target.name}.md`;
   await publish(outDir, async (staging) => {
@@ -75,7 +88,13 @@ async function writeMarkdownTarget(course: Course, target: Target & { action: 'a
     fs.writeFileSync(path.join(staging, document), assembled.markdown);
     return [document];
   });
-  return { target: target.name, file: path.join(outDir, document), parts: assembled.files.length, images: assembled.images.length, warnings: [] };
+  return {
+    target: target.name,
+    file: path.join(outDir, document),
+    parts: assembled.files.length,
+    images: assembled.images.length,
+    warnings: [],
+  };
 }
 
 function writeTypesetTargets(course: Course, targets: readonly Target[], outDir: string): BuiltFile[] {
@@ -87,7 +106,13 @@ function writeTypesetTargets(course: Course, targets: readonly Target[], outDir:
     return documents;
   });
   const parts = course.parts.filter((p) => p.format === 'typeset').length;
-  return targets.map((t, i) => ({ target: t.name, file: path.join(outDir, documents[i]!), parts, images: 0, warnings }));
+  return targets.map((t, i) => ({
+    target: t.name,
+    file: path.join(outDir, documents[i]!),
+    parts,
+    images: 0,
+    warnings,
+  }));
 }
 
 /**
@@ -146,6 +171,9 @@ function mergeTree(from: string, to: string, except: ReadonlySet<string> = new S
 function asBuildError(err: unknown, outDir: string): unknown {
   if (err instanceof BuildError) return err;
   const code = (err as NodeJS.ErrnoException).code;
-  if (typeof code === 'string') return new BuildError(`cannot write the build output to ${outDir}: ${(err as Error).message}`);
+  if (typeof code === 'string') {
+    const message = `cannot write the build output to ${outDir}: ${(err as Error).message}`;
+    return new BuildError([{ file: null, line: null, column: null, rule: 'output-unwritable', message }]);
+  }
   return err;
 }

@@ -2,6 +2,7 @@
  * `cph check`: reads a course and reports what is wrong with it in exactly six classes of
  * diagnostics. The build runs the same check first and refuses to build on any diagnostic.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import {
   contentExtensionsOf,
@@ -21,7 +22,9 @@ import {
 } from './course.js';
 import type { Diagnostic } from './diagnostics.js';
 import { contentExtension, loadKinds, type Kind, type KindRegistry } from './kinds.js';
+import { ownBlocks, parsePart } from './markdown.js';
 import { checkOutline } from './outline.js';
+import { suggesting } from './suggest.js';
 
 /** The property whose markdown must be a slide outline, whatever the kind. */
 export const OUTLINE_PROPERTY = 'slides';
@@ -44,18 +47,28 @@ export function checkCourse(dir: string, options: CheckOptions = {}): CheckResul
   const kinds = options.kinds ?? loadKinds();
   const courseFile = readCourseFile(root);
   const { config } = courseFile;
-  if (!config) return { course: undefined, diagnostics: inReadingOrder(courseFile.diagnostics) };
+  // The parts cannot be read from a broken course.yaml, but an unknown kind is still worth knowing.
+  if (!config)
+    return {
+      course: undefined,
+      diagnostics: inReadingOrder([...courseFile.diagnostics, ...unknownKindsIn(courseFile, kinds)]),
+    };
 
   const diagnostics: Diagnostic[] = [];
-  const atCourse = (cls: Diagnostic['class'], message: string, place: Place | null): void => {
-    diagnostics.push({ class: cls, file: COURSE_FILE, ...placed(place), message });
+  const atCourse = (cls: Diagnostic['class'], message: string, place: Place | null, expected?: string[]): void => {
+    diagnostics.push({ class: cls, file: COURSE_FILE, ...placed(place), message, ...(expected ? { expected } : {}) });
   };
 
   const firstIndex = new Map<string, number>();
   config.parts.forEach((part, i) => {
     const first = firstIndex.get(part.id);
     if (first === undefined) firstIndex.set(part.id, i);
-    else atCourse('course-invalid', `parts[${i}].id: "${part.id}" is already the id of parts[${first}]`, courseFile.locate(['parts', i, 'id']));
+    else
+      atCourse(
+        'course-invalid',
+        `parts[${i}].id: "${part.id}" is already the id of parts[${first}]`,
+        courseFile.locate(['parts', i, 'id']),
+      );
   });
   diagnostics.push(...checkTargets(config, kinds, courseFile));
 
@@ -67,7 +80,7 @@ export function checkCourse(dir: string, options: CheckOptions = {}): CheckResul
     parts.push(part);
     if (firstIndex.get(entry.id) !== i) return;
     if (!kind) {
-      atCourse('unknown-kind', `parts[${i}].kind: unknown kind "${entry.kind}" (known: ${[...kinds.keys()].join(', ')})`, courseFile.locate(['parts', i, 'kind']));
+      diagnostics.push(unknownKind(i, entry.kind, kinds, courseFile));
       // Whether the directory exists is still worth knowing.
       const presence = partPresence(root, entry.id);
       if (presence !== 'directory') partMissing(i, entry, presence === 'not-a-directory');
@@ -82,31 +95,87 @@ export function checkCourse(dir: string, options: CheckOptions = {}): CheckResul
     diagnostics.push(...contentDiagnostics(entry, kind, read));
     const slides = read.content.get(OUTLINE_PROPERTY);
     if (slides && slides.extension === 'md') {
-      for (const problem of checkOutline(slides.text)) {
-        diagnostics.push({ class: 'outline-invalid', file: slides.file, line: problem.line, ...(problem.column === null ? {} : { column: problem.column }), message: problem.message });
+      for (const problem of checkOutline(ownBlocks(parsePart(slides)))) {
+        diagnostics.push({
+          class: 'outline-invalid',
+          file: slides.file,
+          line: problem.line,
+          ...(problem.column === null ? {} : { column: problem.column }),
+          message: problem.message,
+        });
       }
     }
   });
 
   function partMissing(i: number, entry: PartConfig, notADirectory = false): void {
-    const what = notADirectory ? 'is not a directory' : 'not found';
-    atCourse('part-missing', `part "${entry.id}": ${partDir(entry.id)}/ ${what}`, courseFile.locate(['parts', i, 'id']));
+    const what = notADirectory ? 'is not a directory' : "not found: create it with the part's content files";
+    // A directory nobody names that is close to the id is most likely the part, misspelt on one side.
+    const unclaimed = partDirectories(root).filter((d) => !firstIndex.has(d));
+    const { message, expected } = suggesting(`part "${entry.id}": ${partDir(entry.id)}/ ${what}`, entry.id, unclaimed);
+    atCourse('part-missing', message, courseFile.locate(['parts', i, 'id']), expected);
   }
 
-  return { course: { root, title: config.title, parts, targets: config.targets }, diagnostics: inReadingOrder(diagnostics) };
+  return {
+    course: { root, title: config.title, parts, targets: config.targets },
+    diagnostics: inReadingOrder(diagnostics),
+  };
+}
+
+function unknownKind(i: number, kind: string, kinds: KindRegistry, courseFile: CourseFile): Diagnostic {
+  const known = [...kinds.keys()];
+  const { message, expected } = suggesting(
+    `parts[${i}].kind: unknown kind "${kind}" (known: ${known.join(', ')})`,
+    kind,
+    known,
+  );
+  return {
+    class: 'unknown-kind',
+    file: COURSE_FILE,
+    ...placed(courseFile.locate(['parts', i, 'kind'])),
+    message,
+    ...(expected ? { expected } : {}),
+  };
+}
+
+/** The unknown kinds of a course.yaml that failed its schema: every part entry with a kind that is a name. */
+function unknownKindsIn(courseFile: CourseFile, kinds: KindRegistry): Diagnostic[] {
+  const parts = (courseFile.data as { parts?: unknown } | null | undefined)?.parts;
+  if (!Array.isArray(parts)) return [];
+  return parts.flatMap((part: unknown, i) => {
+    const kind = (part as { kind?: unknown } | null)?.kind;
+    return typeof kind === 'string' && kind !== '' && !kinds.has(kind) ? [unknownKind(i, kind, kinds, courseFile)] : [];
+  });
+}
+
+/** The subdirectories of `parts/`, for suggestions. */
+function partDirectories(root: string): string[] {
+  try {
+    return fs
+      .readdirSync(path.join(root, 'parts'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
 }
 
 /** course.yaml first, then files in the order the check met them; by line within a file. */
 function inReadingOrder(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const order = new Map<string, number>([[COURSE_FILE, 0]]);
   for (const d of diagnostics) if (!order.has(d.file)) order.set(d.file, order.size);
-  return [...diagnostics].sort((a, b) => order.get(a.file)! - order.get(b.file)! || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  return [...diagnostics].sort(
+    (a, b) =>
+      order.get(a.file)! - order.get(b.file)! || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0),
+  );
 }
 
 /** A course that passed the check; `diagnostics` lists what failed it. */
 export class CourseCheckError extends Error {
   constructor(readonly diagnostics: readonly Diagnostic[]) {
-    super(`the course has ${diagnostics.length} problem(s): ${diagnostics.map((d) => `${d.file}${d.line === null ? '' : `:${d.line}`}: ${d.message}`).join('; ')}`);
+    super(
+      `the course has ${diagnostics.length} problem(s): ` +
+        diagnostics.map((d) => `${d.file}${d.line === null ? '' : `:${d.line}`}: ${d.message}`).join('; '),
+    );
     this.name = 'CourseCheckError';
   }
 }
@@ -120,13 +189,18 @@ export function loadCourse(dir: string, options: CheckOptions = {}): Course {
 
 function contentDiagnostics(part: PartConfig, kind: Kind, read: ReturnType<typeof readPartDirectory>): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const expectedFiles = kind.properties.map((p) => `${p.name}.${contentExtension(p.marker, part.format)}`).join(', ');
+  const expectedExtension = new Map(kind.properties.map((p) => [p.name, contentExtension(p.marker, part.format)]));
+  const expectedFiles = [...expectedExtension].map(([name, ext]) => `${name}.${ext}`).join(', ');
   for (const m of read.misplaced) {
     out.push({
       class: 'content-unexpected',
       file: m.file,
       line: null,
-      message: `part "${part.id}" has format ${part.format}, so its ${m.property} content is ${path.posix.basename(m.expected)}, not ${path.posix.basename(m.file)}`,
+      message:
+        `part "${part.id}" has format ${part.format}, so its ${m.property} content is ` +
+        `${path.posix.basename(m.expected)}, not ${path.posix.basename(m.file)}: ` +
+        "rename it (or change the part's format)",
+      expected: [path.posix.basename(m.expected)],
     });
   }
   if (kind.validate(read.object)) return out;
@@ -137,18 +211,33 @@ function contentDiagnostics(part: PartConfig, kind: Kind, read: ReturnType<typeo
         class: 'content-missing',
         file: contentFile(part, property, kind),
         line: null,
-        message: `part "${part.id}" (kind ${kind.name}, format ${part.format}) requires ${property} content in ${path.posix.basename(contentFile(part, property, kind))}`,
+        message:
+          `part "${part.id}" (kind ${kind.name}, format ${part.format}) requires ${property} content in ` +
+          `${path.posix.basename(contentFile(part, property, kind))}: create it (an empty file counts)`,
       });
     } else if (e.keyword === 'additionalProperties') {
       const stem = String(e.params.additionalProperty);
+      // A misspelt property (`slide.md`) is renamed; anything else moves out of the way.
+      const properties = [...expectedExtension.keys()];
+      const fix = suggesting('', stem, properties).expected?.[0];
+      const fixed = fix === undefined ? undefined : `${fix}.${expectedExtension.get(fix)}`;
+      const advice = fixed
+        ? `; did you mean ${fixed}? Rename it`
+        : ': rename it to one of them, or move it into a subdirectory';
       for (const file of read.strangers.get(stem) ?? []) {
-        out.push({ class: 'content-unexpected', file, line: null, message: `"${stem}" is not content of kind ${kind.name} (its content files: ${expectedFiles})` });
+        const message = `"${stem}" is not content of kind ${kind.name} (its content files: ${expectedFiles})${advice}`;
+        out.push({ class: 'content-unexpected', file, line: null, message, ...(fixed ? { expected: [fixed] } : {}) });
       }
     } else {
-      // A constraint a kind adds on the text itself (length, pattern): the content is there but not as the kind wants it.
+      // A constraint a kind adds on the text itself (length, pattern): the content is there, not as the kind wants it.
       const property = e.instancePath.slice(1).split('/')[0] ?? '';
       const file = read.content.get(property)?.file ?? `${partDir(part.id)}`;
-      out.push({ class: 'content-unexpected', file, line: null, message: `${property || 'content'} ${e.message ?? 'is invalid'} (kind ${kind.name})` });
+      out.push({
+        class: 'content-unexpected',
+        file,
+        line: null,
+        message: `${property || 'content'} ${e.message ?? 'is invalid'} (kind ${kind.name})`,
+      });
     }
   }
   return out;
@@ -160,14 +249,19 @@ function checkTargets(config: CourseConfig, kinds: KindRegistry, courseFile: Cou
     if (target.action === 'assemble-markdown') {
       const markdownFields = new Set<string>();
       for (const part of config.parts) {
-        for (const p of kinds.get(part.kind)?.properties ?? []) if (contentExtension(p.marker, part.format) === 'md') markdownFields.add(p.name);
+        for (const p of kinds.get(part.kind)?.properties ?? [])
+          if (contentExtension(p.marker, part.format) === 'md') markdownFields.add(p.name);
       }
       if (!markdownFields.has(target.field)) {
+        const fields = [...markdownFields].sort();
+        const text =
+          `targets.${target.name}: field "${target.field}" is not markdown content of any part ` +
+          `(markdown fields of this course: ${fields.join(', ') || 'none'})`;
         out.push({
           class: 'course-invalid',
           file: COURSE_FILE,
           ...placed(courseFile.locate(['targets', target.name, 'assemble-markdown', 'field'])),
-          message: `targets.${target.name}: field "${target.field}" is not markdown content of any part (markdown fields of this course: ${[...markdownFields].sort().join(', ') || 'none'})`,
+          ...suggesting(text, target.field, fields),
         });
       }
     } else if (!config.parts.some((p) => p.format === 'typeset')) {
@@ -175,7 +269,9 @@ function checkTargets(config: CourseConfig, kinds: KindRegistry, courseFile: Cou
         class: 'course-invalid',
         file: COURSE_FILE,
         ...placed(courseFile.locate(['targets', target.name])),
-        message: `targets.${target.name}: compiles the typeset parts, but no part has format typeset`,
+        message:
+          `targets.${target.name}: compiles the typeset parts, but no part has format typeset: ` +
+          'give a part format typeset, or remove the target',
       });
     }
   }

@@ -10,6 +10,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import type { Diagnostic } from './diagnostics.js';
 import { contentExtension, FORMAT_EXTENSIONS, type Format, type Kind, type KindRegistry } from './kinds.js';
+import { suggesting } from './suggest.js';
 
 export const COURSE_FILE = 'course.yaml';
 export const COURSE_SCHEMA_FILE = fileURLToPath(new URL('../schema/course.schema.json', import.meta.url));
@@ -67,6 +68,8 @@ export interface Place {
 export interface CourseFile {
   /** Set when course.yaml parsed and matched its schema. */
   config: CourseConfig | undefined;
+  /** course.yaml as data whenever it is YAML, valid or not: what can still be checked in a broken file. */
+  data: unknown;
   /** `course-invalid` diagnostics: YAML syntax and schema problems. */
   diagnostics: Diagnostic[];
   /** Where the node at `at` starts (its key with `key: true`), or its nearest ancestor; null without a document. */
@@ -76,20 +79,31 @@ export interface CourseFile {
 let courseValidator: ValidateFunction | undefined;
 
 function validateCourse(data: unknown): readonly ErrorObject[] {
-  courseValidator ??= new Ajv({ strict: true, allErrors: true }).compile(JSON.parse(fs.readFileSync(COURSE_SCHEMA_FILE, 'utf8')));
+  // verbose: errors carry the schema and the data, which the "did you mean" suggestions need.
+  courseValidator ??= new Ajv({ strict: true, allErrors: true, verbose: true }).compile(
+    JSON.parse(fs.readFileSync(COURSE_SCHEMA_FILE, 'utf8')),
+  );
   return courseValidator(data) ? [] : (courseValidator.errors ?? []);
 }
 
 /** Reads and validates `<root>/course.yaml`. */
 export function readCourseFile(root: string): CourseFile {
   const file = path.join(root, COURSE_FILE);
-  const invalid = (message: string, place: Place | null = null): Diagnostic => ({ class: 'course-invalid', file: COURSE_FILE, ...placed(place), message });
+  const invalid = (message: string, place: Place | null = null, expected?: string[]): Diagnostic => ({
+    class: 'course-invalid',
+    file: COURSE_FILE,
+    ...placed(place),
+    message,
+    ...(expected ? { expected } : {}),
+  });
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : `cannot be read (${(err as Error).message})`;
-    return { config: undefined, diagnostics: [invalid(`${COURSE_FILE} ${reason}: a course directory holds course.yaml and parts/`)], locate: () => null };
+    const reason =
+      (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : `cannot be read (${(err as Error).message})`;
+    const message = `${COURSE_FILE} ${reason}: a course directory holds course.yaml and parts/ (cph init makes one)`;
+    return { config: undefined, data: undefined, diagnostics: [invalid(message)], locate: () => null };
   }
 
   const lineCounter = new LineCounter();
@@ -103,6 +117,7 @@ export function readCourseFile(root: string): CourseFile {
   if (doc.errors.length > 0) {
     return {
       config: undefined,
+      data: undefined,
       diagnostics: doc.errors.map((e) => invalid(`YAML: ${firstLine(e.message)}`, placeAt(e.pos[0]))),
       locate,
     };
@@ -110,19 +125,25 @@ export function readCourseFile(root: string): CourseFile {
   const data: unknown = doc.toJS();
   const errors = validateCourse(data);
   if (errors.length > 0) {
-    return { config: undefined, diagnostics: schemaDiagnostics(errors, locate).map((d) => invalid(d.message, d.place)), locate };
+    const diagnostics = schemaDiagnostics(errors, locate).map((d) => invalid(d.message, d.place, d.expected));
+    return { config: undefined, data, diagnostics, locate };
   }
 
   const raw = data as { title: string; parts: PartConfig[]; targets?: Record<string, TargetBody> };
   // Target order from the YAML map itself: a JS object would move integer-like names first.
   const targetsNode = isMap(doc.contents) ? doc.contents.get('targets', true) : undefined;
-  const targetNames = isMap(targetsNode) ? targetsNode.items.map((pair) => String(isScalar(pair.key) ? pair.key.value : pair.key)) : [];
+  const targetNames = isMap(targetsNode)
+    ? targetsNode.items.map((pair) => String(isScalar(pair.key) ? pair.key.value : pair.key))
+    : [];
   const targets = targetNames.map((name): Target => {
     const body = raw.targets![name]!;
-    return 'compile' in body ? { name, action: 'compile', compile: body.compile } : { name, action: 'assemble-markdown', field: body['assemble-markdown'].field };
+    return 'compile' in body
+      ? { name, action: 'compile', compile: body.compile }
+      : { name, action: 'assemble-markdown', field: body['assemble-markdown'].field };
   });
   return {
     config: { title: raw.title, parts: raw.parts.map(({ id, kind, format }) => ({ id, kind, format })), targets },
+    data,
     diagnostics: [],
     locate,
   };
@@ -163,54 +184,107 @@ function nodePlace(doc: Document, at: YamlPath, key: boolean, placeAt: (offset: 
   return line;
 }
 
+interface SchemaProblem {
+  message: string;
+  place: Place | null;
+  expected?: string[];
+}
+
+/** The two shapes of a target, by the key that tells them apart (the index of its `oneOf` branch). */
+const TARGET_KEYS = ['assemble-markdown', 'compile'];
+const TARGET_SHAPES = 'a target is either {assemble-markdown: {field: <property>}} or {compile: typeset}';
+
 /** Readable messages for the schema errors, one per problem, with their course.yaml lines. */
-function schemaDiagnostics(errors: readonly ErrorObject[], lineOf: CourseFile['locate']): { message: string; place: Place | null }[] {
+function schemaDiagnostics(errors: readonly ErrorObject[], lineOf: CourseFile['locate']): SchemaProblem[] {
   const pathOf = (e: ErrorObject): (string | number)[] =>
     e.instancePath
       .split('/')
       .slice(1)
       .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'))
       .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-  // A target that matches neither shape gets one message, not one per oneOf branch.
-  const badTargets = errors.filter((e) => e.keyword === 'oneOf').map((e) => e.instancePath);
-  const underBadTarget = (e: ErrorObject) => badTargets.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`));
+  // A target that matches neither shape: its key says which shape was meant, and only that
+  // shape's errors are worth reading. Without either key, one message says what a target is.
+  const meant = new Map<string, number | undefined>();
+  for (const e of errors) {
+    if (e.keyword !== 'oneOf') continue;
+    const data: unknown = e.data;
+    const keys = data !== null && typeof data === 'object' ? Object.keys(data) : [];
+    const branch = TARGET_KEYS.findIndex((k) => keys.includes(k));
+    meant.set(e.instancePath, branch === -1 ? undefined : branch);
+  }
+  const targetOf = (e: ErrorObject) =>
+    [...meant.keys()].find((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`));
+  const misspeltKeys = new Set(
+    errors.filter((e) => e.keyword === 'additionalProperties').map((e) => `${e.instancePath}/${closestKey(e) ?? ''}`),
+  );
 
-  const out: { message: string; place: Place | null }[] = [];
+  const out: SchemaProblem[] = [];
   const seen = new Set<string>();
-  const push = (message: string, place: Place | null) => {
+  const push = (message: string, place: Place | null, expected?: string[]) => {
     if (seen.has(message)) return;
     seen.add(message);
-    out.push({ message, place });
+    out.push({ message, place, ...(expected ? { expected } : {}) });
   };
   for (const e of errors) {
     const at = pathOf(e);
     const label = labelOf(at);
-    if (e.keyword === 'oneOf') {
-      push(`${label}: a target is either {assemble-markdown: {field: <property>}} or {compile: typeset}`, lineOf(at));
-      continue;
+    const target = targetOf(e);
+    if (target !== undefined) {
+      const branch = meant.get(target);
+      if (e.keyword === 'oneOf') {
+        if (branch === undefined) push(...unknownTargetShape(label, e.data, at, lineOf));
+        continue;
+      }
+      if (branch === undefined || !e.schemaPath.includes(`/oneOf/${branch}/`)) continue;
     }
-    if (underBadTarget(e) || e.keyword === 'propertyNames') continue;
+    if (e.keyword === 'propertyNames') continue;
     if (e.propertyName !== undefined) {
-      push(`targets: "${e.propertyName}" is not a valid target name: use letters, digits, ".", "_" and "-", starting with a letter or digit (it names the output file)`, lineOf([...at, e.propertyName], { key: true }));
+      const message =
+        `targets: "${e.propertyName}" is not a valid target name: ` +
+        'use letters, digits, ".", "_" and "-", starting with a letter or digit (it names the output file)';
+      push(message, lineOf([...at, e.propertyName], { key: true }));
       continue;
     }
     switch (e.keyword) {
-      case 'required':
-        push(`${label}: missing "${String(e.params.missingProperty)}"`, lineOf(at));
-        break;
-      case 'additionalProperties': {
-        const name = String(e.params.additionalProperty);
-        push(`${label}: unknown key "${name}"`, lineOf([...at, name], { key: true }));
+      case 'required': {
+        const name = String(e.params.missingProperty);
+        // A misspelt key is reported as such; "missing" would only repeat it.
+        if (misspeltKeys.has(`${e.instancePath}/${name}`)) break;
+        push(`${label}: missing "${name}"${requiredHint(name)}`, lineOf(at));
         break;
       }
-      case 'enum':
-        push(`${label}: must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`, lineOf(at));
+      case 'additionalProperties': {
+        const name = String(e.params.additionalProperty);
+        const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+        const { message, expected } = suggesting(`${label}: unknown key "${name}"`, name, known);
+        push(
+          expected ? message : `${message} (known keys: ${known.join(', ')})`,
+          lineOf([...at, name], { key: true }),
+          expected,
+        );
+        break;
+      }
+      case 'enum': {
+        const allowed = (e.params.allowedValues as unknown[]).map(String);
+        const { message, expected } = suggesting(
+          `${label}: must be one of ${allowed.join(', ')}`,
+          String(e.data),
+          allowed,
+        );
+        push(message, lineOf(at), expected);
+        break;
+      }
+      case 'const':
+        push(`${label}: must be ${String(e.params.allowedValue)}`, lineOf(at), [String(e.params.allowedValue)]);
         break;
       case 'type':
         push(`${label}: must be ${typeName(String(e.params.type))}`, lineOf(at));
         break;
       case 'minItems':
-        push(`${label}: must list at least one part`, lineOf(at));
+        push(`${label}: must list at least one part (- {id: intro, kind: lesson, format: markdown})`, lineOf(at));
+        break;
+      case 'minLength':
+        push(`${label}: must not be empty`, lineOf(at));
         break;
       case 'pattern':
         push(patternMessage(label, at), lineOf(at));
@@ -220,6 +294,40 @@ function schemaDiagnostics(errors: readonly ErrorObject[], lineOf: CourseFile['l
     }
   }
   return out;
+}
+
+/** The known key closest to an unknown one, for an `additionalProperties` error. */
+function closestKey(e: ErrorObject): string | undefined {
+  const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+  return suggesting('', String(e.params.additionalProperty), known).expected?.[0];
+}
+
+/** A target with neither `assemble-markdown` nor `compile`: maybe one of them misspelt. */
+function unknownTargetShape(
+  label: string,
+  data: unknown,
+  at: YamlPath,
+  lineOf: CourseFile['locate'],
+): [string, Place | null, string[]?] {
+  const keys = data !== null && typeof data === 'object' ? Object.keys(data) : [];
+  for (const key of keys) {
+    const { message, expected } = suggesting(`${label}: unknown key "${key}"`, key, TARGET_KEYS);
+    if (expected) return [`${message} (${TARGET_SHAPES})`, lineOf([...at, key], { key: true }), expected];
+  }
+  return [`${label}: ${TARGET_SHAPES}`, lineOf(at)];
+}
+
+/** What to write for a missing key. */
+function requiredHint(name: string): string {
+  const examples: Record<string, string> = {
+    title: 'title: <the course title>',
+    parts: 'parts: [{id: intro, kind: lesson, format: markdown}]',
+    id: 'id: <a name for parts/<id>/>',
+    kind: 'kind: <a kind, such as lesson>',
+    format: 'format: markdown (or typeset)',
+    field: 'field: <a content property, such as slides>',
+  };
+  return examples[name] ? `: add ${examples[name]}` : '';
 }
 
 function labelOf(at: YamlPath): string {
@@ -236,7 +344,10 @@ function typeName(type: string): string {
 function patternMessage(label: string, at: YamlPath): string {
   if (at[0] === 'title') return 'title: must be one non-empty line';
   if (at[at.length - 1] === 'id') {
-    return `${label}: not a valid part id: use letters, digits, ".", "_" and "-", starting with a letter or digit (it names the directory parts/<id>/)`;
+    return (
+      `${label}: not a valid part id: ` +
+      'use letters, digits, ".", "_" and "-", starting with a letter or digit (it names the directory parts/<id>/)'
+    );
   }
   return `${label}: has an invalid form`;
 }
@@ -270,7 +381,8 @@ export function partPresence(root: string, id: string): PartDirectory['found'] {
   try {
     return fs.statSync(path.join(root, partDir(id))).isDirectory() ? 'directory' : 'not-a-directory';
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return 'missing';
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return 'missing';
     throw err;
   }
 }
@@ -286,9 +398,20 @@ export function contentFile(part: PartConfig, property: string, kind: Kind): str
  * Reads `parts/<id>/`. Top-level files with a content extension (`contentExtensions`) are
  * content; everything else (subdirectories, images, dotfiles) is left to the author.
  */
-export function readPartDirectory(root: string, part: PartConfig, kind: Kind, contentExtensions: ReadonlySet<string>): PartDirectory {
+export function readPartDirectory(
+  root: string,
+  part: PartConfig,
+  kind: Kind,
+  contentExtensions: ReadonlySet<string>,
+): PartDirectory {
   const dir = partDir(part.id);
-  const result: PartDirectory = { found: 'directory', object: {}, content: new Map(), strangers: new Map(), misplaced: [] };
+  const result: PartDirectory = {
+    found: 'directory',
+    object: {},
+    content: new Map(),
+    strangers: new Map(),
+    misplaced: [],
+  };
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(path.join(root, dir), { withFileTypes: true });

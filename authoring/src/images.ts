@@ -44,11 +44,19 @@ export function imageDestinations(source: string, tree: Root): ImageDestination[
       definitionsSeen.add(node.identifier);
       if (!imageLabels.has(node.identifier)) return;
     }
-    const at = node.type === 'image' ? locateInlineDestination(source, start.offset, end.offset, inQuote) : locateDefinitionDestination(source, start.offset, end.offset, inQuote);
-    if (!at) throw new Error(`cph: cannot locate the destination of the ${node.type} at line ${start.line} (please report this)`);
+    const at =
+      node.type === 'image'
+        ? locateInlineDestination(source, start.offset, end.offset, inQuote)
+        : locateDefinitionDestination(source, start.offset, end.offset, inQuote);
+    if (!at)
+      throw new Error(
+        `cph: cannot locate the destination of the ${node.type} at line ${start.line} (please report this)`,
+      );
     const raw = source.slice(at.start, at.end);
     if (!/[\\&]/.test(raw) && raw !== node.url) {
-      throw new Error(`cph: located "${raw}" for the ${node.type} at line ${start.line}, expected "${node.url}" (please report this)`);
+      throw new Error(
+        `cph: located "${raw}" for the ${node.type} at line ${start.line}, expected "${node.url}" (please report this)`,
+      );
     }
     found.push({ node: node.type, url: node.url, ...at, line: start.line, column: start.column });
   });
@@ -83,7 +91,12 @@ function locateDefinitionDestination(src: string, from: number, to: number, inQu
 }
 
 /** Parses `(dest "title")` starting at the `(`; undefined when it is not a resource. */
-function parseResource(src: string, open: number, limit: number, inQuote: boolean): { destination: Located; end: number } | undefined {
+function parseResource(
+  src: string,
+  open: number,
+  limit: number,
+  inQuote: boolean,
+): { destination: Located; end: number } | undefined {
   let i = skipSpace(src, open + 1, limit, inQuote);
   const dest = parseDestination(src, i, limit);
   if (!dest) return undefined;
@@ -204,10 +217,18 @@ function safeDecode(text: string): string {
   }
 }
 
-/** Copies course-relative files from `root` to the same relative paths under `destRoot`. */
-export async function copyFiles(root: string, files: readonly string[], destRoot: string, concurrency = 16): Promise<void> {
-  const dirs = new Set(files.map((f) => path.dirname(path.join(destRoot, f))));
-  for (const dir of dirs) fs.mkdirSync(dir, { recursive: true });
+/**
+ * Copies course-relative files from `root` to the same relative paths under `destRoot`, a fresh
+ * directory. Each directory is made once, parents first, so there is one mkdir per directory
+ * (as `cp -r` does), not one recursive mkdir per file or per image directory.
+ */
+export async function copyFiles(
+  root: string,
+  files: readonly string[],
+  destRoot: string,
+  concurrency = 8,
+): Promise<void> {
+  for (const dir of directoriesOf(files)) fs.mkdirSync(path.join(destRoot, dir));
   let next = 0;
   const worker = async () => {
     while (next < files.length) {
@@ -216,4 +237,15 @@ export async function copyFiles(root: string, files: readonly string[], destRoot
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+}
+
+/** Every directory that holds one of the POSIX relative `files`, each once, parents before children. */
+export function directoriesOf(files: readonly string[]): string[] {
+  const dirs = new Set<string>();
+  for (const file of files) {
+    // Stop at the first directory already known: its parents are known too.
+    for (let dir = path.posix.dirname(file); dir !== '.' && !dirs.has(dir); dir = path.posix.dirname(dir))
+      dirs.add(dir);
+  }
+  return [...dirs].sort((a, b) => a.length - b.length);
 }

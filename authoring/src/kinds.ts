@@ -101,13 +101,15 @@ export function compileKind(name: string, schema: unknown, options: { ajv?: Ajv;
   const required = schema.required ?? [];
   if (!Array.isArray(required)) return fail('"required" must be an array');
   for (const r of required) {
-    if (typeof r !== 'string' || !Object.hasOwn(props, r)) fail(`required property "${String(r)}" is not among "properties"`);
+    if (typeof r !== 'string' || !Object.hasOwn(props, r))
+      fail(`required property "${String(r)}" is not among "properties"`);
   }
   const properties: ContentProperty[] = [];
   for (const [prop, sub] of Object.entries(props)) {
     if (!isObject(sub)) return fail(`property "${prop}" must be a schema object`);
     const marker = sub[CONTENT_KEYWORD];
-    if (marker === undefined) fail(`property "${prop}" has no "${CONTENT_KEYWORD}" marker: every kind property is a content file`);
+    if (marker === undefined)
+      fail(`property "${prop}" has no "${CONTENT_KEYWORD}" marker: every kind property is a content file`);
     if (sub.type !== 'string') fail(`property "${prop}" must have "type": "string"`);
     properties.push({ name: prop, marker: marker as ContentMarker, required: required.includes(prop) });
   }

@@ -23,9 +23,17 @@ export function checkOutline(markdown: string | Root): OutlineProblem[] {
     const at = { line: node.position?.start.line ?? null, column: node.position?.start.column ?? null };
     if (node.type === 'heading') {
       if (node.depth !== 2 && node.depth !== 3) {
-        problems.push({ ...at, message: `level-${node.depth} heading: an outline has level-2 part headings (##) and level-3 section headings (###) only` });
+        problems.push({
+          ...at,
+          message:
+            `level-${node.depth} heading: ` +
+            'an outline has level-2 part headings (##) and level-3 section headings (###) only',
+        });
       } else if (!sawHeading && node.depth === 3) {
-        problems.push({ ...at, message: 'the first heading of an outline must be a level-2 part heading (##), not level 3' });
+        problems.push({
+          ...at,
+          message: 'the first heading of an outline must be a level-2 part heading (##), not level 3',
+        });
       }
       sawHeading = true;
       continue;
@@ -42,10 +50,14 @@ function refuse(node: RootContent): string | undefined {
     case 'definition':
       return undefined;
     case 'paragraph':
-      return onlyImages(node) ? undefined : 'paragraph with text or links: besides headings, an outline holds images, each paragraph nothing but images';
+      return onlyImages(node)
+        ? undefined
+        : 'paragraph with text or links: besides headings, an outline holds images, each paragraph nothing but images';
     case 'code':
       if (node.lang === WIDGET_LANG) return undefined;
-      return node.lang ? `code block "${node.lang}": the only code blocks of an outline are \`\`\`${WIDGET_LANG} blocks` : `code block: the only code blocks of an outline are \`\`\`${WIDGET_LANG} fenced blocks`;
+      return node.lang
+        ? `code block "${node.lang}": the only code blocks of an outline are \`\`\`${WIDGET_LANG} blocks`
+        : `code block: the only code blocks of an outline are \`\`\`${WIDGET_LANG} fenced blocks`;
     default:
       return `${describe(node.type)}: an outline holds only level-2/3 headings, images and \`\`\`${WIDGET_LANG} blocks`;
   }

@@ -102,31 +102,61 @@ export function compileTypeset(course: Course): TypesetResult {
   compiler.mapShadow(main, Buffer.from(source.text, 'utf8'));
   const result = compiler.compile({ mainFilePath: main });
   const warningsError = result.takeWarnings();
-  const warnings = warningsError ? mapDiagnostics(compiler.fetchDiagnostics(warningsError) as TypstDiagnostic[], course, source, main) : [];
+  const warnings = warningsError
+    ? mapDiagnostics(compiler.fetchDiagnostics(warningsError) as TypstDiagnostic[], course, source, main)
+    : [];
   const error = result.takeError();
   const document = result.result;
   if (error || !document) {
-    const problems = error ? mapDiagnostics(compiler.fetchDiagnostics(error) as TypstDiagnostic[], course, source, main) : [];
-    const errors = problems.length > 0 ? problems : [{ file: null, line: null, column: null, message: 'typst: compilation failed without a diagnostic' }];
+    const problems = error
+      ? mapDiagnostics(compiler.fetchDiagnostics(error) as TypstDiagnostic[], course, source, main)
+      : [];
+    const silent: BuildProblem = {
+      file: null,
+      line: null,
+      column: null,
+      rule: 'typst-error',
+      message: 'typst: compilation failed without a diagnostic',
+    };
+    const errors = problems.length > 0 ? problems : [silent];
     throw new BuildError(errors);
   }
   return { pdf: compiler.pdf(document), warnings };
 }
 
-function mapDiagnostics(diagnostics: readonly TypstDiagnostic[], course: Course, source: TypesetSource, main: string): BuildProblem[] {
+function mapDiagnostics(
+  diagnostics: readonly TypstDiagnostic[],
+  course: Course,
+  source: TypesetSource,
+  main: string,
+): BuildProblem[] {
   const problems: BuildProblem[] = [];
+  let kind: Pick<BuildProblem, 'rule' | 'severity'> = { rule: 'typst-error' };
   for (const d of diagnostics) {
     // Severity 1 and 2 are errors and warnings; higher ones are trace points (an include, a call) of the one before.
-    const message = d.severity === 1 ? `typst error: ${d.message}` : d.severity === 2 ? `typst warning: ${d.message}` : `typst: the problem above passes through here (${d.message})`;
+    if (d.severity === 1) kind = { rule: 'typst-error' };
+    if (d.severity === 2) kind = { rule: 'typst-warning', severity: 'warning' };
+    const message =
+      d.severity === 1
+        ? `typst error: ${d.message}`
+        : d.severity === 2
+          ? `typst warning: ${d.message}`
+          : `typst: the problem above passes through here (${d.message})`;
     const line = d.range ? d.range.start.line + 1 : null;
     const column = d.range ? d.range.start.character + 1 : null;
     if (path.resolve(d.path) === main) {
       const at = line === null ? undefined : sourceLocation(source, line);
-      problems.push({ file: at?.file ?? null, line: at?.line ?? null, column: at ? column : null, message });
+      problems.push({ file: at?.file ?? null, line: at?.line ?? null, column: at ? column : null, message, ...kind });
     } else {
       const relative = path.relative(course.root, d.path);
       const inside = d.path !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
-      problems.push({ file: inside ? relative.split(path.sep).join('/') : d.path || null, line, column, message });
+      problems.push({
+        file: inside ? relative.split(path.sep).join('/') : d.path || null,
+        line,
+        column,
+        message,
+        ...kind,
+      });
     }
   }
   return problems;

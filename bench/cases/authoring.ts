@@ -73,7 +73,8 @@ function generateCourse(root: string, parts: number, imagesPerPart: number, imag
       fs.writeFileSync(path.join(partDir, 'img', name), image);
       bytes += image.length;
       files++;
-      if (i % 2 === 0) slides.push(`### Figure ${i + 1}`, '', `![Figure ${i + 1}](<img/${name}> "Figure ${i + 1}")`, '');
+      if (i % 2 === 0)
+        slides.push(`### Figure ${i + 1}`, '', `![Figure ${i + 1}](<img/${name}> "Figure ${i + 1}")`, '');
       else {
         slides.push(`![Figure ${i + 1}][fig-${id}-${i}]`, '');
         definitions.push(`[fig-${id}-${i}]: img/${encodeURIComponent(name)}`);
@@ -104,23 +105,31 @@ function run(command: string, args: readonly string[]): Promise<void> {
     child.on('close', (code) => {
       children.delete(child);
       if (code === 0) resolve();
-      else reject(new Error(`${path.basename(command)} ${args.join(' ')} exited ${code}: ${stderr.trim().split('\n').slice(0, 5).join(' | ')}`));
+      else
+        reject(
+          new Error(
+            `${path.basename(command)} ${args.join(' ')} exited ${code}: ${stderr.trim().split('\n').slice(0, 5).join(' | ')}`,
+          ),
+        );
     });
   });
 }
-
 
 function verifyBuild(out: string, generated: Generated): string[] {
   const failures: string[] = [];
   const markdown = fs.readFileSync(path.join(out, 'slides.md'), 'utf8');
   const headings = markdown.match(/^## Part \d+$/gm)?.length ?? 0;
-  if (headings !== generated.parts) failures.push(`slides.md has ${headings} part headings, expected ${generated.parts}`);
+  if (headings !== generated.parts)
+    failures.push(`slides.md has ${headings} part headings, expected ${generated.parts}`);
   if (!markdown.startsWith('# Generated course\n')) failures.push('slides.md does not start with the course title');
   let copied = 0;
-  for (const id of fs.readdirSync(path.join(out, 'parts'))) copied += fs.readdirSync(path.join(out, 'parts', id, 'img')).length;
+  for (const id of fs.readdirSync(path.join(out, 'parts')))
+    copied += fs.readdirSync(path.join(out, 'parts', id, 'img')).length;
   if (copied !== generated.images) failures.push(`${copied} images copied, expected ${generated.images}`);
-  const rewritten = markdown.match(/\]\(<parts\/p\d{4}\/img\/figure \d+\.png>|\]: parts\/p\d{4}\/img\/figure%20\d+\.png/g)?.length ?? 0;
-  if (rewritten !== generated.images) failures.push(`${rewritten} image destinations rewritten, expected ${generated.images}`);
+  const rewritten =
+    markdown.match(/\]\(<parts\/p\d{4}\/img\/figure \d+\.png>|\]: parts\/p\d{4}\/img\/figure%20\d+\.png/g)?.length ?? 0;
+  if (rewritten !== generated.images)
+    failures.push(`${rewritten} image destinations rewritten, expected ${generated.images}`);
   return failures;
 }
 
@@ -148,7 +157,9 @@ async function runCase(): Promise<number> {
   // Once, untimed: the course is clean and the build's output is right.
   const checked = checkCourse(generated.dir);
   if (checked.diagnostics.length > 0) {
-    console.error(`the generated course has ${checked.diagnostics.length} diagnostics, first: ${checked.diagnostics[0]!.message}`);
+    console.error(
+      `the generated course has ${checked.diagnostics.length} diagnostics, first: ${checked.diagnostics[0]!.message}`,
+    );
     return 1;
   }
   await run(process.execPath, [CPH_BIN, 'build', generated.dir, '--target', 'slides', '--out', out]);
@@ -157,11 +168,23 @@ async function runCase(): Promise<number> {
 
   const steps: Step[] = [
     { label: 'cph check', timed: () => run(process.execPath, [CPH_BIN, 'check', generated.dir]) },
-    { label: 'cph build --target slides', before: empty(out), timed: () => run(process.execPath, [CPH_BIN, 'build', generated.dir, '--target', 'slides', '--out', out]) },
-    { label: 'cp -r parts/', before: empty(copy), timed: () => run('cp', ['-r', path.join(generated.dir, 'parts'), copy]) },
+    {
+      label: 'cph build --target slides',
+      before: empty(out),
+      timed: () => run(process.execPath, [CPH_BIN, 'build', generated.dir, '--target', 'slides', '--out', out]),
+    },
+    {
+      label: 'cp -r parts/',
+      before: empty(copy),
+      timed: () => run('cp', ['-r', path.join(generated.dir, 'parts'), copy]),
+    },
     { label: 'cph help (start-up only)', timed: () => run(process.execPath, [CPH_BIN, 'help']) },
     { label: 'checkCourse (in process)', timed: async () => checkCourse(generated.dir) },
-    { label: 'buildTarget (in process)', before: empty(apiOut), timed: () => buildTarget(generated.dir, 'slides', { out: apiOut }) },
+    {
+      label: 'buildTarget (in process)',
+      before: empty(apiOut),
+      timed: () => buildTarget(generated.dir, 'slides', { out: apiOut }),
+    },
   ];
   console.log(`timing ${rounds} rounds after 1 warm-up round, steps interleaved…\n`);
   const stats = await timeRounds(steps, 1, rounds);

@@ -17,7 +17,11 @@ describe('build output', () => {
     const course = copyFixture('assemble-basic');
     const result = await buildTarget(course, 'slides');
     expect(result.ok).toBe(true);
-    expect([...readTree(path.join(course, 'build')).keys()]).toEqual(['parts/lifting/img/knees.png', 'parts/welcome/img/floor.png', 'slides.md']);
+    expect([...readTree(path.join(course, 'build')).keys()]).toEqual([
+      'parts/lifting/img/knees.png',
+      'parts/welcome/img/floor.png',
+      'slides.md',
+    ]);
     // No staging directory is left beside the build root.
     expect(fs.readdirSync(course).sort()).toEqual(['build', 'course.yaml', 'parts']);
   });
@@ -71,7 +75,10 @@ describe('build output', () => {
     // diag-outline-invalid has no targets: the unknown target is the usage error it is.
     expect(result).toBeInstanceOf(UsageError);
     const course = copyFixture('diag-outline-invalid');
-    fs.appendFileSync(path.join(course, 'course.yaml'), 'targets:\n  slides:\n    assemble-markdown:\n      field: slides\n');
+    fs.appendFileSync(
+      path.join(course, 'course.yaml'),
+      'targets:\n  slides:\n    assemble-markdown:\n      field: slides\n',
+    );
     const checked = await buildTarget(course, 'slides', { out });
     expect(checked.ok).toBe(false);
     expect(checked.ok === false && checked.diagnostics.every((d) => d.class === 'outline-invalid')).toBe(true);
@@ -100,27 +107,45 @@ describe('assembly', () => {
   };
 
   it('separates parts by one blank line whatever their last line ending', async () => {
-    expect(await assembled(course({ a: 'A', b: 'B\n\n\n', c: 'C\r\n', d: 'D\r', e: 'E' }))).toBe('# T\n\nA\n\nB\n\n\n\nC\r\n\nD\r\rE\n');
+    expect(await assembled(course({ a: 'A', b: 'B\n\n\n', c: 'C\r\n', d: 'D\r', e: 'E' }))).toBe(
+      '# T\n\nA\n\nB\n\n\n\nC\r\n\nD\r\rE\n',
+    );
   });
 
   it('skips parts whose field is empty', async () => {
     expect(await assembled(course({ a: 'A\n', b: '  \n', c: 'C\n' }))).toBe('# T\n\nA\n\nC\n');
   });
 
-  it('keeps a part-level heading as the author wrote it', async () => {
-    expect(await assembled(course({ a: '# Own title\n' }))).toBe('# T\n\n# Own title\n');
+  it('shifts the headings of a part with a level-1 heading down, and leaves other parts as written', async () => {
+    expect(await assembled(course({ a: '# Own title\n\n## Sub\n', b: '## Kept\n\nKept  as   is\n' }))).toBe(
+      '# T\n\n## Own title\n\n### Sub\n\n## Kept\n\nKept  as   is\n',
+    );
   });
 
   it('reports a reference label two parts define differently only when the later part uses it', async () => {
-    const dir = course({ a: '[x]: https://a.example\n', b: 'Unused here.\n\n[x]: https://b.example\n', c: 'Uses [it][x].\n\n[x]: https://c.example\n' });
+    const dir = course({
+      a: '[x]: https://a.example\n',
+      b: 'Unused here.\n\n[x]: https://b.example\n',
+      c: 'Uses [it][x].\n\n[x]: https://c.example\n',
+    });
     const err = await failure(buildTarget(dir, 'all', { out: tempDir() }));
     expect((err as BuildError).problems).toEqual([
-      { file: 'parts/c/reference.md', line: 3, column: 1, message: expect.stringMatching(/^reference label \[x\] is also defined in parts\/a\/reference.md:1/) },
+      {
+        file: 'parts/c/reference.md',
+        line: 3,
+        column: 1,
+        rule: 'reference-conflict',
+        message: expect.stringMatching(/^reference label \[x\] is also defined in parts\/a\/reference.md:1/),
+      },
     ]);
   });
 
-  it('refuses a part whose unclosed fence or HTML block would swallow the next part, except the last part', async () => {
-    const dir = course({ a: 'A\n\n<!-- open comment\n', b: 'B\n\n~~~\nopen fence', c: 'C\n\n```\nopen at the very end\n' });
+  it('refuses a part whose unclosed fence or HTML block would swallow the next part, but the last', async () => {
+    const dir = course({
+      a: 'A\n\n<!-- open comment\n',
+      b: 'B\n\n~~~\nopen fence',
+      c: 'C\n\n```\nopen at the very end\n',
+    });
     const err = await failure(buildTarget(dir, 'all', { out: tempDir() }));
     expect((err as BuildError).problems.map((p) => [p.file, p.line, p.message.split(' does')[0]])).toEqual([
       ['parts/a/reference.md', 3, 'this HTML block (unclosed?)'],

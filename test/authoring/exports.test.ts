@@ -5,6 +5,7 @@ import * as api from '../../authoring/index.js';
 it('exports exactly the documented API', () => {
   expect(Object.keys(api).sort()).toEqual([
     'BuildError',
+    'COMMAND_USAGE',
     'CONTENT_KEYWORD',
     'COURSE_FILE',
     'COURSE_SCHEMA_FILE',
@@ -14,10 +15,12 @@ it('exports exactly the documented API', () => {
     'KINDS_DIR',
     'KindSchemaError',
     'OUTLINE_PROPERTY',
+    'TEMPLATE_DIR',
     'USAGE',
     'UsageError',
     'assembleMarkdown',
     'buildAllTypeset',
+    'buildRootOf',
     'buildTarget',
     'checkCourse',
     'checkOutline',
@@ -27,33 +30,49 @@ it('exports exactly the documented API', () => {
     'concatenateTypeset',
     'contentExtension',
     'createKindAjv',
+    'diagnosticMessage',
     'diagnosticsToJson',
     'formatDiagnostics',
+    'formatMessages',
+    'headingShiftEdits',
     'imageDestinations',
+    'initCourse',
     'loadCourse',
     'loadKinds',
     'main',
+    'problemMessage',
     'readCourseFile',
     'resolveImage',
     'sourceLocation',
     'typesetTargets',
+    'version',
+    'watchCourse',
   ]);
 });
 
 it('has exactly the six diagnostic classes of the design', () => {
-  expect(api.DIAGNOSTIC_CLASSES).toEqual(['course-invalid', 'unknown-kind', 'part-missing', 'content-missing', 'content-unexpected', 'outline-invalid']);
+  expect(api.DIAGNOSTIC_CLASSES).toEqual([
+    'course-invalid',
+    'unknown-kind',
+    'part-missing',
+    'content-missing',
+    'content-unexpected',
+    'outline-invalid',
+  ]);
 });
 
-it('offers exactly the commands check, build, targets and help', () => {
+it('offers exactly the commands check, build, init, targets and help', () => {
   const commands = api.USAGE.split('\n')
     .filter((line) => /^ {2}\S/.test(line))
     .map((line) => line.trim().split(/\s{2,}/)[0]);
   expect(commands).toEqual([
     'check <dir> [--json]',
-    'build <dir> --target <name> [--out <out>]',
-    'build <dir> --all-typeset [--out <out>]',
+    'build <dir> --target <name>',
+    'build <dir> --all-typeset',
+    'init <dir> [--title <title>]',
     'targets <dir> [--typeset]',
-    'help',
+    'help [<command>]',
   ]);
+  expect(Object.keys(api.COMMAND_USAGE)).toEqual(['check', 'build', 'init', 'targets', 'help']);
   expect(api.USAGE).toContain('Exit codes: 0 ok, 1 check diagnostics, 2 build error or bad usage.');
 });

@@ -1,16 +1,22 @@
 /**
  * Golden fixtures: `fixtures/<case>/course/` is a course, `fixtures/<case>/expected/` what cph
  * makes of it:
- *   diagnostics.json     the check's diagnostics (files relative to the course root)
+ *   diagnostics.json     the check's diagnostics (files relative to the course root), as `cph check --json`
  *   <target>/            the whole build root after `cph build --target <target>`, byte for byte
- *   <target>.error.txt   the build's error lines (`file:line:column: message`); nothing written
+ *   <target>.error.txt   the build's errors as the report `cph build` prints; nothing written
  * UPDATE_GOLDEN=1 rewrites the expected files from the current output (review the diff!).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildTarget, BuildError, checkCourse, diagnosticsToJson } from '../../authoring/index.js';
-import { formatProblem } from '../../authoring/src/errors.js';
+import {
+  buildTarget,
+  BuildError,
+  checkCourse,
+  diagnosticsToJson,
+  formatMessages,
+  problemMessage,
+} from '../../authoring/index.js';
 import { FIXTURES, readTree, removeTempDirs, tempDir } from './support.js';
 
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -60,7 +66,8 @@ for (const name of cases) {
           const actual = readTree(out);
           const wanted = readTree(expected);
           expect([...actual.keys()]).toEqual([...wanted.keys()]);
-          for (const [file, bytes] of wanted) expect(actual.get(file)?.toString('latin1'), file).toBe(bytes.toString('latin1'));
+          for (const [file, bytes] of wanted)
+            expect(actual.get(file)?.toString('latin1'), file).toBe(bytes.toString('latin1'));
         });
       } else if (entry.name.endsWith('.error.txt')) {
         const target = entry.name.slice(0, -'.error.txt'.length);
@@ -72,7 +79,7 @@ for (const name of cases) {
             (err: unknown) => err,
           );
           expect(error).toBeInstanceOf(BuildError);
-          const actual = `${(error as BuildError).problems.map((p) => formatProblem(p)).join('\n')}\n`;
+          const actual = `${formatMessages((error as BuildError).problems.map((p) => problemMessage(p)))}\n`;
           if (UPDATE) fs.writeFileSync(expected, actual);
           expect(actual).toBe(fs.readFileSync(expected, 'utf8'));
           expect(fs.readdirSync(parent)).toEqual([]);

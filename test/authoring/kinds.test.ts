@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileKind, CONTENT_KEYWORD, contentExtension, createKindAjv, KINDS_DIR, KindSchemaError, loadKinds } from '../../authoring/index.js';
+import {
+  compileKind,
+  CONTENT_KEYWORD,
+  contentExtension,
+  createKindAjv,
+  KINDS_DIR,
+  KindSchemaError,
+  loadKinds,
+} from '../../authoring/index.js';
 
 const shipped = fs
   .readdirSync(KINDS_DIR)
@@ -76,7 +84,12 @@ describe('the x-cph-content keyword', () => {
 });
 
 describe('compileKind', () => {
-  const ok = { type: 'object', properties: { demo: { type: 'string', [CONTENT_KEYWORD]: true } }, required: ['demo'], additionalProperties: false };
+  const ok = {
+    type: 'object',
+    properties: { demo: { type: 'string', [CONTENT_KEYWORD]: true } },
+    required: ['demo'],
+    additionalProperties: false,
+  };
 
   it('compiles a well-formed kind', () => {
     expect(compileKind('demo', ok).properties).toEqual([{ name: 'demo', marker: true, required: true }]);
@@ -85,9 +98,21 @@ describe('compileKind', () => {
   it.each([
     ['a bad marker', { ...ok, properties: { demo: { type: 'string', [CONTENT_KEYWORD]: 'MD' } } }, /x-cph-content/],
     ['additionalProperties not false', { ...ok, additionalProperties: true }, /additionalProperties/],
-    ['a property without a marker', { ...ok, properties: { ...ok.properties, note: { type: 'string' } } }, /no "x-cph-content" marker/],
-    ['a non-string property', { ...ok, properties: { demo: { type: 'number', [CONTENT_KEYWORD]: true } } }, /"type": "string"/],
-    ['no main property', { ...ok, properties: { other: { type: 'string', [CONTENT_KEYWORD]: true } }, required: [] }, /main property/],
+    [
+      'a property without a marker',
+      { ...ok, properties: { ...ok.properties, note: { type: 'string' } } },
+      /no "x-cph-content" marker/,
+    ],
+    [
+      'a non-string property',
+      { ...ok, properties: { demo: { type: 'number', [CONTENT_KEYWORD]: true } } },
+      /"type": "string"/,
+    ],
+    [
+      'no main property',
+      { ...ok, properties: { other: { type: 'string', [CONTENT_KEYWORD]: true } }, required: [] },
+      /main property/,
+    ],
     ['required naming no property', { ...ok, required: ['demo', 'ghost'] }, /ghost/],
     ['an unknown keyword', { ...ok, 'x-unknown': 1 }, /unknown keyword/],
   ])('rejects %s', (_label, schema, message) => {

@@ -41,7 +41,29 @@ describe('checkOutline', () => {
   });
 
   it('refuses other heading levels, text, lists, quotes, other code, rules and HTML', () => {
-    const outline = ['## Part', '# One', '#### Four', 'text', '', '- item', '', '> quote', '', '```js', 'x', '```', '', '    indented', '', '***', '', '<p>x</p>', '', 'Setext', '======'].join('\n');
+    const outline = [
+      '## Part',
+      '# One',
+      '#### Four',
+      'text',
+      '',
+      '- item',
+      '',
+      '> quote',
+      '',
+      '```js',
+      'x',
+      '```',
+      '',
+      '    indented',
+      '',
+      '***',
+      '',
+      '<p>x</p>',
+      '',
+      'Setext',
+      '======',
+    ].join('\n');
     expect(lines(outline)).toEqual([2, 3, 4, 6, 8, 10, 14, 16, 18, 20]);
   });
 

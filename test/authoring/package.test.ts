@@ -14,7 +14,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixtureCourse = fileURLToPath(new URL('./fixtures/assemble-basic/course/', import.meta.url));
 
 /** The environment without the npm_* variables of an enclosing `npm test`. */
-const cleanEnv = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
+const cleanEnv = (): NodeJS.ProcessEnv =>
+  Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
 
 let work: string;
 let cph: string;
@@ -22,21 +23,41 @@ let tarballFiles: string[];
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'cph-package-'));
-  const { stdout } = await run('npm', ['pack', '-w', 'authoring', '--pack-destination', work], { cwd: root, env: cleanEnv() });
+  const { stdout } = await run('npm', ['pack', '-w', 'authoring', '--pack-destination', work], {
+    cwd: root,
+    env: cleanEnv(),
+  });
   const tarball = join(work, stdout.trim().split('\n').at(-1) ?? '');
-  tarballFiles = (await run('tar', ['-tzf', tarball])).stdout.trim().split('\n').map((f) => f.replace(/^package\//, ''));
+  tarballFiles = (await run('tar', ['-tzf', tarball])).stdout
+    .trim()
+    .split('\n')
+    .map((f) => f.replace(/^package\//, ''));
   const consumer = join(work, 'consumer');
   cpSync(fixtureCourse, join(consumer, 'course'), { recursive: true });
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'course-author', private: true }));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: consumer, env: cleanEnv() });
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
+    cwd: consumer,
+    env: cleanEnv(),
+  });
   cph = join(consumer, 'node_modules', '@agent-hub', 'cph', 'bin', 'cph.js');
 }, 300_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed authoring tool', () => {
   it('ships its sources, kinds and schema, and none of the server or tests', () => {
-    expect(tarballFiles).toEqual(expect.arrayContaining(['bin/cph.js', 'index.ts', 'kinds/lesson.schema.json', 'schema/course.schema.json', 'package.json']));
-    expect(tarballFiles.filter((f) => !/^(bin|src|kinds|schema)\/|^(index\.ts|package\.json|README\.md)$/.test(f))).toEqual([]);
+    expect(tarballFiles).toEqual(
+      expect.arrayContaining([
+        'bin/cph.js',
+        'index.ts',
+        'kinds/lesson.schema.json',
+        'schema/course.schema.json',
+        'template/course.yaml',
+        'package.json',
+      ]),
+    );
+    expect(
+      tarballFiles.filter((f) => !/^(bin|src|kinds|schema|template)\/|^(index\.ts|package\.json|README\.md)$/.test(f)),
+    ).toEqual([]);
   });
 
   it('checks and builds a course where it is installed', async () => {
@@ -49,8 +70,24 @@ describe('the packed authoring tool', () => {
     expect(readFileSync(join(consumer, 'out', 'slides.md'), 'utf8')).toContain('# Warehouse Safety');
   });
 
+  it('makes a new course with init that checks and builds, as the README shows', async () => {
+    const consumer = join(work, 'consumer');
+    const env = cleanEnv();
+    const made = await runNode(cph, ['init', 'my-course'], { cwd: consumer, env });
+    expect(made.code, made.stderr).toBe(0);
+    expect((await runNode(cph, ['check', 'my-course'], { cwd: consumer, env })).code).toBe(0);
+    const built = await runNode(cph, ['build', 'my-course', '--target', 'slides'], { cwd: consumer, env });
+    expect(built.code, built.stderr).toBe(0);
+    expect(readFileSync(join(consumer, 'my-course', 'build', 'slides.md'), 'utf8')).toMatch(/^# My course\n/);
+    expect((await runNode(cph, ['--version'], { cwd: consumer, env })).stdout.trim()).toBe(
+      JSON.parse(readFileSync(join(root, 'authoring', 'package.json'), 'utf8')).version,
+    );
+  });
+
   it('is not a dependency of the server: the server installs neither Typst nor remark', () => {
-    const server = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const server = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(Object.keys(server.dependencies).filter((name) => /typst|remark|unified|vfile/.test(name))).toEqual([]);
   });
 });

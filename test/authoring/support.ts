@@ -13,8 +13,14 @@ export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 export const fixtureCourse = (name: string): string => path.join(FIXTURES, name, 'course');
 
 /** Runs the real `cph` as a subprocess. */
-export function runCph(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
-  return runNode(CPH_BIN, args, { cwd: options.cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env } });
+export function runCph(
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
+  return runNode(CPH_BIN, args, {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
+  });
 }
 
 const made: string[] = [];

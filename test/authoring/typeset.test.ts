@@ -1,14 +1,27 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BuildError, buildAllTypeset, buildTarget, concatenateTypeset, loadCourse, sourceLocation } from '../../authoring/index.js';
+import {
+  BuildError,
+  buildAllTypeset,
+  buildTarget,
+  concatenateTypeset,
+  loadCourse,
+  sourceLocation,
+} from '../../authoring/index.js';
 import { fixtureCourse, removeTempDirs, tempDir, writeCourse } from './support.js';
 
 afterAll(removeTempDirs);
 
 const typesetCourse = (parts: Record<string, string>) =>
   writeCourse({
-    'course.yaml': ['title: T', 'parts:', ...Object.keys(parts).map((id) => `  - {id: ${id}, kind: reference, format: typeset}`), 'targets:', '  pdf: {compile: typeset}'].join('\n'),
+    'course.yaml': [
+      'title: T',
+      'parts:',
+      ...Object.keys(parts).map((id) => `  - {id: ${id}, kind: reference, format: typeset}`),
+      'targets:',
+      '  pdf: {compile: typeset}',
+    ].join('\n'),
     ...Object.fromEntries(Object.entries(parts).map(([id, text]) => [`parts/${id}/reference.typ`, text])),
   });
 
@@ -29,7 +42,8 @@ describe('typeset targets', () => {
       ['handout', 2],
       ['print', 2],
     ]);
-    for (const name of ['handout.pdf', 'print.pdf']) expect(fs.readFileSync(path.join(out, name)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    for (const name of ['handout.pdf', 'print.pdf'])
+      expect(fs.readFileSync(path.join(out, name)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(fs.readdirSync(out).sort()).toEqual(['handout.pdf', 'print.pdf']);
   });
 
@@ -50,17 +64,41 @@ describe('typeset targets', () => {
 
   it('report a Typst error with the part file and line (CRLF part)', async () => {
     const err = await buildError(fixtureCourse('typeset-error'), 'handout');
-    expect(err.problems).toEqual([{ file: 'parts/drill/lab.typ', line: 4, column: 2, message: expect.stringMatching(/^typst error: unknown variable: undefined-function/) }]);
+    expect(err.problems).toEqual([
+      {
+        file: 'parts/drill/lab.typ',
+        line: 4,
+        column: 2,
+        rule: 'typst-error',
+        message: expect.stringMatching(/^typst error: unknown variable: undefined-function/),
+      },
+    ]);
   });
 
   it('map errors in any part, including a part without a final newline', async () => {
     const err = await buildError(typesetCourse({ one: 'One', two: 'Two\n\n#let x = 1 + "a"\n#x' }));
-    expect(err.problems).toEqual([{ file: 'parts/two/reference.typ', line: 3, column: 10, message: 'typst error: cannot add integer and string' }]);
+    expect(err.problems).toEqual([
+      {
+        file: 'parts/two/reference.typ',
+        line: 3,
+        column: 10,
+        rule: 'typst-error',
+        message: 'typst error: cannot add integer and string',
+      },
+    ]);
   });
 
   it('report an unclosed delimiter in the part that opens it', async () => {
     const err = await buildError(typesetCourse({ one: 'One\n#text[open\n', two: 'Two\n' }));
-    expect(err.problems).toEqual([{ file: 'parts/one/reference.typ', line: 2, column: 6, message: 'typst error: unclosed delimiter' }]);
+    expect(err.problems).toEqual([
+      {
+        file: 'parts/one/reference.typ',
+        line: 2,
+        column: 6,
+        rule: 'typst-error',
+        message: 'typst error: unclosed delimiter',
+      },
+    ]);
   });
 
   it('report an error in an included file with that file and line', async () => {
@@ -69,7 +107,13 @@ describe('typeset targets', () => {
     fs.mkdirSync(path.join(dir, 'parts/one/lib'));
     fs.writeFileSync(path.join(dir, 'parts/one/lib/extra.typ'), 'fine\n#nope\n');
     const err = await buildError(dir);
-    expect(err.problems[0]).toEqual({ file: 'parts/one/lib/extra.typ', line: 2, column: 2, message: 'typst error: unknown variable: nope' });
+    expect(err.problems[0]).toEqual({
+      file: 'parts/one/lib/extra.typ',
+      line: 2,
+      column: 2,
+      rule: 'typst-error',
+      message: 'typst error: unknown variable: nope',
+    });
   });
 
   it('cannot read files outside the course', async () => {
@@ -79,8 +123,19 @@ describe('typeset targets', () => {
 
   it('pass Typst warnings through without failing', async () => {
     const out = path.join(tempDir(), 'out');
-    const result = await buildTarget(typesetCourse({ one: '#set text(font: "No Such Font")\nHello\n' }), 'pdf', { out });
-    expect(result.ok && result.outputs[0]!.warnings).toEqual([{ file: 'parts/one/reference.typ', line: 1, column: 17, message: expect.stringMatching(/^typst warning: unknown font family/) }]);
+    const result = await buildTarget(typesetCourse({ one: '#set text(font: "No Such Font")\nHello\n' }), 'pdf', {
+      out,
+    });
+    expect(result.ok && result.outputs[0]!.warnings).toEqual([
+      {
+        file: 'parts/one/reference.typ',
+        line: 1,
+        column: 17,
+        rule: 'typst-warning',
+        severity: 'warning',
+        message: expect.stringMatching(/^typst warning: unknown font family/),
+      },
+    ]);
     expect(fs.existsSync(path.join(out, 'pdf.pdf'))).toBe(true);
   });
 });
