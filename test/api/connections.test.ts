@@ -7,13 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices, type Services } from '../../src/app/services.js';
 import { ConnectionUnavailableError, CredentialResolver } from '../../src/connections/resolver.js';
 import { ConnectionStore } from '../../src/connections/store.js';
+import { loadConfig } from '../../src/config/config.js';
 import { UnitOfWork } from '../../src/db/unit-of-work.js';
 import { MissingKeyError, TamperedEnvelopeError, UnknownKeyIdError } from '../../src/crypto/errors.js';
 import { fixedKeyring, Keyring, KEY_FILE_NAME, loadKeyring } from '../../src/crypto/keyring.js';
-import { expectError } from '../support/assertions.js';
+import { errorBody, expectError, okBody } from '../support/assertions.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { cliEnv, HUB_BIN, runHub, type CliResult } from '../support/hub-cli.js';
 import { seedOrg, type OrgActor, type OrgFixture } from '../support/org-fixture.js';
+import type { ApiResult, OrgCallArgs, OrgOperationId } from '../support/api-client.js';
 import { TestHub, type HttpResult } from '../support/test-hub.js';
 
 let hub: TestHub;
@@ -33,10 +35,11 @@ async function api(org: OrgFixture, actor: OrgActor, method: string, path: strin
   return res;
 }
 
-async function ok<T = any>(promise: Promise<HttpResult<T>>): Promise<T> {
-  const res = await promise;
-  expect(res.status, res.text).toBe(200);
-  return res.body;
+/** A typed call of one of the organization's operations; its response joins the leak scan. */
+async function call<O extends OrgOperationId>(org: OrgFixture, actor: OrgActor, operationId: O, ...input: OrgCallArgs<O>): Promise<ApiResult<O>> {
+  const res = await org.call(actor, operationId, ...input);
+  seen.push(res.text);
+  return res;
 }
 
 async function cli(args: string[], extraEnv: Record<string, string> = {}, input?: string): Promise<CliResult> {
@@ -80,8 +83,8 @@ describe('provider connections (BYOK)', () => {
   });
 
   it('creates the connection on the first PUT: BYOK, ACTIVE, version 1, no secret in the row', async () => {
-    expect(await ok(api(org, 'admin', 'GET', '/provider-connections'))).toEqual({ connections: [] });
-    const row = await ok(api(org, 'admin', 'PUT', '/provider-connections/anthropic', { ...byokBody('sk-first'), vendorApiKey: 'vk-first' }));
+    expect(await okBody(call(org, 'admin', 'listProviderConnections'), 200)).toEqual({ connections: [] });
+    const row = await okBody(call(org, 'admin', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: { ...byokBody('sk-first'), vendorApiKey: 'vk-first' } }), 200);
     const at = hub.clock.now().toISOString();
     expect(row).toEqual({
       id: expect.any(String),
@@ -93,7 +96,7 @@ describe('provider connections (BYOK)', () => {
       createdAt: at,
       updatedAt: at,
     });
-    expect(await ok(api(org, 'owner', 'GET', '/provider-connections'))).toEqual({ connections: [row] });
+    expect(await okBody(call(org, 'owner', 'listProviderConnections'), 200)).toEqual({ connections: [row] });
     const resolved = await hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic');
     expect(resolved).toEqual({
       baseUrl: 'https://api.example.com',
@@ -108,9 +111,9 @@ describe('provider connections (BYOK)', () => {
   });
 
   it('rotates on the next PUT: a new active version, the old one kept, createdAt unchanged', async () => {
-    const before = (await ok(api(org, 'admin', 'GET', '/provider-connections'))).connections[0];
+    const before = (await okBody(call(org, 'admin', 'listProviderConnections'), 200)).connections[0];
     hub.clock.advance(60_000);
-    const row = await ok(api(org, 'owner', 'PUT', '/provider-connections/anthropic', byokBody('sk-second', 'https://proxy.example.com/v1')));
+    const row = await okBody(call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: byokBody('sk-second', 'https://proxy.example.com/v1') }), 200);
     expect(row).toEqual({ ...before, activeVersion: 2, updatedAt: hub.clock.now().toISOString() });
     const resolved = await hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic');
     expect(resolved).toMatchObject({ baseUrl: 'https://proxy.example.com/v1', authToken: 'sk-second', version: 2 });
@@ -119,10 +122,10 @@ describe('provider connections (BYOK)', () => {
   });
 
   it('lists connections by providerId, each keyed by (organization, providerId)', async () => {
-    await ok(api(org, 'admin', 'PUT', '/provider-connections/openai', byokBody()));
-    await ok(api(org, 'admin', 'PUT', '/provider-connections/Azure.east-1', byokBody()));
-    const list = await ok(api(org, 'admin', 'GET', '/provider-connections'));
-    expect(list.connections.map((c: { providerId: string; activeVersion: number }) => [c.providerId, c.activeVersion])).toEqual([
+    await okBody(call(org, 'admin', 'rotateProviderConnection', { path: { providerId: 'openai' }, body: byokBody() }), 200);
+    await okBody(call(org, 'admin', 'rotateProviderConnection', { path: { providerId: 'Azure.east-1' }, body: byokBody() }), 200);
+    const list = await okBody(call(org, 'admin', 'listProviderConnections'), 200);
+    expect(list.connections.map((c) => [c.providerId, c.activeVersion])).toEqual([
       ['Azure.east-1', 1],
       ['anthropic', 2],
       ['openai', 1],
@@ -131,7 +134,7 @@ describe('provider connections (BYOK)', () => {
 
   it('takes https base URLs, and http only for loopback hosts', async () => {
     for (const baseUrl of ['https://api.example.com:8443/v1', 'http://localhost:11434', 'http://127.0.0.1:8080/v1', 'http://127.9.8.7', 'http://[::1]:9000/']) {
-      expect((await api(org, 'admin', 'PUT', '/provider-connections/local', byokBody('t', baseUrl))).status, baseUrl).toBe(200);
+      expect((await call(org, 'admin', 'rotateProviderConnection', { path: { providerId: 'local' }, body: byokBody('t', baseUrl) })).status, baseUrl).toBe(200);
     }
   });
 
@@ -146,12 +149,12 @@ describe('provider connections (BYOK)', () => {
       'https://user:pass@api.example.com',
       'api.example.com',
     ]) {
-      const res = await api(org, 'admin', 'PUT', '/provider-connections/remote', byokBody('t', baseUrl));
+      const res = await call(org, 'admin', 'rotateProviderConnection', { path: { providerId: 'remote' }, body: byokBody('t', baseUrl) });
       expectError(res, 400, 'validation_failed');
-      expect(JSON.stringify(res.body.error), baseUrl).toContain('baseUrl');
+      expect(JSON.stringify(errorBody(res).error), baseUrl).toContain('baseUrl');
     }
-    const res = await api(org, 'admin', 'PUT', '/provider-connections/remote', byokBody('t', 'http://api.example.com'));
-    expect(res.body.error.details).toEqual([{ path: '/body/baseUrl', message: expect.stringContaining('https') }]);
+    const res = await call(org, 'admin', 'rotateProviderConnection', { path: { providerId: 'remote' }, body: byokBody('t', 'http://api.example.com') });
+    expect(errorBody(res).error.details).toEqual([{ path: '/body/baseUrl', message: expect.stringContaining('https') }]);
     expect(await snapshot()).toBe(before);
   });
 
@@ -160,7 +163,7 @@ describe('provider connections (BYOK)', () => {
     for (const body of [{ baseUrl: 'https://a.example.com' }, { authToken: 't' }, { ...byokBody(), authToken: '' }, { ...byokBody(), extra: 1 }]) {
       expectError(await api(org, 'admin', 'PUT', '/provider-connections/p', body), 400, 'validation_failed');
     }
-    expectError(await api(org, 'admin', 'PUT', '/provider-connections/-bad', byokBody()), 400, 'validation_failed');
+    expectError(await call(org, 'admin', 'rotateProviderConnection', { path: { providerId: '-bad' }, body: byokBody() }), 400, 'validation_failed');
     expect(await snapshot()).toBe(before);
   });
 });
@@ -172,8 +175,8 @@ describe('the chat-application connection', () => {
   });
 
   it('is null before the first PUT, and DELETE then answers connection_not_found', async () => {
-    expect(await ok(api(org, 'admin', 'GET', '/imapp-application-connection'))).toEqual({ connection: null });
-    expectError(await api(org, 'admin', 'DELETE', '/imapp-application-connection'), 404, 'connection_not_found');
+    expect(await okBody(call(org, 'admin', 'getChatApplicationConnection'), 200)).toEqual({ connection: null });
+    expectError(await call(org, 'admin', 'disableChatApplicationConnection'), 404, 'connection_not_found');
     await expect(hub.services.credentials.resolveChatApplicationCredentials(org.id)).rejects.toMatchObject({
       code: 'connection_unavailable',
       reason: 'not_found',
@@ -181,7 +184,7 @@ describe('the chat-application connection', () => {
   });
 
   it('is created, rotated, disabled and re-activated by PUT, keeping every version', async () => {
-    const created = await ok(api(org, 'admin', 'PUT', '/imapp-application-connection', { ...chatBody(), verificationToken: 'vt-1', encryptKey: 'ek-1' }));
+    const created = await okBody(call(org, 'admin', 'putChatApplicationConnection', { body: { ...chatBody(), verificationToken: 'vt-1', encryptKey: 'ek-1' } }), 200);
     const at = hub.clock.now().toISOString();
     expect(created).toEqual({
       id: expect.any(String),
@@ -192,7 +195,7 @@ describe('the chat-application connection', () => {
       createdAt: at,
       updatedAt: at,
     });
-    expect(await ok(api(org, 'owner', 'GET', '/imapp-application-connection'))).toEqual({ connection: created });
+    expect(await okBody(call(org, 'owner', 'getChatApplicationConnection'), 200)).toEqual({ connection: created });
     expect(await hub.services.credentials.resolveChatApplicationCredentials(org.id)).toEqual({
       appId: 'cli_a1b2c3d4e5f6g7h8',
       appSecret: 'app-secret',
@@ -205,21 +208,21 @@ describe('the chat-application connection', () => {
     });
 
     hub.clock.advance(1_000);
-    const rotated = await ok(api(org, 'admin', 'PUT', '/imapp-application-connection', { ...chatBody('cli_9999888877776666'), appSecret: 's2' }));
+    const rotated = await okBody(call(org, 'admin', 'putChatApplicationConnection', { body: { ...chatBody('cli_9999888877776666'), appSecret: 's2' } }), 200);
     expect(rotated).toEqual({ ...created, appFingerprint: 'cli_99…6666', activeVersion: 2, updatedAt: hub.clock.now().toISOString() });
 
     hub.clock.advance(1_000);
-    const disabled = await ok(api(org, 'owner', 'DELETE', '/imapp-application-connection'));
+    const disabled = await okBody(call(org, 'owner', 'disableChatApplicationConnection'), 200);
     expect(disabled).toEqual({ ...rotated, status: 'DISABLED', updatedAt: hub.clock.now().toISOString() });
-    expect(await ok(api(org, 'admin', 'GET', '/imapp-application-connection'))).toEqual({ connection: disabled });
+    expect(await okBody(call(org, 'admin', 'getChatApplicationConnection'), 200)).toEqual({ connection: disabled });
     const resolving = hub.services.credentials.resolveChatApplicationCredentials(org.id);
     await expect(resolving).rejects.toBeInstanceOf(ConnectionUnavailableError);
     await expect(resolving).rejects.toMatchObject({ reason: 'disabled' });
 
     hub.clock.advance(1_000);
-    expect(await ok(api(org, 'admin', 'DELETE', '/imapp-application-connection'))).toEqual(disabled);
+    expect(await okBody(call(org, 'admin', 'disableChatApplicationConnection'), 200)).toEqual(disabled);
 
-    const reactivated = await ok(api(org, 'admin', 'PUT', '/imapp-application-connection', chatBody()));
+    const reactivated = await okBody(call(org, 'admin', 'putChatApplicationConnection', { body: chatBody() }), 200);
     expect(reactivated).toMatchObject({ id: created.id, status: 'ACTIVE', activeVersion: 3, updatedAt: hub.clock.now().toISOString() });
     const resolved = await hub.services.credentials.resolveChatApplicationCredentials(org.id);
     expect(resolved).toMatchObject({ version: 3, appSecret: 'app-secret' });
@@ -233,7 +236,7 @@ describe('the chat-application connection', () => {
       ['abcdefghij', 'abcdef\u2026ghij'],
       ['短い識別子です長い番号', '短い識別子で\u2026長い番号'],
     ] as const) {
-      const row = await ok(api(org, 'admin', 'PUT', '/imapp-application-connection', chatBody(appId)));
+      const row = await okBody(call(org, 'admin', 'putChatApplicationConnection', { body: chatBody(appId) }), 200);
       expect(row.appFingerprint).toBe(fingerprint);
       expect([...row.appFingerprint].length).toBe(11);
     }
@@ -254,7 +257,7 @@ describe('PLATFORM_MANAGED connections (hub connection platform)', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^created platform-managed connection anthropic of plat: version 1 active, sealed with key local-[0-9a-f]{8}\n$/);
-    const list = await ok(api(org, 'admin', 'GET', '/provider-connections'));
+    const list = await okBody(call(org, 'admin', 'listProviderConnections'), 200);
     expect(list.connections).toEqual([expect.objectContaining({ providerId: 'anthropic', mode: 'PLATFORM_MANAGED', status: 'ACTIVE', activeVersion: 1 })]);
     expect(await hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).toMatchObject({
       mode: 'PLATFORM_MANAGED',
@@ -267,7 +270,7 @@ describe('PLATFORM_MANAGED connections (hub connection platform)', () => {
   it('refuses every org-side change with 403 platform_managed_connection, changing nothing', async () => {
     const before = await snapshot();
     for (const actor of ['owner', 'admin'] as const) {
-      const res = await api(org, actor, 'PUT', '/provider-connections/anthropic', byokBody('sk-org-attempt'));
+      const res = await call(org, actor, 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: byokBody('sk-org-attempt') });
       expectError(res, 403, 'platform_managed_connection');
     }
     expect(await snapshot()).toBe(before);
@@ -286,12 +289,12 @@ describe('PLATFORM_MANAGED connections (hub connection platform)', () => {
   });
 
   it('takes over a BYOK connection, which the organization then may no longer change', async () => {
-    await ok(api(org, 'admin', 'PUT', '/provider-connections/openai', byokBody('sk-byok')));
+    await okBody(call(org, 'admin', 'rotateProviderConnection', { path: { providerId: 'openai' }, body: byokBody('sk-byok') }), 200);
     const result = await cli(['connection', 'platform', 'plat', 'openai', '--base-url', 'https://api.openai.com'], { HUB_PROVIDER_AUTH_TOKEN: 'sk-taken' });
     expect(result.stdout).toMatch(/^took over \(was BYOK\) platform-managed connection openai of plat: version 2 active/);
-    const row = (await ok(api(org, 'admin', 'GET', '/provider-connections'))).connections.find((c: { providerId: string }) => c.providerId === 'openai');
+    const row = (await okBody(call(org, 'admin', 'listProviderConnections'), 200)).connections.find((c) => c.providerId === 'openai');
     expect(row).toMatchObject({ mode: 'PLATFORM_MANAGED', activeVersion: 2 });
-    expectError(await api(org, 'owner', 'PUT', '/provider-connections/openai', byokBody()), 403, 'platform_managed_connection');
+    expectError(await call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'openai' }, body: byokBody() }), 403, 'platform_managed_connection');
   });
 
   it('is listed by hub help', async () => {
@@ -371,7 +374,7 @@ describe('who may call the connection operations', () => {
   ];
 
   it('refuses anonymous (401), another org (404 org_not_found) and MEMBER (403 org_admin_required), changing nothing', async () => {
-    await ok(api(org, 'owner', 'PUT', '/imapp-application-connection', chatBody()));
+    await okBody(call(org, 'owner', 'putChatApplicationConnection', { body: chatBody() }), 200);
     const before = await snapshot();
     for (const { op, method, path, body } of OPERATIONS) {
       const url = `/api/org/authz${path}`;
@@ -393,22 +396,22 @@ describe('who may call the connection operations', () => {
   });
 
   it('keeps organizations apart: one never sees or changes the other’s connections', async () => {
-    await ok(api(other, 'owner', 'PUT', '/provider-connections/anthropic', byokBody('sk-other-org')));
-    await ok(api(other, 'owner', 'PUT', '/provider-connections/only-other', byokBody('sk-other-only')));
-    await ok(api(other, 'owner', 'PUT', '/imapp-application-connection', chatBody('cli_other_org_app_0000')));
-    const mine = await ok(api(org, 'owner', 'GET', '/provider-connections'));
-    const theirs = await ok(api(other, 'owner', 'GET', '/provider-connections'));
-    expect(mine.connections.map((c: { providerId: string }) => c.providerId)).toEqual(['anthropic']);
-    expect(theirs.connections.map((c: { providerId: string }) => c.providerId)).toEqual(['anthropic', 'only-other']);
-    expect(mine.connections[0].id).not.toBe(theirs.connections[0].id);
-    expect((await ok(api(org, 'owner', 'GET', '/imapp-application-connection'))).connection.appFingerprint).toBe('cli_a1…g7h8');
-    expect((await ok(api(other, 'owner', 'GET', '/imapp-application-connection'))).connection.appFingerprint).toBe('cli_ot…0000');
+    await okBody(call(other, 'owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: byokBody('sk-other-org') }), 200);
+    await okBody(call(other, 'owner', 'rotateProviderConnection', { path: { providerId: 'only-other' }, body: byokBody('sk-other-only') }), 200);
+    await okBody(call(other, 'owner', 'putChatApplicationConnection', { body: chatBody('cli_other_org_app_0000') }), 200);
+    const mine = await okBody(call(org, 'owner', 'listProviderConnections'), 200);
+    const theirs = await okBody(call(other, 'owner', 'listProviderConnections'), 200);
+    expect(mine.connections.map((c) => c.providerId)).toEqual(['anthropic']);
+    expect(theirs.connections.map((c) => c.providerId)).toEqual(['anthropic', 'only-other']);
+    expect(mine.connections[0]!.id).not.toBe(theirs.connections[0]!.id);
+    expect((await okBody(call(org, 'owner', 'getChatApplicationConnection'), 200)).connection!.appFingerprint).toBe('cli_a1…g7h8');
+    expect((await okBody(call(other, 'owner', 'getChatApplicationConnection'), 200)).connection!.appFingerprint).toBe('cli_ot…0000');
     expect((await hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).authToken).toBe('sk-test-token');
     expect((await hub.services.credentials.resolveProviderCredentials(other.id, 'anthropic')).authToken).toBe('sk-other-org');
     await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'only-other')).rejects.toMatchObject({ reason: 'not_found' });
     // Disabling one organization's chat connection leaves the other's alone.
-    await ok(api(org, 'owner', 'DELETE', '/imapp-application-connection'));
-    expect((await ok(api(other, 'owner', 'GET', '/imapp-application-connection'))).connection.status).toBe('ACTIVE');
+    await okBody(call(org, 'owner', 'disableChatApplicationConnection'), 200);
+    expect((await okBody(call(other, 'owner', 'getChatApplicationConnection'), 200)).connection!.status).toBe('ACTIVE');
   });
 });
 
@@ -418,8 +421,8 @@ describe('the resolver fails closed', () => {
   let beta: string;
   beforeAll(async () => {
     org = await seedOrg(hub, 'vault');
-    alpha = (await ok(api(org, 'owner', 'PUT', '/provider-connections/alpha', byokBody('sk-alpha')))).id;
-    beta = (await ok(api(org, 'owner', 'PUT', '/provider-connections/beta', byokBody('sk-beta')))).id;
+    alpha = (await okBody(call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'alpha' }, body: byokBody('sk-alpha') }), 200)).id;
+    beta = (await okBody(call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'beta' }, body: byokBody('sk-beta') }), 200)).id;
   });
 
   it('on an envelope with one byte changed (tamper error), and works again once it is restored', async () => {
@@ -443,13 +446,13 @@ describe('the resolver fails closed', () => {
     await expect(copied).rejects.toBeInstanceOf(TamperedEnvelopeError);
     await expect(copied).rejects.toMatchObject({ code: 'tampered_envelope' });
 
-    await ok(api(org, 'owner', 'PUT', '/provider-connections/alpha', byokBody('sk-alpha-2')));
+    await okBody(call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'alpha' }, body: byokBody('sk-alpha-2') }), 200);
     await db()('provider_connection_versions').where({ connection_id: alpha, version: 2 }).update(envelope);
     await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'alpha')).rejects.toBeInstanceOf(TamperedEnvelopeError);
   });
 
   it('on a key id the keyring does not hold (its own error, naming the id)', async () => {
-    const gamma = (await ok(api(org, 'owner', 'PUT', '/provider-connections/gamma', byokBody('sk-gamma')))).id;
+    const gamma = (await okBody(call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'gamma' }, body: byokBody('sk-gamma') }), 200)).id;
     const stranger = new CredentialResolver(new UnitOfWork(db()), new ConnectionStore(), fixedKeyring(new Keyring(new Map([['elsewhere', randomBytes(32)]]), 'elsewhere')));
     const foreign = stranger.resolveProviderCredentials(org.id, 'gamma');
     await expect(foreign).rejects.toBeInstanceOf(UnknownKeyIdError);
@@ -477,8 +480,8 @@ describe('the resolver fails closed', () => {
 
   it('on a connection that is absent, DISABLED, or whose active version row is gone', async () => {
     await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'nowhere')).rejects.toMatchObject({ reason: 'not_found' });
-    await ok(api(org, 'owner', 'PUT', '/imapp-application-connection', chatBody()));
-    await ok(api(org, 'owner', 'DELETE', '/imapp-application-connection'));
+    await okBody(call(org, 'owner', 'putChatApplicationConnection', { body: chatBody() }), 200);
+    await okBody(call(org, 'owner', 'disableChatApplicationConnection'), 200);
     await expect(hub.services.credentials.resolveChatApplicationCredentials(org.id)).rejects.toMatchObject({
       code: 'connection_unavailable',
       reason: 'disabled',
@@ -499,7 +502,7 @@ describe('master key rotation (HUB_MASTER_KEYS)', () => {
     const org = await seedOrg(hub, 'rot');
     const k1 = randomBytes(32).toString('base64');
     const k2 = randomBytes(32).toString('base64');
-    const load = (env: Record<string, string>) => loadKeyring({ env, dataDir: hub.database.dataDir, keyUsage: async () => [] });
+    const load = (env: Record<string, string>) => loadKeyring({ masterKeys: loadConfig(env).masterKeys, dataDir: hub.database.dataDir, keyUsage: async () => [] });
     const before = servicesWith({ keyring: await load({ HUB_MASTER_KEYS: `k1:${k1}`, HUB_ACTIVE_KEY_ID: 'k1' }) });
     const first = await before.connections.rotateProvider(org.id, 'anthropic', byokBody('sk-under-k1'), 'organization');
     expect(first.connection).toMatchObject({ active_version: 1, key_id: 'k1' });
@@ -512,7 +515,7 @@ describe('master key rotation (HUB_MASTER_KEYS)', () => {
 
     const second = await after.connections.rotateProvider(org.id, 'anthropic', byokBody('sk-under-k2'), 'organization');
     expect(second.connection).toMatchObject({ active_version: 2, key_id: 'k2' });
-    expect((await ok(api(org, 'owner', 'GET', '/provider-connections'))).connections[0]).toMatchObject({ activeVersion: 2, keyId: 'k2' });
+    expect((await okBody(call(org, 'owner', 'listProviderConnections'), 200)).connections[0]).toMatchObject({ activeVersion: 2, keyId: 'k2' });
     expect(await after.credentials.resolveProviderCredentials(org.id, 'anthropic')).toMatchObject({ authToken: 'sk-under-k2', keyId: 'k2' });
     expect((await versionRow('provider_connection_versions', first.connection.id, 1)).key_id).toBe('k1');
 
@@ -544,18 +547,18 @@ describe('secrets never leak', () => {
     };
     // HTTP, both kinds, created and rotated.
     for (const round of [1, 2]) {
-      await ok(api(org, 'owner', 'PUT', '/provider-connections/anthropic', { baseUrl: 'https://api.example.com', authToken: `${secrets.authToken}-${round}`, vendorApiKey: `${secrets.vendorApiKey}-${round}` }));
-      await ok(api(org, 'admin', 'PUT', '/imapp-application-connection', {
+      await okBody(call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: { baseUrl: 'https://api.example.com', authToken: `${secrets.authToken}-${round}`, vendorApiKey: `${secrets.vendorApiKey}-${round}` } }), 200);
+      await okBody(call(org, 'admin', 'putChatApplicationConnection', { body: {
         ...chatBody(),
         appSecret: `${secrets.appSecret}-${round}`,
         verificationToken: `${secrets.verificationToken}-${round}`,
         encryptKey: `${secrets.encryptKey}-${round}`,
-      }));
+      } }), 200);
     }
     // Refused requests carrying secrets.
-    expectError(await api(org, 'owner', 'PUT', '/provider-connections/anthropic', { baseUrl: 'https://api.example.com', authToken: secrets.rejectedToken.padEnd(5000, 'x') }), 400, 'validation_failed');
-    expectError(await api(org, 'owner', 'PUT', '/provider-connections/anthropic', { baseUrl: `https://user:${secrets.urlPassword}@api.example.com`, authToken: secrets.rejectedToken }), 400, 'validation_failed');
-    expectError(await api(org, 'member', 'PUT', '/provider-connections/anthropic', byokBody(secrets.rejectedToken)), 403, 'org_admin_required');
+    expectError(await call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: { baseUrl: 'https://api.example.com', authToken: secrets.rejectedToken.padEnd(5000, 'x') } }), 400, 'validation_failed');
+    expectError(await call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: { baseUrl: `https://user:${secrets.urlPassword}@api.example.com`, authToken: secrets.rejectedToken } }), 400, 'validation_failed');
+    expectError(await call(org, 'member', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: byokBody(secrets.rejectedToken) }), 403, 'org_admin_required');
     expectError(await api(org, 'owner', 'PUT', '/provider-connections/anthropic', `{"authToken": "${secrets.rejectedToken}"`), 400, 'validation_failed');
     // The host console, from the environment and from stdin, logging everything it would.
     const env = await cli(['connection', 'platform', 'leak', 'openai', '--base-url', 'https://api.openai.com'], {
@@ -569,7 +572,7 @@ describe('secrets never leak', () => {
     expect(stdin.code, stdin.stderr).toBe(0);
     for (const request of ['GET /provider-connections', 'GET /imapp-application-connection']) {
       const [method, path] = request.split(' ') as [string, string];
-      await ok(api(org, 'owner', method, path));
+      await okBody(api(org, 'owner', method, path), 200);
     }
 
     // They were stored, sealed: the resolver gets them back.
