@@ -1,0 +1,200 @@
+// The contract, fuzzed: for every operation of openapi.yaml, requests generated from its own
+// schemas — valid ones and ones broken on purpose — sent as the organization's OWNER to the
+// real app on the test database (SQLite, and PostgreSQL when TEST_DATABASE_URL is set).
+// Whatever is sent: no 5xx, every answer matches the contract for its status (TestHub checks
+// every response against openapi.yaml and turns a mismatch into a 500), every error is
+// `{error: {code, message}}` with a code the contract lists, and a refused request changes
+// nothing in the database. FUZZ_RUNS sets the requests per operation and kind (default 30).
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listOperations, loadOpenApiDocument, type OperationLocation } from '../../src/http/openapi-document.js';
+import { isPostgres } from '../../src/db/connect.js';
+import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
+import { TestHub, type HttpResult } from '../support/test-hub.js';
+import { invalidBody, resolverFor, validValue, type JsonSchema } from './schema-arbitrary.js';
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
+const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
+const document = loadOpenApiDocument();
+const resolve = resolverFor(document);
+
+/** Every error code the contract's error table lists, plus the router's own two. */
+const CONTRACT_CODES = new Set([
+  ...[...String((document.info as { description?: string }).description ?? '').matchAll(/^\s*\| \d{3} \|(.*)$/gm)].flatMap((row) =>
+    [...(row[1] ?? '').matchAll(/`([a-z_]+)`/g)].map((m) => m[1]),
+  ),
+  'not_found',
+  'method_not_allowed',
+]);
+
+/** Operations that would end the fuzzing session or need a one-time link: sent, but not generated at random. */
+const SKIPPED = new Set(['logout', 'login']);
+
+interface Parameter {
+  name: string;
+  in: 'path' | 'query';
+  required?: boolean;
+  schema: JsonSchema;
+}
+
+let hub: TestHub;
+let org: OrgFixture;
+/** Ids of real rows of the organization, so generated paths reach existing resources too. */
+const pools: Record<string, string[]> = {};
+let sent = 0;
+
+beforeAll(async () => {
+  // A high request-rate ceiling: thousands of requests in a minute are the point here.
+  hub = await TestHub.start({ config: { ceilings: { requestRate: 1e9 } } });
+  org = await seedOrg(hub, 'fuzz');
+  const team = await org.call('owner', 'createTeam', { body: { slug: 'fuzz-team', name: 'Fuzz team' } });
+  const folder = await org.call('owner', 'createFolder', { body: { name: 'Fuzz folder' } });
+  const project = await org.call('owner', 'createProject', { body: { name: 'Fuzz project' } });
+  const id = (res: HttpResult) => (res.body as { id: string }).id;
+  Object.assign(pools, {
+    orgSlug: [org.slug],
+    userId: Object.values(org.userIds),
+    teamId: [id(team)],
+    folderId: [id(folder)],
+    projectId: [id(project)],
+    providerId: ['anthropic', 'openai'],
+    roleId: ['default', 'reviewer'],
+    name: ['code-review'],
+  });
+});
+afterAll(async () => {
+  console.log(`fuzz: ${sent} requests over ${listOperations().length - SKIPPED.size} operations, seed ${SEED}`);
+  await hub?.stop();
+});
+
+function parametersOf(location: OperationLocation): Parameter[] {
+  const pathItem = document.paths[location.path] as { parameters?: JsonSchema[] };
+  const declared = [...(pathItem.parameters ?? []), ...((location.operation.parameters as JsonSchema[] | undefined) ?? [])];
+  return declared.map((p) => resolve(p) as unknown as Parameter);
+}
+
+function bodySchemaOf(location: OperationLocation): JsonSchema | undefined {
+  const body = location.operation.requestBody as { content?: Record<string, { schema: JsonSchema }> } | undefined;
+  return body?.content?.['application/json']?.schema;
+}
+
+interface GeneratedRequest {
+  path: string;
+  body?: unknown;
+}
+
+/** A request the operation's parameters and body schema accept (ids from the pools or made up). */
+function validRequest(location: OperationLocation): fc.Arbitrary<GeneratedRequest> {
+  const parameters = parametersOf(location);
+  const pathValues = parameters
+    .filter((p) => p.in === 'path')
+    .map((p) => fc.tuple(fc.constant(p.name), p.name === 'orgSlug' ? fc.constant(org.slug) : fc.oneof(fc.constantFrom(...(pools[p.name] ?? ['x'])), fc.uuid())));
+  const queryValues = parameters
+    .filter((p) => p.in === 'query')
+    .map((p) => fc.tuple(fc.constant(p.name), p.required ? validValue(p.schema, resolve) : fc.option(validValue(p.schema, resolve), { nil: undefined })));
+  const schema = bodySchemaOf(location);
+  return fc
+    .record({
+      path: fc.tuple(...pathValues),
+      query: fc.tuple(...queryValues),
+      body: schema ? validValue(schema, resolve) : fc.constant(undefined),
+    })
+    .map(({ path, query, body }) => ({ path: buildPath(location.path, path, query), body }));
+}
+
+/** A request broken in its body, its query or its path. */
+function invalidRequest(location: OperationLocation): fc.Arbitrary<GeneratedRequest> {
+  const schema = bodySchemaOf(location);
+  const queryParameters = parametersOf(location).filter((p) => p.in === 'query');
+  const breakers: Array<fc.Arbitrary<GeneratedRequest>> = [];
+  if (schema) {
+    breakers.push(fc.tuple(validRequest(location), invalidBody(schema, resolve)).map(([request, body]) => ({ ...request, body })));
+    breakers.push(validRequest(location).map((request) => ({ ...request, body: '{"unterminated": ' })));
+  }
+  breakers.push(validRequest(location).map((request) => ({ ...request, path: `${request.path}${request.path.includes('?') ? '&' : '?'}unknownParameter=1` })));
+  for (const p of queryParameters) {
+    breakers.push(
+      validRequest(location).map((request) => {
+        const url = new URL(request.path, 'http://x');
+        url.searchParams.set(p.name, p.schema && resolve(p.schema).type === 'integer' ? 'not-a-number' : '2026-13-01T00:00:00Z');
+        return { ...request, path: url.pathname + url.search };
+      }),
+    );
+  }
+  return fc.oneof(...breakers);
+}
+
+function buildPath(template: string, pathValues: Array<[string, string]>, queryValues: Array<[string, unknown]>): string {
+  const values = new Map(pathValues);
+  const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values.get(name) ?? 'x'));
+  const query = new URLSearchParams();
+  for (const [name, value] of queryValues) if (value !== undefined) query.set(name, String(value));
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/**
+ * Every row of every table the API writes, hashed. The sessions table is left out: using a
+ * session refreshes its last-seen time, which is bookkeeping, not a change the caller made.
+ */
+async function fingerprint(): Promise<string> {
+  const db = hub.services.db;
+  const tables: string[] = isPostgres(db)
+    ? (await db.raw(`select tablename as name from pg_tables where schemaname = current_schema()`)).rows.map((r: { name: string }) => r.name)
+    : (await db.raw(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`)).map((r: { name: string }) => r.name);
+  const hash = createHash('sha256');
+  for (const table of tables.filter((t) => t !== 'sessions' && !t.startsWith('knex_')).sort()) {
+    const rows = (await db(table).select()) as unknown[];
+    hash.update(table).update(JSON.stringify(rows.map((row) => JSON.stringify(row)).sort()));
+  }
+  return hash.digest('hex');
+}
+
+async function send(location: OperationLocation, request: GeneratedRequest): Promise<HttpResult> {
+  sent += 1;
+  return hub.request(location.method.toUpperCase(), request.path, { cookie: org.cookies.owner, body: request.body });
+}
+
+/** The server's log line about a 5xx answer, which says what went wrong. */
+function serverErrorOf(res: HttpResult): string {
+  const requestId = res.headers.get('x-request-id') ?? '';
+  return hub.logLines.filter((line) => line.includes(requestId) && line.includes('"err"')).join('\n').slice(0, 2000);
+}
+
+function expectContractAnswer(location: OperationLocation, request: GeneratedRequest, res: HttpResult): void {
+  const what = `${location.operationId} ${location.method.toUpperCase()} ${request.path} ${JSON.stringify(request.body)?.slice(0, 300)} → ${res.status} ${res.text.slice(0, 300)}`;
+  expect(res.status, `${what}\n${serverErrorOf(res)}`).toBeLessThan(500);
+  if (res.status >= 400) {
+    expect(res.body, what).toEqual({ error: expect.objectContaining({ code: expect.any(String), message: expect.any(String) }) });
+    expect(CONTRACT_CODES.has((res.body as { error: { code: string } }).error.code), what).toBe(true);
+  }
+}
+
+const fuzzed = listOperations().filter((l) => !SKIPPED.has(l.operationId));
+
+describe.each(fuzzed.map((l) => [l.operationId, l] as const))('%s', (_operationId, location) => {
+  it('answers generated valid requests within the contract', async () => {
+    await fc.assert(
+      fc.asyncProperty(validRequest(location), async (request) => {
+        expectContractAnswer(location, request, await send(location, request));
+      }),
+      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    );
+  });
+
+  it('refuses generated invalid requests with a 4xx from the contract, changing nothing', async () => {
+    let before = await fingerprint();
+    await fc.assert(
+      fc.asyncProperty(invalidRequest(location), async (request) => {
+        const res = await send(location, request);
+        expectContractAnswer(location, request, res);
+        expect(res.status, `${location.operationId} ${request.path} accepted ${JSON.stringify(request.body)}`).toBeGreaterThanOrEqual(400);
+        const after = await fingerprint();
+        expect(after, `${location.operationId} ${request.path}: a refused request changed the database`).toBe(before);
+        before = after;
+      }),
+      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    );
+  });
+});
