@@ -53,3 +53,23 @@ test('the navigation opens from the burger at 390 px', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'Teams' })).toBeVisible();
   await screenshot(page, 'teams-after-burger');
 });
+
+test('dialogs and menus are accessible too', async ({ page }) => {
+  await signIn(page, 'olivia');
+  await page.goto('/o/acme/projects');
+  await page.getByRole('button', { name: 'Actions for Engineering' }).click();
+  await expect(page.getByRole('menu')).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole('menuitem', { name: 'Move to…' }).click();
+  await expect(page.getByRole('dialog', { name: 'Move Engineering' })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, 'projects-move-dialog');
+  await page.keyboard.press('Escape');
+
+  await page.goto('/o/acme/members');
+  await page.getByLabel('Search members').fill('user-001');
+  await page.getByRole('button', { name: 'Revoke User 1' }).click();
+  await expect(page.getByRole('dialog', { name: 'Revoke User 1?' })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, 'members-revoke-dialog');
+});

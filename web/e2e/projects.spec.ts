@@ -19,7 +19,7 @@ async function nameDialog(page: Page, title: string | RegExp, label: string, val
 test('the explorer: create, rename, move by dialog and by drag and drop, reorder, archive', async ({ page }) => {
   await signIn(page, 'olivia');
   await page.goto('/o/acme/projects');
-  await expect(row(page, 'folder', 'Engineering')).toContainText('1 folders · 0 projects');
+  await expect(row(page, 'folder', 'Engineering')).toContainText('1 folder · 0 projects');
 
   await page.getByRole('button', { name: 'New folder' }).click();
   await nameDialog(page, 'New folder', 'Folder name', 'Ops', 'Create folder');
@@ -53,14 +53,14 @@ test('the explorer: create, rename, move by dialog and by drag and drop, reorder
   await nameDialog(page, 'New project', 'Project name', 'Dragged', 'Create project');
   await row(page, 'project', 'Dragged').dragTo(row(page, 'folder', 'Scratch'));
   await expect(page.getByText('Moved Dragged to Scratch')).toBeVisible();
-  await expect(row(page, 'folder', 'Scratch')).toContainText('0 folders · 1 projects');
+  await expect(row(page, 'folder', 'Scratch')).toContainText('0 folders · 1 project');
   await row(page, 'project', 'Dragged').dragTo(page.getByTestId('drop-root'));
   await expect(page.getByText('Moved Dragged to /')).toBeVisible();
   await expect(row(page, 'folder', 'Scratch')).toContainText('0 folders · 0 projects');
   // A folder dragged into another folder
   await row(page, 'folder', 'Scratch').dragTo(row(page, 'folder', 'Ops'));
   await expect(page.getByText('Moved Scratch to Ops')).toBeVisible();
-  await expect(row(page, 'folder', 'Ops')).toContainText('1 folders · 2 projects');
+  await expect(row(page, 'folder', 'Ops')).toContainText('1 folder · 2 projects');
 
   // Reorder by sort key: Ops before Engineering at the top level
   const topFolders = page.locator('[data-testid^="row-folder-"]');
@@ -137,4 +137,32 @@ test('the project page: detail, binding, sessions, team access, rename and archi
   await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
   await expect(page.getByText(/^Archived \d/)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Rename' })).toBeDisabled();
+});
+
+test('sessions: newest first as the server sends them, at most the chosen limit', async ({ page, seed }) => {
+  const limits: string[] = [];
+  await page.route('**/api/org/acme/projects/*/sessions?*', (route) => {
+    const limit = new URL(route.request().url()).searchParams.get('limit') ?? '';
+    limits.push(limit);
+    const sessions = Array.from({ length: Math.min(Number(limit), 3) }, (_, i) => ({
+      id: `s${i}`,
+      provider: 'anthropic',
+      roleId: 'default',
+      model: 'claude-sonnet-4-5',
+      title: i === 2 ? null : `Session ${i}`,
+      runCount: 10 - i,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: `2026-01-0${3 - i}T00:00:00.000Z`,
+    }));
+    return route.fulfill({ json: { sessions } });
+  });
+  await signIn(page, 'olivia');
+  await page.goto(`/o/acme/projects/${seed.projects.website}`);
+  const table = page.getByRole('table', { name: 'Sessions' });
+  await expect(table.getByRole('cell', { name: 'Session 0' })).toBeVisible();
+  await expect(table.getByRole('cell', { name: 'untitled' })).toBeVisible();
+  await expect(table.getByRole('cell', { name: 'anthropic / claude-sonnet-4-5' }).first()).toBeVisible();
+  await page.getByLabel('Show at most').selectOption('200');
+  await expect.poll(() => limits).toContain('200');
+  expect(limits[0]).toBe('50');
 });

@@ -29,6 +29,7 @@ type Dialog =
   | { type: 'archive'; item: Item };
 
 const ROW_HEIGHT = 44;
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 const itemOf = (row: Row): Item =>
   row.kind === 'folder'
     ? { kind: 'folder', id: row.folder.id, name: row.folder.name, parentId: row.folder.parentId }
@@ -221,8 +222,8 @@ export function Explorer() {
           )}
         </Box>
         {isFolder ? (
-          <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} aria-label={`${row.folder.childFolderCount} folders, ${row.folder.projectCount} projects`}>
-            {row.folder.childFolderCount} folders · {row.folder.projectCount} projects
+          <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+            {plural(row.folder.childFolderCount, 'folder')} · {plural(row.folder.projectCount, 'project')}
           </Text>
         ) : (
           row.project.binding && (
@@ -231,7 +232,7 @@ export function Explorer() {
             </Badge>
           )
         )}
-        <Menu position="bottom-end" withinPortal>
+        <Menu position="bottom-end" withinPortal withInitialFocusPlaceholder={false}>
           <Menu.Target>
             <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${item.name}`}>
               <span aria-hidden="true">⋯</span>
@@ -250,7 +251,7 @@ export function Explorer() {
                 <Menu.Item disabled={position < 0 || position >= siblings.length - 1} onClick={() => reorder(row.folder, 1)}>
                   Move down
                 </Menu.Item>
-                <Menu.Item color="red" onClick={() => setDialog({ type: 'archive', item })}>
+                <Menu.Item onClick={() => setDialog({ type: 'archive', item })}>
                   Archive
                 </Menu.Item>
               </>
@@ -261,7 +262,7 @@ export function Explorer() {
                 </Menu.Item>
                 <Menu.Item onClick={() => setDialog({ type: 'rename', item })}>Rename</Menu.Item>
                 <Menu.Item onClick={() => setDialog({ type: 'move', item })}>Move to…</Menu.Item>
-                <Menu.Item color="red" onClick={() => setDialog({ type: 'archive', item })}>
+                <Menu.Item onClick={() => setDialog({ type: 'archive', item })}>
                   Archive
                 </Menu.Item>
               </>
