@@ -38,6 +38,11 @@ type Unlisted = Exclude<CapacityDimension, (typeof CAPACITY_DIMENSIONS)[number]>
 const everyDimensionListed: [Unlisted] extends [never] ? true : Unlisted = true;
 void everyDimensionListed;
 
+const DIMENSION_NAMES: ReadonlySet<string> = new Set(CAPACITY_DIMENSIONS);
+
+/** Whether the text names a dimension (exactly, case-sensitive). */
+export const isCapacityDimension = (text: string): text is CapacityDimension => DIMENSION_NAMES.has(text);
+
 /** A value for some dimensions: an organization's limits, or the ceilings an operator set. */
 export type DimensionValues = Partial<Record<CapacityDimension, number>>;
 
@@ -47,7 +52,7 @@ export const screamingSnake = (dimension: CapacityDimension): string => dimensio
 /** The environment variable that sets the dimension's platform ceiling. */
 export const ceilingVariable = (dimension: CapacityDimension): string => `HUB_CEILING_${screamingSnake(dimension)}`;
 
-export type CapacityUnit = 'bytes' | 'seconds' | 'requests per minute' | 'count';
+export type CapacityUnit = 'bytes' | 'seconds' | 'millicores' | 'requests per minute' | 'count';
 
 const UNITS: Partial<Record<CapacityDimension, CapacityUnit>> = {
   requestRate: 'requests per minute',
@@ -61,8 +66,8 @@ const UNITS: Partial<Record<CapacityDimension, CapacityUnit>> = {
   admissionQueueWait: 'seconds',
   runWallTime: 'seconds',
   toolWallTime: 'seconds',
-  processCpu: 'seconds',
+  processCpu: 'millicores',
 };
 
-/** What the dimension's numbers measure: sizes in bytes, times in seconds, the rate per minute, the rest as counts. */
+/** What the dimension's numbers measure: sizes in bytes, times in seconds, CPU in millicores, the rate per minute, the rest as counts. */
 export const unitOf = (dimension: CapacityDimension): CapacityUnit => UNITS[dimension] ?? 'count';

@@ -4,7 +4,7 @@ import type { Config } from '../config/config.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError, badRequest, conflict, unprocessable } from '../errors/api-error.js';
 import type { Schema } from '../http/operation-types.js';
-import { platformCeilings } from './ceilings.js';
+import { ORGANIZATION_LIMIT_FLOORS, platformCeilings } from './ceilings.js';
 import { CAPACITY_DIMENSIONS, type CapacityDimension, type DimensionValues } from './dimensions.js';
 import { RateWindows } from './rate-window.js';
 import type { CapacityStore } from './store.js';
@@ -32,7 +32,7 @@ export function effectiveOf(ceiling: number | null, organizationLimit: number | 
  * change made by another process goes unseen.
  */
 export class CapacityService {
-  private readonly ceilings: Readonly<Record<CapacityDimension, number | null>>;
+  private readonly ceilings: Readonly<Record<CapacityDimension, number>>;
   private readonly cache: TtlCache<DimensionValues>;
   /** Loads in flight, so a burst of requests after an expiry costs one query, not one each. */
   private readonly loading = new Map<string, Promise<DimensionValues>>();
@@ -59,11 +59,13 @@ export class CapacityService {
 
   /**
    * Sets (a number) or clears (null) the limits of the dimensions present; the others stay.
-   * All or nothing: every rejected dimension is named in one error and nothing is written.
+   * All or nothing: every rejected dimension is named in one error and nothing is written. A
+   * limit below its dimension's floor is 422 `capacity_below_floor`, one above the ceiling 422
+   * `capacity_above_ceiling`; when both occur, the floor's code wins (the message names all).
    */
   async update(organizationId: string, limits: CapacityLimits): Promise<CapacityPolicyView> {
     const changes: Array<[CapacityDimension, number | null]> = [];
-    const noCeiling: CapacityDimension[] = [];
+    const belowFloor: string[] = [];
     const aboveCeiling: string[] = [];
     for (const dimension of CAPACITY_DIMENSIONS) {
       const value = limits[dimension];
@@ -72,13 +74,14 @@ export class CapacityService {
         if (!Number.isFinite(value) || value < 0) {
           throw badRequest(`The ${dimension} limit must be a non-negative number.`, [{ path: `/body/limits/${dimension}`, message: 'must be >= 0' }]);
         }
+        const floor = ORGANIZATION_LIMIT_FLOORS[dimension];
         const ceiling = this.ceilings[dimension];
-        if (ceiling === null) noCeiling.push(dimension);
+        if (floor !== undefined && value < floor) belowFloor.push(`${dimension} ${value} is below its floor of ${floor}`);
         else if (value > ceiling) aboveCeiling.push(`${dimension} ${value} is above its platform ceiling of ${ceiling}`);
       }
       changes.push([dimension, value]);
     }
-    if (noCeiling.length > 0 || aboveCeiling.length > 0) throw rejected(noCeiling, aboveCeiling);
+    if (belowFloor.length > 0 || aboveCeiling.length > 0) throw rejected(belowFloor, aboveCeiling);
     if (changes.length > 0) {
       const at = this.clock.now().toISOString();
       await this.uow.run((trx) => this.store.apply(trx, organizationId, changes, at));
@@ -88,11 +91,26 @@ export class CapacityService {
   }
 
   /**
-   * The limit that applies to the organization in the dimension, or null when none does. The
-   * one answer to "how much may this organization use": this service's checks, skill ingestion
-   * and the agent runtime all ask it.
+   * Lifts the organization's own limit of one dimension (`hub capacity clear`): the operator's way
+   * out when a limit locks the organization out of the API that would clear it. Returns whether
+   * there was a limit to clear.
    */
-  async effectiveLimit(organizationId: string, dimension: CapacityDimension): Promise<number | null> {
+  async clearLimit(organizationId: string, dimension: CapacityDimension): Promise<boolean> {
+    const before = await this.store.limitsOf(this.uow.executor, organizationId);
+    if (before[dimension] === undefined) return false;
+    const at = this.clock.now().toISOString();
+    await this.uow.run((trx) => this.store.apply(trx, organizationId, [[dimension, null]], at));
+    this.forget(organizationId);
+    return true;
+  }
+
+  /**
+   * The limit that applies to the organization in the dimension: never unlimited, since every
+   * dimension has a ceiling. The one answer to "how much may this organization use": this
+   * service's checks, skill ingestion and the agent runtime (`services.capacity.effectiveLimit`,
+   * README "Capacity") all ask it.
+   */
+  async effectiveLimit(organizationId: string, dimension: CapacityDimension): Promise<number> {
     return this.effectiveIn(await this.limitsOf(organizationId), dimension);
   }
 
@@ -100,11 +118,10 @@ export class CapacityService {
    * Refuses one more active row of a counted dimension (members, teams, folders, projects) when
    * the organization is at its limit. Call it inside the transaction that inserts the row: it
    * locks the organization first, so concurrent creates are counted one after another and
-   * cannot together overshoot the limit. Costs nothing when no limit applies.
+   * cannot together overshoot the limit.
    */
   async ensureRoom(trx: Executor, organizationId: string, dimension: CapacityDimension, countActive: () => Promise<number>): Promise<void> {
     const limit = this.effectiveIn(await this.limitsOf(organizationId, trx), dimension);
-    if (limit === null) return;
     await this.store.lockOrganization(trx, organizationId);
     const active = await countActive();
     if (active + 1 > limit) {
@@ -129,13 +146,12 @@ export class CapacityService {
    */
   bodyLimitOf(organizationId: string, serverLimit: number): number | Promise<number> {
     const limits = this.limitsOf(organizationId);
-    const bodyLimit = (loaded: DimensionValues) => Math.min(serverLimit, this.effectiveIn(loaded, 'requestBodySize') ?? serverLimit);
+    const bodyLimit = (loaded: DimensionValues) => Math.min(serverLimit, this.effectiveIn(loaded, 'requestBodySize'));
     return limits instanceof Promise ? limits.then(bodyLimit) : bodyLimit(limits);
   }
 
   private countRequest(organizationId: string, limits: DimensionValues): void {
     const rate = this.effectiveIn(limits, 'requestRate');
-    if (rate === null) return;
     const waitMs = this.requestRates.take(organizationId, rate, this.clock.now().getTime());
     if (waitMs > 0) throw rateLimited(rate, waitMs);
   }
@@ -146,8 +162,9 @@ export class CapacityService {
     return { dimension, platformCeiling, organizationLimit, effective: effectiveOf(platformCeiling, organizationLimit) };
   }
 
-  private effectiveIn(limits: DimensionValues, dimension: CapacityDimension): number | null {
-    return effectiveOf(this.ceilings[dimension], limits[dimension] ?? null);
+  private effectiveIn(limits: DimensionValues, dimension: CapacityDimension): number {
+    const limit = limits[dimension];
+    return limit === undefined ? this.ceilings[dimension] : Math.min(this.ceilings[dimension], limit);
   }
 
   /**
@@ -182,14 +199,9 @@ export class CapacityService {
   }
 }
 
-function rejected(noCeiling: CapacityDimension[], aboveCeiling: string[]): ApiError {
-  const reasons: string[] = [];
-  if (noCeiling.length > 0) {
-    reasons.push(`${noCeiling.join(', ')} ${noCeiling.length === 1 ? 'has' : 'have'} no platform ceiling, so the organization cannot limit ${noCeiling.length === 1 ? 'it' : 'them'}`);
-  }
-  reasons.push(...aboveCeiling);
-  const message = `Nothing was changed: ${reasons.join('; ')}.`;
-  return unprocessable(noCeiling.length > 0 ? 'capacity_no_ceiling' : 'capacity_above_ceiling', message);
+function rejected(belowFloor: string[], aboveCeiling: string[]): ApiError {
+  const message = `Nothing was changed: ${[...belowFloor, ...aboveCeiling].join('; ')}.`;
+  return unprocessable(belowFloor.length > 0 ? 'capacity_below_floor' : 'capacity_above_ceiling', message);
 }
 
 function rateLimited(perMinute: number, waitMs: number): ApiError {

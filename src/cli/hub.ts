@@ -9,6 +9,7 @@ import { BindingConflict } from '../projects/service.js';
 import { platformConnectionCommand } from '../connections/platform-command.js';
 import { IngestError } from '../usage/service.js';
 import { skillCommand } from '../skills/command.js';
+import { CAPACITY_DIMENSIONS, isCapacityDimension } from '../capacity/dimensions.js';
 import { serve } from './serve.js';
 import { UsageError } from './usage-error.js';
 
@@ -17,8 +18,8 @@ const USAGE = `Usage: hub <command>
 Commands:
   serve                                    migrate, then serve HTTP (seeds the demo organization on an empty database)
   migrate                                  apply pending database migrations
-  org create <slug> --name N --owner <imOpenId> [--owner-name D]
-                                           create an organization and its first OWNER
+  org create <slug> --name N --owner <imOpenId> [--owner-name D] [--avatar-url https://…]
+                                           create an organization and its first OWNER (the avatar is the owner's)
   login-link <imOpenId>                    print a one-time login URL (valid 15 minutes)
   usage ingest <file.jsonl> --org <slug>   load agent runs, one JSON object per line (all lines checked first)
   project bind <org> <projectId> <chatId>  bind a chat to a project (replacing the project's previous chat)
@@ -26,6 +27,8 @@ Commands:
                                            create or rotate a PLATFORM_MANAGED provider connection; the token comes
                                            from HUB_PROVIDER_AUTH_TOKEN [+ HUB_PROVIDER_VENDOR_API_KEY] or stdin JSON
                                            {authToken, vendorApiKey?}, never from the command line
+  capacity clear <org> <dimension>         lift the organization's own limit of a capacity dimension
+                                           (its effective limit becomes the platform ceiling)
   skill install <dir> --org <slug> [--name N] [--version V]
                                            install or replace a skill from a directory (name: the directory's
                                            name; version: the front matter's, else 0.0.0), like PUT /agent-skills/{name}
@@ -54,7 +57,7 @@ const commands: Record<string, Command> = {
     if (sub !== 'create') throw new UsageError(`unknown subcommand "org ${sub ?? ''}"; expected "org create"`);
     const { values, positionals } = parseCommandArgs(
       rest,
-      { name: { type: 'string' }, owner: { type: 'string' }, 'owner-name': { type: 'string' } },
+      { name: { type: 'string' }, owner: { type: 'string' }, 'owner-name': { type: 'string' }, 'avatar-url': { type: 'string' } },
       1,
     );
     const name = requiredFlag(values.name, '--name');
@@ -65,6 +68,7 @@ const commands: Record<string, Command> = {
         name,
         ownerImOpenId: owner,
         ownerDisplayName: values['owner-name'],
+        ownerAvatarUrl: values['avatar-url'],
       });
       process.stdout.write(`created organization ${org.slug} (${org.id}) with owner ${owner}\n`);
     });
@@ -127,6 +131,21 @@ const commands: Record<string, Command> = {
   },
 
   skill: (args) => skillCommand(args, withRuntime, { stdout: process.stdout }),
+
+  capacity: async (args) => {
+    const [sub, ...rest] = args;
+    if (sub !== 'clear') throw new UsageError(`unknown subcommand "capacity ${sub ?? ''}"; expected "capacity clear"`);
+    const { positionals } = parseCommandArgs(rest, {}, 2);
+    const [orgSlug, dimension] = positionals as [string, string];
+    if (!isCapacityDimension(dimension)) throw new UsageError(`"${dimension}" is no capacity dimension; expected one of ${CAPACITY_DIMENSIONS.join(', ')}`);
+    await withRuntime(async (runtime) => {
+      const org = await runtime.organizations.findBySlug(orgSlug);
+      if (!org) throw new UsageError(`no organization "${orgSlug}"`);
+      const cleared = await runtime.capacity.clearLimit(org.id, dimension);
+      const effective = await runtime.capacity.effectiveLimit(org.id, dimension);
+      process.stdout.write(`${cleared ? 'cleared' : 'no limit to clear:'} ${orgSlug} ${dimension}; effective limit ${effective} (the platform ceiling)\n`);
+    });
+  },
 };
 
 async function withRuntime(work: (runtime: Runtime) => Promise<void>, config?: Config): Promise<void> {

@@ -7,9 +7,11 @@ const PLAIN_NUMBER = /^\d+(\.\d+)?$/;
 
 /**
  * The platform ceilings an operator set with `HUB_CEILING_<DIMENSION>` (the dimension in
- * SCREAMING_SNAKE_CASE). An empty value counts as unset. A value that is not a non-negative
- * number, a variable naming no dimension, or a request body ceiling above the body parser's
- * limit throws a ConfigError naming the variable, which stops start-up.
+ * SCREAMING_SNAKE_CASE), over the built-in ones (src/capacity/ceilings.ts). An empty value counts
+ * as unset, like every other variable. A value that is not a positive number (0 would be a
+ * ceiling nobody can use; "unlimited" does not exist), a variable naming no dimension, or a
+ * request body ceiling above the body parser's limit throws a ConfigError naming the variable,
+ * which stops start-up.
  */
 export function parseCeilings(env: NodeJS.ProcessEnv, bodyLimitBytes: number): DimensionValues {
   const dimensionOf = new Map<string, CapacityDimension>(CAPACITY_DIMENSIONS.map((d) => [ceilingVariable(d), d]));
@@ -24,8 +26,8 @@ export function parseCeilings(env: NodeJS.ProcessEnv, bodyLimitBytes: number): D
     const text = raw?.trim() ?? '';
     if (text === '') continue;
     const value = Number(text);
-    if (!PLAIN_NUMBER.test(text) || !Number.isFinite(value)) {
-      throw new ConfigError(`${name} must be a non-negative number (${unitOf(dimension)}), got "${raw}"`);
+    if (!PLAIN_NUMBER.test(text) || !Number.isFinite(value) || value <= 0) {
+      throw new ConfigError(`${name} must be a positive number (${unitOf(dimension)}), got "${raw}"`);
     }
     ceilings[dimension] = value;
   }

@@ -55,10 +55,12 @@ export type ConflictCode =
   | 'folder_cycle'
   | 'folder_not_empty'
   | 'project_archived'
-  | 'capacity_exceeded';
+  | 'capacity_exceeded'
+  | 'role_is_default';
 
 export type UnprocessableCode =
   | 'capacity_above_ceiling'
+  | 'capacity_below_floor'
   | 'capacity_no_ceiling'
   | 'invalid_skill'
   | 'unknown_skill'

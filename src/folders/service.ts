@@ -2,7 +2,7 @@ import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import { conflict, notFound } from '../errors/api-error.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
-import { sortKeyAfter } from './sort-key.js';
+import { sortKeyAfter } from '../folder-tree/sort-key.js';
 import type { FolderRecord, FolderStore } from './store.js';
 
 export interface FolderChanges {

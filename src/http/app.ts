@@ -1,7 +1,6 @@
 import express, { type Express } from 'express';
 import type { Services } from '../app/services.js';
 import { csrfGuard } from '../auth/csrf.js';
-import { ping } from '../db/connect.js';
 import { errorMiddleware, notFoundHandler } from '../errors/error-middleware.js';
 import { createApiRouter } from './api-router.js';
 import { loadOpenApiDocument } from './openapi-document.js';
@@ -14,10 +13,14 @@ import { parseJsonBody } from './pipeline/parse-body.js';
 import { guardProject } from './pipeline/project-guard.js';
 import { limitRequestRate } from './pipeline/rate-limit.js';
 import { resolveOrganization } from './pipeline/resolve-organization.js';
-import { validateRequest, validateResponses } from './pipeline/validate-contract.js';
+import { contractValidation } from './pipeline/validate-contract.js';
 import { parseQueryWithoutEmptyValues } from './query-parser.js';
 import { requestLog } from './request-log.js';
 import { webAppRoutes } from './web-app.js';
+import { operationsEndpoints } from '../ops/endpoints.js';
+import { createMetrics } from '../ops/metrics.js';
+import type { InstanceState } from '../ops/readiness.js';
+import { securityHeaders } from '../ops/security-headers.js';
 
 export interface AppOptions {
   /** Validate every response against openapi.yaml (tests). */
@@ -26,6 +29,8 @@ export interface AppOptions {
   adjustOperations?: (table: OperationTable) => OperationTable;
   /** The built admin app to serve at `/` (tests point it at a fixture). */
   webDistDir?: string;
+  /** Set `draining` when shutdown begins: /readyz then answers 503. */
+  instance?: InstanceState;
 }
 
 /**
@@ -36,31 +41,32 @@ export interface AppOptions {
 export function createApp(services: Services, options: AppOptions = {}): Express {
   const { config, logger, db, authorizer, capacity } = services;
   const spec = loadOpenApiDocument();
+  const contract = contractValidation(spec, { checkResponses: options.validateResponses ?? false });
   const app = express();
   app.disable('x-powered-by');
   // Responses are per-user and small; hashing each body for an ETag costs more than it saves.
   app.set('etag', false);
   app.set('query parser', parseQueryWithoutEmptyValues);
 
+  app.use(securityHeaders()); // nosniff on everything; CSP, frame-ancestors, referrer policy on HTML
+  const metrics = createMetrics({ db, spec });
+  app.use(metrics.recordRequests);
   app.use(requestLog(logger));
-  app.get('/healthz', async (_req, res) => {
-    await ping(db);
-    res.json({ status: 'ok' });
-  });
+  app.use(operationsEndpoints({ db, metrics, state: options.instance ?? { draining: false } })); // /healthz /readyz /metrics /docs
   app.use(csrfGuard(config.baseUrl));
   app.use(
     createApiRouter({
       spec,
       operations: (options.adjustOperations ?? ((table) => table))(buildOperationTable(services)),
       pipeline: [
-        validateResponses(spec, options.validateResponses ?? false),
+        contract.checkResponses,
         authenticate(authorizer), // 401
         resolveOrganization(authorizer), // 404 org_not_found
         limitRequestRate(capacity), // 429, valid request or not
         limitBodySize(capacity, config.bodyLimitBytes), // 413 from Content-Length
         parseJsonBody(config.bodyLimitBytes), // 400 malformed JSON, 413 while streaming
         enforceOrgRole(authorizer), // 403 org_admin_required
-        validateRequest(spec), // 400 validation_failed
+        contract.validateRequest, // 400 validation_failed
         guardProject(authorizer), // 404 project_not_found, 403 project_access_denied / project_manage_required
       ],
       logger,

@@ -1,7 +1,8 @@
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
-import { conflict, forbidden, notFound } from '../errors/api-error.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors/api-error.js';
+import { avatarUrlProblem } from '../users/avatar-url.js';
 import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import type { OrgRole } from '../orgs/store.js';
 import type { TeamStore } from '../teams/store.js';
@@ -17,6 +18,8 @@ export interface MemberCaller {
 export interface AddMemberInput {
   imOpenId: string;
   displayName?: string | undefined;
+  /** An https URL; stored when the user is created or has no avatar yet. */
+  avatarUrl?: string | undefined;
   role: OrgRole;
 }
 
@@ -49,13 +52,15 @@ export class MemberService {
   /** Adds the user (created when the imOpenId is new), or reactivates a revoked membership. */
   async add(caller: MemberCaller, input: AddMemberInput): Promise<OrgMemberRecord> {
     const { organizationId } = caller;
+    const avatarProblem = input.avatarUrl === undefined ? undefined : avatarUrlProblem(input.avatarUrl);
+    if (avatarProblem) throw badRequest(`avatarUrl ${avatarProblem}.`, [{ path: '/body/avatarUrl', message: avatarProblem }]);
     const now = this.clock.now();
     const at = now.toISOString();
     const member = await this.uow.run(async (trx) => {
       // The lock also serializes additions, so two additions of one user cannot race.
       const owners = await this.members.lockActiveOwnerIds(trx, organizationId);
       if (input.role === 'OWNER' && !owners.includes(caller.userId)) throw ownerRequired('add a member with the OWNER role');
-      const user = await this.users.ensure(trx, { imOpenId: input.imOpenId, displayName: input.displayName }, now);
+      const user = await this.users.ensure(trx, { imOpenId: input.imOpenId, displayName: input.displayName, avatarUrl: input.avatarUrl }, now);
       const existing = await this.members.findMembership(trx, organizationId, user.id);
       if (existing && existing.revokedAt === null) {
         throw conflict('already_member', `The user "${input.imOpenId}" is already a member of this organization.`);

@@ -2,6 +2,7 @@ import { SLUG_PATTERN } from '../shared/slug.js';
 import type { Clock } from '../config/clock.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError, conflict } from '../errors/api-error.js';
+import { avatarUrlProblem } from '../users/avatar-url.js';
 import type { UserStore } from '../users/store.js';
 import type { OrgAccessResolver } from './org-access-resolver.js';
 import type { Organization, OrganizationStore, OrgSettings } from './store.js';
@@ -12,6 +13,8 @@ export interface CreateOrganizationInput {
   name: string;
   ownerImOpenId: string;
   ownerDisplayName?: string | undefined;
+  /** The owner's avatar (an https URL), stored when the user is created or has none yet. */
+  ownerAvatarUrl?: string | undefined;
 }
 
 /** Organizations and their settings. */
@@ -31,10 +34,12 @@ export class OrganizationService {
     }
     const name = input.name.trim();
     if (!name || name.length > 200) throw new ApiError(400, 'validation_failed', 'Organization name must be 1 to 200 characters.');
+    const avatarProblem = input.ownerAvatarUrl === undefined ? undefined : avatarUrlProblem(input.ownerAvatarUrl);
+    if (avatarProblem) throw new ApiError(400, 'validation_failed', `The owner's avatar URL ${avatarProblem}.`);
     const now = this.clock.now();
     const org = await this.uow.run(async (trx) => {
       if (await this.orgs.slugExists(trx, input.slug)) throw conflict('slug_taken', `The organization slug "${input.slug}" is taken.`);
-      const owner = await this.users.ensure(trx, { imOpenId: input.ownerImOpenId, displayName: input.ownerDisplayName }, now);
+      const owner = await this.users.ensure(trx, { imOpenId: input.ownerImOpenId, displayName: input.ownerDisplayName, avatarUrl: input.ownerAvatarUrl }, now);
       return this.orgs.insertWithOwner(trx, { slug: input.slug, name, ownerUserId: owner.id }, now);
     });
     this.access.invalidate();

@@ -36,15 +36,23 @@ export class UserStore {
     return row && toUser(row);
   }
 
-  /** Returns the user with this chat-platform id, creating it when it is new. */
-  async ensure(db: Executor, input: { imOpenId: string; displayName?: string | undefined }, now: Date): Promise<User> {
+  /**
+   * Returns the user with this chat-platform id, creating it when it is new. An avatar URL is
+   * stored on a new user, and on an existing one that has none yet; one already stored is kept
+   * (it is the user's across organizations, so one organization's admin does not replace it).
+   */
+  async ensure(db: Executor, input: { imOpenId: string; displayName?: string | undefined; avatarUrl?: string | undefined }, now: Date): Promise<User> {
     const existing = await this.findByImOpenId(db, input.imOpenId);
-    if (existing) return existing;
+    if (existing) {
+      if (input.avatarUrl === undefined || existing.avatarUrl !== null) return existing;
+      await db('users').where({ id: existing.id }).whereNull('avatar_url').update({ avatar_url: input.avatarUrl });
+      return { ...existing, avatarUrl: input.avatarUrl };
+    }
     const row: UserRecord = {
       id: randomUUID(),
       im_open_id: input.imOpenId,
       display_name: input.displayName?.trim() || input.imOpenId,
-      avatar_url: null,
+      avatar_url: input.avatarUrl ?? null,
       created_at: now.toISOString(),
     };
     await db('users').insert(row);

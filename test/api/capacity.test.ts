@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPACITY_DIMENSIONS, ceilingVariable, type CapacityDimension } from '../../src/capacity/dimensions.js';
-import { SKILL_INGESTION_DEFAULTS } from '../../src/capacity/ceilings.js';
+import { BUILT_IN_CEILINGS, SKILL_INGESTION_DEFAULTS } from '../../src/capacity/ceilings.js';
 import { effectiveOf } from '../../src/capacity/service.js';
 import { loadConfig } from '../../src/config/config.js';
 import { loadOpenApiDocument } from '../../src/http/openapi-document.js';
 import { ACTORS, seedActors, type ActorName } from '../support/actors.js';
 import { configError, errorBody, expectError, expectOk, okBody } from '../support/assertions.js';
-import { expectSettingRefused } from '../support/hub-cli.js';
+import { cliEnv, expectSettingRefused, runHub } from '../support/hub-cli.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import type { ApiResult, ErrorEnvelope, RequestBody, Schema } from '../support/api-client.js';
 import { TestHub, type HttpResult } from '../support/test-hub.js';
@@ -61,21 +61,20 @@ describe('dimensions and platform ceilings', () => {
     expect(ceilingVariable('processCpu')).toBe('HUB_CEILING_PROCESS_CPU');
   });
 
-  it('reads non-negative numbers from HUB_CEILING_<DIMENSION>; an empty value is unset', () => {
+  it('reads positive numbers from HUB_CEILING_<DIMENSION>; an empty value is unset', () => {
     expect(loadConfig({}).ceilings).toEqual({});
     expect(
       loadConfig({
         HUB_CEILING_MEMBER_COUNT: '500',
         HUB_CEILING_REQUEST_RATE: '0.5',
         HUB_CEILING_PROCESS_CPU: ' 30 ',
-        HUB_CEILING_SESSION_COUNT: '0',
         HUB_CEILING_TEAM_COUNT: '',
       }).ceilings,
-    ).toEqual({ memberCount: 500, requestRate: 0.5, processCpu: 30, sessionCount: 0 });
+    ).toEqual({ memberCount: 500, requestRate: 0.5, processCpu: 30 });
   });
 
-  it('stops start-up on a value that is not a non-negative number, naming the variable', () => {
-    for (const value of ['-1', 'abc', '1e3', '0x10', '5MB', '1.', '.5', 'Infinity', '1 000']) {
+  it('stops start-up on a value that is not a positive number, naming the variable', () => {
+    for (const value of ['0', '0.0', '-1', 'abc', '1e3', '0x10', '5MB', '1.', '.5', 'Infinity', '1 000', 'unlimited']) {
       const err = configError({ HUB_CEILING_MEMBER_COUNT: value });
       expect(err.message, value).toContain('HUB_CEILING_MEMBER_COUNT');
       expect(err.message).not.toContain('\n');
@@ -100,6 +99,18 @@ describe('dimensions and platform ceilings', () => {
     await expectSettingRefused({ HUB_CEILING_TEAM_COUNT: 'lots' }, 'HUB_CEILING_TEAM_COUNT');
   });
 
+  it('has a built-in ceiling for every dimension, as DESIGN §5 lists them', () => {
+    const MIB = 1024 * 1024;
+    const GIB = 1024 * MIB;
+    expect(BUILT_IN_CEILINGS).toEqual({
+      requestRate: 600, requestBodySize: 8 * MIB, agentConcurrency: 8, admissionQueueLength: 100, admissionQueueWait: 300,
+      fileSize: 5 * MIB, attachmentCount: 1000, archiveExpansion: 50 * MIB, projectStorage: 10 * GIB, organizationStorage: 100 * GIB,
+      memberCount: 10_000, projectCount: 100_000, teamCount: 1_000, folderCount: 10_000, sessionCount: 1_000_000,
+      runWallTime: 3600, runTurns: 200, runToolCalls: 1000, toolWallTime: 600, runOutputSize: 10 * MIB,
+      processMemory: 4 * GIB, processCpu: 2000, processCount: 64,
+    });
+  });
+
   it('computes the effective limit as the lower of ceiling and organization limit', () => {
     expect(effectiveOf(10, null)).toBe(10);
     expect(effectiveOf(10, 4)).toBe(4);
@@ -111,7 +122,7 @@ describe('dimensions and platform ceilings', () => {
 });
 
 describe('GET /capacity-policy', () => {
-  it('lists all 23 dimensions in contract order; without HUB_CEILING_ variables only the runtime settings give ceilings', async () => {
+  it('lists all 23 dimensions in contract order; without HUB_CEILING_ variables every dimension has its built-in ceiling', async () => {
     const org = await seedOrg(plainHub, 'plain');
     const res = await org.call('admin', 'getCapacityPolicy');
     expectOk(res);
@@ -124,7 +135,7 @@ describe('GET /capacity-policy', () => {
     };
     expect(SKILL_INGESTION_DEFAULTS).toEqual({ fileSize: defaults.fileSize, attachmentCount: 1000, archiveExpansion: defaults.archiveExpansion });
     for (const row of res.body.dimensions as Row[]) {
-      const ceiling = defaults[row.dimension] ?? null;
+      const ceiling = defaults[row.dimension] ?? BUILT_IN_CEILINGS[row.dimension];
       expect(row, row.dimension).toEqual({ dimension: row.dimension, platformCeiling: ceiling, organizationLimit: null, effective: ceiling });
     }
   });
@@ -136,7 +147,7 @@ describe('GET /capacity-policy', () => {
     expect(rows.runWallTime.platformCeiling).toBe(3600);
     expect(rows.attachmentCount.platformCeiling).toBe(1000);
     expect(rows.requestBodySize.platformCeiling).toBe(DEFAULT_BODY_LIMIT);
-    expect(rows.agentConcurrency).toEqual({ dimension: 'agentConcurrency', platformCeiling: null, organizationLimit: null, effective: null });
+    expect(rows.agentConcurrency).toEqual({ dimension: 'agentConcurrency', platformCeiling: 8, organizationLimit: null, effective: 8 });
   });
 });
 
@@ -186,12 +197,12 @@ describe('PUT /capacity-policy', () => {
     expect((await policy(org)).memberCount.organizationLimit).toBeNull();
   });
 
-  it('refuses a limit on a dimension without a ceiling with 422 capacity_no_ceiling', async () => {
+  it('takes a limit on every dimension, since each has a ceiling (built in when no variable sets one)', async () => {
     const org = await freshOrg('noceiling');
-    const res = await putLimits(org, { agentConcurrency: 4 });
-    expectError(res, 422, 'capacity_no_ceiling');
-    expect(errorBody(res).error.message).toContain('agentConcurrency');
-    expect((await policy(org)).agentConcurrency.organizationLimit).toBeNull();
+    const rows = await setLimits(org, { agentConcurrency: 4, processCpu: 500 });
+    expect(rows.agentConcurrency).toEqual({ dimension: 'agentConcurrency', platformCeiling: 8, organizationLimit: 4, effective: 4 });
+    expect(rows.processCpu).toEqual({ dimension: 'processCpu', platformCeiling: 2000, organizationLimit: 500, effective: 500 });
+    expectError(await putLimits(org, { agentConcurrency: 9 }), 422, 'capacity_above_ceiling');
   });
 
   it('is all-or-nothing: one rejected dimension rejects the request and nothing is written', async () => {
@@ -204,9 +215,9 @@ describe('PUT /capacity-policy', () => {
     expect(errorBody(one).error.message).toContain('fileSize');
     expect(errorBody(one).error.message).not.toContain('memberCount');
 
-    const both = await putLimits(org, { memberCount: 40, projectStorage: 1, sessionCount: 2, folderCount: 101 });
-    expectError(both, 422, 'capacity_no_ceiling');
-    for (const named of ['projectStorage', 'sessionCount', 'folderCount']) expect(errorBody(both).error.message).toContain(named);
+    const both = await putLimits(org, { memberCount: 40, requestBodySize: 1000, sessionCount: 1_000_001, folderCount: 101 });
+    expectError(both, 422, 'capacity_below_floor');
+    for (const named of ['requestBodySize', 'sessionCount', 'folderCount']) expect(errorBody(both).error.message).toContain(named);
 
     expect(await policy(org)).toEqual(before);
   });
@@ -235,7 +246,7 @@ describe('PUT /capacity-policy', () => {
     expect(await capacity.effectiveLimit(org.id, 'fileSize')).toBe(1048576);
     expect(await capacity.effectiveLimit(org.id, 'attachmentCount')).toBe(1000);
     expect(await capacity.effectiveLimit(org.id, 'archiveExpansion')).toBe(50 * 1024 * 1024);
-    expect(await capacity.effectiveLimit(org.id, 'agentConcurrency')).toBeNull();
+    expect(await capacity.effectiveLimit(org.id, 'agentConcurrency')).toBe(8);
     await setLimits(org, { fileSize: 1000, attachmentCount: 10, runWallTime: 60 });
     expect(await capacity.effectiveLimit(org.id, 'fileSize')).toBe(1000);
     expect(await capacity.effectiveLimit(org.id, 'attachmentCount')).toBe(10);
@@ -403,6 +414,8 @@ describe('counted dimensions on create', () => {
 });
 
 describe('requestBodySize', () => {
+  /** The lowest organization limit: 64 KiB. */
+  const FLOOR = 64 * 1024;
   /** A valid settings change padded with whitespace to `bytes` bytes in all. */
   const padded = (bytes: number) => {
     const json = '{"membersCanCreateProjects":true}';
@@ -413,33 +426,38 @@ describe('requestBodySize', () => {
 
   it('answers 413 payload_too_large to a body over the organization’s limit, and changes nothing', async () => {
     const [limited, other] = [await freshOrg('body'), await freshOrg('body-other')];
-    await setLimits(limited, { requestBodySize: 1000 });
+    await setLimits(limited, { requestBodySize: FLOOR });
 
-    const refused = await patchSettings(limited, padded(1001));
+    const refused = await patchSettings(limited, padded(FLOOR + 1));
     expectError(refused, 413, 'payload_too_large');
-    expect(errorBody(refused).error.message).toContain('1000');
+    expect(errorBody(refused).error.message).toContain(String(FLOOR));
     expect((await okBody(limited.call('owner', 'getOrgSettings'))).membersCanCreateProjects).toBe(false);
 
-    expect((await patchSettings(limited, padded(1000))).status).toBe(200);
-    expect((await patchSettings(other, padded(5000))).status).toBe(200);
+    expect((await patchSettings(limited, padded(FLOOR))).status).toBe(200);
+    expect((await patchSettings(other, padded(FLOOR + 5000))).status).toBe(200);
   });
 
   it('counts bytes, not characters', async () => {
     const org = await freshOrg('bytes');
     const team = await org.call('owner', 'createTeam', { body: { slug: 'accents', name: 'Accents' } });
     expectOk(team, 201);
-    await setLimits(org, { requestBodySize: 250 });
-    const name = 'é'.repeat(150); // 150 characters, 300 bytes
-    expectError(await org.call('owner', 'updateTeam', { path: { teamId: team.body.id }, body: { name } }), 413, 'payload_too_large');
-    expect((await org.call('owner', 'updateTeam', { path: { teamId: team.body.id }, body: { name: 'é'.repeat(100) } })).status).toBe(200);
+    await setLimits(org, { requestBodySize: FLOOR });
+    const body = (chars: number) => `{"name":"Accents","description":"${'é'.repeat(chars)}"}`;
+    // 33,000 characters are 66,000 bytes: over the limit although fewer characters than it.
+    expectError(await hub.request('PATCH', `/api/org/${org.slug}/teams/${team.body.id}`, { cookie: org.cookies.owner, body: body(33_000) }), 413, 'payload_too_large');
+    expect((await hub.request('PATCH', `/api/org/${org.slug}/teams/${team.body.id}`, { cookie: org.cookies.owner, body: body(1000) })).status).toBe(200);
   });
 
-  it('with a limit of 0 refuses every body but still serves reads', async () => {
+  it('refuses an organization limit under 64 KiB with 422 capacity_below_floor, which would lock the organization out', async () => {
     const org = await freshOrg('nobody');
-    await setLimits(org, { requestBodySize: 0 });
-    expectError(await org.call('owner', 'createTeam', { body: { slug: 'x', name: 'X' } }), 413, 'payload_too_large');
-    expect((await org.call('member', 'getOrganization')).status).toBe(200);
-    expect((await org.call('owner', 'getCapacityPolicy')).status).toBe(200);
+    const before = await policy(org);
+    for (const requestBodySize of [0, 1000, FLOOR - 1]) {
+      const res = await putLimits(org, { requestBodySize });
+      expectError(res, 422, 'capacity_below_floor');
+      expect(errorBody(res).error.message).toContain('requestBodySize');
+    }
+    expect(await policy(org)).toEqual(before);
+    expect((await org.call('owner', 'createTeam', { body: { slug: 'x', name: 'X' } })).status).toBe(201);
   });
 
   it('cannot be raised above the ceiling, which is the server’s body limit', async () => {
@@ -523,11 +541,50 @@ describe('requestRate', () => {
     }
   });
 
-  it('refuses an organization limit under 1 request per minute, which would lock the organization out', async () => {
+  it('refuses an organization limit under 1 request per minute with 422 capacity_below_floor, which would lock the organization out', async () => {
     const org = await freshOrg('rate-zero');
     const before = (await org.call('owner', 'getCapacityPolicy')).body;
-    for (const requestRate of [0, 0.5]) expectError(await putLimits(org, { requestRate }), 400, 'validation_failed');
+    for (const requestRate of [0, 0.5]) expectError(await putLimits(org, { requestRate }), 422, 'capacity_below_floor');
     expect((await org.call('owner', 'getCapacityPolicy')).body).toEqual(before);
     expect((await org.call('member', 'getOrganization')).status).toBe(200);
+  });
+});
+
+describe('hub capacity clear <org> <dimension>', () => {
+  const cli = (args: string[]) => runHub(['capacity', 'clear', ...args], cliEnv(hub.database.dataDir, hub.database.databaseUrl));
+
+  it('lifts an organization limit the API could not lift any more, and says what applies now', async () => {
+    const org = await freshOrg('lift');
+    await setLimits(org, { requestRate: 1, teamCount: 3 });
+    hub.clock.advance(60_000);
+    expect((await org.call('owner', 'getOrganization')).status).toBe(200);
+    // The organization has spent its one request of the minute: not even the PUT that would lift the limit gets through.
+    expectError(await putLimits(org, { requestRate: null }), 429, 'rate_limited');
+
+    const result = await cli([org.slug, 'requestRate']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`cleared ${org.slug} requestRate; effective limit 600 (the platform ceiling)\n`);
+    // The server drops its cached limits within 2 seconds of another process's change.
+    hub.clock.advance(60_000);
+    const rows = await policy(org);
+    expect(rows.requestRate).toEqual({ dimension: 'requestRate', platformCeiling: 10000, organizationLimit: null, effective: 10000 });
+    expect(rows.teamCount.organizationLimit).toBe(3);
+
+    const again = await cli([org.slug, 'requestRate']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^no limit to clear: /);
+  });
+
+  it('refuses an unknown organization or dimension with one line and exit 2, changing nothing', async () => {
+    const org = await freshOrg('lift-bad');
+    await setLimits(org, { teamCount: 3 });
+    for (const args of [['no-such-org', 'teamCount'], [org.slug, 'teams'], [org.slug, 'TEAM_COUNT'], [org.slug]]) {
+      const result = await cli(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
+    expect((await policy(org)).teamCount.organizationLimit).toBe(3);
   });
 });

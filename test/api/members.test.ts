@@ -399,3 +399,36 @@ describe('POST /members/{userId}/revoke', () => {
     expectError(await org.call('owner', 'revokeMember', { path: { userId: 'x'.repeat(129) } }), 400, 'validation_failed');
   });
 });
+
+describe('avatarUrl', () => {
+  it('stores the https avatar of a new user and shows it in the member list and in getMe', async () => {
+    const org = await seedOrg(hub, 'avatars');
+    const avatarUrl = 'https://cdn.example.com/avatars/ou-avatar-new.png';
+    const member = await addMember(org, { imOpenId: 'ou-avatar-new', role: 'MEMBER', avatarUrl });
+    expect(member.avatarUrl).toBe(avatarUrl);
+    expect((await listMembers(org)).find((m) => m.imOpenId === 'ou-avatar-new')?.avatarUrl).toBe(avatarUrl);
+    const me = await hub.call('getMe', { cookie: await hub.login('ou-avatar-new') });
+    expectOk(me);
+    expect(me.body.user.avatarUrl).toBe(avatarUrl);
+    // Without one it stays null, as before.
+    expect((await addMember(org, { imOpenId: 'ou-avatar-none', role: 'MEMBER' })).avatarUrl).toBeNull();
+  });
+
+  it('fills in a missing avatar of an existing user and keeps one already stored', async () => {
+    const [a, b] = [await seedOrg(hub, 'avatars-a'), await seedOrg(hub, 'avatars-b')];
+    await addMember(a, { imOpenId: 'ou-avatar-shared', role: 'MEMBER' });
+    const first = 'https://cdn.example.com/first.png';
+    expect((await addMember(b, { imOpenId: 'ou-avatar-shared', role: 'MEMBER', avatarUrl: first })).avatarUrl).toBe(first);
+    const c = await seedOrg(hub, 'avatars-c');
+    expect((await addMember(c, { imOpenId: 'ou-avatar-shared', role: 'MEMBER', avatarUrl: 'https://cdn.example.com/other.png' })).avatarUrl).toBe(first);
+  });
+
+  it('refuses anything but an absolute https URL without credentials with 400, creating no user', async () => {
+    const org = await seedOrg(hub, 'avatars-bad');
+    const bad = ['http://cdn.example.com/a.png', 'javascript:alert(1)', 'cdn.example.com/a.png', '', 'https://user:secret@cdn.example.com/a.png', `https://cdn.example.com/${'a'.repeat(2100)}`];
+    for (const avatarUrl of bad) {
+      expectError(await org.api('owner', 'POST', '/members', { imOpenId: 'ou-avatar-bad', role: 'MEMBER', avatarUrl }), 400, 'validation_failed');
+    }
+    expect(await userIdOf(hub, 'ou-avatar-bad')).toBeUndefined();
+  });
+});

@@ -5,23 +5,37 @@ import { isRfc3339Timestamp } from '../../shared/timestamps.js';
 import type { OpenApiDocument } from '../openapi-document.js';
 import type { Stage } from './stage.js';
 
+export interface ContractStages {
+  /**
+   * Checks every response, refusals by early stages included, against the contract: an answer
+   * that would break it becomes a 500 (tests); off in production, where it costs CPU per request.
+   */
+  checkResponses: Stage;
+  /** 400 `validation_failed` for a request that breaks the contract (path, query and body). */
+  validateRequest: Stage;
+}
+
 /**
  * Validation against openapi.yaml by express-openapi-validator, whose options live here only.
  *
  * Each path gets a validator instance of its own, holding the document with just that path.
  * A single instance would try every path's pattern, compiled afresh, on every request (the
  * validator does not cache them); Express has already matched the route, so one is enough.
+ *
+ * One instance serves both stages: its response check only looks at requests its own metadata
+ * step has marked, so the response half (installed first, to see every answer) and the request
+ * half (installed after the body is parsed and the org role checked) must come from the same one.
  */
-function perPathValidators(spec: OpenApiDocument, options: { requests: boolean; responses: boolean }): Stage {
-  const byPath = new Map<string, RequestHandler[]>();
-  return ({ path }) => {
-    let handlers = byPath.get(path);
-    if (!handlers) {
+export function contractValidation(spec: OpenApiDocument, options: { checkResponses: boolean }): ContractStages {
+  const byPath = new Map<string, { early: RequestHandler[]; request: RequestHandler[] }>();
+  const validatorOf = (path: string) => {
+    let halves = byPath.get(path);
+    if (!halves) {
       const { paths, ...rest } = spec;
-      handlers = OpenApiValidator.middleware({
+      const handlers = OpenApiValidator.middleware({
         apiSpec: structuredClone({ ...rest, paths: { [path]: withHead(paths[path]) } }) as never,
-        validateRequests: options.requests ? { allowUnknownQueryParameters: false, coerceTypes: false } : false,
-        validateResponses: options.responses ? { allErrors: true } : false,
+        validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+        validateResponses: options.checkResponses ? { allErrors: true } : false,
         validateSecurity: false,
         validateFormats: true,
         formats: {
@@ -33,9 +47,19 @@ function perPathValidators(spec: OpenApiDocument, options: { requests: boolean; 
         fileUploader: false,
         $refParser: { mode: 'bundle' },
       }) as RequestHandler[];
-      byPath.set(path, handlers);
+      const isRequestCheck = (handler: RequestHandler) => handler.name === 'requestMiddleware';
+      // Without the response check, nothing needs to run early: the request half takes it all.
+      halves = options.checkResponses
+        ? { early: handlers.filter((h) => !isRequestCheck(h)), request: handlers.filter(isRequestCheck) }
+        : { early: [], request: handlers };
+      if (halves.request.length === 0) throw new Error('express-openapi-validator: no request validation middleware found');
+      byPath.set(path, halves);
     }
-    return handlers;
+    return halves;
+  };
+  return {
+    checkResponses: ({ path }) => (options.checkResponses ? validatorOf(path).early : undefined),
+    validateRequest: ({ path }) => validatorOf(path).request,
   };
 }
 
@@ -46,13 +70,3 @@ function perPathValidators(spec: OpenApiDocument, options: { requests: boolean; 
 function withHead(item: OpenApiDocument['paths'][string] | undefined) {
   return item?.get ? { ...item, head: item.get } : item;
 }
-
-/** 400 `validation_failed` for a request that breaks the contract (path, query and body). */
-export const validateRequest = (spec: OpenApiDocument): Stage => perPathValidators(spec, { requests: true, responses: false });
-
-/**
- * Checks every response, refusals by early stages included, against the contract: an answer
- * that would break it becomes a 500 (tests); off in production, where it costs CPU per request.
- */
-export const validateResponses = (spec: OpenApiDocument, enabled: boolean): Stage =>
-  enabled ? perPathValidators(spec, { requests: false, responses: true }) : () => undefined;
