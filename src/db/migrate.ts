@@ -6,6 +6,8 @@ import * as connections from './migrations/20261122020000_connections.js';
 import * as capacity from './migrations/20261122030000_capacity.js';
 import * as readIndexes from './migrations/20261122040000_read_indexes.js';
 import * as agents from './migrations/20261122050000_agents.js';
+import * as agentLibrary from './migrations/20261123100000_agent_library.js';
+import * as sharedInstances from './migrations/20261123000000_shared_instances.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -18,6 +20,8 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122030000_capacity': capacity,
   '20261122040000_read_indexes': readIndexes,
   '20261122050000_agents': agents,
+  '20261123000000_shared_instances': sharedInstances,
+  '20261123100000_agent_library': agentLibrary,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {
@@ -30,6 +34,12 @@ const migrationSource: Knex.MigrationSource<string> = {
 export async function migrateLatest(db: Db): Promise<string[]> {
   const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
   return applied;
+}
+
+/** Migrations this code knows that the database has not applied yet (empty when the schema is current). */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const [, pending] = (await db.migrate.list({ migrationSource })) as [unknown[], Array<string | { file: string }>];
+  return pending.map((entry) => (typeof entry === 'string' ? entry : entry.file));
 }
 
 export async function rollbackAll(db: Db): Promise<void> {

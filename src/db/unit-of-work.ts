@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from './connect.js';
 
 /**
@@ -6,6 +7,9 @@ import type { Db } from './connect.js';
  * caller always decides which unit of work a statement belongs to.
  */
 export type Executor = Db;
+
+/** How often a unit of work is tried when the database says another writer is in the way. */
+const MAX_ATTEMPTS = 8;
 
 /**
  * The one way to run several store calls as one unit: all of them commit together or none
@@ -19,8 +23,28 @@ export class UnitOfWork {
     return this.db;
   }
 
-  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
-  run<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
+  /**
+   * Runs `work` in one transaction: committed when it resolves, rolled back when it throws.
+   * A transaction the database refused for a concurrent writer (SQLite's SQLITE_BUSY, which
+   * its busy timeout cannot prevent when a reader must become a writer; PostgreSQL's
+   * serialization failures and deadlocks) was rolled back whole, so it is run again, after a
+   * growing, jittered pause. `work` must therefore have no effect outside the transaction that
+   * a second run would repeat wrongly.
+   */
+  async run<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction(work);
+      } catch (err) {
+        if (attempt >= MAX_ATTEMPTS || !isWriteConflict(err)) throw err;
+        await sleep(Math.random() * 10 * 2 ** attempt);
+      }
+    }
   }
+}
+
+/** The database refused the transaction only because another one was writing at the same time. */
+export function isWriteConflict(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === '40001' || code === '40P01';
 }

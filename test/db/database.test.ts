@@ -43,6 +43,6 @@ describe(`database (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`, 
     expect(await pragma('journal_mode')).toBe('wal');
     expect(await pragma('foreign_keys')).toBe(1);
     expect(await pragma('synchronous')).toBe(2);
-    expect(await pragma('busy_timeout')).toBe(5000);
+    expect(await pragma('busy_timeout')).toBe(30000);
   });
 });

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTree, SkillContentStore } from '../../src/skills/content-store.js';
 import { cliEnv, HUB_BIN } from '../support/hub-cli.js';
+import { waitForOutput } from '../support/subprocess.js';
 import { TestHub } from '../support/test-hub.js';
 import { storeProblems } from './support.js';
 
@@ -32,28 +33,16 @@ afterAll(async () => {
   await hub?.stop();
 });
 
-/** Starts a process and resolves once a line of its stdout matches; collects all its output. */
-function start(args: string[], readyLine: RegExp, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; output: () => string; exited: Promise<void> }> {
+/** Starts a process and resolves once its output matches; collects all its output. */
+async function start(args: string[], readyLine: RegExp, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; output: () => string; exited: Promise<void> }> {
   const child = spawn(process.execPath, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
   const exited = new Promise<void>((resolve) => child.on('exit', () => (children.delete(child), resolve())));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${readyLine} within 20 s: ${output}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      if (readyLine.test(output)) {
-        clearTimeout(timer);
-        resolve({ child, output: () => output, exited });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`exited ${code ?? signal} before ${readyLine}: ${output}`));
-    });
-  });
+  await waitForOutput(child, readyLine);
+  return { child, output: () => output, exited };
 }
 
 const stagingDirs = () => (fs.existsSync(storeRoot) ? fs.readdirSync(storeRoot).filter((n) => n.startsWith('.tmp-')) : []);

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface CliResult {
   code: number | null;
@@ -21,5 +21,35 @@ export function runNode(
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.input ?? '');
+  });
+}
+
+/**
+ * Resolves once the child's output (stdout and stderr together) matches `pattern`, with all the
+ * output so far; rejects if the child exits first. No clock: a slow machine only makes it later,
+ * and the test's own time limit guards against a hang.
+ */
+export function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      if (pattern.test(output)) {
+        cleanUp();
+        resolve(output);
+      }
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      cleanUp();
+      reject(new Error(`exited ${code ?? signal} before printing ${pattern}: ${output}`));
+    };
+    const cleanUp = () => {
+      child.stdout?.off('data', onData);
+      child.stderr?.off('data', onData);
+      child.off('exit', onExit);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', onExit);
   });
 }
