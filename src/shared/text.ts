@@ -9,3 +9,9 @@ export const isWellFormed = (text: string): boolean => !LONE_SURROGATE.test(text
 
 /** A name, label or handle (`format: name` in openapi.yaml): one line, no control characters, not blank. */
 export const isName = (text: string): boolean => !CONTROL_CHARACTERS.test(text) && /\S/u.test(text);
+
+/**
+ * Text either database can store: PostgreSQL's text type cannot hold U+0000, and a lone
+ * surrogate is not text in any encoding.
+ */
+export const isStorableText = (text: string): boolean => !text.includes('\u0000') && isWellFormed(text);

@@ -1,5 +1,6 @@
 import { isMap, isScalar, parseDocument, type Node } from 'yaml';
 import { invalidSkill, quoted } from './invalid.js';
+import { isStorableText } from '../shared/text.js';
 
 /** The manifest every skill carries at its root. */
 export const MANIFEST_PATH = 'SKILL.md';
@@ -69,6 +70,7 @@ function optionalString(values: Record<string, unknown>, key: string): string | 
     const kind = Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a mapping' : quoted(String(value));
     throw invalidSkill(`The ${key} in ${MANIFEST_PATH} must be a string, got ${kind}`);
   }
+  if (!isStorableText(value)) throw invalidSkill(`The ${key} in ${MANIFEST_PATH} holds U+0000 or a lone surrogate`);
   return value;
 }
 

@@ -121,6 +121,11 @@ describe('SKILL.md front matter', () => {
     expect(invalid(() => parseSkillManifest('---\nversion: [1]\n---\n'))).toMatch(/version/);
   });
 
+  it('refuses a name or description that neither database could store', () => {
+    expect(invalid(() => parseSkillManifest('---\ndescription: "a\\0b"\n---\n'))).toMatch(/description in SKILL\.md holds U\+0000/);
+    expect(invalid(() => parseSkillManifest('---\nname: "\\ud800"\n---\n'))).toMatch(/name in SKILL\.md holds U\+0000 or a lone surrogate/);
+  });
+
   it('bounds alias expansion', () => {
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)];
     expect(invalid(() => parseSkillManifest(`---\n${bomb.join('\n')}\n---\n`))).toMatch(/cannot be read|alias/i);

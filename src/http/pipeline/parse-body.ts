@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { ApiError, badRequest } from '../../errors/api-error.js';
-import { isWellFormed } from '../../shared/text.js';
+import { isStorableText } from '../../shared/text.js';
 import { payloadTooLarge } from './body-size.js';
 import { carriesBody, contextOf, type Stage } from './stage.js';
 
@@ -63,8 +63,7 @@ function parseError(err: unknown, limit: number): ApiError {
 }
 
 /**
- * The JSON path of the first string (or key) holding U+0000 or a lone surrogate, if any.
- * PostgreSQL's text type cannot store U+0000, and a lone surrogate is not text in any encoding:
+ * The JSON path of the first string (or key) holding U+0000 or a lone surrogate, if any:
  * refusing both here keeps every field, present and future, storable on either database.
  */
 export function forbiddenTextAt(value: unknown, path: string): string | undefined {
@@ -85,5 +84,3 @@ export function forbiddenTextAt(value: unknown, path: string): string | undefine
   }
   return undefined;
 }
-
-const isStorableText = (text: string): boolean => !text.includes('\u0000') && isWellFormed(text);
