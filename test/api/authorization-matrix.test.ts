@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBody, okBody } from '../support/assertions.js';
+import type { OrgCallArgs, OrgOperationId } from '../support/api-client.js';
 import { TestHub } from '../support/test-hub.js';
 
 /**
@@ -39,28 +41,26 @@ let sharedProject: string;
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${++counter}`;
 
-const asOwner = (method: string, path: string, body?: unknown) => hub.request(method, `/api/org/acme${path}`, { cookie: cookies.owner, body });
+/** A raw request to acme, for the operations a matrix row names at run time. */
 const as = (actor: Actor, method: string, path: string, body?: unknown) =>
   hub.request(method, `/api/org/acme${path}`, { cookie: cookies[actor], body });
 
-async function ok<T = any>(promise: Promise<{ status: number; body: T; text: string }>): Promise<T> {
-  const res = await promise;
-  if (res.status >= 300) throw new Error(`fixture request failed: ${res.status} ${res.text}`);
-  return res.body;
-}
+/** A typed call of one of acme's operations as one of the actors. */
+const call = <O extends OrgOperationId>(actor: Actor, operationId: O, ...input: OrgCallArgs<O>) =>
+  hub.orgCall('acme', cookies[actor], operationId, ...input);
 
 /** A project created by memberManageDirect, with READ/EDIT/MANAGE given to the three teams. */
 async function grantedProject(): Promise<string> {
-  const project = await ok(as('memberManageDirect', 'POST', '/projects', { name: unique('Project') }));
-  for (const [teamSlug, role] of [['team-read', 'READ'], ['team-edit', 'EDIT'], ['team-manage', 'MANAGE']]) {
-    await ok(as('memberManageDirect', 'PUT', `/projects/${project.id}/team-access`, { teamSlug, role }));
+  const project = await okBody(call('memberManageDirect', 'createProject', { body: { name: unique('Project') } }));
+  for (const [teamSlug, role] of [['team-read', 'READ'], ['team-edit', 'EDIT'], ['team-manage', 'MANAGE']] as const) {
+    await okBody(call('memberManageDirect', 'putProjectTeamAccess', { path: { projectId: project.id }, body: { teamSlug, role } }));
   }
   return project.id;
 }
 
-const freshMember = async () => (await ok(asOwner('POST', '/members', { imOpenId: unique('ou-target'), role: 'MEMBER' }))).userId as string;
-const freshTeam = async () => (await ok(asOwner('POST', '/teams', { slug: unique('t'), name: 'Target team' }))).id as string;
-const freshFolder = async () => (await ok(asOwner('POST', '/folders', { name: unique('Folder') }))).id as string;
+const freshMember = async () => (await okBody(call('owner', 'addMember', { body: { imOpenId: unique('ou-target'), role: 'MEMBER' } }))).userId;
+const freshTeam = async () => (await okBody(call('owner', 'createTeam', { body: { slug: unique('t'), name: 'Target team' } }))).id;
+const freshFolder = async () => (await okBody(call('owner', 'createFolder', { body: { name: unique('Folder') } }))).id;
 
 /** Snapshot of every table the area writes; a denied call must not change it. */
 async function snapshot(): Promise<string> {
@@ -114,7 +114,7 @@ const rows: Row[] = [
     method: 'POST',
     async prepare() {
       const team = await freshTeam();
-      await ok(asOwner('POST', `/teams/${team}/members`, { userId: userIds['m-none'] }));
+      await okBody(call('owner', 'addTeamMember', { path: { teamId: team }, body: { userId: userIds['m-none'] } }));
       return { path: `/teams/${team}/members/${userIds['m-none']}/revoke` };
     },
     expect: orgAdminOnly(200),
@@ -129,7 +129,7 @@ const rows: Row[] = [
     op: 'createProject (members not allowed)',
     method: 'POST',
     async prepare() {
-      await ok(asOwner('PATCH', '/settings', { membersCanCreateProjects: false }));
+      await okBody(call('owner', 'updateOrgSettings', { body: { membersCanCreateProjects: false } }));
       return { path: '/projects', body: { name: unique('New project') } };
     },
     expect: orgAdminOnly(201),
@@ -162,9 +162,9 @@ const rows: Row[] = [
     method: 'DELETE',
     async prepare() {
       const project = await grantedProject();
-      const teams = await ok(asOwner('GET', `/projects/${project}/team-access`));
-      const read = teams.access.find((e: { teamSlug: string }) => e.teamSlug === 'team-read');
-      return { path: `/projects/${project}/team-access/${read.teamId}` };
+      const teams = await okBody(call('owner', 'listProjectTeamAccess', { path: { projectId: project } }));
+      const read = teams.access.find((e) => e.teamSlug === 'team-read');
+      return { path: `/projects/${project}/team-access/${read!.teamId}` };
     },
     expect: projectManage(204),
   },
@@ -182,10 +182,10 @@ beforeAll(async () => {
     userIds[im] = (await hub.services.users.findByImOpenId(hub.services.db, im))!.id;
   }
   for (const [slug, actor] of [['team-read', 'memberRead'], ['team-edit', 'memberEdit'], ['team-manage', 'memberManageTeam'], ['team-extra', undefined]] as const) {
-    const team = await ok(asOwner('POST', '/teams', { slug, name: slug }));
-    if (actor) await ok(asOwner('POST', `/teams/${team.id}/members`, { userId: userIds[IM[actor]] }));
+    const team = await okBody(call('owner', 'createTeam', { body: { slug, name: slug } }));
+    if (actor) await okBody(call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { userId: userIds[IM[actor]] } }));
   }
-  await ok(asOwner('PATCH', '/settings', { membersCanCreateProjects: true }));
+  await okBody(call('owner', 'updateOrgSettings', { body: { membersCanCreateProjects: true } }));
   sharedProject = await grantedProject();
 });
 afterAll(() => hub.stop());
@@ -196,7 +196,7 @@ describe('authorization matrix', () => {
       for (const actor of ACTORS) {
         const [status, code] = row.expect[actor];
         it(`${actor} → ${status}${code ? ` ${code}` : ''}`, async () => {
-          await ok(asOwner('PATCH', '/settings', { membersCanCreateProjects: true }));
+          await okBody(call('owner', 'updateOrgSettings', { body: { membersCanCreateProjects: true } }));
           const { path, body } = await row.prepare();
           const before = status >= 400 ? await snapshot() : undefined;
           const res = await as(actor, row.method, path, body);
@@ -215,15 +215,15 @@ describe('ids from another organization', () => {
   let ownProject: string;
 
   beforeAll(async () => {
-    const globex = (method: string, path: string, body?: unknown) =>
-      hub.request(method, `/api/org/globex${path}`, { cookie: cookies.otherOrgOwner, body });
-    const member = await ok(globex('POST', '/members', { imOpenId: 'globex-only', role: 'MEMBER' }));
-    const team = await ok(globex('POST', '/teams', { slug: 'globex-team', name: 'Globex team' }));
-    const folder = await ok(globex('POST', '/folders', { name: 'Globex folder' }));
-    const project = await ok(globex('POST', '/projects', { name: 'Globex project' }));
+    const globex = <O extends OrgOperationId>(operationId: O, ...input: OrgCallArgs<O>) =>
+      hub.orgCall('globex', cookies.otherOrgOwner, operationId, ...input);
+    const member = await okBody(globex('addMember', { body: { imOpenId: 'globex-only', role: 'MEMBER' } }));
+    const team = await okBody(globex('createTeam', { body: { slug: 'globex-team', name: 'Globex team' } }));
+    const folder = await okBody(globex('createFolder', { body: { name: 'Globex folder' } }));
+    const project = await okBody(globex('createProject', { body: { name: 'Globex project' } }));
     foreign = { userId: member.userId, teamId: team.id, folderId: folder.id, projectId: project.id };
     ownTeam = await freshTeam();
-    ownProject = (await ok(asOwner('POST', '/projects', { name: 'Owner project' }))).id;
+    ownProject = (await okBody(call('owner', 'createProject', { body: { name: 'Owner project' } }))).id;
   });
 
   const cases: Array<[string, string, () => string, () => unknown, string]> = [
@@ -264,7 +264,7 @@ describe('ids from another organization', () => {
       const before = await snapshot();
       const res = await as('owner', method, path(), body());
       expect(res.status, res.text).toBe(404);
-      expect(res.body.error.code).toBe(code);
+      expect(errorBody(res).error.code).toBe(code);
       expect(await snapshot()).toBe(before);
     });
   }

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QueryParams } from '../support/api-client.js';
 import { TestHub } from '../support/test-hub.js';
-import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
-import { expectError } from '../support/assertions.js';
+import { seedOrg, type OrgActor, type OrgFixture } from '../support/org-fixture.js';
+import { expectError, okBody } from '../support/assertions.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
 
 let hub: TestHub;
@@ -13,12 +14,6 @@ let other: OrgFixture;
 let env: NodeJS.ProcessEnv;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'usage-'));
 const ids: Record<string, string> = {};
-
-async function ok<T = any>(promise: Promise<{ status: number; body: T; text: string }>): Promise<T> {
-  const res = await promise;
-  if (res.status >= 300) throw new Error(`${res.status} ${res.text}`);
-  return res.body;
-}
 
 function jsonl(name: string, lines: Array<Record<string, unknown> | string>): string {
   const file = path.join(tmp, name);
@@ -39,7 +34,7 @@ const run = (projectId: string, sessionId: string, at: string, extra: Record<str
   ...extra,
 });
 
-const report = (query = '', actor: 'owner' | 'admin' | 'member' = 'admin') => org.api(actor, 'GET', `/usage${query}`);
+const report = (query: QueryParams<'getUsageReport'> = {}, actor: OrgActor = 'admin') => org.call(actor, 'getUsageReport', { query });
 const runCount = async () => Number((await hub.services.db('runs').count({ n: '*' }).first())?.n);
 
 beforeAll(async () => {
@@ -48,14 +43,14 @@ beforeAll(async () => {
   other = await seedOrg(hub, 'globex');
   env = cliEnv(hub.database.dataDir, hub.database.databaseUrl);
   // research/ ─ deep/ ; ops/
-  ids.research = (await ok(org.api('owner', 'POST', '/folders', { name: 'Research' }))).id;
-  ids.deep = (await ok(org.api('owner', 'POST', '/folders', { name: 'Deep', parentId: ids.research }))).id;
-  ids.ops = (await ok(org.api('owner', 'POST', '/folders', { name: 'Ops' }))).id;
-  ids.alpha = (await ok(org.api('owner', 'POST', '/projects', { name: 'alpha', folderId: ids.research }))).id;
-  ids.beta = (await ok(org.api('owner', 'POST', '/projects', { name: 'Beta', folderId: ids.deep }))).id;
-  ids.gamma = (await ok(org.api('owner', 'POST', '/projects', { name: 'gamma', folderId: ids.ops }))).id;
-  ids.root = (await ok(org.api('owner', 'POST', '/projects', { name: 'Root project' }))).id;
-  ids.globex = (await ok(other.api('owner', 'POST', '/projects', { name: 'Globex project' }))).id;
+  ids.research = (await okBody(org.call('owner', 'createFolder', { body: { name: 'Research' } }))).id;
+  ids.deep = (await okBody(org.call('owner', 'createFolder', { body: { name: 'Deep', parentId: ids.research } }))).id;
+  ids.ops = (await okBody(org.call('owner', 'createFolder', { body: { name: 'Ops' } }))).id;
+  ids.alpha = (await okBody(org.call('owner', 'createProject', { body: { name: 'alpha', folderId: ids.research } }))).id;
+  ids.beta = (await okBody(org.call('owner', 'createProject', { body: { name: 'Beta', folderId: ids.deep } }))).id;
+  ids.gamma = (await okBody(org.call('owner', 'createProject', { body: { name: 'gamma', folderId: ids.ops } }))).id;
+  ids.root = (await okBody(org.call('owner', 'createProject', { body: { name: 'Root project' } }))).id;
+  ids.globex = (await okBody(other.call('owner', 'createProject', { body: { name: 'Globex project' } }))).id;
 });
 afterAll(async () => {
   await hub.stop();
@@ -98,7 +93,7 @@ describe('hub usage ingest', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^ingested 6 runs in 4 sessions into acme \(\d+\.\d s\)\n$/);
-    const sessions = (await ok(org.api('owner', 'GET', `/projects/${ids.alpha}/sessions`))).sessions;
+    const sessions = (await okBody(org.call('owner', 'listProjectSessions', { path: { projectId: ids.alpha! } }))).sessions;
     expect(sessions).toEqual([
       {
         id: 's-alpha-1',
@@ -115,7 +110,7 @@ describe('hub usage ingest', () => {
     // A later file widens the existing session.
     const more = jsonl('more.jsonl', [run(ids.alpha!, 's-alpha-1', '2026-01-01T00:00:00Z', { costUsd: 0.25 })]);
     expect((await runHub(['usage', 'ingest', more, '--org', 'acme'], env)).code).toBe(0);
-    const widened = (await ok(org.api('owner', 'GET', `/projects/${ids.alpha}/sessions`))).sessions[0];
+    const widened = (await okBody(org.call('owner', 'listProjectSessions', { path: { projectId: ids.alpha! } }))).sessions[0];
     expect(widened).toMatchObject({ runCount: 4, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-12T09:00:00.000Z', title: 'Latest title' });
   });
 
@@ -145,7 +140,7 @@ describe('GET /usage', () => {
   });
 
   it('sums every project with runs, sorted by name, with totals', async () => {
-    const res = await ok(report());
+    const res = await okBody(report());
     expect(res.from).toBeNull();
     expect(res.to).toBeNull();
     expect(res.projects.map((p: { projectName: string }) => p.projectName)).toEqual(['alpha', 'Beta', 'gamma', 'Root project']);
@@ -162,37 +157,37 @@ describe('GET /usage', () => {
   });
 
   it('takes from inclusive and to exclusive, and echoes them normalized', async () => {
-    const res = await ok(report('?from=2026-02-01T00:00:00Z&to=2026-03-01T00:00:00%2B00:00'));
+    const res = await okBody(report({ from: '2026-02-01T00:00:00Z', to: '2026-03-01T00:00:00+00:00' }));
     expect(res.from).toBe('2026-02-01T00:00:00.000Z');
     expect(res.to).toBe('2026-03-01T00:00:00.000Z');
     expect(res.projects.map((p: { projectName: string }) => p.projectName)).toEqual(['Beta', 'gamma']);
-    const empty = await ok(report('?from=2030-01-01T00:00:00Z'));
+    const empty = await okBody(report({ from: '2030-01-01T00:00:00Z' }));
     expect(empty.projects).toEqual([]);
     expect(empty.totals).toEqual({ runCount: 0, runsWithCost: 0, runsWithoutCost: 0, inputTokens: 0, outputTokens: 0, costUsd: null });
   });
 
   it('covers a folder’s whole subtree, archived projects included', async () => {
-    await ok(org.api('owner', 'POST', `/projects/${ids.beta}/archive`));
-    const res = await ok(report(`?folderId=${ids.research}`));
+    await okBody(org.call('owner', 'archiveProject', { path: { projectId: ids.beta! } }));
+    const res = await okBody(report({ folderId: ids.research }));
     expect(res.projects.map((p: { projectName: string }) => p.projectName)).toEqual(['alpha', 'Beta']);
-    const deep = await ok(report(`?folderId=${ids.deep}`));
+    const deep = await okBody(report({ folderId: ids.deep }));
     expect(deep.projects.map((p: { projectName: string }) => p.projectName)).toEqual(['Beta']);
   });
 
   it('refuses a folder of another organization, a reversed window and bad values', async () => {
-    const foreign = await ok(other.api('owner', 'POST', '/folders', { name: 'Theirs' }));
-    expectError(await report(`?folderId=${foreign.id}`), 404, 'folder_not_found');
-    expectError(await report('?from=2026-03-01T00:00:00Z&to=2026-02-01T00:00:00Z'), 400, 'validation_failed');
-    expectError(await report('?from=yesterday'), 400, 'validation_failed');
-    expectError(await report('?since=2026-01-01T00:00:00Z'), 400, 'validation_failed');
+    const foreign = await okBody(other.call('owner', 'createFolder', { body: { name: 'Theirs' } }));
+    expectError(await report({ folderId: foreign.id }), 404, 'folder_not_found');
+    expectError(await report({ from: '2026-03-01T00:00:00Z', to: '2026-02-01T00:00:00Z' }), 400, 'validation_failed');
+    expectError(await report({ from: 'yesterday' }), 400, 'validation_failed');
+    expectError(await org.api('admin', 'GET', '/usage?since=2026-01-01T00:00:00Z'), 400, 'validation_failed');
   });
 
   it('is for org admins only', async () => {
-    expectError(await report('', 'member'), 403, 'org_admin_required');
-    expectError(await hub.request('GET', '/api/org/acme/usage'), 401, 'unauthenticated');
-    expectError(await hub.request('GET', '/api/org/acme/usage', { cookie: other.cookies.owner }), 404, 'org_not_found');
-    expect((await report('', 'owner')).status).toBe(200);
-    const theirs = await ok(other.api('owner', 'GET', '/usage'));
+    expectError(await report({}, 'member'), 403, 'org_admin_required');
+    expectError(await hub.call('getUsageReport', { path: { orgSlug: 'acme' } }), 401, 'unauthenticated');
+    expectError(await hub.call('getUsageReport', { path: { orgSlug: 'acme' }, cookie: other.cookies.owner }), 404, 'org_not_found');
+    expect((await report({}, 'owner')).status).toBe(200);
+    const theirs = await okBody(other.call('owner', 'getUsageReport'));
     expect(theirs.projects).toEqual([]);
   });
 });
