@@ -35,7 +35,11 @@ import { ConnectionService } from '../connections/service.js';
 import { ConnectionStore } from '../connections/store.js';
 import { AgentRoleService } from '../agents/roles-service.js';
 import { AgentRoleStore } from '../agents/roles-store.js';
-import { SkillContentStore } from '../skills/content-store.js';
+import { SkillContentStore, type SkillContent } from '../skills/content-store.js';
+import { DatabaseSkillContent } from '../skills/database-content-store.js';
+import { SharedRateWindows } from '../capacity/rate-window.js';
+import { MINUTE_MS } from '../config/clock.js';
+import type { CacheInvalidations } from '../shared/ttl-cache.js';
 import { SkillIngestion } from '../skills/ingest.js';
 import { SkillService } from '../skills/service.js';
 import { SkillStore } from '../skills/store.js';
@@ -80,16 +84,27 @@ export function createServices(deps: {
   accessCacheTtlMs?: number;
   /** Master keys loaded at start-up; without them the keyring is loaded on first use. */
   keyring?: Keyring | undefined;
+  /**
+   * Given when several instances may share the database (PostgreSQL, `hub serve`): the caches
+   * tell each other of changes, and the `requestRate` windows and the skill store live in the
+   * database instead of this process's memory and disk.
+   */
+  sharedDatabase?: { invalidations: CacheInvalidations } | undefined;
 }): Services {
   const { config, db, clock, logger } = deps;
   const ttl = deps.accessCacheTtlMs ?? DEFAULT_ACCESS_CACHE_TTL_MS;
   const uow = new UnitOfWork(db);
   const users = new UserStore();
   const orgStore = new OrganizationStore();
-  const sessions = new SessionService(uow, new SessionStore(), users, clock, ttl);
-  const orgAccess = new OrgAccessResolver(uow, orgStore, clock, ttl);
+  const invalidations = deps.sharedDatabase?.invalidations;
+  const sessions = new SessionService(uow, new SessionStore(), users, clock, ttl, invalidations);
+  const orgAccess = new OrgAccessResolver(uow, orgStore, clock, ttl, invalidations);
   const organizations = new OrganizationService(uow, orgStore, users, orgAccess, clock);
-  const capacity = new CapacityService(uow, new CapacityStore(), config, clock, ttl);
+  const capacityStore = new CapacityStore();
+  const capacity = new CapacityService(uow, capacityStore, config, clock, ttl, {
+    invalidations,
+    requestWindows: deps.sharedDatabase ? new SharedRateWindows(uow, capacityStore, MINUTE_MS) : undefined,
+  });
   const folderStore = new FolderStore();
   const folders = new FolderService(uow, folderStore, clock, capacity);
   const grants = new GrantStore();
@@ -116,7 +131,8 @@ export function createServices(deps: {
   const credentials = new CredentialResolver(uow, connectionStore, keyrings);
   const agentRoles = new AgentRoleService(uow, new AgentRoleStore(), config.models, clock);
   const skillStore = new SkillStore();
-  const skillContent = new SkillContentStore(path.join(config.dataDir, 'skills'));
+  const skillDisk = new SkillContentStore(path.join(config.dataDir, 'skills'));
+  const skillContent: SkillContent = deps.sharedDatabase ? new DatabaseSkillContent(uow, skillDisk, () => clock.now()) : skillDisk;
   const skills = new SkillService(uow, skillStore, new SkillIngestion(uow, skillContent, skillStore, capacity, clock), skillContent, clock);
   return {
     config,

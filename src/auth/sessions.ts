@@ -3,7 +3,7 @@ import { DAY_MS, MINUTE_MS } from '../config/clock.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError, unauthenticated } from '../errors/api-error.js';
 import type { User, UserStore } from '../users/store.js';
-import { TtlCache } from '../shared/ttl-cache.js';
+import { PROCESS_LOCAL, TtlCache, type CacheInvalidations } from '../shared/ttl-cache.js';
 import type { SessionStore, StoredSession } from './session-store.js';
 import { hashToken, newToken } from './tokens.js';
 
@@ -40,8 +40,9 @@ export class SessionService {
     private readonly users: UserStore,
     private readonly clock: Clock,
     cacheTtlMs: number,
+    invalidations: CacheInvalidations = PROCESS_LOCAL,
   ) {
-    this.cache = new TtlCache(cacheTtlMs);
+    this.cache = new TtlCache(cacheTtlMs, undefined, { name: 'sessions', invalidations });
   }
 
   /** Issues a one-time login link token for an existing user; the caller builds the URL. */
@@ -84,9 +85,10 @@ export class SessionService {
     const nowMs = now.getTime();
     let session = this.cache.get(tokenHash, nowMs);
     if (!session) {
+      const readAt = this.cache.mark();
       session = await this.store.findByTokenHash(this.uow.executor, tokenHash);
       if (!session) return undefined;
-      this.cache.set(tokenHash, session, nowMs);
+      this.cache.set(tokenHash, session, nowMs, readAt);
     }
     const expiresAt = new Date(session.expiresAt);
     const lastSeen = Date.parse(session.lastSeenAt);
@@ -103,9 +105,11 @@ export class SessionService {
     return { id: session.id, tokenHash, user: session.user, expiresAt };
   }
 
+  /** Ends the session in every instance: the others are told once the row is gone. */
   async logout(tokenHash: string): Promise<void> {
     this.cache.delete(tokenHash);
     await this.store.deleteByTokenHash(this.uow.executor, tokenHash);
+    await this.cache.invalidate(tokenHash);
   }
 
   /** Ends a session given only its cookie token (used when a new login replaces an old one). */
@@ -119,7 +123,7 @@ export class SessionService {
   }
 
   /** Forget every cached session (after a change to users that sessions carry). */
-  invalidateCache(): void {
-    this.cache.clear();
+  invalidateCache(): Promise<void> {
+    return this.cache.invalidate();
   }
 }

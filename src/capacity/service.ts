@@ -1,4 +1,4 @@
-import { TtlCache } from '../shared/ttl-cache.js';
+import { PROCESS_LOCAL, TtlCache, type CacheInvalidations } from '../shared/ttl-cache.js';
 import { MINUTE_MS, type Clock } from '../config/clock.js';
 import type { Config } from '../config/config.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
@@ -6,7 +6,7 @@ import { ApiError, badRequest, conflict, unprocessable } from '../errors/api-err
 import type { Schema } from '../http/operation-types.js';
 import { ORGANIZATION_LIMIT_FLOORS, platformCeilings } from './ceilings.js';
 import { CAPACITY_DIMENSIONS, type CapacityDimension, type DimensionValues } from './dimensions.js';
-import { RateWindows } from './rate-window.js';
+import { RateWindows, type RequestWindows } from './rate-window.js';
 import type { CapacityStore } from './store.js';
 
 export type CapacityPolicyView = Schema<'CapacityPolicyView'>;
@@ -28,17 +28,17 @@ export function effectiveOf(ceiling: number | null, organizationLimit: number | 
  * Layered capacity: platform ceilings from the configuration, each organization's own lower
  * limits from the database, and the effective limit every check uses. Organizations' limits are
  * cached in the process, so the per-request checks (rate, body size) cost a map lookup; a change
- * through this service clears its organization's entry at once, and the TTL bounds how long a
- * change made by another process goes unseen.
+ * through this service clears its organization's entry at once here and, through the cache
+ * invalidations (LISTEN/NOTIFY on PostgreSQL), in every other instance; the TTL bounds how long
+ * a change nobody announced goes unseen. The `requestRate` windows are in memory for one
+ * process, or in the database when several instances share it (`SharedRateWindows`).
  */
 export class CapacityService {
   private readonly ceilings: Readonly<Record<CapacityDimension, number>>;
   private readonly cache: TtlCache<DimensionValues>;
   /** Loads in flight, so a burst of requests after an expiry costs one query, not one each. */
-  private readonly loading = new Map<string, Promise<DimensionValues>>();
-  /** Bumped by every change, so a load that began before it cannot cache what it read. */
-  private generation = 0;
-  private readonly requestRates = new RateWindows(MINUTE_MS);
+  private readonly loading = new Map<string, { load: Promise<DimensionValues>; readAt: number }>();
+  private readonly requestRates: RequestWindows;
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -46,9 +46,11 @@ export class CapacityService {
     config: Pick<Config, 'ceilings' | 'bodyLimitBytes'>,
     private readonly clock: Clock,
     cacheTtlMs: number,
+    shared: { invalidations?: CacheInvalidations; requestWindows?: RequestWindows } = {},
   ) {
     this.ceilings = platformCeilings(config);
-    this.cache = new TtlCache(cacheTtlMs);
+    this.cache = new TtlCache(cacheTtlMs, undefined, { name: 'capacity', invalidations: shared.invalidations ?? PROCESS_LOCAL });
+    this.requestRates = shared.requestWindows ?? new RateWindows(MINUTE_MS);
   }
 
   /** All 23 dimensions in contract order, read fresh from the database. */
@@ -85,7 +87,7 @@ export class CapacityService {
     if (changes.length > 0) {
       const at = this.clock.now().toISOString();
       await this.uow.run((trx) => this.store.apply(trx, organizationId, changes, at));
-      this.forget(organizationId);
+      await this.forget(organizationId);
     }
     return this.view(organizationId);
   }
@@ -100,7 +102,7 @@ export class CapacityService {
     if (before[dimension] === undefined) return false;
     const at = this.clock.now().toISOString();
     await this.uow.run((trx) => this.store.apply(trx, organizationId, [[dimension, null]], at));
-    this.forget(organizationId);
+    await this.forget(organizationId);
     return true;
   }
 
@@ -117,12 +119,14 @@ export class CapacityService {
   /**
    * Refuses one more active row of a counted dimension (members, teams, folders, projects) when
    * the organization is at its limit. Call it inside the transaction that inserts the row: it
-   * locks the organization first, so concurrent creates are counted one after another and
-   * cannot together overshoot the limit.
+   * locks the organization first, so concurrent creates — through this instance or any other on
+   * the same database — are counted one after another and cannot together overshoot the limit.
+   * The limit is read under that lock, never from a cache, so a limit just set through another
+   * instance binds this create.
    */
   async ensureRoom(trx: Executor, organizationId: string, dimension: CapacityDimension, countActive: () => Promise<number>): Promise<void> {
-    const limit = this.effectiveIn(await this.limitsOf(organizationId, trx), dimension);
     await this.store.lockOrganization(trx, organizationId);
+    const limit = this.effectiveIn(await this.store.limitsOf(trx, organizationId), dimension);
     const active = await countActive();
     if (active + 1 > limit) {
       throw conflict('capacity_exceeded', `The organization's ${dimension} limit is ${limit} and ${active} are active; nothing was created.`);
@@ -132,7 +136,7 @@ export class CapacityService {
   /**
    * Counts one request of the organization against its `requestRate` (429 with Retry-After
    * when over; a refused request is not counted). Synchronous while the organization's limits
-   * are cached.
+   * are cached and the windows are in memory; one statement on PostgreSQL's shared windows.
    */
   admitRequest(organizationId: string): void | Promise<void> {
     const limits = this.limitsOf(organizationId);
@@ -150,9 +154,14 @@ export class CapacityService {
     return limits instanceof Promise ? limits.then(bodyLimit) : bodyLimit(limits);
   }
 
-  private countRequest(organizationId: string, limits: DimensionValues): void {
+  private countRequest(organizationId: string, limits: DimensionValues): void | Promise<void> {
     const rate = this.effectiveIn(limits, 'requestRate');
     const waitMs = this.requestRates.take(organizationId, rate, this.clock.now().getTime());
+    if (waitMs instanceof Promise) {
+      return waitMs.then((wait) => {
+        if (wait > 0) throw rateLimited(rate, wait);
+      });
+    }
     if (waitMs > 0) throw rateLimited(rate, waitMs);
   }
 
@@ -176,26 +185,28 @@ export class CapacityService {
     const cached = this.cache.get(organizationId, this.clock.now().getTime());
     if (cached) return cached;
     if (trx) return this.load(organizationId, trx);
+    const readAt = this.cache.mark();
     const inFlight = this.loading.get(organizationId);
-    if (inFlight) return inFlight;
+    // A load that began before an invalidation (here or in another instance) is not shared.
+    if (inFlight && inFlight.readAt === readAt) return inFlight.load;
     const load = this.load(organizationId).finally(() => {
-      if (this.loading.get(organizationId) === load) this.loading.delete(organizationId);
+      if (this.loading.get(organizationId)?.load === load) this.loading.delete(organizationId);
     });
-    this.loading.set(organizationId, load);
+    this.loading.set(organizationId, { load, readAt });
     return load;
   }
 
   private async load(organizationId: string, db: Executor = this.uow.executor): Promise<DimensionValues> {
-    const generation = this.generation;
+    const readAt = this.cache.mark();
     const limits = await this.store.limitsOf(db, organizationId);
-    if (generation === this.generation) this.cache.set(organizationId, limits, this.clock.now().getTime());
+    this.cache.set(organizationId, limits, this.clock.now().getTime(), readAt);
     return limits;
   }
 
-  private forget(organizationId: string): void {
-    this.generation += 1;
-    this.cache.delete(organizationId);
+  /** After a committed change: this instance forgets at once, the others once notified. */
+  private forget(organizationId: string): Promise<void> {
     this.loading.delete(organizationId);
+    return this.cache.invalidate(organizationId);
   }
 }
 

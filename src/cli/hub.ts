@@ -1,10 +1,12 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { parseCommandArgs, requiredFlag } from './args.js';
 import { ConfigError } from '../config/config-error.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
 import { withoutStatement } from '../log/logger.js';
-import { loginUrl, openRuntime, type Runtime } from './runtime.js';
+import { loginUrl, openRuntime, serverBaseUrl, type Runtime } from './runtime.js';
+import { StartupError } from './startup-error.js';
 import { BindingConflict } from '../projects/service.js';
 import { platformConnectionCommand } from '../connections/platform-command.js';
 import { IngestError } from '../usage/service.js';
@@ -16,7 +18,8 @@ import { UsageError } from './usage-error.js';
 const USAGE = `Usage: hub <command>
 
 Commands:
-  serve                                    migrate, then serve HTTP (seeds the demo organization on an empty database)
+  serve [--demo]                           migrate, then serve HTTP on HOST:PORT (the demo organization is seeded on
+                                           an empty database with the SQLite default, or with --demo)
   migrate                                  apply pending database migrations
   org create <slug> --name N --owner <imOpenId> [--owner-name D] [--avatar-url https://…]
                                            create an organization and its first OWNER (the avatar is the owner's)
@@ -33,15 +36,33 @@ Commands:
                                            install or replace a skill from a directory (name: the directory's
                                            name; version: the front matter's, else 0.0.0), like PUT /agent-skills/{name}
 
-Configuration comes from the environment: PORT, HUB_DATA_DIR, DATABASE_URL, HUB_BASE_URL,
-HUB_MASTER_KEYS, HUB_ACTIVE_KEY_ID.`;
+Options: hub --version, hub <command> --help.
+
+Configuration comes from the environment: HOST, PORT, HUB_DATA_DIR, DATABASE_URL, HUB_BASE_URL,
+HUB_MASTER_KEYS, HUB_ACTIVE_KEY_ID, LOG_LEVEL, HUB_SHUTDOWN_GRACE_MS (see .env.example).`;
+
+/** `hub <command> --help`: the command's lines of the usage. */
+function commandHelp(name: string): string | undefined {
+  const lines = USAGE.split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`  ${name} `) || line === `  ${name}`);
+  if (start === -1) return undefined;
+  let end = start + 1;
+  while (end < lines.length && /^ {20,}\S/.test(lines[end]!)) end += 1;
+  const [synopsis, ...rest] = lines.slice(start, end).map((line) => line.trim());
+  const [usage, ...description] = synopsis!.split(/\s{2,}/);
+  return `Usage: hub ${usage}\n\n  ${[...description, ...rest].join('\n  ')}`;
+}
+
+function packageVersion(): string {
+  return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+}
 
 type Command = (args: string[]) => Promise<void>;
 
 const commands: Record<string, Command> = {
   serve: async (args) => {
-    parseCommandArgs(args, {}, 0);
-    await serve();
+    const { values } = parseCommandArgs(args, { demo: { type: 'boolean' } }, 0);
+    await serve({ demo: values.demo === true });
   },
 
   migrate: async (args) => {
@@ -120,7 +141,8 @@ const commands: Record<string, Command> = {
     const { positionals } = parseCommandArgs(args, {}, 1);
     await withRuntime(async (runtime) => {
       const link = await runtime.sessions.issueLoginLink(positionals[0]!);
-      process.stdout.write(`${loginUrl(runtime.config.baseUrl, link.token)}\n`);
+      // The base URL the server on this data directory serves under, not this shell's PORT.
+      process.stdout.write(`${loginUrl(serverBaseUrl(runtime.config), link.token)}\n`);
     });
   },
 
@@ -163,6 +185,17 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    process.stdout.write(`hub ${packageVersion()}\n`);
+    return 0;
+  }
+  if (name !== undefined && (args.includes('--help') || args.includes('-h'))) {
+    const help = commandHelp(name);
+    if (help) {
+      process.stdout.write(`${help}\n`);
+      return 0;
+    }
+  }
   if (name === undefined) {
     process.stderr.write(`hub: a command is required; run "hub help"\n`);
     return 2;
@@ -177,6 +210,11 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError || err instanceof ConfigError || err instanceof ApiError) {
       process.stderr.write(`hub ${name}: ${err.message}\n`);
       return 2;
+    }
+    // The environment is wrong (a port in use, a database that does not answer): one line, exit 1.
+    if (err instanceof StartupError) {
+      process.stderr.write(`hub ${name}: ${err.message}\n`);
+      return 1;
     }
     const message = err instanceof Error ? withoutStatement(err.message) : String(err);
     process.stderr.write(`hub ${name}: unexpected failure: ${message}\n`);

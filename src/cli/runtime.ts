@@ -1,11 +1,15 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { createServices, type Services } from '../app/services.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { systemClock } from '../config/clock.js';
 import { openDatabase } from '../db/connect.js';
 import { migrateLatest } from '../db/migrate.js';
+import { PostgresInvalidations } from '../db/notifications.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { loadStartupKeyring } from '../connections/keyrings.js';
 import type { Keyring } from '../crypto/keyring.js';
+import { databaseStartupError } from './startup-error.js';
 
 /** Opens the configured database, brings it to the latest schema, and wires the services. */
 export interface Runtime extends Services {
@@ -17,24 +21,76 @@ export interface Runtime extends Services {
 /**
  * `loadKeyring` loads the master keys before anything runs (serve, and commands that seal), so
  * a bad key configuration stops start-up; otherwise they are loaded when first needed.
+ *
+ * On PostgreSQL every process — each `hub serve` and each host-console command — is one of
+ * possibly several sharing the database: its cache invalidations are published to the others
+ * (LISTEN/NOTIFY), and `requestRate` windows and skill content live in the database. `listen`
+ * (serve) also subscribes to the others' invalidations.
  */
-export async function openRuntime(options: { config?: Config; logger?: Logger; loadKeyring?: boolean } = {}): Promise<Runtime> {
+export async function openRuntime(options: { config?: Config; logger?: Logger; loadKeyring?: boolean; listen?: boolean } = {}): Promise<Runtime> {
   const config = options.config ?? loadConfig();
   const logger = options.logger ?? createLogger({ level: config.logLevel, destination: process.stderr as never });
   const db = openDatabase(config);
   let migrationsApplied: string[];
   let keyring: Keyring | undefined;
+  const invalidations = config.databaseUrl ? new PostgresInvalidations(db, logger) : undefined;
   try {
-    migrationsApplied = await migrateLatest(db);
+    try {
+      migrationsApplied = await migrateLatest(db);
+    } catch (err) {
+      throw databaseStartupError(err, config.databaseUrl);
+    }
     if (options.loadKeyring) keyring = await loadStartupKeyring(db, { masterKeys: config.masterKeys, dataDir: config.dataDir, logger });
+    if (invalidations && options.listen) await invalidations.start();
   } catch (err) {
+    await invalidations?.close();
     await db.destroy();
     throw err;
   }
-  const services = createServices({ config, db, clock: systemClock, logger, keyring });
-  return { ...services, migrationsApplied, close: () => db.destroy() };
+  const services = createServices({
+    config,
+    db,
+    clock: systemClock,
+    logger,
+    keyring,
+    sharedDatabase: invalidations ? { invalidations } : undefined,
+  });
+  return {
+    ...services,
+    migrationsApplied,
+    close: async () => {
+      await invalidations?.close();
+      await db.destroy();
+    },
+  };
 }
 
 export function loginUrl(baseUrl: string, token: string): string {
   return `${baseUrl}/auth/login?token=${encodeURIComponent(token)}`;
+}
+
+/** Where `hub serve` records the base URL it serves under, for the host console. */
+const SERVER_FILE = 'server.json';
+
+/** Written by `hub serve` once it listens: the base URL its login links and CSRF check use. */
+export function recordServerBaseUrl(dataDir: string, baseUrl: string): void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, SERVER_FILE);
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, `${JSON.stringify({ baseUrl, pid: process.pid, startedAt: new Date().toISOString() })}\n`);
+  fs.renameSync(temporary, file);
+}
+
+/**
+ * The base URL for links the host console prints: the one the server running on this data
+ * directory recorded, else the configuration's (`HUB_BASE_URL`, else `http://localhost:$PORT`).
+ */
+export function serverBaseUrl(config: Pick<Config, 'dataDir' | 'baseUrl'>): string {
+  try {
+    const recorded = JSON.parse(fs.readFileSync(path.join(config.dataDir, SERVER_FILE), 'utf8')) as { baseUrl?: unknown };
+    if (typeof recorded.baseUrl === 'string' && /^https?:\/\//.test(recorded.baseUrl)) return recorded.baseUrl;
+  } catch {
+    // No server has run on this data directory (or the file is unreadable): use the configuration.
+  }
+  return config.baseUrl;
 }

@@ -1,34 +1,72 @@
-import type { Server } from 'node:http';
+import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createApp } from '../http/app.js';
-import { createLogger } from '../log/logger.js';
-import { loadConfig } from '../config/config.js';
+import { createLogger, type Logger } from '../log/logger.js';
+import { loadConfig, type Config } from '../config/config.js';
 import { HOUR_MS } from '../config/clock.js';
-import { loginUrl, openRuntime } from './runtime.js';
+import type { InstanceState } from '../ops/readiness.js';
+import { loginUrl, openRuntime, recordServerBaseUrl, type Runtime } from './runtime.js';
+import { StartupError } from './startup-error.js';
 
 const DEMO = { slug: 'demo', name: 'Demo Organization', ownerImOpenId: 'demo-owner', ownerDisplayName: 'Demo Owner' };
 
-/** `hub serve`: migrate, seed the demo organization on an empty database, then serve HTTP. */
-export async function serve(): Promise<void> {
-  const config = loadConfig();
-  const logger = createLogger({ level: config.logLevel });
-  const runtime = await openRuntime({ config, logger, loadKeyring: true });
-  const engine = config.databaseUrl ? 'postgresql' : `sqlite in ${config.dataDir}`;
-  // Staging directories of installs a crash interrupted; entries themselves are never partial.
-  const staleSkillStaging = await runtime.skills.prepareStore();
-  if (staleSkillStaging > 0) logger.info({ removed: staleSkillStaging }, 'removed stale skill staging directories');
+export interface ServeOptions {
+  /** `--demo`: seed the demo organization on an empty database whatever the database is. */
+  demo: boolean;
+}
 
-  if (await runtime.organizations.isEmpty()) {
-    await runtime.organizations.create(DEMO);
-    const link = await runtime.sessions.issueLoginLink(DEMO.ownerImOpenId);
-    logger.info({ org: DEMO.slug }, 'created the demo organization');
-    process.stdout.write(`\nDemo organization "${DEMO.slug}" created. Log in as its owner (link valid 15 minutes, once):\n  ${loginUrl(config.baseUrl, link.token)}\n\n`);
-  }
+/**
+ * `hub serve`, in the order that keeps a failed start harmless:
+ *
+ * 1. the configuration (a malformed variable stops here, one line);
+ * 2. the port: bound before the database is touched, so a port in use fails before anything is
+ *    migrated or seeded; until the app is ready every request is answered 503;
+ * 3. the database: migrate, load the keys, listen for the other instances' invalidations;
+ * 4. the demo organization, only on the embedded SQLite default or with `--demo`, and only on an
+ *    empty database; its one-time login link goes to stderr, never among the JSON log lines;
+ * 5. the app; the base URL is recorded in the data directory for `hub login-link`.
+ *
+ * SIGTERM/SIGINT drain: /readyz turns 503, no new connection is accepted, in-flight requests
+ * finish (answered with `Connection: close`) within `HUB_SHUTDOWN_GRACE_MS`, then the process exits.
+ */
+export async function serve(options: ServeOptions): Promise<void> {
+  const configured = loadConfig();
+  const logger = createLogger({ level: configured.logLevel });
+  const state: InstanceState = { draining: false };
 
-  const app = createApp(runtime);
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, (err?: Error) => (err ? reject(err) : resolve(s)));
+  let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => {
+    res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '1', Connection: 'close' });
+    res.end('{"error":{"code":"starting","message":"The service is starting; retry in a moment."}}');
+  };
+  const server = http.createServer((req, res) => {
+    if (state.draining) res.setHeader('Connection', 'close');
+    handler(req, res);
   });
-  logger.info({ port: config.port, baseUrl: config.baseUrl, database: engine }, 'listening');
+  await listen(server, configured);
+  const config = withListeningAddress(configured, server);
+
+  let runtime: Runtime;
+  try {
+    runtime = await openRuntime({ config, logger, loadKeyring: true, listen: true });
+  } catch (err) {
+    await closeServer(server);
+    throw err;
+  }
+  try {
+    const engine = config.databaseUrl ? 'postgresql' : `sqlite in ${config.dataDir}`;
+    // Staging directories of installs a crash interrupted; entries themselves are never partial.
+    const staleSkillStaging = await runtime.skills.prepareStore();
+    if (staleSkillStaging > 0) logger.info({ removed: staleSkillStaging }, 'removed stale skill staging directories');
+    if ((options.demo || !config.databaseUrl) && (await runtime.organizations.isEmpty())) await seedDemo(runtime, config, logger);
+
+    handler = createApp(runtime, { instance: state });
+    recordServerBaseUrl(config.dataDir, config.baseUrl);
+    logger.info({ host: config.host, port: config.port, baseUrl: config.baseUrl, database: engine }, 'listening');
+  } catch (err) {
+    await closeServer(server);
+    await runtime.close();
+    throw err;
+  }
 
   const housekeeping = setInterval(() => {
     const now = runtime.clock.now();
@@ -38,15 +76,76 @@ export async function serve(): Promise<void> {
   }, HOUR_MS);
   housekeeping.unref();
 
+  let stopping = false;
   const shutdown = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
+    if (stopping) return;
+    stopping = true;
+    state.draining = true;
     clearInterval(housekeeping);
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'draining: no new connections, finishing in-flight requests');
+    const deadline = setTimeout(() => {
+      logger.warn({ graceMs: config.shutdownGraceMs }, 'requests still in flight at the end of the grace period; closing their connections');
+      server.closeAllConnections();
+    }, config.shutdownGraceMs);
+    deadline.unref();
     server.close(() => {
-      runtime.close().finally(() => process.exit(0));
+      clearTimeout(deadline);
+      runtime
+        .close()
+        .catch((err: unknown) => logger.warn({ err }, 'closing the database failed'))
+        .finally(() => {
+          logger.info('stopped');
+          process.exit(0);
+        });
     });
-    // Keep-alive connections would hold close() open; do not wait for them forever.
-    setTimeout(() => process.exit(0), 5_000).unref();
+    // Connections idle now would hold close() open until their keep-alive timeout.
+    server.closeIdleConnections();
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+function listen(server: Server, config: Pick<Config, 'host' | 'port'>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      const where = `${config.host}:${config.port}`;
+      if (err.code === 'EADDRINUSE') reject(new StartupError(`port ${config.port} on ${config.host} is in use by another process (set PORT to a free port)`));
+      else if (err.code === 'EACCES') reject(new StartupError(`not allowed to listen on ${where} (ports below 1024 need privileges; set PORT)`));
+      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') reject(new StartupError(`HOST ${config.host} is not an address of this machine`));
+      else reject(new StartupError(`cannot listen on ${where}: ${err.message}`));
+    };
+    server.once('error', onError);
+    server.listen(config.port, config.host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+/**
+ * The configuration with the port actually bound (PORT=0 picks a free one), and the base URL
+ * that follows from it when `HUB_BASE_URL` does not set one.
+ */
+function withListeningAddress(config: Config, server: Server): Config {
+  const { port } = server.address() as AddressInfo;
+  if (config.baseUrlFromEnvironment) return { ...config, port };
+  const wildcardOrLoopback = ['0.0.0.0', '::', '127.0.0.1', '::1', 'localhost'].includes(config.host);
+  const host = wildcardOrLoopback ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return { ...config, port, baseUrl: `http://${host}:${port}` };
+}
+
+async function seedDemo(runtime: Runtime, config: Config, logger: Logger): Promise<void> {
+  await runtime.organizations.create(DEMO);
+  const link = await runtime.sessions.issueLoginLink(DEMO.ownerImOpenId);
+  logger.info({ org: DEMO.slug }, 'created the demo organization');
+  process.stderr.write(
+    `\nDemo organization "${DEMO.slug}" created. Log in as its owner (link valid 15 minutes, once):\n  ${loginUrl(config.baseUrl, link.token)}\n\n`,
+  );
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
 }

@@ -11,14 +11,21 @@ import { parseModels, type AgentModel } from './models.js';
  */
 export interface Config {
   port: number;
+  /** The address `hub serve` listens on: `HOST`, loopback unless exposed on purpose (`0.0.0.0`). */
+  host: string;
   dataDir: string;
   /** `postgres://…` selects PostgreSQL; undefined means the SQLite file in the data directory. */
   databaseUrl: string | undefined;
   /** Origin used in login links and by the CSRF check, without a trailing slash. */
   baseUrl: string;
+  /** True when `HUB_BASE_URL` set `baseUrl`; otherwise it follows the port the server listens on. */
+  baseUrlFromEnvironment: boolean;
   /** Largest JSON request body the server parses, in bytes. */
   bodyLimitBytes: number;
+  /** One of pino's levels (LOG_LEVELS); anything else stops start-up naming `LOG_LEVEL`. */
   logLevel: string;
+  /** How long `hub serve` waits for in-flight requests on SIGTERM/SIGINT before it exits anyway (`HUB_SHUTDOWN_GRACE_MS`). */
+  shutdownGraceMs: number;
   /**
    * Platform ceilings set by `HUB_CEILING_<DIMENSION>`; a dimension left out takes its runtime
    * default or none (`platformCeilings` in src/capacity/ceilings.ts).
@@ -36,12 +43,18 @@ export interface Config {
 }
 
 const DEFAULT_PORT = 8080;
+const DEFAULT_HOST = '127.0.0.1';
+/** Long enough for any API request (skill installs included), short of a typical orchestrator's kill timeout (30 s). */
+const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 /** Skill installs carry whole directories as JSON, so the default is well above a typical API body. */
 const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parseInteger(env.PORT, 'PORT', DEFAULT_PORT, 0, 65535);
-  const baseUrl = parseBaseUrl(env.HUB_BASE_URL ?? `http://localhost:${port}`);
+  const host = parseHost(env.HOST);
+  const explicitBaseUrl = env.HUB_BASE_URL?.trim() || undefined;
+  const baseUrl = parseBaseUrl(explicitBaseUrl ?? `http://localhost:${port}`);
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for SQLite)');
@@ -49,11 +62,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const bodyLimitBytes = parseInteger(env.HUB_BODY_LIMIT, 'HUB_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 1024 ** 3);
   return {
     port,
+    host,
     dataDir: path.resolve(env.HUB_DATA_DIR?.trim() || './data'),
     databaseUrl,
     baseUrl,
+    baseUrlFromEnvironment: explicitBaseUrl !== undefined,
     bodyLimitBytes,
-    logLevel: env.LOG_LEVEL?.trim() || 'info',
+    logLevel: parseLogLevel(env.LOG_LEVEL),
+    shutdownGraceMs: parseInteger(env.HUB_SHUTDOWN_GRACE_MS, 'HUB_SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS, 0, 600_000),
     ceilings: parseCeilings(env, bodyLimitBytes),
     models: parseModels(env.HUB_MODELS),
     masterKeys: parseMasterKeyVariables(env.HUB_MASTER_KEYS?.trim() || undefined, env.HUB_ACTIVE_KEY_ID?.trim() || undefined),
@@ -70,6 +86,23 @@ function parseInteger(raw: string | undefined, name: string, fallback: number, m
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+function parseHost(raw: string | undefined): string {
+  const host = raw?.trim() || DEFAULT_HOST;
+  // An IPv4/IPv6 address or a host name; no scheme, port or path.
+  if (!/^[A-Za-z0-9.:-]+$/.test(host) || host.startsWith('-')) {
+    throw new ConfigError(`HOST must be an address to listen on such as 127.0.0.1 or 0.0.0.0, got "${raw}"`);
+  }
+  return host;
+}
+
+function parseLogLevel(raw: string | undefined): string {
+  const level = raw?.trim() || 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  }
+  return level;
 }
 
 function parseBaseUrl(raw: string): string {

@@ -71,7 +71,7 @@ export class MemberService {
       else await this.members.insert(trx, { organizationId, userId: user.id, role: input.role }, at);
       return this.requireMember(trx, organizationId, user.id);
     });
-    this.orgAccess.invalidate();
+    await this.orgAccess.invalidate();
     return member;
   }
 
@@ -88,7 +88,7 @@ export class MemberService {
       await this.members.setRole(trx, organizationId, userId, role);
       return this.requireMember(trx, organizationId, userId);
     });
-    this.orgAccess.invalidate();
+    await this.orgAccess.invalidate();
     return member;
   }
 
@@ -106,7 +106,7 @@ export class MemberService {
       await this.members.revoke(trx, organizationId, userId, at);
       await this.teams.revokeUserFromOrganization(trx, organizationId, userId, at);
     });
-    this.orgAccess.invalidate();
+    await this.orgAccess.invalidate();
   }
 
   private async requireMember(trx: Executor, organizationId: string, userId: string): Promise<OrgMemberRecord> {

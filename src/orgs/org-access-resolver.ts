@@ -1,6 +1,6 @@
 import type { Clock } from '../config/clock.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { TtlCache } from '../shared/ttl-cache.js';
+import { PROCESS_LOCAL, TtlCache, type CacheInvalidations } from '../shared/ttl-cache.js';
 import type { OrgAccess, OrganizationStore } from './store.js';
 
 /**
@@ -15,8 +15,9 @@ export class OrgAccessResolver {
     private readonly orgs: OrganizationStore,
     private readonly clock: Clock,
     cacheTtlMs: number,
+    invalidations: CacheInvalidations = PROCESS_LOCAL,
   ) {
-    this.cache = new TtlCache(cacheTtlMs);
+    this.cache = new TtlCache(cacheTtlMs, undefined, { name: 'memberships', invalidations });
   }
 
   async resolve(userId: string, slug: string): Promise<OrgAccess | undefined> {
@@ -24,13 +25,17 @@ export class OrgAccessResolver {
     const nowMs = this.clock.now().getTime();
     const cached = this.cache.get(key, nowMs);
     if (cached !== undefined) return cached ?? undefined;
+    const readAt = this.cache.mark();
     const access = await this.orgs.findActiveMembership(this.uow.executor, userId, slug);
-    this.cache.set(key, access ?? null, nowMs);
+    this.cache.set(key, access ?? null, nowMs, readAt);
     return access;
   }
 
-  /** Called after any change to memberships, roles or organizations. */
-  invalidate(): void {
-    this.cache.clear();
+  /**
+   * Called after any change to memberships, roles, teams or organizations has committed: clears
+   * this process's cache and tells the other instances; resolves once they have been told.
+   */
+  invalidate(): Promise<void> {
+    return this.cache.invalidate();
   }
 }

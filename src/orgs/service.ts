@@ -42,7 +42,7 @@ export class OrganizationService {
       const owner = await this.users.ensure(trx, { imOpenId: input.ownerImOpenId, displayName: input.ownerDisplayName, avatarUrl: input.ownerAvatarUrl }, now);
       return this.orgs.insertWithOwner(trx, { slug: input.slug, name, ownerUserId: owner.id }, now);
     });
-    this.access.invalidate();
+    await this.access.invalidate();
     return org;
   }
 

@@ -16,6 +16,27 @@ export class MissingEntryError extends Error {
   }
 }
 
+/**
+ * The content-addressed skill store as the ingestion pipeline and the reads see it. Entries are
+ * immutable and appear whole or not at all. `SkillContentStore` keeps them on disk (one process
+ * on SQLite); `DatabaseSkillContent` (database-content-store.ts) keeps them in PostgreSQL, so
+ * every instance on that database reads what any of them stored.
+ */
+export interface SkillContent {
+  /** Prepares the store; resolves to how many leftovers of an interrupted install it removed. */
+  init(): Promise<number>;
+  has(digest: string): Promise<boolean>;
+  /**
+   * Stores the files as the entry `digest` unless it is there already; durable before it
+   * resolves. Resolves to true when this call created the entry (false: deduplicated).
+   */
+  put(digest: string, files: readonly EntryFile[]): Promise<boolean>;
+  /** The files of an entry, sorted by path bytewise; MissingEntryError when there is none. */
+  read(digest: string): Promise<EntryFile[]>;
+  /** The digests of the entries present, in no particular order. */
+  digests(): Promise<string[]>;
+}
+
 /** Staging directories: `.tmp-<pid>-<random>` beside the entries, on the same volume, so the rename is atomic. */
 const TEMP_PREFIX = '.tmp-';
 const TEMP_OWNER = /^\.tmp-(\d+)-/;
@@ -36,7 +57,7 @@ const liveStaging = new Set<string>();
  * never modified or removed by the service. Staging directories left by a crash are removed
  * by `init`.
  */
-export class SkillContentStore {
+export class SkillContentStore implements SkillContent {
   private ready: Promise<number> | undefined;
 
   constructor(readonly root: string) {}
@@ -67,6 +88,12 @@ export class SkillContentStore {
       if (isCode(err, 'ENOENT')) return false;
       throw err;
     }
+  }
+
+  /** Populates a staging directory and renames it into place (see `populate` and `place`). */
+  async put(digest: string, files: readonly EntryFile[]): Promise<boolean> {
+    const staging = await this.populate(files);
+    return this.place(staging, digest);
   }
 
   /**

@@ -2,7 +2,7 @@ import type { Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { notFound } from '../errors/api-error.js';
 import type { Schema } from '../http/operation-types.js';
-import type { SkillContentStore } from './content-store.js';
+import type { SkillContent } from './content-store.js';
 import { readSkillDirectory } from './directory.js';
 import type { SkillFileInput, SkillIngestion, SkillInstallOutcome } from './ingest.js';
 import { toAgentSkillRow, toInstalledSkillResult, toSkillFileEntry } from './mapper.js';
@@ -26,7 +26,7 @@ export class SkillService {
     private readonly uow: UnitOfWork,
     private readonly skills: SkillStore,
     private readonly ingestion: SkillIngestion,
-    private readonly content: SkillContentStore,
+    private readonly content: SkillContent,
     private readonly clock: Clock,
   ) {}
 

@@ -70,7 +70,7 @@ export class TeamService {
     if (!(await this.teams.archive(this.uow.executor, organizationId, teamId, this.clock.now().toISOString()))) throw teamNotFound(teamId);
     // Team rights are not cached today; clearing keeps "archived teams confer nothing from that
     // moment" true whatever the access cache comes to hold.
-    this.orgAccess.invalidate();
+    await this.orgAccess.invalidate();
   }
 
   async listMembers(organizationId: string, teamId: string): Promise<TeamMemberRecord[]> {
@@ -107,7 +107,7 @@ export class TeamService {
     if (!(await this.teams.revokeMember(this.uow.executor, teamId, userId, this.clock.now().toISOString()))) {
       throw notFound('member_not_found', `The user "${userId}" is not a member of this team.`);
     }
-    this.orgAccess.invalidate();
+    await this.orgAccess.invalidate();
   }
 
   private async requireTeam(db: Executor, organizationId: string, teamId: string): Promise<TeamRecord> {

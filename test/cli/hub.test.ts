@@ -99,24 +99,35 @@ describe('hub login-link', () => {
 });
 
 describe('hub serve', () => {
-  it('seeds the demo organization on an empty database, prints a link that logs in, and serves /api/me', async () => {
+  it('seeds the demo organization on an empty database, prints a link that logs in on stderr, and serves /api/me', async () => {
     const fresh = await createTestDatabase();
     const port = await freePort();
-    const child = spawn(process.execPath, [HUB_BIN, 'serve'], {
+    // --demo: without it only the embedded SQLite default seeds the demo organization.
+    const child = spawn(process.execPath, [HUB_BIN, 'serve', '--demo'], {
       env: cliEnv(fresh.dataDir, fresh.databaseUrl, { PORT: String(port), LOG_LEVEL: 'info' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
       const link = await new Promise<string>((resolve, reject) => {
         let out = '';
-        const timer = setTimeout(() => reject(new Error(`no login link in time; output: ${out}`)), 20_000);
-        child.stdout.on('data', (d) => {
-          out += d;
-          const match = /(http:\/\/localhost:\d+\/auth\/login\?token=\S+)/.exec(out);
+        let err = '';
+        const timer = setTimeout(() => reject(new Error(`no login link in time; output: ${out}${err}`)), 20_000);
+        const check = () => {
+          // The link goes to stderr, never among the JSON log lines on stdout.
+          const match = /(http:\/\/localhost:\d+\/auth\/login\?token=\S+)/.exec(err);
           if (match && out.includes('"msg":"listening"')) {
             clearTimeout(timer);
+            expect(out).not.toContain('/auth/login?token=');
             resolve(match[1]!);
           }
+        };
+        child.stdout.on('data', (d) => {
+          out += d;
+          check();
+        });
+        child.stderr.on('data', (d) => {
+          err += d;
+          check();
         });
         child.on('exit', (code) => reject(new Error(`hub serve exited with ${code}: ${out}`)));
       });

@@ -1,0 +1,34 @@
+import express, { type Router } from 'express';
+import type { Db } from '../db/connect.js';
+import { docsRoutes } from './docs.js';
+import type { Metrics } from './metrics.js';
+import { checkReadiness, type InstanceState } from './readiness.js';
+
+/**
+ * The operations endpoints (DESIGN §5): outside the API and its pipeline, no session needed.
+ *
+ * - `/healthz`: liveness. The process answers, so 200; it never touches the database, so a
+ *   database outage does not make an orchestrator restart every instance.
+ * - `/readyz`: 200 when the database answers and the schema is current, else 503 with the
+ *   reason; 503 too while the instance drains for shutdown, so a load balancer stops sending.
+ * - `/metrics`: Prometheus text.
+ * - `/docs`: the contract rendered by Redoc.
+ */
+export function operationsEndpoints(deps: { db: Db; metrics: Metrics; state: InstanceState }): Router {
+  const router = express.Router();
+  router.get('/healthz', (_req, res) => {
+    res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+  });
+  router.get('/readyz', async (_req, res) => {
+    const readiness = await checkReadiness(deps.db, deps.state);
+    res.set('Cache-Control', 'no-store');
+    if (readiness.ready) res.json({ status: 'ready' });
+    else res.status(503).json({ status: 'unavailable', reason: readiness.reason });
+  });
+  router.get('/metrics', async (_req, res) => {
+    const text = await deps.metrics.registry.metrics();
+    res.set('Cache-Control', 'no-store').type(deps.metrics.registry.contentType).send(text);
+  });
+  router.use(docsRoutes());
+  return router;
+}

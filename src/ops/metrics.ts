@@ -1,0 +1,121 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Db } from '../db/connect.js';
+import { listOperations, toExpressPath, type OpenApiDocument } from '../http/openapi-document.js';
+
+/** Error codes that mean "refused by a capacity limit", counted on their own. */
+const CAPACITY_REFUSALS = new Set(['rate_limited', 'payload_too_large', 'capacity_exceeded']);
+/** Request latency buckets, in seconds: most answers take milliseconds, skill installs longer. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** The part of knex's (tarn) pool the gauges read. */
+interface PoolView {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+  numPendingCreates(): number;
+}
+
+export interface Metrics {
+  registry: Registry;
+  /** Counts and times every request; mount it before the routes. */
+  recordRequests: RequestHandler;
+}
+
+/**
+ * The service's Prometheus metrics, in a registry of its own per app (so tests may build
+ * several apps in one process):
+ *
+ * - `hub_http_requests_total` and `hub_http_request_duration_seconds`, by `operation` (the
+ *   operationId of openapi.yaml; `ops` for the operations endpoints, `other` for the admin
+ *   app and unknown paths, so the label's values stay bounded) and `status`;
+ * - `hub_capacity_refusals_total` by `code`: `rate_limited` (429), `payload_too_large` (413),
+ *   `capacity_exceeded` (409);
+ * - `hub_db_pool_connections` by `state` (`used`, `free`, `pending_acquire`, `pending_create`);
+ * - the process metrics of prom-client (`process_*`, `nodejs_*`: CPU, memory, event-loop lag).
+ */
+export function createMetrics(deps: { db: Db; spec: OpenApiDocument }): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'hub_http_requests_total',
+    help: 'HTTP requests answered, by operationId and status',
+    labelNames: ['operation', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'hub_http_request_duration_seconds',
+    help: 'Time from receiving a request to finishing its answer, by operationId and status',
+    labelNames: ['operation', 'status'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const refusals = new Counter({
+    name: 'hub_capacity_refusals_total',
+    help: 'Requests refused by a capacity limit: rate_limited (429), payload_too_large (413), capacity_exceeded (409)',
+    labelNames: ['code'] as const,
+    registers: [registry],
+  });
+  for (const code of CAPACITY_REFUSALS) refusals.inc({ code }, 0);
+  new Gauge({
+    name: 'hub_db_pool_connections',
+    help: 'Database pool connections by state',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const pool = (deps.db.client as { pool?: PoolView }).pool;
+      if (!pool) return;
+      this.set({ state: 'used' }, pool.numUsed());
+      this.set({ state: 'free' }, pool.numFree());
+      this.set({ state: 'pending_acquire' }, pool.numPendingAcquires());
+      this.set({ state: 'pending_create' }, pool.numPendingCreates());
+    },
+  });
+
+  const operationOf = operationNamer(deps.spec);
+  const recordRequests: RequestHandler = (req, res, next) => {
+    const started = process.hrtime.bigint();
+    const refusal = watchErrorCode(res);
+    res.on('finish', () => {
+      const labels = { operation: operationOf(req), status: String(res.statusCode) };
+      requests.inc(labels);
+      latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      const code = refusal();
+      if (code && CAPACITY_REFUSALS.has(code)) refusals.inc({ code });
+    });
+    next();
+  };
+  return { registry, recordRequests };
+}
+
+/** The operationId of the route that answered, from the route Express matched. */
+function operationNamer(spec: OpenApiDocument): (req: Request) => string {
+  const byRoute = new Map<string, string>();
+  for (const { operationId, method, path } of listOperations(spec)) {
+    byRoute.set(`${method.toUpperCase()} ${toExpressPath(path)}`, operationId);
+    if (method === 'get') byRoute.set(`HEAD ${toExpressPath(path)}`, operationId);
+  }
+  return (req) => {
+    const routePath = (req.route as { path?: unknown } | undefined)?.path;
+    if (typeof routePath === 'string') {
+      const id = byRoute.get(`${req.method} ${routePath}`);
+      if (id) return id;
+    }
+    if (/^\/(healthz|readyz|metrics|docs)(\/|$)/.test(req.path)) return 'ops';
+    return 'other';
+  };
+}
+
+/** The `error.code` of a JSON error answer, read as the body is sent (the error renderer owns the body). */
+function watchErrorCode(res: Response): () => string | undefined {
+  let code: string | undefined;
+  const json = res.json;
+  res.json = function (this: Response, body?: unknown) {
+    if (this.statusCode >= 400) {
+      const candidate = (body as { error?: { code?: unknown } } | null | undefined)?.error?.code;
+      if (typeof candidate === 'string') code = candidate;
+    }
+    return json.call(this, body);
+  } as Response['json'];
+  return () => code;
+}
