@@ -12,6 +12,7 @@ export const toAgentRoleRow = ({ role, skillNames }: RoleWithSkills): Schema<'Ag
   sortOrder: Number(role.sort_order),
   isDefault: Boolean(role.is_default),
   disabledAt: role.disabled_at,
+  libraryFolderId: role.library_folder_id,
   createdAt: role.created_at,
   updatedAt: role.updated_at,
   skillNames,

@@ -15,6 +15,11 @@ export function agentRoleOperations({ agentRoles }: Services): OperationModule {
       handle: async ({ access, params, body }) => toAgentRoleRow(await agentRoles.put(access.organization.id, params.roleId, body)),
     },
 
+    updateAgentRole: {
+      rule: 'orgAdmin',
+      handle: async ({ access, params, body }) => toAgentRoleRow(await agentRoles.setDisabled(access.organization.id, params.roleId, body.disabled)),
+    },
+
     putAgentRoleSkills: {
       rule: 'orgAdmin',
       handle: async ({ access, params, body }) => ({

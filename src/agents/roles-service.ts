@@ -1,6 +1,6 @@
 import type { Clock } from '../config/clock.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
-import { badRequest, notFound, unprocessable } from '../errors/api-error.js';
+import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
+import { badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js';
 import { byCodeUnits } from '../shared/order.js';
 import type { AgentModel } from '../config/models.js';
 import type { AgentRoleStore, RoleDefinition, RoleWithSkills } from './roles-store.js';
@@ -13,7 +13,27 @@ export interface PutRoleInput {
   tools?: string[] | null | undefined;
   sortOrder?: number | undefined;
   isDefault?: boolean | undefined;
+  /** An active agent library folder, null for the root; left out, the role stays where it is. */
+  libraryFolderId?: string | null | undefined;
 }
+
+/** Checks that a library folder is an active one of the organization (404 `folder_not_found`). */
+export type LibraryFolderCheck = (organizationId: string, folderId: string, trx: Executor) => Promise<unknown>;
+
+/** Why the runtime may not run a session as a role. */
+export class RoleUnavailableError extends Error {
+  readonly code = 'role_unavailable';
+
+  constructor(
+    readonly reason: 'not_found' | 'disabled',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RoleUnavailableError';
+  }
+}
+
+const roleNotFound = (roleId: string) => notFound('role_not_found', `No agent role "${roleId}" in this organization.`);
 
 /** The `sort_order` column is a 32-bit integer on both databases. */
 const SORT_ORDER_MIN = -2_147_483_648;
@@ -32,6 +52,7 @@ export class AgentRoleService {
     private readonly roles: AgentRoleStore,
     private readonly modelList: readonly AgentModel[],
     private readonly clock: Clock,
+    private readonly requireLibraryFolder: LibraryFolderCheck,
   ) {
     this.modelIds = new Set(modelList.map((model) => model.id));
   }
@@ -54,8 +75,11 @@ export class AgentRoleService {
     const definition = this.definitionOf(input);
     const at = this.clock.now().toISOString();
     return this.uow.run(async (trx) => {
+      if (definition.libraryFolderId) await this.requireLibraryFolder(organizationId, definition.libraryFolderId, trx);
       if (definition.isDefault) {
         await this.roles.lockOrganization(trx, organizationId);
+        const current = await this.roles.find(trx, organizationId, roleId);
+        if (current?.role.disabled_at) throw conflict('role_is_default', `The role "${roleId}" is disabled; enable it before making it the default.`);
         await this.roles.clearDefaultExcept(trx, organizationId, roleId, at);
       }
       await this.roles.upsert(trx, organizationId, roleId, definition, at);
@@ -63,6 +87,39 @@ export class AgentRoleService {
       if (!role) throw new Error(`agent role ${roleId} is missing right after its upsert`);
       return role;
     });
+  }
+
+  /**
+   * `PATCH /agent-roles/{roleId}`: `disabled: true` sets `disabledAt` (a role already disabled
+   * keeps its first time) and, in the same transaction, archives every open session that runs
+   * as the role; `disabled: false` re-enables it (archived sessions stay archived). The default
+   * role cannot be disabled (409 `role_is_default`). Answers the full row.
+   */
+  async setDisabled(organizationId: string, roleId: string, disabled: boolean): Promise<RoleWithSkills> {
+    const at = this.clock.now().toISOString();
+    return this.uow.run(async (trx) => {
+      // The same lock as a PUT making a role the default, so the two cannot cross.
+      await this.roles.lockOrganization(trx, organizationId);
+      const current = await this.roles.find(trx, organizationId, roleId);
+      if (!current) throw roleNotFound(roleId);
+      if (disabled && current.role.is_default) {
+        throw conflict('role_is_default', `The role "${roleId}" is the organization's default role; make another role the default before disabling it.`);
+      }
+      await this.roles.setDisabled(trx, organizationId, roleId, disabled, at);
+      if (disabled) await this.roles.archiveOpenSessions(trx, organizationId, roleId, at);
+      return (await this.roles.find(trx, organizationId, roleId))!;
+    });
+  }
+
+  /**
+   * For the agent runtime: the role a new session runs as. A role that does not exist or is
+   * disabled cannot be bound (RoleUnavailableError); the answer names only its enabled skills.
+   */
+  async resolveSessionRole(organizationId: string, roleId: string): Promise<RoleWithSkills> {
+    const found = await this.roles.find(this.uow.executor, organizationId, roleId, { enabledSkillsOnly: true });
+    if (!found) throw new RoleUnavailableError('not_found', `No agent role "${roleId}" in this organization.`);
+    if (found.role.disabled_at !== null) throw new RoleUnavailableError('disabled', `The agent role "${roleId}" is disabled.`);
+    return found;
   }
 
   /**
@@ -75,7 +132,7 @@ export class AgentRoleService {
     const at = this.clock.now().toISOString();
     return this.uow.run(async (trx) => {
       const roleKey = await this.roles.touch(trx, organizationId, roleId, at);
-      if (!roleKey) throw notFound('role_not_found', `No agent role "${roleId}" in this organization.`);
+      if (!roleKey) throw roleNotFound(roleId);
       const skills = await this.roles.skillsNamed(trx, organizationId, names);
       const found = new Set(skills.map((skill) => skill.name));
       const missing = names.filter((name) => !found.has(name));
@@ -113,6 +170,7 @@ export class AgentRoleService {
       tools: input.tools == null ? null : [...new Set(input.tools)],
       sortOrder,
       isDefault: input.isDefault ?? false,
+      libraryFolderId: input.libraryFolderId,
     };
   }
 }

@@ -19,6 +19,8 @@ export interface RoleRecord {
   /** A boolean on PostgreSQL, 0 or 1 on SQLite. */
   is_default: boolean | number;
   disabled_at: string | null;
+  /** The agent library folder the role sits in; null: the library's root. */
+  library_folder_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -31,6 +33,8 @@ export interface RoleDefinition {
   tools: string[] | null;
   sortOrder: number;
   isDefault: boolean;
+  /** The library folder (null: the root); undefined keeps the role where it is (a new role: the root). */
+  libraryFolderId: string | null | undefined;
 }
 
 /** A role with the names of the skills bound to it, sorted. */
@@ -65,9 +69,9 @@ export class AgentRoleStore {
     return roles.map((role) => ({ role, skillNames: (namesByRole.get(role.id) ?? []).sort(byCodeUnits) })).sort(roleOrder);
   }
 
-  async find(db: Executor, organizationId: string, roleId: string): Promise<RoleWithSkills | undefined> {
+  async find(db: Executor, organizationId: string, roleId: string, options: { enabledSkillsOnly?: boolean } = {}): Promise<RoleWithSkills | undefined> {
     const role = await db<RoleRecord>('agent_roles').where({ organization_id: organizationId, role_id: roleId }).first();
-    return role && { role, skillNames: await this.boundSkillNames(db, role.id) };
+    return role && { role, skillNames: await this.boundSkillNames(db, role.id, options) };
   }
 
   /**
@@ -102,12 +106,25 @@ export class AgentRoleStore {
       tools: definition.tools === null ? null : JSON.stringify(definition.tools),
       sort_order: definition.sortOrder,
       is_default: definition.isDefault,
+      ...(definition.libraryFolderId === undefined ? {} : { library_folder_id: definition.libraryFolderId }),
       updated_at: at,
     };
     await trx('agent_roles')
-      .insert({ id: randomUUID(), organization_id: organizationId, role_id: roleId, ...fields, disabled_at: null, created_at: at })
+      .insert({ library_folder_id: null, id: randomUUID(), organization_id: organizationId, role_id: roleId, ...fields, disabled_at: null, created_at: at })
       .onConflict(['organization_id', 'role_id'])
       .merge(Object.keys(fields));
+  }
+
+  /** Disables the role (keeping the time of a disable already in force) or re-enables it. */
+  async setDisabled(trx: Executor, organizationId: string, roleId: string, disabled: boolean, at: string): Promise<void> {
+    await trx('agent_roles')
+      .where({ organization_id: organizationId, role_id: roleId })
+      .update({ disabled_at: disabled ? trx.raw('coalesce(disabled_at, ?)', [at]) : null, updated_at: at });
+  }
+
+  /** Archives every open session of the organization that runs as this role (a session names its role by `roleId`). */
+  async archiveOpenSessions(trx: Executor, organizationId: string, roleId: string, at: string): Promise<number> {
+    return trx('agent_sessions').where({ organization_id: organizationId, role_id: roleId }).whereNull('archived_at').update({ archived_at: at });
   }
 
   /**
@@ -142,11 +159,10 @@ export class AgentRoleStore {
   }
 
   /** Names of the skills bound to the role, sorted. */
-  async boundSkillNames(trx: Executor, roleKey: string): Promise<string[]> {
-    const rows = await trx('agent_role_skills as b')
-      .join('agent_skills as s', 's.id', 'b.skill_id')
-      .where('b.role_id', roleKey)
-      .select<Array<{ name: string }>>('s.name');
+  async boundSkillNames(trx: Executor, roleKey: string, options: { enabledSkillsOnly?: boolean } = {}): Promise<string[]> {
+    const query = trx('agent_role_skills as b').join('agent_skills as s', 's.id', 'b.skill_id').where('b.role_id', roleKey);
+    if (options.enabledSkillsOnly) query.whereNull('s.disabled_at');
+    const rows = await query.select<Array<{ name: string }>>('s.name');
     return rows.map((row) => row.name).sort(byCodeUnits);
   }
 }

@@ -13,13 +13,15 @@ import { UserStore } from '../users/store.js';
 import { UsageService } from '../usage/service.js';
 import { UsageStore } from '../usage/store.js';
 import { GrantStore } from '../grants/store.js';
-import { UnitOfWork } from '../db/unit-of-work.js';
+import { UnitOfWork, type Executor } from '../db/unit-of-work.js';
 import { ProjectGuard } from '../projects/project-guard.js';
 import { TeamAccessService } from '../projects/team-access.js';
 import { ExplorerService } from '../explorer/service.js';
 import { ExplorerStore } from '../explorer/store.js';
 import { FolderService } from '../folders/service.js';
 import { FolderStore } from '../folders/store.js';
+import { LibraryService } from '../library/service.js';
+import { LibraryFolderStore } from '../library/store.js';
 import { ProjectService } from '../projects/service.js';
 import { ProjectStore } from '../projects/store.js';
 import { MemberService } from '../members/service.js';
@@ -71,6 +73,8 @@ export interface Services {
   credentials: CredentialResolver;
   /** Agent roles, their skill bindings and the model picker. */
   agentRoles: AgentRoleService;
+  /** The agent library: the folder tree that groups roles and skills (the same rules as project folders). */
+  library: LibraryService;
   /** Agent skills: the ingestion pipeline, the store on disk (`<data>/skills`) and the PATCH rules. */
   skills: SkillService;
 }
@@ -106,7 +110,12 @@ export function createServices(deps: {
     requestWindows: deps.sharedDatabase ? new SharedRateWindows(uow, capacityStore, MINUTE_MS) : undefined,
   });
   const folderStore = new FolderStore();
-  const folders = new FolderService(uow, folderStore, clock, capacity);
+  const libraryStore = new LibraryFolderStore();
+  // Project folders and library folders count together toward folderCount.
+  const folderTrees = [folderStore, libraryStore];
+  const folders = new FolderService(uow, folderStore, clock, capacity, folderTrees);
+  const library = new LibraryService(uow, libraryStore, clock, capacity, folderTrees);
+  const requireLibraryFolder = (organizationId: string, folderId: string, trx: Executor) => library.requireActive(organizationId, folderId, trx);
   const grants = new GrantStore();
   const projectStore = new ProjectStore();
   const teamStore = new TeamStore();
@@ -129,11 +138,11 @@ export function createServices(deps: {
   const keyrings = connectionKeyrings({ keyring: deps.keyring, db, masterKeys: config.masterKeys, dataDir: config.dataDir, logger });
   const connections = new ConnectionService(uow, connectionStore, keyrings, clock, logger);
   const credentials = new CredentialResolver(uow, connectionStore, keyrings);
-  const agentRoles = new AgentRoleService(uow, new AgentRoleStore(), config.models, clock);
+  const agentRoles = new AgentRoleService(uow, new AgentRoleStore(), config.models, clock, requireLibraryFolder);
   const skillStore = new SkillStore();
   const skillDisk = new SkillContentStore(path.join(config.dataDir, 'skills'));
   const skillContent: SkillContent = deps.sharedDatabase ? new DatabaseSkillContent(uow, skillDisk, () => clock.now()) : skillDisk;
-  const skills = new SkillService(uow, skillStore, new SkillIngestion(uow, skillContent, skillStore, capacity, clock), skillContent, clock);
+  const skills = new SkillService(uow, skillStore, new SkillIngestion(uow, skillContent, skillStore, capacity, clock), skillContent, clock, requireLibraryFolder);
   return {
     config,
     db,
@@ -156,6 +165,7 @@ export function createServices(deps: {
     connections,
     credentials,
     agentRoles,
+    library,
     skills,
   };
 }

@@ -18,6 +18,11 @@ export function connectionOperations({ connections }: Services): OperationModule
       },
     },
 
+    disableProviderConnection: {
+      rule: 'orgAdmin',
+      handle: async ({ access, params }) => toProviderConnectionRow(await connections.disableProvider(access.organization.id, params.providerId)),
+    },
+
     getChatApplicationConnection: {
       rule: 'orgAdmin',
       async handle({ access }) {

@@ -80,6 +80,27 @@ export class ConnectionService {
     return result;
   }
 
+  /**
+   * Sets the organization's BYOK connection to the provider DISABLED; versions stay, and a later
+   * PUT makes it ACTIVE again. A PLATFORM_MANAGED one is the operator's (403); disabling a
+   * DISABLED connection changes nothing.
+   */
+  async disableProvider(organizationId: string, providerId: string): Promise<ProviderConnectionRecord> {
+    const at = this.clock.now().toISOString();
+    const { connection, changed } = await this.uow.run(async (trx) => {
+      const current = await this.store.findProvider(trx, organizationId, providerId, { lock: true });
+      if (!current) throw notFound('connection_not_found', `This organization has no connection to the provider ${JSON.stringify(providerId)}.`);
+      if (current.mode === 'PLATFORM_MANAGED') {
+        throw forbidden('platform_managed_connection', `The ${providerId} connection is managed by the platform operator; the organization cannot change it.`);
+      }
+      if (current.status === 'DISABLED') return { connection: current, changed: false };
+      await this.store.setStatus(trx, 'provider', current.id, 'DISABLED', at);
+      return { connection: (await this.store.findProvider(trx, organizationId, providerId))!, changed: true };
+    });
+    if (changed) this.logger.info({ organizationId, connectionId: connection.id, providerId }, 'provider connection disabled');
+    return connection;
+  }
+
   async getChatApplication(organizationId: string): Promise<ChatApplicationConnectionRecord | undefined> {
     return this.store.findChatApplication(this.uow.executor, organizationId);
   }

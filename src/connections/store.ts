@@ -65,7 +65,9 @@ export class ConnectionStore {
     return withActiveKey(db, 'provider').where('c.organization_id', organizationId).orderBy('c.provider_id');
   }
 
-  async findProvider(db: Executor, organizationId: string, providerId: string): Promise<ProviderConnectionRecord | undefined> {
+  /** The connection; `lock` holds its row until the transaction ends (PostgreSQL; SQLite's single writer already serializes). */
+  async findProvider(db: Executor, organizationId: string, providerId: string, options: { lock?: boolean } = {}): Promise<ProviderConnectionRecord | undefined> {
+    if (options.lock) await db('provider_connections').where({ organization_id: organizationId, provider_id: providerId }).forUpdate().first('id');
     return withActiveKey(db, 'provider').where({ 'c.organization_id': organizationId, 'c.provider_id': providerId }).first();
   }
 

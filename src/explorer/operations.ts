@@ -2,11 +2,10 @@ import type { Services } from '../app/services.js';
 import type { OperationModule } from '../http/operation-table.js';
 import type { Schema } from '../http/operation-types.js';
 import { byCodeUnits, byName } from '../shared/order.js';
+import { folderOrder } from '../folder-tree/order.js';
 import { toExplorerFolder, toExplorerProject } from './mapper.js';
 
-/** Folders by sortKey then name; projects by name. Both then by id, so the order is total. */
-const folderOrder = (a: Schema<'ExplorerFolder'>, b: Schema<'ExplorerFolder'>) =>
-  byCodeUnits(a.sortKey, b.sortKey) || byName(a.name, b.name) || byCodeUnits(a.id, b.id);
+/** Folders in tree order (sortKey, name, id); projects by name, then id, so the order is total. */
 const projectOrder = (a: Schema<'ExplorerProject'>, b: Schema<'ExplorerProject'>) => byName(a.name, b.name) || byCodeUnits(a.id, b.id);
 
 /** The admin's whole tree, and a member's own projects. */

@@ -4,6 +4,7 @@ import { capacityOperations } from '../capacity/operations.js';
 import { connectionOperations } from '../connections/operations.js';
 import { explorerOperations } from '../explorer/operations.js';
 import { folderOperations } from '../folders/operations.js';
+import { libraryOperations } from '../library/operations.js';
 import { memberOperations } from '../members/operations.js';
 import { organizationOperations } from '../orgs/operations.js';
 import { projectOperations } from '../projects/operations.js';
@@ -32,6 +33,7 @@ export function buildOperationTable(services: Services): OperationTable {
     usageOperations(services),
     connectionOperations(services),
     agentRoleOperations(services),
+    libraryOperations(services),
     skillOperations(services),
   ];
   const table: Partial<OperationTable> = {};

@@ -8,6 +8,7 @@ export const toAgentSkillRow = ({ skill, boundRoleIds }: SkillWithRoles): Schema
   description: skill.description,
   contentDigest: skill.content_digest,
   disabledAt: skill.disabled_at,
+  libraryFolderId: skill.library_folder_id,
   createdAt: skill.created_at,
   updatedAt: skill.updated_at,
   boundRoleIds,

@@ -1,3 +1,4 @@
+import type { LibraryFolderCheck } from '../agents/roles-service.js';
 import type { Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { notFound } from '../errors/api-error.js';
@@ -28,6 +29,7 @@ export class SkillService {
     private readonly ingestion: SkillIngestion,
     private readonly content: SkillContent,
     private readonly clock: Clock,
+    private readonly requireLibraryFolder: LibraryFolderCheck,
   ) {}
 
   /** Creates the store directory and removes staging directories left by a crash; resolves to how many. */
@@ -61,20 +63,26 @@ export class SkillService {
   }
 
   /**
-   * `PATCH /agent-skills/{name}`: `description` relabels; `disabled: true` sets `disabledAt` and,
-   * in the same transaction, archives every open session of every role bound to the skill;
+   * `PATCH /agent-skills/{name}`: `description` relabels; `libraryFolderId` moves it in the agent
+   * library (an active library folder, null for the root); `disabled: true` sets `disabledAt`
+   * and, in the same transaction, archives every open session of every role bound to the skill;
    * `disabled: false` re-enables. The answer names what the request carried.
    */
-  async update(organizationId: string, name: string, changes: { description?: string; disabled?: boolean }): Promise<UpdateAgentSkillResult> {
+  async update(
+    organizationId: string,
+    name: string,
+    changes: { description?: string; disabled?: boolean; libraryFolderId?: string | null },
+  ): Promise<UpdateAgentSkillResult> {
     const at = this.clock.now().toISOString();
     return this.uow.run(async (trx) => {
       const skill = await this.require(trx, organizationId, name);
       const result: UpdateAgentSkillResult = {};
-      if (changes.description === undefined && changes.disabled === undefined) return result;
+      if (changes.description === undefined && changes.disabled === undefined && changes.libraryFolderId === undefined) return result;
+      if (changes.libraryFolderId) await this.requireLibraryFolder(organizationId, changes.libraryFolderId, trx);
       await this.skills.update(trx, skill.id, changes, at);
       if (changes.disabled === true) await this.skills.archiveSessionsOfBoundRoles(trx, organizationId, skill.id, at);
       if (changes.disabled !== undefined) result.disabled = changes.disabled;
-      if (changes.description !== undefined) result.updated = true;
+      if (changes.description !== undefined || changes.libraryFolderId !== undefined) result.updated = true;
       return result;
     });
   }

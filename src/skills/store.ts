@@ -11,6 +11,8 @@ export interface SkillRecord {
   description: string | null;
   content_digest: string;
   disabled_at: string | null;
+  /** The agent library folder the skill sits in; null: the library's root. */
+  library_folder_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -30,7 +32,7 @@ export interface SkillWithRoles {
   boundRoleIds: string[];
 }
 
-const SKILL_COLUMNS = ['id', 'organization_id', 'name', 'version', 'description', 'content_digest', 'disabled_at', 'created_at', 'updated_at'] as const;
+const SKILL_COLUMNS = ['id', 'organization_id', 'name', 'version', 'description', 'content_digest', 'disabled_at', 'library_folder_id', 'created_at', 'updated_at'] as const;
 
 /** Agent skill rows, their role bindings as seen from the skill, and the sessions a disable archives. */
 export class SkillStore {
@@ -80,6 +82,7 @@ export class SkillStore {
         description: content.description,
         content_digest: content.contentDigest,
         disabled_at: null,
+        library_folder_id: null,
         created_at: at,
         updated_at: at,
       })
@@ -89,12 +92,13 @@ export class SkillStore {
   }
 
   /**
-   * Applies a PATCH to the skill: a new description, and/or the disabled state. Disabling keeps
+   * Applies a PATCH to the skill: a new description, its library folder, and/or the disabled state. Disabling keeps
    * the time of a disable already in force.
    */
-  async update(trx: Executor, skillId: string, changes: { description?: string; disabled?: boolean }, at: string): Promise<void> {
+  async update(trx: Executor, skillId: string, changes: { description?: string; disabled?: boolean; libraryFolderId?: string | null }, at: string): Promise<void> {
     const values: Record<string, unknown> = { updated_at: at };
     if (changes.description !== undefined) values.description = changes.description;
+    if (changes.libraryFolderId !== undefined) values.library_folder_id = changes.libraryFolderId;
     if (changes.disabled === true) values.disabled_at = trx.raw('coalesce(disabled_at, ?)', [at]);
     if (changes.disabled === false) values.disabled_at = null;
     await trx('agent_skills').where({ id: skillId }).update(values);

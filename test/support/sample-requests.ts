@@ -41,6 +41,9 @@ const BODIES: Record<string, unknown> = {
   putAgentRoleSkills: { skillNames: [] },
   installAgentSkill: { version: '1.0.0', files: [{ path: 'SKILL.md', content: '---\nname: code-review\n---\nReview code.\n' }] },
   updateAgentSkill: { description: 'Reviews code' },
+  updateAgentRole: { disabled: true },
+  createAgentLibraryFolder: { name: 'Sample library folder' },
+  updateAgentLibraryFolder: { name: 'Renamed library folder' },
 };
 
 /** One valid request per operation of openapi.yaml, in document order. */

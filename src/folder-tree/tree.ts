@@ -1,0 +1,121 @@
+import type { CapacityService } from '../capacity/service.js';
+import type { Clock } from '../config/clock.js';
+import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
+import { conflict, notFound } from '../errors/api-error.js';
+import { sortKeyAfter } from './sort-key.js';
+import type { FolderChangeColumns, FolderRecord, FolderTreeStore } from './store.js';
+
+export interface FolderInput {
+  name: string;
+  parentId?: string | undefined;
+  sortKey?: string | undefined;
+}
+
+export interface FolderChanges {
+  name?: string | undefined;
+  sortKey?: string | undefined;
+  parentId?: string | null | undefined;
+}
+
+/** What differs between two folder trees: their table, what a folder holds, how that is named. */
+export interface FolderTreeOptions {
+  store: FolderTreeStore;
+  /** Every tree whose active folders count toward the organization's `folderCount`. */
+  countedWith: readonly FolderTreeStore[];
+  /** Whether the folder holds anything besides child folders that keeps it from being archived. */
+  holdsContent: (db: Executor, folderId: string) => Promise<boolean>;
+  /** What `folder_not_empty` says: "active folders or projects", "active folders, roles or skills". */
+  contentName: string;
+  /** What `folder_not_found` calls the folder: "folder", "agent library folder". */
+  folderName: string;
+}
+
+/**
+ * The rules of an organization-scoped folder tree, one implementation for the project folders
+ * and the agent library: a parent is an active folder of the same organization (404
+ * `folder_not_found`), a folder never moves under itself or a descendant (409 `folder_cycle`),
+ * a folder without a `sortKey` goes last among its siblings, only an empty folder is archived
+ * (409 `folder_not_empty`, nothing by cascade), and creating counts toward `folderCount`, which
+ * the trees share.
+ */
+export class FolderTree {
+  private readonly store: FolderTreeStore;
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly capacity: CapacityService,
+    private readonly options: FolderTreeOptions,
+  ) {
+    this.store = options.store;
+  }
+
+  async create(organizationId: string, input: FolderInput): Promise<FolderRecord> {
+    const at = this.clock.now().toISOString();
+    return this.uow.run(async (trx) => {
+      const parentId = input.parentId ?? null;
+      if (parentId !== null) await this.requireActive(organizationId, parentId, trx);
+      await this.capacity.ensureRoom(trx, organizationId, 'folderCount', () => this.countActiveFolders(trx, organizationId));
+      const sortKey = input.sortKey ?? sortKeyAfter(await this.store.siblingSortKeys(trx, organizationId, parentId));
+      return this.store.insert(trx, { organizationId, parentId, name: input.name, sortKey }, at);
+    });
+  }
+
+  async update(organizationId: string, folderId: string, changes: FolderChanges): Promise<FolderRecord> {
+    return this.uow.run(async (trx) => {
+      const folder = await this.requireActive(organizationId, folderId, trx);
+      if (changes.parentId !== undefined && changes.parentId !== null) {
+        await this.requireActive(organizationId, changes.parentId, trx);
+        if (await this.wouldCycle(trx, organizationId, folderId, changes.parentId)) {
+          throw conflict('folder_cycle', 'A folder cannot move under itself or one of its descendants.');
+        }
+      }
+      const update: FolderChangeColumns = {};
+      if (changes.name !== undefined) update.name = changes.name;
+      if (changes.sortKey !== undefined) update.sort_key = changes.sortKey;
+      if (changes.parentId !== undefined) update.parent_id = changes.parentId;
+      await this.store.update(trx, folderId, update);
+      return { ...folder, ...update };
+    });
+  }
+
+  /** Archives an empty folder; nothing is archived by cascade. */
+  async archive(organizationId: string, folderId: string): Promise<void> {
+    const at = this.clock.now().toISOString();
+    await this.uow.run(async (trx) => {
+      await this.requireActive(organizationId, folderId, trx);
+      if ((await this.store.hasActiveChild(trx, folderId)) || (await this.options.holdsContent(trx, folderId))) {
+        throw conflict('folder_not_empty', `The folder still holds ${this.options.contentName}; move or archive them first.`);
+      }
+      await this.store.archive(trx, folderId, at);
+    });
+  }
+
+  /**
+   * The active folder of this organization, or 404 folder_not_found. Pass the transaction when
+   * the check is part of one (a create or move that must not see the folder archived meanwhile).
+   */
+  async requireActive(organizationId: string, folderId: string, db: Executor = this.uow.executor): Promise<FolderRecord> {
+    const folder = await this.store.findActive(db, organizationId, folderId);
+    if (!folder) throw notFound('folder_not_found', `No active ${this.options.folderName} ${folderId} in this organization.`);
+    return folder;
+  }
+
+  private async countActiveFolders(trx: Executor, organizationId: string): Promise<number> {
+    let total = 0;
+    for (const tree of this.options.countedWith) total += await tree.countActive(trx, organizationId);
+    return total;
+  }
+
+  private async wouldCycle(trx: Executor, organizationId: string, folderId: string, newParentId: string): Promise<boolean> {
+    const parents = await this.store.parentMap(trx, organizationId);
+    // Walk up from the new parent; meeting the folder itself means it would become its own ancestor.
+    const seen = new Set<string>();
+    for (let at: string | null | undefined = newParentId; at; at = parents.get(at)) {
+      if (at === folderId) return true;
+      if (seen.has(at)) break;
+      seen.add(at);
+    }
+    return false;
+  }
+}
