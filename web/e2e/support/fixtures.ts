@@ -10,9 +10,22 @@ export { expect };
 export const seedData = (): Seed => JSON.parse(process.env.HUB_E2E_SEED ?? '{}');
 
 /** The server's address is known only after the global setup started it. */
-export const test = base.extend<{ seed: Seed }>({
+export const test = base.extend<{ seed: Seed; consoleErrors: void }>({
   baseURL: async ({}, use) => use(process.env.HUB_E2E_BASE_URL),
   seed: async ({}, use) => use(seedData()),
+  /** A React warning or an uncaught error in the page fails the test; refused requests (4xx) are expected. */
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+      page.on('console', (m) => {
+        if ((m.type() === 'error' || m.type() === 'warning') && !/Failed to load resource/.test(m.text())) errors.push(`${m.type()}: ${m.text()}`);
+      });
+      await use();
+      expect(errors).toEqual([]);
+    },
+    { auto: true },
+  ],
 });
 
 /** Opens a fresh login link in the page, as a person would; the server redirects to `/`. */
