@@ -11,10 +11,10 @@ import { SkillContentStore } from '../../src/skills/content-store.js';
 import { SkillIngestion } from '../../src/skills/ingest.js';
 import type { Db } from '../../src/db/connect.js';
 import { UnitOfWork } from '../../src/db/unit-of-work.js';
-import { errorBody, expectError } from '../support/assertions.js';
+import { errorBody, expectError, okBody } from '../support/assertions.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
 import { seedOrg, type OrgActor, type OrgFixture } from '../support/org-fixture.js';
-import { TestHub, type HttpResult } from '../support/test-hub.js';
+import { TestHub } from '../support/test-hub.js';
 import { expectedDigest, readTree, skillMd, storeProblems, treeSnapshot, type TextFile } from '../skills/support.js';
 
 let hub: TestHub;
@@ -40,16 +40,15 @@ afterAll(async () => {
 });
 
 const install = (org: OrgFixture, name: string, files: TextFile[], version = '1.0.0', actor: OrgActor = 'admin') =>
-  org.api(actor, 'PUT', `/agent-skills/${name}`, { version, files });
+  org.call(actor, 'installAgentSkill', { path: { name }, body: { version, files } });
 
-async function ok<T = any>(promise: Promise<HttpResult<T>>): Promise<T> {
-  const res = await promise;
-  if (res.status >= 300) throw new Error(`${res.status} ${res.text}`);
-  return res.body;
+const listed = async (org: OrgFixture) => (await okBody(org.call('admin', 'listAgentSkills'))).skills;
+/** The listed row of the skill `name`; fails the test when there is none. */
+async function rowOf(org: OrgFixture, name: string) {
+  const row = (await listed(org)).find((s) => s.name === name);
+  if (!row) throw new Error(`${org.slug} lists no skill ${name}`);
+  return row;
 }
-
-const listed = async (org: OrgFixture) => (await ok(org.api('admin', 'GET', '/agent-skills'))).skills as any[];
-const rowOf = async (org: OrgFixture, name: string) => (await listed(org)).find((s) => s.name === name);
 
 /** The whole store directory (entries, staging) and every skill row: a rejected install must change neither. */
 async function snapshot(): Promise<string> {
@@ -97,7 +96,7 @@ const archivedAtOf = async (sessionId: string) => (await hub.services.db('agent_
 
 describe('who may call the skill operations', () => {
   it('answers 401 anonymous, 404 another organization, 403 a member, and lets admins and owners through', async () => {
-    await ok(install(acme, 'authz', [skillMd('authz')]));
+    await okBody(install(acme, 'authz', [skillMd('authz')]));
     const calls: Array<[string, string, unknown?]> = [
       ['GET', '/agent-skills'],
       ['GET', '/agent-skills/authz/files'],
@@ -115,9 +114,9 @@ describe('who may call the skill operations', () => {
   });
 
   it('keeps organizations apart: another organization’s skill name is 404 skill_not_found', async () => {
-    await ok(install(acme, 'acme-only', [skillMd('acme-only')]));
-    expectError(await globex.api('owner', 'GET', '/agent-skills/acme-only/files'), 404, 'skill_not_found');
-    expectError(await globex.api('owner', 'PATCH', '/agent-skills/acme-only', { disabled: true }), 404, 'skill_not_found');
+    await okBody(install(acme, 'acme-only', [skillMd('acme-only')]));
+    expectError(await globex.call('owner', 'getAgentSkillFiles', { path: { name: 'acme-only' } }), 404, 'skill_not_found');
+    expectError(await globex.call('owner', 'updateAgentSkill', { path: { name: 'acme-only' }, body: { disabled: true } }), 404, 'skill_not_found');
     expect((await listed(globex)).map((s) => s.name)).not.toContain('acme-only');
     expect((await rowOf(acme, 'acme-only')).disabledAt).toBeNull();
   });
@@ -126,7 +125,7 @@ describe('who may call the skill operations', () => {
 describe('PUT /agent-skills/{name}', () => {
   it('installs: the content address is the sha256 of the sha256sum manifest, and the row carries the front matter description', async () => {
     const files = sampleFiles('reviewer');
-    const result = await ok(install(acme, 'reviewer', files, '1.2.0'));
+    const result = await okBody(install(acme, 'reviewer', files, '1.2.0'));
     expect(result).toEqual({ id: expect.any(String), name: 'reviewer', contentDigest: expectedDigest(files) });
     expect(await rowOf(acme, 'reviewer')).toEqual({
       id: result.id,
@@ -144,7 +143,7 @@ describe('PUT /agent-skills/{name}', () => {
 
   it('stores a read-only entry named by the digest, which sha256sum verifies', async () => {
     const files = sampleFiles('verified');
-    const { contentDigest } = await ok(install(acme, 'verified', files));
+    const { contentDigest } = await okBody(install(acme, 'verified', files));
     const entry = path.join(storeRoot, contentDigest);
     expect(readTree(entry).map((f) => [f.path, f.content.toString('utf8')]).sort()).toEqual(files.map((f) => [f.path, f.content]).sort());
     for (const line of treeSnapshot(entry)) expect(line).toMatch(line.split(' ')[0]!.endsWith('/') ? / 555$/ : / 444 \d+$/);
@@ -154,12 +153,12 @@ describe('PUT /agent-skills/{name}', () => {
   });
 
   it('replaces: same id and creation time, new version, digest and description; the old entry stays untouched', async () => {
-    const first = await ok(install(acme, 'evolving', sampleFiles('evolving', 'First')));
+    const first = await okBody(install(acme, 'evolving', sampleFiles('evolving', 'First')));
     const created = await rowOf(acme, 'evolving');
     const oldEntry = treeSnapshot(path.join(storeRoot, first.contentDigest));
     hub.clock.advance(60_000);
     const files = [...sampleFiles('evolving', 'Second'), { path: 'docs/new.md', content: 'new\n' }];
-    const second = await ok(install(acme, 'evolving', files, '2.0.0'));
+    const second = await okBody(install(acme, 'evolving', files, '2.0.0'));
     expect(second).toEqual({ id: first.id, name: 'evolving', contentDigest: expectedDigest(files) });
     expect(second.contentDigest).not.toBe(first.contentDigest);
     expect(await rowOf(acme, 'evolving')).toMatchObject({
@@ -172,27 +171,27 @@ describe('PUT /agent-skills/{name}', () => {
     });
     expect(treeSnapshot(path.join(storeRoot, first.contentDigest))).toEqual(oldEntry);
     // A manifest without a description clears it: the stored content is what labels the skill.
-    await ok(install(acme, 'evolving', [skillMd('evolving')], '3.0.0'));
+    await okBody(install(acme, 'evolving', [skillMd('evolving')], '3.0.0'));
     expect((await rowOf(acme, 'evolving')).description).toBeNull();
   });
 
   it('deduplicates identical content across names and organizations: one entry, one digest', async () => {
     const files = (name: string) => [{ path: 'SKILL.md', content: '---\ndescription: shared\n---\nShared body.\n' }, { path: 'a.txt', content: name === 'x' ? 'x' : 'same' }];
     const before = fs.readdirSync(storeRoot).length;
-    const a = await ok(install(acme, 'shared-one', files('a')));
-    const b = await ok(install(acme, 'shared-two', files('a')));
-    const c = await ok(install(globex, 'shared-one', files('a')));
+    const a = await okBody(install(acme, 'shared-one', files('a')));
+    const b = await okBody(install(acme, 'shared-two', files('a')));
+    const c = await okBody(install(globex, 'shared-one', files('a')));
     expect(new Set([a.contentDigest, b.contentDigest, c.contentDigest]).size).toBe(1);
     expect(new Set([a.id, b.id, c.id]).size).toBe(3);
     expect(fs.readdirSync(storeRoot).length).toBe(before + 1);
   });
 
   it('keeps a disabled skill disabled when new content is installed over it', async () => {
-    await ok(install(acme, 'dormant', [skillMd('dormant')]));
-    await ok(acme.api('admin', 'PATCH', '/agent-skills/dormant', { disabled: true }));
+    await okBody(install(acme, 'dormant', [skillMd('dormant')]));
+    await okBody(acme.call('admin', 'updateAgentSkill', { path: { name: 'dormant' }, body: { disabled: true } }));
     const disabledAt = (await rowOf(acme, 'dormant')).disabledAt;
     hub.clock.advance(1_000);
-    await ok(install(acme, 'dormant', [skillMd('dormant', 'new content')], '2.0.0'));
+    await okBody(install(acme, 'dormant', [skillMd('dormant', 'new content')], '2.0.0'));
     expect(await rowOf(acme, 'dormant')).toMatchObject({ version: '2.0.0', description: 'new content', disabledAt });
   });
 
@@ -214,7 +213,7 @@ describe('PUT /agent-skills/{name}', () => {
       const before = await snapshot();
       const res = await install(acme, 'bad-manifest', files);
       expectError(res, 422, 'invalid_skill');
-      expect(res.body.error.message, label).toMatch(message);
+      expect(errorBody(res).error.message, label).toMatch(message);
       expect(await snapshot(), label).toBe(before);
     }
   });
@@ -240,7 +239,7 @@ describe('PUT /agent-skills/{name}', () => {
       const before = await snapshot();
       const res = await install(acme, 'hostile', [skillMd('hostile'), { path: bad, content: 'x' }]);
       expectError(res, 422, 'invalid_skill');
-      for (const fragment of fragments) expect(res.body.error.message, JSON.stringify(bad)).toContain(fragment);
+      for (const fragment of fragments) expect(errorBody(res).error.message, JSON.stringify(bad)).toContain(fragment);
       expect(await snapshot(), JSON.stringify(bad)).toBe(before);
     }
     const collisions: Array<[string[], string]> = [
@@ -255,7 +254,7 @@ describe('PUT /agent-skills/{name}', () => {
       const before = await snapshot();
       const res = await install(acme, 'hostile', [skillMd('hostile'), ...paths.map((p) => ({ path: p, content: p }))]);
       expectError(res, 422, 'invalid_skill');
-      expect(res.body.error.message, paths.join(' ')).toContain(fragment);
+      expect(errorBody(res).error.message, paths.join(' ')).toContain(fragment);
       expect(await snapshot()).toBe(before);
     }
     expect(fs.readdirSync(storeRoot).filter((n) => n.startsWith('.tmp-'))).toEqual([]);
@@ -268,7 +267,7 @@ describe('PUT /agent-skills/{name}', () => {
 
   it('enforces the organization’s fileSize, attachmentCount and archiveExpansion limits', async () => {
     const limited = await seedOrg(hub, unique('limited'));
-    await ok(limited.api('owner', 'PUT', '/capacity-policy', { limits: { fileSize: 100, attachmentCount: 3, archiveExpansion: 250 } }));
+    await okBody(limited.call('owner', 'updateCapacityPolicy', { body: { limits: { fileSize: 100, attachmentCount: 3, archiveExpansion: 250 } } }));
     const manifest = { path: 'SKILL.md', content: '---\n---\n' };
     const cases: Array<[TextFile[], RegExp]> = [
       [[manifest, { path: 'big.txt', content: 'é'.repeat(51) }], /"big\.txt" has 102 bytes; this organization's fileSize limit is 100/],
@@ -279,14 +278,14 @@ describe('PUT /agent-skills/{name}', () => {
       const before = await snapshot();
       const res = await install(limited, 'limited', files);
       expectError(res, 422, 'invalid_skill');
-      expect(res.body.error.message).toMatch(message);
+      expect(errorBody(res).error.message).toMatch(message);
       expect(await snapshot()).toBe(before);
     }
     // At the limits exactly: 3 files, 100 bytes the largest, 250 in all.
     const padded = { path: 'SKILL.md', content: `---\n---\n${'m'.repeat(42)}` };
-    await ok(install(limited, 'limited', [padded, { path: 'a', content: 'a'.repeat(100) }, { path: 'b', content: 'b'.repeat(100) }]));
+    await okBody(install(limited, 'limited', [padded, { path: 'a', content: 'a'.repeat(100) }, { path: 'b', content: 'b'.repeat(100) }]));
     // Another organization keeps the platform's limits.
-    await ok(install(acme, 'unlimited-here', [skillMd('unlimited-here'), { path: 'big.txt', content: 'é'.repeat(51) }]));
+    await okBody(install(acme, 'unlimited-here', [skillMd('unlimited-here'), { path: 'big.txt', content: 'é'.repeat(51) }]));
   });
 
   it('gives sixteen concurrent installs of the same content one entry and sixteen identical results', async () => {
@@ -298,7 +297,7 @@ describe('PUT /agent-skills/{name}', () => {
     for (const res of results) expect(res.status, res.text).toBe(200);
     const bodies = results.map((r) => JSON.stringify(r.body));
     expect(new Set(bodies).size).toBe(1);
-    expect(results[0]!.body.contentDigest).toBe(digest);
+    expect((await okBody(results[0]!, 200)).contentDigest).toBe(digest);
     expect(fs.readdirSync(storeRoot).filter((n) => !before.has(n))).toEqual([digest]);
     expect(storeProblems(storeRoot)).toEqual([]);
     expect((await listed(acme)).filter((s) => s.name === 'concurrent')).toHaveLength(1);
@@ -308,7 +307,7 @@ describe('PUT /agent-skills/{name}', () => {
     const content = `shared ${randomUUID()}`;
     const before = new Set(fs.readdirSync(storeRoot));
     const names = Array.from({ length: 16 }, (_, i) => `fan-${i}`);
-    const results = await Promise.all(names.map((name) => ok(install(acme, name, [{ path: 'SKILL.md', content: `---\n---\n${content}\n` }]))));
+    const results = await Promise.all(names.map((name) => okBody(install(acme, name, [{ path: 'SKILL.md', content: `---\n---\n${content}\n` }]))));
     expect(new Set(results.map((r) => r.contentDigest)).size).toBe(1);
     expect(fs.readdirSync(storeRoot).filter((n) => !before.has(n))).toEqual([results[0]!.contentDigest]);
   });
@@ -318,11 +317,11 @@ describe('GET /agent-skills', () => {
   it('lists every skill by name with the roleIds of the roles bound to it, in one query', async () => {
     const org = await seedOrg(hub, unique('listing'));
     const ids: Record<string, string> = {};
-    for (const name of ['zeta', 'alpha', 'mid']) ids[name] = (await ok(install(org, name, [skillMd(name)]))).id;
+    for (const name of ['zeta', 'alpha', 'mid']) ids[name] = (await okBody(install(org, name, [skillMd(name)]))).id;
     await seedRole(org, 'reviewer', [ids.alpha!, ids.zeta!]);
     await seedRole(org, 'Coder.v2', [ids.alpha!]);
     await seedRole(org, 'idle', []);
-    await ok(org.api('admin', 'PATCH', '/agent-skills/mid', { disabled: true }));
+    await okBody(org.call('admin', 'updateAgentSkill', { path: { name: 'mid' }, body: { disabled: true } }));
 
     const statements: string[] = [];
     const onQuery = (q: { sql: string }) => statements.push(q.sql);
@@ -335,7 +334,7 @@ describe('GET /agent-skills', () => {
       ['mid', []],
       ['zeta', ['reviewer']],
     ]);
-    expect(skills.find((s) => s.name === 'mid').disabledAt).not.toBeNull();
+    expect(skills.find((s) => s.name === 'mid')!.disabledAt).not.toBeNull();
     expect(statements.filter((sql) => sql.includes('agent_skills'))).toHaveLength(1);
     expect(statements.filter((sql) => sql.includes('agent_role'))).toHaveLength(1);
   });
@@ -352,50 +351,50 @@ describe('GET /agent-skills/{name}/files', () => {
       { path: '😀.md', content: 'astral' },
       { path: '\uFFFD.md', content: 'replacement char sorts before astral bytes' },
     ];
-    await ok(install(acme, 'readback', files, '0.1.0'));
-    const res = await ok(acme.api('admin', 'GET', '/agent-skills/readback/files'));
+    await okBody(install(acme, 'readback', files, '0.1.0'));
+    const res = await okBody(acme.call('admin', 'getAgentSkillFiles', { path: { name: 'readback' } }));
     const sorted = [...files].sort((x, y) => Buffer.compare(Buffer.from(x.path), Buffer.from(y.path)));
     expect(res).toEqual({ files: sorted });
     // Installing what was read back gives the same content address.
-    const again = await ok(install(acme, 'readback', res.files, '0.2.0'));
+    const again = await okBody(install(acme, 'readback', res.files, '0.2.0'));
     expect(again.contentDigest).toBe(expectedDigest(files));
   });
 
   it('answers 404 skill_not_found for an unknown name', async () => {
-    expectError(await acme.api('admin', 'GET', '/agent-skills/no-such-skill/files'), 404, 'skill_not_found');
+    expectError(await acme.call('admin', 'getAgentSkillFiles', { path: { name: 'no-such-skill' } }), 404, 'skill_not_found');
   });
 });
 
 describe('PATCH /agent-skills/{name}', () => {
   let projectId: string;
   beforeAll(async () => {
-    projectId = (await ok(acme.api('owner', 'POST', '/projects', { name: 'Agents at work' }))).id;
+    projectId = (await okBody(acme.call('owner', 'createProject', { body: { name: 'Agents at work' } }))).id;
   });
 
   it('relabels with description only: {updated: true}, and archives nothing', async () => {
-    const { id } = await ok(install(acme, 'labelled', [skillMd('labelled', 'Old label')]));
+    const { id } = await okBody(install(acme, 'labelled', [skillMd('labelled', 'Old label')]));
     await seedRole(acme, 'labeller', [id]);
     const session = await seedSession(acme, projectId, 'labeller');
     hub.clock.advance(1_000);
-    expect(await ok(acme.api('admin', 'PATCH', '/agent-skills/labelled', { description: 'New label' }))).toEqual({ updated: true });
+    expect(await okBody(acme.call('admin', 'updateAgentSkill', { path: { name: 'labelled' }, body: { description: 'New label' } }))).toEqual({ updated: true });
     expect(await rowOf(acme, 'labelled')).toMatchObject({ description: 'New label', disabledAt: null, updatedAt: hub.clock.now().toISOString() });
     expect(await archivedAtOf(session)).toBeNull();
   });
 
   it('disables: sets disabledAt and archives the open sessions of every bound role, and only those', async () => {
-    const { id } = await ok(install(acme, 'risky', [skillMd('risky')]));
-    const other = await ok(install(acme, 'harmless', [skillMd('harmless')]));
+    const { id } = await okBody(install(acme, 'risky', [skillMd('risky')]));
+    const other = await okBody(install(acme, 'harmless', [skillMd('harmless')]));
     await seedRole(acme, 'risk-a', [id]);
     await seedRole(acme, 'risk-b', [id, other.id]);
     await seedRole(acme, 'safe', [other.id]);
-    const globexProject = (await ok(globex.api('owner', 'POST', '/projects', { name: 'Elsewhere' }))).id;
+    const globexProject = (await okBody(globex.call('owner', 'createProject', { body: { name: 'Elsewhere' } }))).id;
     const open = [await seedSession(acme, projectId, 'risk-a'), await seedSession(acme, projectId, 'risk-b')];
     const alreadyArchived = await seedSession(acme, projectId, 'risk-a', '2026-01-02T00:00:00.000Z');
     const untouched = [await seedSession(acme, projectId, 'safe'), await seedSession(acme, projectId, 'unbound'), await seedSession(globex, globexProject, 'risk-a')];
 
     hub.clock.advance(1_000);
     const at = hub.clock.now().toISOString();
-    expect(await ok(acme.api('admin', 'PATCH', '/agent-skills/risky', { disabled: true }))).toEqual({ disabled: true });
+    expect(await okBody(acme.call('admin', 'updateAgentSkill', { path: { name: 'risky' }, body: { disabled: true } }))).toEqual({ disabled: true });
     expect((await rowOf(acme, 'risky')).disabledAt).toBe(at);
     for (const s of open) expect(await archivedAtOf(s)).toBe(at);
     expect(await archivedAtOf(alreadyArchived)).toBe('2026-01-02T00:00:00.000Z');
@@ -403,24 +402,24 @@ describe('PATCH /agent-skills/{name}', () => {
 
     // Disabling again keeps the first time; re-enabling clears it and revives no session.
     hub.clock.advance(1_000);
-    expect(await ok(acme.api('owner', 'PATCH', '/agent-skills/risky', { disabled: true }))).toEqual({ disabled: true });
+    expect(await okBody(acme.call('owner', 'updateAgentSkill', { path: { name: 'risky' }, body: { disabled: true } }))).toEqual({ disabled: true });
     expect((await rowOf(acme, 'risky')).disabledAt).toBe(at);
-    expect(await ok(acme.api('owner', 'PATCH', '/agent-skills/risky', { disabled: false }))).toEqual({ disabled: false });
+    expect(await okBody(acme.call('owner', 'updateAgentSkill', { path: { name: 'risky' }, body: { disabled: false } }))).toEqual({ disabled: false });
     expect((await rowOf(acme, 'risky')).disabledAt).toBeNull();
     for (const s of open) expect(await archivedAtOf(s)).toBe(at);
   });
 
   it('answers both keys when both are given, and an empty object for an empty request', async () => {
-    await ok(install(acme, 'both', [skillMd('both')]));
-    expect(await ok(acme.api('admin', 'PATCH', '/agent-skills/both', { description: 'x', disabled: true }))).toEqual({ disabled: true, updated: true });
+    await okBody(install(acme, 'both', [skillMd('both')]));
+    expect(await okBody(acme.call('admin', 'updateAgentSkill', { path: { name: 'both' }, body: { description: 'x', disabled: true } }))).toEqual({ disabled: true, updated: true });
     expect(await rowOf(acme, 'both')).toMatchObject({ description: 'x', disabledAt: expect.any(String) });
     const before = await rowOf(acme, 'both');
-    expect(await ok(acme.api('admin', 'PATCH', '/agent-skills/both', {}))).toEqual({});
+    expect(await okBody(acme.call('admin', 'updateAgentSkill', { path: { name: 'both' }, body: {} }))).toEqual({});
     expect(await rowOf(acme, 'both')).toEqual(before);
   });
 
   it('disables and archives in one transaction: when archiving fails, the skill stays enabled', async () => {
-    const { id } = await ok(install(acme, 'atomic', [skillMd('atomic')]));
+    const { id } = await okBody(install(acme, 'atomic', [skillMd('atomic')]));
     await seedRole(acme, 'atomic-role', [id]);
     const session = await seedSession(acme, projectId, 'atomic-role');
     class FailingStore extends SkillStore {
@@ -429,18 +428,20 @@ describe('PATCH /agent-skills/{name}', () => {
         throw new Error('archive failed');
       }
     }
-    const { db, capacity, clock } = hub.services;
+    const { db, capacity, clock, library } = hub.services;
     const uow = new UnitOfWork(db);
     const store = new FailingStore();
     const content = new SkillContentStore(storeRoot);
-    const failing = new SkillService(uow, store, new SkillIngestion(uow, content, store, capacity, clock), content, clock);
+    const ingestion = new SkillIngestion(uow, content, store, capacity, clock);
+    const requireLibraryFolder = (organizationId: string, folderId: string, trx: Db) => library.requireActive(organizationId, folderId, trx);
+    const failing = new SkillService(uow, store, ingestion, content, clock, requireLibraryFolder);
     await expect(failing.update(acme.id, 'atomic', { disabled: true })).rejects.toThrow('archive failed');
     expect((await rowOf(acme, 'atomic')).disabledAt).toBeNull();
     expect(await archivedAtOf(session)).toBeNull();
   });
 
   it('answers 404 skill_not_found for an unknown name', async () => {
-    expectError(await acme.api('admin', 'PATCH', '/agent-skills/no-such-skill', { disabled: true }), 404, 'skill_not_found');
+    expectError(await acme.call('admin', 'updateAgentSkill', { path: { name: 'no-such-skill' }, body: { disabled: true } }), 404, 'skill_not_found');
   });
 });
 
@@ -475,9 +476,9 @@ describe('hub skill install', () => {
     const digest = expectedDigest(files);
     expect(result.stdout).toBe(`installed skill from-disk "4.5.6" into acme: ${digest}\n`);
     expect(await rowOf(acme, 'from-disk')).toMatchObject({ version: '4.5.6', description: 'Installed by the host console', contentDigest: digest });
-    const overHttp = await ok(install(globex, 'from-disk', files));
+    const overHttp = await okBody(install(globex, 'from-disk', files));
     expect(overHttp.contentDigest).toBe(digest);
-    expect((await ok(acme.api('admin', 'GET', '/agent-skills/from-disk/files'))).files).toEqual((await ok(globex.api('admin', 'GET', '/agent-skills/from-disk/files'))).files);
+    expect((await okBody(acme.call('admin', 'getAgentSkillFiles', { path: { name: 'from-disk' } }))).files).toEqual((await okBody(globex.call('admin', 'getAgentSkillFiles', { path: { name: 'from-disk' } }))).files);
   });
 
   it('takes the name from --name and the version from the front matter, else 0.0.0; says when the content was stored already', async () => {
@@ -523,7 +524,7 @@ describe('hub skill install', () => {
 
   it('applies the organization’s limits to the directory before reading it', async () => {
     const limited = await seedOrg(hub, unique('cli-limited'));
-    await ok(limited.api('owner', 'PUT', '/capacity-policy', { limits: { attachmentCount: 2 } }));
+    await okBody(limited.call('owner', 'updateCapacityPolicy', { body: { limits: { attachmentCount: 2 } } }));
     const dir = writeDir('three-files', [skillMd('three-files'), { path: 'a', content: 'a' }, { path: 'b', content: 'b' }]);
     const before = await snapshot();
     expectRefused(await runHub(['skill', 'install', dir, '--org', limited.slug], env), /more than 2 files, this organization's attachmentCount limit/);
