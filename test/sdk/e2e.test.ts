@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveOperations, deriveSchemas } from '../../sdk/scripts/spec.mjs';
+import type { SuccessBody } from '../support/api-client.js';
 import { TestHub } from '../support/test-hub.js';
 import { specDocument } from './support/client.js';
 
@@ -59,7 +60,32 @@ function readmeExamples(): string[] {
   });
 }
 
-const json = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Record<string, any>;
+/** The JSON object a consumer script printed last. */
+const json = <T>(stdout: string): T => JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as T;
+
+/** What drive.mjs prints: the result of each call it made, as the contract types it. */
+interface DriveOutput {
+  me: SuccessBody<'getMe'>;
+  organization: SuccessBody<'getOrganization'>;
+  settingsBefore: SuccessBody<'getOrgSettings'>;
+  settingsReturned: SuccessBody<'updateOrgSettings'>;
+  settingsAfter: SuccessBody<'getOrgSettings'>;
+  team: SuccessBody<'createTeam'>;
+  teams: SuccessBody<'listTeams'>;
+  created: SuccessBody<'createProject'>;
+  project: SuccessBody<'getProject'>;
+  sessions: SuccessBody<'listProjectSessions'>;
+  usage: SuccessBody<'getUsageReport'>;
+  /** The ApiError fields of the calls that failed on purpose. */
+  projectNotFound: unknown;
+  teamSlugTaken: unknown;
+  loginTokenReused: unknown;
+  afterLogout: unknown;
+  loginResultType: string;
+  logoutResultType: string;
+  rawLoginStatus: number;
+  meThroughRawLoginCookie: string;
+}
 
 describe('the packed SDK against the real service', () => {
   let work: string;
@@ -99,7 +125,7 @@ describe('the packed SDK against the real service', () => {
   });
 
   it('exports createOrgAdminClient and ApiError, with one method per operation, from ESM and CommonJS', async () => {
-    const surface = json(await sh(process.execPath, ['surface.mjs'], consumer));
+    const surface = json<unknown>(await sh(process.execPath, ['surface.mjs'], consumer));
     const methods = [...deriveOperations(specDocument).map((op) => op.operationId), 'raw'].sort();
     expect(surface).toEqual({
       esmExports: ['ApiError', 'createOrgAdminClient'],
@@ -111,7 +137,7 @@ describe('the packed SDK against the real service', () => {
   });
 
   it('drives the service from a plain ESM script run with node', async () => {
-    const seen = json(
+    const seen = json<DriveOutput>(
       await sh(process.execPath, ['drive.mjs'], consumer, {
         HUB_URL: hub.url,
         HUB_ORG: 'sdk-e2e',
