@@ -1,4 +1,5 @@
 import { listOperations } from '../../src/http/openapi-document.js';
+import { fillPath } from './api-client.js';
 
 export interface SampleRequest {
   operationId: string;
@@ -49,9 +50,8 @@ const BODIES: Record<string, unknown> = {
 /** One valid request per operation of openapi.yaml, in document order. */
 export function sampleRequests(orgSlug = 'acme'): SampleRequest[] {
   return listOperations().map(({ operationId, method, path }) => {
-    const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-      encodeURIComponent(name === 'orgSlug' ? orgSlug : (PATH_VALUES[name] ?? 'x')),
-    );
+    const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    const filled = fillPath(path, Object.fromEntries(names.map((name) => [name, name === 'orgSlug' ? orgSlug : (PATH_VALUES[name] ?? 'x')])));
     const body = BODIES[operationId];
     const query = operationId === 'login' ? '?token=sample' : '';
     return { operationId, method: method.toUpperCase(), path: filled + query, ...(body === undefined ? {} : { body }) };
