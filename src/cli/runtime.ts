@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createServices, type Services } from '../app/services.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { systemClock } from '../config/clock.js';
-import { openDatabase } from '../db/connect.js';
+import { openDatabase, type Db } from '../db/connect.js';
 import { migrateLatest } from '../db/migrate.js';
 import { PostgresInvalidations } from '../db/notifications.js';
 import { createLogger, type Logger } from '../log/logger.js';
@@ -36,7 +36,7 @@ export async function openRuntime(options: { config?: Config; logger?: Logger; l
   const invalidations = config.databaseUrl ? new PostgresInvalidations(db, logger) : undefined;
   try {
     try {
-      migrationsApplied = await migrateLatest(db);
+      migrationsApplied = await migrateWhenUnlocked(db);
     } catch (err) {
       throw databaseStartupError(err, config.databaseUrl);
     }
@@ -63,6 +63,25 @@ export async function openRuntime(options: { config?: Config; logger?: Logger; l
       await db.destroy();
     },
   };
+}
+
+/** How long a start waits for another instance's migration run to finish. */
+const MIGRATION_LOCK_WAIT_MS = 60_000;
+
+/**
+ * Several instances started together all migrate: knex lets one hold the migration lock and
+ * refuses the others at once, so they wait and try again (finding the schema current).
+ */
+async function migrateWhenUnlocked(db: Db): Promise<string[]> {
+  const deadline = Date.now() + MIGRATION_LOCK_WAIT_MS;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 2_000)) {
+    try {
+      return await migrateLatest(db);
+    } catch (err) {
+      if ((err as { name?: unknown } | null)?.name !== 'MigrationLocked' || Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
 }
 
 export function loginUrl(baseUrl: string, token: string): string {
