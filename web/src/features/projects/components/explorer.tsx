@@ -4,6 +4,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { FileIcon, FolderIcon } from '../../../components/icons';
 import { QueryError } from '../../../components/query-error';
 import { useOrg } from '../../../lib/authorization';
 import { notifyError, notifySuccess } from '../../../lib/notify';
@@ -197,7 +198,7 @@ export function Explorer() {
         ) : (
           <Box w={24} />
         )}
-        <span aria-hidden="true">{isFolder ? '📁' : '📄'}</span>
+        {isFolder ? <FolderIcon /> : <FileIcon />}
         <Box miw={0} style={{ flex: 1 }}>
           {isFolder ? (
             <Text size="sm" fw={500} truncate>
@@ -325,7 +326,7 @@ export function Explorer() {
         </Text>
       </Paper>
       <Paper withBorder>
-        <div ref={scrollRef} role="region" aria-label="Folders and projects" tabIndex={0} style={{ height: '60vh', overflow: 'auto' }}>
+        <div ref={scrollRef} role="region" aria-label="Folders and projects" tabIndex={0} style={{ maxHeight: '65vh', overflow: 'auto' }}>
           {rows.length === 0 && !explorer.isPending && (
             <Text p="md" c="dimmed">
               {needle ? 'Nothing matches.' : 'No folders or projects yet.'}
