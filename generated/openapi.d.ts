@@ -886,7 +886,22 @@ export interface paths {
          */
         put: operations["rotateProviderConnection"];
         post?: never;
-        delete?: never;
+        /**
+         * Disable a BYOK provider connection
+         * @description Sets the organization's BYOK connection to `providerId` to DISABLED and
+         *     answers 200 with the row. Its credential versions are kept, and
+         *     `activeVersion` and `keyId` keep naming the last sealed one; while
+         *     DISABLED the agent runtime's resolver refuses its credentials. A later
+         *     `PUT` seals a new version and makes the connection ACTIVE again.
+         *     Disabling a DISABLED connection changes nothing (not even
+         *     `updatedAt`). A PLATFORM_MANAGED connection gives 403
+         *     `platform_managed_connection` and is left as it is; an organization
+         *     without a connection to `providerId` gives 404
+         *     `connection_not_found`.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        delete: operations["disableProviderConnection"];
         options?: never;
         head?: never;
         patch?: never;
@@ -938,6 +953,92 @@ export interface paths {
          *     Who may call: an org admin (OWNER or ADMIN).
          */
         delete: operations["disableChatApplicationConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/capability-connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the external-capability connections
+         * @description Returns the organization's connections to external capabilities (the
+         *     tools its agents call: an MCP server, an HTTP API), by `capabilityId`,
+         *     DISABLED ones included. Header values are never returned.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["listCapabilityConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/capability-connections/{capabilityId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description The external capability's id within the organization: the slug rule of teams, `^[a-z0-9][a-z0-9-]{0,62}$`. */
+                capabilityId: components["parameters"]["CapabilityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or rotate an external-capability connection
+         * @description Creates the organization's connection to `capabilityId` on the first
+         *     PUT, or rotates it: `endpointUrl` and `headers` are sealed together as
+         *     a new credential version (the same envelopes as provider connections:
+         *     AES-256-GCM under a fresh data key wrapped by the master key `keyId`),
+         *     which becomes `activeVersion`, and the status becomes ACTIVE (also out
+         *     of DISABLED); earlier versions are kept. `label`, `kind` and
+         *     `endpointUrl` are set on the row as given. Always answers 200 with the
+         *     row.
+         *
+         *     `headers` (optional, default none) are the HTTP headers the agent
+         *     runtime sends to the endpoint, e.g. `{"Authorization": "Bearer …"}`.
+         *     Their values are secrets: write-only, never in a response, a log line
+         *     or an error message; each PUT replaces the whole set. Names are HTTP
+         *     tokens, distinct case-insensitively (400 otherwise); values hold no
+         *     control characters. `endpointUrl` follows the provider `baseUrl` rule:
+         *     `https`, plain `http` only for loopback hosts, no user name or
+         *     password (400 `validation_failed` naming `endpointUrl`). The resolver
+         *     (`services.credentials.resolveCapabilityCredentials`) hands the
+         *     runtime the endpoint as sealed with its headers and fails closed like
+         *     the provider resolver (none, DISABLED, unknown or missing key,
+         *     tampered envelope). `label` also names the capability in
+         *     `getUsageBreakdown`.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        put: operations["putCapabilityConnection"];
+        post?: never;
+        /**
+         * Disable an external-capability connection
+         * @description Sets the connection's status to DISABLED and answers 200 with the row;
+         *     its versions are kept, `activeVersion` and `keyId` keep naming the last
+         *     sealed one, and a later PUT makes it ACTIVE again. While DISABLED the
+         *     resolver refuses its credentials. Disabling a DISABLED connection
+         *     changes nothing (not even `updatedAt`). An unknown `capabilityId` gives
+         *     404 `connection_not_found`.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        delete: operations["disableCapabilityConnection"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1045,8 +1146,12 @@ export interface paths {
          * @description Creates the role `roleId` or replaces its definition, and answers 200
          *     with the full row. Optional properties left out take their defaults
          *     (`defaultModel`, `systemPrompt` and `tools` null, `sortOrder` 0,
-         *     `isDefault` false); skill bindings are not touched (see
-         *     `putAgentRoleSkills`). `isDefault: true` clears the default flag on
+         *     `isDefault` false); skill bindings, `disabledAt` and, when
+         *     `libraryFolderId` is left out, the role's place in the agent library
+         *     are not touched (see `putAgentRoleSkills`, `updateAgentRole`).
+         *     `libraryFolderId` moves the role into an active folder of the agent
+         *     library (404 `folder_not_found` otherwise) or, with `null`, to the
+         *     library's root. `isDefault: true` clears the default flag on
          *     every other role of the organization. A `defaultModel` that is not the
          *     `id` of one of `/agent-models` gives 422 `unknown_model`. `roleId` is
          *     case-sensitive (`Lead` and `lead` are two roles). `tools: null` means the
@@ -1059,7 +1164,26 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Disable or re-enable an agent role
+         * @description `{"disabled": true}` sets the role's `disabledAt` and, in the same
+         *     transaction, archives every open session of the organization that runs
+         *     as this role (a session names its role by `roleId`); a role already
+         *     disabled keeps its first `disabledAt` (its sessions opened since are
+         *     archived too). `{"disabled": false}` clears `disabledAt`; archived
+         *     sessions stay archived. Answers 200 with the full row either way.
+         *
+         *     The organization's default role cannot be disabled (409
+         *     `role_is_default`): make another role the default first. Conversely a
+         *     disabled role cannot be made the default by `putAgentRole`. A disabled
+         *     role stays in `listAgentRoles` (marked by `disabledAt`), keeps its
+         *     skill bindings and can still be edited; the agent runtime's resolver
+         *     (`services.agentRoles.resolveSessionRole`) refuses to bind a new
+         *     session to it. An unknown `roleId` gives 404 `role_not_found`.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        patch: operations["updateAgentRole"];
         trace?: never;
     };
     "/api/org/{orgSlug}/agent-roles/{roleId}/skills": {
@@ -1190,6 +1314,127 @@ export interface paths {
         get: operations["getAgentSkillFiles"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/agent-library": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the agent library's folder tree
+         * @description The organization's agent library: a folder tree that groups agent
+         *     roles and skills, separate from the project folders and under the same
+         *     rules. Returns every active folder with `roleCount` and `skillCount`
+         *     (the roles and skills directly in it, disabled ones included), ordered
+         *     by `sortKey`, then name. Roles and skills show their folder as
+         *     `libraryFolderId` (null: the root).
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["getAgentLibrary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/agent-library/folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an agent library folder
+         * @description Creates a folder of the agent library at its root or under `parentId`
+         *     (an active library folder of the organization; a project folder's id
+         *     gives 404 `folder_not_found`). Without `sortKey` the folder is placed
+         *     last among its siblings. Library folders and project folders count
+         *     together toward `folderCount` (409 `capacity_exceeded` beyond it).
+         *     Answers 201 with the folder.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        post: operations["createAgentLibraryFolder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/agent-library/folders/{folderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A folder id (opaque). */
+                folderId: components["parameters"]["FolderId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename, reorder or move an agent library folder
+         * @description Changes the library folder's `name`, `sortKey` and/or `parentId`
+         *     (`null` moves it to the root); properties left out are kept. Moving a
+         *     folder under itself or one of its descendants gives 409
+         *     `folder_cycle`. Returns the folder.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        patch: operations["updateAgentLibraryFolder"];
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/agent-library/folders/{folderId}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A folder id (opaque). */
+                folderId: components["parameters"]["FolderId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive an agent library folder
+         * @description Archives an empty library folder and answers 200 with
+         *     `{archived: true, folderId}`. A folder that still holds an active
+         *     folder, or any role or skill (disabled ones included: they are kept,
+         *     not deleted), gives 409 `folder_not_empty`; nothing is archived or
+         *     moved by cascade.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        post: operations["archiveAgentLibraryFolder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1643,6 +1888,40 @@ export interface components {
             encryptKey?: string;
         };
         /**
+         * @description `mcp`: a Model Context Protocol server; `http`: a plain HTTP API.
+         * @enum {string}
+         */
+        CapabilityKind: "mcp" | "http";
+        CapabilityConnectionRow: {
+            id: string;
+            capabilityId: string;
+            label: string;
+            kind: components["schemas"]["CapabilityKind"];
+            endpointUrl: string;
+            status: components["schemas"]["ConnectionStatus"];
+            activeVersion: number | null;
+            /** @description Identifier of the master key that wrapped the active version's data key (not a secret). */
+            keyId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CapabilityConnectionList: {
+            connections: components["schemas"]["CapabilityConnectionRow"][];
+        };
+        PutCapabilityConnectionRequest: {
+            /** Format: name */
+            label: string;
+            kind: components["schemas"]["CapabilityKind"];
+            /** @description Absolute `https` URL (plain `http` only for loopback hosts), without user name or password. */
+            endpointUrl: string;
+            /** @description Header name → value, sent by the agent runtime to the endpoint. Values are write-only secrets. */
+            headers?: {
+                [key: string]: string;
+            };
+        };
+        /**
          * @description A capacity dimension. Units: sizes in bytes (`requestBodySize`,
          *     `fileSize`, `archiveExpansion`, `projectStorage`, `organizationStorage`,
          *     `runOutputSize`, `processMemory`), times in seconds
@@ -1712,8 +1991,13 @@ export interface components {
             sortOrder: number;
             /** @description At most one role of the organization is the default. */
             isDefault: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Set while the role is disabled (`updateAgentRole`); a disabled role cannot be bound to a new session.
+             */
             disabledAt: string | null;
+            /** @description The agent library folder the role sits in; null for the library's root. */
+            libraryFolderId: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1736,6 +2020,12 @@ export interface components {
             sortOrder?: number;
             /** @description `true` makes this the organization's one default role. Default false. */
             isDefault?: boolean;
+            /** @description An active folder of the agent library, or null for its root. Left out, the role stays where it is (a new role starts at the root). */
+            libraryFolderId?: string | null;
+        };
+        UpdateAgentRoleRequest: {
+            /** @description `true` disables the role and archives its open sessions; `false` re-enables it. */
+            disabled: boolean;
         };
         AgentRoleSkills: {
             skillNames: string[];
@@ -1750,6 +2040,8 @@ export interface components {
             contentDigest: string;
             /** Format: date-time */
             disabledAt: string | null;
+            /** @description The agent library folder the skill sits in; null for the library's root. Installing a new version keeps it. */
+            libraryFolderId: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1763,7 +2055,12 @@ export interface components {
         SkillFileEntry: {
             /** @description Relative POSIX path inside the skill (no `..`, no leading `/`, no backslash, no NUL). */
             path: string;
-            /** @description The file's content as UTF-8 text. */
+            /**
+             * @description The file's content as UTF-8 text. The bound is the default `fileSize`
+             *     ceiling (5 MiB) in characters, which no file within it can exceed;
+             *     the organization's effective `fileSize` limit is then checked in
+             *     bytes (422 `invalid_skill`).
+             */
             content: string;
         };
         SkillFileList: {
@@ -1785,12 +2082,28 @@ export interface components {
             description?: string;
             /** @description `true` disables the skill and archives the open sessions of its bound roles; `false` re-enables it. */
             disabled?: boolean;
+            /** @description Moves the skill into an active folder of the agent library (404 `folder_not_found` otherwise), or with null to its root. */
+            libraryFolderId?: string | null;
         };
         UpdateAgentSkillResult: {
             /** @description The skill's new disabled state; present when the request carried `disabled`. */
             disabled?: boolean;
-            /** @description `true` when the request carried `description`. */
+            /** @description `true` when the request carried `description` or `libraryFolderId`. */
             updated?: boolean;
+        };
+        AgentLibraryFolder: {
+            id: string;
+            name: string;
+            parentId: string | null;
+            sortKey: string;
+            /** @description Roles directly in this folder, disabled ones included. */
+            roleCount: number;
+            /** @description Skills directly in this folder, disabled ones included. */
+            skillCount: number;
+        };
+        AgentLibrary: {
+            /** @description The active folders, by `sortKey`, then name, then id. */
+            folders: components["schemas"]["AgentLibraryFolder"][];
         };
         AgentModelRow: {
             id: string;
@@ -1899,6 +2212,8 @@ export interface components {
         ProjectId: string;
         /** @description The provider's identifier (URL-encoded). */
         ProviderId: string;
+        /** @description The external capability's id within the organization: the slug rule of teams, `^[a-z0-9][a-z0-9-]{0,62}$`. */
+        CapabilityId: string;
         /** @description The agent role's `roleId` (URL-encoded). */
         RoleId: string;
         /** @description The skill's name (URL-encoded). */
@@ -3146,6 +3461,40 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    disableProviderConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description The provider's identifier (URL-encoded). */
+                providerId: components["parameters"]["ProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The disabled connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderConnectionRow"];
+                };
+            };
+            /** @description `validation_failed`: `orgSlug` or `providerId` does not match its pattern. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `platform_managed_connection`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `connection_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     getChatApplicationConnection: {
         parameters: {
             query?: never;
@@ -3236,6 +3585,110 @@ export interface operations {
                 };
             };
             /** @description `validation_failed`: `orgSlug` does not match its pattern. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `connection_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listCapabilityConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The capability connections. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CapabilityConnectionList"];
+                };
+            };
+            /** @description `validation_failed`: `orgSlug` does not match its pattern. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    putCapabilityConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description The external capability's id within the organization: the slug rule of teams, `^[a-z0-9][a-z0-9-]{0,62}$`. */
+                capabilityId: components["parameters"]["CapabilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutCapabilityConnectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The connection after the PUT. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CapabilityConnectionRow"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    disableCapabilityConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description The external capability's id within the organization: the slug rule of teams, `^[a-z0-9][a-z0-9-]{0,62}$`. */
+                capabilityId: components["parameters"]["CapabilityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The disabled connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CapabilityConnectionRow"];
+                };
+            };
+            /** @description `validation_failed`: `orgSlug` or `capabilityId` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -3380,11 +3833,53 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
             403: components["responses"]["Forbidden"];
-            /** @description `org_not_found`. */
+            /** @description `org_not_found`, `folder_not_found` (`libraryFolderId`). */
             404: components["responses"]["NotFound"];
+            /** @description `role_is_default` (`isDefault: true` on a disabled role). */
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             /** @description `unknown_model`. */
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateAgentRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description The agent role's `roleId` (URL-encoded). */
+                roleId: components["parameters"]["RoleId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAgentRoleRequest"];
+            };
+        };
+        responses: {
+            /** @description The role after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRoleRow"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `role_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `role_is_default`. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];
         };
@@ -3532,7 +4027,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
             403: components["responses"]["Forbidden"];
-            /** @description `org_not_found`, `skill_not_found`. */
+            /** @description `org_not_found`, `skill_not_found`, `folder_not_found` (`libraryFolderId`). */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
@@ -3569,6 +4064,152 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description `org_not_found`, `skill_not_found`. */
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getAgentLibrary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The library's folders. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentLibrary"];
+                };
+            };
+            /** @description `validation_failed`: `orgSlug` does not match its pattern. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createAgentLibraryFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFolderRequest"];
+            };
+        };
+        responses: {
+            /** @description The folder was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolderRow"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `folder_not_found` (the parent). */
+            404: components["responses"]["NotFound"];
+            /** @description `capacity_exceeded` (`folderCount`). */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateAgentLibraryFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A folder id (opaque). */
+                folderId: components["parameters"]["FolderId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateFolderRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated folder. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolderRow"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `folder_not_found` (the folder or the new parent). */
+            404: components["responses"]["NotFound"];
+            /** @description `folder_cycle`. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    archiveAgentLibraryFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A folder id (opaque). */
+                folderId: components["parameters"]["FolderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The folder was archived. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolderArchived"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter does not match its schema. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `folder_not_found` (unknown or already archived). */
+            404: components["responses"]["NotFound"];
+            /** @description `folder_not_empty`. */
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];
         };

@@ -1,5 +1,19 @@
 import type { Schema } from '../http/operation-types.js';
-import type { ChatApplicationConnectionRecord, ProviderConnectionRecord } from './store.js';
+import type { CapabilityConnectionRecord, ChatApplicationConnectionRecord, ProviderConnectionRecord } from './store.js';
+
+/** An external-capability connection: its endpoint and label, never its headers. */
+export const toCapabilityConnectionRow = (c: CapabilityConnectionRecord): Schema<'CapabilityConnectionRow'> => ({
+  id: c.id,
+  capabilityId: c.capability_id,
+  label: c.label,
+  kind: c.kind,
+  endpointUrl: c.endpoint_url,
+  status: c.status,
+  activeVersion: c.active_version,
+  keyId: c.key_id,
+  createdAt: c.created_at,
+  updatedAt: c.updated_at,
+});
 
 export const toProviderConnectionRow = (c: ProviderConnectionRecord): Schema<'ProviderConnectionRow'> => ({
   id: c.id,

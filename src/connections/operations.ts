@@ -1,8 +1,8 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule } from '../http/operation-table.js';
-import { toChatApplicationConnection, toProviderConnectionRow } from './mapper.js';
+import { toCapabilityConnectionRow, toChatApplicationConnection, toProviderConnectionRow } from './mapper.js';
 
-/** Provider connections and the chat-application connection; secrets go in, never out. */
+/** Provider, chat-application and external-capability connections; secrets go in, never out. */
 export function connectionOperations({ connections }: Services): OperationModule {
   return {
     listProviderConnections: {
@@ -21,6 +21,21 @@ export function connectionOperations({ connections }: Services): OperationModule
     disableProviderConnection: {
       rule: 'orgAdmin',
       handle: async ({ access, params }) => toProviderConnectionRow(await connections.disableProvider(access.organization.id, params.providerId)),
+    },
+
+    listCapabilityConnections: {
+      rule: 'orgAdmin',
+      handle: async ({ access }) => ({ connections: (await connections.listCapabilities(access.organization.id)).map(toCapabilityConnectionRow) }),
+    },
+
+    putCapabilityConnection: {
+      rule: 'orgAdmin',
+      handle: async ({ access, params, body }) => toCapabilityConnectionRow((await connections.putCapability(access.organization.id, params.capabilityId, body)).connection),
+    },
+
+    disableCapabilityConnection: {
+      rule: 'orgAdmin',
+      handle: async ({ access, params }) => toCapabilityConnectionRow(await connections.disableCapability(access.organization.id, params.capabilityId)),
     },
 
     getChatApplicationConnection: {

@@ -3,12 +3,14 @@ import { CredentialError, TamperedEnvelopeError } from '../crypto/errors.js';
 import type { KeyringSource } from '../crypto/keyring.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import {
+  decodeCapabilityCredentials,
   decodeChatApplicationCredentials,
   decodeProviderCredentials,
+  type CapabilityCredentials,
   type ChatApplicationCredentialInput,
   type ProviderCredentialInput,
 } from './credentials.js';
-import type { ConnectionMode, ConnectionStore, SealedConnection } from './store.js';
+import type { CapabilityKind, ConnectionMode, ConnectionStore, SealedConnection } from './store.js';
 
 /** Why there is nothing to resolve: no such connection, a DISABLED one, or one never given credentials. */
 export type UnavailableReason = 'not_found' | 'disabled' | 'draft';
@@ -42,6 +44,19 @@ export type ResolvedChatApplicationCredentials = ChatApplicationCredentialInput 
 };
 
 /**
+ * The active version of an external-capability connection: the endpoint as sealed with its
+ * headers (never the row's copy, which the database could have altered) and the headers.
+ */
+export type ResolvedCapabilityCredentials = CapabilityCredentials & {
+  connectionId: string;
+  capabilityId: string;
+  label: string;
+  kind: CapabilityKind;
+  version: number;
+  keyId: string;
+};
+
+/**
  * The one way the agent runtime gets credentials: the decrypted fields of a connection's
  * ACTIVE version, opened with exactly the master key its envelope names. It fails closed, each
  * failure with its own error class: ConnectionUnavailableError (none, DISABLED or DRAFT),
@@ -64,6 +79,21 @@ export class CredentialResolver {
       connectionId: connection.id,
       providerId: connection.provider_id,
       mode: connection.mode,
+      version,
+      keyId: envelope.keyId,
+    };
+  }
+
+  async resolveCapabilityCredentials(organizationId: string, capabilityId: string): Promise<ResolvedCapabilityCredentials> {
+    const sealed = await this.store.sealedCapability(this.uow.executor, organizationId, capabilityId);
+    const { connection, envelope, version } = usable(sealed, `capability connection "${capabilityId}"`);
+    const plaintext = open(envelope, { organizationId, connectionId: connection.id, version }, await this.keyrings.keyring());
+    return {
+      ...decodeCapabilityCredentials(plaintext),
+      connectionId: connection.id,
+      capabilityId: connection.capability_id,
+      label: connection.label,
+      kind: connection.kind,
       version,
       keyId: envelope.keyId,
     };

@@ -3,15 +3,31 @@ import { seal, type EnvelopeBinding } from '../crypto/envelope.js';
 import type { Keyring, KeyringSource } from '../crypto/keyring.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, forbidden, notFound } from '../errors/api-error.js';
+import type { Schema } from '../http/operation-types.js';
 import type { Logger } from '../log/logger.js';
 import { baseUrlProblem } from './base-url.js';
 import {
+  encodeCapabilityCredentials,
   encodeChatApplicationCredentials,
   encodeProviderCredentials,
   type ChatApplicationCredentialInput,
   type ProviderCredentialInput,
 } from './credentials.js';
-import type { ChatApplicationConnectionRecord, ConnectionMode, ConnectionStore, ProviderConnectionRecord } from './store.js';
+import type { CapabilityConnectionRecord, ChatApplicationConnectionRecord, ConnectionMode, ConnectionStore, ProviderConnectionRecord } from './store.js';
+
+/** `PUT /capability-connections/{capabilityId}`: the row's fields and the write-only headers. */
+export type CapabilityConnectionInput = Schema<'PutCapabilityConnectionRequest'>;
+
+/** The first header name given twice, compared case-insensitively as HTTP does, or undefined. */
+function duplicateHeaderName(names: string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const name of names) {
+    const key = name.toLowerCase();
+    if (seen.has(key)) return name;
+    seen.add(key);
+  }
+  return undefined;
+}
 
 /** Who changes a provider connection: an org admin through the API, or the platform operator through `hub`. */
 export type ManagedBy = 'organization' | 'platform';
@@ -128,6 +144,57 @@ export class ConnectionService {
       'chat-application connection credentials sealed',
     );
     return result;
+  }
+
+  listCapabilities(organizationId: string): Promise<CapabilityConnectionRecord[]> {
+    return this.store.listCapabilities(this.uow.executor, organizationId);
+  }
+
+  /**
+   * Creates (first PUT) or rotates the organization's connection to an external capability:
+   * the endpoint and its headers are sealed as a new version, which becomes the active one
+   * (ACTIVE, also out of DISABLED); label, kind and endpoint are updated on the row. Header
+   * values are secrets: sealed, never stored elsewhere, logged or returned.
+   */
+  async putCapability(organizationId: string, capabilityId: string, input: CapabilityConnectionInput): Promise<{ connection: CapabilityConnectionRecord; outcome: RotationOutcome }> {
+    const problem = baseUrlProblem(input.endpointUrl);
+    if (problem) throw badRequest(`endpointUrl ${problem}.`, [{ path: '/body/endpointUrl', message: problem }]);
+    const headers = input.headers ?? {};
+    const duplicate = duplicateHeaderName(Object.keys(headers));
+    if (duplicate) throw badRequest(`headers names ${JSON.stringify(duplicate)} twice (header names are case-insensitive).`, [{ path: '/body/headers', message: 'header names must differ case-insensitively' }]);
+    const keyring = await this.keyrings.keyring();
+    const at = this.clock.now().toISOString();
+    const row = { label: input.label, kind: input.kind, endpoint_url: input.endpointUrl };
+    const result = await this.uow.run(async (trx) => {
+      const claimed = await this.store.claimCapability(trx, { organizationId, capabilityId, label: input.label, kind: input.kind, endpointUrl: input.endpointUrl }, at);
+      const connectionId = claimed.connection.id;
+      const version = await this.store.nextVersion(trx, 'capability', connectionId);
+      const envelope = sealCredentials(encodeCapabilityCredentials({ endpointUrl: input.endpointUrl, headers }), { organizationId, connectionId, version }, keyring);
+      await this.store.insertVersion(trx, 'capability', { connectionId, version, envelope }, at);
+      await this.store.activate(trx, 'capability', connectionId, version, at, row);
+      const outcome: RotationOutcome = claimed.created ? 'created' : 'rotated';
+      return { connection: (await this.store.findCapability(trx, organizationId, capabilityId))!, outcome };
+    });
+    const { connection, outcome } = result;
+    this.logger.info(
+      { organizationId, connectionId: connection.id, capabilityId, version: connection.active_version, keyId: connection.key_id, headerCount: Object.keys(headers).length, outcome },
+      'capability connection credentials sealed',
+    );
+    return result;
+  }
+
+  /** Sets the capability connection DISABLED; versions stay, a later PUT reactivates it; a DISABLED one is left as it is. */
+  async disableCapability(organizationId: string, capabilityId: string): Promise<CapabilityConnectionRecord> {
+    const at = this.clock.now().toISOString();
+    const { connection, changed } = await this.uow.run(async (trx) => {
+      const current = await this.store.findCapability(trx, organizationId, capabilityId, { lock: true });
+      if (!current) throw notFound('connection_not_found', `This organization has no connection to the capability ${JSON.stringify(capabilityId)}.`);
+      if (current.status === 'DISABLED') return { connection: current, changed: false };
+      await this.store.setStatus(trx, 'capability', current.id, 'DISABLED', at);
+      return { connection: (await this.store.findCapability(trx, organizationId, capabilityId))!, changed: true };
+    });
+    if (changed) this.logger.info({ organizationId, connectionId: connection.id, capabilityId }, 'capability connection disabled');
+    return connection;
   }
 
   /**

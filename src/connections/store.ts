@@ -34,6 +34,24 @@ export interface ChatApplicationConnectionRecord {
   updated_at: string;
 }
 
+/** The `kind` column of a capability connection; held to the contract's CapabilityKind by the mapper. */
+export type CapabilityKind = 'mcp' | 'http';
+
+/** An external-capability connection with the key id of its active version. */
+export interface CapabilityConnectionRecord {
+  id: string;
+  organization_id: string;
+  capability_id: string;
+  label: string;
+  kind: CapabilityKind;
+  endpoint_url: string;
+  status: ConnectionStatus;
+  active_version: number | null;
+  key_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** A connection as the resolver reads it: the row and, when it has one, its active envelope. */
 export interface SealedConnection<R> {
   connection: R;
@@ -43,6 +61,7 @@ export interface SealedConnection<R> {
 const TABLES = {
   provider: { connections: 'provider_connections', versions: 'provider_connection_versions' },
   chatApplication: { connections: 'chat_application_connections', versions: 'chat_application_connection_versions' },
+  capability: { connections: 'capability_connections', versions: 'capability_connection_versions' },
 } as const;
 
 export type ConnectionKind = keyof typeof TABLES;
@@ -59,7 +78,7 @@ interface EnvelopeRow {
   ciphertext: Buffer | null;
 }
 
-/** Provider and chat-application connections and their sealed credential versions. */
+/** Provider, chat-application and external-capability connections and their sealed credential versions. */
 export class ConnectionStore {
   async listProviders(db: Executor, organizationId: string): Promise<ProviderConnectionRecord[]> {
     return withActiveKey(db, 'provider').where('c.organization_id', organizationId).orderBy('c.provider_id');
@@ -69,6 +88,16 @@ export class ConnectionStore {
   async findProvider(db: Executor, organizationId: string, providerId: string, options: { lock?: boolean } = {}): Promise<ProviderConnectionRecord | undefined> {
     if (options.lock) await db('provider_connections').where({ organization_id: organizationId, provider_id: providerId }).forUpdate().first('id');
     return withActiveKey(db, 'provider').where({ 'c.organization_id': organizationId, 'c.provider_id': providerId }).first();
+  }
+
+  async listCapabilities(db: Executor, organizationId: string): Promise<CapabilityConnectionRecord[]> {
+    return withActiveKey(db, 'capability').where('c.organization_id', organizationId).orderBy('c.capability_id');
+  }
+
+  /** The connection; `lock` holds its row until the transaction ends (PostgreSQL; SQLite's single writer already serializes). */
+  async findCapability(db: Executor, organizationId: string, capabilityId: string, options: { lock?: boolean } = {}): Promise<CapabilityConnectionRecord | undefined> {
+    if (options.lock) await db('capability_connections').where({ organization_id: organizationId, capability_id: capabilityId }).forUpdate().first('id');
+    return withActiveKey(db, 'capability').where({ 'c.organization_id': organizationId, 'c.capability_id': capabilityId }).first();
   }
 
   async findChatApplication(db: Executor, organizationId: string): Promise<ChatApplicationConnectionRecord | undefined> {
@@ -127,6 +156,32 @@ export class ConnectionStore {
     return { connection: (await this.findChatApplication(trx, input.organizationId))!, created: inserted.length > 0 };
   }
 
+  /** The same for an external-capability connection, created with the given label, kind and endpoint. */
+  async claimCapability(
+    trx: Executor,
+    input: { organizationId: string; capabilityId: string; label: string; kind: CapabilityKind; endpointUrl: string },
+    at: string,
+  ): Promise<{ connection: CapabilityConnectionRecord; created: boolean }> {
+    const inserted = await trx('capability_connections')
+      .insert({
+        id: randomUUID(),
+        organization_id: input.organizationId,
+        capability_id: input.capabilityId,
+        label: input.label,
+        kind: input.kind,
+        endpoint_url: input.endpointUrl,
+        status: 'DRAFT',
+        active_version: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict(['organization_id', 'capability_id'])
+      .ignore()
+      .returning<{ id: string }[]>('id');
+    const connection = (await this.findCapability(trx, input.organizationId, input.capabilityId, { lock: true }))!;
+    return { connection, created: inserted.length > 0 };
+  }
+
   /** The number the next version of the connection gets: versions count up from 1 and are never reused. */
   async nextVersion(trx: Executor, kind: ConnectionKind, connectionId: string): Promise<number> {
     const row = await trx(TABLES[kind].versions).where({ connection_id: connectionId }).max<{ v: number | string | null }>({ v: 'version' }).first();
@@ -156,7 +211,7 @@ export class ConnectionStore {
     connectionId: string,
     version: number,
     at: string,
-    changes: { mode?: ConnectionMode; app_id?: string; bot_open_id?: string } = {},
+    changes: { mode?: ConnectionMode; app_id?: string; bot_open_id?: string; label?: string; kind?: CapabilityKind; endpoint_url?: string } = {},
   ): Promise<void> {
     await trx(TABLES[kind].connections)
       .where({ id: connectionId })
@@ -177,7 +232,12 @@ export class ConnectionStore {
     return row && splitEnvelope<ChatApplicationConnectionRecord>(row);
   }
 
-  /** Sealed versions per master key id over both kinds; versions that are some connection's active one counted apart. */
+  async sealedCapability(db: Executor, organizationId: string, capabilityId: string): Promise<SealedConnection<CapabilityConnectionRecord> | undefined> {
+    const row = await withActiveEnvelope(db, 'capability').where({ 'c.organization_id': organizationId, 'c.capability_id': capabilityId }).first();
+    return row && splitEnvelope<CapabilityConnectionRecord>(row);
+  }
+
+  /** Sealed versions per master key id over every kind; versions that are some connection's active one counted apart. */
   async keyUsage(db: Executor): Promise<KeyUsage[]> {
     const usage = new Map<string, KeyUsage>();
     for (const kind of Object.keys(TABLES) as ConnectionKind[]) {
@@ -200,6 +260,7 @@ export class ConnectionStore {
 const CONNECTION_COLUMNS = {
   provider: ['c.id', 'c.organization_id', 'c.provider_id', 'c.mode', 'c.status', 'c.active_version', 'c.created_at', 'c.updated_at'],
   chatApplication: ['c.id', 'c.organization_id', 'c.app_id', 'c.bot_open_id', 'c.status', 'c.active_version', 'c.created_at', 'c.updated_at'],
+  capability: ['c.id', 'c.organization_id', 'c.capability_id', 'c.label', 'c.kind', 'c.endpoint_url', 'c.status', 'c.active_version', 'c.created_at', 'c.updated_at'],
 } as const;
 
 /** The connections of a kind joined to their active version, for its key id. */

@@ -7,6 +7,8 @@ import * as capacity from './migrations/20261122030000_capacity.js';
 import * as readIndexes from './migrations/20261122040000_read_indexes.js';
 import * as agents from './migrations/20261122050000_agents.js';
 import * as agentLibrary from './migrations/20261123100000_agent_library.js';
+import * as capabilityConnections from './migrations/20261123110000_capability_connections.js';
+import * as usageFacts from './migrations/20261123120000_usage_facts.js';
 import * as sharedInstances from './migrations/20261123000000_shared_instances.js';
 
 /**
@@ -22,6 +24,8 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122050000_agents': agents,
   '20261123000000_shared_instances': sharedInstances,
   '20261123100000_agent_library': agentLibrary,
+  '20261123110000_capability_connections': capabilityConnections,
+  '20261123120000_usage_facts': usageFacts,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

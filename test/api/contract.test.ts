@@ -35,6 +35,7 @@ const OPERATION_IDS = [
 const SECOND_WAVE_OPERATION_IDS = [
   'updateAgentRole', 'disableProviderConnection',
   'getAgentLibrary', 'createAgentLibraryFolder', 'updateAgentLibraryFolder', 'archiveAgentLibraryFolder',
+  'listCapabilityConnections', 'putCapabilityConnection', 'disableCapabilityConnection',
 ];
 
 const SCHEMA_NAMES = [

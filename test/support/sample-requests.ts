@@ -19,6 +19,7 @@ const PATH_VALUES: Record<string, string> = {
   providerId: 'anthropic',
   roleId: 'reviewer',
   name: 'code-review',
+  capabilityId: 'web-search',
 };
 
 /** A body each operation's contract accepts. */
@@ -45,6 +46,7 @@ const BODIES: Record<string, unknown> = {
   updateAgentRole: { disabled: true },
   createAgentLibraryFolder: { name: 'Sample library folder' },
   updateAgentLibraryFolder: { name: 'Renamed library folder' },
+  putCapabilityConnection: { label: 'Web search', kind: 'http', endpointUrl: 'https://search.example.com', headers: { Authorization: 'Bearer sample' } },
 };
 
 /** One valid request per operation of openapi.yaml, in document order. */
