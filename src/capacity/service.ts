@@ -141,7 +141,7 @@ export class CapacityService {
   admitRequest(organizationId: string): void | Promise<void> {
     const limits = this.limitsOf(organizationId);
     if (limits instanceof Promise) return limits.then((loaded) => this.countRequest(organizationId, loaded));
-    this.countRequest(organizationId, limits);
+    return this.countRequest(organizationId, limits);
   }
 
   /**

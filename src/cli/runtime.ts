@@ -31,6 +31,7 @@ export async function openRuntime(options: { config?: Config; logger?: Logger; l
   const config = options.config ?? loadConfig();
   const logger = options.logger ?? createLogger({ level: config.logLevel, destination: process.stderr as never });
   const db = openDatabase(config);
+  quietDriverWarnings(db, logger);
   let migrationsApplied: string[];
   let keyring: Keyring | undefined;
   const invalidations = config.databaseUrl ? new PostgresInvalidations(db, logger) : undefined;
@@ -63,6 +64,16 @@ export async function openRuntime(options: { config?: Config; logger?: Logger; l
       await db.destroy();
     },
   };
+}
+
+/**
+ * knex prints each failed connection attempt with its stack on the console ("Acquire connection
+ * error: …"); the failure itself reaches the caller, which reports it in one line. The warning
+ * goes to the log at debug level instead, its first line only.
+ */
+function quietDriverWarnings(db: Db, logger: Logger): void {
+  const knexLogger = (db.client as { logger?: { _warn?: unknown } }).logger;
+  if (knexLogger) knexLogger._warn = (message: unknown) => logger.debug({ warning: String(message).split('\n', 1)[0] }, 'database driver warning');
 }
 
 /** How long a start waits for another instance's migration run to finish. */

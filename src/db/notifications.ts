@@ -6,6 +6,8 @@ import type { Db } from './connect.js';
 /** The one channel every instance listens on; the payload names the cache and the key. */
 export const INVALIDATION_CHANNEL = 'hub_cache_invalidation';
 const RECONNECT_DELAY_MS = 1_000;
+/** How long `publish` waits for its own notification to come back before it resolves anyway. */
+const ECHO_TIMEOUT_MS = 1_000;
 
 /** The part of a `pg` client the listener uses (knex hands out the raw driver connection). */
 interface ListenerConnection {
@@ -18,6 +20,8 @@ interface ListenerConnection {
 interface Message {
   /** The publishing instance: it cleared its own cache already and ignores its own message. */
   from: string;
+  /** The publisher's sequence number, so it can tell when its own message came back. */
+  seq: number;
   cache: string;
   key: string | null;
 }
@@ -37,6 +41,9 @@ export class PostgresInvalidations implements CacheInvalidations {
   private closed = false;
   /** Notifications received from other instances (for /metrics). */
   received = 0;
+  private sequence = 0;
+  /** Publications waiting for their own notification to come back, by sequence number. */
+  private readonly echoes = new Map<number, () => void>();
 
   constructor(
     private readonly db: Db,
@@ -48,13 +55,32 @@ export class PostgresInvalidations implements CacheInvalidations {
     await this.listen();
   }
 
+  /**
+   * Sends the invalidation and, when this process listens too, waits (at most ECHO_TIMEOUT_MS)
+   * until the notification comes back to it. PostgreSQL hands a notification to every listener
+   * at once, so by then the other instances' connections have it too, ahead of any request a
+   * client can send after the answer this publication precedes: "on the next request" holds.
+   */
   async publish(cache: string, key: string | undefined): Promise<void> {
-    const message: Message = { from: this.instanceId, cache, key: key ?? null };
+    const seq = ++this.sequence;
+    const message: Message = { from: this.instanceId, seq, cache, key: key ?? null };
+    let echoed: Promise<void> | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    if (this.connection) {
+      echoed = new Promise<void>((resolve) => {
+        this.echoes.set(seq, resolve);
+        timer = setTimeout(resolve, ECHO_TIMEOUT_MS);
+      });
+    }
     try {
       await this.db.raw('select pg_notify(?, ?)', [INVALIDATION_CHANNEL, JSON.stringify(message)]);
+      await echoed;
     } catch (err) {
       // The change itself committed; the other instances' TTL still bounds the staleness.
       this.logger.warn({ err, cache }, 'could not notify the other instances of a cache invalidation');
+    } finally {
+      clearTimeout(timer);
+      this.echoes.delete(seq);
     }
   }
 
@@ -121,7 +147,10 @@ export class PostgresInvalidations implements CacheInvalidations {
     } catch {
       return;
     }
-    if (message.from === this.instanceId) return;
+    if (message.from === this.instanceId) {
+      this.echoes.get(message.seq)?.();
+      return;
+    }
     this.received += 1;
     for (const onStale of this.subscribers.get(message.cache) ?? []) onStale(message.key ?? undefined);
   }
