@@ -825,6 +825,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/{orgSlug}/usage/breakdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the usage breakdown by fact kind and external capability
+         * @description Sums the usage facts of the organization's runs (see the Usage tag)
+         *     over the same window and filters as `getUsageReport`: [`from`, `to`)
+         *     by the run's time, `folderId` covering the folder's whole subtree
+         *     (archived folders and projects included), and optionally one
+         *     `projectId` (any project of the organization, archived ones included;
+         *     404 `project_not_found` otherwise). Both filters together mean the
+         *     project, when it is in the subtree.
+         *
+         *     - `byFactKind`: one row per kind with at least one fact, in the order
+         *       `model`, `tool`, `capability`.
+         *     - `byCapability`: one row per external capability with at least one
+         *       `capability` fact, by `capabilityId`; `label` is the label of the
+         *       organization's capability connection with that id (whatever its
+         *       status), null when there is none.
+         *     - `quantity` sums the facts' quantities (tokens for `model`, calls
+         *       otherwise); `costUsd` sums the known costs and is null when no fact
+         *       of the row has one, as in the report.
+         *
+         *     Aggregated in SQL over an index that covers every column read; runs
+         *     are never loaded into the service.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["getUsageBreakdown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/org/{orgSlug}/provider-connections": {
         parameters: {
             query?: never;
@@ -1886,6 +1930,37 @@ export interface components {
             verificationToken?: string;
             /** @description Secret; write-only. */
             encryptKey?: string;
+        };
+        /**
+         * @description `model`: tokens of a model call; `tool`: calls of a built-in tool; `capability`: calls of an external capability (`capabilityId`).
+         * @enum {string}
+         */
+        FactKind: "model" | "tool" | "capability";
+        FactKindUsageRow: {
+            kind: components["schemas"]["FactKind"];
+            factCount: number;
+            /** @description Tokens for `model`, calls for `tool` and `capability`. */
+            quantity: number;
+            /** @description The sum of the known costs; null when no fact of the row has one. */
+            costUsd: number | null;
+        };
+        CapabilityUsageRow: {
+            capabilityId: string;
+            /** @description The label of the organization's capability connection with this id; null when there is none. */
+            label: string | null;
+            factCount: number;
+            /** @description Calls. */
+            quantity: number;
+            /** @description The sum of the known costs; null when no fact of the row has one. */
+            costUsd: number | null;
+        };
+        UsageBreakdown: {
+            /** Format: date-time */
+            from: string | null;
+            /** Format: date-time */
+            to: string | null;
+            byFactKind: components["schemas"]["FactKindUsageRow"][];
+            byCapability: components["schemas"]["CapabilityUsageRow"][];
         };
         /**
          * @description `mcp`: a Model Context Protocol server; `http`: a plain HTTP API.
@@ -3386,6 +3461,47 @@ export interface operations {
             /** @description `org_admin_required`. */
             403: components["responses"]["Forbidden"];
             /** @description `org_not_found`, `folder_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getUsageBreakdown: {
+        parameters: {
+            query?: {
+                /** @description Start of the window, inclusive (ISO 8601 date-time). */
+                from?: string;
+                /** @description End of the window, exclusive (ISO 8601 date-time). */
+                to?: string;
+                /** @description Restricts the breakdown to the projects in this folder's whole subtree. */
+                folderId?: string;
+                /** @description Restricts the breakdown to this project. */
+                projectId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage breakdown. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageBreakdown"];
+                };
+            };
+            /** @description `validation_failed`: `orgSlug`, `from`, `to`, `folderId` or `projectId` does not match its schema, or `from` is later than `to`. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `folder_not_found`, `project_not_found`. */
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];

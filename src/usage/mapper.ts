@@ -1,6 +1,6 @@
 import type { Schema } from '../http/operation-types.js';
 import { byCodeUnits, byName } from '../shared/order.js';
-import type { UsageRowRecord } from './store.js';
+import type { CapabilitySumRecord, FactKindSumRecord, UsageRowRecord } from './store.js';
 
 type ProjectUsageRow = Schema<'ProjectUsageRow'>;
 
@@ -40,4 +40,33 @@ function sumRows(rows: ProjectUsageRow[]): Schema<'UsageTotals'> {
     if (row.costUsd !== null) totals.costUsd = (totals.costUsd ?? 0) + row.costUsd;
   }
   return totals;
+}
+
+/** The order fact kinds are listed in: what runs cost most often first. */
+const KIND_ORDER = ['model', 'tool', 'capability'] as const;
+type FactKind = (typeof KIND_ORDER)[number];
+const isFactKind = (kind: string): kind is FactKind => (KIND_ORDER as readonly string[]).includes(kind);
+
+/** A sum of facts; quantity and cost come back as numbers or numeric strings depending on the engine. */
+const sums = (r: { fact_count: number | string; quantity: number | string | null; cost_usd: number | string | null }) => ({
+  factCount: Number(r.fact_count),
+  quantity: Number(r.quantity ?? 0),
+  costUsd: r.cost_usd === null ? null : Number(r.cost_usd),
+});
+
+/**
+ * The breakdown of a window: one row per fact kind with at least one fact (model, tool,
+ * capability), and one per external capability (by id) labelled by its connection.
+ */
+export function toUsageBreakdown(from: string | undefined, to: string | undefined, byKind: FactKindSumRecord[], byCapability: CapabilitySumRecord[]): Schema<'UsageBreakdown'> {
+  const kinds = byKind.filter((r): r is FactKindSumRecord & { kind: FactKind } => isFactKind(r.kind));
+  kinds.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
+  return {
+    from: from ?? null,
+    to: to ?? null,
+    byFactKind: kinds.map((r) => ({ kind: r.kind, ...sums(r) })),
+    byCapability: byCapability
+      .map((r) => ({ capabilityId: r.capability_id, label: r.label ?? null, ...sums(r) }))
+      .sort((a, b) => byCodeUnits(a.capabilityId, b.capabilityId)),
+  };
 }

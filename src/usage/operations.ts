@@ -1,12 +1,17 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule } from '../http/operation-table.js';
 
-/** The usage report. */
+/** The usage report and its breakdown by fact kind and external capability. */
 export function usageOperations({ usage }: Services): OperationModule {
   return {
     getUsageReport: {
       rule: 'orgAdmin',
       handle: ({ access, query }) => usage.report(access.organization.id, query),
+    },
+
+    getUsageBreakdown: {
+      rule: 'orgAdmin',
+      handle: ({ access, query }) => usage.breakdown(access.organization.id, query),
     },
   };
 }

@@ -13,7 +13,25 @@ export interface RunLine {
   inputTokens: number;
   outputTokens: number;
   costUsd: number | null;
+  /** What the run consumed, itemized (DESIGN §5 "Usage facts"); absent means none. */
+  facts?: UsageFact[];
 }
+
+export type FactKind = 'model' | 'tool' | 'capability';
+
+/** One fact of a run: `model` tokens, `tool` calls, or calls of the external capability `capabilityId`. */
+export interface UsageFact {
+  kind: FactKind;
+  capabilityId?: string;
+  quantity: number;
+  unit: 'tokens' | 'calls';
+  costUsd: number | null;
+}
+
+/** The unit each kind is counted in. */
+export const UNIT_OF_KIND: Readonly<Record<FactKind, UsageFact['unit']>> = { model: 'tokens', tool: 'calls', capability: 'calls' };
+/** The most facts one run may carry. */
+export const MAX_FACTS_PER_RUN = 100;
 
 const schema = {
   type: 'object',
@@ -30,6 +48,23 @@ const schema = {
     inputTokens: { type: 'integer', minimum: 0 },
     outputTokens: { type: 'integer', minimum: 0 },
     costUsd: { type: ['number', 'null'], minimum: 0 },
+    facts: {
+      type: 'array',
+      maxItems: MAX_FACTS_PER_RUN,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['kind', 'quantity', 'unit', 'costUsd'],
+        properties: {
+          kind: { enum: ['model', 'tool', 'capability'] },
+          // The capability connections' id rule (the slug rule of teams).
+          capabilityId: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,62}$' },
+          quantity: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+          unit: { enum: ['tokens', 'calls'] },
+          costUsd: { type: ['number', 'null'], minimum: 0 },
+        },
+      },
+    },
   },
 } as const;
 
@@ -54,6 +89,11 @@ export function parseRunLine(text: string): RunLine {
     throw new Error(what);
   }
   const run = value as RunLine;
+  for (const [i, fact] of (run.facts ?? []).entries()) {
+    if (fact.unit !== UNIT_OF_KIND[fact.kind]) throw new Error(`facts/${i}/unit must be "${UNIT_OF_KIND[fact.kind]}" for a ${fact.kind} fact, got "${fact.unit}"`);
+    if (fact.kind === 'capability' && fact.capabilityId === undefined) throw new Error(`facts/${i} is a capability fact without capabilityId`);
+    if (fact.kind !== 'capability' && fact.capabilityId !== undefined) throw new Error(`facts/${i}/capabilityId is only for capability facts, not ${fact.kind}`);
+  }
   const at = DATE_TIME.test(run.at) ? new Date(run.at) : undefined;
   if (!at || Number.isNaN(at.getTime())) throw new Error(`at "${run.at}" is not an ISO 8601 date-time with a time zone`);
   return { ...run, at: at.toISOString() };

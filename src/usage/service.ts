@@ -5,9 +5,9 @@ import type { UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, notFound } from '../errors/api-error.js';
 import type { FolderStore } from '../folders/store.js';
 import type { Schema } from '../http/operation-types.js';
-import { toUsageReport } from './mapper.js';
-import { parseRunLine, type RunLine } from './run-line.js';
-import type { RunRecord, SessionActivity, UsageStore } from './store.js';
+import { toUsageBreakdown, toUsageReport } from './mapper.js';
+import { parseRunLine, type RunLine, type UsageFact } from './run-line.js';
+import type { FactRecord, RunRecord, SessionActivity, UsageFilter, UsageStore } from './store.js';
 
 /** A problem with an ingest file; the message names the line. Nothing has been written. */
 export class IngestError extends Error {}
@@ -28,8 +28,9 @@ const PROGRESS_EVERY = 100_000;
 const WRITE_BATCH = 5_000;
 
 /**
- * Usage: runs loaded from JSON Lines (written by the agent runtime in production) and the
- * per-project report, aggregated in SQL.
+ * Usage: runs and their facts loaded from JSON Lines (written by the agent runtime in
+ * production), the per-project report and the breakdown by fact kind and capability, both
+ * aggregated in SQL.
  */
 export class UsageService {
   constructor(
@@ -87,31 +88,60 @@ export class UsageService {
       // Sessions first: every run row refers to its session.
       await this.usage.recordSessionActivity(trx, organizationId, [...sessions.values()], new Set(existing.keys()));
       let batch: RunRecord[] = [];
+      let facts: FactRecord[] = [];
       let written = 0;
+      // Runs first, then their facts: every fact refers to its run.
+      const flush = async () => {
+        await this.usage.insertRuns(trx, batch);
+        await this.usage.insertFacts(trx, facts);
+        batch = [];
+        facts = [];
+      };
       for await (const { run } of readRuns(file)) {
-        batch.push(toRunRecord(organizationId, run));
+        const record = toRunRecord(organizationId, run);
+        batch.push(record);
+        for (const [ordinal, fact] of (run.facts ?? []).entries()) facts.push(toFactRecord(record, ordinal, fact));
         if (batch.length === batchSize) {
-          await this.usage.insertRuns(trx, batch);
           const before = written;
           written += batch.length;
-          batch = [];
+          await flush();
           if (Math.floor(written / progressEvery) > Math.floor(before / progressEvery)) onProgress({ phase: 'written', lines: written });
         }
       }
-      await this.usage.insertRuns(trx, batch);
+      await flush();
     });
     return { runs, sessions: sessions.size };
   }
 
   /** Per-project totals of runs in [from, to) — optionally only under a folder — and their sums. */
   async report(organizationId: string, query: { from?: string; to?: string; folderId?: string }): Promise<Schema<'UsageReport'>> {
+    const filter = await this.filterOf(organizationId, query);
+    return toUsageReport(filter.from, filter.to, await this.usage.usageByProject(this.uow.executor, organizationId, filter));
+  }
+
+  /**
+   * The facts of runs in [from, to) — optionally only under a folder and/or of one project —
+   * summed per fact kind and per external capability, in SQL, with the report's null-cost rule.
+   */
+  async breakdown(organizationId: string, query: { from?: string; to?: string; folderId?: string; projectId?: string }): Promise<Schema<'UsageBreakdown'>> {
+    const filter = await this.filterOf(organizationId, query);
+    if (query.projectId !== undefined && !(await this.usage.projectIdsInOrg(this.uow.executor, organizationId, [query.projectId])).has(query.projectId)) {
+      throw notFound('project_not_found', `No project ${query.projectId} in this organization.`);
+    }
+    const db = this.uow.executor;
+    const [byKind, byCapability] = await Promise.all([this.usage.factsByKind(db, organizationId, filter), this.usage.factsByCapability(db, organizationId, filter)]);
+    return toUsageBreakdown(filter.from, filter.to, byKind, byCapability);
+  }
+
+  /** The window (normalized; 400 when reversed), the folder's subtree and the project, as the report and the breakdown read them. */
+  private async filterOf(organizationId: string, query: { from?: string; to?: string; folderId?: string; projectId?: string }): Promise<UsageFilter> {
     const from = query.from === undefined ? undefined : new Date(query.from).toISOString();
     const to = query.to === undefined ? undefined : new Date(query.to).toISOString();
     if (from !== undefined && to !== undefined && from > to) {
       throw badRequest('`from` must not be later than `to`.', [{ path: '/query/from', message: 'must not be later than to' }]);
     }
     const folderIds = query.folderId === undefined ? undefined : await this.subtree(organizationId, query.folderId);
-    return toUsageReport(from, to, await this.usage.usageByProject(this.uow.executor, organizationId, { from, to, folderIds }));
+    return { from, to, folderIds, projectId: query.projectId };
   }
 
   /** The folder and every folder below it, archived ones included (their projects' runs count). */
@@ -144,6 +174,19 @@ async function* readRuns(file: string): AsyncGenerator<{ run: RunLine; line: num
     }
   }
 }
+
+const toFactRecord = (run: RunRecord, ordinal: number, fact: UsageFact): FactRecord => ({
+  run_id: run.id,
+  ordinal,
+  organization_id: run.organization_id,
+  project_id: run.project_id,
+  at: run.at,
+  kind: fact.kind,
+  capability_id: fact.capabilityId ?? null,
+  quantity: fact.quantity,
+  unit: fact.unit,
+  cost_usd: fact.costUsd,
+});
 
 const toRunRecord = (organizationId: string, run: RunLine): RunRecord => ({
   id: randomUUID(),

@@ -11,6 +11,45 @@ export interface RunRecord {
   cost_usd: number | null;
 }
 
+/** One fact of a run, with its run's organization, project and time (the breakdown reads facts alone). */
+export interface FactRecord {
+  run_id: string;
+  ordinal: number;
+  organization_id: string;
+  project_id: string;
+  at: string;
+  kind: string;
+  capability_id: string | null;
+  quantity: number;
+  unit: string;
+  cost_usd: number | null;
+}
+
+/** The filters the report and the breakdown share: a window and, optionally, some projects. */
+export interface UsageFilter {
+  from?: string | undefined;
+  to?: string | undefined;
+  /** Only projects in these folders (a folder's subtree). */
+  folderIds?: string[] | undefined;
+  /** Only this project. */
+  projectId?: string | undefined;
+}
+
+export interface FactKindSumRecord {
+  kind: string;
+  fact_count: number | string;
+  quantity: number | string | null;
+  cost_usd: number | string | null;
+}
+
+export interface CapabilitySumRecord {
+  capability_id: string;
+  label: string | null;
+  fact_count: number | string;
+  quantity: number | string | null;
+  cost_usd: number | string | null;
+}
+
 /** What a batch of runs does to one agent session. */
 export interface SessionActivity {
   id: string;
@@ -41,6 +80,8 @@ export interface UsageRowRecord {
  * limits.
  */
 const INSERT_CHUNK = 500;
+/** Facts have ten columns: 500 rows stay under SQLite's compound-SELECT and both engines' parameter limits. */
+const FACT_INSERT_CHUNK = 500;
 /** Ids per `IN (…)` lookup. */
 const LOOKUP_CHUNK = 5000;
 
@@ -68,6 +109,11 @@ export class UsageStore {
 
   async insertRuns(trx: Executor, runs: RunRecord[]): Promise<void> {
     for (const chunk of chunks(runs, INSERT_CHUNK)) await trx('runs').insert(chunk);
+  }
+
+  /** Facts of runs already inserted (each refers to its run). */
+  async insertFacts(trx: Executor, facts: FactRecord[]): Promise<void> {
+    for (const chunk of chunks(facts, FACT_INSERT_CHUNK)) await trx('run_facts').insert(chunk);
   }
 
   /**
@@ -111,7 +157,7 @@ export class UsageStore {
    * some folders; one statement. Runs are grouped by project first (an index-only scan of
    * runs_org_project_cover_idx) and only the per-project rows are joined to projects.
    */
-  async usageByProject(db: Executor, organizationId: string, window: { from?: string; to?: string; folderIds?: string[] }): Promise<UsageRowRecord[]> {
+  async usageByProject(db: Executor, organizationId: string, window: UsageFilter): Promise<UsageRowRecord[]> {
     const sums = db('runs as r')
       .where('r.organization_id', organizationId)
       .groupBy('r.project_id')
@@ -123,15 +169,52 @@ export class UsageStore {
         db.raw('sum(r.output_tokens) as output_tokens'),
         db.raw('sum(r.cost_usd) as cost_usd'),
       );
-    if (window.from) sums.where('r.at', '>=', window.from);
-    if (window.to) sums.where('r.at', '<', window.to);
-    if (window.folderIds) {
-      sums.whereIn('r.project_id', db('projects').where('organization_id', organizationId).whereIn('folder_id', window.folderIds).select('id'));
-    }
+    applyFilter(db, sums, 'r', organizationId, window);
     return db
       .from(sums.as('s'))
       .join('projects as p', 'p.id', 's.project_id')
       .select('s.*', 'p.name as project_name', 'p.folder_id');
+  }
+
+  /**
+   * Sums of the organization's facts per kind under the filter: one statement, an index-only
+   * scan of run_facts_org_project_cover_idx.
+   */
+  async factsByKind(db: Executor, organizationId: string, filter: UsageFilter): Promise<FactKindSumRecord[]> {
+    const sums = db('run_facts as f')
+      .where('f.organization_id', organizationId)
+      .groupBy('f.kind')
+      .select('f.kind', db.raw('count(*) as fact_count'), db.raw('sum(f.quantity) as quantity'), db.raw('sum(f.cost_usd) as cost_usd'));
+    applyFilter(db, sums, 'f', organizationId, filter);
+    return sums;
+  }
+
+  /**
+   * Sums of the capability facts per capability under the filter, each with the label of the
+   * organization's connection to it (any status), null when there is none: the facts are
+   * grouped first, and only the per-capability rows joined to the connections.
+   */
+  async factsByCapability(db: Executor, organizationId: string, filter: UsageFilter): Promise<CapabilitySumRecord[]> {
+    const sums = db('run_facts as f')
+      .where('f.organization_id', organizationId)
+      .where('f.kind', 'capability')
+      .groupBy('f.capability_id')
+      .select('f.capability_id', db.raw('count(*) as fact_count'), db.raw('sum(f.quantity) as quantity'), db.raw('sum(f.cost_usd) as cost_usd'));
+    applyFilter(db, sums, 'f', organizationId, filter);
+    return db
+      .from(sums.as('s'))
+      .leftJoin('capability_connections as c', (on) => on.on('c.capability_id', 's.capability_id').andOnVal('c.organization_id', '=', organizationId))
+      .select('s.*', 'c.label');
+  }
+}
+
+/** The window, folder and project filters, on a query over `runs` or `run_facts` aliased `alias`. */
+function applyFilter(db: Executor, query: ReturnType<Executor>, alias: string, organizationId: string, filter: UsageFilter): void {
+  if (filter.from) query.where(`${alias}.at`, '>=', filter.from);
+  if (filter.to) query.where(`${alias}.at`, '<', filter.to);
+  if (filter.projectId) query.where(`${alias}.project_id`, filter.projectId);
+  if (filter.folderIds) {
+    query.whereIn(`${alias}.project_id`, db('projects').where('organization_id', organizationId).whereIn('folder_id', filter.folderIds).select('id'));
   }
 }
 

@@ -36,6 +36,7 @@ const SECOND_WAVE_OPERATION_IDS = [
   'updateAgentRole', 'disableProviderConnection',
   'getAgentLibrary', 'createAgentLibraryFolder', 'updateAgentLibraryFolder', 'archiveAgentLibraryFolder',
   'listCapabilityConnections', 'putCapabilityConnection', 'disableCapabilityConnection',
+  'getUsageBreakdown',
 ];
 
 const SCHEMA_NAMES = [
