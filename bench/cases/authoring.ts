@@ -208,7 +208,12 @@ async function runCase(): Promise<number> {
   console.log(`cph check / cp -r:             ${(median('cph check') / cp).toFixed(2)}×`);
   console.log(`buildTarget (API) / cp -r:     ${(median('buildTarget (in process)') / cp).toFixed(2)}×`);
   console.log(`checkCourse (API) / cp -r:     ${(median('checkCourse (in process)') / cp).toFixed(2)}×`);
-  console.log(`load average:                  ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} on ${os.cpus().length} CPUs`);
+  console.log(
+    `load average:                  ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ')} on ${os.cpus().length} CPUs`,
+  );
   return failures.length > 0 ? 1 : 0;
 }
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { spawn } from 'node:child_process';
-import { COMMAND_USAGE, USAGE, version } from '../../authoring/index.js';
+import { COMMAND_USAGE, DIAGNOSTIC_CLASSES, USAGE, version } from '../../authoring/index.js';
 import { copyFixture, CPH_BIN, FIXTURES, removeTempDirs, runCph, tempDir, type CliResult } from './support.js';
 
 afterAll(removeTempDirs);
@@ -99,14 +99,7 @@ describe('cph check', () => {
   });
 
   it('prints {"diagnostics": [...]} with --json, file names as the user typed the directory', async () => {
-    for (const cls of [
-      'course-invalid',
-      'unknown-kind',
-      'part-missing',
-      'content-missing',
-      'content-unexpected',
-      'outline-invalid',
-    ]) {
+    for (const cls of DIAGNOSTIC_CLASSES) {
       const result = await cph('check', `diag-${cls}/course`, '--json');
       expect(result.code, cls).toBe(1);
       const parsed = JSON.parse(result.stdout) as { diagnostics: Record<string, unknown>[] };
