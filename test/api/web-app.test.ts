@@ -9,7 +9,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestHub } from '../support/test-hub.js';
 
-const INDEX = '<!doctype html><html><head><title>Org Admin</title></head><body><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>';
+const INDEX =
+  '<!doctype html><html><head><title>Org Admin</title></head><body><div id="root"></div>' +
+  '<script type="module" src="/assets/index-abc123.js"></script></body></html>';
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 
 let hub: TestHub;

@@ -14,7 +14,12 @@ const PAGES: PageCase[] = [
   { name: 'team', as: 'olivia', path: (s) => `/o/acme/teams/${s.teams.platform}`, ready: 'Platform' },
   { name: 'projects', as: 'olivia', path: () => '/o/acme/projects', ready: 'Projects' },
   { name: 'project', as: 'olivia', path: (s) => `/o/acme/projects/${s.projects.billing}`, ready: 'Billing' },
-  { name: 'project-admin-readonly', as: 'adam', path: (s) => `/o/acme/projects/${s.projects.billing}`, ready: 'Billing' },
+  {
+    name: 'project-admin-readonly',
+    as: 'adam',
+    path: (s) => `/o/acme/projects/${s.projects.billing}`,
+    ready: 'Billing',
+  },
   { name: 'my-projects', as: 'olivia', path: () => '/o/acme/my-projects', ready: 'My projects' },
   { name: 'settings', as: 'olivia', path: () => '/o/acme/settings', ready: 'Settings' },
   { name: 'member-my-projects', as: 'mia', path: () => '/o/acme/my-projects', ready: 'My projects' },

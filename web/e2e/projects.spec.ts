@@ -1,4 +1,4 @@
-import { type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { apiAs, hub } from './support/hub';
 import { expect, signIn, test } from './support/fixtures';
 
@@ -93,8 +93,14 @@ test('the explorer: create, rename, move by dialog and by drag and drop, reorder
 
 test('the project page: detail, binding, sessions, team access, rename and archive', async ({ page, seed }) => {
   const owner = await apiAs('olivia');
-  const launch = await owner.call('POST', '/api/org/acme/projects', { name: 'Launch', folderId: seed.folders.engineering });
-  await owner.call('PUT', `/api/org/acme/projects/${launch.id}/team-access`, { teamId: seed.teams.design, role: 'READ' });
+  const launch = await owner.call('POST', '/api/org/acme/projects', {
+    name: 'Launch',
+    folderId: seed.folders.engineering,
+  });
+  await owner.call('PUT', `/api/org/acme/projects/${launch.id}/team-access`, {
+    teamId: seed.teams.design,
+    role: 'READ',
+  });
   hub(['project', 'bind', 'acme', launch.id, 'chat-launch']);
 
   await signIn(page, 'olivia');

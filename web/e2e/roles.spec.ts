@@ -1,13 +1,18 @@
 import { expect, signIn, test } from './support/fixtures';
 
-test('an org admin without MANAGE sees team access with every control disabled and the reason', async ({ page, seed }) => {
+test('an org admin without MANAGE sees team access with every control disabled and the reason', async ({
+  page,
+  seed,
+}) => {
   await signIn(page, 'adam');
   await page.goto(`/o/acme/projects/${seed.projects.billing}`);
   await expect(page.getByRole('heading', { name: 'Billing', level: 1 })).toBeVisible();
   const reason = page.getByTestId('manage-required');
   await expect(reason).toContainText('project_manage_required');
   await expect(reason).toContainText('MANAGE grant');
-  await expect(page.getByRole('table', { name: 'Team access' }).getByRole('cell', { name: 'Platform platform' })).toBeVisible();
+  await expect(
+    page.getByRole('table', { name: 'Team access' }).getByRole('cell', { name: 'Platform platform' }),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Grant access' })).toBeDisabled();
   await expect(page.getByRole('combobox', { name: 'Access of Platform' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Revoke access of Platform' })).toBeDisabled();
@@ -15,7 +20,10 @@ test('an org admin without MANAGE sees team access with every control disabled a
   await expect(page.getByRole('button', { name: 'Rename' })).toBeEnabled();
 });
 
-test('a MEMBER sees only My projects, and is brought back there from a project without a grant', async ({ page, seed }) => {
+test('a MEMBER sees only My projects, and is brought back there from a project without a grant', async ({
+  page,
+  seed,
+}) => {
   await signIn(page, 'mia');
   await expect(page).toHaveURL(/\/o\/acme\/my-projects$/);
   const nav = page.getByRole('navigation', { name: 'Main' });

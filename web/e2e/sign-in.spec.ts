@@ -17,7 +17,10 @@ test('a login link signs the owner in and lands on the first organization', asyn
   }
 });
 
-test('deep links survive a reload, the org switcher changes organization, sign out ends the session', async ({ page, seed }) => {
+test('deep links survive a reload, the org switcher changes organization, sign out ends the session', async ({
+  page,
+  seed,
+}) => {
   await signIn(page, 'olivia');
   await page.goto(`/o/acme/projects/${seed.projects.billing}`);
   await expect(page.getByRole('heading', { name: 'Billing', level: 1 })).toBeVisible();

@@ -3,7 +3,9 @@ import { expect, signIn, test } from './support/fixtures';
 test('create a team, rename and describe it, manage its members, archive it', async ({ page }) => {
   await signIn(page, 'olivia');
   await page.goto('/o/acme/teams');
-  await expect(page.getByRole('table', { name: 'Teams' }).getByRole('cell', { name: 'Platform platform' })).toBeVisible();
+  await expect(
+    page.getByRole('table', { name: 'Teams' }).getByRole('cell', { name: 'Platform platform' }),
+  ).toBeVisible();
 
   await page.getByLabel('Name').fill('Data Science');
   await expect(page.getByLabel('Slug')).toHaveValue('data-science');

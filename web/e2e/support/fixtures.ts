@@ -10,8 +10,10 @@ export { expect };
 export const seedData = (): Seed => JSON.parse(process.env.HUB_E2E_SEED ?? '{}');
 
 /** The server's address is known only after the global setup started it. */
-export const test = base.extend<{ seed: Seed; consoleErrors: void }>({
+export const test = base.extend<{ seed: Seed; consoleErrors: undefined }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
   baseURL: async ({}, use) => use(process.env.HUB_E2E_BASE_URL),
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
   seed: async ({}, use) => use(seedData()),
   /** A React warning or an uncaught error in the page fails the test; refused requests (4xx) are expected. */
   consoleErrors: [
@@ -19,9 +21,10 @@ export const test = base.extend<{ seed: Seed; consoleErrors: void }>({
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
       page.on('console', (m) => {
-        if ((m.type() === 'error' || m.type() === 'warning') && !/Failed to load resource/.test(m.text())) errors.push(`${m.type()}: ${m.text()}`);
+        if ((m.type() === 'error' || m.type() === 'warning') && !/Failed to load resource/.test(m.text()))
+          errors.push(`${m.type()}: ${m.text()}`);
       });
-      await use();
+      await use(undefined);
       expect(errors).toEqual([]);
     },
     { auto: true },
@@ -35,10 +38,18 @@ export async function signIn(page: Page, imOpenId: string) {
 
 /** No serious or critical accessibility violation on what is on screen now. */
 export async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
-    bad.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`),
+    bad.map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')})`,
+    ),
   ).toEqual([]);
 }
 

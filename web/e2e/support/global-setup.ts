@@ -26,7 +26,8 @@ function freePort(): Promise<number> {
 async function waitUntilReady(url: string, server: ChildProcess, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`hub serve exited with ${server.exitCode}; see .ci-out/playwright/server.log`);
+    if (server.exitCode !== null)
+      throw new Error(`hub serve exited with ${server.exitCode}; see .ci-out/playwright/server.log`);
     try {
       // Any answer from the API (401 without a session) means it is listening.
       if ((await fetch(url)).status < 500) return;

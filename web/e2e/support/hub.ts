@@ -8,7 +8,8 @@ export const HUB_BIN = process.env.HUB_E2E_HUB_BIN ?? fileURLToPath(new URL('../
 export function hubEnv(): NodeJS.ProcessEnv {
   const baseUrl = process.env.HUB_E2E_BASE_URL;
   const dataDir = process.env.HUB_E2E_DATA_DIR;
-  if (!baseUrl || !dataDir) throw new Error('the browser suite runs through its global setup (playwright test -c web/playwright.config.ts)');
+  if (!baseUrl || !dataDir)
+    throw new Error('the browser suite runs through its global setup (playwright test -c web/playwright.config.ts)');
   return { ...process.env, HUB_DATA_DIR: dataDir, HUB_BASE_URL: baseUrl, LOG_LEVEL: 'warn' };
 }
 
@@ -21,7 +22,7 @@ export const loginLink = (imOpenId: string) => hub(['login-link', imOpenId]);
 
 export type Api = {
   cookie: string;
-  call<T = any>(method: string, path: string, body?: unknown): Promise<T>;
+  call<T = { id: string; userId: string }>(method: string, path: string, body?: unknown): Promise<T>;
 };
 
 /** Signs in through a login link (as a browser would) and calls the API with that session. */
@@ -29,13 +30,18 @@ export async function apiAs(imOpenId: string): Promise<Api> {
   const baseUrl = process.env.HUB_E2E_BASE_URL!;
   const res = await fetch(loginLink(imOpenId), { redirect: 'manual' });
   const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  if (res.status !== 303 || !cookie.startsWith('hub_session=')) throw new Error(`login of ${imOpenId} failed: ${res.status}`);
+  if (res.status !== 303 || !cookie.startsWith('hub_session='))
+    throw new Error(`login of ${imOpenId} failed: ${res.status}`);
   return {
     cookie,
     async call(method, path, body) {
       const r = await fetch(`${baseUrl}${path}`, {
         method,
-        headers: { cookie, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          cookie,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await r.text();

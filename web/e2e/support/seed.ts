@@ -20,11 +20,23 @@ export async function seed(hub: (args: string[]) => string): Promise<Seed> {
   const owner = await apiAs('olivia');
   const org = '/api/org/acme';
   await owner.call('POST', `${org}/members`, { imOpenId: 'adam', displayName: 'Adam Admin', role: 'ADMIN' });
-  const mia = await owner.call('POST', `${org}/members`, { imOpenId: 'mia', displayName: 'Mia Member', role: 'MEMBER' });
+  const mia = await owner.call('POST', `${org}/members`, {
+    imOpenId: 'mia',
+    displayName: 'Mia Member',
+    role: 'MEMBER',
+  });
   for (let i = 1; i <= 40; i += 1) {
-    await owner.call('POST', `${org}/members`, { imOpenId: `user-${String(i).padStart(3, '0')}`, displayName: `User ${i}`, role: 'MEMBER' });
+    await owner.call('POST', `${org}/members`, {
+      imOpenId: `user-${String(i).padStart(3, '0')}`,
+      displayName: `User ${i}`,
+      role: 'MEMBER',
+    });
   }
-  const platform = await owner.call('POST', `${org}/teams`, { slug: 'platform', name: 'Platform', description: 'Runs the platform' });
+  const platform = await owner.call('POST', `${org}/teams`, {
+    slug: 'platform',
+    name: 'Platform',
+    description: 'Runs the platform',
+  });
   const design = await owner.call('POST', `${org}/teams`, { slug: 'design', name: 'Design' });
   await owner.call('POST', `${org}/teams/${platform.id}/members`, { userId: mia.userId });
   const engineering = await owner.call('POST', `${org}/folders`, { name: 'Engineering' });

@@ -26,10 +26,25 @@ export function ConfirmAction({
   const [opened, { open, close }] = useDisclosure(false);
   return (
     <>
-      <Button color="red" variant="light" size="xs" {...buttonProps} disabled={disabled} aria-label={ariaLabel} onClick={open}>
+      <Button
+        color="red"
+        variant="light"
+        size="xs"
+        {...buttonProps}
+        disabled={disabled}
+        aria-label={ariaLabel}
+        onClick={open}
+      >
         {label}
       </Button>
-      <ConfirmDialog opened={opened} onClose={close} title={title} message={message} confirmLabel={confirmLabel} onConfirm={onConfirm} />
+      <ConfirmDialog
+        opened={opened}
+        onClose={close}
+        title={title}
+        message={message}
+        confirmLabel={confirmLabel}
+        onConfirm={onConfirm}
+      />
     </>
   );
 }

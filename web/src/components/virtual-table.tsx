@@ -1,6 +1,7 @@
 import { Table, Text } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useRef } from 'react';
+import { ScrollRegion } from './scroll-region';
 
 export type Column<T> = { key: string; header: ReactNode; render: (row: T) => ReactNode; width?: number | string };
 
@@ -27,7 +28,7 @@ export function VirtualTable<T>({
   minWidth?: number;
   empty?: ReactNode;
 }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -39,7 +40,7 @@ export function VirtualTable<T>({
   const paddingTop = items[0]?.start ?? 0;
   const paddingBottom = items.length ? virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
   return (
-    <div ref={scrollRef} role="region" aria-label={label} tabIndex={0} style={{ maxHeight, overflow: 'auto' }}>
+    <ScrollRegion ref={scrollRef} label={label} style={{ maxHeight }}>
       <Table stickyHeader striped highlightOnHover miw={minWidth} aria-label={label} aria-rowcount={rows.length + 1}>
         <Table.Thead>
           <Table.Tr>
@@ -59,14 +60,19 @@ export function VirtualTable<T>({
             </Table.Tr>
           )}
           {paddingTop > 0 && (
-            <tr aria-hidden="true">
+            <tr>
               <td colSpan={columns.length} style={{ height: paddingTop, padding: 0, border: 0 }} />
             </tr>
           )}
           {items.map((item) => {
             const row = rows[item.index] as T;
             return (
-              <Table.Tr key={item.key} data-index={item.index} ref={virtualizer.measureElement} aria-rowindex={item.index + 2}>
+              <Table.Tr
+                key={item.key}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                aria-rowindex={item.index + 2}
+              >
                 {columns.map((c) => (
                   <Table.Td key={c.key}>{c.render(row)}</Table.Td>
                 ))}
@@ -74,12 +80,12 @@ export function VirtualTable<T>({
             );
           })}
           {paddingBottom > 0 && (
-            <tr aria-hidden="true">
+            <tr>
               <td colSpan={columns.length} style={{ height: paddingBottom, padding: 0, border: 0 }} />
             </tr>
           )}
         </Table.Tbody>
       </Table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -14,9 +14,15 @@ const errorsAsEnvelopes: Middleware = {
   async onResponse({ response }) {
     if (response.ok || (response.headers.get('content-type') ?? '').includes('json')) return undefined;
     const body: ApiErrorBody = {
-      error: { code: `http_${response.status}`, message: `The server answered ${response.status} ${response.statusText}`.trim() },
+      error: {
+        code: `http_${response.status}`,
+        message: `The server answered ${response.status} ${response.statusText}`.trim(),
+      },
     };
-    return new Response(JSON.stringify(body), { status: response.status, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify(body), {
+      status: response.status,
+      headers: { 'content-type': 'application/json' },
+    });
   },
 };
 

@@ -40,7 +40,15 @@ export function useOrg(): OrgContextValue {
 }
 
 /** Renders `children` only for the roles allowed; otherwise `fallback` (say why, never hide silently). */
-export function Authorization({ allow, children, fallback = null }: { allow: OrgRole[]; children: ReactNode; fallback?: ReactNode }) {
+export function Authorization({
+  allow,
+  children,
+  fallback = null,
+}: {
+  allow: OrgRole[];
+  children: ReactNode;
+  fallback?: ReactNode;
+}) {
   const { org } = useOrg();
   return <>{allow.includes(org.role) ? children : fallback}</>;
 }

@@ -21,7 +21,8 @@ export function Component() {
       <Stack>
         <Title order={1}>Org Admin</Title>
         <Text>
-          Signed in as {name}, but you are not an active member of any organization. Ask an organization's admin to add you.
+          Signed in as {name}, but you are not an active member of any organization. Ask an organization's admin to add
+          you.
         </Text>
         <Anchor href="/openapi.yaml">The API contract</Anchor>
       </Stack>

@@ -33,7 +33,12 @@ function ColorSchemeToggle() {
   const next = computed === 'dark' ? 'light' : 'dark';
   return (
     <Tooltip label={`Switch to ${next} theme`}>
-      <ActionIcon variant="default" size="lg" aria-label={`Switch to ${next} theme`} onClick={() => setColorScheme(next)}>
+      <ActionIcon
+        variant="default"
+        size="lg"
+        aria-label={`Switch to ${next} theme`}
+        onClick={() => setColorScheme(next)}
+      >
         <span aria-hidden="true">{computed === 'dark' ? '☀' : '☾'}</span>
       </ActionIcon>
     </Tooltip>
@@ -71,7 +76,11 @@ export function OrgShell({ children }: { children: ReactNode }) {
   const nav = isOrgAdmin(org.role) ? ADMIN_NAV : MEMBER_NAV;
   const base = `/o/${encodeURIComponent(org.slug)}`;
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group wrap="nowrap" gap="sm" miw={0}>
@@ -87,7 +96,13 @@ export function OrgShell({ children }: { children: ReactNode }) {
       <AppShell.Navbar p="sm" aria-label="Main">
         <AppShell.Section grow>
           {nav.map((item) => (
-            <NavLink key={item.to} component={RouterNavLink} to={`${base}/${item.to}`} label={item.label} onClick={close} />
+            <NavLink
+              key={item.to}
+              component={RouterNavLink}
+              to={`${base}/${item.to}`}
+              label={item.label}
+              onClick={close}
+            />
           ))}
         </AppShell.Section>
         <AppShell.Section>

@@ -7,7 +7,10 @@ import { queryClient } from '../../../lib/query-client';
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const orgSlug = params.orgSlug!;
-  await Promise.all([queryClient.prefetchQuery(getMyProjectsQueryOptions(orgSlug)), queryClient.prefetchQuery(getSettingsQueryOptions(orgSlug))]);
+  await Promise.all([
+    queryClient.prefetchQuery(getMyProjectsQueryOptions(orgSlug)),
+    queryClient.prefetchQuery(getSettingsQueryOptions(orgSlug)),
+  ]);
   return null;
 }
 

@@ -36,7 +36,12 @@ export async function loader({ params }: LoaderFunctionArgs) {
   await Promise.all([
     queryClient.prefetchQuery(getProjectSessionsQueryOptions(orgSlug, projectId, 50)),
     queryClient.prefetchQuery(getTeamAccessQueryOptions(orgSlug, projectId)),
-    ...(admin ? [queryClient.prefetchQuery(getTeamsQueryOptions(orgSlug)), queryClient.prefetchQuery(getExplorerQueryOptions(orgSlug))] : []),
+    ...(admin
+      ? [
+          queryClient.prefetchQuery(getTeamsQueryOptions(orgSlug)),
+          queryClient.prefetchQuery(getExplorerQueryOptions(orgSlug)),
+        ]
+      : []),
   ]);
   return null;
 }
@@ -69,7 +74,9 @@ export function Component() {
   return (
     <>
       {crumbs}
-      <PageHeader title={p.name}>{p.archivedAt && <Badge color="gray">Archived {new Date(p.archivedAt).toLocaleDateString()}</Badge>}</PageHeader>
+      <PageHeader title={p.name}>
+        {p.archivedAt && <Badge color="gray">Archived {new Date(p.archivedAt).toLocaleDateString()}</Badge>}
+      </PageHeader>
       <Stack>
         <ProjectDetail project={p} />
         <TeamAccess project={p} />

@@ -4,5 +4,7 @@ import { invalidateMembers } from './invalidate';
 
 export const useRevokeMember = () => {
   const qc = useQueryClient();
-  return $api.useMutation('post', '/api/org/{orgSlug}/members/{userId}/revoke', { onSuccess: () => invalidateMembers(qc) });
+  return $api.useMutation('post', '/api/org/{orgSlug}/members/{userId}/revoke', {
+    onSuccess: () => invalidateMembers(qc),
+  });
 };

@@ -17,7 +17,11 @@ export function AddMemberForm() {
     add.mutate(
       {
         params: { path: { orgSlug: org.slug } },
-        body: { imOpenId: values.imOpenId.trim(), role: values.role, ...(values.displayName.trim() ? { displayName: values.displayName.trim() } : {}) },
+        body: {
+          imOpenId: values.imOpenId.trim(),
+          role: values.role,
+          ...(values.displayName.trim() ? { displayName: values.displayName.trim() } : {}),
+        },
       },
       {
         onSuccess: (member) => {

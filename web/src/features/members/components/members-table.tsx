@@ -13,7 +13,8 @@ import { useUpdateMemberRole } from '../api/update-member-role';
 type Member = Schemas['OrgMember'];
 
 const LAST_OWNER_HELP =
-  'An organization always keeps at least one active OWNER. Make another member an OWNER first, then change or revoke this one.';
+  'An organization always keeps at least one active OWNER. ' +
+  'Make another member an OWNER first, then change or revoke this one.';
 
 function RoleCell({ member }: { member: Member }) {
   const { org, me } = useOrg();
@@ -39,7 +40,9 @@ function RoleCell({ member }: { member: Member }) {
               onError: (error) =>
                 notifyError(
                   error,
-                  errorCode(error) === 'last_owner' ? `${member.displayName} is the last OWNER` : 'The role was not changed',
+                  errorCode(error) === 'last_owner'
+                    ? `${member.displayName} is the last OWNER`
+                    : 'The role was not changed',
                 ),
             },
           );
@@ -64,7 +67,10 @@ function RevokeCell({ member }: { member: Member }) {
       label="Revoke"
       ariaLabel={`Revoke ${member.displayName}`}
       title={`Revoke ${member.displayName}?`}
-      message={`${member.displayName} (${member.imOpenId}) loses access to ${org.name} now, with every team membership and project grant through it.`}
+      message={
+        `${member.displayName} (${member.imOpenId}) loses access to ${org.name} now, ` +
+        'with every team membership and project grant through it.'
+      }
       confirmLabel="Revoke membership"
       disabled={ownerOnly}
       onConfirm={() =>
@@ -121,7 +127,12 @@ export function MembersTable() {
   return (
     <Stack>
       <Group align="flex-end" wrap="wrap">
-        <TextInput label="Search members" placeholder="Name or imOpenId" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
+        <TextInput
+          label="Search members"
+          placeholder="Name or imOpenId"
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+        />
         <Stack gap={4}>
           <Text size="sm" fw={500} id="role-filter-label">
             Filter by role
@@ -136,7 +147,8 @@ export function MembersTable() {
       </Group>
       {!canHandleOwners(org.role) && (
         <Alert color="gray" variant="light">
-          Only an OWNER can make someone an OWNER, change an OWNER's role or revoke an OWNER; those controls are disabled for you.
+          Only an OWNER can make someone an OWNER, change an OWNER's role or revoke an OWNER; those controls are
+          disabled for you.
         </Alert>
       )}
       <Text size="sm" c="dimmed" aria-live="polite">

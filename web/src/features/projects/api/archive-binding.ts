@@ -4,5 +4,7 @@ import { invalidateProjects } from './invalidate';
 
 export const useArchiveBinding = () => {
   const qc = useQueryClient();
-  return $api.useMutation('post', '/api/org/{orgSlug}/projects/{projectId}/binding/archive', { onSuccess: () => invalidateProjects(qc) });
+  return $api.useMutation('post', '/api/org/{orgSlug}/projects/{projectId}/binding/archive', {
+    onSuccess: () => invalidateProjects(qc),
+  });
 };

@@ -4,5 +4,7 @@ import { invalidateProjects } from './invalidate';
 
 export const useArchiveFolder = () => {
   const qc = useQueryClient();
-  return $api.useMutation('post', '/api/org/{orgSlug}/folders/{folderId}/archive', { onSuccess: () => invalidateProjects(qc) });
+  return $api.useMutation('post', '/api/org/{orgSlug}/folders/{folderId}/archive', {
+    onSuccess: () => invalidateProjects(qc),
+  });
 };

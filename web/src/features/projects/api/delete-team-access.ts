@@ -4,5 +4,7 @@ import { invalidateTeamAccess } from './invalidate';
 
 export const useDeleteTeamAccess = () => {
   const qc = useQueryClient();
-  return $api.useMutation('delete', '/api/org/{orgSlug}/projects/{projectId}/team-access/{teamId}', { onSuccess: () => invalidateTeamAccess(qc) });
+  return $api.useMutation('delete', '/api/org/{orgSlug}/projects/{projectId}/team-access/{teamId}', {
+    onSuccess: () => invalidateTeamAccess(qc),
+  });
 };

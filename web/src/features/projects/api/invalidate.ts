@@ -3,8 +3,8 @@ import type { QueryClient } from '@tanstack/react-query';
 /** A change to folders or projects shows in the explorer, My projects and the project's own page. */
 export const invalidateProjects = (qc: QueryClient) =>
   Promise.all(
-    ['/api/org/{orgSlug}/explorer', '/api/org/{orgSlug}/my-projects', '/api/org/{orgSlug}/projects/{projectId}'].map((path) =>
-      qc.invalidateQueries({ queryKey: ['get', path] }),
+    ['/api/org/{orgSlug}/explorer', '/api/org/{orgSlug}/my-projects', '/api/org/{orgSlug}/projects/{projectId}'].map(
+      (path) => qc.invalidateQueries({ queryKey: ['get', path] }),
     ),
   );
 

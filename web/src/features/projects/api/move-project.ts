@@ -4,5 +4,7 @@ import { invalidateProjects } from './invalidate';
 
 export const useMoveProject = () => {
   const qc = useQueryClient();
-  return $api.useMutation('patch', '/api/org/{orgSlug}/projects/{projectId}/folder', { onSuccess: () => invalidateProjects(qc) });
+  return $api.useMutation('patch', '/api/org/{orgSlug}/projects/{projectId}/folder', {
+    onSuccess: () => invalidateProjects(qc),
+  });
 };

@@ -4,5 +4,7 @@ import { invalidateTeamAccess } from './invalidate';
 
 export const usePutTeamAccess = () => {
   const qc = useQueryClient();
-  return $api.useMutation('put', '/api/org/{orgSlug}/projects/{projectId}/team-access', { onSuccess: () => invalidateTeamAccess(qc) });
+  return $api.useMutation('put', '/api/org/{orgSlug}/projects/{projectId}/team-access', {
+    onSuccess: () => invalidateTeamAccess(qc),
+  });
 };

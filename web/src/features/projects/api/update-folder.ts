@@ -4,5 +4,7 @@ import { invalidateProjects } from './invalidate';
 
 export const useUpdateFolder = () => {
   const qc = useQueryClient();
-  return $api.useMutation('patch', '/api/org/{orgSlug}/folders/{folderId}', { onSuccess: () => invalidateProjects(qc) });
+  return $api.useMutation('patch', '/api/org/{orgSlug}/folders/{folderId}', {
+    onSuccess: () => invalidateProjects(qc),
+  });
 };

@@ -1,4 +1,18 @@
-import { ActionIcon, Anchor, Badge, Box, Button, Group, Loader, Menu, Paper, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Group,
+  Loader,
+  Menu,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
 import { useIsMutating } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
@@ -6,6 +20,7 @@ import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { FileIcon, FolderIcon } from '../../../components/icons';
 import { QueryError } from '../../../components/query-error';
+import { ScrollRegion } from '../../../components/scroll-region';
 import { useOrg } from '../../../lib/authorization';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { keyBetween } from '../../../lib/sort-key';
@@ -50,7 +65,7 @@ export function Explorer() {
   const [search, setSearch] = useState('');
   const needle = useDeferredValue(search.trim());
   const rows = useMemo(
-    () => (needle ? matchingRows(tree, explorer.data, needle) : visibleRows(tree, expanded)),
+    () => (needle ? matchingRows(explorer.data, needle) : visibleRows(tree, expanded)),
     [tree, explorer.data, expanded, needle],
   );
   const [dialog, setDialog] = useState<Dialog | null>(null);
@@ -77,7 +92,10 @@ export function Explorer() {
 
   const move = async (item: Item, folderId: string | null) => {
     if (item.kind === 'folder') {
-      await updateFolder.mutateAsync({ params: { path: { orgSlug, folderId: item.id } }, body: { parentId: folderId } });
+      await updateFolder.mutateAsync({
+        params: { path: { orgSlug, folderId: item.id } },
+        body: { parentId: folderId },
+      });
     } else {
       await moveProject.mutateAsync({ params: { path: { orgSlug, projectId: item.id } }, body: { folderId } });
     }
@@ -115,7 +133,8 @@ export function Explorer() {
         const order = [...others.slice(0, slot), folder, ...others.slice(slot)];
         for (const [i, f] of order.entries()) {
           const sortKey = String((i + 1) * 1000).padStart(10, '0');
-          if (f.sortKey !== sortKey) await updateFolder.mutateAsync({ params: { path: { orgSlug, folderId: f.id } }, body: { sortKey } });
+          if (f.sortKey !== sortKey)
+            await updateFolder.mutateAsync({ params: { path: { orgSlug, folderId: f.id } }, body: { sortKey } });
         }
       }
       notifySuccess(`Moved ${folder.name} ${direction < 0 ? 'up' : 'down'}`);
@@ -124,7 +143,7 @@ export function Explorer() {
     }
   };
 
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -242,19 +261,24 @@ export function Explorer() {
           <Menu.Dropdown>
             {isFolder ? (
               <>
-                <Menu.Item onClick={() => setDialog({ type: 'create-folder', parentId: row.folder.id })}>New folder inside</Menu.Item>
-                <Menu.Item onClick={() => setDialog({ type: 'create-project', folderId: row.folder.id })}>New project inside</Menu.Item>
+                <Menu.Item onClick={() => setDialog({ type: 'create-folder', parentId: row.folder.id })}>
+                  New folder inside
+                </Menu.Item>
+                <Menu.Item onClick={() => setDialog({ type: 'create-project', folderId: row.folder.id })}>
+                  New project inside
+                </Menu.Item>
                 <Menu.Item onClick={() => setDialog({ type: 'rename', item })}>Rename</Menu.Item>
                 <Menu.Item onClick={() => setDialog({ type: 'move', item })}>Move to…</Menu.Item>
                 <Menu.Item disabled={position <= 0} onClick={() => reorder(row.folder, -1)}>
                   Move up
                 </Menu.Item>
-                <Menu.Item disabled={position < 0 || position >= siblings.length - 1} onClick={() => reorder(row.folder, 1)}>
+                <Menu.Item
+                  disabled={position < 0 || position >= siblings.length - 1}
+                  onClick={() => reorder(row.folder, 1)}
+                >
                   Move down
                 </Menu.Item>
-                <Menu.Item onClick={() => setDialog({ type: 'archive', item })}>
-                  Archive
-                </Menu.Item>
+                <Menu.Item onClick={() => setDialog({ type: 'archive', item })}>Archive</Menu.Item>
               </>
             ) : (
               <>
@@ -263,9 +287,7 @@ export function Explorer() {
                 </Menu.Item>
                 <Menu.Item onClick={() => setDialog({ type: 'rename', item })}>Rename</Menu.Item>
                 <Menu.Item onClick={() => setDialog({ type: 'move', item })}>Move to…</Menu.Item>
-                <Menu.Item onClick={() => setDialog({ type: 'archive', item })}>
-                  Archive
-                </Menu.Item>
+                <Menu.Item onClick={() => setDialog({ type: 'archive', item })}>Archive</Menu.Item>
               </>
             )}
           </Menu.Dropdown>
@@ -284,7 +306,11 @@ export function Explorer() {
           <Button variant="default" onClick={() => setDialog({ type: 'create-project', folderId: null })}>
             New project
           </Button>
-          <Button variant="subtle" onClick={() => setExpanded(new Set(tree.folders.keys()))} disabled={tree.folders.size > 2000}>
+          <Button
+            variant="subtle"
+            onClick={() => setExpanded(new Set(tree.folders.keys()))}
+            disabled={tree.folders.size > 2000}
+          >
             Expand all
           </Button>
           <Button variant="subtle" onClick={() => setExpanded(new Set())}>
@@ -293,13 +319,21 @@ export function Explorer() {
         </Group>
         <Group gap="xs">
           {saving && <Loader size="sm" aria-label="Saving" />}
-          <TextInput aria-label="Search folders and projects" placeholder="Search folders and projects" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={260} />
+          <TextInput
+            aria-label="Search folders and projects"
+            placeholder="Search folders and projects"
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+            w={260}
+          />
         </Group>
       </Group>
       <Text size="sm" c="dimmed">
         {explorer.isPending
           ? 'Loading…'
-          : `${explorer.data.folders.length} folders, ${explorer.data.projects.length} projects${needle ? ` · ${rows.length} match` : ''}. Drag a row onto a folder to move it, or use its “Move to…” action.`}
+          : `${explorer.data.folders.length} folders, ${explorer.data.projects.length} projects` +
+            `${needle ? ` · ${rows.length} match` : ''}. ` +
+            'Drag a row onto a folder to move it, or use its “Move to…” action.'}
       </Text>
       <Paper
         withBorder
@@ -326,7 +360,7 @@ export function Explorer() {
         </Text>
       </Paper>
       <Paper withBorder>
-        <div ref={scrollRef} role="region" aria-label="Folders and projects" tabIndex={0} style={{ maxHeight: '65vh', overflow: 'auto' }}>
+        <ScrollRegion ref={scrollRef} label="Folders and projects" style={{ maxHeight: '65vh' }}>
           {rows.length === 0 && !explorer.isPending && (
             <Text p="md" c="dimmed">
               {needle ? 'Nothing matches.' : 'No folders or projects yet.'}
@@ -334,17 +368,22 @@ export function Explorer() {
           )}
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((v) => (
-              <div key={v.key} style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${v.start}px)` }}>
+              <div
+                key={v.key}
+                style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${v.start}px)` }}
+              >
                 {renderRow(rows[v.index]!)}
               </div>
             ))}
           </div>
-        </div>
+        </ScrollRegion>
       </Paper>
 
       <NameDialog
         opened={d?.type === 'create-folder'}
-        title={d?.type === 'create-folder' && d.parentId ? `New folder in ${folderPath(tree, d.parentId)}` : 'New folder'}
+        title={
+          d?.type === 'create-folder' && d.parentId ? `New folder in ${folderPath(tree, d.parentId)}` : 'New folder'
+        }
         label="Folder name"
         submitLabel="Create folder"
         onClose={() => setDialog(null)}
@@ -360,7 +399,9 @@ export function Explorer() {
       />
       <NameDialog
         opened={d?.type === 'create-project'}
-        title={d?.type === 'create-project' && d.folderId ? `New project in ${folderPath(tree, d.folderId)}` : 'New project'}
+        title={
+          d?.type === 'create-project' && d.folderId ? `New project in ${folderPath(tree, d.folderId)}` : 'New project'
+        }
         label="Project name"
         submitLabel="Create project"
         onClose={() => setDialog(null)}
@@ -403,14 +444,16 @@ export function Explorer() {
         title={d?.type === 'archive' ? `Archive ${d.item.name}?` : 'Archive'}
         message={
           d?.type === 'archive' && d.item.kind === 'folder'
-            ? 'The folder leaves the explorer. Only an empty folder can be archived: move or archive what it holds first.'
+            ? 'The folder leaves the explorer. Only an empty folder can be archived: ' +
+              'move or archive what it holds first.'
             : 'The project leaves the explorer and My projects; its page stays readable.'
         }
         confirmLabel="Archive"
         onClose={() => setDialog(null)}
         onConfirm={async () => {
           if (d?.type !== 'archive') return;
-          if (d.item.kind === 'folder') await archiveFolder.mutateAsync({ params: { path: { orgSlug, folderId: d.item.id } } });
+          if (d.item.kind === 'folder')
+            await archiveFolder.mutateAsync({ params: { path: { orgSlug, folderId: d.item.id } } });
           else await archiveProject.mutateAsync({ params: { path: { orgSlug, projectId: d.item.id } } });
           notifySuccess(`Archived ${d.item.name}`);
         }}

@@ -22,9 +22,18 @@ function Notice() {
   if (!denied && notice !== 'admin-only') return null;
   const close = () => setParams({}, { replace: true });
   return (
-    <Alert color="yellow" title="You were brought to My projects" withCloseButton closeButtonLabel="Dismiss" onClose={close} role="alert" data-testid="access-notice">
+    <Alert
+      color="yellow"
+      title="You were brought to My projects"
+      withCloseButton
+      closeButtonLabel="Dismiss"
+      onClose={close}
+      role="alert"
+      data-testid="access-notice"
+    >
       {denied
-        ? 'You have no access to that project (project_access_denied). Here are the projects you can open; ask a project manager for a grant.'
+        ? 'You have no access to that project (project_access_denied). ' +
+          'Here are the projects you can open; ask a project manager for a grant.'
         : 'That page is for organization admins (OWNER or ADMIN). Here are the projects you can open.'}
     </Alert>
   );
@@ -53,14 +62,31 @@ export function MyProjects() {
         </Anchor>
       ),
     },
-    { key: 'chat', header: 'Chat', render: (p) => (p.binding ? <Badge variant="default" size="sm">{p.binding.chatId}</Badge> : '—'), width: 160 },
+    {
+      key: 'chat',
+      header: 'Chat',
+      render: (p) =>
+        p.binding ? (
+          <Badge variant="default" size="sm">
+            {p.binding.chatId}
+          </Badge>
+        ) : (
+          '—'
+        ),
+      width: 160,
+    },
     { key: 'created', header: 'Created', render: (p) => new Date(p.createdAt).toLocaleDateString(), width: 120 },
   ];
   return (
     <Stack>
       <Notice />
       <Group justify="space-between" align="flex-end" wrap="wrap">
-        <TextInput label="Search my projects" value={search} onChange={(e) => setSearch(e.currentTarget.value)} maw={320} />
+        <TextInput
+          label="Search my projects"
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          maw={320}
+        />
         {mayCreate ? (
           <Button onClick={dialog.open}>New project</Button>
         ) : (
@@ -74,9 +100,17 @@ export function MyProjects() {
       ) : (
         <>
           <Text size="sm" c="dimmed">
-            {projects.isPending ? 'Loading…' : `${rows.length} of ${projects.data.projects.length} projects you can open`}
+            {projects.isPending
+              ? 'Loading…'
+              : `${rows.length} of ${projects.data.projects.length} projects you can open`}
           </Text>
-          <VirtualTable label="My projects" rows={rows} columns={columns} rowKey={(p) => p.id} empty="No project shared with you yet." />
+          <VirtualTable
+            label="My projects"
+            rows={rows}
+            columns={columns}
+            rowKey={(p) => p.id}
+            empty="No project shared with you yet."
+          />
         </>
       )}
       <NameDialog
@@ -86,7 +120,9 @@ export function MyProjects() {
         submitLabel="Create project"
         onClose={dialog.close}
         onSubmit={(name) =>
-          create.mutateAsync({ params: { path: { orgSlug: org.slug } }, body: { name } }).then((p) => notifySuccess(`Created project ${p.name}`))
+          create
+            .mutateAsync({ params: { path: { orgSlug: org.slug } }, body: { name } })
+            .then((p) => notifySuccess(`Created project ${p.name}`))
         }
       />
     </Stack>

@@ -47,7 +47,13 @@ export function NameDialog({
     <Modal opened={opened} onClose={onClose} title={title} centered>
       <form onSubmit={submit}>
         <Stack>
-          <TextInput label={label} required data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          <TextInput
+            label={label}
+            required
+            data-autofocus
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+          />
           {error !== null && (
             <Alert color="red" title="Not done" role="alert">
               {errorMessage(error)}

@@ -34,7 +34,8 @@ function useFolderPath(project: Project, isAdmin: boolean) {
   const explorer = useExplorer(org.slug, isAdmin);
   const tree = useMemo(() => buildTree(explorer.data), [explorer.data]);
   if (!project.folder) return { path: '/ (top level)', tree };
-  if (isAdmin && explorer.data && tree.folders.has(project.folder.id)) return { path: folderPath(tree, project.folder.id), tree };
+  if (isAdmin && explorer.data && tree.folders.has(project.folder.id))
+    return { path: folderPath(tree, project.folder.id), tree };
   return { path: project.folder.name, tree };
 }
 
@@ -88,7 +89,9 @@ export function ProjectDetail({ project }: { project: Project }) {
           <Text size="sm">{path}</Text>
         </Field>
         <Field label="Created by">
-          <Text size="sm">{project.createdBy ? `${project.createdBy.displayName} (${project.createdBy.imOpenId})` : 'unknown'}</Text>
+          <Text size="sm">
+            {project.createdBy ? `${project.createdBy.displayName} (${project.createdBy.imOpenId})` : 'unknown'}
+          </Text>
         </Field>
         <Field label="Created">
           <Text size="sm">{new Date(project.createdAt).toLocaleString()}</Text>
@@ -106,7 +109,10 @@ export function ProjectDetail({ project }: { project: Project }) {
                 <ConfirmAction
                   label="Archive binding"
                   title="Archive the chat binding?"
-                  message={`Chat ${project.binding.chatId} stops being bound to ${project.name}. An operator can bind a chat again with hub project bind.`}
+                  message={
+                    `Chat ${project.binding.chatId} stops being bound to ${project.name}. ` +
+                    'An operator can bind a chat again with hub project bind.'
+                  }
                   confirmLabel="Archive binding"
                   onConfirm={() => archiveBinding.mutateAsync(ids).then(() => notifySuccess('Chat binding archived'))}
                 />
@@ -129,17 +135,26 @@ export function ProjectDetail({ project }: { project: Project }) {
         initial={project.name}
         submitLabel="Rename"
         onClose={rename.close}
-        onSubmit={(name) => renameProject.mutateAsync({ ...ids, body: { name } }).then(() => notifySuccess(`Renamed to ${name}`))}
+        onSubmit={(name) =>
+          renameProject.mutateAsync({ ...ids, body: { name } }).then(() => notifySuccess(`Renamed to ${name}`))
+        }
       />
       <MoveDialog
         opened={moving}
         tree={tree}
         item={{ kind: 'project', id: project.id, name: project.name, parentId: project.folderId }}
         onClose={moveDialog.close}
-        onMove={(folderId) => moveProject.mutateAsync({ ...ids, body: { folderId } }).then(() => notifySuccess(`Moved ${project.name}`))}
+        onMove={(folderId) =>
+          moveProject.mutateAsync({ ...ids, body: { folderId } }).then(() => notifySuccess(`Moved ${project.name}`))
+        }
       />
       {archived && isAdmin && (
-        <Anchor size="sm" mt="sm" onClick={() => navigate(`/o/${encodeURIComponent(org.slug)}/projects`)} component="button">
+        <Anchor
+          size="sm"
+          mt="sm"
+          onClick={() => navigate(`/o/${encodeURIComponent(org.slug)}/projects`)}
+          component="button"
+        >
           Back to the explorer
         </Anchor>
       )}

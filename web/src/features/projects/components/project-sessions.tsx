@@ -11,7 +11,16 @@ type Session = Schemas['SessionSummary'];
 export const SESSION_LIMITS = ['10', '50', '200'];
 
 const columns: Column<Session>[] = [
-  { key: 'title', header: 'Session', render: (s) => s.title ?? <Text span c="dimmed" size="sm">untitled</Text> },
+  {
+    key: 'title',
+    header: 'Session',
+    render: (s) =>
+      s.title ?? (
+        <Text span c="dimmed" size="sm">
+          untitled
+        </Text>
+      ),
+  },
   { key: 'role', header: 'Role', render: (s) => s.roleId },
   { key: 'model', header: 'Model', render: (s) => `${s.provider} / ${s.model}` },
   { key: 'runs', header: 'Runs', render: (s) => s.runCount, width: 70 },
@@ -30,7 +39,13 @@ export function ProjectSessions({ projectId }: { projectId: string }) {
           <Title order={2} size="h4">
             Sessions
           </Title>
-          <NativeSelect label="Show at most" data={SESSION_LIMITS} value={limit} onChange={(e) => setLimit(e.currentTarget.value)} size="xs" />
+          <NativeSelect
+            label="Show at most"
+            data={SESSION_LIMITS}
+            value={limit}
+            onChange={(e) => setLimit(e.currentTarget.value)}
+            size="xs"
+          />
         </Group>
         {sessions.isError ? (
           <QueryError error={sessions.error} />

@@ -1,7 +1,21 @@
-import { Alert, Button, Code, Group, NativeSelect, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Code,
+  Group,
+  NativeSelect,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useState } from 'react';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { QueryError } from '../../../components/query-error';
+import { ScrollRegion } from '../../../components/scroll-region';
 import { errorMessage, type Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifyError, notifySuccess } from '../../../lib/notify';
@@ -18,13 +32,22 @@ export const MANAGE_REQUIRED = 'project_manage_required';
 function ManageRequired() {
   return (
     <Alert color="yellow" title="You can see team access but not change it" data-testid="manage-required">
-      <Code>{MANAGE_REQUIRED}</Code>: granting, changing or revoking team access needs this project's MANAGE grant (held directly
-      or through a team). Org admins oversee projects read-only; ask someone with MANAGE, or get a MANAGE grant.
+      <Code>{MANAGE_REQUIRED}</Code>: granting, changing or revoking team access needs this project's MANAGE grant (held
+      directly or through a team). Org admins oversee projects read-only; ask someone with MANAGE, or get a MANAGE
+      grant.
     </Alert>
   );
 }
 
-function GrantForm({ project, disabled, granted }: { project: Schemas['ProjectDetail']; disabled: boolean; granted: Set<string> }) {
+function GrantForm({
+  project,
+  disabled,
+  granted,
+}: {
+  project: Schemas['ProjectDetail'];
+  disabled: boolean;
+  granted: Set<string>;
+}) {
   const { org } = useOrg();
   const isAdmin = project.actorIsOrgAdmin ?? false;
   const teams = useTeams(org.slug, isAdmin);
@@ -56,16 +79,31 @@ function GrantForm({ project, disabled, granted }: { project: Schemas['ProjectDe
             placeholder="Type to search"
             searchable
             limit={50}
-            data={(teams.data?.teams ?? []).map((t) => ({ value: t.id, label: `${t.name} (${t.slug})${granted.has(t.id) ? ' · has access' : ''}` }))}
+            data={(teams.data?.teams ?? []).map((t) => ({
+              value: t.id,
+              label: `${t.name} (${t.slug})${granted.has(t.id) ? ' · has access' : ''}`,
+            }))}
             value={teamId}
             onChange={setTeamId}
             disabled={disabled}
             w={280}
           />
         ) : (
-          <TextInput label="Team slug" value={teamSlug} onChange={(e) => setTeamSlug(e.currentTarget.value)} disabled={disabled} w={220} />
+          <TextInput
+            label="Team slug"
+            value={teamSlug}
+            onChange={(e) => setTeamSlug(e.currentTarget.value)}
+            disabled={disabled}
+            w={220}
+          />
         )}
-        <NativeSelect label="Access" data={ROLES} value={role} onChange={(e) => setRole(e.currentTarget.value as GrantRole)} disabled={disabled} />
+        <NativeSelect
+          label="Access"
+          data={ROLES}
+          value={role}
+          onChange={(e) => setRole(e.currentTarget.value as GrantRole)}
+          disabled={disabled}
+        />
         <Button type="submit" loading={put.isPending} disabled={disabled || !team}>
           Grant access
         </Button>
@@ -79,7 +117,15 @@ function GrantForm({ project, disabled, granted }: { project: Schemas['ProjectDe
   );
 }
 
-function AccessRow({ entry, project, disabled }: { entry: Schemas['TeamAccessEntry']; project: Schemas['ProjectDetail']; disabled: boolean }) {
+function AccessRow({
+  entry,
+  project,
+  disabled,
+}: {
+  entry: Schemas['TeamAccessEntry'];
+  project: Schemas['ProjectDetail'];
+  disabled: boolean;
+}) {
   const { org } = useOrg();
   const put = usePutTeamAccess();
   const del = useDeleteTeamAccess();
@@ -103,8 +149,14 @@ function AccessRow({ entry, project, disabled }: { entry: Schemas['TeamAccessEnt
           title={disabled ? MANAGE_REQUIRED : undefined}
           onChange={(e) =>
             put.mutate(
-              { params: { path: { orgSlug: org.slug, projectId: project.id } }, body: { teamId: entry.teamId, role: e.currentTarget.value as GrantRole } },
-              { onSuccess: (g) => notifySuccess(`${g.teamName} now has ${g.role}`), onError: (error) => notifyError(error, 'Access not changed') },
+              {
+                params: { path: { orgSlug: org.slug, projectId: project.id } },
+                body: { teamId: entry.teamId, role: e.currentTarget.value as GrantRole },
+              },
+              {
+                onSuccess: (g) => notifySuccess(`${g.teamName} now has ${g.role}`),
+                onError: (error) => notifyError(error, 'Access not changed'),
+              },
             )
           }
         />
@@ -114,7 +166,9 @@ function AccessRow({ entry, project, disabled }: { entry: Schemas['TeamAccessEnt
           label="Revoke"
           ariaLabel={`Revoke access of ${entry.teamName}`}
           title={`Revoke ${entry.teamName}'s access?`}
-          message={`Members of ${entry.teamName} lose the ${entry.role} access this grant gives them on ${project.name}.`}
+          message={
+            `Members of ${entry.teamName} lose the ${entry.role} access ` + `this grant gives them on ${project.name}.`
+          }
           confirmLabel="Revoke access"
           disabled={disabled}
           onConfirm={() =>
@@ -146,7 +200,7 @@ export function TeamAccess({ project }: { project: Schemas['ProjectDetail'] }) {
         {access.isError ? (
           <QueryError error={access.error} />
         ) : (
-          <div role="region" aria-label="Team access table" tabIndex={0} style={{ overflowX: 'auto' }}>
+          <ScrollRegion label="Team access table">
             <Table aria-label="Team access" miw={480}>
               <Table.Thead>
                 <Table.Tr>
@@ -170,7 +224,7 @@ export function TeamAccess({ project }: { project: Schemas['ProjectDetail'] }) {
                 )}
               </Table.Tbody>
             </Table>
-          </div>
+          </ScrollRegion>
         )}
       </Stack>
     </Paper>

@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { buildTree, folderPath, matchingRows, subtreeIds, visibleRows } from './tree-model';
 
-const folder = (id: string, parentId: string | null, name = id) => ({ id, name, parentId, sortKey: '0000001000', projectCount: 0, childFolderCount: 0 });
-const project = (id: string, folderId: string | null) => ({ id, name: `P ${id}`, folderId, createdAt: '2026-01-01T00:00:00Z', binding: null });
+const folder = (id: string, parentId: string | null, name = id) => ({
+  id,
+  name,
+  parentId,
+  sortKey: '0000001000',
+  projectCount: 0,
+  childFolderCount: 0,
+});
+const project = (id: string, folderId: string | null) => ({
+  id,
+  name: `P ${id}`,
+  folderId,
+  createdAt: '2026-01-01T00:00:00Z',
+  binding: null,
+});
 
 const data = {
   folders: [folder('eng', null, 'Engineering'), folder('be', 'eng', 'Backend'), folder('ops', null, 'Ops')],
@@ -13,7 +26,11 @@ describe('the explorer tree', () => {
   const tree = buildTree(data);
 
   it('shows top-level folders then top-level projects while everything is collapsed', () => {
-    expect(visibleRows(tree, new Set()).map((r) => (r.kind === 'folder' ? r.folder.id : r.project.id))).toEqual(['eng', 'ops', 'site']);
+    expect(visibleRows(tree, new Set()).map((r) => (r.kind === 'folder' ? r.folder.id : r.project.id))).toEqual([
+      'eng',
+      'ops',
+      'site',
+    ]);
   });
 
   it('shows an expanded folder’s subfolders and projects beneath it, one level deeper', () => {
@@ -38,7 +55,7 @@ describe('the explorer tree', () => {
   });
 
   it('searches folders and projects anywhere in the tree', () => {
-    expect(matchingRows(tree, data, 'bill').map((r) => r.kind)).toEqual(['project']);
-    expect(matchingRows(tree, data, 'END').map((r) => (r.kind === 'folder' ? r.folder.name : ''))).toEqual(['Backend']);
+    expect(matchingRows(data, 'bill').map((r) => r.kind)).toEqual(['project']);
+    expect(matchingRows(data, 'END').map((r) => (r.kind === 'folder' ? r.folder.name : ''))).toEqual(['Backend']);
   });
 });

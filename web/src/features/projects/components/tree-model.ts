@@ -55,7 +55,9 @@ export function subtreeIds(tree: Tree, folderId: string): Set<string> {
   return ids;
 }
 
-export type Row = { kind: 'folder'; folder: Folder; depth: number } | { kind: 'project'; project: Project; depth: number };
+export type Row =
+  | { kind: 'folder'; folder: Folder; depth: number }
+  | { kind: 'project'; project: Project; depth: number };
 
 /** The rows on screen: expanded folders show their subfolders, then their projects. */
 export function visibleRows(tree: Tree, expanded: ReadonlySet<string>): Row[] {
@@ -72,10 +74,12 @@ export function visibleRows(tree: Tree, expanded: ReadonlySet<string>): Row[] {
 }
 
 /** Search: every folder and project whose name matches, with its path. */
-export function matchingRows(tree: Tree, data: Schemas['ExplorerData'] | undefined, needle: string): Row[] {
+export function matchingRows(data: Schemas['ExplorerData'] | undefined, needle: string): Row[] {
   const n = needle.toLowerCase();
   const rows: Row[] = [];
-  for (const folder of data?.folders ?? []) if (folder.name.toLowerCase().includes(n)) rows.push({ kind: 'folder', folder, depth: 0 });
-  for (const project of data?.projects ?? []) if (project.name.toLowerCase().includes(n)) rows.push({ kind: 'project', project, depth: 0 });
+  for (const folder of data?.folders ?? [])
+    if (folder.name.toLowerCase().includes(n)) rows.push({ kind: 'folder', folder, depth: 0 });
+  for (const project of data?.projects ?? [])
+    if (project.name.toLowerCase().includes(n)) rows.push({ kind: 'project', project, depth: 0 });
   return rows;
 }

@@ -37,7 +37,9 @@ export function SettingsForm() {
         </Title>
         <Switch
           label="Members can create projects"
-          description="When on, a MEMBER may create projects (and gets MANAGE on what they create). Org admins always can."
+          description={
+            'When on, a MEMBER may create projects (and gets MANAGE on what they create). ' + 'Org admins always can.'
+          }
           checked={value}
           disabled={settings.isPending}
           onChange={(e) => setValue(e.currentTarget.checked)}

@@ -4,5 +4,7 @@ import { invalidateTeams } from './invalidate';
 
 export const useArchiveTeam = () => {
   const qc = useQueryClient();
-  return $api.useMutation('post', '/api/org/{orgSlug}/teams/{teamId}/archive', { onSuccess: () => invalidateTeams(qc) });
+  return $api.useMutation('post', '/api/org/{orgSlug}/teams/{teamId}/archive', {
+    onSuccess: () => invalidateTeams(qc),
+  });
 };

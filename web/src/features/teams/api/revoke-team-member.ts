@@ -4,5 +4,7 @@ import { invalidateTeams } from './invalidate';
 
 export const useRevokeTeamMember = () => {
   const qc = useQueryClient();
-  return $api.useMutation('post', '/api/org/{orgSlug}/teams/{teamId}/members/{userId}/revoke', { onSuccess: () => invalidateTeams(qc) });
+  return $api.useMutation('post', '/api/org/{orgSlug}/teams/{teamId}/members/{userId}/revoke', {
+    onSuccess: () => invalidateTeams(qc),
+  });
 };

@@ -28,7 +28,11 @@ export function CreateTeamForm() {
     create.mutate(
       {
         params: { path: { orgSlug: org.slug } },
-        body: { name: v.name.trim(), slug: v.slug, ...(v.description.trim() ? { description: v.description.trim() } : {}) },
+        body: {
+          name: v.name.trim(),
+          slug: v.slug,
+          ...(v.description.trim() ? { description: v.description.trim() } : {}),
+        },
       },
       {
         onSuccess: (team) => {
@@ -50,7 +54,8 @@ export function CreateTeamForm() {
           {...form.getInputProps('name')}
           onChange={(e) => {
             const name = e.currentTarget.value;
-            if (!form.isTouched('slug') || form.values.slug === slugify(form.values.name)) form.setFieldValue('slug', slugify(name));
+            if (!form.isTouched('slug') || form.values.slug === slugify(form.values.name))
+              form.setFieldValue('slug', slugify(name));
             form.setFieldValue('name', name);
           }}
         />

@@ -17,7 +17,10 @@ export function EditTeamButton({ team }: { team: Schemas['TeamRow'] }) {
   });
   const submit = form.onSubmit((v) =>
     update.mutate(
-      { params: { path: { orgSlug: org.slug, teamId: team.id } }, body: { name: v.name.trim(), description: v.description.trim() || null } },
+      {
+        params: { path: { orgSlug: org.slug, teamId: team.id } },
+        body: { name: v.name.trim(), description: v.description.trim() || null },
+      },
       {
         onSuccess: (t) => {
           notifySuccess(`Saved team ${t.name}`);

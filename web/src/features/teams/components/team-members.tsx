@@ -29,7 +29,8 @@ function AddTeamMemberForm({ team, current }: { team: Team; current: ReadonlySet
         .map((m) => ({ value: m.userId, label: `${m.displayName} (${m.imOpenId})` })),
     [members.data, current],
   );
-  const body = mode === 'member' ? (userId ? { userId } : null) : imOpenId.trim() ? { imOpenId: imOpenId.trim() } : null;
+  const body =
+    mode === 'member' ? (userId ? { userId } : null) : imOpenId.trim() ? { imOpenId: imOpenId.trim() } : null;
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     if (!body) return;
@@ -132,7 +133,13 @@ export function TeamMembers({ team }: { team: Team }) {
           <Text size="sm" c="dimmed">
             {members.isPending ? 'Loading…' : `${members.data.members.length} members`}
           </Text>
-          <VirtualTable label="Team members" rows={members.data?.members ?? []} columns={columns} rowKey={(m) => m.userId} empty="No member in this team yet." />
+          <VirtualTable
+            label="Team members"
+            rows={members.data?.members ?? []}
+            columns={columns}
+            rowKey={(m) => m.userId}
+            empty="No member in this team yet."
+          />
         </>
       )}
     </Stack>

@@ -17,7 +17,9 @@ export function TeamsTable() {
   const [search, setSearch] = useState('');
   const rows = useMemo(() => {
     const needle = search.trim().toLowerCase();
-    return (teams.data?.teams ?? []).filter((t) => !needle || t.name.toLowerCase().includes(needle) || t.slug.includes(needle));
+    return (teams.data?.teams ?? []).filter(
+      (t) => !needle || t.name.toLowerCase().includes(needle) || t.slug.includes(needle),
+    );
   }, [teams.data, search]);
   const columns: Column<Team>[] = [
     {
@@ -25,7 +27,12 @@ export function TeamsTable() {
       header: 'Team',
       render: (t) => (
         <Stack gap={0}>
-          <Anchor component={Link} to={`/o/${encodeURIComponent(org.slug)}/teams/${encodeURIComponent(t.id)}`} fw={500} size="sm">
+          <Anchor
+            component={Link}
+            to={`/o/${encodeURIComponent(org.slug)}/teams/${encodeURIComponent(t.id)}`}
+            fw={500}
+            size="sm"
+          >
             {t.name}
           </Anchor>
           <Text size="xs" c="dimmed">
@@ -34,7 +41,15 @@ export function TeamsTable() {
         </Stack>
       ),
     },
-    { key: 'description', header: 'Description', render: (t) => <Text size="sm" lineClamp={2}>{t.description ?? ''}</Text> },
+    {
+      key: 'description',
+      header: 'Description',
+      render: (t) => (
+        <Text size="sm" lineClamp={2}>
+          {t.description ?? ''}
+        </Text>
+      ),
+    },
     { key: 'members', header: 'Members', render: (t) => t.memberCount, width: 100 },
     {
       key: 'actions',

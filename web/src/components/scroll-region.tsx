@@ -1,0 +1,21 @@
+import type { CSSProperties, ReactNode, Ref } from 'react';
+
+/** A named scrolling area (a list, a wide table) that keyboard users can focus and scroll. */
+export function ScrollRegion({
+  label,
+  style,
+  children,
+  ref,
+}: {
+  label: string;
+  style?: CSSProperties;
+  children: ReactNode;
+  ref?: Ref<HTMLElement>;
+}) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus so keyboard users can scroll it (axe: scrollable-region-focusable).
+    <section ref={ref} aria-label={label} tabIndex={0} style={{ overflow: 'auto', ...style }}>
+      {children}
+    </section>
+  );
+}
