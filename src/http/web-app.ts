@@ -27,7 +27,10 @@ export function webAppRoutes(distDir: string = WEB_DIST_DIR): Router {
   });
   const indexHtml = path.join(distDir, 'index.html');
   // Hashed asset names change with every build, so they may be cached for good.
-  router.use('/assets', express.static(path.join(distDir, 'assets'), { immutable: true, maxAge: '1y', fallthrough: true }));
+  router.use(
+    '/assets',
+    express.static(path.join(distDir, 'assets'), { immutable: true, maxAge: '1y', fallthrough: true }),
+  );
   router.use(express.static(distDir, { index: false, fallthrough: true }));
   router.get(/.*/, (req, res, next) => {
     if (RESERVED.test(req.path) || LOOKS_LIKE_FILE.test(req.path) || !req.accepts('html')) return next();
@@ -37,7 +40,12 @@ export function webAppRoutes(distDir: string = WEB_DIST_DIR): Router {
     res
       .status(503)
       .type('html')
-      .send(page('Org Admin Service', '<p>The admin app is not built. Run <code>npm run build -w web</code>, then reload.</p>'));
+      .send(
+        page(
+          'Org Admin Service',
+          '<p>The admin app is not built. Run <code>npm run build -w web</code>, then reload.</p>',
+        ),
+      );
   });
   return router;
 }
