@@ -19,6 +19,13 @@
  *    against the generator's model and against each other.
  * 4. Repeats step 3 with each candidate index (INDEX_PASSES) added alone to the scratch
  *    database, to show what it would buy before a migration adds it.
+ * 5. The breakdown: gives every run three usage facts (model tokens, tool calls, calls of one
+ *    of 20 external capabilities, 10 of which have a connection for their label) with one
+ *    INSERT … SELECT, 3M facts for 1M runs, then times GET /usage/breakdown (unfiltered, one
+ *    month, one folder, one project) over HTTP and in process against the same two
+ *    aggregations written by hand as raw statements, side by side; every answer is checked
+ *    against the raw one. BENCH_USAGE_BREAKDOWN=0 skips it. Figures also go to
+ *    bench/results/usage-breakdown-<engine>.json.
  *
  * Environment: DATABASE_URL (PostgreSQL: a scratch database is created there and dropped
  * afterwards; the role needs CREATEDB), BENCH_SCALE (0 < s <= 1, default 1), BENCH_ANALYZE=0|1
@@ -32,7 +39,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { createServices, type Services } from '../../src/app/services.js';
@@ -49,7 +56,7 @@ import { envNumber } from '../lib/env.js';
 import { captureQueries, explain, isRead, type QueryPlan } from '../lib/query-plan.js';
 import { openScratchDb } from '../lib/scratch-db.js';
 import { MONTH_WINDOW, USAGE_FULL_SIZE, scaledUsageSize, seedUsageOrg, writeUsageRuns, type GeneratedRuns, type ModelTotals, type SeededUsageOrg } from '../lib/seed-usage.js';
-import { timeInterleaved, type TimingOptions } from '../lib/timing.js';
+import { timeInterleaved, type TimingOptions, type TimingStats } from '../lib/timing.js';
 import { formatUsageReport, type IndexPass, type ReportTotals, type UsageBenchReport, type UsageVariant, type VariantFigures } from '../lib/usage-report.js';
 import { type Answer, HeldResources, getJson, login } from '../lib/in-process.js';
 import type { BenchCase } from './case.js';
@@ -262,6 +269,8 @@ async function run(): Promise<number> {
     }
   }
 
+  const breakdown = process.env.BENCH_USAGE_BREAKDOWN?.trim() === '0' ? null : await measureBreakdown(db, services, base, cookie, seed, analyzed, check);
+
   const report: UsageBenchReport = {
     finishedAt: new Date().toISOString(),
     node: process.version,
@@ -292,6 +301,11 @@ async function run(): Promise<number> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`figures written to ${path.relative(process.cwd(), file)}`);
+  if (breakdown) {
+    const breakdownFile = resultsFile(`breakdown-${scratch.engine}`);
+    fs.writeFileSync(breakdownFile, `${JSON.stringify({ finishedAt: report.finishedAt, database: scratch.engine, size, ...breakdown, checks: { passed, failed } }, null, 2)}\n`);
+    console.log(`breakdown figures written to ${path.relative(process.cwd(), breakdownFile)}`);
+  }
   return report.valid ? 0 : 1;
 }
 
@@ -456,3 +470,130 @@ export const usageCase: BenchCase = {
   run,
   abort: release,
 };
+
+/** The breakdown's capabilities: `cap-00` … `cap-19`; the first half have a connection (a label). */
+const CAPABILITIES = 20;
+const LABELLED = 10;
+
+/**
+ * Three facts per run, derived from the run so the totals are reproducible: the model's tokens
+ * (80 % of the run's cost), 1–7 tool calls (no cost), and 1–5 calls of one capability (20 %).
+ */
+const FACTS_FROM_RUNS = `insert into run_facts (run_id, ordinal, organization_id, project_id, at, kind, capability_id, quantity, unit, cost_usd)
+select r.id, 0, r.organization_id, r.project_id, r.at, 'model', null, r.input_tokens + r.output_tokens, 'tokens', r.cost_usd * 0.8 from runs r where r.organization_id = ?
+union all
+select r.id, 1, r.organization_id, r.project_id, r.at, 'tool', null, (r.input_tokens % 7) + 1, 'calls', null from runs r where r.organization_id = ?
+union all
+select r.id, 2, r.organization_id, r.project_id, r.at, 'capability', 'cap-' || case when r.input_tokens % ${CAPABILITIES} < 10 then '0' else '' end || (r.input_tokens % ${CAPABILITIES}), (r.output_tokens % 5) + 1, 'calls', r.cost_usd * 0.2 from runs r where r.organization_id = ?`;
+
+/** The breakdown's two aggregations as hand-written statements; `where` filters run_facts `f`. */
+const rawByKind = (where: string) => `select f.kind, count(*) as fact_count, sum(f.quantity) as quantity, sum(f.cost_usd) as cost_usd
+  from run_facts f where ${where} group by f.kind`;
+const rawByCapability = (where: string) => `select f.capability_id, c.label, count(*) as fact_count, sum(f.quantity) as quantity, sum(f.cost_usd) as cost_usd
+  from run_facts f left join capability_connections c on c.organization_id = f.organization_id and c.capability_id = f.capability_id
+ where ${where} and f.kind = 'capability' group by f.capability_id, c.label`;
+
+interface BreakdownVariantFigures {
+  variant: string;
+  path: string;
+  facts: number;
+  http: TimingStats;
+  service: TimingStats;
+  raw: TimingStats;
+  ratio: number;
+  plans: QueryPlan[];
+}
+
+async function measureBreakdown(
+  db: Db,
+  services: Services,
+  base: string,
+  cookie: string,
+  seed: SeededUsageOrg,
+  analyzed: boolean,
+  check: (ok: boolean, what: string) => void,
+): Promise<{ factRows: number; insertMs: number; variants: BreakdownVariantFigures[] }> {
+  const orgId = seed.org.id;
+  process.stdout.write('\nbreakdown: deriving three facts per run… ');
+  let started = performance.now();
+  await db.raw(FACTS_FROM_RUNS, [orgId, orgId, orgId]);
+  const at = new Date().toISOString();
+  for (let i = 0; i < LABELLED; i++) {
+    await db('capability_connections').insert({
+      id: randomUUID(), organization_id: orgId, capability_id: `cap-${String(i).padStart(2, '0')}`, label: `Capability ${i}`, kind: 'http',
+      endpoint_url: `https://cap-${i}.example.com`, status: 'ACTIVE', active_version: null, created_at: at, updated_at: at,
+    });
+  }
+  if (analyzed) await db.raw('analyze run_facts');
+  const insertMs = performance.now() - started;
+  const factRows = Number(rowsOf<{ n: number | string }>(await db.raw('select count(*) as n from run_facts'))[0]?.n);
+  process.stdout.write(`${factRows.toLocaleString('en-US')} facts in ${(insertMs / 1000).toFixed(1)} s\n`);
+
+  const folderProjects = `f.project_id in (select p.id from projects p where p.organization_id = ? and p.folder_id in (
+    with recursive sub(id) as (select id from folders where organization_id = ? and id = ? union all select fo.id from folders fo join sub on fo.parent_id = sub.id) select id from sub))`;
+  const project = seed.projects[0]!.id;
+  const { from, to } = MONTH_WINDOW;
+  const specs: Array<{ variant: string; query: Record<string, string>; where: string; bindings: string[] }> = [
+    { variant: 'unfiltered', query: {}, where: 'f.organization_id = ?', bindings: [orgId] },
+    { variant: 'month', query: { from, to }, where: 'f.organization_id = ? and f.at >= ? and f.at < ?', bindings: [orgId, from, to] },
+    { variant: 'folder', query: { folderId: seed.filterFolder.id }, where: `f.organization_id = ? and ${folderProjects}`, bindings: [orgId, orgId, orgId, seed.filterFolder.id] },
+    { variant: 'project', query: { projectId: project }, where: 'f.organization_id = ? and f.project_id = ?', bindings: [orgId, project] },
+  ];
+  const variants: BreakdownVariantFigures[] = [];
+  for (const spec of specs) {
+    const params = new URLSearchParams(spec.query).toString();
+    const url = `${base}/usage/breakdown${params ? `?${params}` : ''}`;
+    process.stdout.write(`  ${spec.variant}: `);
+    const raw = async () => ({
+      byKind: rowsOf<{ kind: string; fact_count: number | string; quantity: number | string; cost_usd: number | string | null }>(await db.raw(rawByKind(spec.where), spec.bindings)),
+      byCapability: rowsOf<{ capability_id: string; label: string | null; fact_count: number | string }>(await db.raw(rawByCapability(spec.where), spec.bindings)),
+    });
+    const answer = await get(url, cookie);
+    if (answer.status !== 200) throw new Error(`GET ${url} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+    const body = JSON.parse(answer.text) as Schema<'UsageBreakdown'>;
+    const expected = await raw();
+    const problems: string[] = [];
+    for (const row of expected.byKind) {
+      const got = body.byFactKind.find((r) => r.kind === row.kind);
+      if (!got || got.factCount !== Number(row.fact_count) || got.quantity !== Number(row.quantity)) problems.push(`${row.kind}: HTTP ${JSON.stringify(got)} vs raw ${JSON.stringify(row)}`);
+      else if ((got.costUsd === null) !== (row.cost_usd === null) || Math.abs((got.costUsd ?? 0) - Number(row.cost_usd ?? 0)) > 1e-6 * Math.max(1, Number(row.cost_usd ?? 0))) problems.push(`${row.kind} costUsd ${got.costUsd} vs ${row.cost_usd}`);
+    }
+    if (body.byFactKind.length !== expected.byKind.length) problems.push(`byFactKind ${body.byFactKind.length} rows, raw ${expected.byKind.length}`);
+    if (body.byCapability.length !== expected.byCapability.length) problems.push(`byCapability ${body.byCapability.length} rows, raw ${expected.byCapability.length}`);
+    for (const row of expected.byCapability) {
+      const got = body.byCapability.find((r) => r.capabilityId === row.capability_id);
+      if (!got || got.factCount !== Number(row.fact_count) || got.label !== row.label) problems.push(`${row.capability_id}: HTTP ${JSON.stringify(got)} vs raw ${JSON.stringify(row)}`);
+    }
+    const facts = body.byFactKind.reduce((n, r) => n + r.factCount, 0);
+    check(problems.length === 0, `breakdown ${spec.variant}: ${problems.length ? problems.slice(0, 5).join('; ') : `HTTP = raw SQL (${facts} facts, ${body.byCapability.length} capabilities)`}`);
+
+    const timing = await timeInterleaved(
+      {
+        http: async () => {
+          const res = await get(url, cookie);
+          if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status} during timing`);
+        },
+        service: () => services.usage.breakdown(orgId, spec.query),
+        raw,
+      },
+      TIMING,
+    );
+    process.stdout.write(
+      `${facts.toLocaleString('en-US')} facts: median HTTP ${timing.http.medianMs.toFixed(1)} ms, service ${timing.service.medianMs.toFixed(1)} ms, ` +
+        `raw statements ${timing.raw.medianMs.toFixed(1)} ms (${timing.http.n} rounds)\n`,
+    );
+    const one = await captureQueries(db, () => get(url, cookie));
+    const plans: QueryPlan[] = [];
+    for (const q of one.filter((q) => isRead(q) && /\brun_facts\b/.test(q.sql))) plans.push(await explain(db, q));
+    variants.push({ variant: spec.variant, path: url.slice(base.length), facts, http: timing.http, service: timing.service, raw: timing.raw, ratio: timing.http.medianMs / timing.raw.medianMs, plans });
+  }
+  started = performance.now();
+  process.stdout.write('\nbreakdown, side by side (median ms):\n  variant      facts      HTTP   service       raw  HTTP/raw\n');
+  for (const v of variants) {
+    process.stdout.write(
+      `  ${v.variant.padEnd(10)} ${String(v.facts).padStart(8)} ${v.http.medianMs.toFixed(1).padStart(9)} ${v.service.medianMs.toFixed(1).padStart(9)} ${v.raw.medianMs.toFixed(1).padStart(9)} ${v.ratio.toFixed(2).padStart(9)}\n`,
+    );
+    for (const plan of v.plans) process.stdout.write(`    plan: ${JSON.stringify(plan).slice(0, 400)}\n`);
+  }
+  return { factRows, insertMs, variants };
+}
