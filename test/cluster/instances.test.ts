@@ -208,12 +208,17 @@ describe.skipIf(!onPostgres)(title, () => {
     const failures: string[] = [];
     const statuses = new Map<number, number>();
     let stopLoad = false;
+    let sigtermAt = Number.POSITIVE_INFINITY;
+    let inFlightAtSigterm = 0;
     // A load balancer: round robin; a connection refused or reset before an answer goes to the next instance.
     const call = async (i: number): Promise<Answer> => {
       for (let attempt = 0; attempt < 6; attempt++) {
         const instance = pool[(i + attempt) % pool.length]!;
         try {
-          return await get(api(instance, 'rolling'), owner);
+          const started = performance.now();
+          const answer = await get(api(instance, 'rolling'), owner);
+          if (instance === stopping && started < sigtermAt && performance.now() > sigtermAt && answer.status === 200) inFlightAtSigterm += 1;
+          return answer;
         } catch (err) {
           retried += 1;
           if (attempt === 5) throw err;
@@ -233,10 +238,11 @@ describe.skipIf(!onPostgres)(title, () => {
         }
       }
     };
+    const stopping = a;
     const load = Promise.all(Array.from({ length: 6 }, (_, w) => worker(w)));
     await sleep(500);
 
-    const stopping = a;
+    sigtermAt = performance.now();
     const exitCode = stopping.stop();
     // The balancer learns of the restart by the refused connections; drop A from the rotation.
     await sleep(200);
@@ -249,7 +255,9 @@ describe.skipIf(!onPostgres)(title, () => {
     stopLoad = true;
     await load;
 
-    console.info(`rolling restart: ${sent} requests, ${JSON.stringify(Object.fromEntries(statuses))}, ${retried} retried on another instance`);
+    console.info(
+      `rolling restart: ${sent} requests, ${JSON.stringify(Object.fromEntries(statuses))}, ${inFlightAtSigterm} in flight on A at SIGTERM answered 200, ${retried} refused connections retried on another instance`,
+    );
     expect(failures).toEqual([]);
     expect(statuses.get(200)).toBe(sent);
   });

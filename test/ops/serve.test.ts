@@ -1,0 +1,147 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cliEnv, HUB_BIN, runHub } from '../support/hub-cli.js';
+
+const dirs: string[] = [];
+const freshDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-serve-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A start-up failure: exit code, one line on stderr naming the cause, nothing on stdout. */
+function expectOneLine(result: { code: number | null; stdout: string; stderr: string }, code: number, pattern: RegExp) {
+  expect(result.code).toBe(code);
+  expect(result.stdout).toBe('');
+  expect(result.stderr.trimEnd().split('\n'), result.stderr).toHaveLength(1);
+  expect(result.stderr).toMatch(pattern);
+  expect(result.stderr).not.toMatch(/\bat .*\(.*:\d+:\d+\)/);
+}
+
+/** `hub serve` on SQLite in a fresh data directory, until it has recorded its base URL. */
+async function startServe(dataDir: string, env: Record<string, string> = {}, args: string[] = []) {
+  const child = spawn(process.execPath, [HUB_BIN, 'serve', ...args], {
+    env: cliEnv(dataDir, undefined, { PORT: '0', LOG_LEVEL: 'info', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d) => (output.stdout += d));
+  child.stderr.on('data', (d) => (output.stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const serverFile = path.join(dataDir, 'server.json');
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`hub serve exited: ${output.stdout}${output.stderr}`);
+    if (fs.existsSync(serverFile) && output.stdout.includes('"msg":"listening"')) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const baseUrl = (JSON.parse(fs.readFileSync(serverFile, 'utf8')) as { baseUrl: string }).baseUrl;
+  return { child, output, exited, baseUrl };
+}
+
+describe('hub --version and --help', () => {
+  it('prints the package version and each command’s usage', async () => {
+    const version = await runHub(['--version'], cliEnv(freshDir(), undefined));
+    expect(version.code).toBe(0);
+    expect(version.stdout).toBe(`hub ${JSON.parse(fs.readFileSync('package.json', 'utf8')).version}\n`);
+    const help = await runHub(['serve', '--help'], cliEnv(freshDir(), undefined));
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: hub serve \[--demo\]\n/);
+    const skill = await runHub(['login-link', '-h'], cliEnv(freshDir(), undefined));
+    expect(skill.stdout).toMatch(/^Usage: hub login-link <imOpenId>/);
+    expect((await runHub(['help'], cliEnv(freshDir(), undefined))).stdout).toContain('HOST');
+  });
+});
+
+describe('hub serve: a failed start is one line and leaves nothing behind', () => {
+  it('a port in use fails before the database is created or anything seeded', async () => {
+    const blocker: Server = createServer();
+    const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
+    const dataDir = freshDir();
+    try {
+      const result = await runHub(['serve'], cliEnv(dataDir, undefined, { PORT: String(port) }));
+      expectOneLine(result, 1, new RegExp(`^hub serve: port ${port} on 127\\.0\\.0\\.1 is in use`));
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('names LOG_LEVEL, HOST and PORT when they are malformed', async () => {
+    expectOneLine(await runHub(['serve'], cliEnv(freshDir(), undefined, { LOG_LEVEL: 'verbose' })), 2, /LOG_LEVEL must be one of .*"verbose"/);
+    expectOneLine(await runHub(['serve'], cliEnv(freshDir(), undefined, { HOST: 'http://0.0.0.0' })), 2, /HOST must be an address/);
+    expectOneLine(await runHub(['serve'], cliEnv(freshDir(), undefined, { PORT: 'eighty' })), 2, /PORT must be a whole number/);
+  });
+
+  it('names the database it cannot reach, without the password or a stack', async () => {
+    const result = await runHub(['serve'], cliEnv(freshDir(), 'postgres://hub:s3cret@127.0.0.1:1/hub', { PORT: '0' }));
+    expectOneLine(result, 1, /^hub serve: cannot reach the PostgreSQL database 127\.0\.0\.1:1\/hub \(DATABASE_URL\): connect ECONNREFUSED/);
+    expect(result.stderr).not.toContain('s3cret');
+  });
+});
+
+describe('hub serve: a clean start', () => {
+  it('listens on HOST (127.0.0.1 by default), prints the demo link on stderr only, and records its base URL for hub login-link', async () => {
+    const dataDir = freshDir();
+    const serve = await startServe(dataDir);
+    try {
+      expect(serve.baseUrl).toMatch(/^http:\/\/localhost:\d+$/);
+      const port = new URL(serve.baseUrl).port;
+      expect(serve.output.stderr).toMatch(new RegExp(`Demo organization "demo" created[^]*http://localhost:${port}/auth/login\\?token=`));
+      expect(serve.output.stdout).not.toContain('token=');
+      for (const line of serve.output.stdout.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+      expect(serve.output.stdout).toContain('"host":"127.0.0.1"');
+
+      // The shell's PORT says nothing about the running server: the recorded URL wins.
+      const link = await runHub(['login-link', 'demo-owner'], cliEnv(dataDir, undefined, { PORT: '9' }));
+      expect(link.code).toBe(0);
+      expect(link.stdout).toMatch(new RegExp(`^http://localhost:${port}/auth/login\\?token=`));
+      const login = await fetch(link.stdout.trim().replace('localhost', '127.0.0.1'), { redirect: 'manual' });
+      expect(login.status).toBe(303);
+    } finally {
+      serve.child.kill('SIGTERM');
+      expect(await serve.exited).toBe(0);
+    }
+    expect(serve.output.stdout).toContain('"msg":"stopped"');
+  });
+
+  it('seeds nothing on a database that has an organization, and --demo is accepted', async () => {
+    const dataDir = freshDir();
+    const created = await runHub(['org', 'create', 'acme', '--name', 'Acme', '--owner', 'ou_a'], cliEnv(dataDir, undefined));
+    expect(created.code).toBe(0);
+    const serve = await startServe(dataDir, {}, ['--demo']);
+    try {
+      expect(serve.output.stderr).not.toContain('Demo organization');
+    } finally {
+      serve.child.kill('SIGTERM');
+      expect(await serve.exited).toBe(0);
+    }
+  });
+
+  it('drains on SIGTERM: a request in flight is answered, then the process exits 0', async () => {
+    const dataDir = freshDir();
+    const serve = await startServe(dataDir, { HUB_SHUTDOWN_GRACE_MS: '5000' });
+    const url = serve.baseUrl.replace('localhost', '127.0.0.1');
+    // The Redoc bundle (1 MB) read slowly: the answer is still streaming when SIGTERM comes.
+    const response = await fetch(`${url}/docs/redoc.standalone.js`);
+    expect(response.status).toBe(200);
+    serve.child.kill('SIGTERM');
+    const reader = response.body!.getReader();
+    let bytes = 0;
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+    }
+    expect(bytes).toBe(Number(response.headers.get('content-length')));
+    expect(await serve.exited).toBe(0);
+    expect(serve.output.stdout).toContain('draining');
+  });
+});
