@@ -583,7 +583,8 @@ describe('who may call the agent role operations', () => {
   beforeAll(async () => {
     const org = await hub.database.db('organizations').where({ slug: 'acme' }).first('id');
     await insertSkill(hub, org.id, 'acme-skill');
-    expect((await acme('owner', 'PUT', roleUrl('shared'), { label: 'Shared' })).status).toBe(200);
+    const shared = await hub.orgCall('acme', cookies.owner, 'putAgentRole', { path: { roleId: 'shared' }, body: { label: 'Shared' } });
+    expect(shared.status).toBe(200);
   });
 
   const snapshot = () => okBody(hub.orgCall('acme', cookies.owner, 'listAgentRoles'));
@@ -636,7 +637,7 @@ describe('who may call the agent role operations', () => {
     // One organization's admin addressing the other's slug is not a member there.
     const cross = await hub.call('listAgentRoles', { path: { orgSlug: two.slug }, cookie: one.cookies.owner });
     expectError(cross, 404, 'org_not_found');
-    const crossPut = await hub.request('PUT', `/api/org/${two.slug}${roleUrl('lead')}`, { cookie: one.cookies.admin, body: { label: 'Hijack' } });
+    const crossPut = await hub.orgCall(two.slug, one.cookies.admin, 'putAgentRole', { path: { roleId: 'lead' }, body: { label: 'Hijack' } });
     expectError(crossPut, 404, 'org_not_found');
     expect(await listRoles(two)).toEqual([twoRole]);
   });

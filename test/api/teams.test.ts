@@ -68,8 +68,10 @@ describe('who may call the team operations', () => {
 
   /** Everything the team operations can change in acme, read as its OWNER. */
   async function snapshot() {
-    const teams = (await acme('GET', '/teams', 'owner')).body;
-    const members = await Promise.all(Object.values(teamIds).map((id) => acme('GET', `/teams/${id}/members`, 'owner')));
+    const teams = (await hub.orgCall('acme', cookies.owner, 'listTeams')).body;
+    const members = await Promise.all(
+      Object.values(teamIds).map((teamId) => hub.orgCall('acme', cookies.owner, 'listTeamMembers', { path: { teamId } })),
+    );
     return { teams, members: members.map((m) => [m.status, m.body]) };
   }
 
@@ -398,14 +400,15 @@ describe('team members', () => {
     const globexOwner = (await userIdOf(hub, 'globex-owner'))!;
     const foreign = await hub.call('createTeam', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner, body: { slug: 'foreign-mem', name: 'Foreign' } });
     expectOk(foreign, 201);
-    const globexApi = (method: string, path: string, body?: unknown) =>
-      hub.request(method, `/api/org/globex${path}`, { cookie: cookies.otherOrgOwner, body });
-    expect((await globexApi('POST', `/teams/${foreign.body.id}/members`, { userId: globexOwner })).status).toBe(201);
-    const before = (await globexApi('GET', `/teams/${foreign.body.id}/members`)).body;
+    const teamId = foreign.body.id;
+    const globexMembers = () => hub.orgCall('globex', cookies.otherOrgOwner, 'listTeamMembers', { path: { teamId } });
+    const added = await hub.orgCall('globex', cookies.otherOrgOwner, 'addTeamMember', { path: { teamId }, body: { userId: globexOwner } });
+    expect(added.status).toBe(201);
+    const before = (await globexMembers()).body;
 
     expectError(await org.call('owner', 'listTeamMembers', { path: { teamId: foreign.body.id } }), 404, 'team_not_found');
     expectError(await org.call('owner', 'addTeamMember', { path: { teamId: foreign.body.id }, body: { userId: org.userIds.member } }), 404, 'team_not_found');
     expectError(await org.call('owner', 'revokeTeamMember', { path: { teamId: foreign.body.id, userId: globexOwner } }), 404, 'team_not_found');
-    expect((await globexApi('GET', `/teams/${foreign.body.id}/members`)).body).toEqual(before);
+    expect((await globexMembers()).body).toEqual(before);
   });
 });
