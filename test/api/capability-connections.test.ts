@@ -79,7 +79,7 @@ describe('putCapabilityConnection', () => {
     const second = await okBody(put(org, 'docs', { label: 'Docs MCP', kind: 'mcp', endpointUrl: 'https://mcp.example.com/sse', headers: { 'X-Api-Key': 'k2' } }));
     expect(second).toMatchObject({ id: first.id, label: 'Docs MCP', kind: 'mcp', endpointUrl: 'https://mcp.example.com/sse', activeVersion: 2, createdAt: first.createdAt });
     expect(second.updatedAt).not.toBe(first.updatedAt);
-    expect(await db()('capability_connection_versions').where({ connection_id: first.id }).count({ n: '*' }).first()).toEqual({ n: 2 });
+    expect(Number((await db()('capability_connection_versions').where({ connection_id: first.id }).count({ n: '*' }).first())?.n)).toBe(2);
     expect((await hub.services.credentials.resolveCapabilityCredentials(org.id, 'docs')).headers).toEqual({ 'X-Api-Key': 'k2' });
     // Without headers: none.
     await okBody(put(org, 'docs', { label: 'Docs MCP', kind: 'mcp', endpointUrl: 'https://mcp.example.com/sse' }));

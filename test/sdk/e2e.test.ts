@@ -76,6 +76,14 @@ interface DriveOutput {
   project: SuccessBody<'getProject'>;
   sessions: SuccessBody<'listProjectSessions'>;
   usage: SuccessBody<'getUsageReport'>;
+  breakdown: SuccessBody<'getUsageBreakdown'>;
+  capability: SuccessBody<'putCapabilityConnection'>;
+  capabilities: SuccessBody<'listCapabilityConnections'>;
+  capabilityDisabled: SuccessBody<'disableCapabilityConnection'>;
+  libraryFolder: SuccessBody<'createAgentLibraryFolder'>;
+  library: SuccessBody<'getAgentLibrary'>;
+  roleDisabled: SuccessBody<'updateAgentRole'>;
+  providerDisabled: SuccessBody<'disableProviderConnection'>;
   /** The ApiError fields of the calls that failed on purpose. */
   projectNotFound: unknown;
   teamSlugTaken: unknown;
@@ -158,6 +166,13 @@ describe('the packed SDK against the real service', () => {
     expect(seen.sessions).toEqual({ sessions: [] });
     // `from` and `to` were left out of the URL, so the report covers all time.
     expect(seen.usage).toMatchObject({ from: null, to: null, projects: [] });
+    expect(seen.breakdown).toEqual({ from: null, to: null, byFactKind: [], byCapability: [] });
+    expect(seen.capability).toMatchObject({ capabilityId: 'web-search', status: 'ACTIVE', activeVersion: 1 });
+    expect(JSON.stringify(seen.capabilities)).not.toContain('Bearer sdk');
+    expect(seen.capabilityDisabled.status).toBe('DISABLED');
+    expect(seen.library.folders).toEqual([{ id: seen.libraryFolder.id, name: 'Shelf', parentId: null, sortKey: seen.libraryFolder.sortKey, roleCount: 0, skillCount: 0 }]);
+    expect(seen.roleDisabled).toMatchObject({ roleId: 'coder', libraryFolderId: seen.libraryFolder.id, disabledAt: expect.any(String) });
+    expect(seen.providerDisabled).toMatchObject({ providerId: 'anthropic', mode: 'BYOK', status: 'DISABLED' });
     expect(seen.projectNotFound).toEqual({ isApiError: true, name: 'ApiError', status: 404, code: 'project_not_found', message: expect.any(String) });
     expect(seen.teamSlugTaken).toMatchObject({ isApiError: true, status: 409, code: 'slug_taken' });
     expect(seen.loginResultType).toBe('undefined');

@@ -31,6 +31,17 @@ seen.sessions = await hub.listProjectSessions({ projectId: seen.created.id, quer
 // Empty query values are left out: the service would reject `from=` as not a date-time.
 seen.usage = await hub.getUsageReport({ query: { from: '', to: undefined } });
 
+// The second wave's operations, derived like the others.
+seen.breakdown = await hub.getUsageBreakdown({ query: { projectId: seen.created.id } });
+seen.capability = await hub.putCapabilityConnection({ capabilityId: 'web-search', body: { label: 'Web search', kind: 'http', endpointUrl: 'https://search.example.com', headers: { Authorization: 'Bearer sdk' } } });
+seen.capabilities = await hub.listCapabilityConnections();
+seen.capabilityDisabled = await hub.disableCapabilityConnection({ capabilityId: 'web-search' });
+seen.libraryFolder = await hub.createAgentLibraryFolder({ body: { name: 'Shelf' } });
+seen.library = await hub.getAgentLibrary();
+await hub.putAgentRole({ roleId: 'coder', body: { label: 'Coder', libraryFolderId: seen.libraryFolder.id } });
+seen.roleDisabled = await hub.updateAgentRole({ roleId: 'coder', body: { disabled: true } });
+await hub.rotateProviderConnection({ providerId: 'anthropic', body: { baseUrl: 'https://api.example.com', authToken: 'sk-sdk' } });
+seen.providerDisabled = await hub.disableProviderConnection({ providerId: 'anthropic' });
 seen.projectNotFound = await failure(() => hub.getProject({ projectId: 'no-such-project' }));
 seen.teamSlugTaken = await failure(() => hub.createTeam({ body: { slug: 'platform', name: 'Again' } }));
 
