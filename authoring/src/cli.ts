@@ -57,9 +57,8 @@ const commands: Record<string, Command> = {
     if (!values.watch) return build();
     const { buildRootOf } = await import('./build.js');
     const { watchCourse } = await import('./watch.js');
-    // A bad command line (an unknown target) is not worth watching; build problems are.
-    const first = await build();
-    if (first === 2 && !(await buildWouldRun(dir, target))) return 2;
+    // A bad command line (an unknown target) throws and is not watched; check and build problems are.
+    await build();
     io.stderr.write(`cph build: watching ${dir} for changes (Ctrl-C to stop)\n`);
     // A failure of one rebuild (an unreadable file mid-save) is reported; the next change builds again.
     const rebuild = () =>
@@ -165,14 +164,6 @@ async function buildOnce(
     io.stdout.write(`wrote ${shown(output.file)} (${output.parts} part${output.parts === 1 ? '' : 's'}${images})\n`);
   }
   return 0;
-}
-
-/** Whether a failed first build of `--watch` failed for the course (worth watching) rather than the command line. */
-async function buildWouldRun(dir: string, target: string | undefined): Promise<boolean> {
-  if (target === undefined) return true;
-  const { readCourseFile } = await import('./course.js');
-  const { config } = readCourseFile(path.resolve(dir));
-  return !config || config.targets.some((t) => t.name === target);
 }
 
 /** Aborted by the first SIGINT or SIGTERM. */

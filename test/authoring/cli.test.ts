@@ -69,6 +69,7 @@ describe('cph usage', () => {
         ['build', 'assemble-basic/course', '--target', 'slide', '--out', tempDir()],
         /unknown target "slide" .*; did you mean "slides"\?\n$/,
       ],
+      [['build', 'assemble-basic/course', '--target', 'nope', '--watch'], /unknown target "nope"/],
       [['init'], /^cph init: the directory of the new course is required/],
       [['init', 'assemble-basic'], /^cph init: "assemble-basic" is not empty/],
       [['targets', 'assemble-basic/course', '--json'], /--json/],
