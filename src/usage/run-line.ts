@@ -1,4 +1,5 @@
 import { Ajv } from 'ajv';
+import { isRfc3339Timestamp } from '../shared/timestamps.js';
 
 /** One agent run as `hub usage ingest` reads it, one JSON object per line. */
 export interface RunLine {
@@ -71,9 +72,6 @@ const schema = {
 // Compiled once; every line of every file goes through it.
 const validate = new Ajv({ allErrors: false, strict: true }).compile(schema);
 
-/** ISO 8601 date-time with an explicit offset, as the report's window bounds are. */
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
-
 /** Parses and checks one line; throws an Error whose message says what is wrong with it. */
 export function parseRunLine(text: string): RunLine {
   let value: unknown;
@@ -94,7 +92,7 @@ export function parseRunLine(text: string): RunLine {
     if (fact.kind === 'capability' && fact.capabilityId === undefined) throw new Error(`facts/${i} is a capability fact without capabilityId`);
     if (fact.kind !== 'capability' && fact.capabilityId !== undefined) throw new Error(`facts/${i}/capabilityId is only for capability facts, not ${fact.kind}`);
   }
-  const at = DATE_TIME.test(run.at) ? new Date(run.at) : undefined;
-  if (!at || Number.isNaN(at.getTime())) throw new Error(`at "${run.at}" is not an ISO 8601 date-time with a time zone`);
-  return { ...run, at: at.toISOString() };
+  // The same strict RFC 3339 as the report's window bounds: `new Date` alone rolls Feb 30 over.
+  if (!isRfc3339Timestamp(run.at)) throw new Error(`at "${run.at}" is not an RFC 3339 timestamp with a time zone, such as 2026-01-31T09:30:00Z`);
+  return { ...run, at: new Date(run.at).toISOString() };
 }

@@ -17,7 +17,7 @@ const ids: Record<string, string> = {};
 
 function jsonl(name: string, lines: Array<Record<string, unknown> | string>): string {
   const file = path.join(tmp, name);
-  fs.writeFileSync(file, lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n');
+  fs.writeFileSync(file, `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`);
   return file;
 }
 
@@ -34,7 +34,8 @@ const run = (projectId: string, sessionId: string, at: string, extra: Record<str
   ...extra,
 });
 
-const report = (query: QueryParams<'getUsageReport'> = {}, actor: OrgActor = 'admin') => org.call(actor, 'getUsageReport', { query });
+const report = (query: QueryParams<'getUsageReport'> = {}, actor: OrgActor = 'admin') =>
+  org.call(actor, 'getUsageReport', { query });
 const runCount = async () => Number((await hub.services.db('runs').count({ n: '*' }).first())?.n);
 
 beforeAll(async () => {
@@ -46,7 +47,9 @@ beforeAll(async () => {
   ids.research = (await okBody(org.call('owner', 'createFolder', { body: { name: 'Research' } }))).id;
   ids.deep = (await okBody(org.call('owner', 'createFolder', { body: { name: 'Deep', parentId: ids.research } }))).id;
   ids.ops = (await okBody(org.call('owner', 'createFolder', { body: { name: 'Ops' } }))).id;
-  ids.alpha = (await okBody(org.call('owner', 'createProject', { body: { name: 'alpha', folderId: ids.research } }))).id;
+  ids.alpha = (
+    await okBody(org.call('owner', 'createProject', { body: { name: 'alpha', folderId: ids.research } }))
+  ).id;
   ids.beta = (await okBody(org.call('owner', 'createProject', { body: { name: 'Beta', folderId: ids.deep } }))).id;
   ids.gamma = (await okBody(org.call('owner', 'createProject', { body: { name: 'gamma', folderId: ids.ops } }))).id;
   ids.root = (await okBody(org.call('owner', 'createProject', { body: { name: 'Root project' } }))).id;
@@ -62,11 +65,20 @@ describe('hub usage ingest', () => {
     const cases: Array<[Array<Record<string, unknown> | string>, RegExp]> = [
       [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z'), '{"projectId": oops'], /line 2: not valid JSON/],
       [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z'), run(ids.alpha!, 's-a', 'yesterday')], /line 2: at "yesterday"/],
+      // Strict RFC 3339: impossible dates are refused, never rolled over to another day.
+      [[run(ids.alpha!, 's-a', '2026-02-30T10:00:00Z')], /line 1: at "2026-02-30T10:00:00Z" is not an RFC 3339 timestamp/],
+      [[run(ids.alpha!, 's-a', '2026-06-30T23:59:60Z')], /line 1: at "2026-06-30T23:59:60Z"/],
       [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z', { inputTokens: -1 })], /line 1: inputTokens must be >= 0/],
       [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z', { costUsd: undefined })], /line 1: costUsd/],
       [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z', { extra: 1 })], /line 1: unknown field "extra"/],
-      [['', run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z'), run(ids.globex!, 's-b', '2026-01-05T10:00:00Z')], /line 3: no project/],
-      [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z'), run(ids.beta!, 's-a', '2026-01-05T11:00:00Z')], /line 2: session s-a belongs to project/],
+      [
+        ['', run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z'), run(ids.globex!, 's-b', '2026-01-05T10:00:00Z')],
+        /line 3: no project/,
+      ],
+      [
+        [run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z'), run(ids.beta!, 's-a', '2026-01-05T11:00:00Z')],
+        /line 2: session s-a belongs to project/,
+      ],
     ];
     for (const [lines, message] of cases) {
       const result = await runHub(['usage', 'ingest', jsonl('bad.jsonl', lines), '--org', 'acme'], env);
@@ -75,8 +87,12 @@ describe('hub usage ingest', () => {
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
     }
     expect(await runCount()).toBe(0);
-    expect((await runHub(['usage', 'ingest', path.join(tmp, 'missing.jsonl'), '--org', 'acme'], env)).stderr).toMatch(/no file/);
-    expect((await runHub(['usage', 'ingest', jsonl('x.jsonl', []), '--org', 'nope'], env)).stderr).toMatch(/no organization "nope"/);
+    expect((await runHub(['usage', 'ingest', path.join(tmp, 'missing.jsonl'), '--org', 'acme'], env)).stderr).toMatch(
+      /no file/,
+    );
+    expect((await runHub(['usage', 'ingest', jsonl('x.jsonl', []), '--org', 'nope'], env)).stderr).toMatch(
+      /no organization "nope"/,
+    );
     expect((await runHub(['usage', 'ingest', jsonl('x.jsonl', [])], env)).stderr).toMatch(/--org is required/);
   });
 
@@ -93,7 +109,8 @@ describe('hub usage ingest', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^ingested 6 runs in 4 sessions into acme \(\d+\.\d s\)\n$/);
-    const sessions = (await okBody(org.call('owner', 'listProjectSessions', { path: { projectId: ids.alpha! } }))).sessions;
+    const sessions = (await okBody(org.call('owner', 'listProjectSessions', { path: { projectId: ids.alpha! } })))
+      .sessions;
     expect(sessions).toEqual([
       {
         id: 's-alpha-1',
@@ -110,16 +127,33 @@ describe('hub usage ingest', () => {
     // A later file widens the existing session.
     const more = jsonl('more.jsonl', [run(ids.alpha!, 's-alpha-1', '2026-01-01T00:00:00Z', { costUsd: 0.25 })]);
     expect((await runHub(['usage', 'ingest', more, '--org', 'acme'], env)).code).toBe(0);
-    const widened = (await okBody(org.call('owner', 'listProjectSessions', { path: { projectId: ids.alpha! } }))).sessions[0];
-    expect(widened).toMatchObject({ runCount: 4, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-12T09:00:00.000Z', title: 'Latest title' });
+    const widened = (await okBody(org.call('owner', 'listProjectSessions', { path: { projectId: ids.alpha! } })))
+      .sessions[0];
+    expect(widened).toMatchObject({
+      runCount: 4,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-12T09:00:00.000Z',
+      title: 'Latest title',
+    });
   });
 
   it('reports progress on large files', async () => {
     // More runs than one INSERT statement carries, so the batching is exercised too.
-    const lines = Array.from({ length: 1250 }, (_, i) => run(ids.root!, 's-progress', new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(), { costUsd: null, inputTokens: 0, outputTokens: 0 }));
+    const lines = Array.from({ length: 1250 }, (_, i) =>
+      run(ids.root!, 's-progress', new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(), {
+        costUsd: null,
+        inputTokens: 0,
+        outputTokens: 0,
+      }),
+    );
     const progress: string[] = [];
     const acme = await hub.services.organizations.findBySlug('acme');
-    const result = await hub.services.usage.ingest(acme!.id, jsonl('big.jsonl', lines), (p) => progress.push(`${p.phase} ${p.lines}`), 600);
+    const result = await hub.services.usage.ingest(
+      acme!.id,
+      jsonl('big.jsonl', lines),
+      (p) => progress.push(`${p.phase} ${p.lines}`),
+      600,
+    );
     expect(result).toEqual({ runs: 1250, sessions: 1 });
     expect(progress).toEqual(['checked 600', 'checked 1200', 'written 600', 'written 1200']);
   });
@@ -143,9 +177,20 @@ describe('GET /usage', () => {
     const res = await okBody(report());
     expect(res.from).toBeNull();
     expect(res.to).toBeNull();
-    expect(res.projects.map((p: { projectName: string }) => p.projectName)).toEqual(['alpha', 'Beta', 'gamma', 'Root project']);
+    expect(res.projects.map((p: { projectName: string }) => p.projectName)).toEqual([
+      'alpha',
+      'Beta',
+      'gamma',
+      'Root project',
+    ]);
     expect(res.projects[0]).toEqual(alphaRow());
-    expect(res.projects[1]).toMatchObject({ projectName: 'Beta', runCount: 1, runsWithCost: 0, runsWithoutCost: 1, costUsd: null });
+    expect(res.projects[1]).toMatchObject({
+      projectName: 'Beta',
+      runCount: 1,
+      runsWithCost: 0,
+      runsWithoutCost: 1,
+      costUsd: null,
+    });
     expect(res.totals).toEqual({
       runCount: res.projects.reduce((n: number, p: { runCount: number }) => n + p.runCount, 0),
       runsWithCost: 3 + 0 + 1 + 1,
@@ -163,7 +208,14 @@ describe('GET /usage', () => {
     expect(res.projects.map((p: { projectName: string }) => p.projectName)).toEqual(['Beta', 'gamma']);
     const empty = await okBody(report({ from: '2030-01-01T00:00:00Z' }));
     expect(empty.projects).toEqual([]);
-    expect(empty.totals).toEqual({ runCount: 0, runsWithCost: 0, runsWithoutCost: 0, inputTokens: 0, outputTokens: 0, costUsd: null });
+    expect(empty.totals).toEqual({
+      runCount: 0,
+      runsWithCost: 0,
+      runsWithoutCost: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: null,
+    });
   });
 
   it('covers a folder’s whole subtree, archived projects included', async () => {
@@ -185,7 +237,11 @@ describe('GET /usage', () => {
   it('is for org admins only', async () => {
     expectError(await report({}, 'member'), 403, 'org_admin_required');
     expectError(await hub.call('getUsageReport', { path: { orgSlug: 'acme' } }), 401, 'unauthenticated');
-    expectError(await hub.call('getUsageReport', { path: { orgSlug: 'acme' }, cookie: other.cookies.owner }), 404, 'org_not_found');
+    expectError(
+      await hub.call('getUsageReport', { path: { orgSlug: 'acme' }, cookie: other.cookies.owner }),
+      404,
+      'org_not_found',
+    );
     expect((await report({}, 'owner')).status).toBe(200);
     const theirs = await okBody(other.call('owner', 'getUsageReport'));
     expect(theirs.projects).toEqual([]);
