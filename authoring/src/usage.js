@@ -78,7 +78,9 @@ export function helpText(argv) {
   if (name === '--version' || name === '-v') return args.length === 0 ? version() : undefined;
   if (name === 'help' || name === '--help' || name === '-h') {
     if (args.length === 0) return USAGE;
-    return args.length === 1 && Object.hasOwn(COMMAND_USAGE, args[0]) ? COMMAND_USAGE[args[0]] : undefined;
+    if (args.length !== 1) return undefined;
+    if (args[0] === '--help' || args[0] === '-h') return COMMAND_USAGE.help;
+    return Object.hasOwn(COMMAND_USAGE, args[0]) ? COMMAND_USAGE[args[0]] : undefined;
   }
   if (name !== undefined && Object.hasOwn(COMMAND_USAGE, name) && (args.includes('--help') || args.includes('-h'))) {
     return COMMAND_USAGE[name];

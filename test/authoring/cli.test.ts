@@ -41,6 +41,7 @@ describe('cph usage', () => {
         expect(await cph(...args), args.join(' ')).toEqual({ code: 0, stdout: `${COMMAND_USAGE[name]}\n`, stderr: '' });
       }
     }
+    expect(await cph('help', '--help')).toEqual({ code: 0, stdout: `${COMMAND_USAGE.help}\n`, stderr: '' });
     expect(COMMAND_USAGE.build).toContain('--watch');
     expect(COMMAND_USAGE.build).toContain('--json');
   });
