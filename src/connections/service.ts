@@ -1,8 +1,8 @@
 import type { Clock } from '../config/clock.js';
 import { seal, type EnvelopeBinding } from '../crypto/envelope.js';
 import type { Keyring, KeyringSource } from '../crypto/keyring.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
-import { badRequest, forbidden, notFound } from '../errors/api-error.js';
+import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
+import { type ApiError, badRequest, forbidden, notFound } from '../errors/api-error.js';
 import type { Schema } from '../http/operation-types.js';
 import type { Logger } from '../log/logger.js';
 import { baseUrlProblem } from './base-url.js';
@@ -13,7 +13,15 @@ import {
   type ChatApplicationCredentialInput,
   type ProviderCredentialInput,
 } from './credentials.js';
-import type { CapabilityConnectionRecord, ChatApplicationConnectionRecord, ConnectionMode, ConnectionStore, ProviderConnectionRecord } from './store.js';
+import type {
+  CapabilityConnectionRecord,
+  ChatApplicationConnectionRecord,
+  ConnectionKind,
+  ConnectionMode,
+  ConnectionStatus,
+  ConnectionStore,
+  ProviderConnectionRecord,
+} from './store.js';
 
 /** `PUT /capability-connections/{capabilityId}`: the row's fields and the write-only headers. */
 export type CapabilityConnectionInput = Schema<'PutCapabilityConnectionRequest'>;
@@ -102,19 +110,15 @@ export class ConnectionService {
    * DISABLED connection changes nothing.
    */
   async disableProvider(organizationId: string, providerId: string): Promise<ProviderConnectionRecord> {
-    const at = this.clock.now().toISOString();
-    const { connection, changed } = await this.uow.run(async (trx) => {
-      const current = await this.store.findProvider(trx, organizationId, providerId, { lock: true });
-      if (!current) throw notFound('connection_not_found', `This organization has no connection to the provider ${JSON.stringify(providerId)}.`);
-      if (current.mode === 'PLATFORM_MANAGED') {
-        throw forbidden('platform_managed_connection', `The ${providerId} connection is managed by the platform operator; the organization cannot change it.`);
-      }
-      if (current.status === 'DISABLED') return { connection: current, changed: false };
-      await this.store.setStatus(trx, 'provider', current.id, 'DISABLED', at);
-      return { connection: (await this.store.findProvider(trx, organizationId, providerId))!, changed: true };
+    return this.disable('provider', {
+      find: (trx, lock) => this.store.findProvider(trx, organizationId, providerId, { lock }),
+      missing: `This organization has no connection to the provider ${JSON.stringify(providerId)}.`,
+      refuse: (current) =>
+        current.mode === 'PLATFORM_MANAGED'
+          ? forbidden('platform_managed_connection', `The ${providerId} connection is managed by the platform operator; the organization cannot change it.`)
+          : undefined,
+      logged: { organizationId, providerId },
     });
-    if (changed) this.logger.info({ organizationId, connectionId: connection.id, providerId }, 'provider connection disabled');
-    return connection;
   }
 
   async getChatApplication(organizationId: string): Promise<ChatApplicationConnectionRecord | undefined> {
@@ -185,16 +189,11 @@ export class ConnectionService {
 
   /** Sets the capability connection DISABLED; versions stay, a later PUT reactivates it; a DISABLED one is left as it is. */
   async disableCapability(organizationId: string, capabilityId: string): Promise<CapabilityConnectionRecord> {
-    const at = this.clock.now().toISOString();
-    const { connection, changed } = await this.uow.run(async (trx) => {
-      const current = await this.store.findCapability(trx, organizationId, capabilityId, { lock: true });
-      if (!current) throw notFound('connection_not_found', `This organization has no connection to the capability ${JSON.stringify(capabilityId)}.`);
-      if (current.status === 'DISABLED') return { connection: current, changed: false };
-      await this.store.setStatus(trx, 'capability', current.id, 'DISABLED', at);
-      return { connection: (await this.store.findCapability(trx, organizationId, capabilityId))!, changed: true };
+    return this.disable('capability', {
+      find: (trx, lock) => this.store.findCapability(trx, organizationId, capabilityId, { lock }),
+      missing: `This organization has no connection to the capability ${JSON.stringify(capabilityId)}.`,
+      logged: { organizationId, capabilityId },
     });
-    if (changed) this.logger.info({ organizationId, connectionId: connection.id, capabilityId }, 'capability connection disabled');
-    return connection;
   }
 
   /**
@@ -202,15 +201,38 @@ export class ConnectionService {
    * later PUT supersedes. Disabling a DISABLED connection changes nothing.
    */
   async disableChatApplication(organizationId: string): Promise<ChatApplicationConnectionRecord> {
+    return this.disable('chatApplication', {
+      find: (trx) => this.store.findChatApplication(trx, organizationId),
+      missing: 'This organization has no chat-application connection.',
+      logged: { organizationId },
+    });
+  }
+
+  /**
+   * Sets a connection of any kind DISABLED in one transaction: 404 `connection_not_found` when
+   * there is none, the kind's own refusal (a platform-managed provider), and no change at all
+   * (not even `updatedAt`) when it is DISABLED already. Versions stay; a later PUT reactivates.
+   */
+  private async disable<R extends { id: string; status: ConnectionStatus }>(
+    kind: ConnectionKind,
+    how: {
+      find: (trx: Executor, lock: boolean) => Promise<R | undefined>;
+      missing: string;
+      refuse?: (current: R) => ApiError | undefined;
+      logged: Record<string, string>;
+    },
+  ): Promise<R> {
     const at = this.clock.now().toISOString();
     const { connection, changed } = await this.uow.run(async (trx) => {
-      const current = await this.store.findChatApplication(trx, organizationId);
-      if (!current) throw notFound('connection_not_found', 'This organization has no chat-application connection.');
+      const current = await how.find(trx, true);
+      if (!current) throw notFound('connection_not_found', how.missing);
+      const refusal = how.refuse?.(current);
+      if (refusal) throw refusal;
       if (current.status === 'DISABLED') return { connection: current, changed: false };
-      await this.store.setStatus(trx, 'chatApplication', current.id, 'DISABLED', at);
-      return { connection: (await this.store.findChatApplication(trx, organizationId))!, changed: true };
+      await this.store.setStatus(trx, kind, current.id, 'DISABLED', at);
+      return { connection: (await how.find(trx, false))!, changed: true };
     });
-    if (changed) this.logger.info({ organizationId, connectionId: connection.id }, 'chat-application connection disabled');
+    if (changed) this.logger.info({ ...how.logged, connectionId: connection.id, kind }, 'connection disabled');
     return connection;
   }
 }

@@ -1,15 +1,13 @@
 import type { Schema } from '../http/operation-types.js';
 import { folderOrder } from '../folder-tree/order.js';
+import { toFolderRow } from '../folders/mapper.js';
 import type { LibraryFolderWithCounts } from './store.js';
 
 type AgentLibraryFolder = Schema<'AgentLibraryFolder'>;
 
 /** A folder of the library with the roles and skills in it; counts come back as numbers or bigint strings. */
 export const toAgentLibraryFolder = (f: LibraryFolderWithCounts): AgentLibraryFolder => ({
-  id: f.id,
-  name: f.name,
-  parentId: f.parent_id,
-  sortKey: f.sort_key,
+  ...toFolderRow(f),
   roleCount: Number(f.role_count),
   skillCount: Number(f.skill_count),
 });

@@ -139,15 +139,12 @@ describe('ids from another organization', () => {
     ['getUsageBreakdown (foreign project)', 'GET', () => `/usage/breakdown?projectId=${foreign.projectId}`, () => undefined, 'project_not_found'],
   ];
 
-  for (const [name, method, path, body, code] of cases) {
-    it(`${name} → 404 ${code}, nothing changed`, async () => {
-      const before = await snapshot();
-      const res = await as('owner', method, path(), body());
-      expect(res.status, res.text).toBe(404);
-      expect(errorBody(res).error.code).toBe(code);
-      expect(await snapshot()).toBe(before);
-    });
-  }
+  it.each(cases)('%s → 404, nothing changed', async (_name, method, path, body, code) => {
+    const before = await snapshot();
+    const refused = await as('owner', method, path(), body());
+    expect([refused.status, errorBody(refused).error.code], refused.text).toEqual([404, code]);
+    expect(await snapshot()).toBe(before);
+  });
 
   it('lists none of the other organization’s capability connections or library folders', async () => {
     const connections = (await asOwner('GET', '/capability-connections')) as { connections: Array<{ capabilityId: string }> };

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleUnavailableError } from '../../src/agents/roles-service.js';
 import { ConnectionUnavailableError } from '../../src/connections/resolver.js';
 import { errorBody, expectError, okBody } from '../support/assertions.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
+import { runLine, writeJsonl } from '../support/usage-runs.js';
 
 /** Disabling an agent role (`updateAgentRole`) and a BYOK provider connection (`disableProviderConnection`). */
 
@@ -18,21 +22,14 @@ beforeAll(async () => {
 });
 afterAll(() => hub.stop());
 
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'disable-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** An open session of the role, made the way the runtime's runs make them (one run, through ingest). */
 async function seedSession(org: OrgFixture, projectId: string, roleId: string): Promise<string> {
   const id = `session-${randomUUID()}`;
-  await hub.services.db('agent_sessions').insert({
-    id,
-    organization_id: org.id,
-    project_id: projectId,
-    provider: 'anthropic',
-    role_id: roleId,
-    model: 'model-a',
-    title: null,
-    run_count: 1,
-    created_at: '2026-01-01T00:00:00.000Z',
-    updated_at: '2026-01-01T00:00:00.000Z',
-    archived_at: null,
-  });
+  const file = writeJsonl(tmp, `${id}.jsonl`, [runLine(projectId, id, '2026-01-01T00:00:00Z', { roleId })]);
+  await hub.services.usage.ingest(org.id, file);
   return id;
 }
 

@@ -7,6 +7,7 @@ import { expectError, okBody } from '../support/assertions.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
+import { runLine, writeJsonl } from '../support/usage-runs.js';
 
 /** Usage facts on runs (`hub usage ingest`) and `getUsageBreakdown`. */
 
@@ -17,25 +18,9 @@ let env: NodeJS.ProcessEnv;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'breakdown-'));
 const ids: Record<string, string> = {};
 
-function jsonl(name: string, lines: Array<Record<string, unknown> | string>): string {
-  const file = path.join(tmp, name);
-  fs.writeFileSync(file, `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`);
-  return file;
-}
-
-const run = (projectId: string, sessionId: string, at: string, facts: unknown[] | undefined, extra: Record<string, unknown> = {}) => ({
-  projectId,
-  sessionId,
-  provider: 'anthropic',
-  roleId: 'coder',
-  model: 'model-a',
-  at,
-  inputTokens: 100,
-  outputTokens: 10,
-  costUsd: 0.5,
-  ...(facts ? { facts } : {}),
-  ...extra,
-});
+const jsonl = (name: string, lines: Array<Record<string, unknown> | string>) => writeJsonl(tmp, name, lines);
+/** A run line with these facts (none when undefined). */
+const run = (projectId: string, sessionId: string, at: string, facts: unknown[] | undefined) => runLine(projectId, sessionId, at, facts ? { facts } : {});
 const model = (quantity: number, costUsd: number | null) => ({ kind: 'model', quantity, unit: 'tokens', costUsd });
 const tool = (quantity: number, costUsd: number | null) => ({ kind: 'tool', quantity, unit: 'calls', costUsd });
 const capability = (capabilityId: string, quantity: number, costUsd: number | null) => ({ kind: 'capability', capabilityId, quantity, unit: 'calls', costUsd });
@@ -43,17 +28,20 @@ const capability = (capabilityId: string, quantity: number, costUsd: number | nu
 const breakdown = (query: QueryParams<'getUsageBreakdown'> = {}) => okBody(org.call('admin', 'getUsageBreakdown', { query }));
 const factCount = async () => Number((await hub.services.db('run_facts').count({ n: '*' }).first())?.n);
 
+const folder = async (name: string, parentId?: string) => (await okBody(org.call('owner', 'createFolder', { body: parentId ? { name, parentId } : { name } }), 201)).id;
+const project = async (of: OrgFixture, name: string, folderId?: string) => (await okBody(of.call('owner', 'createProject', { body: folderId ? { name, folderId } : { name } }), 201)).id;
+
 beforeAll(async () => {
-  hub = await TestHub.start();
-  org = await seedOrg(hub, 'acme');
-  other = await seedOrg(hub, 'globex');
+  [hub] = [await TestHub.start()];
+  [org, other] = [await seedOrg(hub, 'acme'), await seedOrg(hub, 'globex')];
   env = cliEnv(hub.database.dataDir, hub.database.databaseUrl);
-  ids.research = (await okBody(org.call('owner', 'createFolder', { body: { name: 'Research' } }))).id;
-  ids.deep = (await okBody(org.call('owner', 'createFolder', { body: { name: 'Deep', parentId: ids.research } }))).id;
-  ids.alpha = (await okBody(org.call('owner', 'createProject', { body: { name: 'alpha', folderId: ids.research } }))).id;
-  ids.beta = (await okBody(org.call('owner', 'createProject', { body: { name: 'beta', folderId: ids.deep } }))).id;
-  ids.root = (await okBody(org.call('owner', 'createProject', { body: { name: 'root' } }))).id;
-  ids.globex = (await okBody(other.call('owner', 'createProject', { body: { name: 'globex' } }))).id;
+  // research/ ─ deep/: alpha in research, beta in deep, root at the root.
+  ids.research = await folder('Research');
+  ids.deep = await folder('Deep', ids.research);
+  ids.alpha = await project(org, 'alpha', ids.research);
+  ids.beta = await project(org, 'beta', ids.deep);
+  ids.root = await project(org, 'root');
+  ids.globex = await project(other, 'globex');
 });
 afterAll(async () => {
   await hub.stop();
