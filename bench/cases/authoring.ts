@@ -201,10 +201,11 @@ async function runCase(): Promise<number> {
   const median = (label: string) => stats.get(label)!.medianMs;
   const cp = median('cp -r parts/');
   const ratio = median('cph build --target slides') / cp;
-  const help = median('cph --help');
+  // Whole milliseconds, so the verdict matches the figure printed.
+  const help = Math.round(median('cph --help'));
   const verdict = (ok: boolean) => (ok ? 'within target' : 'OVER TARGET');
   console.log(`cph build / cp -r:             ${ratio.toFixed(2)}×  (target ≤ 3×: ${verdict(ratio <= 3)})`);
-  console.log(`cph --help:                    ${help.toFixed(0)} ms (target ≤ 150 ms: ${verdict(help <= 150)})`);
+  console.log(`cph --help:                    ${help} ms (target ≤ 150 ms: ${verdict(help <= 150)})`);
   console.log(`cph check / cp -r:             ${(median('cph check') / cp).toFixed(2)}×`);
   console.log(`buildTarget (API) / cp -r:     ${(median('buildTarget (in process)') / cp).toFixed(2)}×`);
   console.log(`checkCourse (API) / cp -r:     ${(median('checkCourse (in process)') / cp).toFixed(2)}×`);
