@@ -8,6 +8,7 @@ import { TamperedEnvelopeError, UnknownKeyIdError } from '../../src/crypto/error
 import { Keyring } from '../../src/crypto/keyring.js';
 import type { HttpResult, RequestBody } from '../support/api-client.js';
 import { errorBody, expectError, okBody } from '../support/assertions.js';
+import { everyRow } from '../support/every-row.js';
 import { seedOrg, type OrgActor, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
 
@@ -168,7 +169,7 @@ describe('header secrets never leak', () => {
     const places: Array<[string, string]> = [
       ['responses', seen.join('\n')],
       ['log lines', hub.logLines.join('\n')],
-      ['database rows', await everyRow()],
+      ['database rows', await everyRow(hub)],
     ];
     if (hub.database.engine === 'sqlite') {
       for (const file of ['hub.sqlite', 'hub.sqlite-wal']) {
@@ -181,18 +182,3 @@ describe('header secrets never leak', () => {
     expect(hits).toEqual([]);
   });
 });
-
-/** Every row of every table, blobs as latin1 text. */
-async function everyRow(): Promise<string> {
-  const tables: string[] =
-    hub.database.engine === 'sqlite'
-      ? await db()('sqlite_master').where({ type: 'table' }).pluck('name')
-      : await db()('information_schema.tables').where({ table_schema: 'public' }).pluck('table_name');
-  const parts: string[] = [];
-  for (const table of tables) {
-    for (const row of await db()(table).select()) {
-      parts.push(Object.values(row as Record<string, unknown>).map((v) => (Buffer.isBuffer(v) ? v.toString('latin1') : String(v))).join('\u0000'));
-    }
-  }
-  return parts.join('\n');
-}

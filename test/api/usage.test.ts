@@ -7,6 +7,7 @@ import { TestHub } from '../support/test-hub.js';
 import { seedOrg, type OrgActor, type OrgFixture } from '../support/org-fixture.js';
 import { expectError, okBody } from '../support/assertions.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
+import { runLine, writeJsonl } from '../support/usage-runs.js';
 
 let hub: TestHub;
 let org: OrgFixture;
@@ -15,24 +16,8 @@ let env: NodeJS.ProcessEnv;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'usage-'));
 const ids: Record<string, string> = {};
 
-function jsonl(name: string, lines: Array<Record<string, unknown> | string>): string {
-  const file = path.join(tmp, name);
-  fs.writeFileSync(file, `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`);
-  return file;
-}
-
-const run = (projectId: string, sessionId: string, at: string, extra: Record<string, unknown> = {}) => ({
-  projectId,
-  sessionId,
-  provider: 'anthropic',
-  roleId: 'coder',
-  model: 'model-a',
-  at,
-  inputTokens: 100,
-  outputTokens: 10,
-  costUsd: 0.5,
-  ...extra,
-});
+const jsonl = (name: string, lines: Array<Record<string, unknown> | string>) => writeJsonl(tmp, name, lines);
+const run = runLine;
 
 const report = (query: QueryParams<'getUsageReport'> = {}, actor: OrgActor = 'admin') =>
   org.call(actor, 'getUsageReport', { query });
