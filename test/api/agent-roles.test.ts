@@ -65,7 +65,12 @@ async function bindSkills(org: OrgFixture, roleId: string, skillNames: string[])
  * A skill row written straight into the table: the skill endpoints are another area's, and a
  * role only needs the row. The digest names no store entry.
  */
-async function insertSkill(on: TestHub, organizationId: string, name: string, disabledAt: string | null = null): Promise<string> {
+async function insertSkill(
+  on: TestHub,
+  organizationId: string,
+  name: string,
+  disabledAt: string | null = null,
+): Promise<string> {
   const id = randomUUID();
   const at = on.clock.now().toISOString();
   await on.database.db('agent_skills').insert({
@@ -82,7 +87,8 @@ async function insertSkill(on: TestHub, organizationId: string, name: string, di
   return id;
 }
 
-const defaults = (org: OrgFixture) => listRoles(org).then((roles) => roles.filter((r) => r.isDefault).map((r) => r.roleId));
+const defaults = (org: OrgFixture) =>
+  listRoles(org).then((roles) => roles.filter((r) => r.isDefault).map((r) => r.roleId));
 
 describe('the model picker (GET /agent-models)', () => {
   it('lists the built-in models when HUB_MODELS is unset', async () => {
@@ -108,11 +114,21 @@ describe('the model picker (GET /agent-models)', () => {
 
   it('backs the unknown_model check with the same list', async () => {
     const org = await freshOrg('custom-check', customHub);
-    const chosen = await org.call('owner', 'putAgentRole', { path: { roleId: 'writer' }, body: { label: 'Writer', defaultModel: 'house-small' } });
+    const chosen = await org.call('owner', 'putAgentRole', {
+      path: { roleId: 'writer' },
+      body: { label: 'Writer', defaultModel: 'house-small' },
+    });
     expectOk(chosen);
     expect(chosen.body.defaultModel).toBe('house-small');
     // A built-in id is unknown once HUB_MODELS replaces the list.
-    expectError(await org.call('owner', 'putAgentRole', { path: { roleId: 'writer' }, body: { label: 'Writer', defaultModel: 'claude-sonnet-4-5' } }), 422, 'unknown_model');
+    expectError(
+      await org.call('owner', 'putAgentRole', {
+        path: { roleId: 'writer' },
+        body: { label: 'Writer', defaultModel: 'claude-sonnet-4-5' },
+      }),
+      422,
+      'unknown_model',
+    );
   });
 
   it('reads HUB_MODELS at start-up; unset or blank means the built-in list', () => {
@@ -135,8 +151,14 @@ describe('the model picker (GET /agent-models)', () => {
       ['[{"id": "a", "label": " ", "toolCapable": true}]', /HUB_MODELS\[0\]\.label/],
       ['[{"id": "a", "label": "A"}]', /HUB_MODELS\[0\]\.toolCapable/],
       ['[{"id": "a", "label": "A", "toolCapable": "yes"}]', /HUB_MODELS\[0\]\.toolCapable/],
-      ['[{"id": "a", "label": "A", "toolCapable": true, "vendor": "x"}]', /HUB_MODELS\[0\] has unknown properties "vendor"/],
-      ['[{"id": "a", "label": "A", "toolCapable": true}, {"id": "a", "label": "B", "toolCapable": false}]', /HUB_MODELS\[1\]\.id repeats the model id "a"/],
+      [
+        '[{"id": "a", "label": "A", "toolCapable": true, "vendor": "x"}]',
+        /HUB_MODELS\[0\] has unknown properties "vendor"/,
+      ],
+      [
+        '[{"id": "a", "label": "A", "toolCapable": true}, {"id": "a", "label": "B", "toolCapable": false}]',
+        /HUB_MODELS\[1\]\.id repeats the model id "a"/,
+      ],
     ];
     for (const [value, message] of cases) {
       const err = configError({ HUB_MODELS: value });
@@ -231,14 +253,21 @@ describe('PUT /agent-roles/{roleId}', () => {
   it('keeps an explicit null and an empty tool list apart: null is the runtime defaults, [] is no tools', async () => {
     const org = await freshOrg('tools');
     expect((await putRole(org, 'none', { label: 'No tools', tools: [] })).tools).toEqual([]);
-    expect((await putRole(org, 'defaults', { label: 'Defaults', tools: null, defaultModel: null, systemPrompt: null })).tools).toBeNull();
+    expect(
+      (await putRole(org, 'defaults', { label: 'Defaults', tools: null, defaultModel: null, systemPrompt: null }))
+        .tools,
+    ).toBeNull();
     const listed = Object.fromEntries((await listRoles(org)).map((r) => [r.roleId, r.tools]));
     expect(listed).toEqual({ none: [], defaults: null });
   });
 
   it('keeps each tool once, where it first appears', async () => {
     const org = await freshOrg('tools-dup');
-    expect((await putRole(org, 'r', { label: 'R', tools: ['write', 'read', 'write', 'bash', 'read'] })).tools).toEqual(['write', 'read', 'bash']);
+    expect((await putRole(org, 'r', { label: 'R', tools: ['write', 'read', 'write', 'bash', 'read'] })).tools).toEqual([
+      'write',
+      'read',
+      'bash',
+    ]);
   });
 
   it('trims the label, and refuses a blank one with 400 validation_failed', async () => {
@@ -255,7 +284,11 @@ describe('PUT /agent-roles/{roleId}', () => {
   it('refuses a roleId outside ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$ with 400 validation_failed', async () => {
     const org = await freshOrg('role-id');
     for (const roleId of ['-lead', '.hidden', '_x', 'has space', 'a'.repeat(65), 'ünïcode', 'semi;colon']) {
-      expectError(await org.call('owner', 'putAgentRole', { path: { roleId: roleId }, body: { label: 'X' } }), 400, 'validation_failed');
+      expectError(
+        await org.call('owner', 'putAgentRole', { path: { roleId: roleId }, body: { label: 'X' } }),
+        400,
+        'validation_failed',
+      );
       expectError(await putSkills(org, roleId, []), 400, 'validation_failed');
     }
     const longest = `A${'b'.repeat(63)}`;
@@ -300,7 +333,10 @@ describe('PUT /agent-roles/{roleId}', () => {
     expect((await putRole(org, 'low', { label: 'Low', sortOrder: -2147483648 })).sortOrder).toBe(-2147483648);
     expect((await putRole(org, 'high', { label: 'High', sortOrder: 2147483647 })).sortOrder).toBe(2147483647);
     for (const sortOrder of [2147483648, -2147483649, 1e20]) {
-      const res = await org.call('owner', 'putAgentRole', { path: { roleId: 'beyond' }, body: { label: 'Beyond', sortOrder } });
+      const res = await org.call('owner', 'putAgentRole', {
+        path: { roleId: 'beyond' },
+        body: { label: 'Beyond', sortOrder },
+      });
       expectError(res, 400, 'validation_failed');
       expect(errorBody(res).error.details).toEqual([expect.objectContaining({ path: '/body/sortOrder' })]);
     }
@@ -313,12 +349,26 @@ describe('PUT /agent-roles/{roleId}', () => {
     await putRole(org, 'other', { label: 'Other' });
     tick();
     for (const defaultModel of ['gpt-4', 'GPT-5', 'claude-sonnet-4-5 ']) {
-      const res = await org.call('owner', 'putAgentRole', { path: { roleId: 'r' }, body: { label: 'Changed', defaultModel } });
+      const res = await org.call('owner', 'putAgentRole', {
+        path: { roleId: 'r' },
+        body: { label: 'Changed', defaultModel },
+      });
       expectError(res, 422, 'unknown_model');
       expect(errorBody(res).error.message).toContain(defaultModel);
       // Neither a replacement nor a default switch may happen.
-      expectError(await org.call('owner', 'putAgentRole', { path: { roleId: 'other' }, body: { label: 'Other', defaultModel, isDefault: true } }), 422, 'unknown_model');
-      expectError(await org.call('owner', 'putAgentRole', { path: { roleId: 'new' }, body: { label: 'New', defaultModel } }), 422, 'unknown_model');
+      expectError(
+        await org.call('owner', 'putAgentRole', {
+          path: { roleId: 'other' },
+          body: { label: 'Other', defaultModel, isDefault: true },
+        }),
+        422,
+        'unknown_model',
+      );
+      expectError(
+        await org.call('owner', 'putAgentRole', { path: { roleId: 'new' }, body: { label: 'New', defaultModel } }),
+        422,
+        'unknown_model',
+      );
     }
     const roles = await listRoles(org);
     expect(roles.map((r) => r.roleId)).toEqual(['other', 'r']);
@@ -327,7 +377,8 @@ describe('PUT /agent-roles/{roleId}', () => {
 
   it('accepts every /agent-models id as defaultModel', async () => {
     const org = await freshOrg('every-model');
-    for (const model of DEFAULT_MODELS) expect((await putRole(org, 'r', { label: 'R', defaultModel: model.id })).defaultModel).toBe(model.id);
+    for (const model of DEFAULT_MODELS)
+      expect((await putRole(org, 'r', { label: 'R', defaultModel: model.id })).defaultModel).toBe(model.id);
   });
 });
 
@@ -368,7 +419,14 @@ describe('the default role', () => {
     const roleIds = Array.from({ length: 8 }, (_, i) => `r${i}`);
     for (const roleId of roleIds) await putRole(org, roleId, { label: roleId.toUpperCase() });
     for (let round = 0; round < 5; round++) {
-      const results = await Promise.all(roleIds.map((roleId) => org.call('owner', 'putAgentRole', { path: { roleId: roleId }, body: { label: roleId.toUpperCase(), isDefault: true } })));
+      const results = await Promise.all(
+        roleIds.map((roleId) =>
+          org.call('owner', 'putAgentRole', {
+            path: { roleId: roleId },
+            body: { label: roleId.toUpperCase(), isDefault: true },
+          }),
+        ),
+      );
       for (const res of results) {
         expectOk(res);
         expect(res.body.isDefault).toBe(true);
@@ -382,7 +440,12 @@ describe('the default role', () => {
   it('ends with exactly one default when concurrent PUTs create new default roles', async () => {
     const org = await freshOrg('default-race-new');
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => org.call('owner', 'putAgentRole', { path: { roleId: `new-${i}` }, body: { label: `New ${i}`, isDefault: true } })),
+      Array.from({ length: 8 }, (_, i) =>
+        org.call('owner', 'putAgentRole', {
+          path: { roleId: `new-${i}` },
+          body: { label: `New ${i}`, isDefault: true },
+        }),
+      ),
     );
     for (const res of results) expectOk(res);
     expect(await listRoles(org)).toHaveLength(8);
@@ -391,7 +454,11 @@ describe('the default role', () => {
 
   it('creates one role when concurrent PUTs create the same roleId', async () => {
     const org = await freshOrg('same-race');
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => org.call('owner', 'putAgentRole', { path: { roleId: 'twin' }, body: { label: `Twin ${i}`, sortOrder: i } })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        org.call('owner', 'putAgentRole', { path: { roleId: 'twin' }, body: { label: `Twin ${i}`, sortOrder: i } }),
+      ),
+    );
     for (const res of results) expectOk(res);
     const roles = await listRoles(org);
     expect(roles).toHaveLength(1);
@@ -418,7 +485,11 @@ describe('PUT /agent-roles/{roleId}/skills', () => {
     for (const name of ['review', 'lint', 'deploy-2']) await insertSkill(hub, org.id, name);
     const role = await putRole(org, 'coder', { label: 'Coder' });
     tick();
-    expect(await bindSkills(org, 'coder', ['review', 'lint', 'review', 'deploy-2'])).toEqual(['deploy-2', 'lint', 'review']);
+    expect(await bindSkills(org, 'coder', ['review', 'lint', 'review', 'deploy-2'])).toEqual([
+      'deploy-2',
+      'lint',
+      'review',
+    ]);
     expect(await listRoles(org)).toEqual([{ ...role, skillNames: ['deploy-2', 'lint', 'review'], updatedAt: now() }]);
   });
 
@@ -442,7 +513,10 @@ describe('PUT /agent-roles/{roleId}/skills', () => {
     const boundAt = now();
     tick();
     await bindSkills(org, 'r', ['keep', 'add']);
-    const row = await hub.database.db('agent_role_skills').where({ role_id: role.id, skill_id: skillId }).first('created_at');
+    const row = await hub.database
+      .db('agent_role_skills')
+      .where({ role_id: role.id, skill_id: skillId })
+      .first('created_at');
     expect(row.created_at).toBe(boundAt);
   });
 
@@ -456,7 +530,8 @@ describe('PUT /agent-roles/{roleId}/skills', () => {
     tick();
     const res = await putSkills(org, 'r', ['known', 'missing-b', 'theirs', 'missing-a']);
     expectError(res, 422, 'unknown_skill');
-    for (const name of ['missing-a', 'missing-b', 'theirs']) expect(errorBody(res).error.message).toContain(`"${name}"`);
+    for (const name of ['missing-a', 'missing-b', 'theirs'])
+      expect(errorBody(res).error.message).toContain(`"${name}"`);
     expect(errorBody(res).error.message).not.toContain('"known"');
     expect(await listRoles(org)).toEqual([{ ...role, skillNames: ['known'] }]);
   });
@@ -485,7 +560,15 @@ describe('PUT /agent-roles/{roleId}/skills', () => {
     const org = await freshOrg('skills-body');
     await putRole(org, 'r', { label: 'R' });
     const tooMany = Array.from({ length: 201 }, (_, i) => `s-${i}`);
-    for (const body of [{}, { skillNames: 'a' }, { skillNames: ['Upper'] }, { skillNames: ['-lead'] }, { skillNames: [''] }, { skillNames: tooMany }, { skillNames: [], extra: 1 }]) {
+    for (const body of [
+      {},
+      { skillNames: 'a' },
+      { skillNames: ['Upper'] },
+      { skillNames: ['-lead'] },
+      { skillNames: [''] },
+      { skillNames: tooMany },
+      { skillNames: [], extra: 1 },
+    ]) {
       expectError(await org.api('owner', 'PUT', `${roleUrl('r')}/skills`, body), 400, 'validation_failed');
     }
   });
@@ -575,7 +658,10 @@ describe('who may call the agent role operations', () => {
     hub.request(method, `/api/org/acme${path}`, { cookie: cookies[actor], body });
   const operations: Array<{ name: string; call: (actor: ActorName) => [string, string, unknown?] }> = [
     { name: 'listAgentRoles', call: () => ['GET', '/agent-roles'] },
-    { name: 'putAgentRole', call: (actor) => ['PUT', roleUrl(`by-${actor}`), { label: `By ${actor}`, isDefault: true }] },
+    {
+      name: 'putAgentRole',
+      call: (actor) => ['PUT', roleUrl(`by-${actor}`), { label: `By ${actor}`, isDefault: true }],
+    },
     { name: 'putAgentRoleSkills', call: () => ['PUT', `${roleUrl('shared')}/skills`, { skillNames: ['acme-skill'] }] },
     { name: 'listAgentModels', call: () => ['GET', '/agent-models'] },
   ];
@@ -583,7 +669,10 @@ describe('who may call the agent role operations', () => {
   beforeAll(async () => {
     const org = await hub.database.db('organizations').where({ slug: 'acme' }).first('id');
     await insertSkill(hub, org.id, 'acme-skill');
-    const shared = await hub.orgCall('acme', cookies.owner, 'putAgentRole', { path: { roleId: 'shared' }, body: { label: 'Shared' } });
+    const shared = await hub.orgCall('acme', cookies.owner, 'putAgentRole', {
+      path: { roleId: 'shared' },
+      body: { label: 'Shared' },
+    });
     expect(shared.status).toBe(200);
   });
 
@@ -637,7 +726,10 @@ describe('who may call the agent role operations', () => {
     // One organization's admin addressing the other's slug is not a member there.
     const cross = await hub.call('listAgentRoles', { path: { orgSlug: two.slug }, cookie: one.cookies.owner });
     expectError(cross, 404, 'org_not_found');
-    const crossPut = await hub.orgCall(two.slug, one.cookies.admin, 'putAgentRole', { path: { roleId: 'lead' }, body: { label: 'Hijack' } });
+    const crossPut = await hub.orgCall(two.slug, one.cookies.admin, 'putAgentRole', {
+      path: { roleId: 'lead' },
+      body: { label: 'Hijack' },
+    });
     expectError(crossPut, 404, 'org_not_found');
     expect(await listRoles(two)).toEqual([twoRole]);
   });

@@ -18,7 +18,17 @@ type Actor =
   | 'memberManageDirect'
   | 'admin'
   | 'owner';
-const ACTORS: Actor[] = ['anonymous', 'otherOrgOwner', 'memberNoGrant', 'memberRead', 'memberEdit', 'memberManageTeam', 'memberManageDirect', 'admin', 'owner'];
+const ACTORS: Actor[] = [
+  'anonymous',
+  'otherOrgOwner',
+  'memberNoGrant',
+  'memberRead',
+  'memberEdit',
+  'memberManageTeam',
+  'memberManageDirect',
+  'admin',
+  'owner',
+];
 const MEMBERS: Actor[] = ['memberNoGrant', 'memberRead', 'memberEdit', 'memberManageTeam', 'memberManageDirect'];
 const IM: Record<Exclude<Actor, 'anonymous'>, string> = {
   otherOrgOwner: 'globex-owner',
@@ -52,21 +62,45 @@ const call = <O extends OrgOperationId>(actor: Actor, operationId: O, ...input: 
 /** A project created by memberManageDirect, with READ/EDIT/MANAGE given to the three teams. */
 async function grantedProject(): Promise<string> {
   const project = await okBody(call('memberManageDirect', 'createProject', { body: { name: unique('Project') } }));
-  for (const [teamSlug, role] of [['team-read', 'READ'], ['team-edit', 'EDIT'], ['team-manage', 'MANAGE']] as const) {
-    await okBody(call('memberManageDirect', 'putProjectTeamAccess', { path: { projectId: project.id }, body: { teamSlug, role } }));
+  for (const [teamSlug, role] of [
+    ['team-read', 'READ'],
+    ['team-edit', 'EDIT'],
+    ['team-manage', 'MANAGE'],
+  ] as const) {
+    await okBody(
+      call('memberManageDirect', 'putProjectTeamAccess', { path: { projectId: project.id }, body: { teamSlug, role } }),
+    );
   }
   return project.id;
 }
 
-const freshMember = async () => (await okBody(call('owner', 'addMember', { body: { imOpenId: unique('ou-target'), role: 'MEMBER' } }))).userId;
-const freshTeam = async () => (await okBody(call('owner', 'createTeam', { body: { slug: unique('t'), name: 'Target team' } }))).id;
+const freshMember = async () =>
+  (await okBody(call('owner', 'addMember', { body: { imOpenId: unique('ou-target'), role: 'MEMBER' } }))).userId;
+const freshTeam = async () =>
+  (await okBody(call('owner', 'createTeam', { body: { slug: unique('t'), name: 'Target team' } }))).id;
 const freshFolder = async () => (await okBody(call('owner', 'createFolder', { body: { name: unique('Folder') } }))).id;
 
 /** Snapshot of every table the area writes; a denied call must not change it. */
 async function snapshot(): Promise<string> {
-  const tables = ['users', 'memberships', 'organization_settings', 'teams', 'team_members', 'folders', 'projects', 'project_bindings', 'project_grants'];
+  const tables = [
+    'users',
+    'memberships',
+    'organization_settings',
+    'teams',
+    'team_members',
+    'folders',
+    'projects',
+    'project_bindings',
+    'project_grants',
+  ];
   const parts: unknown[] = [];
-  for (const table of tables) parts.push(await hub.services.db(table).select().orderBy(table === 'organization_settings' ? 'organization_id' : 'id'));
+  for (const table of tables)
+    parts.push(
+      await hub.services
+        .db(table)
+        .select()
+        .orderBy(table === 'organization_settings' ? 'organization_id' : 'id'),
+    );
   return JSON.stringify(parts);
 }
 
@@ -87,22 +121,63 @@ const outcomes = (success: number, denied: (actor: Actor) => Outcome | undefined
     }),
   ) as Expectations;
 
-const orgAdminOnly = (success: number) => outcomes(success, (a) => (MEMBERS.includes(a) ? [403, 'org_admin_required'] : undefined));
+const orgAdminOnly = (success: number) =>
+  outcomes(success, (a) => (MEMBERS.includes(a) ? [403, 'org_admin_required'] : undefined));
 const anyMember = (success: number) => outcomes(success, () => undefined);
-const projectRead = (success: number) => outcomes(success, (a) => (a === 'memberNoGrant' ? [403, 'project_access_denied'] : undefined));
+const projectRead = (success: number) =>
+  outcomes(success, (a) => (a === 'memberNoGrant' ? [403, 'project_access_denied'] : undefined));
 const projectManage = (success: number) =>
-  outcomes(success, (a) => (['memberNoGrant', 'memberRead', 'memberEdit', 'admin', 'owner'].includes(a) ? [403, 'project_manage_required'] : undefined));
+  outcomes(success, (a) =>
+    ['memberNoGrant', 'memberRead', 'memberEdit', 'admin', 'owner'].includes(a)
+      ? [403, 'project_manage_required']
+      : undefined,
+  );
 
 const rows: Row[] = [
   { op: 'listMembers', method: 'GET', prepare: async () => ({ path: '/members' }), expect: orgAdminOnly(200) },
-  { op: 'addMember', method: 'POST', prepare: async () => ({ path: '/members', body: { imOpenId: unique('ou-new'), role: 'MEMBER' } }), expect: orgAdminOnly(201) },
-  { op: 'updateMemberRole', method: 'PATCH', prepare: async () => ({ path: `/members/${await freshMember()}`, body: { role: 'ADMIN' } }), expect: orgAdminOnly(200) },
-  { op: 'revokeMember', method: 'POST', prepare: async () => ({ path: `/members/${await freshMember()}/revoke` }), expect: orgAdminOnly(200) },
+  {
+    op: 'addMember',
+    method: 'POST',
+    prepare: async () => ({ path: '/members', body: { imOpenId: unique('ou-new'), role: 'MEMBER' } }),
+    expect: orgAdminOnly(201),
+  },
+  {
+    op: 'updateMemberRole',
+    method: 'PATCH',
+    prepare: async () => ({ path: `/members/${await freshMember()}`, body: { role: 'ADMIN' } }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'revokeMember',
+    method: 'POST',
+    prepare: async () => ({ path: `/members/${await freshMember()}/revoke` }),
+    expect: orgAdminOnly(200),
+  },
   { op: 'listTeams', method: 'GET', prepare: async () => ({ path: '/teams' }), expect: orgAdminOnly(200) },
-  { op: 'createTeam', method: 'POST', prepare: async () => ({ path: '/teams', body: { slug: unique('new-team'), name: 'New team' } }), expect: orgAdminOnly(201) },
-  { op: 'updateTeam', method: 'PATCH', prepare: async () => ({ path: `/teams/${await freshTeam()}`, body: { name: 'Renamed', description: null } }), expect: orgAdminOnly(200) },
-  { op: 'archiveTeam', method: 'POST', prepare: async () => ({ path: `/teams/${await freshTeam()}/archive` }), expect: orgAdminOnly(200) },
-  { op: 'listTeamMembers', method: 'GET', prepare: async () => ({ path: `/teams/${await freshTeam()}/members` }), expect: orgAdminOnly(200) },
+  {
+    op: 'createTeam',
+    method: 'POST',
+    prepare: async () => ({ path: '/teams', body: { slug: unique('new-team'), name: 'New team' } }),
+    expect: orgAdminOnly(201),
+  },
+  {
+    op: 'updateTeam',
+    method: 'PATCH',
+    prepare: async () => ({ path: `/teams/${await freshTeam()}`, body: { name: 'Renamed', description: null } }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'archiveTeam',
+    method: 'POST',
+    prepare: async () => ({ path: `/teams/${await freshTeam()}/archive` }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'listTeamMembers',
+    method: 'GET',
+    prepare: async () => ({ path: `/teams/${await freshTeam()}/members` }),
+    expect: orgAdminOnly(200),
+  },
   {
     op: 'addTeamMember',
     method: 'POST',
@@ -121,10 +196,30 @@ const rows: Row[] = [
   },
   { op: 'getExplorer', method: 'GET', prepare: async () => ({ path: '/explorer' }), expect: orgAdminOnly(200) },
   { op: 'listMyProjects', method: 'GET', prepare: async () => ({ path: '/my-projects' }), expect: anyMember(200) },
-  { op: 'createFolder', method: 'POST', prepare: async () => ({ path: '/folders', body: { name: unique('New folder') } }), expect: orgAdminOnly(201) },
-  { op: 'updateFolder', method: 'PATCH', prepare: async () => ({ path: `/folders/${await freshFolder()}`, body: { name: 'Renamed' } }), expect: orgAdminOnly(200) },
-  { op: 'archiveFolder', method: 'POST', prepare: async () => ({ path: `/folders/${await freshFolder()}/archive` }), expect: orgAdminOnly(200) },
-  { op: 'createProject (members allowed)', method: 'POST', prepare: async () => ({ path: '/projects', body: { name: unique('New project') } }), expect: anyMember(201) },
+  {
+    op: 'createFolder',
+    method: 'POST',
+    prepare: async () => ({ path: '/folders', body: { name: unique('New folder') } }),
+    expect: orgAdminOnly(201),
+  },
+  {
+    op: 'updateFolder',
+    method: 'PATCH',
+    prepare: async () => ({ path: `/folders/${await freshFolder()}`, body: { name: 'Renamed' } }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'archiveFolder',
+    method: 'POST',
+    prepare: async () => ({ path: `/folders/${await freshFolder()}/archive` }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'createProject (members allowed)',
+    method: 'POST',
+    prepare: async () => ({ path: '/projects', body: { name: unique('New project') } }),
+    expect: anyMember(201),
+  },
   {
     op: 'createProject (members not allowed)',
     method: 'POST',
@@ -134,10 +229,33 @@ const rows: Row[] = [
     },
     expect: orgAdminOnly(201),
   },
-  { op: 'getProject', method: 'GET', prepare: async () => ({ path: `/projects/${sharedProject}` }), expect: projectRead(200) },
-  { op: 'renameProject', method: 'PATCH', prepare: async () => ({ path: `/projects/${await grantedProject()}`, body: { name: 'Renamed' } }), expect: orgAdminOnly(200) },
-  { op: 'moveProject', method: 'PATCH', prepare: async () => ({ path: `/projects/${await grantedProject()}/folder`, body: { folderId: await freshFolder() } }), expect: orgAdminOnly(200) },
-  { op: 'archiveProject', method: 'POST', prepare: async () => ({ path: `/projects/${await grantedProject()}/archive` }), expect: orgAdminOnly(200) },
+  {
+    op: 'getProject',
+    method: 'GET',
+    prepare: async () => ({ path: `/projects/${sharedProject}` }),
+    expect: projectRead(200),
+  },
+  {
+    op: 'renameProject',
+    method: 'PATCH',
+    prepare: async () => ({ path: `/projects/${await grantedProject()}`, body: { name: 'Renamed' } }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'moveProject',
+    method: 'PATCH',
+    prepare: async () => ({
+      path: `/projects/${await grantedProject()}/folder`,
+      body: { folderId: await freshFolder() },
+    }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'archiveProject',
+    method: 'POST',
+    prepare: async () => ({ path: `/projects/${await grantedProject()}/archive` }),
+    expect: orgAdminOnly(200),
+  },
   {
     op: 'archiveProjectBinding',
     method: 'POST',
@@ -149,12 +267,25 @@ const rows: Row[] = [
     },
     expect: orgAdminOnly(200),
   },
-  { op: 'listProjectSessions', method: 'GET', prepare: async () => ({ path: `/projects/${sharedProject}/sessions` }), expect: projectRead(200) },
-  { op: 'listProjectTeamAccess', method: 'GET', prepare: async () => ({ path: `/projects/${sharedProject}/team-access` }), expect: projectRead(200) },
+  {
+    op: 'listProjectSessions',
+    method: 'GET',
+    prepare: async () => ({ path: `/projects/${sharedProject}/sessions` }),
+    expect: projectRead(200),
+  },
+  {
+    op: 'listProjectTeamAccess',
+    method: 'GET',
+    prepare: async () => ({ path: `/projects/${sharedProject}/team-access` }),
+    expect: projectRead(200),
+  },
   {
     op: 'putProjectTeamAccess',
     method: 'PUT',
-    prepare: async () => ({ path: `/projects/${await grantedProject()}/team-access`, body: { teamSlug: 'team-extra', role: 'EDIT' } }),
+    prepare: async () => ({
+      path: `/projects/${await grantedProject()}/team-access`,
+      body: { teamSlug: 'team-extra', role: 'EDIT' },
+    }),
     expect: projectManage(200),
   },
   {
@@ -181,9 +312,15 @@ beforeAll(async () => {
     cookies[actor as Actor] = await hub.login(im);
     userIds[im] = (await hub.services.users.findByImOpenId(hub.services.db, im))!.id;
   }
-  for (const [slug, actor] of [['team-read', 'memberRead'], ['team-edit', 'memberEdit'], ['team-manage', 'memberManageTeam'], ['team-extra', undefined]] as const) {
+  for (const [slug, actor] of [
+    ['team-read', 'memberRead'],
+    ['team-edit', 'memberEdit'],
+    ['team-manage', 'memberManageTeam'],
+    ['team-extra', undefined],
+  ] as const) {
     const team = await okBody(call('owner', 'createTeam', { body: { slug, name: slug } }));
-    if (actor) await okBody(call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { userId: userIds[IM[actor]] } }));
+    if (actor)
+      await okBody(call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { userId: userIds[IM[actor]] } }));
   }
   await okBody(call('owner', 'updateOrgSettings', { body: { membersCanCreateProjects: true } }));
   sharedProject = await grantedProject();
@@ -213,6 +350,7 @@ describe('ids from another organization', () => {
   let foreign: { userId: string; teamId: string; folderId: string; projectId: string };
   let ownTeam: string;
   let ownProject: string;
+  let sharedFolder: string;
 
   beforeAll(async () => {
     const globex = <O extends OrgOperationId>(operationId: O, ...input: OrgCallArgs<O>) =>
@@ -224,40 +362,121 @@ describe('ids from another organization', () => {
     foreign = { userId: member.userId, teamId: team.id, folderId: folder.id, projectId: project.id };
     ownTeam = await freshTeam();
     ownProject = (await okBody(call('owner', 'createProject', { body: { name: 'Owner project' } }))).id;
+    sharedFolder = await freshFolder();
   });
 
   const cases: Array<[string, string, () => string, () => unknown, string]> = [
     ['updateMemberRole', 'PATCH', () => `/members/${foreign.userId}`, () => ({ role: 'ADMIN' }), 'member_not_found'],
-    ['revokeMember', 'POST', () => `/members/${foreign.userId}/revoke`, () => (undefined), 'member_not_found'],
+    ['revokeMember', 'POST', () => `/members/${foreign.userId}/revoke`, () => undefined, 'member_not_found'],
     ['updateTeam', 'PATCH', () => `/teams/${foreign.teamId}`, () => ({ name: 'x' }), 'team_not_found'],
-    ['archiveTeam', 'POST', () => `/teams/${foreign.teamId}/archive`, () => (undefined), 'team_not_found'],
-    ['listTeamMembers', 'GET', () => `/teams/${foreign.teamId}/members`, () => (undefined), 'team_not_found'],
-    ['addTeamMember (foreign team)', 'POST', () => `/teams/${foreign.teamId}/members`, () => ({ imOpenId: 'm-none' }), 'team_not_found'],
-    ['addTeamMember (foreign user)', 'POST', () => `/teams/${ownTeam}/members`, () => ({ userId: foreign.userId }), 'member_not_found'],
-    ['revokeTeamMember (foreign team)', 'POST', () => `/teams/${foreign.teamId}/members/${userIds['m-none']}/revoke`, () => (undefined), 'team_not_found'],
-    ['revokeTeamMember (foreign user)', 'POST', () => `/teams/${ownTeam}/members/${foreign.userId}/revoke`, () => (undefined), 'member_not_found'],
+    ['archiveTeam', 'POST', () => `/teams/${foreign.teamId}/archive`, () => undefined, 'team_not_found'],
+    ['listTeamMembers', 'GET', () => `/teams/${foreign.teamId}/members`, () => undefined, 'team_not_found'],
+    [
+      'addTeamMember (foreign team)',
+      'POST',
+      () => `/teams/${foreign.teamId}/members`,
+      () => ({ imOpenId: 'm-none' }),
+      'team_not_found',
+    ],
+    [
+      'addTeamMember (foreign user)',
+      'POST',
+      () => `/teams/${ownTeam}/members`,
+      () => ({ userId: foreign.userId }),
+      'member_not_found',
+    ],
+    [
+      'revokeTeamMember (foreign team)',
+      'POST',
+      () => `/teams/${foreign.teamId}/members/${userIds['m-none']}/revoke`,
+      () => undefined,
+      'team_not_found',
+    ],
+    [
+      'revokeTeamMember (foreign user)',
+      'POST',
+      () => `/teams/${ownTeam}/members/${foreign.userId}/revoke`,
+      () => undefined,
+      'member_not_found',
+    ],
     ['createFolder', 'POST', () => '/folders', () => ({ name: 'x', parentId: foreign.folderId }), 'folder_not_found'],
     ['updateFolder', 'PATCH', () => `/folders/${foreign.folderId}`, () => ({ name: 'x' }), 'folder_not_found'],
-    ['updateFolder (foreign parent)', 'PATCH', () => `/folders/${sharedFolder}`, () => ({ parentId: foreign.folderId }), 'folder_not_found'],
-    ['archiveFolder', 'POST', () => `/folders/${foreign.folderId}/archive`, () => (undefined), 'folder_not_found'],
+    [
+      'updateFolder (foreign parent)',
+      'PATCH',
+      () => `/folders/${sharedFolder}`,
+      () => ({ parentId: foreign.folderId }),
+      'folder_not_found',
+    ],
+    ['archiveFolder', 'POST', () => `/folders/${foreign.folderId}/archive`, () => undefined, 'folder_not_found'],
     ['createProject', 'POST', () => '/projects', () => ({ name: 'x', folderId: foreign.folderId }), 'folder_not_found'],
-    ['getProject', 'GET', () => `/projects/${foreign.projectId}`, () => (undefined), 'project_not_found'],
+    ['getProject', 'GET', () => `/projects/${foreign.projectId}`, () => undefined, 'project_not_found'],
     ['renameProject', 'PATCH', () => `/projects/${foreign.projectId}`, () => ({ name: 'x' }), 'project_not_found'],
-    ['moveProject', 'PATCH', () => `/projects/${foreign.projectId}/folder`, () => ({ folderId: null }), 'project_not_found'],
-    ['moveProject (foreign folder)', 'PATCH', () => `/projects/${ownProject}/folder`, () => ({ folderId: foreign.folderId }), 'folder_not_found'],
-    ['archiveProject', 'POST', () => `/projects/${foreign.projectId}/archive`, () => (undefined), 'project_not_found'],
-    ['archiveProjectBinding', 'POST', () => `/projects/${foreign.projectId}/binding/archive`, () => (undefined), 'project_not_found'],
-    ['listProjectSessions', 'GET', () => `/projects/${foreign.projectId}/sessions`, () => (undefined), 'project_not_found'],
-    ['listProjectTeamAccess', 'GET', () => `/projects/${foreign.projectId}/team-access`, () => (undefined), 'project_not_found'],
-    ['putProjectTeamAccess', 'PUT', () => `/projects/${foreign.projectId}/team-access`, () => ({ teamSlug: 'team-read', role: 'READ' }), 'project_not_found'],
-    ['putProjectTeamAccess (foreign team)', 'PUT', () => `/projects/${ownProject}/team-access`, () => ({ teamId: foreign.teamId, role: 'READ' }), 'team_not_found'],
-    ['deleteProjectTeamAccess', 'DELETE', () => `/projects/${foreign.projectId}/team-access/${ownTeam}`, () => (undefined), 'project_not_found'],
-    ['deleteProjectTeamAccess (foreign team)', 'DELETE', () => `/projects/${ownProject}/team-access/${foreign.teamId}`, () => (undefined), 'grant_not_found'],
+    [
+      'moveProject',
+      'PATCH',
+      () => `/projects/${foreign.projectId}/folder`,
+      () => ({ folderId: null }),
+      'project_not_found',
+    ],
+    [
+      'moveProject (foreign folder)',
+      'PATCH',
+      () => `/projects/${ownProject}/folder`,
+      () => ({ folderId: foreign.folderId }),
+      'folder_not_found',
+    ],
+    ['archiveProject', 'POST', () => `/projects/${foreign.projectId}/archive`, () => undefined, 'project_not_found'],
+    [
+      'archiveProjectBinding',
+      'POST',
+      () => `/projects/${foreign.projectId}/binding/archive`,
+      () => undefined,
+      'project_not_found',
+    ],
+    [
+      'listProjectSessions',
+      'GET',
+      () => `/projects/${foreign.projectId}/sessions`,
+      () => undefined,
+      'project_not_found',
+    ],
+    [
+      'listProjectTeamAccess',
+      'GET',
+      () => `/projects/${foreign.projectId}/team-access`,
+      () => undefined,
+      'project_not_found',
+    ],
+    [
+      'putProjectTeamAccess',
+      'PUT',
+      () => `/projects/${foreign.projectId}/team-access`,
+      () => ({ teamSlug: 'team-read', role: 'READ' }),
+      'project_not_found',
+    ],
+    [
+      'putProjectTeamAccess (foreign team)',
+      'PUT',
+      () => `/projects/${ownProject}/team-access`,
+      () => ({ teamId: foreign.teamId, role: 'READ' }),
+      'team_not_found',
+    ],
+    [
+      'deleteProjectTeamAccess',
+      'DELETE',
+      () => `/projects/${foreign.projectId}/team-access/${ownTeam}`,
+      () => undefined,
+      'project_not_found',
+    ],
+    [
+      'deleteProjectTeamAccess (foreign team)',
+      'DELETE',
+      () => `/projects/${ownProject}/team-access/${foreign.teamId}`,
+      () => undefined,
+      'grant_not_found',
+    ],
   ];
-  let sharedFolder: string;
-  beforeAll(async () => {
-    sharedFolder = await freshFolder();
-  });
 
   for (const [name, method, path, body, code] of cases) {
     it(`${name} → 404 ${code}, nothing changed`, async () => {

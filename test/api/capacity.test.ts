@@ -29,7 +29,10 @@ let slugCounter = 0;
 const freshOrg = (prefix: string) => seedOrg(hub, `${prefix}-${++slugCounter}`);
 
 beforeAll(async () => {
-  [hub, plainHub] = await Promise.all([TestHub.start({ config: { ceilings: loadConfig(CEILING_ENV).ceilings } }), TestHub.start()]);
+  [hub, plainHub] = await Promise.all([
+    TestHub.start({ config: { ceilings: loadConfig(CEILING_ENV).ceilings } }),
+    TestHub.start(),
+  ]);
 });
 afterAll(() => Promise.all([hub?.stop(), plainHub?.stop()]));
 
@@ -82,7 +85,12 @@ describe('dimensions and platform ceilings', () => {
   });
 
   it('stops start-up on a variable that names no dimension', () => {
-    for (const name of ['HUB_CEILING_MEMBERS', 'HUB_CEILING_memberCount', 'HUB_CEILING_', 'HUB_CEILING_MEMBER_COUNTS']) {
+    for (const name of [
+      'HUB_CEILING_MEMBERS',
+      'HUB_CEILING_memberCount',
+      'HUB_CEILING_',
+      'HUB_CEILING_MEMBER_COUNTS',
+    ]) {
       expect(configError({ [name]: '5' }).message, name).toMatch(new RegExp(`^${name} names no capacity dimension`));
     }
   });
@@ -91,8 +99,12 @@ describe('dimensions and platform ceilings', () => {
     const err = configError({ HUB_BODY_LIMIT: '100000', HUB_CEILING_REQUEST_BODY_SIZE: '100001' });
     expect(err.message).toContain('HUB_CEILING_REQUEST_BODY_SIZE');
     expect(err.message).toContain('HUB_BODY_LIMIT');
-    expect(configError({ HUB_CEILING_REQUEST_BODY_SIZE: String(DEFAULT_BODY_LIMIT + 1) }).message).toContain('HUB_BODY_LIMIT');
-    expect(loadConfig({ HUB_BODY_LIMIT: '100000', HUB_CEILING_REQUEST_BODY_SIZE: '100000' }).ceilings).toEqual({ requestBodySize: 100000 });
+    expect(configError({ HUB_CEILING_REQUEST_BODY_SIZE: String(DEFAULT_BODY_LIMIT + 1) }).message).toContain(
+      'HUB_BODY_LIMIT',
+    );
+    expect(loadConfig({ HUB_BODY_LIMIT: '100000', HUB_CEILING_REQUEST_BODY_SIZE: '100000' }).ceilings).toEqual({
+      requestBodySize: 100000,
+    });
   });
 
   it('makes every hub command exit 2 with one line naming the variable, before touching the database', async () => {
@@ -103,11 +115,29 @@ describe('dimensions and platform ceilings', () => {
     const MIB = 1024 * 1024;
     const GIB = 1024 * MIB;
     expect(BUILT_IN_CEILINGS).toEqual({
-      requestRate: 600, requestBodySize: 8 * MIB, agentConcurrency: 8, admissionQueueLength: 100, admissionQueueWait: 300,
-      fileSize: 5 * MIB, attachmentCount: 1000, archiveExpansion: 50 * MIB, projectStorage: 10 * GIB, organizationStorage: 100 * GIB,
-      memberCount: 10_000, projectCount: 100_000, teamCount: 1_000, folderCount: 10_000, sessionCount: 1_000_000,
-      runWallTime: 3600, runTurns: 200, runToolCalls: 1000, toolWallTime: 600, runOutputSize: 10 * MIB,
-      processMemory: 4 * GIB, processCpu: 2000, processCount: 64,
+      requestRate: 600,
+      requestBodySize: 8 * MIB,
+      agentConcurrency: 8,
+      admissionQueueLength: 100,
+      admissionQueueWait: 300,
+      fileSize: 5 * MIB,
+      attachmentCount: 1000,
+      archiveExpansion: 50 * MIB,
+      projectStorage: 10 * GIB,
+      organizationStorage: 100 * GIB,
+      memberCount: 10_000,
+      projectCount: 100_000,
+      teamCount: 1_000,
+      folderCount: 10_000,
+      sessionCount: 1_000_000,
+      runWallTime: 3600,
+      runTurns: 200,
+      runToolCalls: 1000,
+      toolWallTime: 600,
+      runOutputSize: 10 * MIB,
+      processMemory: 4 * GIB,
+      processCpu: 2000,
+      processCount: 64,
     });
   });
 
@@ -133,21 +163,40 @@ describe('GET /capacity-policy', () => {
       attachmentCount: 1000,
       archiveExpansion: 50 * 1024 * 1024,
     };
-    expect(SKILL_INGESTION_DEFAULTS).toEqual({ fileSize: defaults.fileSize, attachmentCount: 1000, archiveExpansion: defaults.archiveExpansion });
+    expect(SKILL_INGESTION_DEFAULTS).toEqual({
+      fileSize: defaults.fileSize,
+      attachmentCount: 1000,
+      archiveExpansion: defaults.archiveExpansion,
+    });
     for (const row of res.body.dimensions as Row[]) {
       const ceiling = defaults[row.dimension] ?? BUILT_IN_CEILINGS[row.dimension];
-      expect(row, row.dimension).toEqual({ dimension: row.dimension, platformCeiling: ceiling, organizationLimit: null, effective: ceiling });
+      expect(row, row.dimension).toEqual({
+        dimension: row.dimension,
+        platformCeiling: ceiling,
+        organizationLimit: null,
+        effective: ceiling,
+      });
     }
   });
 
   it('shows the ceilings the environment set, over the runtime defaults', async () => {
     const rows = await policy(await freshOrg('env'));
-    expect(rows.memberCount).toEqual({ dimension: 'memberCount', platformCeiling: 500, organizationLimit: null, effective: 500 });
+    expect(rows.memberCount).toEqual({
+      dimension: 'memberCount',
+      platformCeiling: 500,
+      organizationLimit: null,
+      effective: 500,
+    });
     expect(rows.fileSize.platformCeiling).toBe(1048576);
     expect(rows.runWallTime.platformCeiling).toBe(3600);
     expect(rows.attachmentCount.platformCeiling).toBe(1000);
     expect(rows.requestBodySize.platformCeiling).toBe(DEFAULT_BODY_LIMIT);
-    expect(rows.agentConcurrency).toEqual({ dimension: 'agentConcurrency', platformCeiling: 8, organizationLimit: null, effective: 8 });
+    expect(rows.agentConcurrency).toEqual({
+      dimension: 'agentConcurrency',
+      platformCeiling: 8,
+      organizationLimit: null,
+      effective: 8,
+    });
   });
 });
 
@@ -158,9 +207,24 @@ describe('PUT /capacity-policy', () => {
     const rows = rowsOf(res);
     expectOk(res);
     expect(res.body.dimensions.map((r) => r.dimension)).toEqual([...CAPACITY_DIMENSIONS]);
-    expect(rows.memberCount).toEqual({ dimension: 'memberCount', platformCeiling: 500, organizationLimit: 40, effective: 40 });
-    expect(rows.fileSize).toEqual({ dimension: 'fileSize', platformCeiling: 1048576, organizationLimit: 2048, effective: 2048 });
-    expect(rows.runWallTime).toEqual({ dimension: 'runWallTime', platformCeiling: 3600, organizationLimit: 3600, effective: 3600 });
+    expect(rows.memberCount).toEqual({
+      dimension: 'memberCount',
+      platformCeiling: 500,
+      organizationLimit: 40,
+      effective: 40,
+    });
+    expect(rows.fileSize).toEqual({
+      dimension: 'fileSize',
+      platformCeiling: 1048576,
+      organizationLimit: 2048,
+      effective: 2048,
+    });
+    expect(rows.runWallTime).toEqual({
+      dimension: 'runWallTime',
+      platformCeiling: 3600,
+      organizationLimit: 3600,
+      effective: 3600,
+    });
     expect(await policy(org)).toEqual(rows);
   });
 
@@ -177,7 +241,12 @@ describe('PUT /capacity-policy', () => {
     const org = await freshOrg('clear');
     await setLimits(org, { memberCount: 40, teamCount: 7 });
     const rows = await setLimits(org, { memberCount: null, agentConcurrency: null });
-    expect(rows.memberCount).toEqual({ dimension: 'memberCount', platformCeiling: 500, organizationLimit: null, effective: 500 });
+    expect(rows.memberCount).toEqual({
+      dimension: 'memberCount',
+      platformCeiling: 500,
+      organizationLimit: null,
+      effective: 500,
+    });
     expect(rows.teamCount.organizationLimit).toBe(7);
     expect(rows.agentConcurrency.organizationLimit).toBeNull();
   });
@@ -200,8 +269,18 @@ describe('PUT /capacity-policy', () => {
   it('takes a limit on every dimension, since each has a ceiling (built in when no variable sets one)', async () => {
     const org = await freshOrg('noceiling');
     const rows = await setLimits(org, { agentConcurrency: 4, processCpu: 500 });
-    expect(rows.agentConcurrency).toEqual({ dimension: 'agentConcurrency', platformCeiling: 8, organizationLimit: 4, effective: 4 });
-    expect(rows.processCpu).toEqual({ dimension: 'processCpu', platformCeiling: 2000, organizationLimit: 500, effective: 500 });
+    expect(rows.agentConcurrency).toEqual({
+      dimension: 'agentConcurrency',
+      platformCeiling: 8,
+      organizationLimit: 4,
+      effective: 4,
+    });
+    expect(rows.processCpu).toEqual({
+      dimension: 'processCpu',
+      platformCeiling: 2000,
+      organizationLimit: 500,
+      effective: 500,
+    });
     expectError(await putLimits(org, { agentConcurrency: 9 }), 422, 'capacity_above_ceiling');
   });
 
@@ -215,9 +294,15 @@ describe('PUT /capacity-policy', () => {
     expect(errorBody(one).error.message).toContain('fileSize');
     expect(errorBody(one).error.message).not.toContain('memberCount');
 
-    const both = await putLimits(org, { memberCount: 40, requestBodySize: 1000, sessionCount: 1_000_001, folderCount: 101 });
+    const both = await putLimits(org, {
+      memberCount: 40,
+      requestBodySize: 1000,
+      sessionCount: 1_000_001,
+      folderCount: 101,
+    });
     expectError(both, 422, 'capacity_below_floor');
-    for (const named of ['requestBodySize', 'sessionCount', 'folderCount']) expect(errorBody(both).error.message).toContain(named);
+    for (const named of ['requestBodySize', 'sessionCount', 'folderCount'])
+      expect(errorBody(both).error.message).toContain(named);
 
     expect(await policy(org)).toEqual(before);
   });
@@ -225,12 +310,24 @@ describe('PUT /capacity-policy', () => {
   it('answers 400 validation_failed to values that are not non-negative numbers or null, and to unknown dimensions', async () => {
     const org = await freshOrg('invalid');
     const before = await policy(org);
-    const invalid = [{ memberCount: -1 }, { memberCount: -0.5 }, { memberCount: '5' }, { memberCount: true }, { memberCount: {} }, { members: 5 }, { memberCount: 5, bogus: 1 }];
+    const invalid = [
+      { memberCount: -1 },
+      { memberCount: -0.5 },
+      { memberCount: '5' },
+      { memberCount: true },
+      { memberCount: {} },
+      { members: 5 },
+      { memberCount: 5, bogus: 1 },
+    ];
     for (const limits of invalid) {
       expectError(await org.api('owner', 'PUT', '/capacity-policy', { limits }), 400, 'validation_failed');
     }
     expectError(await org.api('owner', 'PUT', '/capacity-policy', {}), 400, 'validation_failed');
-    expectError(await org.api('owner', 'PUT', '/capacity-policy', { limits: { memberCount: 5 }, extra: 1 }), 400, 'validation_failed');
+    expectError(
+      await org.api('owner', 'PUT', '/capacity-policy', { limits: { memberCount: 5 }, extra: 1 }),
+      400,
+      'validation_failed',
+    );
     expect(await policy(org)).toEqual(before);
   });
 
@@ -369,7 +466,10 @@ describe('counted dimensions on create', () => {
         await setLimits(org, { [kind.dimension]: limit });
         const results = await Promise.all(Array.from({ length: 10 }, (_, i) => kind.create(org, i)));
         const statuses = results.map((r) => r.status);
-        expect(statuses.filter((s) => s === 201), statuses.join(' ')).toHaveLength(3);
+        expect(
+          statuses.filter((s) => s === 201),
+          statuses.join(' '),
+        ).toHaveLength(3);
         for (const refused of results.filter((r) => r.status !== 201)) expectError(refused, 409, 'capacity_exceeded');
         expect(await kind.countActive(org)).toBe(limit);
       });
@@ -381,7 +481,11 @@ describe('counted dimensions on create', () => {
     try {
       const org = await seedOrg(small, 'small');
       expect((await org.call('owner', 'createTeam', { body: { slug: 'one', name: 'One' } })).status).toBe(201);
-      expectError(await org.call('owner', 'createTeam', { body: { slug: 'two', name: 'Two' } }), 409, 'capacity_exceeded');
+      expectError(
+        await org.call('owner', 'createTeam', { body: { slug: 'two', name: 'Two' } }),
+        409,
+        'capacity_exceeded',
+      );
     } finally {
       await small.stop();
     }
@@ -394,22 +498,44 @@ describe('counted dimensions on create', () => {
     expect((await org.call('owner', 'revokeMember', { path: { userId: added.body.userId } })).status).toBe(200);
     await setLimits(org, { memberCount: 3 });
 
-    expectError(await org.call('owner', 'addMember', { body: { imOpenId: `${org.slug}-rejoin`, role: 'MEMBER' } }), 409, 'capacity_exceeded');
-    expectError(await org.call('owner', 'addMember', { body: { imOpenId: `${org.slug}-member`, role: 'MEMBER' } }), 409, 'already_member');
-    const members = (await okBody(org.call('owner', 'listMembers'))).members.map((m: { imOpenId: string }) => m.imOpenId);
+    expectError(
+      await org.call('owner', 'addMember', { body: { imOpenId: `${org.slug}-rejoin`, role: 'MEMBER' } }),
+      409,
+      'capacity_exceeded',
+    );
+    expectError(
+      await org.call('owner', 'addMember', { body: { imOpenId: `${org.slug}-member`, role: 'MEMBER' } }),
+      409,
+      'already_member',
+    );
+    const members = (await okBody(org.call('owner', 'listMembers'))).members.map(
+      (m: { imOpenId: string }) => m.imOpenId,
+    );
     expect(members).not.toContain(`${org.slug}-rejoin`);
 
     expect((await org.call('owner', 'revokeMember', { path: { userId: org.userIds.member } })).status).toBe(200);
-    expect((await org.call('owner', 'addMember', { body: { imOpenId: `${org.slug}-rejoin`, role: 'MEMBER' } })).status).toBe(201);
+    expect(
+      (await org.call('owner', 'addMember', { body: { imOpenId: `${org.slug}-rejoin`, role: 'MEMBER' } })).status,
+    ).toBe(201);
   });
 
   it('a limit of 0 refuses the first create; a project created by a plain member counts too', async () => {
     const org = await freshOrg('zero');
     await setLimits(org, { teamCount: 0, projectCount: 1 });
-    expectError(await org.call('owner', 'createTeam', { body: { slug: 'none', name: 'None' } }), 409, 'capacity_exceeded');
-    expect((await org.call('owner', 'updateOrgSettings', { body: { membersCanCreateProjects: true } })).status).toBe(200);
+    expectError(
+      await org.call('owner', 'createTeam', { body: { slug: 'none', name: 'None' } }),
+      409,
+      'capacity_exceeded',
+    );
+    expect((await org.call('owner', 'updateOrgSettings', { body: { membersCanCreateProjects: true } })).status).toBe(
+      200,
+    );
     expect((await org.call('member', 'createProject', { body: { name: 'By a member' } })).status).toBe(201);
-    expectError(await org.call('member', 'createProject', { body: { name: 'One too many' } }), 409, 'capacity_exceeded');
+    expectError(
+      await org.call('member', 'createProject', { body: { name: 'One too many' } }),
+      409,
+      'capacity_exceeded',
+    );
   });
 });
 
@@ -444,8 +570,22 @@ describe('requestBodySize', () => {
     await setLimits(org, { requestBodySize: FLOOR });
     const body = (chars: number) => `{"name":"Accents","description":"${'é'.repeat(chars)}"}`;
     // 33,000 characters are 66,000 bytes: over the limit although fewer characters than it.
-    expectError(await hub.request('PATCH', `/api/org/${org.slug}/teams/${team.body.id}`, { cookie: org.cookies.owner, body: body(33_000) }), 413, 'payload_too_large');
-    expect((await hub.request('PATCH', `/api/org/${org.slug}/teams/${team.body.id}`, { cookie: org.cookies.owner, body: body(1000) })).status).toBe(200);
+    expectError(
+      await hub.request('PATCH', `/api/org/${org.slug}/teams/${team.body.id}`, {
+        cookie: org.cookies.owner,
+        body: body(33_000),
+      }),
+      413,
+      'payload_too_large',
+    );
+    expect(
+      (
+        await hub.request('PATCH', `/api/org/${org.slug}/teams/${team.body.id}`, {
+          cookie: org.cookies.owner,
+          body: body(1000),
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('refuses an organization limit under 64 KiB with 422 capacity_below_floor, which would lock the organization out', async () => {
@@ -498,7 +638,11 @@ describe('requestRate', () => {
     expect((await org.call('owner', 'createTeam', { body: { slug: 'kept', name: 'Kept' } })).status).toBe(201);
     expect((await org.call('owner', 'listTeams')).status).toBe(200);
     for (let i = 0; i < 3; i++) {
-      expectError(await org.call('owner', 'createTeam', { body: { slug: `refused-${i}`, name: 'Refused' } }), 429, 'rate_limited');
+      expectError(
+        await org.call('owner', 'createTeam', { body: { slug: `refused-${i}`, name: 'Refused' } }),
+        429,
+        'rate_limited',
+      );
     }
     nextWindow();
     const teams = await org.call('owner', 'listTeams');
@@ -516,7 +660,11 @@ describe('requestRate', () => {
     nextWindow();
     for (let i = 0; i < 5; i++) {
       expectError(await hub.call('getOrganization', { path: { orgSlug: org.slug } }), 401, 'unauthenticated');
-      expectError(await hub.call('getOrganization', { path: { orgSlug: org.slug }, cookie: outsider.cookies.owner }), 404, 'org_not_found');
+      expectError(
+        await hub.call('getOrganization', { path: { orgSlug: org.slug }, cookie: outsider.cookies.owner }),
+        404,
+        'org_not_found',
+      );
     }
     expectError(await org.call('member', 'listMembers'), 403, 'org_admin_required');
     expect((await org.call('member', 'getOrganization')).status).toBe(200);
@@ -525,11 +673,18 @@ describe('requestRate', () => {
   });
 
   it('applies the ceiling when the organization set no limit', async () => {
-    const strict = await TestHub.start({ config: { ceilings: loadConfig({ HUB_CEILING_REQUEST_RATE: '3' }).ceilings } });
+    const strict = await TestHub.start({
+      config: { ceilings: loadConfig({ HUB_CEILING_REQUEST_RATE: '3' }).ceilings },
+    });
     try {
       const org = await seedOrg(strict, 'strict');
       const rows = rowsOf(await org.call('owner', 'getCapacityPolicy'));
-      expect(rows.requestRate).toEqual({ dimension: 'requestRate', platformCeiling: 3, organizationLimit: null, effective: 3 });
+      expect(rows.requestRate).toEqual({
+        dimension: 'requestRate',
+        platformCeiling: 3,
+        organizationLimit: null,
+        effective: 3,
+      });
       expect((await org.call('member', 'getOrganization')).status).toBe(200);
       expect((await org.call('member', 'getOrganization')).status).toBe(200);
       const refused = await org.call('member', 'getOrganization');
@@ -551,7 +706,8 @@ describe('requestRate', () => {
 });
 
 describe('hub capacity clear <org> <dimension>', () => {
-  const cli = (args: string[]) => runHub(['capacity', 'clear', ...args], cliEnv(hub.database.dataDir, hub.database.databaseUrl));
+  const cli = (args: string[]) =>
+    runHub(['capacity', 'clear', ...args], cliEnv(hub.database.dataDir, hub.database.databaseUrl));
 
   it('lifts an organization limit the API could not lift any more, and says what applies now', async () => {
     const org = await freshOrg('lift');
@@ -568,7 +724,12 @@ describe('hub capacity clear <org> <dimension>', () => {
     // The server drops its cached limits within 2 seconds of another process's change.
     hub.clock.advance(60_000);
     const rows = await policy(org);
-    expect(rows.requestRate).toEqual({ dimension: 'requestRate', platformCeiling: 10000, organizationLimit: null, effective: 10000 });
+    expect(rows.requestRate).toEqual({
+      dimension: 'requestRate',
+      platformCeiling: 10000,
+      organizationLimit: null,
+      effective: 10000,
+    });
     expect(rows.teamCount.organizationLimit).toBe(3);
 
     const again = await cli([org.slug, 'requestRate']);

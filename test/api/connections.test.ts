@@ -29,14 +29,25 @@ afterAll(() => hub.stop());
 
 const db = () => hub.services.db;
 
-async function api(org: OrgFixture, actor: OrgActor, method: string, path: string, body?: unknown): Promise<HttpResult> {
+async function api(
+  org: OrgFixture,
+  actor: OrgActor,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<HttpResult> {
   const res = await org.api(actor, method, path, body);
   seen.push(res.text);
   return res;
 }
 
 /** A typed call of one of the organization's operations; its response joins the leak scan. */
-async function call<O extends OrgOperationId>(org: OrgFixture, actor: OrgActor, operationId: O, ...input: OrgCallArgs<O>): Promise<ApiResult<O>> {
+async function call<O extends OrgOperationId>(
+  org: OrgFixture,
+  actor: OrgActor,
+  operationId: O,
+  ...input: OrgCallArgs<O>
+): Promise<ApiResult<O>> {
   const res = await org.call(actor, operationId, ...input);
   seen.push(res.text);
   return res;
@@ -84,7 +95,13 @@ describe('provider connections (BYOK)', () => {
 
   it('creates the connection on the first PUT: BYOK, ACTIVE, version 1, no secret in the row', async () => {
     expect(await okBody(call(org, 'admin', 'listProviderConnections'), 200)).toEqual({ connections: [] });
-    const row = await okBody(call(org, 'admin', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: { ...byokBody('sk-first'), vendorApiKey: 'vk-first' } }), 200);
+    const row = await okBody(
+      call(org, 'admin', 'rotateProviderConnection', {
+        path: { providerId: 'anthropic' },
+        body: { ...byokBody('sk-first'), vendorApiKey: 'vk-first' },
+      }),
+      200,
+    );
     const at = hub.clock.now().toISOString();
     expect(row).toEqual({
       id: expect.any(String),
@@ -113,17 +130,31 @@ describe('provider connections (BYOK)', () => {
   it('rotates on the next PUT: a new active version, the old one kept, createdAt unchanged', async () => {
     const before = (await okBody(call(org, 'admin', 'listProviderConnections'), 200)).connections[0];
     hub.clock.advance(60_000);
-    const row = await okBody(call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: byokBody('sk-second', 'https://proxy.example.com/v1') }), 200);
+    const row = await okBody(
+      call(org, 'owner', 'rotateProviderConnection', {
+        path: { providerId: 'anthropic' },
+        body: byokBody('sk-second', 'https://proxy.example.com/v1'),
+      }),
+      200,
+    );
     expect(row).toEqual({ ...before, activeVersion: 2, updatedAt: hub.clock.now().toISOString() });
     const resolved = await hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic');
     expect(resolved).toMatchObject({ baseUrl: 'https://proxy.example.com/v1', authToken: 'sk-second', version: 2 });
     expect(resolved).not.toHaveProperty('vendorApiKey');
-    expect(await db()('provider_connection_versions').where({ connection_id: row.id }).orderBy('version').pluck('version')).toEqual([1, 2]);
+    expect(
+      await db()('provider_connection_versions').where({ connection_id: row.id }).orderBy('version').pluck('version'),
+    ).toEqual([1, 2]);
   });
 
   it('lists connections by providerId, each keyed by (organization, providerId)', async () => {
-    await okBody(call(org, 'admin', 'rotateProviderConnection', { path: { providerId: 'openai' }, body: byokBody() }), 200);
-    await okBody(call(org, 'admin', 'rotateProviderConnection', { path: { providerId: 'Azure.east-1' }, body: byokBody() }), 200);
+    await okBody(
+      call(org, 'admin', 'rotateProviderConnection', { path: { providerId: 'openai' }, body: byokBody() }),
+      200,
+    );
+    await okBody(
+      call(org, 'admin', 'rotateProviderConnection', { path: { providerId: 'Azure.east-1' }, body: byokBody() }),
+      200,
+    );
     const list = await okBody(call(org, 'admin', 'listProviderConnections'), 200);
     expect(list.connections.map((c) => [c.providerId, c.activeVersion])).toEqual([
       ['Azure.east-1', 1],
@@ -133,8 +164,22 @@ describe('provider connections (BYOK)', () => {
   });
 
   it('takes https base URLs, and http only for loopback hosts', async () => {
-    for (const baseUrl of ['https://api.example.com:8443/v1', 'http://localhost:11434', 'http://127.0.0.1:8080/v1', 'http://127.9.8.7', 'http://[::1]:9000/']) {
-      expect((await call(org, 'admin', 'rotateProviderConnection', { path: { providerId: 'local' }, body: byokBody('t', baseUrl) })).status, baseUrl).toBe(200);
+    for (const baseUrl of [
+      'https://api.example.com:8443/v1',
+      'http://localhost:11434',
+      'http://127.0.0.1:8080/v1',
+      'http://127.9.8.7',
+      'http://[::1]:9000/',
+    ]) {
+      expect(
+        (
+          await call(org, 'admin', 'rotateProviderConnection', {
+            path: { providerId: 'local' },
+            body: byokBody('t', baseUrl),
+          })
+        ).status,
+        baseUrl,
+      ).toBe(200);
     }
   });
 
@@ -149,21 +194,38 @@ describe('provider connections (BYOK)', () => {
       'https://user:pass@api.example.com',
       'api.example.com',
     ]) {
-      const res = await call(org, 'admin', 'rotateProviderConnection', { path: { providerId: 'remote' }, body: byokBody('t', baseUrl) });
+      const res = await call(org, 'admin', 'rotateProviderConnection', {
+        path: { providerId: 'remote' },
+        body: byokBody('t', baseUrl),
+      });
       expectError(res, 400, 'validation_failed');
       expect(JSON.stringify(errorBody(res).error), baseUrl).toContain('baseUrl');
     }
-    const res = await call(org, 'admin', 'rotateProviderConnection', { path: { providerId: 'remote' }, body: byokBody('t', 'http://api.example.com') });
-    expect(errorBody(res).error.details).toEqual([{ path: '/body/baseUrl', message: expect.stringContaining('https') }]);
+    const res = await call(org, 'admin', 'rotateProviderConnection', {
+      path: { providerId: 'remote' },
+      body: byokBody('t', 'http://api.example.com'),
+    });
+    expect(errorBody(res).error.details).toEqual([
+      { path: '/body/baseUrl', message: expect.stringContaining('https') },
+    ]);
     expect(await snapshot()).toBe(before);
   });
 
   it('refuses a malformed body or providerId before anything is sealed', async () => {
     const before = await snapshot();
-    for (const body of [{ baseUrl: 'https://a.example.com' }, { authToken: 't' }, { ...byokBody(), authToken: '' }, { ...byokBody(), extra: 1 }]) {
+    for (const body of [
+      { baseUrl: 'https://a.example.com' },
+      { authToken: 't' },
+      { ...byokBody(), authToken: '' },
+      { ...byokBody(), extra: 1 },
+    ]) {
       expectError(await api(org, 'admin', 'PUT', '/provider-connections/p', body), 400, 'validation_failed');
     }
-    expectError(await call(org, 'admin', 'rotateProviderConnection', { path: { providerId: '-bad' }, body: byokBody() }), 400, 'validation_failed');
+    expectError(
+      await call(org, 'admin', 'rotateProviderConnection', { path: { providerId: '-bad' }, body: byokBody() }),
+      400,
+      'validation_failed',
+    );
     expect(await snapshot()).toBe(before);
   });
 });
@@ -184,7 +246,12 @@ describe('the chat-application connection', () => {
   });
 
   it('is created, rotated, disabled and re-activated by PUT, keeping every version', async () => {
-    const created = await okBody(call(org, 'admin', 'putChatApplicationConnection', { body: { ...chatBody(), verificationToken: 'vt-1', encryptKey: 'ek-1' } }), 200);
+    const created = await okBody(
+      call(org, 'admin', 'putChatApplicationConnection', {
+        body: { ...chatBody(), verificationToken: 'vt-1', encryptKey: 'ek-1' },
+      }),
+      200,
+    );
     const at = hub.clock.now().toISOString();
     expect(created).toEqual({
       id: expect.any(String),
@@ -208,8 +275,18 @@ describe('the chat-application connection', () => {
     });
 
     hub.clock.advance(1_000);
-    const rotated = await okBody(call(org, 'admin', 'putChatApplicationConnection', { body: { ...chatBody('cli_9999888877776666'), appSecret: 's2' } }), 200);
-    expect(rotated).toEqual({ ...created, appFingerprint: 'cli_99…6666', activeVersion: 2, updatedAt: hub.clock.now().toISOString() });
+    const rotated = await okBody(
+      call(org, 'admin', 'putChatApplicationConnection', {
+        body: { ...chatBody('cli_9999888877776666'), appSecret: 's2' },
+      }),
+      200,
+    );
+    expect(rotated).toEqual({
+      ...created,
+      appFingerprint: 'cli_99…6666',
+      activeVersion: 2,
+      updatedAt: hub.clock.now().toISOString(),
+    });
 
     hub.clock.advance(1_000);
     const disabled = await okBody(call(org, 'owner', 'disableChatApplicationConnection'), 200);
@@ -223,11 +300,21 @@ describe('the chat-application connection', () => {
     expect(await okBody(call(org, 'admin', 'disableChatApplicationConnection'), 200)).toEqual(disabled);
 
     const reactivated = await okBody(call(org, 'admin', 'putChatApplicationConnection', { body: chatBody() }), 200);
-    expect(reactivated).toMatchObject({ id: created.id, status: 'ACTIVE', activeVersion: 3, updatedAt: hub.clock.now().toISOString() });
+    expect(reactivated).toMatchObject({
+      id: created.id,
+      status: 'ACTIVE',
+      activeVersion: 3,
+      updatedAt: hub.clock.now().toISOString(),
+    });
     const resolved = await hub.services.credentials.resolveChatApplicationCredentials(org.id);
     expect(resolved).toMatchObject({ version: 3, appSecret: 'app-secret' });
     expect(resolved).not.toHaveProperty('verificationToken');
-    expect(await db()('chat_application_connection_versions').where({ connection_id: created.id }).orderBy('version').pluck('version')).toEqual([1, 2, 3]);
+    expect(
+      await db()('chat_application_connection_versions')
+        .where({ connection_id: created.id })
+        .orderBy('version')
+        .pluck('version'),
+    ).toEqual([1, 2, 3]);
   });
 
   it('fingerprints the app id as its first 6 characters, U+2026, and its last 4', async () => {
@@ -250,15 +337,27 @@ describe('PLATFORM_MANAGED connections (hub connection platform)', () => {
   });
 
   it('creates one from HUB_PROVIDER_AUTH_TOKEN and prints a one-line summary without secrets', async () => {
-    const result = await cli(['connection', 'platform', 'plat', 'anthropic', '--base-url', 'https://api.anthropic.com'], {
-      HUB_PROVIDER_AUTH_TOKEN: 'sk-platform-env',
-      HUB_PROVIDER_VENDOR_API_KEY: 'vk-platform-env',
-    });
+    const result = await cli(
+      ['connection', 'platform', 'plat', 'anthropic', '--base-url', 'https://api.anthropic.com'],
+      {
+        HUB_PROVIDER_AUTH_TOKEN: 'sk-platform-env',
+        HUB_PROVIDER_VENDOR_API_KEY: 'vk-platform-env',
+      },
+    );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^created platform-managed connection anthropic of plat: version 1 active, sealed with key local-[0-9a-f]{8}\n$/);
+    expect(result.stdout).toMatch(
+      /^created platform-managed connection anthropic of plat: version 1 active, sealed with key local-[0-9a-f]{8}\n$/,
+    );
     const list = await okBody(call(org, 'admin', 'listProviderConnections'), 200);
-    expect(list.connections).toEqual([expect.objectContaining({ providerId: 'anthropic', mode: 'PLATFORM_MANAGED', status: 'ACTIVE', activeVersion: 1 })]);
+    expect(list.connections).toEqual([
+      expect.objectContaining({
+        providerId: 'anthropic',
+        mode: 'PLATFORM_MANAGED',
+        status: 'ACTIVE',
+        activeVersion: 1,
+      }),
+    ]);
     expect(await hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).toMatchObject({
       mode: 'PLATFORM_MANAGED',
       baseUrl: 'https://api.anthropic.com',
@@ -270,15 +369,24 @@ describe('PLATFORM_MANAGED connections (hub connection platform)', () => {
   it('refuses every org-side change with 403 platform_managed_connection, changing nothing', async () => {
     const before = await snapshot();
     for (const actor of ['owner', 'admin'] as const) {
-      const res = await call(org, actor, 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: byokBody('sk-org-attempt') });
+      const res = await call(org, actor, 'rotateProviderConnection', {
+        path: { providerId: 'anthropic' },
+        body: byokBody('sk-org-attempt'),
+      });
       expectError(res, 403, 'platform_managed_connection');
     }
     expect(await snapshot()).toBe(before);
-    expect((await hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).authToken).toBe('sk-platform-env');
+    expect((await hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).authToken).toBe(
+      'sk-platform-env',
+    );
   });
 
   it('rotates from JSON on stdin', async () => {
-    const result = await cli(['connection', 'platform', 'plat', 'anthropic', '--base-url', 'https://eu.anthropic.com'], {}, '{"authToken": "sk-platform-stdin"}\n');
+    const result = await cli(
+      ['connection', 'platform', 'plat', 'anthropic', '--base-url', 'https://eu.anthropic.com'],
+      {},
+      '{"authToken": "sk-platform-stdin"}\n',
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^rotated platform-managed connection anthropic of plat: version 2 active/);
     expect(await hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).toMatchObject({
@@ -289,12 +397,25 @@ describe('PLATFORM_MANAGED connections (hub connection platform)', () => {
   });
 
   it('takes over a BYOK connection, which the organization then may no longer change', async () => {
-    await okBody(call(org, 'admin', 'rotateProviderConnection', { path: { providerId: 'openai' }, body: byokBody('sk-byok') }), 200);
-    const result = await cli(['connection', 'platform', 'plat', 'openai', '--base-url', 'https://api.openai.com'], { HUB_PROVIDER_AUTH_TOKEN: 'sk-taken' });
-    expect(result.stdout).toMatch(/^took over \(was BYOK\) platform-managed connection openai of plat: version 2 active/);
-    const row = (await okBody(call(org, 'admin', 'listProviderConnections'), 200)).connections.find((c) => c.providerId === 'openai');
+    await okBody(
+      call(org, 'admin', 'rotateProviderConnection', { path: { providerId: 'openai' }, body: byokBody('sk-byok') }),
+      200,
+    );
+    const result = await cli(['connection', 'platform', 'plat', 'openai', '--base-url', 'https://api.openai.com'], {
+      HUB_PROVIDER_AUTH_TOKEN: 'sk-taken',
+    });
+    expect(result.stdout).toMatch(
+      /^took over \(was BYOK\) platform-managed connection openai of plat: version 2 active/,
+    );
+    const row = (await okBody(call(org, 'admin', 'listProviderConnections'), 200)).connections.find(
+      (c) => c.providerId === 'openai',
+    );
     expect(row).toMatchObject({ mode: 'PLATFORM_MANAGED', activeVersion: 2 });
-    expectError(await call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'openai' }, body: byokBody() }), 403, 'platform_managed_connection');
+    expectError(
+      await call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'openai' }, body: byokBody() }),
+      403,
+      'platform_managed_connection',
+    );
   });
 
   it('is listed by hub help', async () => {
@@ -348,7 +469,9 @@ describe('PLATFORM_MANAGED connections (hub connection platform)', () => {
       /no organization "nope"/,
       /expected "connection platform"/,
     ];
-    results.forEach((result, i) => expectUsageError(result, patterns[i]!));
+    results.forEach((result, i) => {
+      expectUsageError(result, patterns[i]!);
+    });
     for (const result of results) {
       expect(result.stderr).not.toContain(argvSecret);
       expect(result.stderr).not.toContain(stdinSecret);
@@ -396,19 +519,44 @@ describe('who may call the connection operations', () => {
   });
 
   it('keeps organizations apart: one never sees or changes the other’s connections', async () => {
-    await okBody(call(other, 'owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: byokBody('sk-other-org') }), 200);
-    await okBody(call(other, 'owner', 'rotateProviderConnection', { path: { providerId: 'only-other' }, body: byokBody('sk-other-only') }), 200);
-    await okBody(call(other, 'owner', 'putChatApplicationConnection', { body: chatBody('cli_other_org_app_0000') }), 200);
+    await okBody(
+      call(other, 'owner', 'rotateProviderConnection', {
+        path: { providerId: 'anthropic' },
+        body: byokBody('sk-other-org'),
+      }),
+      200,
+    );
+    await okBody(
+      call(other, 'owner', 'rotateProviderConnection', {
+        path: { providerId: 'only-other' },
+        body: byokBody('sk-other-only'),
+      }),
+      200,
+    );
+    await okBody(
+      call(other, 'owner', 'putChatApplicationConnection', { body: chatBody('cli_other_org_app_0000') }),
+      200,
+    );
     const mine = await okBody(call(org, 'owner', 'listProviderConnections'), 200);
     const theirs = await okBody(call(other, 'owner', 'listProviderConnections'), 200);
     expect(mine.connections.map((c) => c.providerId)).toEqual(['anthropic']);
     expect(theirs.connections.map((c) => c.providerId)).toEqual(['anthropic', 'only-other']);
     expect(mine.connections[0]!.id).not.toBe(theirs.connections[0]!.id);
-    expect((await okBody(call(org, 'owner', 'getChatApplicationConnection'), 200)).connection!.appFingerprint).toBe('cli_a1…g7h8');
-    expect((await okBody(call(other, 'owner', 'getChatApplicationConnection'), 200)).connection!.appFingerprint).toBe('cli_ot…0000');
-    expect((await hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).authToken).toBe('sk-test-token');
-    expect((await hub.services.credentials.resolveProviderCredentials(other.id, 'anthropic')).authToken).toBe('sk-other-org');
-    await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'only-other')).rejects.toMatchObject({ reason: 'not_found' });
+    expect((await okBody(call(org, 'owner', 'getChatApplicationConnection'), 200)).connection!.appFingerprint).toBe(
+      'cli_a1…g7h8',
+    );
+    expect((await okBody(call(other, 'owner', 'getChatApplicationConnection'), 200)).connection!.appFingerprint).toBe(
+      'cli_ot…0000',
+    );
+    expect((await hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).authToken).toBe(
+      'sk-test-token',
+    );
+    expect((await hub.services.credentials.resolveProviderCredentials(other.id, 'anthropic')).authToken).toBe(
+      'sk-other-org',
+    );
+    await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'only-other')).rejects.toMatchObject({
+      reason: 'not_found',
+    });
     // Disabling one organization's chat connection leaves the other's alone.
     await okBody(call(org, 'owner', 'disableChatApplicationConnection'), 200);
     expect((await okBody(call(other, 'owner', 'getChatApplicationConnection'), 200)).connection!.status).toBe('ACTIVE');
@@ -421,8 +569,18 @@ describe('the resolver fails closed', () => {
   let beta: string;
   beforeAll(async () => {
     org = await seedOrg(hub, 'vault');
-    alpha = (await okBody(call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'alpha' }, body: byokBody('sk-alpha') }), 200)).id;
-    beta = (await okBody(call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'beta' }, body: byokBody('sk-beta') }), 200)).id;
+    alpha = (
+      await okBody(
+        call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'alpha' }, body: byokBody('sk-alpha') }),
+        200,
+      )
+    ).id;
+    beta = (
+      await okBody(
+        call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'beta' }, body: byokBody('sk-beta') }),
+        200,
+      )
+    ).id;
   });
 
   it('on an envelope with one byte changed (tamper error), and works again once it is restored', async () => {
@@ -430,9 +588,15 @@ describe('the resolver fails closed', () => {
     for (const column of ['ciphertext', 'tag', 'wrapped_key', 'wrap_tag', 'iv', 'wrap_iv']) {
       const bytes = Buffer.from(original[column]);
       bytes[0] = bytes[0]! ^ 0x80;
-      await db()('provider_connection_versions').where({ connection_id: alpha, version: 1 }).update({ [column]: bytes });
-      await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'alpha'), column).rejects.toBeInstanceOf(TamperedEnvelopeError);
-      await db()('provider_connection_versions').where({ connection_id: alpha, version: 1 }).update({ [column]: original[column] });
+      await db()('provider_connection_versions')
+        .where({ connection_id: alpha, version: 1 })
+        .update({ [column]: bytes });
+      await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'alpha'), column).rejects.toBeInstanceOf(
+        TamperedEnvelopeError,
+      );
+      await db()('provider_connection_versions')
+        .where({ connection_id: alpha, version: 1 })
+        .update({ [column]: original[column] });
     }
     expect((await hub.services.credentials.resolveProviderCredentials(org.id, 'alpha')).authToken).toBe('sk-alpha');
   });
@@ -446,31 +610,54 @@ describe('the resolver fails closed', () => {
     await expect(copied).rejects.toBeInstanceOf(TamperedEnvelopeError);
     await expect(copied).rejects.toMatchObject({ code: 'tampered_envelope' });
 
-    await okBody(call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'alpha' }, body: byokBody('sk-alpha-2') }), 200);
+    await okBody(
+      call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'alpha' }, body: byokBody('sk-alpha-2') }),
+      200,
+    );
     await db()('provider_connection_versions').where({ connection_id: alpha, version: 2 }).update(envelope);
-    await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'alpha')).rejects.toBeInstanceOf(TamperedEnvelopeError);
+    await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'alpha')).rejects.toBeInstanceOf(
+      TamperedEnvelopeError,
+    );
   });
 
   it('on a key id the keyring does not hold (its own error, naming the id)', async () => {
-    const gamma = (await okBody(call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'gamma' }, body: byokBody('sk-gamma') }), 200)).id;
-    const stranger = new CredentialResolver(new UnitOfWork(db()), new ConnectionStore(), fixedKeyring(new Keyring(new Map([['elsewhere', randomBytes(32)]]), 'elsewhere')));
+    const gamma = (
+      await okBody(
+        call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'gamma' }, body: byokBody('sk-gamma') }),
+        200,
+      )
+    ).id;
+    const stranger = new CredentialResolver(
+      new UnitOfWork(db()),
+      new ConnectionStore(),
+      fixedKeyring(new Keyring(new Map([['elsewhere', randomBytes(32)]]), 'elsewhere')),
+    );
     const foreign = stranger.resolveProviderCredentials(org.id, 'gamma');
     await expect(foreign).rejects.toBeInstanceOf(UnknownKeyIdError);
     await expect(foreign).rejects.toMatchObject({ code: 'unknown_key_id', keyId: expect.stringMatching(/^local-/) });
 
-    await db()('provider_connection_versions').where({ connection_id: gamma, version: 1 }).update({ key_id: 'retired-key' });
-    await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'gamma')).rejects.toMatchObject({ code: 'unknown_key_id', keyId: 'retired-key' });
+    await db()('provider_connection_versions')
+      .where({ connection_id: gamma, version: 1 })
+      .update({ key_id: 'retired-key' });
+    await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'gamma')).rejects.toMatchObject({
+      code: 'unknown_key_id',
+      keyId: 'retired-key',
+    });
   });
 
   it('when no master key is available at all (the key file is gone): missing-key error, nothing written', async () => {
     const emptyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-nokey-'));
     try {
       const services = servicesWith({ dataDir: emptyDir });
-      await expect(services.credentials.resolveProviderCredentials(org.id, 'alpha')).rejects.toBeInstanceOf(MissingKeyError);
+      await expect(services.credentials.resolveProviderCredentials(org.id, 'alpha')).rejects.toBeInstanceOf(
+        MissingKeyError,
+      );
       const before = await snapshot();
       const rotating = services.connections.rotateProvider(org.id, 'delta', byokBody(), 'organization');
       await expect(rotating).rejects.toBeInstanceOf(MissingKeyError);
-      await expect(rotating).rejects.toThrow(/master key file .* is missing but the database holds \d+ sealed credential version/);
+      await expect(rotating).rejects.toThrow(
+        /master key file .* is missing but the database holds \d+ sealed credential version/,
+      );
       expect(await snapshot()).toBe(before);
       expect(fs.readdirSync(emptyDir)).toEqual([]);
     } finally {
@@ -479,7 +666,9 @@ describe('the resolver fails closed', () => {
   });
 
   it('on a connection that is absent, DISABLED, or whose active version row is gone', async () => {
-    await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'nowhere')).rejects.toMatchObject({ reason: 'not_found' });
+    await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'nowhere')).rejects.toMatchObject({
+      reason: 'not_found',
+    });
     await okBody(call(org, 'owner', 'putChatApplicationConnection', { body: chatBody() }), 200);
     await okBody(call(org, 'owner', 'disableChatApplicationConnection'), 200);
     await expect(hub.services.credentials.resolveChatApplicationCredentials(org.id)).rejects.toMatchObject({
@@ -487,14 +676,22 @@ describe('the resolver fails closed', () => {
       reason: 'disabled',
     });
     await db()('provider_connection_versions').where({ connection_id: beta, version: 1 }).delete();
-    await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'beta')).rejects.toBeInstanceOf(TamperedEnvelopeError);
+    await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'beta')).rejects.toBeInstanceOf(
+      TamperedEnvelopeError,
+    );
   });
 });
 
 /** Services on the test hub's database and clock with another keyring or data directory. */
 function servicesWith(options: { keyring?: Keyring; dataDir?: string }): Services {
   const { config, clock, logger } = hub.services;
-  return createServices({ config: { ...config, dataDir: options.dataDir ?? config.dataDir }, db: db(), clock, logger, keyring: options.keyring });
+  return createServices({
+    config: { ...config, dataDir: options.dataDir ?? config.dataDir },
+    db: db(),
+    clock,
+    logger,
+    keyring: options.keyring,
+  });
 }
 
 describe('master key rotation (HUB_MASTER_KEYS)', () => {
@@ -502,7 +699,8 @@ describe('master key rotation (HUB_MASTER_KEYS)', () => {
     const org = await seedOrg(hub, 'rot');
     const k1 = randomBytes(32).toString('base64');
     const k2 = randomBytes(32).toString('base64');
-    const load = (env: Record<string, string>) => loadKeyring({ masterKeys: loadConfig(env).masterKeys, dataDir: hub.database.dataDir, keyUsage: async () => [] });
+    const load = (env: Record<string, string>) =>
+      loadKeyring({ masterKeys: loadConfig(env).masterKeys, dataDir: hub.database.dataDir, keyUsage: async () => [] });
     const before = servicesWith({ keyring: await load({ HUB_MASTER_KEYS: `k1:${k1}`, HUB_ACTIVE_KEY_ID: 'k1' }) });
     const first = await before.connections.rotateProvider(org.id, 'anthropic', byokBody('sk-under-k1'), 'organization');
     expect(first.connection).toMatchObject({ active_version: 1, key_id: 'k1' });
@@ -510,22 +708,41 @@ describe('master key rotation (HUB_MASTER_KEYS)', () => {
 
     const env2 = { HUB_MASTER_KEYS: `k1:${k1},k2:${k2}`, HUB_ACTIVE_KEY_ID: 'k2' };
     const after = servicesWith({ keyring: await load(env2) });
-    expect(await after.credentials.resolveProviderCredentials(org.id, 'anthropic')).toMatchObject({ authToken: 'sk-under-k1', keyId: 'k1', version: 1 });
+    expect(await after.credentials.resolveProviderCredentials(org.id, 'anthropic')).toMatchObject({
+      authToken: 'sk-under-k1',
+      keyId: 'k1',
+      version: 1,
+    });
     expect(await after.credentials.resolveChatApplicationCredentials(org.id)).toMatchObject({ keyId: 'k1' });
 
     const second = await after.connections.rotateProvider(org.id, 'anthropic', byokBody('sk-under-k2'), 'organization');
     expect(second.connection).toMatchObject({ active_version: 2, key_id: 'k2' });
-    expect((await okBody(call(org, 'owner', 'listProviderConnections'), 200)).connections[0]).toMatchObject({ activeVersion: 2, keyId: 'k2' });
-    expect(await after.credentials.resolveProviderCredentials(org.id, 'anthropic')).toMatchObject({ authToken: 'sk-under-k2', keyId: 'k2' });
+    expect((await okBody(call(org, 'owner', 'listProviderConnections'), 200)).connections[0]).toMatchObject({
+      activeVersion: 2,
+      keyId: 'k2',
+    });
+    expect(await after.credentials.resolveProviderCredentials(org.id, 'anthropic')).toMatchObject({
+      authToken: 'sk-under-k2',
+      keyId: 'k2',
+    });
     expect((await versionRow('provider_connection_versions', first.connection.id, 1)).key_id).toBe('k1');
 
     // The host console reads the same variables.
-    const result = await cli(['connection', 'platform', 'rot', 'openai', '--base-url', 'https://api.openai.com'], { ...env2, HUB_PROVIDER_AUTH_TOKEN: 'sk-cli-k2' });
+    const result = await cli(['connection', 'platform', 'rot', 'openai', '--base-url', 'https://api.openai.com'], {
+      ...env2,
+      HUB_PROVIDER_AUTH_TOKEN: 'sk-cli-k2',
+    });
     expect(result.stdout).toMatch(/version 1 active, sealed with key k2\n$/);
-    expect(await after.credentials.resolveProviderCredentials(org.id, 'openai')).toMatchObject({ authToken: 'sk-cli-k2', keyId: 'k2' });
+    expect(await after.credentials.resolveProviderCredentials(org.id, 'openai')).toMatchObject({
+      authToken: 'sk-cli-k2',
+      keyId: 'k2',
+    });
     // A keyring without k1 cannot open what k1 sealed, and says which key it lacks.
     const onlyK2 = servicesWith({ keyring: await load({ HUB_MASTER_KEYS: `k2:${k2}`, HUB_ACTIVE_KEY_ID: 'k2' }) });
-    await expect(onlyK2.credentials.resolveChatApplicationCredentials(org.id)).rejects.toMatchObject({ code: 'unknown_key_id', keyId: 'k1' });
+    await expect(onlyK2.credentials.resolveChatApplicationCredentials(org.id)).rejects.toMatchObject({
+      code: 'unknown_key_id',
+      keyId: 'k1',
+    });
   });
 });
 
@@ -547,19 +764,59 @@ describe('secrets never leak', () => {
     };
     // HTTP, both kinds, created and rotated.
     for (const round of [1, 2]) {
-      await okBody(call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: { baseUrl: 'https://api.example.com', authToken: `${secrets.authToken}-${round}`, vendorApiKey: `${secrets.vendorApiKey}-${round}` } }), 200);
-      await okBody(call(org, 'admin', 'putChatApplicationConnection', { body: {
-        ...chatBody(),
-        appSecret: `${secrets.appSecret}-${round}`,
-        verificationToken: `${secrets.verificationToken}-${round}`,
-        encryptKey: `${secrets.encryptKey}-${round}`,
-      } }), 200);
+      await okBody(
+        call(org, 'owner', 'rotateProviderConnection', {
+          path: { providerId: 'anthropic' },
+          body: {
+            baseUrl: 'https://api.example.com',
+            authToken: `${secrets.authToken}-${round}`,
+            vendorApiKey: `${secrets.vendorApiKey}-${round}`,
+          },
+        }),
+        200,
+      );
+      await okBody(
+        call(org, 'admin', 'putChatApplicationConnection', {
+          body: {
+            ...chatBody(),
+            appSecret: `${secrets.appSecret}-${round}`,
+            verificationToken: `${secrets.verificationToken}-${round}`,
+            encryptKey: `${secrets.encryptKey}-${round}`,
+          },
+        }),
+        200,
+      );
     }
     // Refused requests carrying secrets.
-    expectError(await call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: { baseUrl: 'https://api.example.com', authToken: secrets.rejectedToken.padEnd(5000, 'x') } }), 400, 'validation_failed');
-    expectError(await call(org, 'owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: { baseUrl: `https://user:${secrets.urlPassword}@api.example.com`, authToken: secrets.rejectedToken } }), 400, 'validation_failed');
-    expectError(await call(org, 'member', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: byokBody(secrets.rejectedToken) }), 403, 'org_admin_required');
-    expectError(await api(org, 'owner', 'PUT', '/provider-connections/anthropic', `{"authToken": "${secrets.rejectedToken}"`), 400, 'validation_failed');
+    expectError(
+      await call(org, 'owner', 'rotateProviderConnection', {
+        path: { providerId: 'anthropic' },
+        body: { baseUrl: 'https://api.example.com', authToken: secrets.rejectedToken.padEnd(5000, 'x') },
+      }),
+      400,
+      'validation_failed',
+    );
+    expectError(
+      await call(org, 'owner', 'rotateProviderConnection', {
+        path: { providerId: 'anthropic' },
+        body: { baseUrl: `https://user:${secrets.urlPassword}@api.example.com`, authToken: secrets.rejectedToken },
+      }),
+      400,
+      'validation_failed',
+    );
+    expectError(
+      await call(org, 'member', 'rotateProviderConnection', {
+        path: { providerId: 'anthropic' },
+        body: byokBody(secrets.rejectedToken),
+      }),
+      403,
+      'org_admin_required',
+    );
+    expectError(
+      await api(org, 'owner', 'PUT', '/provider-connections/anthropic', `{"authToken": "${secrets.rejectedToken}"`),
+      400,
+      'validation_failed',
+    );
     // The host console, from the environment and from stdin, logging everything it would.
     const env = await cli(['connection', 'platform', 'leak', 'openai', '--base-url', 'https://api.openai.com'], {
       LOG_LEVEL: 'trace',
@@ -568,7 +825,11 @@ describe('secrets never leak', () => {
     });
     expect(env.code, env.stderr).toBe(0);
     expect(env.stderr).toContain('provider connection credentials sealed');
-    const stdin = await cli(['connection', 'platform', 'leak', 'openai', '--base-url', 'https://api.openai.com'], { LOG_LEVEL: 'trace' }, JSON.stringify({ authToken: secrets.stdinToken, vendorApiKey: secrets.stdinVendorKey }));
+    const stdin = await cli(
+      ['connection', 'platform', 'leak', 'openai', '--base-url', 'https://api.openai.com'],
+      { LOG_LEVEL: 'trace' },
+      JSON.stringify({ authToken: secrets.stdinToken, vendorApiKey: secrets.stdinVendorKey }),
+    );
     expect(stdin.code, stdin.stderr).toBe(0);
     for (const request of ['GET /provider-connections', 'GET /imapp-application-connection']) {
       const [method, path] = request.split(' ') as [string, string];
@@ -576,9 +837,16 @@ describe('secrets never leak', () => {
     }
 
     // They were stored, sealed: the resolver gets them back.
-    expect((await hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).authToken).toBe(`${secrets.authToken}-2`);
-    expect((await hub.services.credentials.resolveChatApplicationCredentials(org.id)).encryptKey).toBe(`${secrets.encryptKey}-2`);
-    expect(await hub.services.credentials.resolveProviderCredentials(org.id, 'openai')).toMatchObject({ authToken: secrets.stdinToken, vendorApiKey: secrets.stdinVendorKey });
+    expect((await hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).authToken).toBe(
+      `${secrets.authToken}-2`,
+    );
+    expect((await hub.services.credentials.resolveChatApplicationCredentials(org.id)).encryptKey).toBe(
+      `${secrets.encryptKey}-2`,
+    );
+    expect(await hub.services.credentials.resolveProviderCredentials(org.id, 'openai')).toMatchObject({
+      authToken: secrets.stdinToken,
+      vendorApiKey: secrets.stdinVendorKey,
+    });
     expect(hub.logLines.some((line) => line.includes('chat-application connection credentials sealed'))).toBe(true);
 
     const places: Array<[string, string]> = [
@@ -610,7 +878,11 @@ async function everyRow(): Promise<string> {
   const parts: string[] = [];
   for (const table of tables) {
     for (const row of await db()(table).select()) {
-      parts.push(Object.values(row).map((v) => (Buffer.isBuffer(v) ? v.toString('latin1') : String(v))).join('\u0000'));
+      parts.push(
+        Object.values(row)
+          .map((v) => (Buffer.isBuffer(v) ? v.toString('latin1') : String(v)))
+          .join('\u0000'),
+      );
     }
   }
   expect(parts.length).toBeGreaterThan(0);
@@ -636,15 +908,24 @@ describe('start-up with the key file (hub serve)', () => {
   });
 
   it('refuses to start when the key file is missing while sealed credentials exist, and never makes a new one', async () => {
-    const sealed = await runHub(['connection', 'platform', 'demo', 'anthropic', '--base-url', 'https://api.anthropic.com'], { ...env, HUB_PROVIDER_AUTH_TOKEN: 'sk-demo' });
+    const sealed = await runHub(
+      ['connection', 'platform', 'demo', 'anthropic', '--base-url', 'https://api.anthropic.com'],
+      { ...env, HUB_PROVIDER_AUTH_TOKEN: 'sk-demo' },
+    );
     expect(sealed.code, sealed.stderr).toBe(0);
     const aside = `${keyFile()}.aside`;
     fs.renameSync(keyFile(), aside);
     try {
       const serve = await runHub(['serve'], env);
-      expectUsageError(serve, /^hub serve: the master key file .*master\.key is missing but the database holds 1 sealed credential version\(s\); restore the file/);
+      expectUsageError(
+        serve,
+        /^hub serve: the master key file .*master\.key is missing but the database holds 1 sealed credential version\(s\); restore the file/,
+      );
       expect(fs.existsSync(keyFile())).toBe(false);
-      const rotate = await runHub(['connection', 'platform', 'demo', 'anthropic', '--base-url', 'https://api.anthropic.com'], { ...env, HUB_PROVIDER_AUTH_TOKEN: 'sk-demo-2' });
+      const rotate = await runHub(
+        ['connection', 'platform', 'demo', 'anthropic', '--base-url', 'https://api.anthropic.com'],
+        { ...env, HUB_PROVIDER_AUTH_TOKEN: 'sk-demo-2' },
+      );
       expectUsageError(rotate, /master key file .* is missing/);
       expect(fs.existsSync(keyFile())).toBe(false);
     } finally {
@@ -657,9 +938,18 @@ describe('start-up with the key file (hub serve)', () => {
   it('refuses to start on malformed HUB_MASTER_KEYS or an unknown HUB_ACTIVE_KEY_ID, with one line', async () => {
     const key = randomBytes(32).toString('base64');
     const cases: Array<[Record<string, string>, RegExp]> = [
-      [{ HUB_MASTER_KEYS: `k1:${randomBytes(16).toString('base64')}`, HUB_ACTIVE_KEY_ID: 'k1' }, /^hub serve: HUB_MASTER_KEYS: key "k1" must be 32 bytes in base64/],
-      [{ HUB_MASTER_KEYS: key, HUB_ACTIVE_KEY_ID: 'k1' }, /^hub serve: HUB_MASTER_KEYS entry 1 is not of the form id:base64key/],
-      [{ HUB_MASTER_KEYS: `k1:${key}`, HUB_ACTIVE_KEY_ID: 'k2' }, /^hub serve: HUB_ACTIVE_KEY_ID names no key of HUB_MASTER_KEYS \(its key ids: k1\)/],
+      [
+        { HUB_MASTER_KEYS: `k1:${randomBytes(16).toString('base64')}`, HUB_ACTIVE_KEY_ID: 'k1' },
+        /^hub serve: HUB_MASTER_KEYS: key "k1" must be 32 bytes in base64/,
+      ],
+      [
+        { HUB_MASTER_KEYS: key, HUB_ACTIVE_KEY_ID: 'k1' },
+        /^hub serve: HUB_MASTER_KEYS entry 1 is not of the form id:base64key/,
+      ],
+      [
+        { HUB_MASTER_KEYS: `k1:${key}`, HUB_ACTIVE_KEY_ID: 'k2' },
+        /^hub serve: HUB_ACTIVE_KEY_ID names no key of HUB_MASTER_KEYS \(its key ids: k1\)/,
+      ],
       [{ HUB_MASTER_KEYS: `k1:${key}` }, /^hub serve: HUB_MASTER_KEYS is set but HUB_ACTIVE_KEY_ID is not/],
     ];
     const results = await Promise.all(cases.map(([extra]) => runHub(['serve'], { ...env, ...extra })));

@@ -17,41 +17,122 @@ const operations = listOperations(doc);
 
 /** DESIGN.md "Operation ids", in the spec's order. */
 const OPERATION_IDS = [
-  'getMe', 'logout', 'getOrganization', 'getOrgSettings', 'updateOrgSettings', 'login',
-  'listMembers', 'addMember', 'updateMemberRole', 'revokeMember',
-  'listTeams', 'createTeam', 'updateTeam', 'archiveTeam', 'listTeamMembers', 'addTeamMember', 'revokeTeamMember',
-  'getExplorer', 'listMyProjects', 'createFolder', 'updateFolder', 'archiveFolder', 'createProject', 'getProject',
-  'renameProject', 'moveProject', 'archiveProject', 'archiveProjectBinding', 'listProjectSessions',
-  'listProjectTeamAccess', 'putProjectTeamAccess', 'deleteProjectTeamAccess',
+  'getMe',
+  'logout',
+  'getOrganization',
+  'getOrgSettings',
+  'updateOrgSettings',
+  'login',
+  'listMembers',
+  'addMember',
+  'updateMemberRole',
+  'revokeMember',
+  'listTeams',
+  'createTeam',
+  'updateTeam',
+  'archiveTeam',
+  'listTeamMembers',
+  'addTeamMember',
+  'revokeTeamMember',
+  'getExplorer',
+  'listMyProjects',
+  'createFolder',
+  'updateFolder',
+  'archiveFolder',
+  'createProject',
+  'getProject',
+  'renameProject',
+  'moveProject',
+  'archiveProject',
+  'archiveProjectBinding',
+  'listProjectSessions',
+  'listProjectTeamAccess',
+  'putProjectTeamAccess',
+  'deleteProjectTeamAccess',
   'getUsageReport',
-  'listProviderConnections', 'rotateProviderConnection', 'getChatApplicationConnection',
-  'putChatApplicationConnection', 'disableChatApplicationConnection',
-  'getCapacityPolicy', 'updateCapacityPolicy',
-  'listAgentRoles', 'putAgentRole', 'putAgentRoleSkills', 'listAgentSkills', 'getAgentSkillFiles',
-  'installAgentSkill', 'updateAgentSkill', 'listAgentModels',
+  'listProviderConnections',
+  'rotateProviderConnection',
+  'getChatApplicationConnection',
+  'putChatApplicationConnection',
+  'disableChatApplicationConnection',
+  'getCapacityPolicy',
+  'updateCapacityPolicy',
+  'listAgentRoles',
+  'putAgentRole',
+  'putAgentRoleSkills',
+  'listAgentSkills',
+  'getAgentSkillFiles',
+  'installAgentSkill',
+  'updateAgentSkill',
+  'listAgentModels',
 ];
 
 /** DESIGN.md §5: the operations the second wave adds (the agent library's names are ours, DESIGN names its paths only). */
 const SECOND_WAVE_OPERATION_IDS = [
-  'updateAgentRole', 'disableProviderConnection',
-  'getAgentLibrary', 'createAgentLibraryFolder', 'updateAgentLibraryFolder', 'archiveAgentLibraryFolder',
-  'listCapabilityConnections', 'putCapabilityConnection', 'disableCapabilityConnection',
+  'updateAgentRole',
+  'disableProviderConnection',
+  'getAgentLibrary',
+  'createAgentLibraryFolder',
+  'updateAgentLibraryFolder',
+  'archiveAgentLibraryFolder',
+  'listCapabilityConnections',
+  'putCapabilityConnection',
+  'disableCapabilityConnection',
   'getUsageBreakdown',
 ];
 
 const SCHEMA_NAMES = [
-  'MeResponse', 'OrgMembership', 'OrgMember', 'TeamRow', 'TeamMemberRow', 'ExplorerFolder', 'ExplorerProject',
-  'ExplorerData', 'ProjectDetail', 'TeamAccessEntry', 'SessionSummary', 'ProviderConnectionRow',
-  'ChatApplicationConnection', 'UsageTotals', 'ProjectUsageRow', 'UsageReport', 'CapacityDimension',
-  'CapacityDimensionRow', 'CapacityPolicyView', 'AgentRoleRow', 'AgentSkillRow', 'SkillFileEntry',
-  'InstalledSkillResult', 'AgentModelRow', 'Error',
+  'MeResponse',
+  'OrgMembership',
+  'OrgMember',
+  'TeamRow',
+  'TeamMemberRow',
+  'ExplorerFolder',
+  'ExplorerProject',
+  'ExplorerData',
+  'ProjectDetail',
+  'TeamAccessEntry',
+  'SessionSummary',
+  'ProviderConnectionRow',
+  'ChatApplicationConnection',
+  'UsageTotals',
+  'ProjectUsageRow',
+  'UsageReport',
+  'CapacityDimension',
+  'CapacityDimensionRow',
+  'CapacityPolicyView',
+  'AgentRoleRow',
+  'AgentSkillRow',
+  'SkillFileEntry',
+  'InstalledSkillResult',
+  'AgentModelRow',
+  'Error',
 ];
 
 const CAPACITY_DIMENSIONS = [
-  'requestRate', 'requestBodySize', 'agentConcurrency', 'admissionQueueLength', 'admissionQueueWait', 'fileSize',
-  'attachmentCount', 'archiveExpansion', 'projectStorage', 'organizationStorage', 'memberCount', 'projectCount',
-  'teamCount', 'folderCount', 'sessionCount', 'runWallTime', 'runTurns', 'runToolCalls', 'toolWallTime',
-  'runOutputSize', 'processMemory', 'processCpu', 'processCount',
+  'requestRate',
+  'requestBodySize',
+  'agentConcurrency',
+  'admissionQueueLength',
+  'admissionQueueWait',
+  'fileSize',
+  'attachmentCount',
+  'archiveExpansion',
+  'projectStorage',
+  'organizationStorage',
+  'memberCount',
+  'projectCount',
+  'teamCount',
+  'folderCount',
+  'sessionCount',
+  'runWallTime',
+  'runTurns',
+  'runToolCalls',
+  'toolWallTime',
+  'runOutputSize',
+  'processMemory',
+  'processCpu',
+  'processCount',
 ];
 
 /** The parts of a JSON Schema these checks read. */
@@ -66,7 +147,9 @@ const schemas = (doc.components as { schemas: Record<string, JsonSchema> }).sche
 describe('openapi.yaml', () => {
   it('is OpenAPI 3.1 with exactly the decided operations: the spec’s 47 plus login, plus the second wave’s', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(operations.map((o) => o.operationId).sort()).toEqual([...OPERATION_IDS, ...SECOND_WAVE_OPERATION_IDS].sort());
+    expect(operations.map((o) => o.operationId).sort()).toEqual(
+      [...OPERATION_IDS, ...SECOND_WAVE_OPERATION_IDS].sort(),
+    );
     expect(OPERATION_IDS).toHaveLength(48);
   });
 
@@ -79,7 +162,8 @@ describe('openapi.yaml', () => {
   });
 
   it('puts org-scoped paths under /api/org/{orgSlug} and the rest under /api/me and /auth', () => {
-    for (const { path: p } of operations) expect(p).toMatch(/^(\/api\/org\/\{orgSlug\}|\/api\/me$|\/auth\/(login|logout)$)/);
+    for (const { path: p } of operations)
+      expect(p).toMatch(/^(\/api\/org\/\{orgSlug\}|\/api\/me$|\/auth\/(login|logout)$)/);
   });
 
   it('gives every operation a summary, a tag and error responses; every mutation lists the CSRF 403', () => {
@@ -88,7 +172,10 @@ describe('openapi.yaml', () => {
       expect(operation.summary, operationId).toBeTruthy();
       expect(operation.tags, operationId).toHaveLength(1);
       expect(responses, operationId).toHaveProperty('default');
-      expect(Object.keys(responses).some((s) => s.startsWith('4')), operationId).toBe(true);
+      expect(
+        Object.keys(responses).some((s) => s.startsWith('4')),
+        operationId,
+      ).toBe(true);
       if (method !== 'get') expect(responses, operationId).toHaveProperty('403');
     }
   });
@@ -96,7 +183,8 @@ describe('openapi.yaml', () => {
   it('closes every request body to unknown properties', () => {
     const resolve = (ref: string) => schemas[ref.split('/').pop()!];
     for (const { operationId, operation } of operations) {
-      const content = (operation.requestBody as { content?: Record<string, { schema: JsonSchema }> } | undefined)?.content?.['application/json'];
+      const content = (operation.requestBody as { content?: Record<string, { schema: JsonSchema }> } | undefined)
+        ?.content?.['application/json'];
       if (!content) continue;
       const schema = content.schema.$ref ? resolve(content.schema.$ref) : content.schema;
       expect(schema?.additionalProperties, operationId).toBe(false);
@@ -105,7 +193,9 @@ describe('openapi.yaml', () => {
 
   it('guards with the hub_session cookie everywhere but login', () => {
     const schemes = (doc.components as { securitySchemes: Record<string, unknown> }).securitySchemes;
-    expect(Object.values(schemes)).toEqual([{ type: 'apiKey', in: 'cookie', name: 'hub_session', description: expect.any(String) }]);
+    expect(Object.values(schemes)).toEqual([
+      { type: 'apiKey', in: 'cookie', name: 'hub_session', description: expect.any(String) },
+    ]);
     for (const { operationId, operation } of operations) {
       if (operationId === 'login') expect(operation.security).toEqual([]);
       else expect(operation.security).toBeUndefined();
@@ -159,9 +249,16 @@ describe('response validation in tests', () => {
 describe('generated/', () => {
   it('is what openapi-typescript makes of openapi.yaml today', () => {
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gen-')), 'openapi.d.ts');
-    execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'), ['openapi.yaml', '-o', out], { cwd: root, stdio: 'pipe' });
+    execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'), ['openapi.yaml', '-o', out], {
+      cwd: root,
+      stdio: 'pipe',
+    });
     const committed = fs.readFileSync(path.join(root, 'generated/openapi.d.ts'), 'utf8');
-    expect(committed.startsWith('/**\n * This file was auto-generated by openapi-typescript.\n * Do not make direct changes')).toBe(true);
+    expect(
+      committed.startsWith(
+        '/**\n * This file was auto-generated by openapi-typescript.\n * Do not make direct changes',
+      ),
+    ).toBe(true);
     expect(fs.readFileSync(out, 'utf8') === committed, 'generated/ is stale: run npm run generate').toBe(true);
   });
 });

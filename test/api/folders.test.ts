@@ -54,7 +54,10 @@ describe('folders', () => {
   it('renames, re-keys and moves a folder', async () => {
     const a = await createFolder({ name: 'Movable' });
     const b = await createFolder({ name: 'Target' });
-    const res = await call('admin', 'updateFolder', { path: { folderId: a.id }, body: { name: 'Moved', sortKey: 'k1', parentId: b.id } });
+    const res = await call('admin', 'updateFolder', {
+      path: { folderId: a.id },
+      body: { name: 'Moved', sortKey: 'k1', parentId: b.id },
+    });
     expectOk(res);
     expect(res.body).toEqual({ id: a.id, name: 'Moved', sortKey: 'k1', parentId: b.id });
     const back = await call('admin', 'updateFolder', { path: { folderId: a.id }, body: { parentId: null } });
@@ -67,7 +70,10 @@ describe('folders', () => {
     const mid = await createFolder({ name: 'Mid', parentId: top.id });
     const leaf = await createFolder({ name: 'Leaf', parentId: mid.id });
     for (const parentId of [top.id, mid.id, leaf.id]) {
-      const res = await call('admin', 'updateFolder', { path: { folderId: top.id }, body: { parentId, name: 'Renamed too' } });
+      const res = await call('admin', 'updateFolder', {
+        path: { folderId: top.id },
+        body: { parentId, name: 'Renamed too' },
+      });
       expect(res.status).toBe(409);
       expect(errorBody(res).error.code).toBe('folder_cycle');
     }
@@ -88,27 +94,45 @@ describe('folders', () => {
     const ids = (await explorer()).folders.map((f) => f.id);
     expect(ids).not.toContain(full.id);
     expect(ids).not.toContain(inner.id);
-    expect(errorBody(await call('admin', 'archiveFolder', { path: { folderId: full.id } })).error.code).toBe('folder_not_found');
-    expect(errorBody(await call('admin', 'updateFolder', { path: { folderId: full.id }, body: { name: 'x' } })).error.code).toBe('folder_not_found');
-    expect(errorBody(await call('admin', 'createFolder', { body: { name: 'under archived', parentId: full.id } })).error.code).toBe('folder_not_found');
+    expect(errorBody(await call('admin', 'archiveFolder', { path: { folderId: full.id } })).error.code).toBe(
+      'folder_not_found',
+    );
+    expect(
+      errorBody(await call('admin', 'updateFolder', { path: { folderId: full.id }, body: { name: 'x' } })).error.code,
+    ).toBe('folder_not_found');
+    expect(
+      errorBody(await call('admin', 'createFolder', { body: { name: 'under archived', parentId: full.id } })).error
+        .code,
+    ).toBe('folder_not_found');
   });
 
   it('counts a project in a folder as content even when it is the only thing there', async () => {
     const folder = await createFolder({ name: 'Holds a project' });
     const project = await call('admin', 'createProject', { body: { name: 'Inside', folderId: folder.id } });
     expectOk(project, 201);
-    expect(errorBody(await call('admin', 'archiveFolder', { path: { folderId: folder.id } })).error.code).toBe('folder_not_empty');
+    expect(errorBody(await call('admin', 'archiveFolder', { path: { folderId: folder.id } })).error.code).toBe(
+      'folder_not_empty',
+    );
     await call('admin', 'archiveProject', { path: { projectId: project.body.id } });
     expect((await call('admin', 'archiveFolder', { path: { folderId: folder.id } })).status).toBe(200);
   });
 
   it('does not accept a parent from another organization', async () => {
-    const foreign = await hub.call('createFolder', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner, body: { name: 'Globex folder' } });
+    const foreign = await hub.call('createFolder', {
+      path: { orgSlug: 'globex' },
+      cookie: cookies.otherOrgOwner,
+      body: { name: 'Globex folder' },
+    });
     expectOk(foreign, 201);
     const res = await call('admin', 'createFolder', { body: { name: 'Sneaky', parentId: foreign.body.id } });
     expect(res.status).toBe(404);
     expect(errorBody(res).error.code).toBe('folder_not_found');
-    expect(errorBody(await call('admin', 'updateFolder', { path: { folderId: foreign.body.id }, body: { name: 'x' } })).error.code).toBe('folder_not_found');
-    expect(errorBody(await call('admin', 'archiveFolder', { path: { folderId: foreign.body.id } })).error.code).toBe('folder_not_found');
+    expect(
+      errorBody(await call('admin', 'updateFolder', { path: { folderId: foreign.body.id }, body: { name: 'x' } })).error
+        .code,
+    ).toBe('folder_not_found');
+    expect(errorBody(await call('admin', 'archiveFolder', { path: { folderId: foreign.body.id } })).error.code).toBe(
+      'folder_not_found',
+    );
   });
 });

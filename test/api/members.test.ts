@@ -51,12 +51,23 @@ describe('who may call the member operations', () => {
   };
   const operations: Array<{ name: string; ok: number; call: (actor: ActorName) => [string, string, unknown?] }> = [
     { name: 'listMembers', ok: 200, call: () => ['GET', '/members'] },
-    { name: 'addMember', ok: 201, call: (actor) => ['POST', '/members', { imOpenId: `matrix-added-${actor}`, role: 'MEMBER' }] },
-    { name: 'updateMemberRole', ok: 200, call: () => ['PATCH', `/members/${ids['matrix-role-target']}`, { role: 'ADMIN' }] },
+    {
+      name: 'addMember',
+      ok: 201,
+      call: (actor) => ['POST', '/members', { imOpenId: `matrix-added-${actor}`, role: 'MEMBER' }],
+    },
+    {
+      name: 'updateMemberRole',
+      ok: 200,
+      call: () => ['PATCH', `/members/${ids['matrix-role-target']}`, { role: 'ADMIN' }],
+    },
     {
       name: 'revokeMember',
       ok: 200,
-      call: (actor) => ['POST', `/members/${ids[actor === 'admin' || actor === 'owner' ? `matrix-revoke-${actor}` : 'matrix-role-target']}/revoke`],
+      call: (actor) => [
+        'POST',
+        `/members/${ids[actor === 'admin' || actor === 'owner' ? `matrix-revoke-${actor}` : 'matrix-role-target']}/revoke`,
+      ],
     },
   ];
 
@@ -92,12 +103,47 @@ describe('GET /members', () => {
     expect((await org.call('owner', 'revokeMember', { path: { userId: gone.userId } })).status).toBe(200);
 
     expect(await listMembers(org)).toEqual([
-      { userId: zoe.userId, imOpenId: 'ou-zoe', displayName: 'alice', avatarUrl: null, role: 'MEMBER', createdAt: addedAt },
-      { userId: bobA.userId, imOpenId: 'ou-a', displayName: 'Bob', avatarUrl: null, role: 'MEMBER', createdAt: addedAt },
+      {
+        userId: zoe.userId,
+        imOpenId: 'ou-zoe',
+        displayName: 'alice',
+        avatarUrl: null,
+        role: 'MEMBER',
+        createdAt: addedAt,
+      },
+      {
+        userId: bobA.userId,
+        imOpenId: 'ou-a',
+        displayName: 'Bob',
+        avatarUrl: null,
+        role: 'MEMBER',
+        createdAt: addedAt,
+      },
       { userId: bobB.userId, imOpenId: 'ou-b', displayName: 'Bob', avatarUrl: null, role: 'ADMIN', createdAt: addedAt },
-      { userId: org.userIds.admin, imOpenId: 'm-list-admin', displayName: 'm-list-admin', avatarUrl: null, role: 'ADMIN', createdAt: seededAt },
-      { userId: org.userIds.member, imOpenId: 'm-list-member', displayName: 'm-list-member', avatarUrl: null, role: 'MEMBER', createdAt: seededAt },
-      { userId: org.userIds.owner, imOpenId: 'm-list-owner', displayName: 'Owner of m-list', avatarUrl: null, role: 'OWNER', createdAt: seededAt },
+      {
+        userId: org.userIds.admin,
+        imOpenId: 'm-list-admin',
+        displayName: 'm-list-admin',
+        avatarUrl: null,
+        role: 'ADMIN',
+        createdAt: seededAt,
+      },
+      {
+        userId: org.userIds.member,
+        imOpenId: 'm-list-member',
+        displayName: 'm-list-member',
+        avatarUrl: null,
+        role: 'MEMBER',
+        createdAt: seededAt,
+      },
+      {
+        userId: org.userIds.owner,
+        imOpenId: 'm-list-owner',
+        displayName: 'Owner of m-list',
+        avatarUrl: null,
+        role: 'OWNER',
+        createdAt: seededAt,
+      },
     ]);
   });
 
@@ -106,7 +152,11 @@ describe('GET /members', () => {
     const asAdmin = await org.call('admin', 'listMembers');
     expectOk(asAdmin);
     expect(asAdmin.body).toEqual({ members: await listMembers(org) });
-    expect(asAdmin.body.members.map((m: { imOpenId: string }) => m.imOpenId).sort()).toEqual(['m-list-b-admin', 'm-list-b-member', 'm-list-b-owner']);
+    expect(asAdmin.body.members.map((m: { imOpenId: string }) => m.imOpenId).sort()).toEqual([
+      'm-list-b-admin',
+      'm-list-b-member',
+      'm-list-b-owner',
+    ]);
   });
 });
 
@@ -115,10 +165,19 @@ describe('POST /members', () => {
     const org = await seedOrg(hub, 'm-add');
     tick();
     const at = now();
-    const res = await org.call('admin', 'addMember', { body: { imOpenId: 'ou-new', displayName: 'New Person', role: 'MEMBER' } });
+    const res = await org.call('admin', 'addMember', {
+      body: { imOpenId: 'ou-new', displayName: 'New Person', role: 'MEMBER' },
+    });
     expectOk(res, 201);
     const userId = await userIdOf(hub, 'ou-new');
-    expect(res.body).toEqual({ userId, imOpenId: 'ou-new', displayName: 'New Person', avatarUrl: null, role: 'MEMBER', createdAt: at });
+    expect(res.body).toEqual({
+      userId,
+      imOpenId: 'ou-new',
+      displayName: 'New Person',
+      avatarUrl: null,
+      role: 'MEMBER',
+      createdAt: at,
+    });
     expect(await listMembers(org)).toContainEqual(res.body);
 
     // The new member can sign in and reaches the organization.
@@ -137,7 +196,11 @@ describe('POST /members', () => {
   it('leaves an existing user’s display name as it is', async () => {
     const org = await seedOrg(hub, 'm-add-existing');
     const member = await addMember(org, { imOpenId: 'globex-owner', displayName: 'Renamed', role: 'MEMBER' });
-    expect(member).toMatchObject({ userId: await userIdOf(hub, 'globex-owner'), imOpenId: 'globex-owner', displayName: 'Owner of globex' });
+    expect(member).toMatchObject({
+      userId: await userIdOf(hub, 'globex-owner'),
+      imOpenId: 'globex-owner',
+      displayName: 'Owner of globex',
+    });
     // The user's place in the other organization is untouched.
     const globex = await hub.call('getOrganization', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner });
     expectOk(globex);
@@ -147,7 +210,9 @@ describe('POST /members', () => {
   it('answers 409 already_member for an active member and changes nothing', async () => {
     const org = await seedOrg(hub, 'm-add-dup');
     const before = await listMembers(org);
-    const res = await org.call('owner', 'addMember', { body: { imOpenId: 'm-add-dup-member', displayName: 'Other', role: 'ADMIN' } });
+    const res = await org.call('owner', 'addMember', {
+      body: { imOpenId: 'm-add-dup-member', displayName: 'Other', role: 'ADMIN' },
+    });
     expectError(res, 409, 'already_member');
     expect(await listMembers(org)).toEqual(before);
   });
@@ -161,7 +226,14 @@ describe('POST /members', () => {
     // Nothing was created either: the user is unknown to the team endpoints.
     const team = await org.call('owner', 'createTeam', { body: { slug: 'probe', name: 'Probe' } });
     expectOk(team, 201);
-    expectError(await org.call('owner', 'addTeamMember', { path: { teamId: team.body.id }, body: { imOpenId: 'ou-would-be-owner' } }), 404, 'user_not_found');
+    expectError(
+      await org.call('owner', 'addTeamMember', {
+        path: { teamId: team.body.id },
+        body: { imOpenId: 'ou-would-be-owner' },
+      }),
+      404,
+      'user_not_found',
+    );
 
     const granted = await org.call('owner', 'addMember', { body: { imOpenId: 'ou-would-be-owner', role: 'OWNER' } });
     expectOk(granted, 201);
@@ -172,11 +244,15 @@ describe('POST /members', () => {
     const seededAt = now();
     const org = await seedOrg(hub, 'm-reactivate');
     expect((await org.call('admin', 'revokeMember', { path: { userId: org.userIds.member } })).status).toBe(200);
-    expect((await hub.call('getOrganization', { path: { orgSlug: 'm-reactivate' }, cookie: org.cookies.member })).status).toBe(404);
+    expect(
+      (await hub.call('getOrganization', { path: { orgSlug: 'm-reactivate' }, cookie: org.cookies.member })).status,
+    ).toBe(404);
 
     tick();
     const at = now();
-    const res = await org.call('admin', 'addMember', { body: { imOpenId: 'm-reactivate-member', displayName: 'Ignored', role: 'ADMIN' } });
+    const res = await org.call('admin', 'addMember', {
+      body: { imOpenId: 'm-reactivate-member', displayName: 'Ignored', role: 'ADMIN' },
+    });
     expectOk(res, 201);
     expect(res.body).toEqual({
       userId: org.userIds.member,
@@ -190,7 +266,10 @@ describe('POST /members', () => {
     const listed = (await listMembers(org)).filter((m) => m.userId === org.userIds.member);
     expect(listed).toEqual([res.body]);
     // The session that lost access gets it back, with the new role.
-    const orgView = await hub.call('getOrganization', { path: { orgSlug: 'm-reactivate' }, cookie: org.cookies.member });
+    const orgView = await hub.call('getOrganization', {
+      path: { orgSlug: 'm-reactivate' },
+      cookie: org.cookies.member,
+    });
     expectOk(orgView);
     expect(orgView.body.actorRole).toBe('ADMIN');
   });
@@ -214,7 +293,10 @@ describe('POST /members', () => {
   it('lets only one of two concurrent additions of the same new user succeed', async () => {
     const org = await seedOrg(hub, 'm-add-race');
     const body: RequestBody<'addMember'> = { imOpenId: 'ou-racer', role: 'MEMBER' };
-    const results = await Promise.all([org.call('owner', 'addMember', { body }), org.call('admin', 'addMember', { body })]);
+    const results = await Promise.all([
+      org.call('owner', 'addMember', { body }),
+      org.call('admin', 'addMember', { body }),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
     expect(errorBody(results.find((r) => r.status === 409)!).error.code).toBe('already_member');
     expect((await listMembers(org)).filter((m) => m.imOpenId === 'ou-racer')).toHaveLength(1);
@@ -227,7 +309,10 @@ describe('PATCH /members/{userId}', () => {
     const org = await seedOrg(hub, 'm-role');
     expectError(await org.call('member', 'listMembers'), 403, 'org_admin_required');
 
-    const res = await org.call('admin', 'updateMemberRole', { path: { userId: org.userIds.member }, body: { role: 'ADMIN' } });
+    const res = await org.call('admin', 'updateMemberRole', {
+      path: { userId: org.userIds.member },
+      body: { role: 'ADMIN' },
+    });
     expectOk(res);
     expect(res.body).toEqual({
       userId: org.userIds.member,
@@ -241,45 +326,87 @@ describe('PATCH /members/{userId}', () => {
     expect((await org.call('member', 'listMembers')).status).toBe(200);
 
     // An admin may step down; their open session is a member's from then on.
-    expect((await org.call('admin', 'updateMemberRole', { path: { userId: org.userIds.admin }, body: { role: 'MEMBER' } })).status).toBe(200);
+    expect(
+      (await org.call('admin', 'updateMemberRole', { path: { userId: org.userIds.admin }, body: { role: 'MEMBER' } }))
+        .status,
+    ).toBe(200);
     expectError(await org.call('admin', 'listMembers'), 403, 'org_admin_required');
   });
 
   it('lets only an OWNER grant or remove the OWNER role', async () => {
     const org = await seedOrg(hub, 'm-role-owner');
     const before = await listMembers(org);
-    expectError(await org.call('admin', 'updateMemberRole', { path: { userId: org.userIds.member }, body: { role: 'OWNER' } }), 403, 'owner_required');
-    expectError(await org.call('admin', 'updateMemberRole', { path: { userId: org.userIds.owner }, body: { role: 'ADMIN' } }), 403, 'owner_required');
-    expectError(await org.call('admin', 'updateMemberRole', { path: { userId: org.userIds.owner }, body: { role: 'MEMBER' } }), 403, 'owner_required');
+    expectError(
+      await org.call('admin', 'updateMemberRole', { path: { userId: org.userIds.member }, body: { role: 'OWNER' } }),
+      403,
+      'owner_required',
+    );
+    expectError(
+      await org.call('admin', 'updateMemberRole', { path: { userId: org.userIds.owner }, body: { role: 'ADMIN' } }),
+      403,
+      'owner_required',
+    );
+    expectError(
+      await org.call('admin', 'updateMemberRole', { path: { userId: org.userIds.owner }, body: { role: 'MEMBER' } }),
+      403,
+      'owner_required',
+    );
     expect(await listMembers(org)).toEqual(before);
 
-    const promoted = await org.call('owner', 'updateMemberRole', { path: { userId: org.userIds.admin }, body: { role: 'OWNER' } });
+    const promoted = await org.call('owner', 'updateMemberRole', {
+      path: { userId: org.userIds.admin },
+      body: { role: 'OWNER' },
+    });
     expectOk(promoted);
     expect(promoted.body.role).toBe('OWNER');
     // With two OWNERs, one may demote the other.
-    const demoted = await org.call('admin', 'updateMemberRole', { path: { userId: org.userIds.owner }, body: { role: 'MEMBER' } });
+    const demoted = await org.call('admin', 'updateMemberRole', {
+      path: { userId: org.userIds.owner },
+      body: { role: 'MEMBER' },
+    });
     expectOk(demoted);
     expect(demoted.body.role).toBe('MEMBER');
-    const roles = Object.fromEntries((await okBody(org.call('admin', 'listMembers'))).members.map((m) => [m.userId, m.role]));
-    expect(roles).toEqual({ [org.userIds.owner]: 'MEMBER', [org.userIds.admin]: 'OWNER', [org.userIds.member]: 'MEMBER' });
+    const roles = Object.fromEntries(
+      (await okBody(org.call('admin', 'listMembers'))).members.map((m) => [m.userId, m.role]),
+    );
+    expect(roles).toEqual({
+      [org.userIds.owner]: 'MEMBER',
+      [org.userIds.admin]: 'OWNER',
+      [org.userIds.member]: 'MEMBER',
+    });
   });
 
   it('answers 409 last_owner when the last active OWNER would be demoted, and changes nothing', async () => {
     const org = await seedOrg(hub, 'm-role-last');
     const before = await listMembers(org);
-    expectError(await org.call('owner', 'updateMemberRole', { path: { userId: org.userIds.owner }, body: { role: 'ADMIN' } }), 409, 'last_owner');
+    expectError(
+      await org.call('owner', 'updateMemberRole', { path: { userId: org.userIds.owner }, body: { role: 'ADMIN' } }),
+      409,
+      'last_owner',
+    );
     expect(await listMembers(org)).toEqual(before);
-    expect((await okBody(hub.call('getOrganization', { path: { orgSlug: 'm-role-last' }, cookie: org.cookies.owner }))).actorRole).toBe('OWNER');
+    expect(
+      (await okBody(hub.call('getOrganization', { path: { orgSlug: 'm-role-last' }, cookie: org.cookies.owner })))
+        .actorRole,
+    ).toBe('OWNER');
     // Setting the OWNER role it already has is no demotion.
-    expect((await org.call('owner', 'updateMemberRole', { path: { userId: org.userIds.owner }, body: { role: 'OWNER' } })).status).toBe(200);
+    expect(
+      (await org.call('owner', 'updateMemberRole', { path: { userId: org.userIds.owner }, body: { role: 'OWNER' } }))
+        .status,
+    ).toBe(200);
   });
 
   it('never lets two concurrent self-demotions remove the last OWNER', async () => {
     const org = await seedOrg(hub, 'm-role-race');
-    expect((await org.call('owner', 'updateMemberRole', { path: { userId: org.userIds.admin }, body: { role: 'OWNER' } })).status).toBe(200);
+    expect(
+      (await org.call('owner', 'updateMemberRole', { path: { userId: org.userIds.admin }, body: { role: 'OWNER' } }))
+        .status,
+    ).toBe(200);
     for (let round = 0; round < 5; round++) {
       const results = await Promise.all(
-        (['owner', 'admin'] as const).map((actor) => org.call(actor, 'updateMemberRole', { path: { userId: org.userIds[actor] }, body: { role: 'ADMIN' } })),
+        (['owner', 'admin'] as const).map((actor) =>
+          org.call(actor, 'updateMemberRole', { path: { userId: org.userIds[actor] }, body: { role: 'ADMIN' } }),
+        ),
       );
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
       expect(errorBody(results.find((r) => r.status === 409)!).error.code).toBe('last_owner');
@@ -288,7 +415,14 @@ describe('PATCH /members/{userId}', () => {
       // The remaining OWNER restores a second one for the next round.
       const remaining = owners[0]!.userId === org.userIds.owner ? 'owner' : 'admin';
       const other = remaining === 'owner' ? 'admin' : 'owner';
-      expect((await org.call(remaining, 'updateMemberRole', { path: { userId: org.userIds[other] }, body: { role: 'OWNER' } })).status).toBe(200);
+      expect(
+        (
+          await org.call(remaining, 'updateMemberRole', {
+            path: { userId: org.userIds[other] },
+            body: { role: 'OWNER' },
+          })
+        ).status,
+      ).toBe(200);
     }
   });
 
@@ -299,10 +433,17 @@ describe('PATCH /members/{userId}', () => {
     const before = await listMembers(org);
     const foreign = (await userIdOf(hub, 'globex-owner'))!;
     for (const userId of ['no-such-user', gone.userId, foreign]) {
-      expectError(await org.call('owner', 'updateMemberRole', { path: { userId }, body: { role: 'ADMIN' } }), 404, 'member_not_found');
+      expectError(
+        await org.call('owner', 'updateMemberRole', { path: { userId }, body: { role: 'ADMIN' } }),
+        404,
+        'member_not_found',
+      );
     }
     expect(await listMembers(org)).toEqual(before);
-    expect((await okBody(hub.call('getOrganization', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner }))).actorRole).toBe('OWNER');
+    expect(
+      (await okBody(hub.call('getOrganization', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner })))
+        .actorRole,
+    ).toBe('OWNER');
   });
 
   it('rejects an invalid body with 400 validation_failed and changes nothing', async () => {
@@ -319,13 +460,19 @@ describe('POST /members/{userId}/revoke', () => {
   it('revokes, answers {revoked, userId}, and the member’s open session loses access on the very next request', async () => {
     const org = await seedOrg(hub, 'm-revoke');
     // The member's access is resolved (and cached) before the revocation.
-    expect((await hub.call('getOrganization', { path: { orgSlug: 'm-revoke' }, cookie: org.cookies.member })).status).toBe(200);
+    expect(
+      (await hub.call('getOrganization', { path: { orgSlug: 'm-revoke' }, cookie: org.cookies.member })).status,
+    ).toBe(200);
 
     const res = await org.call('admin', 'revokeMember', { path: { userId: org.userIds.member } });
     expectOk(res);
     expect(res.body).toEqual({ revoked: true, userId: org.userIds.member });
 
-    expectError(await hub.call('getOrganization', { path: { orgSlug: 'm-revoke' }, cookie: org.cookies.member }), 404, 'org_not_found');
+    expectError(
+      await hub.call('getOrganization', { path: { orgSlug: 'm-revoke' }, cookie: org.cookies.member }),
+      404,
+      'org_not_found',
+    );
     expectError(await org.call('member', 'getOrgSettings'), 404, 'org_not_found');
     // The session itself is still valid; it just no longer reaches the organization.
     const me = await hub.call('getMe', { cookie: org.cookies.member });
@@ -333,7 +480,11 @@ describe('POST /members/{userId}/revoke', () => {
     expect(me.body.organizations).toEqual([]);
     expect((await listMembers(org)).map((m) => m.userId)).not.toContain(org.userIds.member);
 
-    expectError(await org.call('admin', 'revokeMember', { path: { userId: org.userIds.member } }), 404, 'member_not_found');
+    expectError(
+      await org.call('admin', 'revokeMember', { path: { userId: org.userIds.member } }),
+      404,
+      'member_not_found',
+    );
   });
 
   it('takes an admin’s rights away at once', async () => {
@@ -341,14 +492,25 @@ describe('POST /members/{userId}/revoke', () => {
     expect((await org.call('admin', 'listMembers')).status).toBe(200);
     expect((await org.call('owner', 'revokeMember', { path: { userId: org.userIds.admin } })).status).toBe(200);
     expectError(await org.call('admin', 'listMembers'), 404, 'org_not_found');
-    expectError(await org.call('admin', 'addMember', { body: { imOpenId: 'ou-sneaky', role: 'MEMBER' } }), 404, 'org_not_found');
+    expectError(
+      await org.call('admin', 'addMember', { body: { imOpenId: 'ou-sneaky', role: 'MEMBER' } }),
+      404,
+      'org_not_found',
+    );
   });
 
   it('lets only an OWNER revoke an OWNER', async () => {
     const org = await seedOrg(hub, 'm-revoke-owner');
-    expect((await org.call('owner', 'updateMemberRole', { path: { userId: org.userIds.member }, body: { role: 'OWNER' } })).status).toBe(200);
+    expect(
+      (await org.call('owner', 'updateMemberRole', { path: { userId: org.userIds.member }, body: { role: 'OWNER' } }))
+        .status,
+    ).toBe(200);
     const before = await listMembers(org);
-    expectError(await org.call('admin', 'revokeMember', { path: { userId: org.userIds.owner } }), 403, 'owner_required');
+    expectError(
+      await org.call('admin', 'revokeMember', { path: { userId: org.userIds.owner } }),
+      403,
+      'owner_required',
+    );
     expect(await listMembers(org)).toEqual(before);
 
     const res = await org.call('owner', 'revokeMember', { path: { userId: org.userIds.member } });
@@ -361,7 +523,10 @@ describe('POST /members/{userId}/revoke', () => {
     const before = await listMembers(org);
     expectError(await org.call('owner', 'revokeMember', { path: { userId: org.userIds.owner } }), 409, 'last_owner');
     expect(await listMembers(org)).toEqual(before);
-    expect((await okBody(hub.call('getOrganization', { path: { orgSlug: 'm-revoke-last' }, cookie: org.cookies.owner }))).actorRole).toBe('OWNER');
+    expect(
+      (await okBody(hub.call('getOrganization', { path: { orgSlug: 'm-revoke-last' }, cookie: org.cookies.owner })))
+        .actorRole,
+    ).toBe('OWNER');
   });
 
   it('answers 404 member_not_found for unknown users and other organizations’ members', async () => {
@@ -372,7 +537,9 @@ describe('POST /members/{userId}/revoke', () => {
       expectError(await org.call('owner', 'revokeMember', { path: { userId } }), 404, 'member_not_found');
     }
     expect(await listMembers(org)).toEqual(before);
-    expect((await hub.call('getOrganization', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner })).status).toBe(200);
+    expect(
+      (await hub.call('getOrganization', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner })).status,
+    ).toBe(200);
   });
 
   it('ends the user’s team memberships in the organization, which a reactivation does not bring back', async () => {
@@ -380,15 +547,24 @@ describe('POST /members/{userId}/revoke', () => {
     const team = await org.call('owner', 'createTeam', { body: { slug: 'core', name: 'Core' } });
     expectOk(team, 201);
     for (const userId of [org.userIds.member, org.userIds.admin]) {
-      expect((await org.call('owner', 'addTeamMember', { path: { teamId: team.body.id }, body: { userId } })).status).toBe(201);
+      expect(
+        (await org.call('owner', 'addTeamMember', { path: { teamId: team.body.id }, body: { userId } })).status,
+      ).toBe(201);
     }
     expect((await org.call('owner', 'revokeMember', { path: { userId: org.userIds.member } })).status).toBe(200);
 
-    const teamMembers = async () => (await okBody(org.call('owner', 'listTeamMembers', { path: { teamId: team.body.id } }))).members.map((m) => m.userId);
+    const teamMembers = async () =>
+      (await okBody(org.call('owner', 'listTeamMembers', { path: { teamId: team.body.id } }))).members.map(
+        (m) => m.userId,
+      );
     const memberCount = async () => (await okBody(org.call('owner', 'listTeams'))).teams[0]!.memberCount;
     expect(await teamMembers()).toEqual([org.userIds.admin]);
     expect(await memberCount()).toBe(1);
-    expectError(await org.call('owner', 'revokeTeamMember', { path: { teamId: team.body.id, userId: org.userIds.member } }), 404, 'member_not_found');
+    expectError(
+      await org.call('owner', 'revokeTeamMember', { path: { teamId: team.body.id, userId: org.userIds.member } }),
+      404,
+      'member_not_found',
+    );
 
     await addMember(org, { imOpenId: 'm-revoke-teams-member', role: 'MEMBER' });
     expect(await teamMembers()).toEqual([org.userIds.admin]);
@@ -397,7 +573,11 @@ describe('POST /members/{userId}/revoke', () => {
 
   it('rejects a malformed user id with 400 validation_failed', async () => {
     const org = await seedOrg(hub, 'm-revoke-invalid');
-    expectError(await org.call('owner', 'revokeMember', { path: { userId: 'x'.repeat(129) } }), 400, 'validation_failed');
+    expectError(
+      await org.call('owner', 'revokeMember', { path: { userId: 'x'.repeat(129) } }),
+      400,
+      'validation_failed',
+    );
   });
 });
 
@@ -419,16 +599,37 @@ describe('avatarUrl', () => {
     const [a, b] = [await seedOrg(hub, 'avatars-a'), await seedOrg(hub, 'avatars-b')];
     await addMember(a, { imOpenId: 'ou-avatar-shared', role: 'MEMBER' });
     const first = 'https://cdn.example.com/first.png';
-    expect((await addMember(b, { imOpenId: 'ou-avatar-shared', role: 'MEMBER', avatarUrl: first })).avatarUrl).toBe(first);
+    expect((await addMember(b, { imOpenId: 'ou-avatar-shared', role: 'MEMBER', avatarUrl: first })).avatarUrl).toBe(
+      first,
+    );
     const c = await seedOrg(hub, 'avatars-c');
-    expect((await addMember(c, { imOpenId: 'ou-avatar-shared', role: 'MEMBER', avatarUrl: 'https://cdn.example.com/other.png' })).avatarUrl).toBe(first);
+    expect(
+      (
+        await addMember(c, {
+          imOpenId: 'ou-avatar-shared',
+          role: 'MEMBER',
+          avatarUrl: 'https://cdn.example.com/other.png',
+        })
+      ).avatarUrl,
+    ).toBe(first);
   });
 
   it('refuses anything but an absolute https URL without credentials with 400, creating no user', async () => {
     const org = await seedOrg(hub, 'avatars-bad');
-    const bad = ['http://cdn.example.com/a.png', 'javascript:alert(1)', 'cdn.example.com/a.png', '', 'https://user:secret@cdn.example.com/a.png', `https://cdn.example.com/${'a'.repeat(2100)}`];
+    const bad = [
+      'http://cdn.example.com/a.png',
+      'javascript:alert(1)',
+      'cdn.example.com/a.png',
+      '',
+      'https://user:secret@cdn.example.com/a.png',
+      `https://cdn.example.com/${'a'.repeat(2100)}`,
+    ];
     for (const avatarUrl of bad) {
-      expectError(await org.api('owner', 'POST', '/members', { imOpenId: 'ou-avatar-bad', role: 'MEMBER', avatarUrl }), 400, 'validation_failed');
+      expectError(
+        await org.api('owner', 'POST', '/members', { imOpenId: 'ou-avatar-bad', role: 'MEMBER', avatarUrl }),
+        400,
+        'validation_failed',
+      );
     }
     expect(await userIdOf(hub, 'ou-avatar-bad')).toBeUndefined();
   });

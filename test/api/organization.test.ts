@@ -15,7 +15,13 @@ afterAll(() => hub.stop());
 type Expectation = [status: number, code?: string];
 
 /** Who gets what on each implemented operation of this area. */
-const matrix: Array<{ name: string; method: string; path: string; body?: unknown; expect: Record<ActorName, Expectation> }> = [
+const matrix: Array<{
+  name: string;
+  method: string;
+  path: string;
+  body?: unknown;
+  expect: Record<ActorName, Expectation>;
+}> = [
   {
     name: 'getMe',
     method: 'GET',
@@ -26,13 +32,25 @@ const matrix: Array<{ name: string; method: string; path: string; body?: unknown
     name: 'getOrganization',
     method: 'GET',
     path: '/api/org/acme',
-    expect: { anonymous: [401, 'unauthenticated'], otherOrgOwner: [404, 'org_not_found'], member: [200], admin: [200], owner: [200] },
+    expect: {
+      anonymous: [401, 'unauthenticated'],
+      otherOrgOwner: [404, 'org_not_found'],
+      member: [200],
+      admin: [200],
+      owner: [200],
+    },
   },
   {
     name: 'getOrgSettings',
     method: 'GET',
     path: '/api/org/acme/settings',
-    expect: { anonymous: [401, 'unauthenticated'], otherOrgOwner: [404, 'org_not_found'], member: [200], admin: [200], owner: [200] },
+    expect: {
+      anonymous: [401, 'unauthenticated'],
+      otherOrgOwner: [404, 'org_not_found'],
+      member: [200],
+      admin: [200],
+      owner: [200],
+    },
   },
   {
     name: 'updateOrgSettings',
@@ -106,10 +124,18 @@ describe('organization settings', () => {
   });
 
   it('lets an admin change the setting and returns the new settings', async () => {
-    const res = await hub.call('updateOrgSettings', { path: { orgSlug: 'acme' }, cookie: cookies.admin, body: { membersCanCreateProjects: true } });
+    const res = await hub.call('updateOrgSettings', {
+      path: { orgSlug: 'acme' },
+      cookie: cookies.admin,
+      body: { membersCanCreateProjects: true },
+    });
     expect(res.body).toEqual({ membersCanCreateProjects: true });
     expect((await settings()).body).toEqual({ membersCanCreateProjects: true });
-    await hub.call('updateOrgSettings', { path: { orgSlug: 'acme' }, cookie: cookies.owner, body: { membersCanCreateProjects: false } });
+    await hub.call('updateOrgSettings', {
+      path: { orgSlug: 'acme' },
+      cookie: cookies.owner,
+      body: { membersCanCreateProjects: false },
+    });
     expect((await settings()).body).toEqual({ membersCanCreateProjects: false });
   });
 
@@ -130,7 +156,10 @@ describe('organization settings', () => {
   });
 
   it('names the offending field of an invalid body', async () => {
-    const res = await hub.request('PATCH', '/api/org/acme/settings', { cookie: cookies.owner, body: { membersCanCreateProjects: 'yes' } });
+    const res = await hub.request('PATCH', '/api/org/acme/settings', {
+      cookie: cookies.owner,
+      body: { membersCanCreateProjects: 'yes' },
+    });
     expect(res.status).toBe(400);
     const { error } = errorBody(res);
     expect(error.code).toBe('validation_failed');
@@ -139,7 +168,10 @@ describe('organization settings', () => {
   });
 
   it('answers malformed JSON with validation_failed', async () => {
-    const res = await hub.request('PATCH', '/api/org/acme/settings', { cookie: cookies.owner, body: '{"membersCanCreateProjects":' });
+    const res = await hub.request('PATCH', '/api/org/acme/settings', {
+      cookie: cookies.owner,
+      body: '{"membersCanCreateProjects":',
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: { code: 'validation_failed', message: 'The request body is not valid JSON.' } });
   });

@@ -25,7 +25,10 @@ const mutating = () => sampleRequests().filter((r) => r.method !== 'GET');
 describe('operations not built yet', () => {
   it('are exactly the listed ones, by the operation table', () => {
     const table = buildOperationTable(hub.services);
-    const pending = Object.entries(table).filter(([, spec]) => !spec.handle).map(([id]) => id).sort();
+    const pending = Object.entries(table)
+      .filter(([, spec]) => !spec.handle)
+      .map(([id]) => id)
+      .sort();
     expect(pending).toEqual(NOT_IMPLEMENTED);
   });
 
@@ -35,7 +38,9 @@ describe('operations not built yet', () => {
     for (const sample of sampleRequests().filter((r) => r.operationId !== 'logout')) {
       const res = await hub.request(sample.method, sample.path, { cookie: cookies.owner, body: sample.body });
       if (res.status === 501) {
-        expect(res.body).toEqual({ error: { code: 'not_implemented', message: expect.stringContaining(sample.operationId) } });
+        expect(res.body).toEqual({
+          error: { code: 'not_implemented', message: expect.stringContaining(sample.operationId) },
+        });
         answered.push(sample.operationId);
       }
     }
@@ -45,8 +50,12 @@ describe('operations not built yet', () => {
   it('still authenticate and authorize before answering 501', async () => {
     const admin = sampleRequests().find((r) => r.operationId === 'listMembers')!;
     expect((await hub.request('GET', admin.path)).status).toBe(401);
-    expect(errorBody(await hub.request('GET', admin.path, { cookie: cookies.member })).error.code).toBe('org_admin_required');
-    expect(errorBody(await hub.request('GET', admin.path, { cookie: cookies.otherOrgOwner })).error.code).toBe('org_not_found');
+    expect(errorBody(await hub.request('GET', admin.path, { cookie: cookies.member })).error.code).toBe(
+      'org_admin_required',
+    );
+    expect(errorBody(await hub.request('GET', admin.path, { cookie: cookies.otherOrgOwner })).error.code).toBe(
+      'org_not_found',
+    );
   });
 });
 
@@ -85,7 +94,11 @@ describe('CSRF origin check', () => {
       body,
       headers: { origin: '', 'sec-fetch-site': 'same-origin' },
     });
-    const noHeaders = await hub.request('PATCH', '/api/org/acme/settings', { cookie: cookies.owner, body, headers: { origin: '' } });
+    const noHeaders = await hub.request('PATCH', '/api/org/acme/settings', {
+      cookie: cookies.owner,
+      body,
+      headers: { origin: '' },
+    });
     expect([sameOrigin.status, fetchSite.status, noHeaders.status]).toEqual([200, 200, 200]);
   });
 
@@ -136,7 +149,10 @@ describe('the error envelope', () => {
       expect(res.status).toBe(400);
       expect(errorBody(res).error.code).toBe('validation_failed');
     }
-    const team = await hub.request('POST', '/api/org/acme/teams', { cookie: cookies.owner, body: { slug: 'typed', name: 7 } });
+    const team = await hub.request('POST', '/api/org/acme/teams', {
+      cookie: cookies.owner,
+      body: { slug: 'typed', name: 7 },
+    });
     expect(team.status).toBe(400);
   });
 

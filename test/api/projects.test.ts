@@ -22,7 +22,8 @@ const api = (method: string, path: string, body?: unknown, actor: ActorName = 'a
 /** A typed call of one of acme's operations as one of its actors. */
 const call = <O extends OrgOperationId>(actor: ActorName, operationId: O, ...input: OrgCallArgs<O>) =>
   hub.orgCall('acme', cookies[actor], operationId, ...input);
-const setMembersCanCreate = (value: boolean) => call('admin', 'updateOrgSettings', { body: { membersCanCreateProjects: value } });
+const setMembersCanCreate = (value: boolean) =>
+  call('admin', 'updateOrgSettings', { body: { membersCanCreateProjects: value } });
 async function createProject(body: RequestBody<'createProject'>, actor: ActorName = 'admin'): Promise<string> {
   const res = await call(actor, 'createProject', { body });
   expectOk(res, 201);
@@ -54,7 +55,12 @@ describe('creating projects', () => {
     expect(res.body).toEqual({ id: expect.any(String), name: 'Apollo' });
     const detail = await call('admin', 'getProject', { path: { projectId: res.body.id } });
     expectOk(detail);
-    expect(detail.body).toMatchObject({ name: 'Apollo', actorIsOrgAdmin: true, actorCanManageProject: true, archivedAt: null });
+    expect(detail.body).toMatchObject({
+      name: 'Apollo',
+      actorIsOrgAdmin: true,
+      actorCanManageProject: true,
+      archivedAt: null,
+    });
     expect(detail.body.createdBy).toMatchObject({ imOpenId: 'admin-1', displayName: 'admin-1' });
     expect(fs.statSync(detail.body.workspaceDir).isDirectory()).toBe(true);
     expect(detail.body.workspaceDir.startsWith(path.join(hub.services.config.dataDir, 'workspaces'))).toBe(true);
@@ -79,7 +85,10 @@ describe('creating projects', () => {
     const folder = await call('admin', 'createFolder', { body: { name: 'Projects here' } });
     expectOk(folder, 201);
     const id = await createProject({ name: 'Foldered', folderId: folder.body.id });
-    expect((await okBody(call('admin', 'getProject', { path: { projectId: id } }))).folder).toEqual({ id: folder.body.id, name: 'Projects here' });
+    expect((await okBody(call('admin', 'getProject', { path: { projectId: id } }))).folder).toEqual({
+      id: folder.body.id,
+      name: 'Projects here',
+    });
     const before = (await okBody(call('admin', 'getExplorer'))).projects.length;
     const missing = await call('admin', 'createProject', { body: { name: 'Lost', folderId: 'no-such-folder' } });
     expect(missing.status).toBe(404);
@@ -123,7 +132,11 @@ describe('project life cycle', () => {
   });
 
   it('answers project_not_found for unknown ids and ids of another organization', async () => {
-    const foreign = await hub.call('createProject', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner, body: { name: 'Globex project' } });
+    const foreign = await hub.call('createProject', {
+      path: { orgSlug: 'globex' },
+      cookie: cookies.otherOrgOwner,
+      body: { name: 'Globex project' },
+    });
     expectOk(foreign, 201);
     for (const id of ['unknown-id', foreign.body.id]) {
       for (const [method, suffix, body] of [
@@ -140,7 +153,10 @@ describe('project life cycle', () => {
         expect(errorBody(res).error.code).toBe('project_not_found');
       }
     }
-    const detail = await hub.call('getProject', { path: { orgSlug: 'globex', projectId: foreign.body.id }, cookie: cookies.otherOrgOwner });
+    const detail = await hub.call('getProject', {
+      path: { orgSlug: 'globex', projectId: foreign.body.id },
+      cookie: cookies.otherOrgOwner,
+    });
     expectOk(detail);
     expect(detail.body.name).toBe('Globex project');
   });
@@ -195,12 +211,18 @@ describe('project sessions', () => {
       createdAt: '2026-01-01T00:00:00.000Z',
       updatedAt: '2026-03-03T00:00:00.000Z',
     });
-    expect((await okBody(call('admin', 'listProjectSessions', { path: { projectId: id }, query: { limit: 1 } }))).sessions.map((s) => s.id)).toEqual(['s-2']);
+    expect(
+      (
+        await okBody(call('admin', 'listProjectSessions', { path: { projectId: id }, query: { limit: 1 } }))
+      ).sessions.map((s) => s.id),
+    ).toEqual(['s-2']);
     for (const limit of ['0', '201', 'abc']) {
       const bad = await api('GET', `/projects/${id}/sessions?limit=${limit}`);
       expect(bad.status).toBe(400);
       expect(errorBody(bad).error.code).toBe('validation_failed');
     }
-    expect((await call('admin', 'listProjectSessions', { path: { projectId: id }, query: { limit: 200 } })).status).toBe(200);
+    expect(
+      (await call('admin', 'listProjectSessions', { path: { projectId: id }, query: { limit: 200 } })).status,
+    ).toBe(200);
   });
 });

@@ -135,7 +135,12 @@ describe('POST /auth/logout', () => {
     expectOk(res, 204);
     expect(res.text).toBe('');
     expect(res.headers.get('set-cookie')).toMatch(/^hub_session=;.*Expires=Thu, 01 Jan 1970/);
-    expect(await hub.services.db('login_sessions').where({ token_hash: hashToken(token) }).first()).toBeUndefined();
+    expect(
+      await hub.services
+        .db('login_sessions')
+        .where({ token_hash: hashToken(token) })
+        .first(),
+    ).toBeUndefined();
     expect((await hub.call('getMe', { cookie })).status).toBe(401);
   });
 
@@ -155,7 +160,10 @@ describe('POST /auth/logout', () => {
 
 describe('pages for people', () => {
   it('shows a browser a page, not JSON, for a stale login link', async () => {
-    const res = await hub.call('login', { query: { token: 'stale' }, headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    const res = await hub.call('login', {
+      query: { token: 'stale' },
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.text).toContain('already used');

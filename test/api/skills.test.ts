@@ -69,12 +69,29 @@ function sampleFiles(name: string, description = 'Reviews code'): TextFile[] {
 async function seedRole(org: OrgFixture, roleId: string, skillIds: string[]): Promise<string> {
   const id = randomUUID();
   const at = hub.clock.now().toISOString();
-  await hub.services.db('agent_roles').insert({ id, organization_id: org.id, role_id: roleId, label: roleId, sort_order: 0, is_default: false, created_at: at, updated_at: at });
-  if (skillIds.length) await hub.services.db('agent_role_skills').insert(skillIds.map((skill_id) => ({ role_id: id, skill_id, created_at: at })));
+  await hub.services.db('agent_roles').insert({
+    id,
+    organization_id: org.id,
+    role_id: roleId,
+    label: roleId,
+    sort_order: 0,
+    is_default: false,
+    created_at: at,
+    updated_at: at,
+  });
+  if (skillIds.length)
+    await hub.services
+      .db('agent_role_skills')
+      .insert(skillIds.map((skill_id) => ({ role_id: id, skill_id, created_at: at })));
   return id;
 }
 
-async function seedSession(org: OrgFixture, projectId: string, roleId: string, archivedAt: string | null = null): Promise<string> {
+async function seedSession(
+  org: OrgFixture,
+  projectId: string,
+  roleId: string,
+  archivedAt: string | null = null,
+): Promise<string> {
   const id = unique('session');
   await hub.services.db('agent_sessions').insert({
     id,
@@ -92,7 +109,8 @@ async function seedSession(org: OrgFixture, projectId: string, roleId: string, a
   return id;
 }
 
-const archivedAtOf = async (sessionId: string) => (await hub.services.db('agent_sessions').where({ id: sessionId }).first('archived_at')).archived_at as string | null;
+const archivedAtOf = async (sessionId: string) =>
+  (await hub.services.db('agent_sessions').where({ id: sessionId }).first('archived_at')).archived_at as string | null;
 
 describe('who may call the skill operations', () => {
   it('answers 401 anonymous, 404 another organization, 403 a member, and lets admins and owners through', async () => {
@@ -106,17 +124,30 @@ describe('who may call the skill operations', () => {
     for (const [method, p, body] of calls) {
       const before = await snapshot();
       expectError(await hub.request(method, `/api/org/acme${p}`, { body }), 401, 'unauthenticated');
-      expectError(await hub.request(method, `/api/org/acme${p}`, { body, cookie: globex.cookies.owner }), 404, 'org_not_found');
+      expectError(
+        await hub.request(method, `/api/org/acme${p}`, { body, cookie: globex.cookies.owner }),
+        404,
+        'org_not_found',
+      );
       expectError(await acme.api('member', method, p, body), 403, 'org_admin_required');
       expect(await snapshot(), `${method} ${p} denied`).toBe(before);
-      for (const actor of ['admin', 'owner'] as const) expect((await acme.api(actor, method, p, body)).status, `${actor} ${method} ${p}`).toBe(200);
+      for (const actor of ['admin', 'owner'] as const)
+        expect((await acme.api(actor, method, p, body)).status, `${actor} ${method} ${p}`).toBe(200);
     }
   });
 
   it('keeps organizations apart: another organization’s skill name is 404 skill_not_found', async () => {
     await okBody(install(acme, 'acme-only', [skillMd('acme-only')]));
-    expectError(await globex.call('owner', 'getAgentSkillFiles', { path: { name: 'acme-only' } }), 404, 'skill_not_found');
-    expectError(await globex.call('owner', 'updateAgentSkill', { path: { name: 'acme-only' }, body: { disabled: true } }), 404, 'skill_not_found');
+    expectError(
+      await globex.call('owner', 'getAgentSkillFiles', { path: { name: 'acme-only' } }),
+      404,
+      'skill_not_found',
+    );
+    expectError(
+      await globex.call('owner', 'updateAgentSkill', { path: { name: 'acme-only' }, body: { disabled: true } }),
+      404,
+      'skill_not_found',
+    );
     expect((await listed(globex)).map((s) => s.name)).not.toContain('acme-only');
     expect((await rowOf(acme, 'acme-only')).disabledAt).toBeNull();
   });
@@ -145,10 +176,19 @@ describe('PUT /agent-skills/{name}', () => {
     const files = sampleFiles('verified');
     const { contentDigest } = await okBody(install(acme, 'verified', files));
     const entry = path.join(storeRoot, contentDigest);
-    expect(readTree(entry).map((f) => [f.path, f.content.toString('utf8')]).sort()).toEqual(files.map((f) => [f.path, f.content]).sort());
-    for (const line of treeSnapshot(entry)) expect(line).toMatch(line.split(' ')[0]!.endsWith('/') ? / 555$/ : / 444 \d+$/);
+    expect(
+      readTree(entry)
+        .map((f) => [f.path, f.content.toString('utf8')])
+        .sort(),
+    ).toEqual(files.map((f) => [f.path, f.content]).sort());
+    for (const line of treeSnapshot(entry))
+      expect(line).toMatch(line.split(' ')[0]!.endsWith('/') ? / 555$/ : / 444 \d+$/);
     expect(fs.statSync(entry).mode & 0o777).toBe(0o555);
-    const verified = execFileSync('bash', ['-c', "find . -type f | sed 's|^./||' | LC_ALL=C sort | xargs sha256sum | sha256sum"], { cwd: entry, encoding: 'utf8' });
+    const verified = execFileSync(
+      'bash',
+      ['-c', "find . -type f | sed 's|^./||' | LC_ALL=C sort | xargs sha256sum | sha256sum"],
+      { cwd: entry, encoding: 'utf8' },
+    );
     expect(verified).toBe(`${contentDigest}  -\n`);
   });
 
@@ -176,7 +216,10 @@ describe('PUT /agent-skills/{name}', () => {
   });
 
   it('deduplicates identical content across names and organizations: one entry, one digest', async () => {
-    const files = (name: string) => [{ path: 'SKILL.md', content: '---\ndescription: shared\n---\nShared body.\n' }, { path: 'a.txt', content: name === 'x' ? 'x' : 'same' }];
+    const files = (name: string) => [
+      { path: 'SKILL.md', content: '---\ndescription: shared\n---\nShared body.\n' },
+      { path: 'a.txt', content: name === 'x' ? 'x' : 'same' },
+    ];
     const before = fs.readdirSync(storeRoot).length;
     const a = await okBody(install(acme, 'shared-one', files('a')));
     const b = await okBody(install(acme, 'shared-two', files('a')));
@@ -205,9 +248,21 @@ describe('PUT /agent-skills/{name}', () => {
       ['invalid YAML', [{ path: 'SKILL.md', content: '---\nname: [unclosed\n---\n' }], /not valid YAML/],
       ['a list, not a mapping', [{ path: 'SKILL.md', content: '---\n- a\n- b\n---\n' }], /mapping/],
       ['another name', [skillMd('someone-else')], /"someone-else", not the skill name "bad-manifest"/],
-      ['a description that is not text', [{ path: 'SKILL.md', content: '---\ndescription: [a, b]\n---\n' }], /description .* must be a string/],
-      ['a description too long', [{ path: 'SKILL.md', content: `---\ndescription: ${'x'.repeat(2001)}\n---\n` }], /longer than 2000/],
-      ['a lone surrogate', [skillMd('bad-manifest'), { path: 'a.txt', content: 'x\ud800y' }], /"a\.txt" is not valid UTF-8/],
+      [
+        'a description that is not text',
+        [{ path: 'SKILL.md', content: '---\ndescription: [a, b]\n---\n' }],
+        /description .* must be a string/,
+      ],
+      [
+        'a description too long',
+        [{ path: 'SKILL.md', content: `---\ndescription: ${'x'.repeat(2001)}\n---\n` }],
+        /longer than 2000/,
+      ],
+      [
+        'a lone surrogate',
+        [skillMd('bad-manifest'), { path: 'a.txt', content: 'x\ud800y' }],
+        /"a\.txt" is not valid UTF-8/,
+      ],
     ];
     for (const [label, files, message] of cases) {
       const before = await snapshot();
@@ -267,12 +322,29 @@ describe('PUT /agent-skills/{name}', () => {
 
   it('enforces the organization’s fileSize, attachmentCount and archiveExpansion limits', async () => {
     const limited = await seedOrg(hub, unique('limited'));
-    await okBody(limited.call('owner', 'updateCapacityPolicy', { body: { limits: { fileSize: 100, attachmentCount: 3, archiveExpansion: 250 } } }));
+    await okBody(
+      limited.call('owner', 'updateCapacityPolicy', {
+        body: { limits: { fileSize: 100, attachmentCount: 3, archiveExpansion: 250 } },
+      }),
+    );
     const manifest = { path: 'SKILL.md', content: '---\n---\n' };
     const cases: Array<[TextFile[], RegExp]> = [
-      [[manifest, { path: 'big.txt', content: 'é'.repeat(51) }], /"big\.txt" has 102 bytes; this organization's fileSize limit is 100/],
-      [[manifest, ...['a', 'b', 'c'].map((p) => ({ path: p, content: p }))], /4 files; this organization's attachmentCount limit is 3/],
-      [[{ path: 'SKILL.md', content: `---\n---\n${'m'.repeat(92)}` }, { path: 'a', content: 'a'.repeat(100) }, { path: 'b', content: 'b'.repeat(60) }], /more than this organization's archiveExpansion limit of 250 bytes \(at "b"\)/],
+      [
+        [manifest, { path: 'big.txt', content: 'é'.repeat(51) }],
+        /"big\.txt" has 102 bytes; this organization's fileSize limit is 100/,
+      ],
+      [
+        [manifest, ...['a', 'b', 'c'].map((p) => ({ path: p, content: p }))],
+        /4 files; this organization's attachmentCount limit is 3/,
+      ],
+      [
+        [
+          { path: 'SKILL.md', content: `---\n---\n${'m'.repeat(92)}` },
+          { path: 'a', content: 'a'.repeat(100) },
+          { path: 'b', content: 'b'.repeat(60) },
+        ],
+        /more than this organization's archiveExpansion limit of 250 bytes \(at "b"\)/,
+      ],
     ];
     for (const [files, message] of cases) {
       const before = await snapshot();
@@ -283,9 +355,17 @@ describe('PUT /agent-skills/{name}', () => {
     }
     // At the limits exactly: 3 files, 100 bytes the largest, 250 in all.
     const padded = { path: 'SKILL.md', content: `---\n---\n${'m'.repeat(42)}` };
-    await okBody(install(limited, 'limited', [padded, { path: 'a', content: 'a'.repeat(100) }, { path: 'b', content: 'b'.repeat(100) }]));
+    await okBody(
+      install(limited, 'limited', [
+        padded,
+        { path: 'a', content: 'a'.repeat(100) },
+        { path: 'b', content: 'b'.repeat(100) },
+      ]),
+    );
     // Another organization keeps the platform's limits.
-    await okBody(install(acme, 'unlimited-here', [skillMd('unlimited-here'), { path: 'big.txt', content: 'é'.repeat(51) }]));
+    await okBody(
+      install(acme, 'unlimited-here', [skillMd('unlimited-here'), { path: 'big.txt', content: 'é'.repeat(51) }]),
+    );
   });
 
   it('gives sixteen concurrent installs of the same content one entry and sixteen identical results', async () => {
@@ -307,7 +387,9 @@ describe('PUT /agent-skills/{name}', () => {
     const content = `shared ${randomUUID()}`;
     const before = new Set(fs.readdirSync(storeRoot));
     const names = Array.from({ length: 16 }, (_, i) => `fan-${i}`);
-    const results = await Promise.all(names.map((name) => okBody(install(acme, name, [{ path: 'SKILL.md', content: `---\n---\n${content}\n` }]))));
+    const results = await Promise.all(
+      names.map((name) => okBody(install(acme, name, [{ path: 'SKILL.md', content: `---\n---\n${content}\n` }]))),
+    );
     expect(new Set(results.map((r) => r.contentDigest)).size).toBe(1);
     expect(fs.readdirSync(storeRoot).filter((n) => !before.has(n))).toEqual([results[0]!.contentDigest]);
   });
@@ -361,7 +443,11 @@ describe('GET /agent-skills/{name}/files', () => {
   });
 
   it('answers 404 skill_not_found for an unknown name', async () => {
-    expectError(await acme.call('admin', 'getAgentSkillFiles', { path: { name: 'no-such-skill' } }), 404, 'skill_not_found');
+    expectError(
+      await acme.call('admin', 'getAgentSkillFiles', { path: { name: 'no-such-skill' } }),
+      404,
+      'skill_not_found',
+    );
   });
 });
 
@@ -376,8 +462,16 @@ describe('PATCH /agent-skills/{name}', () => {
     await seedRole(acme, 'labeller', [id]);
     const session = await seedSession(acme, projectId, 'labeller');
     hub.clock.advance(1_000);
-    expect(await okBody(acme.call('admin', 'updateAgentSkill', { path: { name: 'labelled' }, body: { description: 'New label' } }))).toEqual({ updated: true });
-    expect(await rowOf(acme, 'labelled')).toMatchObject({ description: 'New label', disabledAt: null, updatedAt: hub.clock.now().toISOString() });
+    expect(
+      await okBody(
+        acme.call('admin', 'updateAgentSkill', { path: { name: 'labelled' }, body: { description: 'New label' } }),
+      ),
+    ).toEqual({ updated: true });
+    expect(await rowOf(acme, 'labelled')).toMatchObject({
+      description: 'New label',
+      disabledAt: null,
+      updatedAt: hub.clock.now().toISOString(),
+    });
     expect(await archivedAtOf(session)).toBeNull();
   });
 
@@ -390,11 +484,17 @@ describe('PATCH /agent-skills/{name}', () => {
     const globexProject = (await okBody(globex.call('owner', 'createProject', { body: { name: 'Elsewhere' } }))).id;
     const open = [await seedSession(acme, projectId, 'risk-a'), await seedSession(acme, projectId, 'risk-b')];
     const alreadyArchived = await seedSession(acme, projectId, 'risk-a', '2026-01-02T00:00:00.000Z');
-    const untouched = [await seedSession(acme, projectId, 'safe'), await seedSession(acme, projectId, 'unbound'), await seedSession(globex, globexProject, 'risk-a')];
+    const untouched = [
+      await seedSession(acme, projectId, 'safe'),
+      await seedSession(acme, projectId, 'unbound'),
+      await seedSession(globex, globexProject, 'risk-a'),
+    ];
 
     hub.clock.advance(1_000);
     const at = hub.clock.now().toISOString();
-    expect(await okBody(acme.call('admin', 'updateAgentSkill', { path: { name: 'risky' }, body: { disabled: true } }))).toEqual({ disabled: true });
+    expect(
+      await okBody(acme.call('admin', 'updateAgentSkill', { path: { name: 'risky' }, body: { disabled: true } })),
+    ).toEqual({ disabled: true });
     expect((await rowOf(acme, 'risky')).disabledAt).toBe(at);
     for (const s of open) expect(await archivedAtOf(s)).toBe(at);
     expect(await archivedAtOf(alreadyArchived)).toBe('2026-01-02T00:00:00.000Z');
@@ -402,16 +502,24 @@ describe('PATCH /agent-skills/{name}', () => {
 
     // Disabling again keeps the first time; re-enabling clears it and revives no session.
     hub.clock.advance(1_000);
-    expect(await okBody(acme.call('owner', 'updateAgentSkill', { path: { name: 'risky' }, body: { disabled: true } }))).toEqual({ disabled: true });
+    expect(
+      await okBody(acme.call('owner', 'updateAgentSkill', { path: { name: 'risky' }, body: { disabled: true } })),
+    ).toEqual({ disabled: true });
     expect((await rowOf(acme, 'risky')).disabledAt).toBe(at);
-    expect(await okBody(acme.call('owner', 'updateAgentSkill', { path: { name: 'risky' }, body: { disabled: false } }))).toEqual({ disabled: false });
+    expect(
+      await okBody(acme.call('owner', 'updateAgentSkill', { path: { name: 'risky' }, body: { disabled: false } })),
+    ).toEqual({ disabled: false });
     expect((await rowOf(acme, 'risky')).disabledAt).toBeNull();
     for (const s of open) expect(await archivedAtOf(s)).toBe(at);
   });
 
   it('answers both keys when both are given, and an empty object for an empty request', async () => {
     await okBody(install(acme, 'both', [skillMd('both')]));
-    expect(await okBody(acme.call('admin', 'updateAgentSkill', { path: { name: 'both' }, body: { description: 'x', disabled: true } }))).toEqual({ disabled: true, updated: true });
+    expect(
+      await okBody(
+        acme.call('admin', 'updateAgentSkill', { path: { name: 'both' }, body: { description: 'x', disabled: true } }),
+      ),
+    ).toEqual({ disabled: true, updated: true });
     expect(await rowOf(acme, 'both')).toMatchObject({ description: 'x', disabledAt: expect.any(String) });
     const before = await rowOf(acme, 'both');
     expect(await okBody(acme.call('admin', 'updateAgentSkill', { path: { name: 'both' }, body: {} }))).toEqual({});
@@ -423,7 +531,12 @@ describe('PATCH /agent-skills/{name}', () => {
     await seedRole(acme, 'atomic-role', [id]);
     const session = await seedSession(acme, projectId, 'atomic-role');
     class FailingStore extends SkillStore {
-      override async archiveSessionsOfBoundRoles(trx: Db, organizationId: string, skillId: string, at: string): Promise<number> {
+      override async archiveSessionsOfBoundRoles(
+        trx: Db,
+        organizationId: string,
+        skillId: string,
+        at: string,
+      ): Promise<number> {
         await super.archiveSessionsOfBoundRoles(trx, organizationId, skillId, at);
         throw new Error('archive failed');
       }
@@ -433,7 +546,8 @@ describe('PATCH /agent-skills/{name}', () => {
     const store = new FailingStore();
     const content = new SkillContentStore(storeRoot);
     const ingestion = new SkillIngestion(uow, content, store, capacity, clock);
-    const requireLibraryFolder = (organizationId: string, folderId: string, trx: Db) => library.requireActive(organizationId, folderId, trx);
+    const requireLibraryFolder = (organizationId: string, folderId: string, trx: Db) =>
+      library.requireActive(organizationId, folderId, trx);
     const failing = new SkillService(uow, store, ingestion, content, clock, requireLibraryFolder);
     await expect(failing.update(acme.id, 'atomic', { disabled: true })).rejects.toThrow('archive failed');
     expect((await rowOf(acme, 'atomic')).disabledAt).toBeNull();
@@ -441,7 +555,11 @@ describe('PATCH /agent-skills/{name}', () => {
   });
 
   it('answers 404 skill_not_found for an unknown name', async () => {
-    expectError(await acme.call('admin', 'updateAgentSkill', { path: { name: 'no-such-skill' }, body: { disabled: true } }), 404, 'skill_not_found');
+    expectError(
+      await acme.call('admin', 'updateAgentSkill', { path: { name: 'no-such-skill' }, body: { disabled: true } }),
+      404,
+      'skill_not_found',
+    );
   });
 });
 
@@ -475,14 +593,22 @@ describe('hub skill install', () => {
     expect(result.code).toBe(0);
     const digest = expectedDigest(files);
     expect(result.stdout).toBe(`installed skill from-disk "4.5.6" into acme: ${digest}\n`);
-    expect(await rowOf(acme, 'from-disk')).toMatchObject({ version: '4.5.6', description: 'Installed by the host console', contentDigest: digest });
+    expect(await rowOf(acme, 'from-disk')).toMatchObject({
+      version: '4.5.6',
+      description: 'Installed by the host console',
+      contentDigest: digest,
+    });
     const overHttp = await okBody(install(globex, 'from-disk', files));
     expect(overHttp.contentDigest).toBe(digest);
-    expect((await okBody(acme.call('admin', 'getAgentSkillFiles', { path: { name: 'from-disk' } }))).files).toEqual((await okBody(globex.call('admin', 'getAgentSkillFiles', { path: { name: 'from-disk' } }))).files);
+    expect((await okBody(acme.call('admin', 'getAgentSkillFiles', { path: { name: 'from-disk' } }))).files).toEqual(
+      (await okBody(globex.call('admin', 'getAgentSkillFiles', { path: { name: 'from-disk' } }))).files,
+    );
   });
 
   it('takes the name from --name and the version from the front matter, else 0.0.0; says when the content was stored already', async () => {
-    const withVersion = writeDir('Not A Valid Name', [{ path: 'SKILL.md', content: '---\nname: versioned\nversion: 1.10\n---\nbody\n' }]);
+    const withVersion = writeDir('Not A Valid Name', [
+      { path: 'SKILL.md', content: '---\nname: versioned\nversion: 1.10\n---\nbody\n' },
+    ]);
     const first = await runHub(['skill', 'install', withVersion, '--org', 'acme', '--name', 'versioned'], env);
     expect(first.code, first.stderr).toBe(0);
     expect((await rowOf(acme, 'versioned')).version).toBe('1.10');
@@ -495,7 +621,10 @@ describe('hub skill install', () => {
 
   it('refuses bad input with one line and exit 2, writing nothing', async () => {
     const good = writeDir('good-skill', [skillMd('good-skill')]);
-    const binary = writeDir('binary-skill', [skillMd('binary-skill'), { path: 'logo.png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe]) }]);
+    const binary = writeDir('binary-skill', [
+      skillMd('binary-skill'),
+      { path: 'logo.png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe]) },
+    ]);
     const linked = writeDir('linked-skill', [skillMd('linked-skill')]);
     fs.symlinkSync('/etc/passwd', path.join(linked, 'passwd'));
     const backslash = writeDir('slash-skill', [skillMd('slash-skill'), { path: 'a\\b.md', content: 'x' }]);
@@ -506,7 +635,10 @@ describe('hub skill install', () => {
       [['skill', 'install', good, '--org', 'nope'], /no organization "nope"/],
       [['skill', 'install', path.join(tmp, 'missing'), '--org', 'acme'], /no directory/],
       [['skill', 'install', good, '--org', 'acme', '--name', 'Bad Name'], /skill name "Bad Name" must match/],
-      [['skill', 'install', writeDir('Bad_Name', [skillMd('bad')]), '--org', 'acme'], /"Bad_Name" \(the directory name; give --name\)/],
+      [
+        ['skill', 'install', writeDir('Bad_Name', [skillMd('bad')]), '--org', 'acme'],
+        /"Bad_Name" \(the directory name; give --name\)/,
+      ],
       [['skill', 'install', good, '--org', 'acme', '--version', ''], /version must have 1 to 200 characters/],
       [['skill', 'remove', good], /expected "skill install"/],
       [['skill', 'install', binary, '--org', 'acme'], /"logo\.png" is not UTF-8 text/],
@@ -525,9 +657,16 @@ describe('hub skill install', () => {
   it('applies the organization’s limits to the directory before reading it', async () => {
     const limited = await seedOrg(hub, unique('cli-limited'));
     await okBody(limited.call('owner', 'updateCapacityPolicy', { body: { limits: { attachmentCount: 2 } } }));
-    const dir = writeDir('three-files', [skillMd('three-files'), { path: 'a', content: 'a' }, { path: 'b', content: 'b' }]);
+    const dir = writeDir('three-files', [
+      skillMd('three-files'),
+      { path: 'a', content: 'a' },
+      { path: 'b', content: 'b' },
+    ]);
     const before = await snapshot();
-    expectRefused(await runHub(['skill', 'install', dir, '--org', limited.slug], env), /more than 2 files, this organization's attachmentCount limit/);
+    expectRefused(
+      await runHub(['skill', 'install', dir, '--org', limited.slug], env),
+      /more than 2 files, this organization's attachmentCount limit/,
+    );
     expect(await snapshot()).toBe(before);
   });
 });

@@ -14,7 +14,11 @@ afterAll(() => hub.stop());
 
 async function team(slug: string, members: Array<'admin' | 'member'> = []) {
   const created = await okBody(org.call('owner', 'createTeam', { body: { slug, name: `Team ${slug}` } }), 201);
-  for (const who of members) await okBody(org.call('owner', 'addTeamMember', { path: { teamId: created.id }, body: { userId: org.userIds[who] } }), 201);
+  for (const who of members)
+    await okBody(
+      org.call('owner', 'addTeamMember', { path: { teamId: created.id }, body: { userId: org.userIds[who] } }),
+      201,
+    );
   return created;
 }
 
@@ -26,7 +30,13 @@ describe('team access', () => {
     const project = await okBody(org.call('owner', 'createProject', { body: { name: 'Granted' } }), 201);
     const writers = await team('writers');
     const readers = await team('readers');
-    const entry = await okBody(org.call('owner', 'putProjectTeamAccess', { path: { projectId: project.id }, body: { teamSlug: 'writers', role: 'EDIT' } }), 200);
+    const entry = await okBody(
+      org.call('owner', 'putProjectTeamAccess', {
+        path: { projectId: project.id },
+        body: { teamSlug: 'writers', role: 'EDIT' },
+      }),
+      200,
+    );
     expect(entry).toEqual({
       grantId: expect.any(String),
       projectId: project.id,
@@ -36,9 +46,21 @@ describe('team access', () => {
       teamName: 'Team writers',
       role: 'EDIT',
     });
-    const changed = await okBody(org.call('owner', 'putProjectTeamAccess', { path: { projectId: project.id }, body: { teamId: writers.id, role: 'MANAGE' } }), 200);
+    const changed = await okBody(
+      org.call('owner', 'putProjectTeamAccess', {
+        path: { projectId: project.id },
+        body: { teamId: writers.id, role: 'MANAGE' },
+      }),
+      200,
+    );
     expect(changed).toEqual({ ...entry, role: 'MANAGE' });
-    await okBody(org.call('owner', 'putProjectTeamAccess', { path: { projectId: project.id }, body: { teamId: readers.id, role: 'READ' } }), 200);
+    await okBody(
+      org.call('owner', 'putProjectTeamAccess', {
+        path: { projectId: project.id },
+        body: { teamId: readers.id, role: 'READ' },
+      }),
+      200,
+    );
     const list = await okBody(org.call('owner', 'listProjectTeamAccess', { path: { projectId: project.id } }), 200);
     expect(list.access.map((e) => [e.teamSlug, e.role])).toEqual([
       ['readers', 'READ'],
@@ -49,14 +71,24 @@ describe('team access', () => {
   it('removes a grant (204), then answers grant_not_found', async () => {
     const project = await okBody(org.call('owner', 'createProject', { body: { name: 'Revocable' } }), 201);
     const t = await team('revocable');
-    await okBody(org.call('owner', 'putProjectTeamAccess', { path: { projectId: project.id }, body: { teamId: t.id, role: 'READ' } }), 200);
-    const removed = await org.call('owner', 'deleteProjectTeamAccess', { path: { projectId: project.id, teamId: t.id } });
+    await okBody(
+      org.call('owner', 'putProjectTeamAccess', {
+        path: { projectId: project.id },
+        body: { teamId: t.id, role: 'READ' },
+      }),
+      200,
+    );
+    const removed = await org.call('owner', 'deleteProjectTeamAccess', {
+      path: { projectId: project.id, teamId: t.id },
+    });
     expectOk(removed, 204);
     expect(removed.text).toBe('');
     const again = await org.call('owner', 'deleteProjectTeamAccess', { path: { projectId: project.id, teamId: t.id } });
     expect(again.status).toBe(404);
     expect(errorBody(again).error.code).toBe('grant_not_found');
-    expect((await okBody(org.call('owner', 'listProjectTeamAccess', { path: { projectId: project.id } }), 200)).access).toEqual([]);
+    expect(
+      (await okBody(org.call('owner', 'listProjectTeamAccess', { path: { projectId: project.id } }), 200)).access,
+    ).toEqual([]);
   });
 
   it('refuses unknown and archived teams with team_not_found', async () => {
@@ -64,7 +96,10 @@ describe('team access', () => {
     const gone = await team('gone');
     await okBody(org.call('owner', 'archiveTeam', { path: { teamId: gone.id } }), 200);
     for (const ref of [{ teamSlug: 'gone' }, { teamId: gone.id }, { teamSlug: 'never-was' }]) {
-      const res = await org.call('owner', 'putProjectTeamAccess', { path: { projectId: project.id }, body: { ...ref, role: 'READ' } });
+      const res = await org.call('owner', 'putProjectTeamAccess', {
+        path: { projectId: project.id },
+        body: { ...ref, role: 'READ' },
+      });
       expect(res.status).toBe(404);
       expect(errorBody(res).error.code).toBe('team_not_found');
     }
@@ -73,7 +108,13 @@ describe('team access', () => {
   it('takes no change on an archived project (409 project_archived) but still reads', async () => {
     const project = await okBody(org.call('owner', 'createProject', { body: { name: 'Frozen' } }), 201);
     const t = await team('frozen-team');
-    await okBody(org.call('owner', 'putProjectTeamAccess', { path: { projectId: project.id }, body: { teamId: t.id, role: 'READ' } }), 200);
+    await okBody(
+      org.call('owner', 'putProjectTeamAccess', {
+        path: { projectId: project.id },
+        body: { teamId: t.id, role: 'READ' },
+      }),
+      200,
+    );
     await okBody(org.call('owner', 'archiveProject', { path: { projectId: project.id } }), 200);
     for (const [method, path, payload] of [
       ['PUT', `/projects/${project.id}/team-access`, { teamId: t.id, role: 'EDIT' }],
@@ -83,12 +124,18 @@ describe('team access', () => {
       expect(res.status).toBe(409);
       expect(errorBody(res).error.code).toBe('project_archived');
     }
-    expect((await okBody(org.call('owner', 'listProjectTeamAccess', { path: { projectId: project.id } }), 200)).access).toHaveLength(1);
+    expect(
+      (await okBody(org.call('owner', 'listProjectTeamAccess', { path: { projectId: project.id } }), 200)).access,
+    ).toHaveLength(1);
   });
 
   it('rejects both or neither of teamId and teamSlug', async () => {
     const project = await okBody(org.call('owner', 'createProject', { body: { name: 'Strict' } }), 201);
-    for (const payload of [{ role: 'READ' }, { teamId: 'x', teamSlug: 'y', role: 'READ' }, { teamSlug: 'y', role: 'OWNER' }]) {
+    for (const payload of [
+      { role: 'READ' },
+      { teamId: 'x', teamSlug: 'y', role: 'READ' },
+      { teamSlug: 'y', role: 'OWNER' },
+    ]) {
       const res = await org.api('owner', 'PUT', `/projects/${project.id}/team-access`, payload);
       expect(res.status).toBe(400);
       expect(errorBody(res).error.code).toBe('validation_failed');
@@ -101,9 +148,17 @@ describe('what grants confer', () => {
     const project = await okBody(org.call('owner', 'createProject', { body: { name: 'Through a team' } }), 201);
     const t = await team('conduit', ['member']);
     expect(await projectIds('member')).not.toContain(project.id);
-    expect(errorBody(await org.call('member', 'getProject', { path: { projectId: project.id } })).error.code).toBe('project_access_denied');
+    expect(errorBody(await org.call('member', 'getProject', { path: { projectId: project.id } })).error.code).toBe(
+      'project_access_denied',
+    );
 
-    await okBody(org.call('owner', 'putProjectTeamAccess', { path: { projectId: project.id }, body: { teamId: t.id, role: 'READ' } }), 200);
+    await okBody(
+      org.call('owner', 'putProjectTeamAccess', {
+        path: { projectId: project.id },
+        body: { teamId: t.id, role: 'READ' },
+      }),
+      200,
+    );
     expect(await projectIds('member')).toContain(project.id);
     const detail = await okBody(org.call('member', 'getProject', { path: { projectId: project.id } }), 200);
     expect(detail).toMatchObject({ id: project.id, actorIsOrgAdmin: false, actorCanManageProject: false });
@@ -113,23 +168,43 @@ describe('what grants confer', () => {
     expect(await projectIds('member')).not.toContain(project.id);
     expect((await org.call('member', 'getProject', { path: { projectId: project.id } })).status).toBe(403);
 
-    await okBody(org.call('owner', 'addTeamMember', { path: { teamId: t.id }, body: { userId: org.userIds.member } }), 201);
+    await okBody(
+      org.call('owner', 'addTeamMember', { path: { teamId: t.id }, body: { userId: org.userIds.member } }),
+      201,
+    );
     expect(await projectIds('member')).toContain(project.id);
     await okBody(org.call('owner', 'archiveTeam', { path: { teamId: t.id } }), 200);
     expect(await projectIds('member')).not.toContain(project.id);
-    expect(errorBody(await org.call('member', 'getProject', { path: { projectId: project.id } })).error.code).toBe('project_access_denied');
+    expect(errorBody(await org.call('member', 'getProject', { path: { projectId: project.id } })).error.code).toBe(
+      'project_access_denied',
+    );
   });
 
   it('MANAGE through a team lets a member manage team access; org admins without it may not', async () => {
     const project = await okBody(org.call('owner', 'createProject', { body: { name: 'Delegated' } }), 201);
     const managers = await team('managers', ['member']);
     const other = await team('others');
-    await okBody(org.call('owner', 'putProjectTeamAccess', { path: { projectId: project.id }, body: { teamId: managers.id, role: 'MANAGE' } }), 200);
+    await okBody(
+      org.call('owner', 'putProjectTeamAccess', {
+        path: { projectId: project.id },
+        body: { teamId: managers.id, role: 'MANAGE' },
+      }),
+      200,
+    );
     const detail = await okBody(org.call('member', 'getProject', { path: { projectId: project.id } }), 200);
     expect(detail.actorCanManageProject).toBe(true);
-    await okBody(org.call('member', 'putProjectTeamAccess', { path: { projectId: project.id }, body: { teamId: other.id, role: 'READ' } }), 200);
+    await okBody(
+      org.call('member', 'putProjectTeamAccess', {
+        path: { projectId: project.id },
+        body: { teamId: other.id, role: 'READ' },
+      }),
+      200,
+    );
 
-    const admin = await org.call('admin', 'putProjectTeamAccess', { path: { projectId: project.id }, body: { teamId: other.id, role: 'EDIT' } });
+    const admin = await org.call('admin', 'putProjectTeamAccess', {
+      path: { projectId: project.id },
+      body: { teamId: other.id, role: 'EDIT' },
+    });
     expect(admin.status).toBe(403);
     expect(errorBody(admin).error.code).toBe('project_manage_required');
     const adminView = await okBody(org.call('admin', 'getProject', { path: { projectId: project.id } }), 200);
@@ -137,11 +212,19 @@ describe('what grants confer', () => {
   });
 
   it('a revoked member loses project access through open sessions on the next request', async () => {
-    const added = await okBody(org.call('owner', 'addMember', { body: { imOpenId: 'ou_leaving', role: 'MEMBER' } }), 201);
+    const added = await okBody(
+      org.call('owner', 'addMember', { body: { imOpenId: 'ou_leaving', role: 'MEMBER' } }),
+      201,
+    );
     await okBody(org.call('owner', 'updateOrgSettings', { body: { membersCanCreateProjects: true } }), 200);
     const cookie = await hub.login('ou_leaving');
-    const project = await okBody(hub.call('createProject', { path: { orgSlug: 'acme' }, cookie, body: { name: 'Mine' } }), 201);
-    expect((await hub.call('getProject', { path: { orgSlug: 'acme', projectId: project.id }, cookie })).status).toBe(200);
+    const project = await okBody(
+      hub.call('createProject', { path: { orgSlug: 'acme' }, cookie, body: { name: 'Mine' } }),
+      201,
+    );
+    expect((await hub.call('getProject', { path: { orgSlug: 'acme', projectId: project.id }, cookie })).status).toBe(
+      200,
+    );
     await okBody(org.call('owner', 'revokeMember', { path: { userId: added.userId } }), 200);
     const after = await hub.call('getProject', { path: { orgSlug: 'acme', projectId: project.id }, cookie });
     expect(after.status).toBe(404);

@@ -60,7 +60,11 @@ describe('who may call the team operations', () => {
         });
         expectOk(created, 201);
         teamIds[`${kind}-${actor}`] = created.body.id;
-        const added = await hub.call('addTeamMember', { path: { orgSlug: 'acme', teamId: created.body.id }, cookie: cookies.owner, body: { userId: member1 } });
+        const added = await hub.call('addTeamMember', {
+          path: { orgSlug: 'acme', teamId: created.body.id },
+          cookie: cookies.owner,
+          body: { userId: member1 },
+        });
         expect(added.status).toBe(201);
       }
     }
@@ -70,7 +74,9 @@ describe('who may call the team operations', () => {
   async function snapshot() {
     const teams = (await hub.orgCall('acme', cookies.owner, 'listTeams')).body;
     const members = await Promise.all(
-      Object.values(teamIds).map((teamId) => hub.orgCall('acme', cookies.owner, 'listTeamMembers', { path: { teamId } })),
+      Object.values(teamIds).map((teamId) =>
+        hub.orgCall('acme', cookies.owner, 'listTeamMembers', { path: { teamId } }),
+      ),
     );
     return { teams, members: members.map((m) => [m.status, m.body]) };
   }
@@ -82,12 +88,28 @@ describe('who may call the team operations', () => {
   };
   const operations: Array<{ name: string; ok: number; call: (actor: ActorName) => [string, string, unknown?] }> = [
     { name: 'listTeams', ok: 200, call: () => ['GET', '/teams'] },
-    { name: 'createTeam', ok: 201, call: (actor) => ['POST', '/teams', { slug: `matrix-new-${actor.toLowerCase()}`, name: 'New' }] },
-    { name: 'updateTeam', ok: 200, call: (actor) => ['PATCH', `/teams/${teamIds[`change-${actor}`]}`, { name: `Renamed by ${actor}` }] },
+    {
+      name: 'createTeam',
+      ok: 201,
+      call: (actor) => ['POST', '/teams', { slug: `matrix-new-${actor.toLowerCase()}`, name: 'New' }],
+    },
+    {
+      name: 'updateTeam',
+      ok: 200,
+      call: (actor) => ['PATCH', `/teams/${teamIds[`change-${actor}`]}`, { name: `Renamed by ${actor}` }],
+    },
     { name: 'archiveTeam', ok: 200, call: (actor) => ['POST', `/teams/${teamIds[`archive-${actor}`]}/archive`] },
     { name: 'listTeamMembers', ok: 200, call: (actor) => ['GET', `/teams/${teamIds[`change-${actor}`]}/members`] },
-    { name: 'addTeamMember', ok: 201, call: (actor) => ['POST', `/teams/${teamIds[`change-${actor}`]}/members`, { imOpenId: 'admin-1' }] },
-    { name: 'revokeTeamMember', ok: 200, call: (actor) => ['POST', `/teams/${teamIds[`change-${actor}`]}/members/${member1}/revoke`] },
+    {
+      name: 'addTeamMember',
+      ok: 201,
+      call: (actor) => ['POST', `/teams/${teamIds[`change-${actor}`]}/members`, { imOpenId: 'admin-1' }],
+    },
+    {
+      name: 'revokeTeamMember',
+      ok: 200,
+      call: (actor) => ['POST', `/teams/${teamIds[`change-${actor}`]}/members/${member1}/revoke`],
+    },
   ];
 
   for (const op of operations) {
@@ -113,27 +135,51 @@ describe('POST /teams', () => {
     const org = await seedOrg(hub, 't-create');
     tick();
     const at = now();
-    const res = await org.call('admin', 'createTeam', { body: { slug: 'core-1', name: 'Core', description: 'The core team' } });
+    const res = await org.call('admin', 'createTeam', {
+      body: { slug: 'core-1', name: 'Core', description: 'The core team' },
+    });
     expectOk(res, 201);
-    expect(res.body).toEqual({ id: expect.any(String), slug: 'core-1', name: 'Core', description: 'The core team', memberCount: 0, createdAt: at });
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      slug: 'core-1',
+      name: 'Core',
+      description: 'The core team',
+      memberCount: 0,
+      createdAt: at,
+    });
     expect(await listTeams(org)).toEqual([res.body]);
 
     const plain = await org.call('owner', 'createTeam', { body: { slug: 'plain', name: '  Plain  ' } });
-    expect(plain.body).toEqual({ id: expect.any(String), slug: 'plain', name: 'Plain', description: null, memberCount: 0, createdAt: at });
+    expect(plain.body).toEqual({
+      id: expect.any(String),
+      slug: 'plain',
+      name: 'Plain',
+      description: null,
+      memberCount: 0,
+      createdAt: at,
+    });
   });
 
   it('answers 409 slug_taken for a slug of an active team, and changes nothing', async () => {
     const org = await seedOrg(hub, 't-slug');
     await createTeam(org, { slug: 'core', name: 'Core' });
     const before = await listTeams(org);
-    expectError(await org.call('admin', 'createTeam', { body: { slug: 'core', name: 'Another core' } }), 409, 'slug_taken');
+    expectError(
+      await org.call('admin', 'createTeam', { body: { slug: 'core', name: 'Another core' } }),
+      409,
+      'slug_taken',
+    );
     expect(await listTeams(org)).toEqual(before);
   });
 
   it('takes slugs per organization: another organization’s slug is free', async () => {
     const org = await seedOrg(hub, 't-slug-other');
     await createTeam(org, { slug: 'shared', name: 'Ours' });
-    const theirs = await hub.call('createTeam', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner, body: { slug: 'shared', name: 'Theirs' } });
+    const theirs = await hub.call('createTeam', {
+      path: { orgSlug: 'globex' },
+      cookie: cookies.otherOrgOwner,
+      body: { slug: 'shared', name: 'Theirs' },
+    });
     expectOk(theirs, 201);
     expect((await listTeams(org)).map((t) => t.name)).toEqual(['Ours']);
   });
@@ -179,7 +225,9 @@ describe('POST /teams', () => {
     for (const body of bodies) expectError(await org.api('owner', 'POST', '/teams', body), 400, 'validation_failed');
     expect(await listTeams(org)).toEqual([]);
     // The longest valid slug is 63 characters.
-    expect((await org.call('owner', 'createTeam', { body: { slug: `a${'-'.repeat(62)}`, name: 'Longest' } })).status).toBe(201);
+    expect(
+      (await org.call('owner', 'createTeam', { body: { slug: `a${'-'.repeat(62)}`, name: 'Longest' } })).status,
+    ).toBe(201);
   });
 });
 
@@ -192,7 +240,8 @@ describe('GET /teams', () => {
     const archived = await createTeam(org, { slug: 'archived', name: 'Aardvark' });
     expect((await org.call('owner', 'archiveTeam', { path: { teamId: archived.id } })).status).toBe(200);
 
-    for (const userId of [org.userIds.owner, org.userIds.admin, org.userIds.member]) await addToTeam(org, alpha.id, { userId });
+    for (const userId of [org.userIds.owner, org.userIds.admin, org.userIds.member])
+      await addToTeam(org, alpha.id, { userId });
     await addToTeam(org, beta.id, { imOpenId: 't-list-member' });
 
     const counts = async () => Object.fromEntries((await listTeams(org)).map((t) => [t.slug, t.memberCount]));
@@ -203,7 +252,9 @@ describe('GET /teams', () => {
     ]);
 
     // Leaving a team, and leaving the organization, both count at once.
-    expect((await org.call('owner', 'revokeTeamMember', { path: { teamId: alpha.id, userId: org.userIds.admin } })).status).toBe(200);
+    expect(
+      (await org.call('owner', 'revokeTeamMember', { path: { teamId: alpha.id, userId: org.userIds.admin } })).status,
+    ).toBe(200);
     expect(await counts()).toEqual({ alpha: 2, beta: 1, gamma: 0 });
     expect((await org.call('owner', 'revokeMember', { path: { userId: org.userIds.member } })).status).toBe(200);
     expect(await counts()).toEqual({ alpha: 1, beta: 0, gamma: 0 });
@@ -228,7 +279,10 @@ describe('PATCH /teams/{teamId}', () => {
     expectOk(renamed);
     expect(renamed.body).toEqual({ ...team, name: 'Kernel', description: 'Old', memberCount: 1 });
 
-    const described = await org.call('admin', 'updateTeam', { path: { teamId: team.id }, body: { description: 'New' } });
+    const described = await org.call('admin', 'updateTeam', {
+      path: { teamId: team.id },
+      body: { description: 'New' },
+    });
     expect(described.body).toEqual({ ...team, name: 'Kernel', description: 'New', memberCount: 1 });
 
     const cleared = await org.call('admin', 'updateTeam', { path: { teamId: team.id }, body: { description: null } });
@@ -244,12 +298,22 @@ describe('PATCH /teams/{teamId}', () => {
     const org = await seedOrg(hub, 't-update-404');
     const archived = await createTeam(org, { slug: 'old', name: 'Old' });
     expect((await org.call('owner', 'archiveTeam', { path: { teamId: archived.id } })).status).toBe(200);
-    const foreign = await hub.call('createTeam', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner, body: { slug: 'foreign-upd', name: 'Foreign' } });
+    const foreign = await hub.call('createTeam', {
+      path: { orgSlug: 'globex' },
+      cookie: cookies.otherOrgOwner,
+      body: { slug: 'foreign-upd', name: 'Foreign' },
+    });
     expectOk(foreign, 201);
     for (const teamId of ['no-such-team', archived.id, foreign.body.id]) {
-      expectError(await org.call('owner', 'updateTeam', { path: { teamId }, body: { name: 'Taken over' } }), 404, 'team_not_found');
+      expectError(
+        await org.call('owner', 'updateTeam', { path: { teamId }, body: { name: 'Taken over' } }),
+        404,
+        'team_not_found',
+      );
     }
-    const globexTeams = (await okBody(hub.call('listTeams', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner }))).teams;
+    const globexTeams = (
+      await okBody(hub.call('listTeams', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner }))
+    ).teams;
     expect(globexTeams).toContainEqual(foreign.body);
   });
 
@@ -257,7 +321,13 @@ describe('PATCH /teams/{teamId}', () => {
     const org = await seedOrg(hub, 't-update-invalid');
     const team = await createTeam(org, { slug: 'core', name: 'Core' });
     const before = await listTeams(org);
-    for (const body of [{ name: '' }, { name: '   ' }, { name: null }, { slug: 'renamed' }, { description: 'd'.repeat(2001) }]) {
+    for (const body of [
+      { name: '' },
+      { name: '   ' },
+      { name: null },
+      { slug: 'renamed' },
+      { description: 'd'.repeat(2001) },
+    ]) {
       expectError(await org.api('owner', 'PATCH', `/teams/${team.id}`, body), 400, 'validation_failed');
     }
     expect(await listTeams(org)).toEqual(before);
@@ -276,20 +346,38 @@ describe('POST /teams/{teamId}/archive', () => {
     expect(await listTeams(org)).toEqual([]);
 
     expectError(await org.call('admin', 'archiveTeam', { path: { teamId: team.id } }), 404, 'team_not_found');
-    expectError(await org.call('admin', 'updateTeam', { path: { teamId: team.id }, body: { name: 'Back' } }), 404, 'team_not_found');
+    expectError(
+      await org.call('admin', 'updateTeam', { path: { teamId: team.id }, body: { name: 'Back' } }),
+      404,
+      'team_not_found',
+    );
     expectError(await org.call('admin', 'listTeamMembers', { path: { teamId: team.id } }), 404, 'team_not_found');
-    expectError(await org.call('admin', 'addTeamMember', { path: { teamId: team.id }, body: { userId: org.userIds.admin } }), 404, 'team_not_found');
-    expectError(await org.call('admin', 'revokeTeamMember', { path: { teamId: team.id, userId: org.userIds.member } }), 404, 'team_not_found');
+    expectError(
+      await org.call('admin', 'addTeamMember', { path: { teamId: team.id }, body: { userId: org.userIds.admin } }),
+      404,
+      'team_not_found',
+    );
+    expectError(
+      await org.call('admin', 'revokeTeamMember', { path: { teamId: team.id, userId: org.userIds.member } }),
+      404,
+      'team_not_found',
+    );
   });
 
   it('answers 404 team_not_found for another organization’s team and leaves it alone', async () => {
     const org = await seedOrg(hub, 't-archive-404');
-    const foreign = await hub.call('createTeam', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner, body: { slug: 'foreign-arch', name: 'Foreign' } });
+    const foreign = await hub.call('createTeam', {
+      path: { orgSlug: 'globex' },
+      cookie: cookies.otherOrgOwner,
+      body: { slug: 'foreign-arch', name: 'Foreign' },
+    });
     expectOk(foreign, 201);
     for (const teamId of [foreign.body.id, 'no-such-team']) {
       expectError(await org.call('owner', 'archiveTeam', { path: { teamId } }), 404, 'team_not_found');
     }
-    const globexTeams = (await okBody(hub.call('listTeams', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner }))).teams;
+    const globexTeams = (
+      await okBody(hub.call('listTeams', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner }))
+    ).teams;
     expect(globexTeams).toContainEqual(foreign.body);
   });
 });
@@ -298,20 +386,38 @@ describe('team members', () => {
   it('adds members by userId or imOpenId and lists them as complete objects by display name', async () => {
     const org = await seedOrg(hub, 't-members');
     const team = await createTeam(org, { slug: 'core', name: 'Core' });
-    const zed = await org.call('owner', 'addMember', { body: { imOpenId: 'ou-zed', displayName: 'anna', role: 'MEMBER' } });
+    const zed = await org.call('owner', 'addMember', {
+      body: { imOpenId: 'ou-zed', displayName: 'anna', role: 'MEMBER' },
+    });
     expectOk(zed, 201);
 
     tick();
     const firstAt = now();
-    const byId = await org.call('admin', 'addTeamMember', { path: { teamId: team.id }, body: { userId: org.userIds.owner } });
+    const byId = await org.call('admin', 'addTeamMember', {
+      path: { teamId: team.id },
+      body: { userId: org.userIds.owner },
+    });
     expectOk(byId, 201);
-    expect(byId.body).toEqual({ userId: org.userIds.owner, imOpenId: 't-members-owner', displayName: 'Owner of t-members', createdAt: firstAt });
+    expect(byId.body).toEqual({
+      userId: org.userIds.owner,
+      imOpenId: 't-members-owner',
+      displayName: 'Owner of t-members',
+      createdAt: firstAt,
+    });
 
     tick();
     const secondAt = now();
-    const byOpenId = await org.call('admin', 'addTeamMember', { path: { teamId: team.id }, body: { imOpenId: 'ou-zed' } });
+    const byOpenId = await org.call('admin', 'addTeamMember', {
+      path: { teamId: team.id },
+      body: { imOpenId: 'ou-zed' },
+    });
     expectOk(byOpenId, 201);
-    expect(byOpenId.body).toEqual({ userId: zed.body.userId, imOpenId: 'ou-zed', displayName: 'anna', createdAt: secondAt });
+    expect(byOpenId.body).toEqual({
+      userId: zed.body.userId,
+      imOpenId: 'ou-zed',
+      displayName: 'anna',
+      createdAt: secondAt,
+    });
     await addToTeam(org, team.id, { imOpenId: 't-members-member' });
 
     const listed = await org.call('admin', 'listTeamMembers', { path: { teamId: team.id } });
@@ -320,7 +426,12 @@ describe('team members', () => {
       members: [
         byOpenId.body,
         byId.body,
-        { userId: org.userIds.member, imOpenId: 't-members-member', displayName: 't-members-member', createdAt: secondAt },
+        {
+          userId: org.userIds.member,
+          imOpenId: 't-members-member',
+          displayName: 't-members-member',
+          createdAt: secondAt,
+        },
       ],
     });
   });
@@ -328,9 +439,18 @@ describe('team members', () => {
   it('requires exactly one of userId and imOpenId', async () => {
     const org = await seedOrg(hub, 't-members-one');
     const team = await createTeam(org, { slug: 'core', name: 'Core' });
-    const bodies = [{}, { userId: org.userIds.member, imOpenId: 't-members-one-member' }, { userId: '' }, { imOpenId: 'x', role: 'MEMBER' }];
+    const bodies = [
+      {},
+      { userId: org.userIds.member, imOpenId: 't-members-one-member' },
+      { userId: '' },
+      { imOpenId: 'x', role: 'MEMBER' },
+    ];
     for (const body of bodies) {
-      expectError(await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body }), 400, 'validation_failed');
+      expectError(
+        await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body }),
+        400,
+        'validation_failed',
+      );
     }
     expect(await teamMembers(org, team.id)).toEqual([]);
   });
@@ -342,10 +462,26 @@ describe('team members', () => {
     expectOk(gone, 201);
     expect((await org.call('owner', 'revokeMember', { path: { userId: gone.body.userId } })).status).toBe(200);
 
-    expectError(await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { userId: 'no-such-user' } }), 404, 'user_not_found');
-    expectError(await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { imOpenId: 'ou-nobody' } }), 404, 'user_not_found');
-    expectError(await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { imOpenId: 'globex-owner' } }), 404, 'member_not_found');
-    expectError(await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { userId: gone.body.userId } }), 404, 'member_not_found');
+    expectError(
+      await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { userId: 'no-such-user' } }),
+      404,
+      'user_not_found',
+    );
+    expectError(
+      await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { imOpenId: 'ou-nobody' } }),
+      404,
+      'user_not_found',
+    );
+    expectError(
+      await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { imOpenId: 'globex-owner' } }),
+      404,
+      'member_not_found',
+    );
+    expectError(
+      await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { userId: gone.body.userId } }),
+      404,
+      'member_not_found',
+    );
     expect(await teamMembers(org, team.id)).toEqual([]);
     expect((await listTeams(org))[0]!.memberCount).toBe(0);
   });
@@ -355,7 +491,14 @@ describe('team members', () => {
     const team = await createTeam(org, { slug: 'core', name: 'Core' });
     await addToTeam(org, team.id, { userId: org.userIds.member });
     const before = await teamMembers(org, team.id);
-    expectError(await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { imOpenId: 't-members-dup-member' } }), 409, 'already_team_member');
+    expectError(
+      await org.call('owner', 'addTeamMember', {
+        path: { teamId: team.id },
+        body: { imOpenId: 't-members-dup-member' },
+      }),
+      409,
+      'already_team_member',
+    );
     expect(await teamMembers(org, team.id)).toEqual(before);
   });
 
@@ -383,11 +526,25 @@ describe('team members', () => {
     expect(res.body).toEqual({ revoked: true, teamId: team.id, userId: org.userIds.member });
     expect((await teamMembers(org, team.id)).map((m) => m.userId)).toEqual([org.userIds.admin]);
     // Still a member of the organization.
-    expect((await hub.call('getOrganization', { path: { orgSlug: 't-members-revoke' }, cookie: org.cookies.member })).status).toBe(200);
+    expect(
+      (await hub.call('getOrganization', { path: { orgSlug: 't-members-revoke' }, cookie: org.cookies.member })).status,
+    ).toBe(200);
 
-    expectError(await org.call('admin', 'revokeTeamMember', { path: { teamId: team.id, userId: org.userIds.member } }), 404, 'member_not_found');
-    expectError(await org.call('admin', 'revokeTeamMember', { path: { teamId: team.id, userId: org.userIds.owner } }), 404, 'member_not_found');
-    expectError(await org.call('admin', 'revokeTeamMember', { path: { teamId: team.id, userId: 'no-such-user' } }), 404, 'member_not_found');
+    expectError(
+      await org.call('admin', 'revokeTeamMember', { path: { teamId: team.id, userId: org.userIds.member } }),
+      404,
+      'member_not_found',
+    );
+    expectError(
+      await org.call('admin', 'revokeTeamMember', { path: { teamId: team.id, userId: org.userIds.owner } }),
+      404,
+      'member_not_found',
+    );
+    expectError(
+      await org.call('admin', 'revokeTeamMember', { path: { teamId: team.id, userId: 'no-such-user' } }),
+      404,
+      'member_not_found',
+    );
     expect((await teamMembers(org, team.id)).map((m) => m.userId)).toEqual([org.userIds.admin]);
 
     tick();
@@ -398,17 +555,39 @@ describe('team members', () => {
   it('answers 404 team_not_found for another organization’s team, revealing and changing nothing', async () => {
     const org = await seedOrg(hub, 't-members-foreign');
     const globexOwner = (await userIdOf(hub, 'globex-owner'))!;
-    const foreign = await hub.call('createTeam', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner, body: { slug: 'foreign-mem', name: 'Foreign' } });
+    const foreign = await hub.call('createTeam', {
+      path: { orgSlug: 'globex' },
+      cookie: cookies.otherOrgOwner,
+      body: { slug: 'foreign-mem', name: 'Foreign' },
+    });
     expectOk(foreign, 201);
     const teamId = foreign.body.id;
     const globexMembers = () => hub.orgCall('globex', cookies.otherOrgOwner, 'listTeamMembers', { path: { teamId } });
-    const added = await hub.orgCall('globex', cookies.otherOrgOwner, 'addTeamMember', { path: { teamId }, body: { userId: globexOwner } });
+    const added = await hub.orgCall('globex', cookies.otherOrgOwner, 'addTeamMember', {
+      path: { teamId },
+      body: { userId: globexOwner },
+    });
     expect(added.status).toBe(201);
     const before = (await globexMembers()).body;
 
-    expectError(await org.call('owner', 'listTeamMembers', { path: { teamId: foreign.body.id } }), 404, 'team_not_found');
-    expectError(await org.call('owner', 'addTeamMember', { path: { teamId: foreign.body.id }, body: { userId: org.userIds.member } }), 404, 'team_not_found');
-    expectError(await org.call('owner', 'revokeTeamMember', { path: { teamId: foreign.body.id, userId: globexOwner } }), 404, 'team_not_found');
+    expectError(
+      await org.call('owner', 'listTeamMembers', { path: { teamId: foreign.body.id } }),
+      404,
+      'team_not_found',
+    );
+    expectError(
+      await org.call('owner', 'addTeamMember', {
+        path: { teamId: foreign.body.id },
+        body: { userId: org.userIds.member },
+      }),
+      404,
+      'team_not_found',
+    );
+    expectError(
+      await org.call('owner', 'revokeTeamMember', { path: { teamId: foreign.body.id, userId: globexOwner } }),
+      404,
+      'team_not_found',
+    );
     expect((await globexMembers()).body).toEqual(before);
   });
 });

@@ -1,9 +1,8 @@
-// The typed test client's own checks: how it builds URLs from openapi.yaml, and (compiled by
-// `tsc --noEmit`) that its inputs and bodies are the contract's types.
+// The typed test client's own checks: how it builds URLs from openapi.yaml (its types are checked
+// by api-client.typetest.ts).
 import { describe, expect, it } from 'vitest';
 import { listOperations } from '../../src/http/openapi-document.js';
-import { fillPath, operationRequest, queryString, type ApiResult, type CallArgs, type OrgCallArgs } from './api-client.js';
-import { errorBody, expectOk } from './assertions.js';
+import { fillPath, operationRequest, queryString } from './api-client.js';
 
 describe('the typed test client', () => {
   it('knows every operation of openapi.yaml by its method and path template', () => {
@@ -35,24 +34,3 @@ describe('the typed test client', () => {
     });
   });
 });
-
-/** Type checks only: each @ts-expect-error must stay an error for `tsc --noEmit` to pass. */
-export function typeChecks(res: ApiResult<'listTeams'>, created: ApiResult<'createTeam'>): void {
-  const inputs: Array<CallArgs<'listTeams'> | CallArgs<'createTeam'> | OrgCallArgs<'updateTeam'>> = [
-    [{ path: { orgSlug: 'acme' } }],
-    [{ path: { orgSlug: 'acme' }, body: { slug: 'core', name: 'Core' } }],
-    [{ path: { teamId: 't1' }, body: { name: 'Renamed' } }],
-  ];
-  // @ts-expect-error createTeam needs its body
-  const noBody: CallArgs<'createTeam'> = [{ path: { orgSlug: 'acme' } }];
-  // @ts-expect-error a body's fields have the contract's types
-  const badBody: CallArgs<'createTeam'> = [{ path: { orgSlug: 'acme' }, body: { slug: 'core', name: 7 } }];
-  // @ts-expect-error the organization's calls fill in orgSlug themselves
-  const orgSlug: OrgCallArgs<'updateTeam'> = [{ path: { teamId: 't1', orgSlug: 'other' }, body: {} }];
-  // @ts-expect-error the body is the success body or the error envelope until narrowed
-  void res.body.teams;
-  expectOk(res);
-  const slugs: string[] = res.body.teams.map((team) => team.slug);
-  const code: string = errorBody(created).error.code;
-  void [inputs, noBody, badBody, orgSlug, slugs, code];
-}

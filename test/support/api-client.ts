@@ -25,7 +25,11 @@ export type PathOf<O extends OperationId> = Defined<Parameters_<O>['path']>;
 type QueryOf<O extends OperationId> = Defined<Parameters_<O>['query']>;
 
 type PathInput<P> = [P] extends [never] ? { path?: never } : { path: P };
-type QueryInput<Q> = [Q] extends [never] ? { query?: never } : Record<string, never> extends Q ? { query?: Q } : { query: Q };
+type QueryInput<Q> = [Q] extends [never]
+  ? { query?: never }
+  : Record<string, never> extends Q
+    ? { query?: Q }
+    : { query: Q };
 type BodyInput<B> = [B] extends [undefined] ? { body?: never } : undefined extends B ? { body?: B } : { body: B };
 
 /** What the caller adds to the request besides its operation's parameters and body. */
@@ -35,11 +39,15 @@ export interface CallOptions {
 }
 
 /** The contract's inputs of operation O (with `path` as `P`), plus cookie and headers. */
-export type CallInputWith<O extends OperationId, P> = PathInput<P> & QueryInput<QueryOf<O>> & BodyInput<RequestBody<O>> & CallOptions;
+export type CallInputWith<O extends OperationId, P> = PathInput<P> &
+  QueryInput<QueryOf<O>> &
+  BodyInput<RequestBody<O>> &
+  CallOptions;
 export type CallInput<O extends OperationId> = CallInputWith<O, PathOf<O>>;
 
 /** Operations whose inputs may all be left out. */
-type OptionalInput<O extends OperationId, P> = Record<string, never> extends CallInputWith<O, P> ? [input?: CallInputWith<O, P>] : [input: CallInputWith<O, P>];
+type OptionalInput<O extends OperationId, P> =
+  Record<string, never> extends CallInputWith<O, P> ? [input?: CallInputWith<O, P>] : [input: CallInputWith<O, P>];
 export type CallArgs<O extends OperationId> = OptionalInput<O, PathOf<O>>;
 
 /** The body of the operation's success response; for 204 and redirects, the empty text. */
@@ -51,7 +59,9 @@ export type ApiResult<O extends OperationId> = HttpResult<OkBody<O> | ErrorEnvel
 /** Operations under `/api/org/{orgSlug}`. */
 export type OrgOperationId = { [O in OperationId]: PathOf<O> extends { orgSlug: string } ? O : never }[OperationId];
 /** The path parameters of an organization's operation, the organization's slug aside. */
-export type OrgPathOf<O extends OrgOperationId> = [Exclude<keyof PathOf<O>, 'orgSlug'>] extends [never] ? never : Omit<PathOf<O>, 'orgSlug'>;
+export type OrgPathOf<O extends OrgOperationId> = [Exclude<keyof PathOf<O>, 'orgSlug'>] extends [never]
+  ? never
+  : Omit<PathOf<O>, 'orgSlug'>;
 export type OrgCallArgs<O extends OrgOperationId> = OptionalInput<O, OrgPathOf<O>>;
 
 interface Route {
@@ -63,7 +73,12 @@ let routes: Map<string, Route> | undefined;
 
 /** The operation's method and path template, read once from openapi.yaml. */
 function route(operationId: OperationId): Route {
-  routes ??= new Map(listOperations().map((op) => [op.operationId, { method: op.method.toUpperCase() as Route['method'], path: op.path }]));
+  routes ??= new Map(
+    listOperations().map((op) => [
+      op.operationId,
+      { method: op.method.toUpperCase() as Route['method'], path: op.path },
+    ]),
+  );
   const found = routes.get(operationId);
   if (!found) throw new Error(`openapi.yaml has no operation ${operationId}`);
   return found;

@@ -23,7 +23,10 @@ export function expectOk<T>(res: HttpResult<T>, status = 200): asserts res is Ht
  * The body of a call that must succeed: with this status when one is given, else with any status
  * below 300; typed as the operation's success body.
  */
-export async function okBody<T>(call: HttpResult<T> | Promise<HttpResult<T>>, status?: number): Promise<Exclude<T, ErrorEnvelope>> {
+export async function okBody<T>(
+  call: HttpResult<T> | Promise<HttpResult<T>>,
+  status?: number,
+): Promise<Exclude<T, ErrorEnvelope>> {
   const res = await call;
   if (status === undefined) expect(res.status, res.text).toBeLessThan(300);
   else expectOk(res, status);
@@ -35,7 +38,9 @@ export function errorCodeOf(res: HttpResult): string | undefined {
   const { body } = res;
   if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
   const { error } = body;
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
 }
 
 /** The body is an error envelope (whatever its status); returns it. */

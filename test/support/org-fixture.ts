@@ -38,7 +38,8 @@ export async function seedOrg(hub: TestHub, slug: string): Promise<OrgFixture> {
     id: org.id,
     cookies,
     userIds,
-    api: (actor, method, path, body) => hub.request(method, `/api/org/${slug}${path}`, { cookie: cookies[actor], body }),
+    api: (actor, method, path, body) =>
+      hub.request(method, `/api/org/${slug}${path}`, { cookie: cookies[actor], body }),
     call: (actor, operationId, ...input) => hub.orgCall(slug, cookies[actor], operationId, ...input),
   };
 }

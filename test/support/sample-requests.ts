@@ -41,19 +41,30 @@ const BODIES: Record<string, unknown> = {
   updateCapacityPolicy: { limits: { memberCount: null } },
   putAgentRole: { label: 'Reviewer' },
   putAgentRoleSkills: { skillNames: [] },
-  installAgentSkill: { version: '1.0.0', files: [{ path: 'SKILL.md', content: '---\nname: code-review\n---\nReview code.\n' }] },
+  installAgentSkill: {
+    version: '1.0.0',
+    files: [{ path: 'SKILL.md', content: '---\nname: code-review\n---\nReview code.\n' }],
+  },
   updateAgentSkill: { description: 'Reviews code' },
   updateAgentRole: { disabled: true },
   createAgentLibraryFolder: { name: 'Sample library folder' },
   updateAgentLibraryFolder: { name: 'Renamed library folder' },
-  putCapabilityConnection: { label: 'Web search', kind: 'http', endpointUrl: 'https://search.example.com', headers: { Authorization: 'Bearer sample' } },
+  putCapabilityConnection: {
+    label: 'Web search',
+    kind: 'http',
+    endpointUrl: 'https://search.example.com',
+    headers: { Authorization: 'Bearer sample' },
+  },
 };
 
 /** One valid request per operation of openapi.yaml, in document order. */
 export function sampleRequests(orgSlug = 'acme'): SampleRequest[] {
   return listOperations().map(({ operationId, method, path }) => {
     const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-    const filled = fillPath(path, Object.fromEntries(names.map((name) => [name, name === 'orgSlug' ? orgSlug : (PATH_VALUES[name] ?? 'x')])));
+    const filled = fillPath(
+      path,
+      Object.fromEntries(names.map((name) => [name, name === 'orgSlug' ? orgSlug : (PATH_VALUES[name] ?? 'x')])),
+    );
     const body = BODIES[operationId];
     const query = operationId === 'login' ? '?token=sample' : '';
     return { operationId, method: method.toUpperCase(), path: filled + query, ...(body === undefined ? {} : { body }) };

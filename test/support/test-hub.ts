@@ -10,7 +10,14 @@ import { createLogger } from '../../src/log/logger.js';
 import type { OperationId } from '../../src/http/operation-types.js';
 import type { OrgRole } from '../../src/orgs/store.js';
 import { OrganizationStore } from '../../src/orgs/store.js';
-import { operationRequest, type ApiResult, type CallArgs, type HttpResult, type OrgCallArgs, type OrgOperationId } from './api-client.js';
+import {
+  operationRequest,
+  type ApiResult,
+  type CallArgs,
+  type HttpResult,
+  type OrgCallArgs,
+  type OrgOperationId,
+} from './api-client.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export type { HttpResult };
@@ -90,9 +97,16 @@ export class TestHub {
   }
 
   /** A `call` of an organization's operation, `orgSlug` filled in, as the caller with this cookie. */
-  orgCall<O extends OrgOperationId>(orgSlug: string, cookie: string | undefined, operationId: O, ...[input]: OrgCallArgs<O>): Promise<ApiResult<O>> {
+  orgCall<O extends OrgOperationId>(
+    orgSlug: string,
+    cookie: string | undefined,
+    operationId: O,
+    ...[input]: OrgCallArgs<O>
+  ): Promise<ApiResult<O>> {
     const given = (input ?? {}) as UntypedCallInput;
-    return this.untypedCall(operationId, { cookie, ...given, path: { ...given.path, orgSlug } }) as Promise<ApiResult<O>>;
+    return this.untypedCall(operationId, { cookie, ...given, path: { ...given.path, orgSlug } }) as Promise<
+      ApiResult<O>
+    >;
   }
 
   /** `call` without the per-operation input types; the typed wrappers build on it. */
@@ -139,7 +153,12 @@ export class TestHub {
 
   /** Creates an organization with its OWNER; returns the org's id and slug. */
   async createOrg(slug: string, ownerImOpenId: string) {
-    return this.services.organizations.create({ slug, name: `Org ${slug}`, ownerImOpenId, ownerDisplayName: `Owner of ${slug}` });
+    return this.services.organizations.create({
+      slug,
+      name: `Org ${slug}`,
+      ownerImOpenId,
+      ownerDisplayName: `Owner of ${slug}`,
+    });
   }
 
   /**
@@ -150,7 +169,11 @@ export class TestHub {
     const { db, users, clock, orgAccess } = this.services;
     await db.transaction(async (trx) => {
       const user = await users.ensure(trx, { imOpenId, displayName: imOpenId }, clock.now());
-      await new OrganizationStore().insertMembership(trx, { organizationId: orgId, userId: user.id, role }, clock.now());
+      await new OrganizationStore().insertMembership(
+        trx,
+        { organizationId: orgId, userId: user.id, role },
+        clock.now(),
+      );
     });
     orgAccess.invalidate();
   }
