@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, expectOk, okBody } from '../support/assertions.js';
+import type { RequestBody } from '../support/api-client.js';
 import { TestHub } from '../support/test-hub.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 
@@ -22,6 +23,10 @@ async function team(slug: string, members: Array<'admin' | 'member'> = []) {
   return created;
 }
 
+/** Gives a team a role on the project, as the owner; returns the grant. */
+const grant = (projectId: string, body: RequestBody<'putProjectTeamAccess'>) =>
+  okBody(org.call('owner', 'putProjectTeamAccess', { path: { projectId }, body }), 200);
+
 const projectIds = async (actor: 'admin' | 'member' | 'owner') =>
   (await okBody(org.call(actor, 'listMyProjects'), 200)).projects.map((p) => p.id);
 
@@ -30,13 +35,7 @@ describe('team access', () => {
     const project = await okBody(org.call('owner', 'createProject', { body: { name: 'Granted' } }), 201);
     const writers = await team('writers');
     const readers = await team('readers');
-    const entry = await okBody(
-      org.call('owner', 'putProjectTeamAccess', {
-        path: { projectId: project.id },
-        body: { teamSlug: 'writers', role: 'EDIT' },
-      }),
-      200,
-    );
+    const entry = await grant(project.id, { teamSlug: 'writers', role: 'EDIT' });
     expect(entry).toEqual({
       grantId: expect.any(String),
       projectId: project.id,
@@ -46,21 +45,9 @@ describe('team access', () => {
       teamName: 'Team writers',
       role: 'EDIT',
     });
-    const changed = await okBody(
-      org.call('owner', 'putProjectTeamAccess', {
-        path: { projectId: project.id },
-        body: { teamId: writers.id, role: 'MANAGE' },
-      }),
-      200,
-    );
+    const changed = await grant(project.id, { teamId: writers.id, role: 'MANAGE' });
     expect(changed).toEqual({ ...entry, role: 'MANAGE' });
-    await okBody(
-      org.call('owner', 'putProjectTeamAccess', {
-        path: { projectId: project.id },
-        body: { teamId: readers.id, role: 'READ' },
-      }),
-      200,
-    );
+    await grant(project.id, { teamId: readers.id, role: 'READ' });
     const list = await okBody(org.call('owner', 'listProjectTeamAccess', { path: { projectId: project.id } }), 200);
     expect(list.access.map((e) => [e.teamSlug, e.role])).toEqual([
       ['readers', 'READ'],
@@ -71,13 +58,7 @@ describe('team access', () => {
   it('removes a grant (204), then answers grant_not_found', async () => {
     const project = await okBody(org.call('owner', 'createProject', { body: { name: 'Revocable' } }), 201);
     const t = await team('revocable');
-    await okBody(
-      org.call('owner', 'putProjectTeamAccess', {
-        path: { projectId: project.id },
-        body: { teamId: t.id, role: 'READ' },
-      }),
-      200,
-    );
+    await grant(project.id, { teamId: t.id, role: 'READ' });
     const removed = await org.call('owner', 'deleteProjectTeamAccess', {
       path: { projectId: project.id, teamId: t.id },
     });
@@ -108,13 +89,7 @@ describe('team access', () => {
   it('takes no change on an archived project (409 project_archived) but still reads', async () => {
     const project = await okBody(org.call('owner', 'createProject', { body: { name: 'Frozen' } }), 201);
     const t = await team('frozen-team');
-    await okBody(
-      org.call('owner', 'putProjectTeamAccess', {
-        path: { projectId: project.id },
-        body: { teamId: t.id, role: 'READ' },
-      }),
-      200,
-    );
+    await grant(project.id, { teamId: t.id, role: 'READ' });
     await okBody(org.call('owner', 'archiveProject', { path: { projectId: project.id } }), 200);
     for (const [method, path, payload] of [
       ['PUT', `/projects/${project.id}/team-access`, { teamId: t.id, role: 'EDIT' }],
@@ -152,13 +127,7 @@ describe('what grants confer', () => {
       'project_access_denied',
     );
 
-    await okBody(
-      org.call('owner', 'putProjectTeamAccess', {
-        path: { projectId: project.id },
-        body: { teamId: t.id, role: 'READ' },
-      }),
-      200,
-    );
+    await grant(project.id, { teamId: t.id, role: 'READ' });
     expect(await projectIds('member')).toContain(project.id);
     const detail = await okBody(org.call('member', 'getProject', { path: { projectId: project.id } }), 200);
     expect(detail).toMatchObject({ id: project.id, actorIsOrgAdmin: false, actorCanManageProject: false });
@@ -184,13 +153,7 @@ describe('what grants confer', () => {
     const project = await okBody(org.call('owner', 'createProject', { body: { name: 'Delegated' } }), 201);
     const managers = await team('managers', ['member']);
     const other = await team('others');
-    await okBody(
-      org.call('owner', 'putProjectTeamAccess', {
-        path: { projectId: project.id },
-        body: { teamId: managers.id, role: 'MANAGE' },
-      }),
-      200,
-    );
+    await grant(project.id, { teamId: managers.id, role: 'MANAGE' });
     const detail = await okBody(org.call('member', 'getProject', { path: { projectId: project.id } }), 200);
     expect(detail.actorCanManageProject).toBe(true);
     await okBody(
