@@ -165,6 +165,7 @@ describe('PUT /agent-skills/{name}', () => {
       description: 'Reviews code',
       contentDigest: result.contentDigest,
       disabledAt: null,
+      libraryFolderId: null,
       createdAt: hub.clock.now().toISOString(),
       updatedAt: hub.clock.now().toISOString(),
       boundRoleIds: [],
