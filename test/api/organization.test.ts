@@ -109,10 +109,12 @@ describe('GET /api/org/{orgSlug}', () => {
     expect(errorBody(foreign).error.code).toBe('org_not_found');
   });
 
-  it('rejects a malformed slug as a validation failure', async () => {
+  it('answers a malformed slug like any slug not among the caller’s: 404, before validation', async () => {
+    // The organization stage runs before contract validation, so the answer reveals nothing
+    // about which slugs could exist.
     const res = await hub.call('getOrganization', { path: { orgSlug: 'Not_A_Slug' }, cookie: cookies.owner });
-    expect(res.status).toBe(400);
-    expect(errorBody(res).error.code).toBe('validation_failed');
+    expect(res.status).toBe(404);
+    expect(errorBody(res).error.code).toBe('org_not_found');
   });
 });
 

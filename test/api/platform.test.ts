@@ -133,14 +133,14 @@ describe('the error envelope', () => {
     expect(errorBody(res).error.code).toBe('payload_too_large');
   });
 
-  it('rejects a body that is not JSON', async () => {
+  it('rejects a body that is not JSON with 415 unsupported_media_type', async () => {
     const res = await hub.request('PATCH', '/api/org/acme/settings', {
       cookie: cookies.owner,
       body: 'membersCanCreateProjects=true',
       headers: { 'content-type': 'text/plain' },
     });
-    expect(res.status).toBe(400);
-    expect(errorBody(res).error.code).toBe('validation_failed');
+    expect(res.status).toBe(415);
+    expect(errorBody(res).error.code).toBe('unsupported_media_type');
   });
 
   it('takes body types as sent: no string is turned into a boolean or a number into a string', async () => {

@@ -259,11 +259,6 @@ describe('PUT /agent-skills/{name}', () => {
         [{ path: 'SKILL.md', content: `---\ndescription: ${'x'.repeat(2001)}\n---\n` }],
         /longer than 2000/,
       ],
-      [
-        'a lone surrogate',
-        [skillMd('bad-manifest'), { path: 'a.txt', content: 'x\ud800y' }],
-        /"a\.txt" is not valid UTF-8/,
-      ],
     ];
     for (const [label, files, message] of cases) {
       const before = await snapshot();
@@ -274,13 +269,26 @@ describe('PUT /agent-skills/{name}', () => {
     }
   });
 
+  it('refuses U+0000 or a lone surrogate in a path or a file with 400, like any string of a body, writing nothing', async () => {
+    const cases: TextFile[] = [
+      { path: 'nul\u0000.md', content: 'x' },
+      { path: 'a.txt', content: 'x\u0000y' },
+      { path: 'a.txt', content: 'x\ud800y' },
+    ];
+    for (const file of cases) {
+      const before = await snapshot();
+      const res = await install(acme, 'hostile-text', [skillMd('hostile-text'), file]);
+      expectError(res, 400, 'validation_failed');
+      expect(await snapshot(), JSON.stringify(file)).toBe(before);
+    }
+  });
+
   it('refuses unsafe or colliding paths with 422 invalid_skill naming the path, writing nothing', async () => {
     const cases: Array<[string, string[]]> = [
       ['../escape.md', ['"../escape.md"', '".." segment']],
       ['docs/../../escape.md', ['".." segment']],
       ['/etc/passwd', ['"/etc/passwd"', 'absolute']],
       ['docs\\win.md', ['"docs\\\\win.md"', 'backslash']],
-      ['nul\u0000.md', ['"nul\\u0000.md"', 'NUL']],
       ['line\nbreak.md', ['"line\\nbreak.md"', 'control character']],
       ['tab\t.md', ['control character']],
       ['a//b.md', ['"a//b.md"', 'empty segment']],
@@ -430,7 +438,7 @@ describe('GET /agent-skills/{name}/files', () => {
       { path: 'Zebra.md', content: 'upper case sorts first' },
       { path: 'a/b.md', content: '\uFEFFwith a byte order mark\r\n' },
       { path: 'a-b.md', content: '' },
-      { path: 'é.md', content: 'Unicode: ∑ 🚀 \u0000 NUL kept' },
+      { path: 'é.md', content: 'Unicode: ∑ 🚀 \u0007 BEL kept' },
       { path: '😀.md', content: 'astral' },
       { path: '\uFFFD.md', content: 'replacement char sorts before astral bytes' },
     ];
