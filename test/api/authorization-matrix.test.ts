@@ -92,16 +92,38 @@ async function snapshot(): Promise<string> {
     'projects',
     'project_bindings',
     'project_grants',
+    'library_folders',
+    'agent_roles',
+    'agent_skills',
+    'agent_sessions',
+    'provider_connections',
+    'capability_connections',
+    'organization_capacity_limits',
   ];
+  const orderOf: Record<string, string[]> = { organization_settings: ['organization_id'], organization_capacity_limits: ['organization_id', 'dimension'] };
   const parts: unknown[] = [];
-  for (const table of tables)
-    parts.push(
-      await hub.services
-        .db(table)
-        .select()
-        .orderBy(table === 'organization_settings' ? 'organization_id' : 'id'),
-    );
+  for (const table of tables) parts.push(await hub.services.db(table).select().orderBy(orderOf[table] ?? ['id']));
+  for (const table of ['provider_connection_versions', 'capability_connection_versions']) {
+    parts.push(await hub.services.db(table).select().orderBy(['connection_id', 'version']));
+  }
   return JSON.stringify(parts);
+}
+
+const freshLibraryFolder = async () => (await okBody(call('owner', 'createAgentLibraryFolder', { body: { name: unique('Lib') } }), 201)).id;
+async function freshRole(): Promise<string> {
+  const roleId = unique('role');
+  await okBody(call('owner', 'putAgentRole', { path: { roleId }, body: { label: roleId } }));
+  return roleId;
+}
+async function freshProvider(): Promise<string> {
+  const providerId = unique('prov');
+  await okBody(call('owner', 'rotateProviderConnection', { path: { providerId }, body: { baseUrl: 'https://api.example.com', authToken: 'sk-x' } }));
+  return providerId;
+}
+async function freshCapability(): Promise<string> {
+  const capabilityId = unique('cap');
+  await okBody(call('owner', 'putCapabilityConnection', { path: { capabilityId }, body: { label: 'Search', kind: 'http', endpointUrl: 'https://search.example.com' } }));
+  return capabilityId;
 }
 
 interface Row {
@@ -299,6 +321,35 @@ const rows: Row[] = [
     },
     expect: projectManage(204),
   },
+  // Usage, connections and agents: the operations of the second wave, all org-admin only.
+  { op: 'getUsageBreakdown', method: 'GET', prepare: async () => ({ path: '/usage/breakdown' }), expect: orgAdminOnly(200) },
+  { op: 'listCapabilityConnections', method: 'GET', prepare: async () => ({ path: '/capability-connections' }), expect: orgAdminOnly(200) },
+  {
+    op: 'putCapabilityConnection',
+    method: 'PUT',
+    prepare: async () => ({
+      path: `/capability-connections/${unique('cap')}`,
+      body: { label: 'Docs', kind: 'mcp', endpointUrl: 'https://mcp.example.com', headers: { Authorization: 'Bearer s' } },
+    }),
+    expect: orgAdminOnly(200),
+  },
+  { op: 'disableCapabilityConnection', method: 'DELETE', prepare: async () => ({ path: `/capability-connections/${await freshCapability()}` }), expect: orgAdminOnly(200) },
+  { op: 'disableProviderConnection', method: 'DELETE', prepare: async () => ({ path: `/provider-connections/${await freshProvider()}` }), expect: orgAdminOnly(200) },
+  { op: 'updateAgentRole', method: 'PATCH', prepare: async () => ({ path: `/agent-roles/${await freshRole()}`, body: { disabled: true } }), expect: orgAdminOnly(200) },
+  { op: 'getAgentLibrary', method: 'GET', prepare: async () => ({ path: '/agent-library' }), expect: orgAdminOnly(200) },
+  { op: 'createAgentLibraryFolder', method: 'POST', prepare: async () => ({ path: '/agent-library/folders', body: { name: unique('New') } }), expect: orgAdminOnly(201) },
+  {
+    op: 'updateAgentLibraryFolder',
+    method: 'PATCH',
+    prepare: async () => ({ path: `/agent-library/folders/${await freshLibraryFolder()}`, body: { name: 'Renamed' } }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'archiveAgentLibraryFolder',
+    method: 'POST',
+    prepare: async () => ({ path: `/agent-library/folders/${await freshLibraryFolder()}/archive` }),
+    expect: orgAdminOnly(200),
+  },
 ];
 
 beforeAll(async () => {
@@ -333,6 +384,8 @@ describe('authorization matrix', () => {
       for (const actor of ACTORS) {
         const [status, code] = row.expect[actor];
         it(`${actor} → ${status}${code ? ` ${code}` : ''}`, async () => {
+          // A new requestRate window for each call: the matrix sends acme more than its ceiling of 600 a minute.
+          hub.clock.advance(60_000);
           await okBody(call('owner', 'updateOrgSettings', { body: { membersCanCreateProjects: true } }));
           const { path, body } = await row.prepare();
           const before = status >= 400 ? await snapshot() : undefined;
@@ -347,7 +400,10 @@ describe('authorization matrix', () => {
 });
 
 describe('ids from another organization', () => {
-  let foreign: { userId: string; teamId: string; folderId: string; projectId: string };
+  let foreign: { userId: string; teamId: string; folderId: string; projectId: string; libraryFolderId: string };
+  const foreignIds = { roleId: 'globex-role', providerId: 'globex-prov', capabilityId: 'globex-cap' };
+  let ownLibraryFolder: string;
+  let ownRole: string;
   let ownTeam: string;
   let ownProject: string;
   let sharedFolder: string;
@@ -359,7 +415,14 @@ describe('ids from another organization', () => {
     const team = await okBody(globex('createTeam', { body: { slug: 'globex-team', name: 'Globex team' } }));
     const folder = await okBody(globex('createFolder', { body: { name: 'Globex folder' } }));
     const project = await okBody(globex('createProject', { body: { name: 'Globex project' } }));
-    foreign = { userId: member.userId, teamId: team.id, folderId: folder.id, projectId: project.id };
+    const libraryFolder = await okBody(globex('createAgentLibraryFolder', { body: { name: 'Globex shelf' } }));
+    await okBody(globex('putAgentRole', { path: { roleId: foreignIds.roleId }, body: { label: 'Theirs' } }));
+    await okBody(globex('rotateProviderConnection', { path: { providerId: foreignIds.providerId }, body: { baseUrl: 'https://api.example.com', authToken: 'sk-theirs' } }));
+    await okBody(globex('putCapabilityConnection', { path: { capabilityId: foreignIds.capabilityId }, body: { label: 'Theirs', kind: 'http', endpointUrl: 'https://theirs.example.com' } }));
+    foreign = { userId: member.userId, teamId: team.id, folderId: folder.id, projectId: project.id, libraryFolderId: libraryFolder.id };
+    ownLibraryFolder = await freshLibraryFolder();
+    ownRole = await freshRole();
+    await okBody(call('owner', 'installAgentSkill', { path: { name: 'own-skill' }, body: { version: '1', files: [{ path: 'SKILL.md', content: '---\nname: own-skill\n---\n' }] } }));
     ownTeam = await freshTeam();
     ownProject = (await okBody(call('owner', 'createProject', { body: { name: 'Owner project' } }))).id;
     sharedFolder = await freshFolder();
@@ -476,6 +539,17 @@ describe('ids from another organization', () => {
       () => undefined,
       'grant_not_found',
     ],
+    ['updateAgentLibraryFolder', 'PATCH', () => `/agent-library/folders/${foreign.libraryFolderId}`, () => ({ name: 'x' }), 'folder_not_found'],
+    ['updateAgentLibraryFolder (foreign parent)', 'PATCH', () => `/agent-library/folders/${ownLibraryFolder}`, () => ({ parentId: foreign.libraryFolderId }), 'folder_not_found'],
+    ['archiveAgentLibraryFolder', 'POST', () => `/agent-library/folders/${foreign.libraryFolderId}/archive`, () => undefined, 'folder_not_found'],
+    ['createAgentLibraryFolder (foreign parent)', 'POST', () => '/agent-library/folders', () => ({ name: 'x', parentId: foreign.libraryFolderId }), 'folder_not_found'],
+    ['putAgentRole (foreign library folder)', 'PUT', () => `/agent-roles/${ownRole}`, () => ({ label: 'x', libraryFolderId: foreign.libraryFolderId }), 'folder_not_found'],
+    ['updateAgentSkill (foreign library folder)', 'PATCH', () => '/agent-skills/own-skill', () => ({ libraryFolderId: foreign.libraryFolderId }), 'folder_not_found'],
+    ['updateAgentRole', 'PATCH', () => `/agent-roles/${foreignIds.roleId}`, () => ({ disabled: true }), 'role_not_found'],
+    ['disableProviderConnection', 'DELETE', () => `/provider-connections/${foreignIds.providerId}`, () => undefined, 'connection_not_found'],
+    ['disableCapabilityConnection', 'DELETE', () => `/capability-connections/${foreignIds.capabilityId}`, () => undefined, 'connection_not_found'],
+    ['getUsageBreakdown (foreign project)', 'GET', () => `/usage/breakdown?projectId=${foreign.projectId}`, () => undefined, 'project_not_found'],
+    ['getUsageBreakdown (foreign folder)', 'GET', () => `/usage/breakdown?folderId=${foreign.folderId}`, () => undefined, 'folder_not_found'],
   ];
 
   for (const [name, method, path, body, code] of cases) {
@@ -487,4 +561,11 @@ describe('ids from another organization', () => {
       expect(await snapshot()).toBe(before);
     });
   }
+
+  it('lists none of the other organization’s capability connections or library folders', async () => {
+    const connections = await okBody(call('owner', 'listCapabilityConnections'));
+    expect(connections.connections.map((c) => c.capabilityId)).not.toContain(foreignIds.capabilityId);
+    const library = await okBody(call('owner', 'getAgentLibrary'));
+    expect(library.folders.map((f) => f.id)).not.toContain(foreign.libraryFolderId);
+  });
 });
