@@ -83,7 +83,7 @@ export class SessionService {
     const tokenHash = hashToken(token);
     const now = this.clock.now();
     const nowMs = now.getTime();
-    let session = this.cache.get(tokenHash, nowMs);
+    let session = await this.cache.getSettled(tokenHash, nowMs);
     if (!session) {
       const readAt = this.cache.mark();
       session = await this.store.findByTokenHash(this.uow.executor, tokenHash);

@@ -6,32 +6,42 @@ import type { Db } from './connect.js';
 /** The one channel every instance listens on; the payload names the cache and the key. */
 export const INVALIDATION_CHANNEL = 'hub_cache_invalidation';
 const RECONNECT_DELAY_MS = 1_000;
-/** How long `publish` waits for its own notification to come back before it resolves anyway. */
-const ECHO_TIMEOUT_MS = 1_000;
+/** How long `publish` waits for the other instances' acknowledgements before it resolves anyway. */
+const ACK_TIMEOUT_MS = 2_000;
+/** The listener connections' `application_name`: how an instance counts the others listening. */
+const LISTENER_NAME = 'hub-invalidation-listener';
 
 /** The part of a `pg` client the listener uses (knex hands out the raw driver connection). */
 interface ListenerConnection {
-  query(sql: string): Promise<unknown>;
+  query(sql: string): Promise<{ rows: Array<Record<string, unknown>> }>;
   on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
   on(event: 'error' | 'end', listener: (err?: Error) => void): unknown;
   removeAllListeners(): unknown;
 }
 
-interface Message {
-  /** The publishing instance: it cleared its own cache already and ignores its own message. */
-  from: string;
-  /** The publisher's sequence number, so it can tell when its own message came back. */
-  seq: number;
-  cache: string;
-  key: string | null;
-}
+/** An invalidation, or a listener's acknowledgement that it applied one. */
+type Message =
+  | {
+      type: 'stale';
+      /** The publishing instance: it cleared its own cache already and ignores its own message. */
+      from: string;
+      /** The publisher's sequence number, which the acknowledgements name. */
+      seq: number;
+      cache: string;
+      key: string | null;
+    }
+  | { type: 'ack'; from: string; to: string; seq: number };
 
 /**
  * Cache invalidation across the `hub serve` processes of one PostgreSQL database, by
  * LISTEN/NOTIFY: `publish` sends `pg_notify` (delivered to the listeners when it commits), and
- * one dedicated connection per process LISTENs and clears the named entry. When that connection
- * drops, every subscribed cache is cleared once it is back (notifications sent meanwhile are
- * lost); until then the caches' TTL bounds what a process can miss.
+ * one dedicated connection per process LISTENs, clears the named entry and acknowledges on the
+ * same channel. The publisher waits for the acknowledgement of every other instance listening
+ * (counted by the listener connections' `application_name` in `pg_stat_activity`, so the
+ * instances must connect directly or through a session-mode pooler), so once a change is
+ * acknowledged to its client, every instance has applied it. When a listener connection drops,
+ * every subscribed cache is cleared once it is back (notifications sent meanwhile are lost);
+ * until then the caches' TTL bounds what a process can miss.
  */
 export class PostgresInvalidations implements CacheInvalidations {
   readonly instanceId = randomUUID();
@@ -42,8 +52,10 @@ export class PostgresInvalidations implements CacheInvalidations {
   /** Notifications received from other instances (for /metrics). */
   received = 0;
   private sequence = 0;
-  /** Publications waiting for their own notification to come back, by sequence number. */
-  private readonly echoes = new Map<number, () => void>();
+  /** The listener connection's server process, left out when counting the other instances. */
+  private listenerPid: number | undefined;
+  /** Publications waiting for acknowledgements, by sequence number. */
+  private readonly awaiting = new Map<number, { remaining: number; done: () => void }>();
 
   constructor(
     private readonly db: Db,
@@ -56,32 +68,52 @@ export class PostgresInvalidations implements CacheInvalidations {
   }
 
   /**
-   * Sends the invalidation and, when this process listens too, waits (at most ECHO_TIMEOUT_MS)
-   * until the notification comes back to it. PostgreSQL hands a notification to every listener
-   * at once, so by then the other instances' connections have it too, ahead of any request a
-   * client can send after the answer this publication precedes: "on the next request" holds.
+   * Sends the invalidation and, when this process listens (a server), waits until every other
+   * instance listening has acknowledged that it applied it, at most ACK_TIMEOUT_MS: a change is
+   * then visible on every instance before its client hears of it, so "from the next request"
+   * holds wherever that request lands. A host-console command only sends.
    */
   async publish(cache: string, key: string | undefined): Promise<void> {
     const seq = ++this.sequence;
-    const message: Message = { from: this.instanceId, seq, cache, key: key ?? null };
-    let echoed: Promise<void> | undefined;
+    const message: Message = { type: 'stale', from: this.instanceId, seq, cache, key: key ?? null };
     let timer: NodeJS.Timeout | undefined;
-    if (this.connection) {
-      echoed = new Promise<void>((resolve) => {
-        this.echoes.set(seq, resolve);
-        timer = setTimeout(resolve, ECHO_TIMEOUT_MS);
-      });
-    }
     try {
+      let acknowledged: Promise<void> | undefined;
+      const peers = this.connection ? await this.countPeers() : 0;
+      if (peers > 0) {
+        acknowledged = new Promise<void>((resolve) => {
+          this.awaiting.set(seq, { remaining: peers, done: resolve });
+          timer = setTimeout(() => {
+            this.logger.warn({ cache, peers, missing: this.awaiting.get(seq)?.remaining }, 'not every instance acknowledged a cache invalidation in time');
+            resolve();
+          }, ACK_TIMEOUT_MS);
+        });
+      }
       await this.db.raw('select pg_notify(?, ?)', [INVALIDATION_CHANNEL, JSON.stringify(message)]);
-      await echoed;
+      await acknowledged;
     } catch (err) {
       // The change itself committed; the other instances' TTL still bounds the staleness.
       this.logger.warn({ err, cache }, 'could not notify the other instances of a cache invalidation');
     } finally {
       clearTimeout(timer);
-      this.echoes.delete(seq);
+      this.awaiting.delete(seq);
     }
+  }
+
+  /** The other instances' listener connections on this database. */
+  private async countPeers(): Promise<number> {
+    const row = (await this.db
+      .raw('select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = ? and pid <> ?', [
+        LISTENER_NAME,
+        this.listenerPid ?? 0,
+      ])
+      .then((result: { rows: Array<{ n: number }> }) => result.rows[0])) ?? { n: 0 };
+    return row.n;
+  }
+
+  /** One turn of the event loop: notifications read from the listener's socket in this turn are applied by then. */
+  settle(): Promise<void> {
+    return new Promise((resolve) => setImmediate(resolve));
   }
 
   subscribe(cache: string, onStale: (key: string | undefined) => void): void {
@@ -116,6 +148,9 @@ export class PostgresInvalidations implements CacheInvalidations {
     connection.on('error', lost);
     connection.on('end', lost);
     try {
+      await connection.query(`SET application_name = '${LISTENER_NAME}'`);
+      const { rows } = await connection.query('select pg_backend_pid() as pid');
+      this.listenerPid = Number(rows[0]?.pid);
       await connection.query(`LISTEN ${INVALIDATION_CHANNEL}`);
     } catch (err) {
       await this.release(connection);
@@ -147,12 +182,19 @@ export class PostgresInvalidations implements CacheInvalidations {
     } catch {
       return;
     }
-    if (message.from === this.instanceId) {
-      this.echoes.get(message.seq)?.();
+    if (message.type === 'ack') {
+      if (message.to !== this.instanceId) return;
+      const waiting = this.awaiting.get(message.seq);
+      if (waiting && --waiting.remaining <= 0) waiting.done();
       return;
     }
+    if (message.type !== 'stale' || message.from === this.instanceId) return;
     this.received += 1;
     for (const onStale of this.subscribers.get(message.cache) ?? []) onStale(message.key ?? undefined);
+    const ack: Message = { type: 'ack', from: this.instanceId, to: message.from, seq: message.seq };
+    this.db.raw('select pg_notify(?, ?)', [INVALIDATION_CHANNEL, JSON.stringify(ack)]).catch((err: unknown) => {
+      this.logger.warn({ err }, 'could not acknowledge a cache invalidation');
+    });
   }
 
   private forgetEverything(): void {

@@ -23,7 +23,7 @@ export class OrgAccessResolver {
   async resolve(userId: string, slug: string): Promise<OrgAccess | undefined> {
     const key = `${userId}\u0000${slug}`;
     const nowMs = this.clock.now().getTime();
-    const cached = this.cache.get(key, nowMs);
+    const cached = await this.cache.getSettled(key, nowMs);
     if (cached !== undefined) return cached ?? undefined;
     const readAt = this.cache.mark();
     const access = await this.orgs.findActiveMembership(this.uow.executor, userId, slug);

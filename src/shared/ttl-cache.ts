@@ -7,6 +7,12 @@ export interface CacheInvalidations {
   publish(cache: string, key: string | undefined): Promise<void>;
   /** Calls `onStale` with the key (undefined: every entry) whenever another process publishes for `cache`. */
   subscribe(cache: string, onStale: (key: string | undefined) => void): void;
+  /**
+   * Resolves once the notifications this process has already received are applied. A request
+   * and a notification that arrive in the same turn of the event loop may be taken in either
+   * order; waiting one turn before trusting a cached entry applies the notification first.
+   */
+  settle?(): Promise<void>;
 }
 
 /** One process alone (SQLite, tests): nobody else to tell. */
@@ -46,6 +52,16 @@ export class TtlCache<V> {
       return undefined;
     }
     return entry.value;
+  }
+
+  /**
+   * `get`, after the notifications already received are applied (PostgreSQL): the read every
+   * request's authentication and membership lookup makes, so a change another instance
+   * acknowledged is never answered from a stale entry.
+   */
+  async getSettled(key: string, nowMs: number): Promise<V | undefined> {
+    if (this.shared?.invalidations.settle) await this.shared.invalidations.settle();
+    return this.get(key, nowMs);
   }
 
   /** Take this before reading from the database and pass it to `set`, so a read an invalidation overtook is not cached. */

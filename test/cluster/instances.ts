@@ -114,6 +114,8 @@ export function request(
       res.on('error', reject);
     });
     req.on('error', reject);
+    // An answer that never comes is a failure of its own, not a test that hangs.
+    req.setTimeout(30_000, () => req.destroy(new Error(`no answer to ${method} ${url} within 30 s`)));
     // A declared length alone: the headers go out and the answer comes from them (a 413), so the
     // server never has to read, or reset the connection under, a body it refuses.
     if (options.declaredLength !== undefined) req.flushHeaders();
