@@ -47,7 +47,7 @@ export function assembleMarkdown(course: Course, field: string): AssembledMarkdo
 
   for (const part of course.parts) {
     const content = part.content.get(field);
-    if (!content || content.extension !== 'md' || content.text.trim() === '') continue;
+    if (content?.extension !== 'md' || content.text.trim() === '') continue;
     const { text: source } = content;
     const { tree, next, closing, blank } = parsePart(content);
     const { edits, rewritten } = rebaseImages(part.dir, content, tree, references, problems);

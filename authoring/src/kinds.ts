@@ -73,6 +73,11 @@ export function contentExtension(marker: ContentMarker, format: Format): string 
 }
 
 let sharedAjv: Ajv | undefined;
+/** The ajv every kind shares unless a caller brings its own, made on first use. */
+function sharedKindAjv(): Ajv {
+  sharedAjv ??= createKindAjv();
+  return sharedAjv;
+}
 
 /**
  * Checks and compiles one kind schema. Besides what ajv enforces (strict mode, the marker's
@@ -89,7 +94,7 @@ export function compileKind(name: string, schema: unknown, options: { ajv?: Ajv;
 
   let validate: ValidateFunction;
   try {
-    validate = (options.ajv ?? (sharedAjv ??= createKindAjv())).compile(schema);
+    validate = (options.ajv ?? sharedKindAjv()).compile(schema);
   } catch (err) {
     return fail((err as Error).message);
   }

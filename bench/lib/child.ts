@@ -47,7 +47,10 @@ export class ServerChild {
       };
       const onMessage = (message: unknown): void => {
         if (!isChildMessage(message)) return;
-        if (message.type === 'failed') return fail(`set-up failed:\n${message.message}`);
+        if (message.type === 'failed') {
+          fail(`set-up failed:\n${message.message}`);
+          return;
+        }
         if (message.type !== 'ready') return;
         cleanup();
         resolve(new ServerChild(name, child, message.port, message.target));

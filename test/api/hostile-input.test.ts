@@ -21,7 +21,7 @@ async function send(method: string, path: string, body: Buffer | string | undefi
   const res = await fetch(`${hub.url}/api/org/${org.slug}${path}`, {
     method,
     headers: { cookie: org.cookies.owner, ...headers },
-    body,
+    body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body),
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, body: text ? (JSON.parse(text) as unknown) : undefined };
@@ -76,7 +76,7 @@ describe('request bodies', () => {
       ['POST', '/folders', { name: 'f\u0000' }],
       ['POST', '/projects', { name: 'a\ud800b' }],
       ['PATCH', `/projects/${projectId}`, { name: '\udc00' }],
-      ['POST', '/teams', { slug: 'key', name: 'K', ['x\u0000']: 1 }],
+      ['POST', '/teams', { slug: 'key', name: 'K', 'x\u0000': 1 }],
     ];
     for (const [method, path, body] of cases) {
       const res = await org.api('owner', method, path, body);

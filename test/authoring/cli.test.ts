@@ -76,7 +76,7 @@ describe('cph usage', () => {
       [['targets', 'assemble-basic/course', '--json'], /--json/],
     ];
     const results = await Promise.all(cases.map(([args]) => cph(...args)));
-    results.forEach((result, i) => expectUsageError(result, cases[i]![1]));
+    for (const [i, result] of results.entries()) expectUsageError(result, cases[i]![1]);
   });
 });
 

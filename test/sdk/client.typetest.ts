@@ -86,8 +86,9 @@ export async function typeTests() {
   assertType(c.deleteOrganization());
   // @ts-expect-error MeResponse has no field "users"
   assertType((await c.getMe()).users);
+  const replacement = c.getMe;
   // @ts-expect-error methods are read-only
-  c.getMe = c.getMe;
+  c.getMe = replacement;
 
   // ApiError is typed.
   expectTypeOf(error.status).toEqualTypeOf<number>();

@@ -40,7 +40,12 @@ async function start(args: string[], readyLine: RegExp, extraEnv: NodeJS.Process
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => (children.delete(child), resolve())));
+  const exited = new Promise<void>((resolve) =>
+    child.on('exit', () => {
+      children.delete(child);
+      resolve();
+    }),
+  );
   await waitForOutput(child, readyLine);
   return { child, output: () => output, exited };
 }

@@ -146,7 +146,7 @@ describe('skill ingestion of safe input', () => {
         const entry = path.join(storeRoot, digest);
         expect(readTree(entry).map((f) => [f.path, f.content.toString('utf8')]).sort()).toEqual(files.map((f) => [f.path, f.content]).sort());
         // Everything new in the sandbox is inside this entry.
-        const entryPrefix = path.relative(sandbox, entry) + '/';
+        const entryPrefix = `${path.relative(sandbox, entry)}/`;
         const added = treeSnapshot(sandbox).filter((line) => !before.has(line));
         for (const line of added) expect(line.startsWith(entryPrefix) || line.startsWith(`${path.relative(sandbox, entry)}/ `), line).toBe(true);
         expect(fs.readdirSync(storeRoot).filter((e) => e.startsWith('.tmp-'))).toEqual([]);
