@@ -242,6 +242,12 @@ describe.skipIf(!onPostgres)(title, () => {
     const load = Promise.all(Array.from({ length: 6 }, (_, w) => worker(w)));
     await sleep(500);
 
+    // A request certainly in flight: a 3 MB skill install whose body has been sent when SIGTERM comes.
+    let bodySent!: () => void;
+    const sentPromise = new Promise<void>((resolve) => (bodySent = resolve));
+    const big = { version: '1.0.0', files: [skillMd('big-skill'), { path: 'big.md', content: 'x'.repeat(3_000_000) }] };
+    const install = request('PUT', api(stopping, 'rolling/agent-skills/big-skill'), { cookie: owner, body: big, onSent: bodySent });
+    await sentPromise;
     sigtermAt = performance.now();
     const exitCode = stopping.stop();
     // The balancer learns of the restart by the refused connections; drop A from the rotation.
@@ -260,6 +266,9 @@ describe.skipIf(!onPostgres)(title, () => {
     );
     expect(failures).toEqual([]);
     expect(statuses.get(200)).toBe(sent);
+    const installed = await install;
+    expect(installed.status).toBe(200);
+    expect(installed.body.name).toBe('big-skill');
   });
 
   it('answers /readyz 200 on every instance and /metrics counts the refusals', async () => {

@@ -88,7 +88,7 @@ export interface Answer {
 export function request(
   method: string,
   url: string,
-  options: { cookie?: string; body?: unknown; declaredLength?: number } = {},
+  options: { cookie?: string; body?: unknown; declaredLength?: number; onSent?: () => void } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
@@ -114,6 +114,7 @@ export function request(
       res.on('error', reject);
     });
     req.on('error', reject);
+    if (options.onSent) req.on('finish', options.onSent);
     // An answer that never comes is a failure of its own, not a test that hangs.
     req.setTimeout(30_000, () => req.destroy(new Error(`no answer to ${method} ${url} within 30 s`)));
     // A declared length alone: the headers go out and the answer comes from them (a 413), so the
