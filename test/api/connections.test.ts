@@ -908,8 +908,11 @@ describe('start-up with the key file (hub serve)', () => {
   });
 
   it('refuses to start when the key file is missing while sealed credentials exist, and never makes a new one', async () => {
+    // Its own organization: the demo one exists only on the embedded SQLite default.
+    const created = await runHub(['org', 'create', 'sealed', '--name', 'Sealed', '--owner', 'sealed-owner'], env);
+    expect(created.code, created.stderr).toBe(0);
     const sealed = await runHub(
-      ['connection', 'platform', 'demo', 'anthropic', '--base-url', 'https://api.anthropic.com'],
+      ['connection', 'platform', 'sealed', 'anthropic', '--base-url', 'https://api.anthropic.com'],
       { ...env, HUB_PROVIDER_AUTH_TOKEN: 'sk-demo' },
     );
     expect(sealed.code, sealed.stderr).toBe(0);
@@ -923,7 +926,7 @@ describe('start-up with the key file (hub serve)', () => {
       );
       expect(fs.existsSync(keyFile())).toBe(false);
       const rotate = await runHub(
-        ['connection', 'platform', 'demo', 'anthropic', '--base-url', 'https://api.anthropic.com'],
+        ['connection', 'platform', 'sealed', 'anthropic', '--base-url', 'https://api.anthropic.com'],
         { ...env, HUB_PROVIDER_AUTH_TOKEN: 'sk-demo-2' },
       );
       expectUsageError(rotate, /master key file .* is missing/);
