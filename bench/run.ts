@@ -68,7 +68,9 @@ for (const benchCase of selected) {
   try {
     exitCode = Math.max(exitCode, await benchCase.run());
   } catch (err) {
-    console.error(`\nbench ${benchCase.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    console.error(
+      `\nbench ${benchCase.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    );
     exitCode = 1;
   } finally {
     await benchCase.abort();

@@ -34,7 +34,8 @@ const entry = (name: ServerName): URL => new URL(`../servers/${name}.ts`, import
 function profiledServer(): ServerName | undefined {
   const raw = process.env.BENCH_PROFILE?.trim();
   if (!raw) return undefined;
-  if (!(SERVER_NAMES as readonly string[]).includes(raw)) throw new Error(`BENCH_PROFILE must be one of ${SERVER_NAMES.join(', ')}, got "${raw}"`);
+  if (!(SERVER_NAMES as readonly string[]).includes(raw))
+    throw new Error(`BENCH_PROFILE must be one of ${SERVER_NAMES.join(', ')}, got "${raw}"`);
   return raw as ServerName;
 }
 
@@ -104,7 +105,10 @@ async function run(): Promise<number> {
     fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
     fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`figures written to ${path.relative(process.cwd(), RESULTS_FILE)}`);
-    if (profile) console.log(`CPU profile of the ${profile} server written to ${PROFILE_DIR} (main thread: *.0.001.cpuprofile; open in Chrome DevTools)`);
+    if (profile)
+      console.log(
+        `CPU profile of the ${profile} server written to ${PROFILE_DIR} (main thread: *.0.001.cpuprofile; open in Chrome DevTools)`,
+      );
     return report.valid ? 0 : 1;
   } finally {
     await stopAll();

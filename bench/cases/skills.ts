@@ -59,11 +59,21 @@ async function release(): Promise<void> {
 
 /** `files` text files of about `totalBytes` in all, in ten directories, SKILL.md first. */
 function generateSkill(name: string, files: number, totalBytes: number): TextFile[] {
-  const out: TextFile[] = [{ path: 'SKILL.md', content: `---\nname: ${name}\ndescription: Bench skill ${randomBytes(6).toString('hex')}\n---\n\n# ${name}\n` }];
+  const out: TextFile[] = [
+    {
+      path: 'SKILL.md',
+      content: `---\nname: ${name}\ndescription: Bench skill ${randomBytes(6).toString('hex')}\n---\n\n# ${name}\n`,
+    },
+  ];
   const each = Math.max(1, Math.floor((totalBytes - out[0]!.content.length) / (files - 1)));
   for (let i = 1; i < files; i++) {
     // base64 of random bytes: valid UTF-8 that does not compress, 4 characters per 3 bytes.
-    out.push({ path: `part-${i % 10}/file-${String(i).padStart(4, '0')}.md`, content: randomBytes(Math.ceil((each * 3) / 4)).toString('base64').slice(0, each) });
+    out.push({
+      path: `part-${i % 10}/file-${String(i).padStart(4, '0')}.md`,
+      content: randomBytes(Math.ceil((each * 3) / 4))
+        .toString('base64')
+        .slice(0, each),
+    });
   }
   return out;
 }
@@ -78,7 +88,6 @@ function independentDigest(files: TextFile[]): string {
     .map((l) => l.line);
   return sha256(lines.join(''));
 }
-
 
 async function run(): Promise<number> {
   const fileCount = envInteger('BENCH_SKILLS_FILES', 200, 2, 1000);
@@ -113,16 +122,22 @@ async function run(): Promise<number> {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
-    if (response.status !== 200) throw new Error(`${method} ${name}${suffix} answered ${response.status}: ${text.slice(0, 300)}`);
+    if (response.status !== 200)
+      throw new Error(`${method} ${name}${suffix} answered ${response.status}: ${text.slice(0, 300)}`);
     return JSON.parse(text) as Record<string, unknown>;
   };
 
   // Once, untimed: the pipeline stores what it was given, under the right address.
   const sample = generateSkill('checked', fileCount, totalKb * 1024);
   const bytes = sample.reduce((n, f) => n + Buffer.byteLength(f.content), 0);
-  console.log(`skill: ${sample.length} files, ${(bytes / 1024 / 1024).toFixed(2)} MiB; ${rounds} rounds after 1 warm-up round, steps interleaved\n`);
+  console.log(
+    `skill: ${sample.length} files, ${(bytes / 1024 / 1024).toFixed(2)} MiB; ${rounds} rounds after 1 warm-up round, steps interleaved\n`,
+  );
   const installed = await services.skills.install(org.id, 'checked', { version: '1.0.0', files: sample });
-  check(installed.contentDigest === independentDigest(sample), `the content address ${installed.contentDigest} is not the independently computed ${independentDigest(sample)}`);
+  check(
+    installed.contentDigest === independentDigest(sample),
+    `the content address ${installed.contentDigest} is not the independently computed ${independentDigest(sample)}`,
+  );
   const readBack = await services.skills.files(org.id, 'checked');
   const sorted = [...sample].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
   check(JSON.stringify(readBack) === JSON.stringify(sorted), 'the files read back differ from the files installed');
@@ -131,9 +146,15 @@ async function run(): Promise<number> {
 
   const limits: IngestionLimits = await (async () => {
     const [fileSize, attachmentCount, archiveExpansion] = await Promise.all(
-      (['fileSize', 'attachmentCount', 'archiveExpansion'] as const).map((d) => services.capacity.effectiveLimit(org.id, d)),
+      (['fileSize', 'attachmentCount', 'archiveExpansion'] as const).map((d) =>
+        services.capacity.effectiveLimit(org.id, d),
+      ),
     );
-    return { fileSize: fileSize ?? null, attachmentCount: attachmentCount ?? null, archiveExpansion: archiveExpansion ?? null };
+    return {
+      fileSize: fileSize ?? null,
+      attachmentCount: attachmentCount ?? null,
+      archiveExpansion: archiveExpansion ?? null,
+    };
   })();
 
   // Each cold step gets content never stored; the duplicate steps reinstall the last of it.
@@ -159,10 +180,21 @@ async function run(): Promise<number> {
   };
 
   const steps: Step[] = [
-    { label: 'install cold (service)', before: () => (serviceFiles = generateSkill('svc', fileCount, totalKb * 1024)), timed: () => services.skills.install(org.id, 'svc', { version: '1', files: serviceFiles }) },
-    { label: 'install duplicate (service)', timed: () => services.skills.install(org.id, 'svc', { version: '1', files: serviceFiles }) },
+    {
+      label: 'install cold (service)',
+      before: () => (serviceFiles = generateSkill('svc', fileCount, totalKb * 1024)),
+      timed: () => services.skills.install(org.id, 'svc', { version: '1', files: serviceFiles }),
+    },
+    {
+      label: 'install duplicate (service)',
+      timed: () => services.skills.install(org.id, 'svc', { version: '1', files: serviceFiles }),
+    },
     { label: 'read back (service)', timed: () => services.skills.files(org.id, 'svc') },
-    { label: 'install cold (HTTP PUT)', before: () => (httpFiles = generateSkill('web', fileCount, totalKb * 1024)), timed: () => request('PUT', 'web', { version: '1', files: httpFiles }) },
+    {
+      label: 'install cold (HTTP PUT)',
+      before: () => (httpFiles = generateSkill('web', fileCount, totalKb * 1024)),
+      timed: () => request('PUT', 'web', { version: '1', files: httpFiles }),
+    },
     { label: 'install duplicate (HTTP PUT)', timed: () => request('PUT', 'web', { version: '1', files: httpFiles }) },
     { label: 'read back (HTTP GET files)', timed: () => request('GET', 'web', undefined, '/files') },
     { label: 'inspect only (rules, hashes)', timed: async () => inspectSkill('svc', '1', serviceFiles, limits) },
@@ -178,9 +210,14 @@ async function run(): Promise<number> {
     const s = stats.get(step.label)!;
     console.log(`${step.label.padEnd(width)}   ${ms(s.medianMs)} ${ms(s.minMs)} ${ms(s.maxMs)}`);
   }
-  const entries = (await fs.promises.readdir(path.join(scratch.dataDir, 'skills'))).filter((n) => /^[0-9a-f]{64}$/.test(n)).length;
+  const entries = (await fs.promises.readdir(path.join(scratch.dataDir, 'skills'))).filter((n) =>
+    /^[0-9a-f]{64}$/.test(n),
+  ).length;
   // checked (service and HTTP share it), plus one per cold install, warm-up round included.
-  check(entries === 1 + 2 * (rounds + 1), `the store holds ${entries} entries, expected ${1 + 2 * (rounds + 1)} (duplicates must not add any)`);
+  check(
+    entries === 1 + 2 * (rounds + 1),
+    `the store holds ${entries} entries, expected ${1 + 2 * (rounds + 1)} (duplicates must not add any)`,
+  );
   console.log(`\nstore: ${entries} entries after ${rounds + 1} rounds (one per cold install; duplicates added none)`);
 
   for (const failure of failures) console.error(`check failed: ${failure}`);

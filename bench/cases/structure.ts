@@ -39,7 +39,12 @@ import { envNumber } from '../lib/env.js';
 import { captureQueries, explain, isRead } from '../lib/query-plan.js';
 import { openScratchDb } from '../lib/scratch-db.js';
 import { FULL_SIZE, scaledSize, seedStructure, type SeededStructure } from '../lib/seed-structure.js';
-import { formatStructureReport, type EndpointFigures, type StageFigures, type StructureReport } from '../lib/structure-report.js';
+import {
+  formatStructureReport,
+  type EndpointFigures,
+  type StageFigures,
+  type StructureReport,
+} from '../lib/structure-report.js';
 import { timeCalls, type TimingOptions, type TimingStats } from '../lib/timing.js';
 import { type Answer, HeldResources, getJson, login } from '../lib/in-process.js';
 import type { BenchCase } from './case.js';
@@ -81,7 +86,9 @@ async function run(): Promise<number> {
   const { db } = scratch;
   process.stdout.write(`${scratch.engine}, ${scratch.where}\n`);
 
-  process.stdout.write(`seeding ${size.projects.toLocaleString('en-US')} projects, ${size.grants.toLocaleString('en-US')} grants… `);
+  process.stdout.write(
+    `seeding ${size.projects.toLocaleString('en-US')} projects, ${size.grants.toLocaleString('en-US')} grants… `,
+  );
   const seed = await seedStructure(db, size, tag);
   process.stdout.write(`${(seed.seedMs / 1000).toFixed(1)} s\n`);
 
@@ -115,7 +122,10 @@ async function run(): Promise<number> {
   const check = (ok: boolean, what: string) => (ok ? passed : failed).push(what);
 
   const directCount = await memberProjectCountBySql(db, seed);
-  check(directCount === seed.expected.memberProjects, `my-projects by direct SQL (${directCount}) = seed model (${seed.expected.memberProjects})`);
+  check(
+    directCount === seed.expected.memberProjects,
+    `my-projects by direct SQL (${directCount}) = seed model (${seed.expected.memberProjects})`,
+  );
 
   const org = `/api/org/${seed.org.slug}`;
   const specs = endpointSpecs(org, seed, directCount);
@@ -125,10 +135,14 @@ async function run(): Promise<number> {
     const url = base + spec.path;
     const cookie = cookies[spec.actor];
     const first = await get(url, cookie);
-    if (first.status !== 200) throw new Error(`GET ${spec.path} as ${spec.actor} answered ${first.status}: ${first.text.slice(0, 300)}`);
+    if (first.status !== 200)
+      throw new Error(`GET ${spec.path} as ${spec.actor} answered ${first.status}: ${first.text.slice(0, 300)}`);
     const problems: string[] = [];
     const items = spec.inspect(JSON.parse(first.text), (p) => problems.push(p));
-    check(problems.length === 0, `${spec.operation} as ${spec.actor}: ${problems.length ? problems.join('; ') : `answer matches the seed (${items} ${spec.itemsLabel})`}`);
+    check(
+      problems.length === 0,
+      `${spec.operation} as ${spec.actor}: ${problems.length ? problems.join('; ') : `answer matches the seed (${items} ${spec.itemsLabel})`}`,
+    );
 
     let calls = 0;
     let timing: TimingStats | undefined;
@@ -136,7 +150,8 @@ async function run(): Promise<number> {
       timing = await timeCalls(async () => {
         calls += 1;
         const answer = await get(url, cookie);
-        if (answer.status !== 200) throw new Error(`GET ${spec.path} as ${spec.actor} answered ${answer.status} during timing`);
+        if (answer.status !== 200)
+          throw new Error(`GET ${spec.path} as ${spec.actor} answered ${answer.status} during timing`);
       }, spec.timing);
     });
     const figures: EndpointFigures = {
@@ -174,7 +189,12 @@ async function run(): Promise<number> {
     rows: seed.rows,
     seedMs: seed.seedMs,
     analyzeMs,
-    seeded: { orgSlug: seed.org.slug, memberActiveTeams: seed.member.activeTeams, memberProjects: seed.expected.memberProjects, targetProjectId: seed.targetProject.id },
+    seeded: {
+      orgSlug: seed.org.slug,
+      memberActiveTeams: seed.member.activeTeams,
+      memberProjects: seed.expected.memberProjects,
+      targetProjectId: seed.targetProject.id,
+    },
     endpoints,
     stages,
     checks: { passed, failed },
@@ -212,7 +232,8 @@ function sortedBy<T>(items: readonly T[], order: (a: T, b: T) => number): boolea
 
 function endpointSpecs(org: string, seed: SeededStructure, directCount: number): EndpointSpec[] {
   const { expected } = seed;
-  const byProjectName = (a: Schema<'ExplorerProject'>, b: Schema<'ExplorerProject'>) => byName(a.name, b.name) || byCodeUnits(a.id, b.id);
+  const byProjectName = (a: Schema<'ExplorerProject'>, b: Schema<'ExplorerProject'>) =>
+    byName(a.name, b.name) || byCodeUnits(a.id, b.id);
   const project = (actor: 'owner' | 'member'): EndpointSpec => ({
     operation: 'getProject',
     path: `${org}/projects/${seed.targetProject.id}`,
@@ -226,7 +247,8 @@ function endpointSpecs(org: string, seed: SeededStructure, directCount: number):
       if (!p.binding) fail('no binding');
       if (!p.createdBy) fail('no creator');
       if (p.actorIsOrgAdmin !== (actor === 'owner')) fail(`actorIsOrgAdmin ${p.actorIsOrgAdmin}`);
-      if (actor === 'member' && p.actorCanManageProject !== (seed.targetProject.memberRole === 'MANAGE')) fail(`actorCanManageProject ${p.actorCanManageProject}`);
+      if (actor === 'member' && p.actorCanManageProject !== (seed.targetProject.memberRole === 'MANAGE'))
+        fail(`actorCanManageProject ${p.actorCanManageProject}`);
       return 1;
     },
   });
@@ -239,14 +261,19 @@ function endpointSpecs(org: string, seed: SeededStructure, directCount: number):
       itemsLabel: 'projects',
       inspect(body, fail) {
         const { folders, projects } = body as Schema<'ExplorerData'>;
-        if (projects.length !== expected.activeProjects) fail(`${projects.length} projects, expected ${expected.activeProjects}`);
-        if (folders.length !== expected.activeFolders) fail(`${folders.length} folders, expected ${expected.activeFolders}`);
+        if (projects.length !== expected.activeProjects)
+          fail(`${projects.length} projects, expected ${expected.activeProjects}`);
+        if (folders.length !== expected.activeFolders)
+          fail(`${folders.length} folders, expected ${expected.activeFolders}`);
         const counted = folders.reduce((sum, f) => sum + f.projectCount, 0);
-        if (counted !== expected.activeProjectsInFolders) fail(`folder projectCounts sum to ${counted}, expected ${expected.activeProjectsInFolders}`);
+        if (counted !== expected.activeProjectsInFolders)
+          fail(`folder projectCounts sum to ${counted}, expected ${expected.activeProjectsInFolders}`);
         const children = folders.reduce((sum, f) => sum + f.childFolderCount, 0);
-        if (children !== expected.activeChildFolders) fail(`folder childFolderCounts sum to ${children}, expected ${expected.activeChildFolders}`);
+        if (children !== expected.activeChildFolders)
+          fail(`folder childFolderCounts sum to ${children}, expected ${expected.activeChildFolders}`);
         const bound = projects.filter((p) => p.binding).length;
-        if (bound !== expected.activeBindingsOnActiveProjects) fail(`${bound} bound projects, expected ${expected.activeBindingsOnActiveProjects}`);
+        if (bound !== expected.activeBindingsOnActiveProjects)
+          fail(`${bound} bound projects, expected ${expected.activeBindingsOnActiveProjects}`);
         if (!sortedBy(projects, byProjectName)) fail('projects not ordered by name');
         return projects.length;
       },
@@ -276,7 +303,8 @@ function endpointSpecs(org: string, seed: SeededStructure, directCount: number):
       itemsLabel: 'members',
       inspect(body, fail) {
         const { members } = body as Schema<'MemberList'>;
-        if (members.length !== expected.activeMembers) fail(`${members.length} members, expected ${expected.activeMembers}`);
+        if (members.length !== expected.activeMembers)
+          fail(`${members.length} members, expected ${expected.activeMembers}`);
         const owners = members.filter((m) => m.role === 'OWNER').length;
         if (owners !== 1) fail(`${owners} owners`);
         return members.length;
@@ -291,7 +319,10 @@ function endpointSpecs(org: string, seed: SeededStructure, directCount: number):
  * same operation adds routing, authorization, the response write and the client's read.
  */
 async function timeStages(services: Services, seed: SeededStructure): Promise<StageFigures[]> {
-  const access: OrgAccess = { organization: { id: seed.org.id, slug: seed.org.slug, name: seed.org.name, status: 'ACTIVE' }, role: 'OWNER' };
+  const access: OrgAccess = {
+    organization: { id: seed.org.id, slug: seed.org.slug, name: seed.org.name, status: 'ACTIVE' },
+    role: 'OWNER',
+  };
   const orgId = seed.org.id;
   // Handlers are called as the router calls them, with only the context fields they read.
   type Handle = (ctx: unknown) => Promise<unknown>;
@@ -305,25 +336,46 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
   const myBody = await listMyProjects(memberCtx);
   const membersBody = await listMembers({ access });
   const plan: [string, string, TimingOptions, () => Promise<unknown> | unknown][] = [
-    ['getExplorer', 'folders query (folderStore.listActiveWithCounts)', BIG, () => services.folderStore.listActiveWithCounts(services.db, orgId)],
+    [
+      'getExplorer',
+      'folders query (folderStore.listActiveWithCounts)',
+      BIG,
+      () => services.folderStore.listActiveWithCounts(services.db, orgId),
+    ],
     ['getExplorer', 'projects query (explorer.activeProjects)', BIG, () => services.explorer.activeProjects(orgId)],
-    ['getExplorer', 'both queries, concurrently as the handler runs them', BIG, () => Promise.all([services.folderStore.listActiveWithCounts(services.db, orgId), services.explorer.activeProjects(orgId)])],
+    [
+      'getExplorer',
+      'both queries, concurrently as the handler runs them',
+      BIG,
+      () =>
+        Promise.all([
+          services.folderStore.listActiveWithCounts(services.db, orgId),
+          services.explorer.activeProjects(orgId),
+        ]),
+    ],
     ['getExplorer', 'handler: both queries + mapping + sorting', BIG, () => getExplorer({ access })],
     ['getExplorer', 'JSON.stringify of the answer', BIG, () => JSON.stringify(explorerBody)],
-    ['listMyProjects', 'projects query (explorer.projectsOfUser)', SMALL, () => services.explorer.projectsOfUser(orgId, seed.member.id)],
+    [
+      'listMyProjects',
+      'projects query (explorer.projectsOfUser)',
+      SMALL,
+      () => services.explorer.projectsOfUser(orgId, seed.member.id),
+    ],
     ['listMyProjects', 'handler: query + mapping + sorting', SMALL, () => listMyProjects(memberCtx)],
     ['listMyProjects', 'JSON.stringify of the answer', SMALL, () => JSON.stringify(myBody)],
     ['listMembers', 'handler: query + mapping + sorting (members.list)', BIG, () => listMembers({ access })],
     ['listMembers', 'JSON.stringify of the answer', BIG, () => JSON.stringify(membersBody)],
   ];
   const stages: StageFigures[] = [];
-  for (const [operation, stage, options, fn] of plan) stages.push({ operation, stage, timing: await timeCalls(fn, options) });
+  for (const [operation, stage, options, fn] of plan)
+    stages.push({ operation, stage, timing: await timeCalls(fn, options) });
   return stages;
 }
 
 export const structureCase: BenchCase = {
   name: 'structure',
-  summary: 'an org at scale (20k projects, 2k folders, 5k members, 500 teams, 50k grants): explorer, my-projects, project, members timed',
+  summary:
+    'an org at scale (20k projects, 2k folders, 5k members, 500 teams, 50k grants): explorer, my-projects, project, members timed',
   run,
   abort: release,
 };

@@ -55,9 +55,25 @@ import { UsageStore, type RunRecord, type SessionActivity } from '../../src/usag
 import { envNumber } from '../lib/env.js';
 import { captureQueries, explain, isRead, type QueryPlan } from '../lib/query-plan.js';
 import { openScratchDb } from '../lib/scratch-db.js';
-import { MONTH_WINDOW, USAGE_FULL_SIZE, scaledUsageSize, seedUsageOrg, writeUsageRuns, type GeneratedRuns, type ModelTotals, type SeededUsageOrg } from '../lib/seed-usage.js';
+import {
+  MONTH_WINDOW,
+  USAGE_FULL_SIZE,
+  scaledUsageSize,
+  seedUsageOrg,
+  writeUsageRuns,
+  type GeneratedRuns,
+  type ModelTotals,
+  type SeededUsageOrg,
+} from '../lib/seed-usage.js';
 import { timeInterleaved, type TimingOptions, type TimingStats } from '../lib/timing.js';
-import { formatUsageReport, type IndexPass, type ReportTotals, type UsageBenchReport, type UsageVariant, type VariantFigures } from '../lib/usage-report.js';
+import {
+  formatUsageReport,
+  type IndexPass,
+  type ReportTotals,
+  type UsageBenchReport,
+  type UsageVariant,
+  type VariantFigures,
+} from '../lib/usage-report.js';
 import { type Answer, HeldResources, getJson, login } from '../lib/in-process.js';
 import type { BenchCase } from './case.js';
 import type { UsageRowRecord } from '../../src/usage/store.js';
@@ -79,7 +95,10 @@ const SLOW_MS = 2_000;
  */
 const INDEX_PASSES: readonly { name: string; columns: string }[] = [
   { name: 'runs_org_at_cover_idx', columns: 'organization_id, at, project_id, input_tokens, output_tokens, cost_usd' },
-  { name: 'runs_org_project_cover_idx', columns: 'organization_id, project_id, at, input_tokens, output_tokens, cost_usd' },
+  {
+    name: 'runs_org_project_cover_idx',
+    columns: 'organization_id, project_id, at, input_tokens, output_tokens, cost_usd',
+  },
 ];
 
 const held = new HeldResources();
@@ -143,17 +162,27 @@ function variantSpecs(seed: SeededUsageOrg, gen: GeneratedRuns): VariantSpec[] {
     {
       variant: 'month',
       query: { from, to },
-      raw: { sql: `${SELECT}\n where r.organization_id = ? and r.at >= ? and r.at < ?\n ${GROUP}`, bindings: [orgId, from, to] },
+      raw: {
+        sql: `${SELECT}\n where r.organization_id = ? and r.at >= ? and r.at < ?\n ${GROUP}`,
+        bindings: [orgId, from, to],
+      },
       alt: { sql: preAggregated('r.organization_id = ? and r.at >= ? and r.at < ?'), bindings: [orgId, from, to] },
       expected: gen.expected.month,
     },
     {
       variant: 'folder',
       query: { folderId },
-      raw: { sql: `${SUBTREE}${SELECT}\n where r.organization_id = ? and p.folder_id in (select id from sub)\n ${GROUP}`, bindings: [orgId, folderId, orgId] },
+      raw: {
+        sql: `${SUBTREE}${SELECT}\n where r.organization_id = ? and p.folder_id in (select id from sub)\n ${GROUP}`,
+        bindings: [orgId, folderId, orgId],
+      },
       // Runs picked by project id (the subtree's projects) rather than filtered after the join.
       alt: {
-        sql: SUBTREE + preAggregated('r.organization_id = ? and r.project_id in (select sp.id from projects sp where sp.organization_id = ? and sp.folder_id in (select id from sub))'),
+        sql:
+          SUBTREE +
+          preAggregated(
+            'r.organization_id = ? and r.project_id in (select sp.id from projects sp where sp.organization_id = ? and sp.folder_id in (select id from sub))',
+          ),
         bindings: [orgId, folderId, orgId, orgId],
       },
       expected: gen.expected.folder,
@@ -178,7 +207,9 @@ async function run(): Promise<number> {
   const { db } = scratch;
   process.stdout.write(`${scratch.engine}, ${scratch.where}\n`);
 
-  process.stdout.write(`seeding ${size.projects.toLocaleString('en-US')} projects in ${size.rootFolders * (size.childrenPerRoot + 1)} folders… `);
+  process.stdout.write(
+    `seeding ${size.projects.toLocaleString('en-US')} projects in ${size.rootFolders * (size.childrenPerRoot + 1)} folders… `,
+  );
   const seed = await seedUsageOrg(db, size, tag);
   process.stdout.write(`${(seed.seedMs / 1000).toFixed(1)} s\n`);
 
@@ -192,13 +223,19 @@ async function run(): Promise<number> {
   const services = createServices({ config, db, clock: systemClock, logger });
 
   // Ingest through the real path, as `hub usage ingest` runs it.
-  const countOf = async (table: string) => Number(rowsOf<{ n: number | string }>(await db.raw(`select count(*) as n from ${table}`))[0]?.n ?? Number.NaN);
+  const countOf = async (table: string) =>
+    Number(rowsOf<{ n: number | string }>(await db.raw(`select count(*) as n from ${table}`))[0]?.n ?? Number.NaN);
   let ingestPath = 'services.usage.ingest (in process, as `hub usage ingest` calls it)';
   let failedAttempt: { error: string; ms: number } | null = null;
-  let ingest = await timedIngest(services.usage, seed.org.id, gen.file, size.runs).catch((err: unknown) => err as Error);
+  let ingest = await timedIngest(services.usage, seed.org.id, gen.file, size.runs).catch(
+    (err: unknown) => err as Error,
+  );
   if (ingest instanceof Error) {
     const error = ingest;
-    const reason = /too many terms in compound SELECT/.exec(error.message) && scratch.engine === 'sqlite' ? sqliteMessage(error.message) : undefined;
+    const reason =
+      /too many terms in compound SELECT/.exec(error.message) && scratch.engine === 'sqlite'
+        ? sqliteMessage(error.message)
+        : undefined;
     if (!reason) throw error;
     // knex writes a multi-row insert on sqlite3 as `select … union all select …`, and SQLite
     // allows at most 500 terms in a compound SELECT: src/usage/store.ts inserts 1,000 rows per
@@ -207,21 +244,38 @@ async function run(): Promise<number> {
     // report can still be measured.
     failedAttempt = { error: reason, ms: (error as Error & { ms?: number }).ms ?? Number.NaN };
     process.stdout.write(`\n  FAILED: ${reason}\n`);
-    check(false, `ingest through services.usage.ingest on SQLite: ${reason} (src/usage/store.ts writes 1,000 rows per INSERT; knex's sqlite3 multi-row INSERT is a compound SELECT, limited to 500 terms)`);
+    check(
+      false,
+      `ingest through services.usage.ingest on SQLite: ${reason} (src/usage/store.ts writes 1,000 rows per INSERT; knex's sqlite3 multi-row INSERT is a compound SELECT, limited to 500 terms)`,
+    );
     const left = { runs: await countOf('runs'), agentSessions: await countOf('agent_sessions') };
-    check(left.runs === 0 && left.agentSessions === 0, `the failed ingest left ${left.runs} runs and ${left.agentSessions} sessions behind (expected none: one transaction)`);
-    ingestPath = 'UsageService.ingest with the store\'s INSERTs cut to 500 rows (bench workaround: the real path fails on SQLite, see checks)';
+    check(
+      left.runs === 0 && left.agentSessions === 0,
+      `the failed ingest left ${left.runs} runs and ${left.agentSessions} sessions behind (expected none: one transaction)`,
+    );
+    ingestPath =
+      "UsageService.ingest with the store's INSERTs cut to 500 rows (bench workaround: the real path fails on SQLite, see checks)";
     process.stdout.write('ingest again, store writes in 500-row statements:');
-    ingest = await timedIngest(new UsageService(new UnitOfWork(db), new CompoundSafeUsageStore(), services.folderStore), seed.org.id, gen.file, size.runs);
+    ingest = await timedIngest(
+      new UsageService(new UnitOfWork(db), new CompoundSafeUsageStore(), services.folderStore),
+      seed.org.id,
+      gen.file,
+      size.runs,
+    );
   }
   const { result, ms: ingestMs, checkMs } = ingest;
   const runsPerSecond = result.runs / (ingestMs / 1000);
-  process.stdout.write(`\n  ${result.runs.toLocaleString('en-US')} runs in ${(ingestMs / 1000).toFixed(1)} s = ${Math.round(runsPerSecond).toLocaleString('en-US')} runs/s\n`);
+  process.stdout.write(
+    `\n  ${result.runs.toLocaleString('en-US')} runs in ${(ingestMs / 1000).toFixed(1)} s = ${Math.round(runsPerSecond).toLocaleString('en-US')} runs/s\n`,
+  );
   check(result.runs === size.runs, `ingest reports ${result.runs} runs, file has ${size.runs}`);
   check(result.sessions === gen.sessions, `ingest reports ${result.sessions} sessions, file has ${gen.sessions}`);
   const rowsAfter = { runs: await countOf('runs'), agentSessions: await countOf('agent_sessions') };
   check(rowsAfter.runs === size.runs, `select count(*) from runs = ${rowsAfter.runs} (expected ${size.runs})`);
-  check(rowsAfter.agentSessions === gen.sessions, `select count(*) from agent_sessions = ${rowsAfter.agentSessions} (expected ${gen.sessions})`);
+  check(
+    rowsAfter.agentSessions === gen.sessions,
+    `select count(*) from agent_sessions = ${rowsAfter.agentSessions} (expected ${gen.sessions})`,
+  );
   // The file is not needed any more; the temp dir goes with the scratch database anyway.
   fs.rmSync(gen.file, { force: true });
 
@@ -261,7 +315,10 @@ async function run(): Promise<number> {
       process.stdout.write(`  index built in ${(createMs / 1000).toFixed(1)} s\n`);
     }
     const variants: VariantFigures[] = [];
-    for (const spec of specs) variants.push(await measureVariant(db, services, base, cookie, seed, spec, step.index?.name ?? 'baseline', check));
+    for (const spec of specs)
+      variants.push(
+        await measureVariant(db, services, base, cookie, seed, spec, step.index?.name ?? 'baseline', check),
+      );
     passes.push({ name: step.name, ddl, createMs, variants });
     if (step.index) {
       await db.raw(`drop index ${step.index.name}`);
@@ -269,7 +326,10 @@ async function run(): Promise<number> {
     }
   }
 
-  const breakdown = process.env.BENCH_USAGE_BREAKDOWN?.trim() === '0' ? null : await measureBreakdown(db, services, base, cookie, seed, analyzed, check);
+  const breakdown =
+    process.env.BENCH_USAGE_BREAKDOWN?.trim() === '0'
+      ? null
+      : await measureBreakdown(db, services, base, cookie, seed, analyzed, check);
 
   const report: UsageBenchReport = {
     finishedAt: new Date().toISOString(),
@@ -303,7 +363,10 @@ async function run(): Promise<number> {
   console.log(`figures written to ${path.relative(process.cwd(), file)}`);
   if (breakdown) {
     const breakdownFile = resultsFile(`breakdown-${scratch.engine}`);
-    fs.writeFileSync(breakdownFile, `${JSON.stringify({ finishedAt: report.finishedAt, database: scratch.engine, size, ...breakdown, checks: { passed, failed } }, null, 2)}\n`);
+    fs.writeFileSync(
+      breakdownFile,
+      `${JSON.stringify({ finishedAt: report.finishedAt, database: scratch.engine, size, ...breakdown, checks: { passed, failed } }, null, 2)}\n`,
+    );
     console.log(`breakdown figures written to ${path.relative(process.cwd(), breakdownFile)}`);
   }
   return report.valid ? 0 : 1;
@@ -329,12 +392,18 @@ async function measureVariant(
   const body = JSON.parse(first.text) as Schema<'UsageReport'>;
   const problems: string[] = [];
   compareTotals(body.totals, spec.expected, 'HTTP totals vs model', problems);
-  if (body.projects.length !== spec.expected.rows) problems.push(`HTTP rows ${body.projects.length}, model ${spec.expected.rows}`);
-  if (body.from !== (spec.query.from ?? null) || body.to !== (spec.query.to ?? null)) problems.push(`window echoed as ${body.from} .. ${body.to}`);
-  for (const [name, statement] of [['raw SQL', spec.raw], ['pre-aggregated SQL', spec.alt]] as const) {
+  if (body.projects.length !== spec.expected.rows)
+    problems.push(`HTTP rows ${body.projects.length}, model ${spec.expected.rows}`);
+  if (body.from !== (spec.query.from ?? null) || body.to !== (spec.query.to ?? null))
+    problems.push(`window echoed as ${body.from} .. ${body.to}`);
+  for (const [name, statement] of [
+    ['raw SQL', spec.raw],
+    ['pre-aggregated SQL', spec.alt],
+  ] as const) {
     const rows = rowsOf<RawRow>(await db.raw(statement.sql, statement.bindings));
     compareTotals(sumRaw(rows), body.totals, `${name} totals vs HTTP totals`, problems);
-    if (rows.length !== body.projects.length) problems.push(`${name} rows ${rows.length}, HTTP rows ${body.projects.length}`);
+    if (rows.length !== body.projects.length)
+      problems.push(`${name} rows ${rows.length}, HTTP rows ${body.projects.length}`);
     const counts = new Map(rows.map((r) => [r.project_id, Number(r.run_count)]));
     const differing = body.projects.filter((p) => counts.get(p.projectId) !== p.runCount).length;
     if (differing) problems.push(`${differing} projects' runCount differ between HTTP and ${name}`);
@@ -369,7 +438,9 @@ async function measureVariant(
 
   // Plans of the report's statement(s) on runs as one request sends them, and of the raw ones.
   const one = await captureQueries(db, () => get(url, cookie));
-  const reportQueries = [...new Map(one.filter((q) => isRead(q) && /\bruns\b/.test(q.sql)).map((q) => [q.sql, q])).values()];
+  const reportQueries = [
+    ...new Map(one.filter((q) => isRead(q) && /\bruns\b/.test(q.sql)).map((q) => [q.sql, q])).values(),
+  ];
   const plans: QueryPlan[] = [];
   for (const q of reportQueries) plans.push(await explain(db, q));
 
@@ -401,7 +472,12 @@ interface TimedIngest {
 }
 
 /** One ingest, timed, printing its progress; a failure carries the time it took (`ms`). */
-async function timedIngest(usage: UsageService, organizationId: string, file: string, runs: number): Promise<TimedIngest> {
+async function timedIngest(
+  usage: UsageService,
+  organizationId: string,
+  file: string,
+  runs: number,
+): Promise<TimedIngest> {
   process.stdout.write(' ');
   let checkMs: number | null = null;
   const started = performance.now();
@@ -428,11 +504,18 @@ const SQLITE_COMPOUND_LIMIT = 500;
 /** The real store with its batch writes handed over in pieces SQLite's compound-SELECT limit allows. */
 class CompoundSafeUsageStore extends UsageStore {
   override async insertRuns(trx: Db, runs: RunRecord[]): Promise<void> {
-    for (let i = 0; i < runs.length; i += SQLITE_COMPOUND_LIMIT) await super.insertRuns(trx, runs.slice(i, i + SQLITE_COMPOUND_LIMIT));
+    for (let i = 0; i < runs.length; i += SQLITE_COMPOUND_LIMIT)
+      await super.insertRuns(trx, runs.slice(i, i + SQLITE_COMPOUND_LIMIT));
   }
 
-  override async recordSessionActivity(trx: Db, organizationId: string, activity: SessionActivity[], existing: Set<string>): Promise<void> {
-    for (let i = 0; i < activity.length; i += SQLITE_COMPOUND_LIMIT) await super.recordSessionActivity(trx, organizationId, activity.slice(i, i + SQLITE_COMPOUND_LIMIT), existing);
+  override async recordSessionActivity(
+    trx: Db,
+    organizationId: string,
+    activity: SessionActivity[],
+    existing: Set<string>,
+  ): Promise<void> {
+    for (let i = 0; i < activity.length; i += SQLITE_COMPOUND_LIMIT)
+      await super.recordSessionActivity(trx, organizationId, activity.slice(i, i + SQLITE_COMPOUND_LIMIT), existing);
   }
 }
 
@@ -454,10 +537,12 @@ function compareTotals(actual: ReportTotals, expected: ReportTotals, what: strin
   const off = keys.filter((k) => actual[k] !== expected[k]).map((k) => `${k} ${actual[k]} ≠ ${expected[k]}`);
   const a = actual.costUsd;
   const e = expected.costUsd;
-  if ((a === null) !== (e === null) || (a !== null && e !== null && Math.abs(a - e) > 1e-9 * Math.max(1, Math.abs(e)))) off.push(`costUsd ${a} ≠ ${e}`);
+  if ((a === null) !== (e === null) || (a !== null && e !== null && Math.abs(a - e) > 1e-9 * Math.max(1, Math.abs(e))))
+    off.push(`costUsd ${a} ≠ ${e}`);
   if ('runsWithoutCost' in actual) {
     const without = (actual as Schema<'UsageTotals'>).runsWithoutCost;
-    if (without !== actual.runCount - actual.runsWithCost) off.push(`runsWithoutCost ${without} ≠ runCount − runsWithCost`);
+    if (without !== actual.runCount - actual.runsWithCost)
+      off.push(`runsWithoutCost ${without} ≠ runCount − runsWithCost`);
   }
   if (off.length) problems.push(`${what}: ${off.join(', ')}`);
 }
@@ -466,7 +551,8 @@ const get = (url: string, cookie: string): Promise<Answer> => getJson(url, cooki
 
 export const usageCase: BenchCase = {
   name: 'usage',
-  summary: 'an org with 1M runs over 2k projects: ingest runs/s; usage report (all, one month, one folder) over HTTP vs one raw SQL statement',
+  summary:
+    'an org with 1M runs over 2k projects: ingest runs/s; usage report (all, one month, one folder) over HTTP vs one raw SQL statement',
   run,
   abort: release,
 };
@@ -487,9 +573,13 @@ union all
 select r.id, 2, r.organization_id, r.project_id, r.at, 'capability', 'cap-' || case when r.input_tokens % ${CAPABILITIES} < 10 then '0' else '' end || (r.input_tokens % ${CAPABILITIES}), (r.output_tokens % 5) + 1, 'calls', r.cost_usd * 0.2 from runs r where r.organization_id = ?`;
 
 /** The breakdown's two aggregations as hand-written statements; `where` filters run_facts `f`. */
-const rawByKind = (where: string) => `select f.kind, count(*) as fact_count, sum(f.quantity) as quantity, sum(f.cost_usd) as cost_usd
+const rawByKind = (
+  where: string,
+) => `select f.kind, count(*) as fact_count, sum(f.quantity) as quantity, sum(f.cost_usd) as cost_usd
   from run_facts f where ${where} group by f.kind`;
-const rawByCapability = (where: string) => `select f.capability_id, c.label, count(*) as fact_count, sum(f.quantity) as quantity, sum(f.cost_usd) as cost_usd
+const rawByCapability = (
+  where: string,
+) => `select f.capability_id, c.label, count(*) as fact_count, sum(f.quantity) as quantity, sum(f.cost_usd) as cost_usd
   from run_facts f left join capability_connections c on c.organization_id = f.organization_id and c.capability_id = f.capability_id
  where ${where} and f.kind = 'capability' group by f.capability_id, c.label`;
 
@@ -520,8 +610,16 @@ async function measureBreakdown(
   const at = new Date().toISOString();
   for (let i = 0; i < LABELLED; i++) {
     await db('capability_connections').insert({
-      id: randomUUID(), organization_id: orgId, capability_id: `cap-${String(i).padStart(2, '0')}`, label: `Capability ${i}`, kind: 'http',
-      endpoint_url: `https://cap-${i}.example.com`, status: 'ACTIVE', active_version: null, created_at: at, updated_at: at,
+      id: randomUUID(),
+      organization_id: orgId,
+      capability_id: `cap-${String(i).padStart(2, '0')}`,
+      label: `Capability ${i}`,
+      kind: 'http',
+      endpoint_url: `https://cap-${i}.example.com`,
+      status: 'ACTIVE',
+      active_version: null,
+      created_at: at,
+      updated_at: at,
     });
   }
   if (analyzed) await db.raw('analyze run_facts');
@@ -535,9 +633,24 @@ async function measureBreakdown(
   const { from, to } = MONTH_WINDOW;
   const specs: Array<{ variant: string; query: Record<string, string>; where: string; bindings: string[] }> = [
     { variant: 'unfiltered', query: {}, where: 'f.organization_id = ?', bindings: [orgId] },
-    { variant: 'month', query: { from, to }, where: 'f.organization_id = ? and f.at >= ? and f.at < ?', bindings: [orgId, from, to] },
-    { variant: 'folder', query: { folderId: seed.filterFolder.id }, where: `f.organization_id = ? and ${folderProjects}`, bindings: [orgId, orgId, orgId, seed.filterFolder.id] },
-    { variant: 'project', query: { projectId: project }, where: 'f.organization_id = ? and f.project_id = ?', bindings: [orgId, project] },
+    {
+      variant: 'month',
+      query: { from, to },
+      where: 'f.organization_id = ? and f.at >= ? and f.at < ?',
+      bindings: [orgId, from, to],
+    },
+    {
+      variant: 'folder',
+      query: { folderId: seed.filterFolder.id },
+      where: `f.organization_id = ? and ${folderProjects}`,
+      bindings: [orgId, orgId, orgId, seed.filterFolder.id],
+    },
+    {
+      variant: 'project',
+      query: { projectId: project },
+      where: 'f.organization_id = ? and f.project_id = ?',
+      bindings: [orgId, project],
+    },
   ];
   const variants: BreakdownVariantFigures[] = [];
   for (const spec of specs) {
@@ -545,8 +658,15 @@ async function measureBreakdown(
     const url = `${base}/usage/breakdown${params ? `?${params}` : ''}`;
     process.stdout.write(`  ${spec.variant}: `);
     const raw = async () => ({
-      byKind: rowsOf<{ kind: string; fact_count: number | string; quantity: number | string; cost_usd: number | string | null }>(await db.raw(rawByKind(spec.where), spec.bindings)),
-      byCapability: rowsOf<{ capability_id: string; label: string | null; fact_count: number | string }>(await db.raw(rawByCapability(spec.where), spec.bindings)),
+      byKind: rowsOf<{
+        kind: string;
+        fact_count: number | string;
+        quantity: number | string;
+        cost_usd: number | string | null;
+      }>(await db.raw(rawByKind(spec.where), spec.bindings)),
+      byCapability: rowsOf<{ capability_id: string; label: string | null; fact_count: number | string }>(
+        await db.raw(rawByCapability(spec.where), spec.bindings),
+      ),
     });
     const answer = await get(url, cookie);
     if (answer.status !== 200) throw new Error(`GET ${url} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
@@ -555,17 +675,28 @@ async function measureBreakdown(
     const problems: string[] = [];
     for (const row of expected.byKind) {
       const got = body.byFactKind.find((r) => r.kind === row.kind);
-      if (!got || got.factCount !== Number(row.fact_count) || got.quantity !== Number(row.quantity)) problems.push(`${row.kind}: HTTP ${JSON.stringify(got)} vs raw ${JSON.stringify(row)}`);
-      else if ((got.costUsd === null) !== (row.cost_usd === null) || Math.abs((got.costUsd ?? 0) - Number(row.cost_usd ?? 0)) > 1e-6 * Math.max(1, Number(row.cost_usd ?? 0))) problems.push(`${row.kind} costUsd ${got.costUsd} vs ${row.cost_usd}`);
+      if (!got || got.factCount !== Number(row.fact_count) || got.quantity !== Number(row.quantity))
+        problems.push(`${row.kind}: HTTP ${JSON.stringify(got)} vs raw ${JSON.stringify(row)}`);
+      else if (
+        (got.costUsd === null) !== (row.cost_usd === null) ||
+        Math.abs((got.costUsd ?? 0) - Number(row.cost_usd ?? 0)) > 1e-6 * Math.max(1, Number(row.cost_usd ?? 0))
+      )
+        problems.push(`${row.kind} costUsd ${got.costUsd} vs ${row.cost_usd}`);
     }
-    if (body.byFactKind.length !== expected.byKind.length) problems.push(`byFactKind ${body.byFactKind.length} rows, raw ${expected.byKind.length}`);
-    if (body.byCapability.length !== expected.byCapability.length) problems.push(`byCapability ${body.byCapability.length} rows, raw ${expected.byCapability.length}`);
+    if (body.byFactKind.length !== expected.byKind.length)
+      problems.push(`byFactKind ${body.byFactKind.length} rows, raw ${expected.byKind.length}`);
+    if (body.byCapability.length !== expected.byCapability.length)
+      problems.push(`byCapability ${body.byCapability.length} rows, raw ${expected.byCapability.length}`);
     for (const row of expected.byCapability) {
       const got = body.byCapability.find((r) => r.capabilityId === row.capability_id);
-      if (!got || got.factCount !== Number(row.fact_count) || got.label !== row.label) problems.push(`${row.capability_id}: HTTP ${JSON.stringify(got)} vs raw ${JSON.stringify(row)}`);
+      if (!got || got.factCount !== Number(row.fact_count) || got.label !== row.label)
+        problems.push(`${row.capability_id}: HTTP ${JSON.stringify(got)} vs raw ${JSON.stringify(row)}`);
     }
     const facts = body.byFactKind.reduce((n, r) => n + r.factCount, 0);
-    check(problems.length === 0, `breakdown ${spec.variant}: ${problems.length ? problems.slice(0, 5).join('; ') : `HTTP = raw SQL (${facts} facts, ${body.byCapability.length} capabilities)`}`);
+    check(
+      problems.length === 0,
+      `breakdown ${spec.variant}: ${problems.length ? problems.slice(0, 5).join('; ') : `HTTP = raw SQL (${facts} facts, ${body.byCapability.length} capabilities)`}`,
+    );
 
     const timing = await timeInterleaved(
       {
@@ -585,10 +716,21 @@ async function measureBreakdown(
     const one = await captureQueries(db, () => get(url, cookie));
     const plans: QueryPlan[] = [];
     for (const q of one.filter((q) => isRead(q) && /\brun_facts\b/.test(q.sql))) plans.push(await explain(db, q));
-    variants.push({ variant: spec.variant, path: url.slice(base.length), facts, http: timing.http, service: timing.service, raw: timing.raw, ratio: timing.http.medianMs / timing.raw.medianMs, plans });
+    variants.push({
+      variant: spec.variant,
+      path: url.slice(base.length),
+      facts,
+      http: timing.http,
+      service: timing.service,
+      raw: timing.raw,
+      ratio: timing.http.medianMs / timing.raw.medianMs,
+      plans,
+    });
   }
   started = performance.now();
-  process.stdout.write('\nbreakdown, side by side (median ms):\n  variant      facts      HTTP   service       raw  HTTP/raw\n');
+  process.stdout.write(
+    '\nbreakdown, side by side (median ms):\n  variant      facts      HTTP   service       raw  HTTP/raw\n',
+  );
   for (const v of variants) {
     process.stdout.write(
       `  ${v.variant.padEnd(10)} ${String(v.facts).padStart(8)} ${v.http.medianMs.toFixed(1).padStart(9)} ${v.service.medianMs.toFixed(1).padStart(9)} ${v.raw.medianMs.toFixed(1).padStart(9)} ${v.ratio.toFixed(2).padStart(9)}\n`,

@@ -55,7 +55,8 @@ export class ServerChild {
         cleanup();
         resolve(new ServerChild(name, child, message.port, message.target));
       };
-      const onExit = (code: number | null, signal: NodeJS.Signals | null): void => fail(`exited before it was ready (code ${code}, signal ${signal})`);
+      const onExit = (code: number | null, signal: NodeJS.Signals | null): void =>
+        fail(`exited before it was ready (code ${code}, signal ${signal})`);
       const onError = (err: Error): void => fail(err.message);
       const timer = setTimeout(() => fail(`not ready after ${READY_TIMEOUT_MS / 1000} s`), READY_TIMEOUT_MS);
       const cleanup = (): void => {

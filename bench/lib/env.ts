@@ -3,7 +3,8 @@ export function envInteger(name: string, fallback: number, min: number, max: num
   const raw = process.env[name]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   return value;
 }
 
@@ -12,6 +13,7 @@ export function envNumber(name: string, fallback: number, minExclusive: number, 
   const raw = process.env[name]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= minExclusive || value > max) throw new Error(`${name} must be a number above ${minExclusive} and at most ${max}, got "${raw}"`);
+  if (!Number.isFinite(value) || value <= minExclusive || value > max)
+    throw new Error(`${name} must be a number above ${minExclusive} and at most ${max}, got "${raw}"`);
   return value;
 }

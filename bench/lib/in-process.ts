@@ -20,7 +20,10 @@ export interface Answer {
 
 /** GET with the session cookie, read to the end (the timing includes the body), bounded in time. */
 export async function getJson(url: string, cookie: string, timeoutMs: number): Promise<Answer> {
-  const response = await fetch(url, { headers: { accept: 'application/json', cookie }, signal: AbortSignal.timeout(timeoutMs) });
+  const response = await fetch(url, {
+    headers: { accept: 'application/json', cookie },
+    signal: AbortSignal.timeout(timeoutMs),
+  });
   const body = Buffer.from(await response.arrayBuffer());
   return { status: response.status, bytes: body.length, text: body.toString('utf8') };
 }

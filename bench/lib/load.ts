@@ -43,6 +43,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   });
   const result = await instance;
   const elapsedSec = Number(process.hrtime.bigint() - started) / 1e9;
-  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
-  return { completed, non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts, statusCodes, elapsedSec, latency };
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]),
+  );
+  return {
+    completed,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes,
+    elapsedSec,
+    latency,
+  };
 }

@@ -31,7 +31,11 @@ export interface ServerFigures {
  * Warms the server up (JIT, the validator's lazily compiled spec, caches, pools), then loads it
  * for the measured window while reading the child's CPU time on both sides of that window.
  */
-export async function measureServer(server: ServerChild, request: LoadRequest, params: BenchParams): Promise<ServerFigures> {
+export async function measureServer(
+  server: ServerChild,
+  request: LoadRequest,
+  params: BenchParams,
+): Promise<ServerFigures> {
   const url = server.baseUrl + request.path;
   const load = { url, headers: request.headers, connections: params.connections };
   await runLoad({ ...load, durationSec: params.warmupSec });

@@ -43,7 +43,8 @@ export type ParentMessage = { type: 'cpu'; id: number } | { type: 'stop' };
 export function bodyBytesArgument(argv: readonly string[] = process.argv): number {
   const raw = argv[2];
   const bytes = Number(raw);
-  if (!raw || !Number.isInteger(bytes) || bytes <= 0) throw new Error(`expected the JSON body size in bytes as first argument, got "${raw}"`);
+  if (!raw || !Number.isInteger(bytes) || bytes <= 0)
+    throw new Error(`expected the JSON body size in bytes as first argument, got "${raw}"`);
   return bytes;
 }
 

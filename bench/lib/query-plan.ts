@@ -18,7 +18,8 @@ export interface QueryPlan {
 /** Runs `work` and returns the statements it sent through `db` (only while it ran). */
 export async function captureQueries(db: Db, work: () => Promise<unknown>): Promise<CapturedQuery[]> {
   const captured: CapturedQuery[] = [];
-  const listener = (data: { sql: string; bindings?: readonly unknown[] }) => captured.push({ sql: data.sql, bindings: data.bindings ?? [] });
+  const listener = (data: { sql: string; bindings?: readonly unknown[] }) =>
+    captured.push({ sql: data.sql, bindings: data.bindings ?? [] });
   db.on('query', listener);
   try {
     await work();
@@ -34,10 +35,16 @@ export async function explain(db: Db, query: CapturedQuery): Promise<QueryPlan> 
     // knex reports PostgreSQL statements with native $n placeholders, numbered in order of
     // appearance; raw() wants positional ? placeholders back.
     const sql = query.sql.replace(/\$\d+/g, '?');
-    const result = (await db.raw(`explain (analyze, buffers) ${sql}`, query.bindings as never)) as { rows: { 'QUERY PLAN': string }[] };
+    const result = (await db.raw(`explain (analyze, buffers) ${sql}`, query.bindings as never)) as {
+      rows: { 'QUERY PLAN': string }[];
+    };
     return { sql: query.sql, plan: result.rows.map((r) => r['QUERY PLAN']) };
   }
-  const rows = (await db.raw(`explain query plan ${query.sql}`, query.bindings as never)) as { id: number; parent: number; detail: string }[];
+  const rows = (await db.raw(`explain query plan ${query.sql}`, query.bindings as never)) as {
+    id: number;
+    parent: number;
+    detail: string;
+  }[];
   const depth = new Map<number, number>([[0, -1]]);
   const plan = rows.map((r) => {
     const d = (depth.get(r.parent) ?? -1) + 1;

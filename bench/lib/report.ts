@@ -29,7 +29,8 @@ export function buildReport(params: BenchReport['params'], servers: BenchReport[
   const oursOverExpress = ratio(servers.ours, servers.express);
   const problems = Object.values(servers).flatMap((s) => {
     const issues: string[] = [];
-    if (s.non2xx > 0) issues.push(`${s.name}: ${s.non2xx} non-2xx answers (status counts ${JSON.stringify(s.statusCodes)})`);
+    if (s.non2xx > 0)
+      issues.push(`${s.name}: ${s.non2xx} non-2xx answers (status counts ${JSON.stringify(s.statusCodes)})`);
     if (s.errors > 0) issues.push(`${s.name}: ${s.errors} requests failed without an answer (errors/timeouts)`);
     if (s.requests === 0) issues.push(`${s.name}: no request completed`);
     return issues;
@@ -40,7 +41,10 @@ export function buildReport(params: BenchReport['params'], servers: BenchReport[
     params,
     servers,
     ratios: { oursOverExpress, oursOverBare: ratio(servers.ours, servers.bare) },
-    target: { oursOverExpressReqPerSec: TARGET_OURS_OVER_EXPRESS, met: oursOverExpress.reqPerSec >= TARGET_OURS_OVER_EXPRESS },
+    target: {
+      oursOverExpressReqPerSec: TARGET_OURS_OVER_EXPRESS,
+      met: oursOverExpress.reqPerSec >= TARGET_OURS_OVER_EXPRESS,
+    },
     valid: problems.length === 0,
     problems,
   };
@@ -61,7 +65,8 @@ export function formatReport(report: BenchReport): string {
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   // The name column reads left-aligned, figures right-aligned.
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   const ratioLine = (label: string, r: Ratios) =>
     `${label.padEnd(14)} req/s ×${r.reqPerSec.toFixed(2)}   CPU per request ×${r.cpuPerRequest.toFixed(2)}`;
   const verdict = report.target.met ? 'met' : 'NOT met';
@@ -77,7 +82,9 @@ export function formatReport(report: BenchReport): string {
     ratioLine('ours/express', ratios.oursOverExpress),
     ratioLine('ours/bare', ratios.oursOverBare),
     '',
-    ...(report.valid ? [] : ['RESULT INVALID (failed requests were measured):', ...report.problems.map((p) => `  - ${p}`), '']),
+    ...(report.valid
+      ? []
+      : ['RESULT INVALID (failed requests were measured):', ...report.problems.map((p) => `  - ${p}`), '']),
     `ours/express req/s ratio: ${ratios.oursOverExpress.reqPerSec.toFixed(2)} ` +
       `(target >= ${TARGET_OURS_OVER_EXPRESS.toFixed(2)}: ${verdict})${report.valid ? '' : ' [INVALID RUN]'}`,
   ].join('\n');

@@ -58,7 +58,9 @@ export async function openScratchDb(tag: string, name = 'structure'): Promise<Sc
   } catch (err) {
     await admin.destroy();
     removeDir();
-    throw new Error(`could not create the scratch database ${dbName} on DATABASE_URL (the role needs CREATEDB): ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(
+      `could not create the scratch database ${dbName} on DATABASE_URL (the role needs CREATEDB): ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   const db = openPostgres(url.toString());
   let dropped = false;
@@ -76,7 +78,9 @@ export async function openScratchDb(tag: string, name = 'structure'): Promise<Sc
         // WITH (FORCE) (PostgreSQL 13+) ends any connection a crashed request left open.
         await admin.raw('drop database if exists ?? with (force)', [dbName]);
       } catch (err) {
-        console.error(`could not drop the scratch database ${dbName}; drop it by hand: ${err instanceof Error ? err.message : String(err)}`);
+        console.error(
+          `could not drop the scratch database ${dbName}; drop it by hand: ${err instanceof Error ? err.message : String(err)}`,
+        );
       } finally {
         await admin.destroy().catch(() => undefined);
         removeDir();

@@ -92,10 +92,54 @@ const RANK: Record<Role, number> = { READ: 1, EDIT: 2, MANAGE: 3 };
 /** Rows per INSERT: 500 × at most 8 columns stays far below SQLite's and PostgreSQL's bind limits. */
 const CHUNK = 500;
 
-const FIRST = ['Ada', 'bruno', 'Chen', 'Dana', 'émile', 'Farah', 'Goran', 'hana', 'Ines', 'Jonas', 'Kai', 'Lena', 'Mateo', 'Nora', 'Omar', 'Priya'];
-const LAST = ['Okafor', 'Schmidt', 'li', 'Novak', 'García', 'Tanaka', 'Müller', 'Rossi', 'Kowalski', 'Haddad', 'Ivanova', 'Park'];
-const WORDS = ['Atlas', 'beacon', 'Cobalt', 'delta', 'Ember', 'Fjord', 'granite', 'Harbor', 'Iris', 'juniper', 'Kestrel', 'Lumen', 'Meridian', 'nimbus'];
-
+const FIRST = [
+  'Ada',
+  'bruno',
+  'Chen',
+  'Dana',
+  'émile',
+  'Farah',
+  'Goran',
+  'hana',
+  'Ines',
+  'Jonas',
+  'Kai',
+  'Lena',
+  'Mateo',
+  'Nora',
+  'Omar',
+  'Priya',
+];
+const LAST = [
+  'Okafor',
+  'Schmidt',
+  'li',
+  'Novak',
+  'García',
+  'Tanaka',
+  'Müller',
+  'Rossi',
+  'Kowalski',
+  'Haddad',
+  'Ivanova',
+  'Park',
+];
+const WORDS = [
+  'Atlas',
+  'beacon',
+  'Cobalt',
+  'delta',
+  'Ember',
+  'Fjord',
+  'granite',
+  'Harbor',
+  'Iris',
+  'juniper',
+  'Kestrel',
+  'Lumen',
+  'Meridian',
+  'nimbus',
+];
 
 /** Typed as plain strings, so ids mix with ids read back from rows. */
 const uuid = (): string => randomUUID();
@@ -155,9 +199,16 @@ export async function seedStructure(db: Db, size: StructureSize, tag: string): P
 
   // Team memberships: everyone but owner and focus member in 1–4 teams; the focus member in
   // `focusTeams` active teams, plus one archived team and two revoked memberships.
-  const teamMembers: { id: string; team_id: string; user_id: string; created_at: string; revoked_at: string | null }[] = [];
+  const teamMembers: { id: string; team_id: string; user_id: string; created_at: string; revoked_at: string | null }[] =
+    [];
   const tie = (teamId: string, userId: string, revoked = false) =>
-    teamMembers.push({ id: uuid(), team_id: teamId, user_id: userId, created_at: stamp(), revoked_at: revoked ? now : null });
+    teamMembers.push({
+      id: uuid(),
+      team_id: teamId,
+      user_id: userId,
+      created_at: stamp(),
+      revoked_at: revoked ? now : null,
+    });
   for (const user of users.slice(1, -1)) {
     const count = 1 + int(4);
     const chosen = new Set<number>();
@@ -173,14 +224,38 @@ export async function seedStructure(db: Db, size: StructureSize, tag: string): P
   for (const t of revokedFor) tie(t.id, focus.id, true);
 
   // Folders: roots with children; a few archived children besides (empty of active projects).
-  const folders: { id: string; organization_id: string; parent_id: string | null; name: string; sort_key: string; created_at: string; archived_at: string | null }[] = [];
+  const folders: {
+    id: string;
+    organization_id: string;
+    parent_id: string | null;
+    name: string;
+    sort_key: string;
+    created_at: string;
+    archived_at: string | null;
+  }[] = [];
   const childFolders: string[] = [];
   const archivedFolderCount = Math.max(1, Math.round((size.rootFolders * size.childrenPerRoot) / 100));
   for (let r = 0; r < size.rootFolders; r++) {
-    const root = { id: uuid(), organization_id: org.id, parent_id: null, name: `${pick(WORDS)} ${pad(r, 3)}`, sort_key: pad((r + 1) * 1000, 10), created_at: stamp(), archived_at: null };
+    const root = {
+      id: uuid(),
+      organization_id: org.id,
+      parent_id: null,
+      name: `${pick(WORDS)} ${pad(r, 3)}`,
+      sort_key: pad((r + 1) * 1000, 10),
+      created_at: stamp(),
+      archived_at: null,
+    };
     folders.push(root);
     for (let c = 0; c < size.childrenPerRoot; c++) {
-      const child = { id: uuid(), organization_id: org.id, parent_id: root.id, name: `${root.name}.${c}`, sort_key: pad((c + 1) * 1000, 10), created_at: stamp(), archived_at: null };
+      const child = {
+        id: uuid(),
+        organization_id: org.id,
+        parent_id: root.id,
+        name: `${root.name}.${c}`,
+        sort_key: pad((c + 1) * 1000, 10),
+        created_at: stamp(),
+        archived_at: null,
+      };
       folders.push(child);
       childFolders.push(child.id);
     }
@@ -189,7 +264,15 @@ export async function seedStructure(db: Db, size: StructureSize, tag: string): P
   const archivedFolders: string[] = [];
   for (let i = 0; i < archivedFolderCount; i++) {
     const parent = folders[int(size.rootFolders * (size.childrenPerRoot + 1))]!;
-    const f = { id: uuid(), organization_id: org.id, parent_id: parent.id, name: `Old ${i}`, sort_key: pad(99_000 + i, 10), created_at: stamp(), archived_at: now };
+    const f = {
+      id: uuid(),
+      organization_id: org.id,
+      parent_id: parent.id,
+      name: `Old ${i}`,
+      sort_key: pad(99_000 + i, 10),
+      created_at: stamp(),
+      archived_at: now,
+    };
     folders.push(f);
     archivedFolders.push(f.id);
   }
@@ -199,7 +282,11 @@ export async function seedStructure(db: Db, size: StructureSize, tag: string): P
   const projects = Array.from({ length: size.projects + archivedProjectCount }, (_, i) => {
     const archived = i >= size.projects;
     const id = uuid();
-    const folderId = archived ? pick(archivedFolders.concat(activeFolderIds)) : random() < 0.05 ? null : pick(activeFolderIds);
+    const folderId = archived
+      ? pick(archivedFolders.concat(activeFolderIds))
+      : random() < 0.05
+        ? null
+        : pick(activeFolderIds);
     return {
       id,
       organization_id: org.id,
@@ -215,14 +302,32 @@ export async function seedStructure(db: Db, size: StructureSize, tag: string): P
 
   // Grants: each project's creator holds MANAGE; then team grants, then further user grants,
   // each (project, principal) once.
-  const grants: { id: string; organization_id: string; project_id: string; principal_type: 'USER' | 'TEAM'; principal_id: string; role: Role; created_at: string; updated_at: string }[] = [];
+  const grants: {
+    id: string;
+    organization_id: string;
+    project_id: string;
+    principal_type: 'USER' | 'TEAM';
+    principal_id: string;
+    role: Role;
+    created_at: string;
+    updated_at: string;
+  }[] = [];
   const taken = new Set<string>();
   const grant = (projectId: string, type: 'USER' | 'TEAM', principalId: string, role: Role): boolean => {
     const key = `${projectId}|${type}|${principalId}`;
     if (taken.has(key)) return false;
     taken.add(key);
     const at = stamp();
-    grants.push({ id: uuid(), organization_id: org.id, project_id: projectId, principal_type: type, principal_id: principalId, role, created_at: at, updated_at: at });
+    grants.push({
+      id: uuid(),
+      organization_id: org.id,
+      project_id: projectId,
+      principal_type: type,
+      principal_id: principalId,
+      role,
+      created_at: at,
+      updated_at: at,
+    });
     return true;
   };
   for (const p of projects) {
@@ -235,9 +340,17 @@ export async function seedStructure(db: Db, size: StructureSize, tag: string): P
 
   // The target of getProject: active, in a folder, granted to one of the focus member's active
   // teams and not to the member directly; it gets a binding below.
-  const directOfFocus = new Set(grants.filter((g) => g.principal_type === 'USER' && g.principal_id === focus.id).map((g) => g.project_id));
+  const directOfFocus = new Set(
+    grants.filter((g) => g.principal_type === 'USER' && g.principal_id === focus.id).map((g) => g.project_id),
+  );
   const activeProjectById = new Map(activeProjects.map((p) => [p.id, p]));
-  const viaTeam = grants.find((g) => g.principal_type === 'TEAM' && focusTeamIds.has(g.principal_id) && !directOfFocus.has(g.project_id) && activeProjectById.get(g.project_id)?.folder_id);
+  const viaTeam = grants.find(
+    (g) =>
+      g.principal_type === 'TEAM' &&
+      focusTeamIds.has(g.principal_id) &&
+      !directOfFocus.has(g.project_id) &&
+      activeProjectById.get(g.project_id)?.folder_id,
+  );
   if (!viaTeam) throw new Error('seed: no project reaches the focus member through a team only; raise the grant count');
   const target = activeProjectById.get(viaTeam.project_id)!;
   const targetRole = grants
@@ -245,18 +358,43 @@ export async function seedStructure(db: Db, size: StructureSize, tag: string): P
     .reduce<Role>((best, g) => (RANK[g.role] > RANK[best] ? g.role : best), 'READ');
 
   // Bindings: live ones on distinct projects (the target among them), a few archived besides.
-  const bindings: { id: string; project_id: string; chat_id: string; created_at: string; archived_at: string | null }[] = [];
+  const bindings: {
+    id: string;
+    project_id: string;
+    chat_id: string;
+    created_at: string;
+    archived_at: string | null;
+  }[] = [];
   const bound = new Set<string>([target.id]);
   while (bound.size < Math.min(size.bindings, projects.length)) bound.add(pick(projects).id);
   let chat = 0;
-  for (const projectId of bound) bindings.push({ id: uuid(), project_id: projectId, chat_id: `oc_${tag}_${pad(chat++, 6)}`, created_at: stamp(), archived_at: null });
+  for (const projectId of bound)
+    bindings.push({
+      id: uuid(),
+      project_id: projectId,
+      chat_id: `oc_${tag}_${pad(chat++, 6)}`,
+      created_at: stamp(),
+      archived_at: null,
+    });
   for (let i = 0; i < Math.max(1, Math.round(size.bindings / 10)); i++) {
-    bindings.push({ id: uuid(), project_id: pick(projects).id, chat_id: `oc_${tag}_${pad(chat++, 6)}`, created_at: stamp(), archived_at: now });
+    bindings.push({
+      id: uuid(),
+      project_id: pick(projects).id,
+      chat_id: `oc_${tag}_${pad(chat++, 6)}`,
+      created_at: stamp(),
+      archived_at: now,
+    });
   }
 
   // What the endpoints should answer, from the model rather than from SQL.
   const focusPrincipals = new Set([`USER|${focus.id}`, ...[...focusTeamIds].map((id) => `TEAM|${id}`)]);
-  const memberProjects = new Set(grants.filter((g) => focusPrincipals.has(`${g.principal_type}|${g.principal_id}`) && activeProjectById.has(g.project_id)).map((g) => g.project_id));
+  const memberProjects = new Set(
+    grants
+      .filter(
+        (g) => focusPrincipals.has(`${g.principal_type}|${g.principal_id}`) && activeProjectById.has(g.project_id),
+      )
+      .map((g) => g.project_id),
+  );
   const activeIds = new Set(activeProjects.map((p) => p.id));
 
   const tables: [string, readonly object[]][] = [
@@ -285,7 +423,8 @@ export async function seedStructure(db: Db, size: StructureSize, tag: string): P
       activeChildFolders: childFolders.length,
       activeProjects: activeProjects.length,
       activeProjectsInFolders: activeProjects.filter((p) => p.folder_id !== null).length,
-      activeBindingsOnActiveProjects: bindings.filter((b) => b.archived_at === null && activeIds.has(b.project_id)).length,
+      activeBindingsOnActiveProjects: bindings.filter((b) => b.archived_at === null && activeIds.has(b.project_id))
+        .length,
       activeMembers: memberships.length,
       memberProjects: memberProjects.size,
     },

@@ -27,12 +27,24 @@ export interface UsageSize {
 }
 
 /** The issue's figures: 1,000,000 runs over 2,000 projects. */
-export const USAGE_FULL_SIZE: UsageSize = { runs: 1_000_000, projects: 2_000, sessions: 20_000, rootFolders: 100, childrenPerRoot: 4 };
+export const USAGE_FULL_SIZE: UsageSize = {
+  runs: 1_000_000,
+  projects: 2_000,
+  sessions: 20_000,
+  rootFolders: 100,
+  childrenPerRoot: 4,
+};
 
 /** The same shape at a fraction of the size, for a quick run (BENCH_SCALE). */
 export function scaledUsageSize(scale: number): UsageSize {
   const s = (n: number, min: number) => Math.max(min, Math.round(n * scale));
-  return { ...USAGE_FULL_SIZE, runs: s(USAGE_FULL_SIZE.runs, 1_000), projects: s(USAGE_FULL_SIZE.projects, 100), sessions: s(USAGE_FULL_SIZE.sessions, 500), rootFolders: s(USAGE_FULL_SIZE.rootFolders, 5) };
+  return {
+    ...USAGE_FULL_SIZE,
+    runs: s(USAGE_FULL_SIZE.runs, 1_000),
+    projects: s(USAGE_FULL_SIZE.projects, 100),
+    sessions: s(USAGE_FULL_SIZE.sessions, 500),
+    rootFolders: s(USAGE_FULL_SIZE.rootFolders, 5),
+  };
 }
 
 /** The runs span twelve calendar months; the windowed variant asks for one of them. */
@@ -72,14 +84,28 @@ export interface GeneratedRuns {
 
 const CHUNK = 500;
 const DAY = 24 * 3600 * 1000;
-const WORDS = ['Atlas', 'beacon', 'Cobalt', 'delta', 'Ember', 'Fjord', 'granite', 'Harbor', 'Iris', 'juniper', 'Kestrel', 'Lumen', 'Meridian', 'nimbus'];
+const WORDS = [
+  'Atlas',
+  'beacon',
+  'Cobalt',
+  'delta',
+  'Ember',
+  'Fjord',
+  'granite',
+  'Harbor',
+  'Iris',
+  'juniper',
+  'Kestrel',
+  'Lumen',
+  'Meridian',
+  'nimbus',
+];
 const PROVIDERS: readonly [string, readonly string[]][] = [
   ['anthropic', ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5']],
   ['openai', ['gpt-5', 'gpt-5-mini']],
   ['google', ['gemini-2.5-pro']],
 ];
 const ROLES = ['coder', 'reviewer', 'planner', 'writer', 'tester'];
-
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
@@ -97,26 +123,77 @@ export async function seedUsageOrg(db: Db, size: UsageSize, tag: string): Promis
   const now = new Date().toISOString();
   const created = new Date(SPAN.from - 30 * DAY).toISOString();
 
-  const org = { id: randomUUID(), slug: `usage-${tag}`, name: `Usage Org ${tag}`, status: 'ACTIVE', created_at: created };
-  const owner = { id: randomUUID(), im_open_id: `bench-${tag}-owner`, display_name: 'Usage Owner', avatar_url: null, created_at: created };
-  const membership = { id: randomUUID(), organization_id: org.id, user_id: owner.id, role: 'OWNER', created_at: created, revoked_at: null };
+  const org = {
+    id: randomUUID(),
+    slug: `usage-${tag}`,
+    name: `Usage Org ${tag}`,
+    status: 'ACTIVE',
+    created_at: created,
+  };
+  const owner = {
+    id: randomUUID(),
+    im_open_id: `bench-${tag}-owner`,
+    display_name: 'Usage Owner',
+    avatar_url: null,
+    created_at: created,
+  };
+  const membership = {
+    id: randomUUID(),
+    organization_id: org.id,
+    user_id: owner.id,
+    role: 'OWNER',
+    created_at: created,
+    revoked_at: null,
+  };
   const settings = { organization_id: org.id, members_can_create_projects: false, updated_at: now };
 
-  type FolderRow = { id: string; organization_id: string; parent_id: string | null; name: string; sort_key: string; created_at: string; archived_at: string | null };
+  type FolderRow = {
+    id: string;
+    organization_id: string;
+    parent_id: string | null;
+    name: string;
+    sort_key: string;
+    created_at: string;
+    archived_at: string | null;
+  };
   const folders: FolderRow[] = [];
   /** Active folders with the root they sit under. */
   const placed: { id: string; root: number }[] = [];
   for (let r = 0; r < size.rootFolders; r++) {
-    const root: FolderRow = { id: randomUUID(), organization_id: org.id, parent_id: null, name: `${pick(WORDS)} ${pad(r, 3)}`, sort_key: pad((r + 1) * 1000, 10), created_at: created, archived_at: null };
+    const root: FolderRow = {
+      id: randomUUID(),
+      organization_id: org.id,
+      parent_id: null,
+      name: `${pick(WORDS)} ${pad(r, 3)}`,
+      sort_key: pad((r + 1) * 1000, 10),
+      created_at: created,
+      archived_at: null,
+    };
     folders.push(root);
     placed.push({ id: root.id, root: r });
     for (let c = 0; c < size.childrenPerRoot; c++) {
-      const child: FolderRow = { id: randomUUID(), organization_id: org.id, parent_id: root.id, name: `${root.name}.${c}`, sort_key: pad((c + 1) * 1000, 10), created_at: created, archived_at: null };
+      const child: FolderRow = {
+        id: randomUUID(),
+        organization_id: org.id,
+        parent_id: root.id,
+        name: `${root.name}.${c}`,
+        sort_key: pad((c + 1) * 1000, 10),
+        created_at: created,
+        archived_at: null,
+      };
       folders.push(child);
       placed.push({ id: child.id, root: r });
     }
   }
-  const archivedFolder: FolderRow = { id: randomUUID(), organization_id: org.id, parent_id: folders[0]!.id, name: 'Old work', sort_key: pad(99_000, 10), created_at: created, archived_at: now };
+  const archivedFolder: FolderRow = {
+    id: randomUUID(),
+    organization_id: org.id,
+    parent_id: folders[0]!.id,
+    name: 'Old work',
+    sort_key: pad(99_000, 10),
+    created_at: created,
+    archived_at: now,
+  };
   folders.push(archivedFolder);
 
   const archivedCount = Math.max(2, Math.round(size.projects / 100));
@@ -201,7 +278,14 @@ class Totals {
 
   done(): ModelTotals {
     const { runCount, runsWithCost, inputTokens, outputTokens } = this;
-    return { rows: this.projects.size, runCount, runsWithCost, inputTokens, outputTokens, costUsd: runsWithCost === 0 ? null : this.micros / 1e6 };
+    return {
+      rows: this.projects.size,
+      runCount,
+      runsWithCost,
+      inputTokens,
+      outputTokens,
+      costUsd: runsWithCost === 0 ? null : this.micros / 1e6,
+    };
   }
 }
 

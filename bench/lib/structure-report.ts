@@ -53,7 +53,11 @@ const int = (n: number) => n.toLocaleString('en-US');
 
 function table(header: string[], rows: string[][], leftColumns = 1): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
@@ -67,7 +71,10 @@ export function formatStructureReport(report: StructureReport, options: { allPla
       `${int(size.teams)} teams, ${int(size.grants)} grants, ${int(size.bindings)} bindings (+ ~1 % archived/revoked rows)`,
     `seeded ${int(Object.values(rows).reduce((a, b) => a + b, 0))} rows in ${(report.seedMs / 1000).toFixed(1)} s` +
       (report.analyzeMs !== null ? `, ANALYZE ${(report.analyzeMs / 1000).toFixed(1)} s` : '') +
-      ` (${Object.entries(rows).filter(([, n]) => n > 1).map(([t, n]) => `${t} ${int(n)}`).join(', ')})`,
+      ` (${Object.entries(rows)
+        .filter(([, n]) => n > 1)
+        .map(([t, n]) => `${t} ${int(n)}`)
+        .join(', ')})`,
     `member: in ${report.seeded.memberActiveTeams} active teams, reads ${int(report.seeded.memberProjects)} projects; ` +
       `project detail target reached through a team only`,
     '',
@@ -95,15 +102,33 @@ export function formatStructureReport(report: StructureReport, options: { allPla
   const byOperation = new Map<string, StageFigures[]>();
   for (const s of report.stages) byOperation.set(s.operation, [...(byOperation.get(s.operation) ?? []), s]);
   for (const [operation, stages] of byOperation) {
-    const http = report.endpoints.find((e) => e.operation === operation && e.actor === (operation === 'listMyProjects' ? 'member' : 'owner'));
+    const http = report.endpoints.find(
+      (e) => e.operation === operation && e.actor === (operation === 'listMyProjects' ? 'member' : 'owner'),
+    );
     const base = http?.timing.medianMs ?? Number.NaN;
     out.push('', `${operation}: where the time goes (each stage timed alone, in process)`);
     out.push(
       ...table(
         ['stage', 'n', 'median ms', 'p95 ms', 'of HTTP median'],
         [
-          ...stages.map((s) => [s.stage, String(s.timing.n), ms(s.timing.medianMs), ms(s.timing.p95Ms), `${((s.timing.medianMs / base) * 100).toFixed(0)} %`]),
-          ...(http ? [['whole HTTP request (server + loopback + client read)', String(http.timing.n), ms(http.timing.medianMs), ms(http.timing.p95Ms), '100 %']] : []),
+          ...stages.map((s) => [
+            s.stage,
+            String(s.timing.n),
+            ms(s.timing.medianMs),
+            ms(s.timing.p95Ms),
+            `${((s.timing.medianMs / base) * 100).toFixed(0)} %`,
+          ]),
+          ...(http
+            ? [
+                [
+                  'whole HTTP request (server + loopback + client read)',
+                  String(http.timing.n),
+                  ms(http.timing.medianMs),
+                  ms(http.timing.p95Ms),
+                  '100 %',
+                ],
+              ]
+            : []),
         ],
       ).map((l) => `  ${l}`),
     );

@@ -63,7 +63,10 @@ export interface CpuTimingStats extends TimingStats {
  * falls on all of them alike and their ratios stay meaningful. `warmup` untimed rounds first;
  * then up to `n` rounds, stopping early once `minN` are in and `budgetMs` has passed.
  */
-export async function timeInterleaved<K extends string>(fns: Record<K, () => Promise<unknown> | unknown>, options: TimingOptions): Promise<Record<K, CpuTimingStats>> {
+export async function timeInterleaved<K extends string>(
+  fns: Record<K, () => Promise<unknown> | unknown>,
+  options: TimingOptions,
+): Promise<Record<K, CpuTimingStats>> {
   const keys = Object.keys(fns) as K[];
   for (let i = 0; i < options.warmup; i++) for (const k of keys) await fns[k]();
   const wall = new Map<K, number[]>(keys.map((k) => [k, []]));
@@ -82,7 +85,9 @@ export async function timeInterleaved<K extends string>(fns: Record<K, () => Pro
     }
     if (round + 1 >= minN && performance.now() > deadline) break;
   }
-  return Object.fromEntries(keys.map((k) => [k, { ...summarize(wall.get(k)!), cpuMedianMs: summarize(cpu.get(k)!).medianMs }])) as Record<K, CpuTimingStats>;
+  return Object.fromEntries(
+    keys.map((k) => [k, { ...summarize(wall.get(k)!), cpuMedianMs: summarize(cpu.get(k)!).medianMs }]),
+  ) as Record<K, CpuTimingStats>;
 }
 
 /** One step of a round: `before` runs untimed, `timed` is measured. */
@@ -96,7 +101,11 @@ export interface Step {
  * Every step once per round, the starting step rotating so no step always runs first on a warm
  * cache; `warmup` untimed rounds first.
  */
-export async function timeRounds(steps: readonly Step[], warmup: number, rounds: number): Promise<Map<string, TimingStats>> {
+export async function timeRounds(
+  steps: readonly Step[],
+  warmup: number,
+  rounds: number,
+): Promise<Map<string, TimingStats>> {
   const samples = new Map<string, number[]>(steps.map((s) => [s.label, []]));
   for (let round = 0; round < warmup + rounds; round++) {
     for (let j = 0; j < steps.length; j++) {

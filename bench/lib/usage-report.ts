@@ -57,7 +57,12 @@ export interface UsageBenchReport {
   where: string;
   analyzed: boolean;
   size: UsageSize;
-  seed: { rows: Record<string, number>; seedMs: number; folders: number; filterFolder: { id: string; name: string; subtreeFolders: number; subtreeProjects: number } };
+  seed: {
+    rows: Record<string, number>;
+    seedMs: number;
+    folders: number;
+    filterFolder: { id: string; name: string; subtreeFolders: number; subtreeProjects: number };
+  };
   file: { bytes: number; lines: number; sessions: number; generateMs: number };
   ingest: {
     /** What loaded the file: the real path, or the bench's workaround when the real path failed. */
@@ -86,7 +91,11 @@ const size3 = (t: CpuTimingStats) => `${ms(t.minMs)} / ${ms(t.medianMs)} / ${ms(
 
 function table(header: string[], rows: string[][], leftColumns = 1): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
@@ -101,11 +110,15 @@ export function formatUsageReport(report: UsageBenchReport, options: { allPlans:
     `seeded org, owner, folders, projects in ${(report.seed.seedMs / 1000).toFixed(1)} s; ` +
       `JSONL file ${mib(file.bytes)} (${int(file.lines)} lines) generated in ${(file.generateMs / 1000).toFixed(1)} s`,
     ...(ingest.failedAttempt
-      ? [`INGEST FAILED through services.usage.ingest after ${(ingest.failedAttempt.ms / 1000).toFixed(1)} s: ${ingest.failedAttempt.error}`]
+      ? [
+          `INGEST FAILED through services.usage.ingest after ${(ingest.failedAttempt.ms / 1000).toFixed(1)} s: ${ingest.failedAttempt.error}`,
+        ]
       : []),
     `ingest through ${ingest.path}: ${int(ingest.runs)} runs, ${int(ingest.sessions)} sessions in ${(ingest.ms / 1000).toFixed(1)} s ` +
       `= ${int(Math.round(ingest.runsPerSecond))} runs/s, ${ingest.mibPerSecond.toFixed(1)} MiB/s of JSONL (both passes)` +
-      (ingest.checkMs !== null ? `; check pass ${(ingest.checkMs / 1000).toFixed(1)} s, lookups + write pass ${((ingest.ms - ingest.checkMs) / 1000).toFixed(1)} s` : ''),
+      (ingest.checkMs !== null
+        ? `; check pass ${(ingest.checkMs / 1000).toFixed(1)} s, lookups + write pass ${((ingest.ms - ingest.checkMs) / 1000).toFixed(1)} s`
+        : ''),
     `  afterwards: runs ${int(ingest.rowsAfter.runs)}, agent_sessions ${int(ingest.rowsAfter.agentSessions)}` +
       (report.analyzeMs !== null ? `; ANALYZE ${(report.analyzeMs / 1000).toFixed(1)} s` : ''),
     `folder variant: root folder "${report.seed.filterFolder.name}", ${report.seed.filterFolder.subtreeFolders} folders and ${report.seed.filterFolder.subtreeProjects} projects in its subtree`,
@@ -113,15 +126,33 @@ export function formatUsageReport(report: UsageBenchReport, options: { allPlans:
 
   out.push(
     '',
-    'Each round calls, one after another: GET over loopback (HTTP), services.usage.report in process (service), the report\'s',
-    'aggregation as one statement through db.raw (raw), and its pre-aggregating rewrite (pre-agg). cpu = this process\'s CPU',
-    `time per call${report.database === 'postgresql' ? ' (the PostgreSQL server\'s share not included)' : ' (SQLite runs in this process: the whole cost)'}.`,
+    "Each round calls, one after another: GET over loopback (HTTP), services.usage.report in process (service), the report's",
+    "aggregation as one statement through db.raw (raw), and its pre-aggregating rewrite (pre-agg). cpu = this process's CPU",
+    `time per call${report.database === 'postgresql' ? " (the PostgreSQL server's share not included)" : ' (SQLite runs in this process: the whole cost)'}.`,
   );
   for (const pass of report.passes) {
-    out.push('', `${pass.name}${pass.createMs !== null ? ` (index built in ${(pass.createMs / 1000).toFixed(1)} s, dropped after the pass)` : ''}`);
+    out.push(
+      '',
+      `${pass.name}${pass.createMs !== null ? ` (index built in ${(pass.createMs / 1000).toFixed(1)} s, dropped after the pass)` : ''}`,
+    );
     out.push(
       ...table(
-        ['variant', 'rows', 'rounds', 'HTTP min / median / p95 ms', 'service med', 'raw min / median / p95 ms', 'HTTP / raw', 'pre-agg med', 'raw / pre-agg', 'cpu HTTP', 'cpu raw', 'cpu pre-agg', 'SQL/req', 'bytes'],
+        [
+          'variant',
+          'rows',
+          'rounds',
+          'HTTP min / median / p95 ms',
+          'service med',
+          'raw min / median / p95 ms',
+          'HTTP / raw',
+          'pre-agg med',
+          'raw / pre-agg',
+          'cpu HTTP',
+          'cpu raw',
+          'cpu pre-agg',
+          'SQL/req',
+          'bytes',
+        ],
         pass.variants.map((v) => [
           v.variant,
           int(v.rows),
@@ -167,7 +198,10 @@ export function formatUsageReport(report: UsageBenchReport, options: { allPlans:
     for (const v of pass.variants) {
       if (!options.allPlans && v.variant !== 'unfiltered') continue;
       for (const p of v.plans) out.push(`  [${v.variant}, report query] ${p.sql}`, ...p.plan.map((l) => `    ${l}`));
-      for (const [what, p] of [['raw statement', v.rawPlan], ['pre-aggregated statement', v.altPlan]] as const) {
+      for (const [what, p] of [
+        ['raw statement', v.rawPlan],
+        ['pre-aggregated statement', v.altPlan],
+      ] as const) {
         out.push(`  [${v.variant}, ${what}] ${p.sql.replace(/\s+/g, ' ')}`, ...p.plan.map((l) => `    ${l}`));
       }
     }

@@ -14,26 +14,39 @@ export async function verifyOurAnswer(baseUrl: string, target: LoadTarget): Prom
   assertJson(context, contentType);
   const body: unknown = JSON.parse(text);
   if (!isDeepStrictEqual(body, target.expectedBody)) {
-    throw new Error(`${context} answered an unexpected body:\n  got      ${text}\n  expected ${JSON.stringify(target.expectedBody)}`);
+    throw new Error(
+      `${context} answered an unexpected body:\n  got      ${text}\n  expected ${JSON.stringify(target.expectedBody)}`,
+    );
   }
   return Buffer.byteLength(text);
 }
 
 /** A comparison server answers 200 with a JSON body of exactly `bytes` bytes. */
-export async function verifyStaticAnswer(name: string, url: string, headers: Record<string, string>, bytes: number): Promise<void> {
+export async function verifyStaticAnswer(
+  name: string,
+  url: string,
+  headers: Record<string, string>,
+  bytes: number,
+): Promise<void> {
   const { status, contentType, text } = await get(url, headers);
   const context = `the ${name} server`;
   if (status !== 200) throw new Error(`${context} answered ${status}, expected 200`);
   assertJson(context, contentType);
   const actual = Buffer.byteLength(text);
-  if (actual !== bytes) throw new Error(`${context} answered ${actual} body bytes, expected ${bytes} (the size of ours)`);
+  if (actual !== bytes)
+    throw new Error(`${context} answered ${actual} body bytes, expected ${bytes} (the size of ours)`);
 }
 
 async function get(url: string, headers: Record<string, string>) {
   const response = await fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', text: await response.text() };
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? '',
+    text: await response.text(),
+  };
 }
 
 function assertJson(context: string, contentType: string): void {
-  if (!contentType.startsWith('application/json')) throw new Error(`${context} answered content-type "${contentType}", expected application/json`);
+  if (!contentType.startsWith('application/json'))
+    throw new Error(`${context} answered content-type "${contentType}", expected application/json`);
 }

@@ -12,7 +12,10 @@ const payload = jsonOfLength(bodyBytesArgument());
 await runBenchServer(async () => ({
   handler(_req, res) {
     const body = JSON.stringify(payload);
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    });
     res.end(body);
   },
 }));

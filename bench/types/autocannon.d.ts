@@ -27,7 +27,10 @@ declare module 'autocannon' {
 
     /** The running load: emits `response(client, statusCode, bytes, latencyMs)` per answer. */
     interface Instance extends EventEmitter, PromiseLike<Result> {
-      on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, latencyMs: number) => void): this;
+      on(
+        event: 'response',
+        listener: (client: unknown, statusCode: number, bytes: number, latencyMs: number) => void,
+      ): this;
       on(event: string | symbol, listener: (...args: never[]) => void): this;
     }
   }

@@ -18,7 +18,10 @@ const retired = join(sdkDir, `.dist-retired-${process.pid}`);
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
 function compile(project, outDir) {
-  execFileSync(process.execPath, [tsc, '-p', join(sdkDir, project), '--outDir', outDir], { cwd: sdkDir, stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-p', join(sdkDir, project), '--outDir', outDir], {
+    cwd: sdkDir,
+    stdio: 'inherit',
+  });
 }
 
 try {

@@ -9,7 +9,14 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SPEC_PATH, deriveOperations, deriveSchemas, readSpec, renderOperationsModule, renderSchemasModule } from './spec.mjs';
+import {
+  SPEC_PATH,
+  deriveOperations,
+  deriveSchemas,
+  readSpec,
+  renderOperationsModule,
+  renderSchemasModule,
+} from './spec.mjs';
 
 const sdkDir = fileURLToPath(new URL('..', import.meta.url));
 const outDir = join(sdkDir, 'src', 'generated');

@@ -61,7 +61,10 @@ export function deriveOperations(document) {
 /** The runtime table the client is built from: operationId → { method, path, redirect? }. */
 export function toOperationTable(operations) {
   return Object.fromEntries(
-    operations.map((op) => [op.operationId, { method: op.method, path: op.path, ...(op.redirect ? { redirect: 'manual' } : {}) }]),
+    operations.map((op) => [
+      op.operationId,
+      { method: op.method, path: op.path, ...(op.redirect ? { redirect: 'manual' } : {}) },
+    ]),
   );
 }
 
@@ -104,13 +107,12 @@ export function renderOperationsModule(operations) {
           op.summary,
           op.description,
           op.redirect
-            ? 'SDK: sent with `redirect: \'manual\'`; the redirect is not followed, and the method resolves to `undefined` once the server answered with it. In a browser the cookie it sets is stored by the browser.'
+            ? "SDK: sent with `redirect: 'manual'`; the redirect is not followed, and the method resolves to `undefined` once the server answered with it. In a browser the cookie it sets is stored by the browser."
             : undefined,
           `\`${op.method.toUpperCase()} ${op.path}\` (operation \`${op.operationId}\`)`,
         ],
         '  ',
-      ) +
-      `  readonly ${op.operationId}: OperationMethod<operations[${quote(op.operationId)}]>;`,
+      ) + `  readonly ${op.operationId}: OperationMethod<operations[${quote(op.operationId)}]>;`,
   );
   return `${HEADER}import type { Expect, OperationMethod, OperationTableFor, SameKeys } from '../operation-types.js';
 import type { operations, paths } from './openapi.js';

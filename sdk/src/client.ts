@@ -47,7 +47,9 @@ function withoutEmptyValues(query: Record<string, unknown>): Record<string, unkn
  */
 function pathSegment(where: string, name: string, value: unknown): string {
   if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {
-    throw new TypeError(`${where}: path parameter "${name}" must be a non-empty string other than "." and ".." (got ${JSON.stringify(value)})`);
+    throw new TypeError(
+      `${where}: path parameter "${name}" must be a non-empty string other than "." and ".." (got ${JSON.stringify(value)})`,
+    );
   }
   return value;
 }
@@ -80,7 +82,13 @@ export function bindClient<Operations, Paths extends {}>(
   });
   const request = raw.request as unknown as RawRequest;
 
-  async function call(operationId: string, route: OperationRoute, names: string[], args: MethodArgs | undefined, callOptions: CallOptions | undefined) {
+  async function call(
+    operationId: string,
+    route: OperationRoute,
+    names: string[],
+    args: MethodArgs | undefined,
+    callOptions: CallOptions | undefined,
+  ) {
     const { query, body, ...pathArgs } = args ?? {};
     const path: Record<string, string> = {};
     for (const name of names) {
@@ -105,7 +113,8 @@ export function bindClient<Operations, Paths extends {}>(
   const client: Record<string, unknown> = { raw };
   for (const [operationId, route] of Object.entries(table)) {
     const names = pathParamNames(route.path);
-    client[operationId] = (args?: MethodArgs, callOptions?: CallOptions) => call(operationId, route, names, args, callOptions);
+    client[operationId] = (args?: MethodArgs, callOptions?: CallOptions) =>
+      call(operationId, route, names, args, callOptions);
   }
   return client as OperationClient<Operations, Paths>;
 }

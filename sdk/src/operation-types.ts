@@ -92,9 +92,10 @@ export type OperationResult<Op> = Op extends { responses: infer Responses }
   : unknown;
 
 /** The method of one operation. The argument is optional when nothing in it is required. */
-export type OperationMethod<Op> = Nothing extends OperationArgs<Op>
-  ? (args?: OperationArgs<Op>, options?: CallOptions) => Promise<OperationResult<Op>>
-  : (args: OperationArgs<Op>, options?: CallOptions) => Promise<OperationResult<Op>>;
+export type OperationMethod<Op> =
+  Nothing extends OperationArgs<Op>
+    ? (args?: OperationArgs<Op>, options?: CallOptions) => Promise<OperationResult<Op>>
+    : (args: OperationArgs<Op>, options?: CallOptions) => Promise<OperationResult<Op>>;
 
 /** A client with one method per operation of `Operations`, and `raw`, the openapi-fetch client. */
 export type OperationClient<Operations, Paths extends {}> = {

@@ -115,7 +115,8 @@ export function createServices(deps: {
   const folderTrees = [folderStore, libraryStore];
   const folders = new FolderService(uow, folderStore, clock, capacity, folderTrees);
   const library = new LibraryService(uow, libraryStore, clock, capacity, folderTrees);
-  const requireLibraryFolder = (organizationId: string, folderId: string, trx: Executor) => library.requireActive(organizationId, folderId, trx);
+  const requireLibraryFolder = (organizationId: string, folderId: string, trx: Executor) =>
+    library.requireActive(organizationId, folderId, trx);
   const grants = new GrantStore();
   const projectStore = new ProjectStore();
   const teamStore = new TeamStore();
@@ -135,14 +136,29 @@ export function createServices(deps: {
   const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity);
   const teams = new TeamService(uow, teamStore, memberStore, users, orgAccess, clock, capacity);
   const connectionStore = new ConnectionStore();
-  const keyrings = connectionKeyrings({ keyring: deps.keyring, db, masterKeys: config.masterKeys, dataDir: config.dataDir, logger });
+  const keyrings = connectionKeyrings({
+    keyring: deps.keyring,
+    db,
+    masterKeys: config.masterKeys,
+    dataDir: config.dataDir,
+    logger,
+  });
   const connections = new ConnectionService(uow, connectionStore, keyrings, clock, logger);
   const credentials = new CredentialResolver(uow, connectionStore, keyrings);
   const agentRoles = new AgentRoleService(uow, new AgentRoleStore(), config.models, clock, requireLibraryFolder);
   const skillStore = new SkillStore();
   const skillDisk = new SkillContentStore(path.join(config.dataDir, 'skills'));
-  const skillContent: SkillContent = deps.sharedDatabase ? new DatabaseSkillContent(uow, skillDisk, () => clock.now()) : skillDisk;
-  const skills = new SkillService(uow, skillStore, new SkillIngestion(uow, skillContent, skillStore, capacity, clock), skillContent, clock, requireLibraryFolder);
+  const skillContent: SkillContent = deps.sharedDatabase
+    ? new DatabaseSkillContent(uow, skillDisk, () => clock.now())
+    : skillDisk;
+  const skills = new SkillService(
+    uow,
+    skillStore,
+    new SkillIngestion(uow, skillContent, skillStore, capacity, clock),
+    skillContent,
+    clock,
+    requireLibraryFolder,
+  );
   return {
     config,
     db,

@@ -45,13 +45,22 @@ export class Authorizer {
     const refused = `"${operation.summary}" (${operation.operationId})`;
     if (rule === 'projectCreator') {
       if ((await this.deps.settingsOf(access.organization.id)).membersCanCreateProjects) return;
-      throw forbidden('org_admin_required', `${refused} is for org admins here; an admin can allow members in the settings.`);
+      throw forbidden(
+        'org_admin_required',
+        `${refused} is for org admins here; an admin can allow members in the settings.`,
+      );
     }
     throw forbidden('org_admin_required', `${refused} is for an organization OWNER or ADMIN.`);
   }
 
   /** The grant part of a project rule, for the project in the path. */
-  checkProject(rule: ProjectRule, operation: GuardedOperation, access: OrgAccess, session: AuthenticatedSession, projectId: string): Promise<ProjectAccess> {
+  checkProject(
+    rule: ProjectRule,
+    operation: GuardedOperation,
+    access: OrgAccess,
+    session: AuthenticatedSession,
+    projectId: string,
+  ): Promise<ProjectAccess> {
     return this.deps.projects.check(rule, operation, access, session.user.id, projectId);
   }
 }

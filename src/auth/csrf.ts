@@ -15,7 +15,9 @@ export function csrfGuard(allowedOrigin: string): RequestHandler {
     const origin = req.headers.origin;
     if (origin !== undefined) {
       if (origin === allowedOrigin) return next();
-      return next(forbidden('csrf_rejected', 'Cross-origin request refused: the Origin header does not match this service.'));
+      return next(
+        forbidden('csrf_rejected', 'Cross-origin request refused: the Origin header does not match this service.'),
+      );
     }
     const site = req.headers['sec-fetch-site'];
     if (site === undefined || site === 'same-origin' || site === 'none') return next();

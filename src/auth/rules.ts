@@ -13,7 +13,15 @@
  *   or an org admin (read-only oversight).
  * - projectManage: a member holding MANAGE on the project; org admins get no override.
  */
-export const RULES = ['public', 'session', 'member', 'projectCreator', 'orgAdmin', 'projectRead', 'projectManage'] as const;
+export const RULES = [
+  'public',
+  'session',
+  'member',
+  'projectCreator',
+  'orgAdmin',
+  'projectRead',
+  'projectManage',
+] as const;
 export type Rule = (typeof RULES)[number];
 
 /** The rules decided by a grant on the project in the path, after the request is validated. */

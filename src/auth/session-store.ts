@@ -13,7 +13,10 @@ export interface StoredSession {
 
 /** Login sessions and one-time login links. Only SHA-256 hashes of tokens are stored. */
 export class SessionStore {
-  async insertLoginLink(db: Executor, input: { tokenHash: string; userId: string; createdAt: string; expiresAt: string }): Promise<void> {
+  async insertLoginLink(
+    db: Executor,
+    input: { tokenHash: string; userId: string; createdAt: string; expiresAt: string },
+  ): Promise<void> {
     await db('login_links').insert({
       token_hash: input.tokenHash,
       user_id: input.userId,

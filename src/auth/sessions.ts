@@ -70,7 +70,12 @@ export class SessionService {
     const redeemed = await this.uow.run(async (trx) => {
       const userId = await this.store.consumeLoginLink(trx, hashToken(linkToken), at);
       if (!userId) return false;
-      await this.store.insertSession(trx, { tokenHash: hashToken(token), userId, createdAt: at, expiresAt: expiresAt.toISOString() });
+      await this.store.insertSession(trx, {
+        tokenHash: hashToken(token),
+        userId,
+        createdAt: at,
+        expiresAt: expiresAt.toISOString(),
+      });
       return true;
     });
     if (!redeemed) throw unauthenticated('This login link is unknown, expired or already used. Ask for a new one.');
@@ -119,7 +124,11 @@ export class SessionService {
 
   /** Removes sessions and login links that can no longer be used. */
   deleteExpired(now: Date): Promise<number> {
-    return this.store.deleteExpired(this.uow.executor, now.toISOString(), new Date(now.getTime() - SESSION_IDLE_MS).toISOString());
+    return this.store.deleteExpired(
+      this.uow.executor,
+      now.toISOString(),
+      new Date(now.getTime() - SESSION_IDLE_MS).toISOString(),
+    );
   }
 
   /** Forget every cached session (after a change to users that sessions carry). */

@@ -54,7 +54,13 @@ export function open(envelope: Envelope, binding: EnvelopeBinding, keyring: Keyr
   const masterKey = keyring.key(envelope.keyId);
   let dataKey: Buffer;
   try {
-    dataKey = decrypt(masterKey, envelope.wrapIv, envelope.wrapTag, envelope.wrappedKey, associatedData('data-key', binding));
+    dataKey = decrypt(
+      masterKey,
+      envelope.wrapIv,
+      envelope.wrapTag,
+      envelope.wrappedKey,
+      associatedData('data-key', binding),
+    );
   } catch {
     throw new TamperedEnvelopeError(
       `The data key of connection ${binding.connectionId} version ${binding.version} does not authenticate under master key "${envelope.keyId}": ` +
@@ -103,5 +109,6 @@ function checkShape(e: Envelope): void {
     e.wrapTag.length !== TAG_BYTES ||
     e.iv.length !== IV_BYTES ||
     e.tag.length !== TAG_BYTES;
-  if (wrong) throw new TamperedEnvelopeError('The envelope fields do not have the lengths AES-256-GCM sealing produces.');
+  if (wrong)
+    throw new TamperedEnvelopeError('The envelope fields do not have the lengths AES-256-GCM sealing produces.');
 }

@@ -14,7 +14,9 @@ export class UnknownKeyIdError extends CredentialError {
   readonly code = 'unknown_key_id';
 
   constructor(readonly keyId: string) {
-    super(`The credential is sealed under master key "${keyId}", which this keyring does not hold; add it to HUB_MASTER_KEYS.`);
+    super(
+      `The credential is sealed under master key "${keyId}", which this keyring does not hold; add it to HUB_MASTER_KEYS.`,
+    );
     this.name = 'UnknownKeyIdError';
   }
 }

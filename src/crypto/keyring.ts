@@ -84,12 +84,19 @@ export async function loadKeyring(options: LoadKeyringOptions): Promise<Keyring>
   const usage = await options.keyUsage();
   const unreadable = usage.filter((u) => u.activeVersions > 0 && !keyring.keyIds.includes(u.keyId)).map((u) => u.keyId);
   if (unreadable.length) {
-    logger?.warn({ keyIds: unreadable }, 'active credential versions are sealed under master keys this keyring lacks; they will not resolve');
+    logger?.warn(
+      { keyIds: unreadable },
+      'active credential versions are sealed under master keys this keyring lacks; they will not resolve',
+    );
   }
   return keyring;
 }
 
-async function keyringFromFile(file: string, keyUsage: () => Promise<KeyUsage[]>, logger: Logger | undefined): Promise<Keyring> {
+async function keyringFromFile(
+  file: string,
+  keyUsage: () => Promise<KeyUsage[]>,
+  logger: Logger | undefined,
+): Promise<Keyring> {
   const existing = readKeyFile(file, logger);
   if (existing) return existing;
   const sealed = (await keyUsage()).reduce((n, u) => n + u.versions, 0);
@@ -101,7 +108,10 @@ async function keyringFromFile(file: string, keyUsage: () => Promise<KeyUsage[]>
   }
   const created = createKeyFile(file);
   if (created) {
-    logger?.info({ file, keyId: created.activeKeyId }, 'created the master key file (mode 0600); back it up: sealed credentials cannot be read without it');
+    logger?.info(
+      { file, keyId: created.activeKeyId },
+      'created the master key file (mode 0600); back it up: sealed credentials cannot be read without it',
+    );
     return created;
   }
   // Another process created it between our read and our write: use theirs.

@@ -23,7 +23,9 @@ export function errorMiddleware(fallbackLogger: Logger): ErrorRequestHandler {
     } else if (apiError.status >= 500) {
       log.error({ err }, 'server error');
     }
-    const rendered = apiError ?? new ApiError(500, 'internal_error', `Internal error; quote request id ${String(res.locals.requestId ?? 'n/a')}.`);
+    const rendered =
+      apiError ??
+      new ApiError(500, 'internal_error', `Internal error; quote request id ${String(res.locals.requestId ?? 'n/a')}.`);
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(rendered.headers ?? {})) res.setHeader(name, value);
     res.status(rendered.status).json({
@@ -40,18 +42,30 @@ function toApiError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
   if (err instanceof validatorErrors.BadRequest || err instanceof validatorErrors.UnsupportedMediaType) {
     const details = err.errors.map((e) => ({ path: e.path, message: e.message }));
-    return new ApiError(400, 'validation_failed', summarize(details) ?? 'The request does not match the API contract.', details);
+    return new ApiError(
+      400,
+      'validation_failed',
+      summarize(details) ?? 'The request does not match the API contract.',
+      details,
+    );
   }
   if (err instanceof validatorErrors.NotFound) return new ApiError(404, 'not_found', 'No such endpoint.');
   if (err instanceof validatorErrors.MethodNotAllowed) {
     const allow = err.headers?.Allow;
-    return new ApiError(405, 'method_not_allowed', 'This method is not allowed on this path.', undefined, allow ? { Allow: allow } : undefined);
+    return new ApiError(
+      405,
+      'method_not_allowed',
+      'This method is not allowed on this path.',
+      undefined,
+      allow ? { Allow: allow } : undefined,
+    );
   }
   if (err instanceof validatorErrors.RequestEntityTooLarge) return tooLarge();
   const type = (err as { type?: unknown }).type;
   // Errors raised by express.json() before the validator sees the request.
   if (type === 'entity.too.large') return tooLarge();
-  if (type === 'entity.parse.failed') return new ApiError(400, 'validation_failed', 'The request body is not valid JSON.');
+  if (type === 'entity.parse.failed')
+    return new ApiError(400, 'validation_failed', 'The request body is not valid JSON.');
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return new ApiError(400, 'validation_failed', 'The request body must be UTF-8 JSON.');
   }

@@ -20,5 +20,6 @@ export const toExplorerProject = (p: ExplorerProjectRecord): ExplorerProject => 
   name: p.name,
   folderId: p.folder_id,
   createdAt: p.created_at,
-  binding: p.binding_chat_id && p.binding_created_at ? { chatId: p.binding_chat_id, createdAt: p.binding_created_at } : null,
+  binding:
+    p.binding_chat_id && p.binding_created_at ? { chatId: p.binding_chat_id, createdAt: p.binding_created_at } : null,
 });

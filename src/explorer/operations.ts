@@ -6,7 +6,8 @@ import { folderOrder } from '../folder-tree/order.js';
 import { toExplorerFolder, toExplorerProject } from './mapper.js';
 
 /** Folders in tree order (sortKey, name, id); projects by name, then id, so the order is total. */
-const projectOrder = (a: Schema<'ExplorerProject'>, b: Schema<'ExplorerProject'>) => byName(a.name, b.name) || byCodeUnits(a.id, b.id);
+const projectOrder = (a: Schema<'ExplorerProject'>, b: Schema<'ExplorerProject'>) =>
+  byName(a.name, b.name) || byCodeUnits(a.id, b.id);
 
 /** The admin's whole tree, and a member's own projects. */
 export function explorerOperations({ explorer }: Services): OperationModule {

@@ -28,10 +28,20 @@ export class ExplorerStore {
 }
 
 /** The organization's active projects among `from` (aliased `p`), each with its live binding. */
-function projectsQuery(organizationId: string, from: Knex.QueryBuilder): Knex.QueryBuilder<ExplorerProjectRecord, ExplorerProjectRecord[]> {
+function projectsQuery(
+  organizationId: string,
+  from: Knex.QueryBuilder,
+): Knex.QueryBuilder<ExplorerProjectRecord, ExplorerProjectRecord[]> {
   return from
     .leftJoin('project_bindings as b', (on) => on.on('b.project_id', 'p.id').andOnNull('b.archived_at'))
     .where('p.organization_id', organizationId)
     .whereNull('p.archived_at')
-    .select('p.id', 'p.name', 'p.folder_id', 'p.created_at', 'b.chat_id as binding_chat_id', 'b.created_at as binding_created_at') as never;
+    .select(
+      'p.id',
+      'p.name',
+      'p.folder_id',
+      'p.created_at',
+      'b.chat_id as binding_chat_id',
+      'b.created_at as binding_created_at',
+    ) as never;
 }

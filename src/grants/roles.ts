@@ -11,4 +11,5 @@ export function strongestGrant(roles: Iterable<GrantRole>): GrantRole | null {
   return best;
 }
 
-export const grantAtLeast = (held: GrantRole | null, needed: GrantRole): boolean => held !== null && rank(held) >= rank(needed);
+export const grantAtLeast = (held: GrantRole | null, needed: GrantRole): boolean =>
+  held !== null && rank(held) >= rank(needed);

@@ -39,11 +39,17 @@ export function grantsOfUser(db: Executor, organizationId: string, userId: strin
 export class GrantStore {
   /** Every role the user holds on the project, through any principal. */
   async rolesOnProject(db: Executor, organizationId: string, userId: string, projectId: string): Promise<GrantRole[]> {
-    const rows = await grantsOfUser(db, organizationId, userId).where('g.project_id', projectId).select<{ role: GrantRole }[]>('g.role');
+    const rows = await grantsOfUser(db, organizationId, userId)
+      .where('g.project_id', projectId)
+      .select<{ role: GrantRole }[]>('g.role');
     return rows.map((r) => r.role);
   }
 
-  async insertUserGrant(db: Executor, input: { organizationId: string; projectId: string; userId: string; role: GrantRole }, at: string): Promise<void> {
+  async insertUserGrant(
+    db: Executor,
+    input: { organizationId: string; projectId: string; userId: string; role: GrantRole },
+    at: string,
+  ): Promise<void> {
     await db('project_grants').insert({
       id: randomUUID(),
       organization_id: input.organizationId,
@@ -58,7 +64,9 @@ export class GrantStore {
 
   /** Team grants on a project, for teams that are not archived, by team name. */
   async listTeamAccess(db: Executor, projectId: string): Promise<TeamAccessRecord[]> {
-    return teamAccessQuery(db).where('g.project_id', projectId).orderBy([{ column: 't.name' }, { column: 't.slug' }]);
+    return teamAccessQuery(db)
+      .where('g.project_id', projectId)
+      .orderBy([{ column: 't.name' }, { column: 't.slug' }]);
   }
 
   /** Creates or changes the team's grant on the project; returns the resulting entry. */
@@ -70,15 +78,27 @@ export class GrantStore {
     const key = { project_id: input.projectId, principal_type: 'TEAM', principal_id: input.teamId };
     const updated = await db('project_grants').where(key).update({ role: input.role, updated_at: at });
     if (updated === 0) {
-      await db('project_grants').insert({ id: randomUUID(), organization_id: input.organizationId, ...key, role: input.role, created_at: at, updated_at: at });
+      await db('project_grants').insert({
+        id: randomUUID(),
+        organization_id: input.organizationId,
+        ...key,
+        role: input.role,
+        created_at: at,
+        updated_at: at,
+      });
     }
-    const entry = await teamAccessQuery(db).where('g.project_id', input.projectId).where('g.principal_id', input.teamId).first();
+    const entry = await teamAccessQuery(db)
+      .where('g.project_id', input.projectId)
+      .where('g.principal_id', input.teamId)
+      .first();
     return entry as TeamAccessRecord;
   }
 
   /** Removes the team's grant on the project; false when there was none. */
   async deleteTeamGrant(db: Executor, projectId: string, teamId: string): Promise<boolean> {
-    const deleted = await db('project_grants').where({ project_id: projectId, principal_type: 'TEAM', principal_id: teamId }).delete();
+    const deleted = await db('project_grants')
+      .where({ project_id: projectId, principal_type: 'TEAM', principal_id: teamId })
+      .delete();
     return deleted > 0;
   }
 }

@@ -29,7 +29,9 @@ export function createApiRouter(options: ApiRouterOptions): express.Router {
   for (const [path, located] of operationsByPath) {
     const route = router.route(toExpressPath(path));
     for (const location of located) {
-      const spec = options.operations[location.operationId as keyof OperationTable] as unknown as RuntimeSpec | undefined;
+      const spec = options.operations[location.operationId as keyof OperationTable] as unknown as
+        | RuntimeSpec
+        | undefined;
       if (!spec) throw new Error(`openapi.yaml has ${location.operationId}, which the operation table lacks`);
       const operation = pipelineOperation(location, spec.rule);
       const stages = options.pipeline.flatMap((stage) => stage(operation) ?? []);

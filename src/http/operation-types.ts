@@ -7,18 +7,23 @@ import type { operations } from '../../generated/openapi.js';
 export type OperationId = keyof operations;
 
 type Operation<O extends OperationId> = operations[O];
-type Present<T> = [T] extends [never] ? Record<string, never> : [T] extends [undefined] ? Record<string, never> : NonNullable<T>;
+type Present<T> = [T] extends [never]
+  ? Record<string, never>
+  : [T] extends [undefined]
+    ? Record<string, never>
+    : NonNullable<T>;
 
 export type PathParams<O extends OperationId> = Present<Operation<O>['parameters']['path']>;
 export type QueryParams<O extends OperationId> = Present<Operation<O>['parameters']['query']>;
 
 type JsonContent<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
 
-export type RequestBody<O extends OperationId> = Operation<O> extends { requestBody: infer R }
-  ? JsonContent<R>
-  : Operation<O> extends { requestBody?: infer R }
-    ? JsonContent<NonNullable<R>> | undefined
-    : undefined;
+export type RequestBody<O extends OperationId> =
+  Operation<O> extends { requestBody: infer R }
+    ? JsonContent<R>
+    : Operation<O> extends { requestBody?: infer R }
+      ? JsonContent<NonNullable<R>> | undefined
+      : undefined;
 
 export type SuccessStatus<O extends OperationId> = Extract<keyof Operation<O>['responses'], 200 | 201 | 204 | 303>;
 

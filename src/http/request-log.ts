@@ -24,7 +24,10 @@ export function requestLog(logger: Logger): RequestHandler {
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const path = req.originalUrl.split('?', 1)[0];
-      lines.info({ reqId: id, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 100) / 100 }, 'request');
+      lines.info(
+        { reqId: id, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 100) / 100 },
+        'request',
+      );
     });
     next();
   };

@@ -40,7 +40,11 @@ export function createLogger(options: { level?: string; destination?: pino.Desti
 export function serializeError(err: unknown): Record<string, unknown> {
   if (!(err instanceof Error)) return { type: typeof err };
   const out: Record<string, unknown> = { type: err.name, message: withoutStatement(err.message) };
-  if (err.stack) out.stack = err.stack.split('\n').slice(1, 8).map((line) => line.trim());
+  if (err.stack)
+    out.stack = err.stack
+      .split('\n')
+      .slice(1, 8)
+      .map((line) => line.trim());
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string') out.code = code;
   return out;

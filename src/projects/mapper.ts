@@ -16,7 +16,8 @@ export const toProjectDetail = (d: ProjectDetailRecord & ProjectViewer): Schema<
     d.created_by && d.creator_display_name !== null && d.creator_im_open_id !== null
       ? { id: d.created_by, displayName: d.creator_display_name, imOpenId: d.creator_im_open_id }
       : null,
-  binding: d.binding_chat_id && d.binding_created_at ? { chatId: d.binding_chat_id, createdAt: d.binding_created_at } : null,
+  binding:
+    d.binding_chat_id && d.binding_created_at ? { chatId: d.binding_chat_id, createdAt: d.binding_created_at } : null,
   actorIsOrgAdmin: d.isOrgAdmin,
   actorCanManageProject: d.canManage,
 });

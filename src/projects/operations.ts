@@ -14,7 +14,9 @@ export function projectOperations({ projects }: Services): OperationModule {
   ): Promise<Schema<'ProjectDetail'>> {
     const project = await projects.requireInOrg(access.organization.id, params.projectId);
     await change(project);
-    return toProjectDetail(await projects.detail(project.id, await projects.viewer(access, session.user.id, project.id)));
+    return toProjectDetail(
+      await projects.detail(project.id, await projects.viewer(access, session.user.id, project.id)),
+    );
   }
 
   return {
@@ -57,7 +59,9 @@ export function projectOperations({ projects }: Services): OperationModule {
 
     listProjectSessions: {
       rule: 'projectRead',
-      handle: async ({ project, query }) => ({ sessions: (await projects.listSessions(project.project.id, query.limit ?? 50)).map(toSessionSummary) }),
+      handle: async ({ project, query }) => ({
+        sessions: (await projects.listSessions(project.project.id, query.limit ?? 50)).map(toSessionSummary),
+      }),
     },
   };
 }

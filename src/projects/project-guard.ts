@@ -34,7 +34,13 @@ export class ProjectGuard {
     private readonly grants: GrantStore,
   ) {}
 
-  async check(rule: ProjectRule, operation: GuardedOperation, access: OrgAccess, userId: string, projectId: string): Promise<ProjectAccess> {
+  async check(
+    rule: ProjectRule,
+    operation: GuardedOperation,
+    access: OrgAccess,
+    userId: string,
+    projectId: string,
+  ): Promise<ProjectAccess> {
     const db = this.uow.executor;
     const project = await this.projects.findInOrg(db, access.organization.id, projectId);
     if (!project) throw notFound('project_not_found', `No project ${projectId} in this organization.`);
@@ -48,7 +54,10 @@ export class ProjectGuard {
       );
     }
     if (rule === 'projectManage' && !grantAtLeast(grant, 'MANAGE')) {
-      throw forbidden('project_manage_required', `${refused} needs the MANAGE grant on this project; org admins get no override.`);
+      throw forbidden(
+        'project_manage_required',
+        `${refused} needs the MANAGE grant on this project; org admins get no override.`,
+      );
     }
     return { project, grant, isOrgAdmin };
   }

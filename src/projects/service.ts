@@ -37,15 +37,25 @@ export class ProjectService {
    * directory is made inside the transaction, so a failure to make it leaves no project row.
    * Who may create is the `projectCreator` rule's decision, made before this runs.
    */
-  async create(organizationId: string, userId: string, input: { name: string; folderId?: string | undefined }): Promise<ProjectRecord> {
+  async create(
+    organizationId: string,
+    userId: string,
+    input: { name: string; folderId?: string | undefined },
+  ): Promise<ProjectRecord> {
     const at = this.clock.now().toISOString();
     return this.uow.run(async (trx) => {
       const folderId = input.folderId ?? null;
       if (folderId !== null) await this.folders.requireActive(organizationId, folderId, trx);
-      await this.capacity.ensureRoom(trx, organizationId, 'projectCount', () => this.projects.countActive(trx, organizationId));
+      await this.capacity.ensureRoom(trx, organizationId, 'projectCount', () =>
+        this.projects.countActive(trx, organizationId),
+      );
       const id = randomUUID();
       const workspaceDir = path.join(this.workspacesDir, organizationId, id);
-      const project = await this.projects.insert(trx, { id, organizationId, folderId, name: input.name, workspaceDir, createdBy: userId }, at);
+      const project = await this.projects.insert(
+        trx,
+        { id, organizationId, folderId, name: input.name, workspaceDir, createdBy: userId },
+        at,
+      );
       await this.grants.insertUserGrant(trx, { organizationId, projectId: id, userId, role: 'MANAGE' }, at);
       await fs.mkdir(workspaceDir, { recursive: true });
       return project;
@@ -89,7 +99,8 @@ export class ProjectService {
     const at = this.clock.now().toISOString();
     return this.uow.run(async (trx) => {
       const taken = await this.projects.activeBindingOfChat(trx, chatId);
-      if (taken && taken.project_id !== projectId) throw new BindingConflict(`chat ${chatId} is already bound to project ${taken.project_id}`);
+      if (taken && taken.project_id !== projectId)
+        throw new BindingConflict(`chat ${chatId} is already bound to project ${taken.project_id}`);
       if (taken) return { replaced: null };
       const previous = await this.projects.activeBinding(trx, projectId);
       if (previous) await this.projects.archiveBinding(trx, previous.id, at);
@@ -119,4 +130,7 @@ export class ProjectService {
 export class BindingConflict extends Error {}
 
 /** The `actor…` flags for a caller the project rules already checked. */
-export const viewerFrom = (access: ProjectAccess): ProjectViewer => ({ isOrgAdmin: access.isOrgAdmin, canManage: access.grant === 'MANAGE' });
+export const viewerFrom = (access: ProjectAccess): ProjectViewer => ({
+  isOrgAdmin: access.isOrgAdmin,
+  canManage: access.grant === 'MANAGE',
+});

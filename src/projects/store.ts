@@ -55,7 +55,14 @@ export class ProjectStore {
 
   async insert(
     db: Executor,
-    input: { id?: string; organizationId: string; folderId: string | null; name: string; workspaceDir: string; createdBy: string },
+    input: {
+      id?: string;
+      organizationId: string;
+      folderId: string | null;
+      name: string;
+      workspaceDir: string;
+      createdBy: string;
+    },
     at: string,
   ): Promise<ProjectRecord> {
     const row: ProjectRecord = {
@@ -72,7 +79,11 @@ export class ProjectStore {
     return row;
   }
 
-  async update(db: Executor, projectId: string, changes: Partial<Pick<ProjectRecord, 'name' | 'folder_id' | 'archived_at'>>): Promise<void> {
+  async update(
+    db: Executor,
+    projectId: string,
+    changes: Partial<Pick<ProjectRecord, 'name' | 'folder_id' | 'archived_at'>>,
+  ): Promise<void> {
     await db('projects').where({ id: projectId }).update(changes);
   }
 
@@ -89,7 +100,13 @@ export class ProjectStore {
   }
 
   async insertBinding(db: Executor, projectId: string, chatId: string, at: string): Promise<void> {
-    await db('project_bindings').insert({ id: randomUUID(), project_id: projectId, chat_id: chatId, created_at: at, archived_at: null });
+    await db('project_bindings').insert({
+      id: randomUUID(),
+      project_id: projectId,
+      chat_id: chatId,
+      created_at: at,
+      archived_at: null,
+    });
   }
 
   /** The project's sessions that are not archived, most recently active first. */

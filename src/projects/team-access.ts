@@ -38,7 +38,8 @@ export class TeamAccessService {
         team.teamId !== undefined
           ? await this.teams.findActive(trx, organizationId, team.teamId)
           : await this.teams.findActiveBySlug(trx, organizationId, team.teamSlug ?? '');
-      if (!found) throw notFound('team_not_found', `No active team ${team.teamId ?? team.teamSlug} in this organization.`);
+      if (!found)
+        throw notFound('team_not_found', `No active team ${team.teamId ?? team.teamSlug} in this organization.`);
       return this.grants.upsertTeamGrant(trx, { organizationId, projectId: project.id, teamId: found.id, role }, at);
     });
   }

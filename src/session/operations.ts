@@ -21,7 +21,10 @@ export function sessionOperations(services: Services): OperationModule {
         } catch (err) {
           // A person who clicked a stale link gets a page that says what to do, not JSON.
           if (err instanceof ApiError && req.accepts(['json', 'html']) === 'html') {
-            res.status(err.status).type('html').send(page('Login link not valid', `<p>${escapeHtml(err.message)}</p>`));
+            res
+              .status(err.status)
+              .type('html')
+              .send(page('Login link not valid', `<p>${escapeHtml(err.message)}</p>`));
             return undefined;
           }
           throw err;

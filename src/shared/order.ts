@@ -5,4 +5,5 @@
 export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Names as people read them: case-insensitive first, then exact, so the order is total. */
-export const byName = (a: string, b: string): number => byCodeUnits(a.toLowerCase(), b.toLowerCase()) || byCodeUnits(a, b);
+export const byName = (a: string, b: string): number =>
+  byCodeUnits(a.toLowerCase(), b.toLowerCase()) || byCodeUnits(a, b);

@@ -18,7 +18,8 @@ export function teamOperations({ teams }: Services): OperationModule {
 
     updateTeam: {
       rule: 'orgAdmin',
-      handle: async ({ access, params, body }) => toTeamRow(await teams.update(access.organization.id, params.teamId, body)),
+      handle: async ({ access, params, body }) =>
+        toTeamRow(await teams.update(access.organization.id, params.teamId, body)),
     },
 
     archiveTeam: {
@@ -31,13 +32,16 @@ export function teamOperations({ teams }: Services): OperationModule {
 
     listTeamMembers: {
       rule: 'orgAdmin',
-      handle: async ({ access, params }) => ({ members: (await teams.listMembers(access.organization.id, params.teamId)).map(toTeamMemberRow) }),
+      handle: async ({ access, params }) => ({
+        members: (await teams.listMembers(access.organization.id, params.teamId)).map(toTeamMemberRow),
+      }),
     },
 
     addTeamMember: {
       rule: 'orgAdmin',
       status: 201,
-      handle: async ({ access, params, body }) => toTeamMemberRow(await teams.addMember(access.organization.id, params.teamId, body)),
+      handle: async ({ access, params, body }) =>
+        toTeamMemberRow(await teams.addMember(access.organization.id, params.teamId, body)),
     },
 
     revokeTeamMember: {

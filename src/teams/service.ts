@@ -50,9 +50,16 @@ export class TeamService {
     const name = teamName(input.name);
     const at = this.clock.now().toISOString();
     return this.uow.run(async (trx) => {
-      await this.capacity.ensureRoom(trx, organizationId, 'teamCount', () => this.teams.countActive(trx, organizationId));
-      const id = await this.teams.insert(trx, { organizationId, slug: input.slug, name, description: input.description ?? null }, at);
-      if (!id) throw conflict('slug_taken', `An active team of this organization already has the slug "${input.slug}".`);
+      await this.capacity.ensureRoom(trx, organizationId, 'teamCount', () =>
+        this.teams.countActive(trx, organizationId),
+      );
+      const id = await this.teams.insert(
+        trx,
+        { organizationId, slug: input.slug, name, description: input.description ?? null },
+        at,
+      );
+      if (!id)
+        throw conflict('slug_taken', `An active team of this organization already has the slug "${input.slug}".`);
       return this.requireTeam(trx, organizationId, id);
     });
   }
@@ -61,13 +68,15 @@ export class TeamService {
   async update(organizationId: string, teamId: string, changes: TeamChanges): Promise<TeamRecord> {
     const name = changes.name === undefined ? undefined : teamName(changes.name);
     return this.uow.run(async (trx) => {
-      if (!(await this.teams.update(trx, organizationId, teamId, { name, description: changes.description }))) throw teamNotFound(teamId);
+      if (!(await this.teams.update(trx, organizationId, teamId, { name, description: changes.description })))
+        throw teamNotFound(teamId);
       return this.requireTeam(trx, organizationId, teamId);
     });
   }
 
   async archive(organizationId: string, teamId: string): Promise<void> {
-    if (!(await this.teams.archive(this.uow.executor, organizationId, teamId, this.clock.now().toISOString()))) throw teamNotFound(teamId);
+    if (!(await this.teams.archive(this.uow.executor, organizationId, teamId, this.clock.now().toISOString())))
+      throw teamNotFound(teamId);
     // Team rights are not cached today; clearing keeps "archived teams confer nothing from that
     // moment" true whatever the access cache comes to hold.
     await this.orgAccess.invalidate();
@@ -97,7 +106,8 @@ export class TeamService {
         throw notFound('member_not_found', `The user "${user.imOpenId}" is not an active member of this organization.`);
       }
       const added = await this.teams.insertMember(trx, teamId, user, at);
-      if (!added) throw conflict('already_team_member', `The user "${user.imOpenId}" is already a member of this team.`);
+      if (!added)
+        throw conflict('already_team_member', `The user "${user.imOpenId}" is already a member of this team.`);
       return added;
     });
   }
@@ -117,7 +127,9 @@ export class TeamService {
   }
 
   private findUser(trx: Executor, ref: TeamMemberRef): Promise<User | undefined> {
-    return ref.userId !== undefined ? this.users.findById(trx, ref.userId) : this.users.findByImOpenId(trx, ref.imOpenId!);
+    return ref.userId !== undefined
+      ? this.users.findById(trx, ref.userId)
+      : this.users.findByImOpenId(trx, ref.imOpenId!);
   }
 }
 

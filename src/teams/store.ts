@@ -65,7 +65,11 @@ export class TeamStore {
    * transaction ends, so archiving waits for a team-member write in flight.
    */
   async lockActive(trx: Executor, organizationId: string, teamId: string): Promise<boolean> {
-    const row = await trx('teams').where({ id: teamId, organization_id: organizationId }).whereNull('archived_at').forShare().first('id');
+    const row = await trx('teams')
+      .where({ id: teamId, organization_id: organizationId })
+      .whereNull('archived_at')
+      .forShare()
+      .first('id');
     return row !== undefined;
   }
 
@@ -141,7 +145,10 @@ export class TeamStore {
 
   /** Ends the user's active membership of the team; false when there was none. */
   async revokeMember(db: Executor, teamId: string, userId: string, at: string): Promise<boolean> {
-    const updated = await db('team_members').where({ team_id: teamId, user_id: userId }).whereNull('revoked_at').update({ revoked_at: at });
+    const updated = await db('team_members')
+      .where({ team_id: teamId, user_id: userId })
+      .whereNull('revoked_at')
+      .update({ revoked_at: at });
     return updated > 0;
   }
 
@@ -160,7 +167,9 @@ function activeTeamMembers(db: Executor, organizationId: string) {
   return db('team_members as tm')
     .join('teams as t', 't.id', 'tm.team_id')
     .join('users as u', 'u.id', 'tm.user_id')
-    .join('memberships as m', (on) => on.on('m.user_id', '=', 'tm.user_id').andOn('m.organization_id', '=', 't.organization_id'))
+    .join('memberships as m', (on) =>
+      on.on('m.user_id', '=', 'tm.user_id').andOn('m.organization_id', '=', 't.organization_id'),
+    )
     .where('t.organization_id', organizationId)
     .whereNull('tm.revoked_at')
     .whereNull('m.revoked_at')
@@ -170,7 +179,9 @@ function activeTeamMembers(db: Executor, organizationId: string) {
 function activeTeams(db: Executor, organizationId: string) {
   const memberCounts = db('team_members as tm')
     .join('teams as ct', 'ct.id', 'tm.team_id')
-    .join('memberships as m', (on) => on.on('m.user_id', '=', 'tm.user_id').andOn('m.organization_id', '=', 'ct.organization_id'))
+    .join('memberships as m', (on) =>
+      on.on('m.user_id', '=', 'tm.user_id').andOn('m.organization_id', '=', 'ct.organization_id'),
+    )
     .where('ct.organization_id', organizationId)
     .whereNull('ct.archived_at')
     .whereNull('tm.revoked_at')
@@ -182,5 +193,12 @@ function activeTeams(db: Executor, organizationId: string) {
     .leftJoin(memberCounts, 'c.team_id', 't.id')
     .where('t.organization_id', organizationId)
     .whereNull('t.archived_at')
-    .select<TeamRecord[]>('t.id', 't.slug', 't.name', 't.description', 't.created_at', db.raw('coalesce(c.member_count, 0) as member_count'));
+    .select<TeamRecord[]>(
+      't.id',
+      't.slug',
+      't.name',
+      't.description',
+      't.created_at',
+      db.raw('coalesce(c.member_count, 0) as member_count'),
+    );
 }

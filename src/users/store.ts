@@ -41,7 +41,11 @@ export class UserStore {
    * stored on a new user, and on an existing one that has none yet; one already stored is kept
    * (it is the user's across organizations, so one organization's admin does not replace it).
    */
-  async ensure(db: Executor, input: { imOpenId: string; displayName?: string | undefined; avatarUrl?: string | undefined }, now: Date): Promise<User> {
+  async ensure(
+    db: Executor,
+    input: { imOpenId: string; displayName?: string | undefined; avatarUrl?: string | undefined },
+    now: Date,
+  ): Promise<User> {
     const existing = await this.findByImOpenId(db, input.imOpenId);
     if (existing) {
       if (input.avatarUrl === undefined || existing.avatarUrl !== null) return existing;

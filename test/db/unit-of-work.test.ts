@@ -17,7 +17,9 @@ beforeAll(async () => {
     t.integer('value').notNullable();
   });
   await database.db('counters').insert({ id: 'c', value: 0 });
-  other = database.databaseUrl ? openPostgres(database.databaseUrl) : openSqlite(path.join(database.dataDir, 'hub.sqlite'));
+  other = database.databaseUrl
+    ? openPostgres(database.databaseUrl)
+    : openSqlite(path.join(database.dataDir, 'hub.sqlite'));
 });
 afterAll(async () => {
   await other?.destroy();
@@ -38,7 +40,9 @@ describe('UnitOfWork.run', () => {
         // PostgreSQL's default isolation lets the write through; force the same conflict.
         throw Object.assign(new Error('could not serialize access'), { code: '40001' });
       }
-      await trx('counters').where({ id: 'c' }).update({ value: value + 1 });
+      await trx('counters')
+        .where({ id: 'c' })
+        .update({ value: value + 1 });
     });
     expect(attempts).toBe(2);
     expect(((await database.db('counters').where({ id: 'c' }).first()) as { value: number }).value).toBe(101);

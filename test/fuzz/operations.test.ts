@@ -21,9 +21,9 @@ const resolve = resolverFor(document);
 
 /** Every error code the contract's error table lists, plus the router's own two. */
 const CONTRACT_CODES = new Set([
-  ...[...String((document.info as { description?: string }).description ?? '').matchAll(/^\s*\| \d{3} \|(.*)$/gm)].flatMap((row) =>
-    [...(row[1] ?? '').matchAll(/`([a-z_]+)`/g)].map((m) => m[1]),
-  ),
+  ...[
+    ...String((document.info as { description?: string }).description ?? '').matchAll(/^\s*\| \d{3} \|(.*)$/gm),
+  ].flatMap((row) => [...(row[1] ?? '').matchAll(/`([a-z_]+)`/g)].map((m) => m[1])),
   'not_found',
   'method_not_allowed',
 ]);
@@ -70,7 +70,10 @@ afterAll(async () => {
 
 function parametersOf(location: OperationLocation): Parameter[] {
   const pathItem = document.paths[location.path] as { parameters?: JsonSchema[] };
-  const declared = [...(pathItem.parameters ?? []), ...((location.operation.parameters as JsonSchema[] | undefined) ?? [])];
+  const declared = [
+    ...(pathItem.parameters ?? []),
+    ...((location.operation.parameters as JsonSchema[] | undefined) ?? []),
+  ];
   return declared.map((p) => resolve(p) as unknown as Parameter);
 }
 
@@ -89,10 +92,22 @@ function validRequest(location: OperationLocation): fc.Arbitrary<GeneratedReques
   const parameters = parametersOf(location);
   const pathValues = parameters
     .filter((p) => p.in === 'path')
-    .map((p) => fc.tuple(fc.constant(p.name), p.name === 'orgSlug' ? fc.constant(org.slug) : fc.oneof(fc.constantFrom(...(pools[p.name] ?? ['x'])), fc.uuid())));
+    .map((p) =>
+      fc.tuple(
+        fc.constant(p.name),
+        p.name === 'orgSlug'
+          ? fc.constant(org.slug)
+          : fc.oneof(fc.constantFrom(...(pools[p.name] ?? ['x'])), fc.uuid()),
+      ),
+    );
   const queryValues = parameters
     .filter((p) => p.in === 'query')
-    .map((p) => fc.tuple(fc.constant(p.name), p.required ? validValue(p.schema, resolve) : fc.option(validValue(p.schema, resolve), { nil: undefined })));
+    .map((p) =>
+      fc.tuple(
+        fc.constant(p.name),
+        p.required ? validValue(p.schema, resolve) : fc.option(validValue(p.schema, resolve), { nil: undefined }),
+      ),
+    );
   const schema = bodySchemaOf(location);
   return fc
     .record({
@@ -109,15 +124,25 @@ function invalidRequest(location: OperationLocation): fc.Arbitrary<GeneratedRequ
   const queryParameters = parametersOf(location).filter((p) => p.in === 'query');
   const breakers: Array<fc.Arbitrary<GeneratedRequest>> = [];
   if (schema) {
-    breakers.push(fc.tuple(validRequest(location), invalidBody(schema, resolve)).map(([request, body]) => ({ ...request, body })));
+    breakers.push(
+      fc.tuple(validRequest(location), invalidBody(schema, resolve)).map(([request, body]) => ({ ...request, body })),
+    );
     breakers.push(validRequest(location).map((request) => ({ ...request, body: '{"unterminated": ' })));
   }
-  breakers.push(validRequest(location).map((request) => ({ ...request, path: `${request.path}${request.path.includes('?') ? '&' : '?'}unknownParameter=1` })));
+  breakers.push(
+    validRequest(location).map((request) => ({
+      ...request,
+      path: `${request.path}${request.path.includes('?') ? '&' : '?'}unknownParameter=1`,
+    })),
+  );
   for (const p of queryParameters) {
     breakers.push(
       validRequest(location).map((request) => {
         const url = new URL(request.path, 'http://x');
-        url.searchParams.set(p.name, p.schema && resolve(p.schema).type === 'integer' ? 'not-a-number' : '2026-13-01T00:00:00Z');
+        url.searchParams.set(
+          p.name,
+          p.schema && resolve(p.schema).type === 'integer' ? 'not-a-number' : '2026-13-01T00:00:00Z',
+        );
         return { ...request, path: url.pathname + url.search };
       }),
     );
@@ -125,7 +150,11 @@ function invalidRequest(location: OperationLocation): fc.Arbitrary<GeneratedRequ
   return fc.oneof(...breakers);
 }
 
-function buildPath(template: string, pathValues: Array<[string, string]>, queryValues: Array<[string, unknown]>): string {
+function buildPath(
+  template: string,
+  pathValues: Array<[string, string]>,
+  queryValues: Array<[string, unknown]>,
+): string {
   const values = new Map(pathValues);
   const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values.get(name) ?? 'x'));
   const query = new URLSearchParams();
@@ -141,8 +170,12 @@ function buildPath(template: string, pathValues: Array<[string, string]>, queryV
 async function fingerprint(): Promise<string> {
   const db = hub.services.db;
   const tables: string[] = isPostgres(db)
-    ? (await db.raw(`select tablename as name from pg_tables where schemaname = current_schema()`)).rows.map((r: { name: string }) => r.name)
-    : (await db.raw(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`)).map((r: { name: string }) => r.name);
+    ? (await db.raw(`select tablename as name from pg_tables where schemaname = current_schema()`)).rows.map(
+        (r: { name: string }) => r.name,
+      )
+    : (await db.raw(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`)).map(
+        (r: { name: string }) => r.name,
+      );
   const hash = createHash('sha256');
   for (const table of tables.filter((t) => t !== 'sessions' && !t.startsWith('knex_')).sort()) {
     const rows = (await db(table).select()) as unknown[];
@@ -159,14 +192,19 @@ async function send(location: OperationLocation, request: GeneratedRequest): Pro
 /** The server's log line about a 5xx answer, which says what went wrong. */
 function serverErrorOf(res: HttpResult): string {
   const requestId = res.headers.get('x-request-id') ?? '';
-  return hub.logLines.filter((line) => line.includes(requestId) && line.includes('"err"')).join('\n').slice(0, 2000);
+  return hub.logLines
+    .filter((line) => line.includes(requestId) && line.includes('"err"'))
+    .join('\n')
+    .slice(0, 2000);
 }
 
 function expectContractAnswer(location: OperationLocation, request: GeneratedRequest, res: HttpResult): void {
   const what = `${location.operationId} ${location.method.toUpperCase()} ${request.path} ${JSON.stringify(request.body)?.slice(0, 300)} → ${res.status} ${res.text.slice(0, 300)}`;
   expect(res.status, `${what}\n${serverErrorOf(res)}`).toBeLessThan(500);
   if (res.status >= 400) {
-    expect(res.body, what).toEqual({ error: expect.objectContaining({ code: expect.any(String), message: expect.any(String) }) });
+    expect(res.body, what).toEqual({
+      error: expect.objectContaining({ code: expect.any(String), message: expect.any(String) }),
+    });
     expect(CONTRACT_CODES.has((res.body as { error: { code: string } }).error.code), what).toBe(true);
   }
 }
@@ -189,7 +227,10 @@ describe.each(fuzzed.map((l) => [l.operationId, l] as const))('%s', (_operationI
       fc.asyncProperty(invalidRequest(location), async (request) => {
         const res = await send(location, request);
         expectContractAnswer(location, request, res);
-        expect(res.status, `${location.operationId} ${request.path} accepted ${JSON.stringify(request.body)}`).toBeGreaterThanOrEqual(400);
+        expect(
+          res.status,
+          `${location.operationId} ${request.path} accepted ${JSON.stringify(request.body)}`,
+        ).toBeGreaterThanOrEqual(400);
         const after = await fingerprint();
         expect(after, `${location.operationId} ${request.path}: a refused request changed the database`).toBe(before);
         before = after;

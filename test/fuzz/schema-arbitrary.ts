@@ -44,7 +44,9 @@ const MAX_GENERATED_LENGTH = 40;
 const iso = fc
   .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
   .map((d) => d.toISOString());
-const nameText = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).filter((s) => /\S/u.test(s) && !/[\p{Cc}\u2028\u2029]/u.test(s));
+const nameText = fc
+  .string({ unit: 'grapheme', minLength: 1, maxLength: 30 })
+  .filter((s) => /\S/u.test(s) && !/[\p{Cc}\u2028\u2029]/u.test(s));
 
 /** Values the schema accepts (a few it may refuse where a rule lives in code, not in the schema). */
 export function validValue(schema: JsonSchema, resolve: Resolve): fc.Arbitrary<unknown> {
@@ -65,7 +67,8 @@ function valueOfType(type: string, s: JsonSchema, resolve: Resolve): fc.Arbitrar
     case 'integer':
     case 'number': {
       const min = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : -1000);
-      const max = s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - 1 : Math.max(min, 0) + 1_000_000);
+      const max =
+        s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - 1 : Math.max(min, 0) + 1_000_000);
       return type === 'integer'
         ? fc.integer({ min: Math.ceil(min), max: Math.floor(max) })
         : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
@@ -87,12 +90,17 @@ function stringValue(s: JsonSchema): fc.Arbitrary<string> {
   if (s.format === 'uri' || s.pattern === '^https?://') return fc.webUrl({ validSchemes: ['https'] });
   const minLength = s.minLength ?? 0;
   const maxLength = Math.min(s.maxLength ?? MAX_GENERATED_LENGTH, Math.max(minLength, MAX_GENERATED_LENGTH));
-  if (s.pattern) return fc.stringMatching(new RegExp(s.pattern, 'u')).filter((t) => t.length >= minLength && t.length <= (s.maxLength ?? Infinity));
+  if (s.pattern)
+    return fc
+      .stringMatching(new RegExp(s.pattern, 'u'))
+      .filter((t) => t.length >= minLength && t.length <= (s.maxLength ?? Infinity));
   return fc.string({ unit: 'grapheme', minLength, maxLength });
 }
 
 function objectValue(s: JsonSchema, resolve: Resolve): fc.Arbitrary<Record<string, unknown>> {
-  const properties = Object.fromEntries(Object.entries(s.properties ?? {}).map(([name, property]) => [name, validValue(property, resolve)]));
+  const properties = Object.fromEntries(
+    Object.entries(s.properties ?? {}).map(([name, property]) => [name, validValue(property, resolve)]),
+  );
   const requiredKeys = (s.required ?? []).filter((name) => name in properties);
   return fc.record(properties, { requiredKeys }).filter((value) => Object.keys(value).length >= (s.minProperties ?? 0));
 }
@@ -101,7 +109,12 @@ function objectValue(s: JsonSchema, resolve: Resolve): fc.Arbitrary<Record<strin
 export function invalidBody(schema: JsonSchema, resolve: Resolve): fc.Arbitrary<unknown> {
   const s = resolve(schema);
   const valid = validValue(s, resolve);
-  const wrongShapes = fc.oneof(fc.integer(), fc.constant('text'), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }));
+  const wrongShapes = fc.oneof(
+    fc.integer(),
+    fc.constant('text'),
+    fc.constant(null),
+    fc.array(fc.integer(), { maxLength: 2 }),
+  );
   const breakers: Array<fc.Arbitrary<unknown>> = [wrongShapes];
   const properties = Object.entries(s.properties ?? {});
   if (s.additionalProperties === false) {
@@ -129,7 +142,8 @@ function wrongValueFor(s: JsonSchema): fc.Arbitrary<unknown> | undefined {
   if (types.includes('string')) {
     const options: Array<fc.Arbitrary<unknown>> = [fc.integer(), fc.constant({ nested: 'object' })];
     if (s.maxLength !== undefined && s.maxLength < 10_000) options.push(fc.constant('x'.repeat(s.maxLength + 1)));
-    if (s.format === 'date-time') options.push(fc.constantFrom('2026-13-01T00:00:00Z', '2026-02-30T00:00:00Z', 'yesterday'));
+    if (s.format === 'date-time')
+      options.push(fc.constantFrom('2026-13-01T00:00:00Z', '2026-02-30T00:00:00Z', 'yesterday'));
     return fc.oneof(...options);
   }
   if (types.includes('integer') || types.includes('number')) {

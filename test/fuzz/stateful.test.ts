@@ -34,11 +34,14 @@ const idOf = (res: HttpResult) => (res.body as { id: string }).id;
 
 const ACTIONS: Record<string, Action> = {
   createTeam: async (org, known) => {
-    const res = await org.call('owner', 'createTeam', { body: { slug: `t${known.teams.length}`, name: `Team ${known.teams.length}` } });
+    const res = await org.call('owner', 'createTeam', {
+      body: { slug: `t${known.teams.length}`, name: `Team ${known.teams.length}` },
+    });
     if (res.status === 201) known.teams.push(idOf(res));
     return res;
   },
-  archiveTeam: (org, known, pick) => org.call('owner', 'archiveTeam', { path: { teamId: pick(known.teams) ?? 'none' } }),
+  archiveTeam: (org, known, pick) =>
+    org.call('owner', 'archiveTeam', { path: { teamId: pick(known.teams) ?? 'none' } }),
   addMember: async (org, known) => {
     const imOpenId = `${org.slug}-m${known.imOpenIds.length}`;
     const res = await org.call('owner', 'addMember', { body: { imOpenId, role: 'MEMBER' } });
@@ -52,25 +55,40 @@ const ACTIONS: Record<string, Action> = {
     return org.call('owner', 'revokeMember', { path: { userId } });
   },
   addTeamMember: (org, known, pick) =>
-    org.call('owner', 'addTeamMember', { path: { teamId: pick(known.teams) ?? 'none' }, body: { imOpenId: pick(known.imOpenIds) ?? 'nobody' } }),
+    org.call('owner', 'addTeamMember', {
+      path: { teamId: pick(known.teams) ?? 'none' },
+      body: { imOpenId: pick(known.imOpenIds) ?? 'nobody' },
+    }),
   createFolder: async (org, known, pick) => {
     const parentId = pick([...known.folders, '']) || undefined;
-    const res = await org.call('owner', 'createFolder', { body: { name: `Folder ${known.folders.length}`, ...(parentId ? { parentId } : {}) } });
+    const res = await org.call('owner', 'createFolder', {
+      body: { name: `Folder ${known.folders.length}`, ...(parentId ? { parentId } : {}) },
+    });
     if (res.status === 201) known.folders.push(idOf(res));
     return res;
   },
   moveFolder: (org, known, pick) =>
-    org.call('owner', 'updateFolder', { path: { folderId: pick(known.folders) ?? 'none' }, body: { parentId: pick([...known.folders, '']) || null } }),
-  archiveFolder: (org, known, pick) => org.call('owner', 'archiveFolder', { path: { folderId: pick(known.folders) ?? 'none' } }),
+    org.call('owner', 'updateFolder', {
+      path: { folderId: pick(known.folders) ?? 'none' },
+      body: { parentId: pick([...known.folders, '']) || null },
+    }),
+  archiveFolder: (org, known, pick) =>
+    org.call('owner', 'archiveFolder', { path: { folderId: pick(known.folders) ?? 'none' } }),
   createProject: async (org, known, pick) => {
     const folderId = pick([...known.folders, '']) || undefined;
-    const res = await org.call('owner', 'createProject', { body: { name: `Project ${known.projects.length}`, ...(folderId ? { folderId } : {}) } });
+    const res = await org.call('owner', 'createProject', {
+      body: { name: `Project ${known.projects.length}`, ...(folderId ? { folderId } : {}) },
+    });
     if (res.status === 201) known.projects.push(idOf(res));
     return res;
   },
   moveProject: (org, known, pick) =>
-    org.call('owner', 'moveProject', { path: { projectId: pick(known.projects) ?? 'none' }, body: { folderId: pick([...known.folders, '']) || null } }),
-  archiveProject: (org, known, pick) => org.call('owner', 'archiveProject', { path: { projectId: pick(known.projects) ?? 'none' } }),
+    org.call('owner', 'moveProject', {
+      path: { projectId: pick(known.projects) ?? 'none' },
+      body: { folderId: pick([...known.folders, '']) || null },
+    }),
+  archiveProject: (org, known, pick) =>
+    org.call('owner', 'archiveProject', { path: { projectId: pick(known.projects) ?? 'none' } }),
   grantTeam: (org, known, pick) =>
     org.call('owner', 'putProjectTeamAccess', {
       path: { projectId: pick(known.projects) ?? 'none' },
@@ -85,11 +103,14 @@ async function expectConsistent(org: OrgFixture): Promise<void> {
   const explorer = await okBody(org.call('owner', 'getExplorer'));
   const folderIds = new Set(explorer.folders.map((f) => f.id));
   for (const folder of explorer.folders) {
-    expect(folder.parentId === null || folderIds.has(folder.parentId), `folder ${folder.id}'s parent is listed`).toBe(true);
+    expect(folder.parentId === null || folderIds.has(folder.parentId), `folder ${folder.id}'s parent is listed`).toBe(
+      true,
+    );
     expect(folder.projectCount).toBe(explorer.projects.filter((p) => p.folderId === folder.id).length);
     expect(folder.childFolderCount).toBe(explorer.folders.filter((f) => f.parentId === folder.id).length);
   }
-  for (const project of explorer.projects) expect(project.folderId === null || folderIds.has(project.folderId)).toBe(true);
+  for (const project of explorer.projects)
+    expect(project.folderId === null || folderIds.has(project.folderId)).toBe(true);
 
   const members = (await okBody(org.call('owner', 'listMembers'))).members;
   expect(new Set(members.map((m) => m.userId)).size).toBe(members.length);
@@ -101,11 +122,14 @@ async function expectConsistent(org: OrgFixture): Promise<void> {
   for (const team of teams) {
     const teamMembers = (await okBody(org.call('owner', 'listTeamMembers', { path: { teamId: team.id } }))).members;
     expect(team.memberCount, `team ${team.slug}'s memberCount`).toBe(teamMembers.length);
-    for (const member of teamMembers) expect(memberIds.has(member.userId), `team member ${member.imOpenId} is an active member`).toBe(true);
+    for (const member of teamMembers)
+      expect(memberIds.has(member.userId), `team member ${member.imOpenId} is an active member`).toBe(true);
   }
   for (const project of explorer.projects) {
-    const access = (await okBody(org.call('owner', 'listProjectTeamAccess', { path: { projectId: project.id } }))).access;
-    for (const entry of access) expect(teamIds.has(entry.teamId), `grant of ${entry.teamSlug} is of an active team`).toBe(true);
+    const access = (await okBody(org.call('owner', 'listProjectTeamAccess', { path: { projectId: project.id } })))
+      .access;
+    for (const entry of access)
+      expect(teamIds.has(entry.teamId), `grant of ${entry.teamSlug} is of an active team`).toBe(true);
   }
 }
 

@@ -21,7 +21,9 @@ export async function typeTests() {
   expectTypeOf(await c.getMe()).toEqualTypeOf<Schemas['MeResponse']>();
   expectTypeOf(await c.getProject({ projectId: 'p1' })).toEqualTypeOf<Schemas['ProjectDetail']>();
   expectTypeOf(await c.addMember({ body: { imOpenId: 'ou_1', role: 'ADMIN' } })).toEqualTypeOf<Schemas['OrgMember']>();
-  expectTypeOf(await c.listProjectSessions({ projectId: 'p1', query: { limit: 10 } })).toEqualTypeOf<Schemas['SessionList']>();
+  expectTypeOf(await c.listProjectSessions({ projectId: 'p1', query: { limit: 10 } })).toEqualTypeOf<
+    Schemas['SessionList']
+  >();
   expectTypeOf(await c.getChatApplicationConnection()).toEqualTypeOf<Schemas['ChatApplicationConnectionResponse']>();
   expectTypeOf(await c.logout()).toEqualTypeOf<undefined>();
   expectTypeOf(await c.login({ query: { token: 't' } })).toEqualTypeOf<undefined>();
@@ -31,7 +33,9 @@ export async function typeTests() {
   expectTypeOf(c.getProject).parameter(0).toEqualTypeOf<{ projectId: string }>();
   expectTypeOf(c.revokeTeamMember).parameter(0).toEqualTypeOf<{ teamId: string; userId: string }>();
   expectTypeOf(c.putAgentRole).parameter(0).toEqualTypeOf<{ roleId: string; body: Schemas['PutAgentRoleRequest'] }>();
-  expectTypeOf(c.getUsageReport).parameter(0).toEqualTypeOf<{ query?: { from?: string; to?: string; folderId?: string } } | undefined>();
+  expectTypeOf(c.getUsageReport)
+    .parameter(0)
+    .toEqualTypeOf<{ query?: { from?: string; to?: string; folderId?: string } } | undefined>();
   assertType(c.getUsageReport({ query: { from: '', folderId: 'f1' } }));
   assertType(c.updateCapacityPolicy({ body: { limits: { memberCount: 500, fileSize: null } } }));
   assertType(c.putProjectTeamAccess({ projectId: 'p1', body: { teamSlug: 'platform', role: 'MANAGE' } }));

@@ -106,9 +106,15 @@ describe('the packed SDK against the real service', () => {
     work = mkdtempSync(join(tmpdir(), 'org-admin-sdk-e2e-'));
     consumer = join(work, 'consumer');
     cpSync(consumerFixtures, consumer, { recursive: true });
-    writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'sdk-consumer', private: true, type: 'module' }));
+    writeFileSync(
+      join(consumer, 'package.json'),
+      JSON.stringify({ name: 'sdk-consumer', private: true, type: 'module' }),
+    );
     // `npm pack` runs the package's prepack: generate from openapi.yaml, compile ESM and CJS.
-    const [packed, started] = await Promise.all([sh('npm', ['pack', '--pack-destination', work], sdkDir), TestHub.start()]);
+    const [packed, started] = await Promise.all([
+      sh('npm', ['pack', '--pack-destination', work], sdkDir),
+      TestHub.start(),
+    ]);
     hub = started;
     tarball = join(work, packed.trim().split('\n').at(-1) ?? '');
     await sh('npm', ['install', tarball, '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline'], consumer);
@@ -122,9 +128,20 @@ describe('the packed SDK against the real service', () => {
   });
 
   it('packs the build, its README and package.json, and depends on openapi-fetch alone', async () => {
-    const files = (await sh('tar', ['-tzf', tarball], work)).trim().split('\n').map((f) => f.replace(/^package\//, ''));
+    const files = (await sh('tar', ['-tzf', tarball], work))
+      .trim()
+      .split('\n')
+      .map((f) => f.replace(/^package\//, ''));
     expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual(['README.md', 'package.json']);
-    expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/package.json']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/cjs/index.js',
+        'dist/cjs/index.d.ts',
+        'dist/cjs/package.json',
+      ]),
+    );
     const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules', PACKAGE, 'package.json'), 'utf8'));
     expect(manifest.dependencies).toEqual({ 'openapi-fetch': '0.17.0' });
     expect(manifest.peerDependencies).toBeUndefined();
@@ -156,7 +173,10 @@ describe('the packed SDK against the real service', () => {
     );
     expect(seen.me.user.imOpenId).toBe('sdk-e2e-owner');
     expect(seen.me.organizations).toEqual([expect.objectContaining({ slug: 'sdk-e2e', role: 'OWNER' })]);
-    expect(seen.organization).toEqual({ organization: expect.objectContaining({ slug: 'sdk-e2e', name: 'Org sdk-e2e' }), actorRole: 'OWNER' });
+    expect(seen.organization).toEqual({
+      organization: expect.objectContaining({ slug: 'sdk-e2e', name: 'Org sdk-e2e' }),
+      actorRole: 'OWNER',
+    });
     const flipped = { membersCanCreateProjects: !seen.settingsBefore.membersCanCreateProjects };
     expect([seen.settingsReturned, seen.settingsAfter]).toEqual([flipped, flipped]);
     expect(seen.team).toMatchObject({ slug: 'platform', name: 'Platform', description: 'Runs the hub' });
@@ -170,10 +190,29 @@ describe('the packed SDK against the real service', () => {
     expect(seen.capability).toMatchObject({ capabilityId: 'web-search', status: 'ACTIVE', activeVersion: 1 });
     expect(JSON.stringify(seen.capabilities)).not.toContain('Bearer sdk');
     expect(seen.capabilityDisabled.status).toBe('DISABLED');
-    expect(seen.library.folders).toEqual([{ id: seen.libraryFolder.id, name: 'Shelf', parentId: null, sortKey: seen.libraryFolder.sortKey, roleCount: 0, skillCount: 0 }]);
-    expect(seen.roleDisabled).toMatchObject({ roleId: 'coder', libraryFolderId: seen.libraryFolder.id, disabledAt: expect.any(String) });
+    expect(seen.library.folders).toEqual([
+      {
+        id: seen.libraryFolder.id,
+        name: 'Shelf',
+        parentId: null,
+        sortKey: seen.libraryFolder.sortKey,
+        roleCount: 0,
+        skillCount: 0,
+      },
+    ]);
+    expect(seen.roleDisabled).toMatchObject({
+      roleId: 'coder',
+      libraryFolderId: seen.libraryFolder.id,
+      disabledAt: expect.any(String),
+    });
     expect(seen.providerDisabled).toMatchObject({ providerId: 'anthropic', mode: 'BYOK', status: 'DISABLED' });
-    expect(seen.projectNotFound).toEqual({ isApiError: true, name: 'ApiError', status: 404, code: 'project_not_found', message: expect.any(String) });
+    expect(seen.projectNotFound).toEqual({
+      isApiError: true,
+      name: 'ApiError',
+      status: 404,
+      code: 'project_not_found',
+      message: expect.any(String),
+    });
     expect(seen.teamSlugTaken).toMatchObject({ isApiError: true, status: 409, code: 'slug_taken' });
     expect(seen.loginResultType).toBe('undefined');
     expect(seen.loginTokenReused).toMatchObject({ isApiError: true, status: 401, code: 'unauthenticated' });

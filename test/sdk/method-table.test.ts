@@ -7,7 +7,11 @@ import { BASE, recordRequests, useMockServer } from './support/msw.js';
 
 const server = useMockServer();
 
-type SpecOperation = { operationId?: string; requestBody?: { required?: boolean }; parameters?: Array<{ in?: string; name?: string; required?: boolean }> };
+type SpecOperation = {
+  operationId?: string;
+  requestBody?: { required?: boolean };
+  parameters?: Array<{ in?: string; name?: string; required?: boolean }>;
+};
 type SpecDocument = { paths: Record<string, Record<string, SpecOperation>> };
 
 /** The operations of openapi.yaml, read here without the SDK's derivation. */
@@ -17,7 +21,12 @@ function operationsInYaml() {
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       if (!['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'].includes(method)) continue;
-      found.push({ operationId: operation.operationId ?? `(no operationId: ${method} ${path})`, method, path, operation });
+      found.push({
+        operationId: operation.operationId ?? `(no operationId: ${method} ${path})`,
+        method,
+        path,
+        operation,
+      });
     }
   }
   return found;
@@ -40,7 +49,10 @@ describe('method table', () => {
 
   it('has no method without an operation of openapi.yaml', () => {
     const ids = new Set(inYaml.map((op) => op.operationId));
-    expect(methods.filter((name) => !ids.has(name)), 'methods without an operation').toEqual([]);
+    expect(
+      methods.filter((name) => !ids.has(name)),
+      'methods without an operation',
+    ).toEqual([]);
     expect(typeof client.raw.GET).toBe('function');
   });
 
@@ -55,7 +67,9 @@ describe('method table', () => {
       if (requiredQuery.length) args.query = Object.fromEntries(requiredQuery.map((p) => [p.name, 'q']));
       if (operation.requestBody) args.body = {};
       await call[operationId]!(args);
-      expected.push(`${method.toUpperCase()} ${path.replace(/\{([^{}]+)\}/g, (_, name: string) => (name === 'orgSlug' ? 'acme' : `${name}-1`))}`);
+      expected.push(
+        `${method.toUpperCase()} ${path.replace(/\{([^{}]+)\}/g, (_, name: string) => (name === 'orgSlug' ? 'acme' : `${name}-1`))}`,
+      );
     }
     expect(requests.map((r) => `${r.method} ${r.pathname}`)).toEqual(expected);
   });
@@ -76,22 +90,46 @@ describe('derivation from the document', () => {
           '/a/{orgSlug}/b/{bId}': { get: { operationId: 'getB', ...ok }, delete: { operationId: 'deleteB', ...ok } },
           '/go': { get: { operationId: 'go', responses: { '303': {}, '401': {} } } },
         }),
-      ).map(({ operationId, method, path, pathParams, redirect }) => ({ operationId, method, path, pathParams, redirect })),
+      ).map(({ operationId, method, path, pathParams, redirect }) => ({
+        operationId,
+        method,
+        path,
+        pathParams,
+        redirect,
+      })),
     ).toEqual([
-      { operationId: 'getB', method: 'get', path: '/a/{orgSlug}/b/{bId}', pathParams: ['orgSlug', 'bId'], redirect: false },
-      { operationId: 'deleteB', method: 'delete', path: '/a/{orgSlug}/b/{bId}', pathParams: ['orgSlug', 'bId'], redirect: false },
+      {
+        operationId: 'getB',
+        method: 'get',
+        path: '/a/{orgSlug}/b/{bId}',
+        pathParams: ['orgSlug', 'bId'],
+        redirect: false,
+      },
+      {
+        operationId: 'deleteB',
+        method: 'delete',
+        path: '/a/{orgSlug}/b/{bId}',
+        pathParams: ['orgSlug', 'bId'],
+        redirect: false,
+      },
       { operationId: 'go', method: 'get', path: '/go', pathParams: [], redirect: true },
     ]);
   });
 
   it('refuses what the client could not map', () => {
-    expect(() => deriveOperations(doc({ '/a': { get: ok } }))).toThrow('GET /a: operationId undefined is missing or not a JavaScript identifier');
-    expect(() => deriveOperations(doc({ '/a': { get: { operationId: 'get-a', ...ok } } }))).toThrow('not a JavaScript identifier');
-    expect(() => deriveOperations(doc({ '/a': { get: { operationId: 'x', ...ok } }, '/b': { get: { operationId: 'x', ...ok } } }))).toThrow(
-      'GET /b: operationId "x" is used twice',
+    expect(() => deriveOperations(doc({ '/a': { get: ok } }))).toThrow(
+      'GET /a: operationId undefined is missing or not a JavaScript identifier',
     );
+    expect(() => deriveOperations(doc({ '/a': { get: { operationId: 'get-a', ...ok } } }))).toThrow(
+      'not a JavaScript identifier',
+    );
+    expect(() =>
+      deriveOperations(doc({ '/a': { get: { operationId: 'x', ...ok } }, '/b': { get: { operationId: 'x', ...ok } } })),
+    ).toThrow('GET /b: operationId "x" is used twice');
     expect(() => deriveOperations(doc({ '/a': { get: { operationId: 'raw', ...ok } } }))).toThrow('reserved');
     expect(() => deriveOperations(doc({ '/a': { get: { operationId: 'constructor', ...ok } } }))).toThrow('reserved');
-    expect(() => deriveOperations(doc({ '/a/{body}': { get: { operationId: 'a', ...ok } } }))).toThrow('may not be named "body"');
+    expect(() => deriveOperations(doc({ '/a/{body}': { get: { operationId: 'a', ...ok } } }))).toThrow(
+      'may not be named "body"',
+    );
   });
 });

@@ -27,7 +27,10 @@ describe('URL', () => {
   it('fills path parameters by name, one encoded segment each', async () => {
     const requests = recordRequests(server);
     const c = client();
-    await c.rotateProviderConnection({ providerId: 'openai/eu west?#%', body: { baseUrl: 'https://api.example', authToken: 's' } });
+    await c.rotateProviderConnection({
+      providerId: 'openai/eu west?#%',
+      body: { baseUrl: 'https://api.example', authToken: 's' },
+    });
     await c.putAgentRole({ roleId: 'lead.dev_1-x', body: { label: 'Lead' } });
     await c.getAgentSkillFiles({ name: 'pdf tools&co' });
     await c.revokeTeamMember({ teamId: 't/1', userId: 'u 1' });
@@ -43,11 +46,17 @@ describe('URL', () => {
     const requests = recordRequests(server);
     const c = client();
     for (const roleId of ['', '.', '..']) {
-      await expect(c.putAgentRole({ roleId, body: { label: 'x' } })).rejects.toThrow(new TypeError(`putAgentRole: path parameter "roleId" must be a non-empty string other than "." and ".." (got ${JSON.stringify(roleId)})`));
+      await expect(c.putAgentRole({ roleId, body: { label: 'x' } })).rejects.toThrow(
+        new TypeError(
+          `putAgentRole: path parameter "roleId" must be a non-empty string other than "." and ".." (got ${JSON.stringify(roleId)})`,
+        ),
+      );
     }
     // A JavaScript caller that forgets a parameter or passes a number.
     await expect((c.getProject as (args: unknown) => Promise<unknown>)({})).rejects.toBeInstanceOf(TypeError);
-    await expect((c.getProject as (args: unknown) => Promise<unknown>)({ projectId: 7 })).rejects.toBeInstanceOf(TypeError);
+    await expect((c.getProject as (args: unknown) => Promise<unknown>)({ projectId: 7 })).rejects.toBeInstanceOf(
+      TypeError,
+    );
     expect(requests).toEqual([]);
   });
 
@@ -78,7 +87,12 @@ describe('query', () => {
     await c.getUsageReport({ query: { from: '2026-11-01T00:00:00Z', to: '', folderId: null as unknown as string } });
     await c.getUsageReport({ query: { from: '', to: '', folderId: '' } });
     await c.getUsageReport();
-    expect(requests.map((r) => r.search)).toEqual(['?folderId=f%201%26x%3Dy', '?from=2026-11-01T00%3A00%3A00Z', '', '']);
+    expect(requests.map((r) => r.search)).toEqual([
+      '?folderId=f%201%26x%3Dy',
+      '?from=2026-11-01T00%3A00%3A00Z',
+      '',
+      '',
+    ]);
     expect(requests.map((r) => r.url).slice(2)).toEqual([`${BASE}/api/org/acme/usage`, `${BASE}/api/org/acme/usage`]);
   });
 });
@@ -90,7 +104,11 @@ describe('headers, credentials and body', () => {
     await c.getMe();
     await c.listTeams();
     for (const r of requests) {
-      expect([r.headers.get('accept'), r.headers.get('cookie'), r.headers.get('x-request-source')]).toEqual(['application/json', 'hub_session=abc', 'sdk-test']);
+      expect([r.headers.get('accept'), r.headers.get('cookie'), r.headers.get('x-request-source')]).toEqual([
+        'application/json',
+        'hub_session=abc',
+        'sdk-test',
+      ]);
     }
   });
 
@@ -98,7 +116,10 @@ describe('headers, credentials and body', () => {
     const requests = recordRequests(server);
     const c = client({ headers: new Headers({ cookie: 'hub_session=abc', accept: 'application/json' }) });
     await c.getMe(undefined, { headers: { cookie: 'hub_session=other', 'x-trace': '1' } });
-    expect([requests[0]?.headers.get('cookie'), requests[0]?.headers.get('x-trace')]).toEqual(['hub_session=other', '1']);
+    expect([requests[0]?.headers.get('cookie'), requests[0]?.headers.get('x-trace')]).toEqual([
+      'hub_session=other',
+      '1',
+    ]);
   });
 
   it('sends same-origin cookie credentials by default, or the configured policy', async () => {
@@ -142,13 +163,23 @@ describe('fetch', () => {
       },
     });
     await expect(c.getOrgSettings()).resolves.toEqual({ membersCanCreateProjects: false });
-    expect([seen[0]?.method, seen[0]?.url, seen[0]?.headers.get('cookie')]).toEqual(['GET', 'https://hub.example/api/org/acme/settings', 'hub_session=abc']);
+    expect([seen[0]?.method, seen[0]?.url, seen[0]?.headers.get('cookie')]).toEqual([
+      'GET',
+      'https://hub.example/api/org/acme/settings',
+      'hub_session=abc',
+    ]);
   });
 
   it('exposes the typed openapi-fetch client as raw, with the same base URL and headers', async () => {
     const requests = recordRequests(server, () => HttpResponse.json({ membersCanCreateProjects: true }));
     const c = client({ headers: { cookie: 'hub_session=abc' } });
-    const { data, response } = await c.raw.GET('/api/org/{orgSlug}/settings', { params: { path: { orgSlug: 'acme' } } });
-    expect([data, response.status, requests[0]?.headers.get('cookie')]).toEqual([{ membersCanCreateProjects: true }, 200, 'hub_session=abc']);
+    const { data, response } = await c.raw.GET('/api/org/{orgSlug}/settings', {
+      params: { path: { orgSlug: 'acme' } },
+    });
+    expect([data, response.status, requests[0]?.headers.get('cookie')]).toEqual([
+      { membersCanCreateProjects: true },
+      200,
+      'hub_session=abc',
+    ]);
   });
 });

@@ -37,7 +37,14 @@ describe('success bodies', () => {
   });
 
   it('returns the JSON body of a 201', async () => {
-    const member = { userId: 'u2', imOpenId: 'ou_2', displayName: 'Bo', avatarUrl: null, role: 'ADMIN', createdAt: '2026-11-22T10:00:00.000Z' };
+    const member = {
+      userId: 'u2',
+      imOpenId: 'ou_2',
+      displayName: 'Bo',
+      avatarUrl: null,
+      role: 'ADMIN',
+      createdAt: '2026-11-22T10:00:00.000Z',
+    };
     server.use(http.post(`${BASE}/api/org/acme/members`, () => HttpResponse.json(member, { status: 201 })));
     await expect(client().addMember({ body: { imOpenId: 'ou_2', role: 'ADMIN' } })).resolves.toEqual(member);
   });
@@ -45,7 +52,9 @@ describe('success bodies', () => {
   it('parses a +json media type', async () => {
     server.use(
       http.get(`${BASE}/api/org/acme/settings`, () =>
-        HttpResponse.text('{"membersCanCreateProjects":true}', { headers: { 'content-type': 'application/vnd.hub+json; charset=utf-8' } }),
+        HttpResponse.text('{"membersCanCreateProjects":true}', {
+          headers: { 'content-type': 'application/vnd.hub+json; charset=utf-8' },
+        }),
       ),
     );
     await expect(client().getOrgSettings()).resolves.toEqual({ membersCanCreateProjects: true });
@@ -59,8 +68,10 @@ describe('success bodies', () => {
   it('resolves to undefined on an empty 200, with or without a JSON content type', async () => {
     server.use(
       http.post(`${BASE}/api/org/acme/teams/t1/archive`, () => new HttpResponse(null, { status: 200 })),
-      http.post(`${BASE}/api/org/acme/folders/f1/archive`, () =>
-        new HttpResponse('', { status: 200, headers: { 'content-type': 'application/json', 'content-length': '0' } }),
+      http.post(
+        `${BASE}/api/org/acme/folders/f1/archive`,
+        () =>
+          new HttpResponse('', { status: 200, headers: { 'content-type': 'application/json', 'content-length': '0' } }),
       ),
     );
     await expect(client().archiveTeam({ teamId: 't1' })).resolves.toBeUndefined();
@@ -78,7 +89,10 @@ describe('success bodies', () => {
 
   it('returns the text of a body labelled JSON that does not parse', async () => {
     server.use(
-      http.get(`${BASE}/api/org/acme/teams`, () => new HttpResponse('{"teams": [', { headers: { 'content-type': 'application/json' } })),
+      http.get(
+        `${BASE}/api/org/acme/teams`,
+        () => new HttpResponse('{"teams": [', { headers: { 'content-type': 'application/json' } }),
+      ),
     );
     await expect(client().listTeams()).resolves.toBe('{"teams": [');
   });
@@ -87,18 +101,31 @@ describe('success bodies', () => {
 describe('errors', () => {
   it('throws ApiError with the code, message and body of the error envelope', async () => {
     const body = {
-      error: { code: 'validation_failed', message: 'request body is invalid', details: [{ path: '/body/role', message: 'must be one of OWNER, ADMIN, MEMBER' }] },
+      error: {
+        code: 'validation_failed',
+        message: 'request body is invalid',
+        details: [{ path: '/body/role', message: 'must be one of OWNER, ADMIN, MEMBER' }],
+      },
     };
     server.use(http.post(`${BASE}/api/org/acme/members`, () => HttpResponse.json(body, { status: 400 })));
     const error = await apiError(client().addMember({ body: { imOpenId: 'ou_2', role: 'MEMBER' } }));
     expect(error).toBeInstanceOf(Error);
-    expect(error).toMatchObject({ name: 'ApiError', status: 400, code: 'validation_failed', message: 'request body is invalid', body });
+    expect(error).toMatchObject({
+      name: 'ApiError',
+      status: 400,
+      code: 'validation_failed',
+      message: 'request body is invalid',
+      body,
+    });
   });
 
   it('keeps the response headers (Retry-After on 429)', async () => {
     server.use(
       http.get(`${BASE}/api/org/acme/teams`, () =>
-        HttpResponse.json({ error: { code: 'rate_limited', message: 'slow down' } }, { status: 429, headers: { 'retry-after': '17' } }),
+        HttpResponse.json(
+          { error: { code: 'rate_limited', message: 'slow down' } },
+          { status: 429, headers: { 'retry-after': '17' } },
+        ),
       ),
     );
     const error = await apiError(client().listTeams());
@@ -106,25 +133,49 @@ describe('errors', () => {
   });
 
   it('uses the code http_error when the body has no error.code', async () => {
-    server.use(http.get(`${BASE}/api/org/acme/projects/p1`, () => HttpResponse.json({ error: { message: 'gone fishing' } }, { status: 503 })));
+    server.use(
+      http.get(`${BASE}/api/org/acme/projects/p1`, () =>
+        HttpResponse.json({ error: { message: 'gone fishing' } }, { status: 503 }),
+      ),
+    );
     const error = await apiError(client().getProject({ projectId: 'p1' }));
-    expect(error).toMatchObject({ status: 503, code: 'http_error', message: 'gone fishing', body: { error: { message: 'gone fishing' } } });
+    expect(error).toMatchObject({
+      status: 503,
+      code: 'http_error',
+      message: 'gone fishing',
+      body: { error: { message: 'gone fishing' } },
+    });
   });
 
   it('uses the message HTTP <status> when the body has no error.message', async () => {
-    server.use(http.get(`${BASE}/api/org/acme/projects/p1`, () => HttpResponse.json({ error: { code: 'project_not_found' } }, { status: 404 })));
+    server.use(
+      http.get(`${BASE}/api/org/acme/projects/p1`, () =>
+        HttpResponse.json({ error: { code: 'project_not_found' } }, { status: 404 }),
+      ),
+    );
     const error = await apiError(client().getProject({ projectId: 'p1' }));
     expect(error).toMatchObject({ status: 404, code: 'project_not_found', message: 'HTTP 404' });
   });
 
   it('falls back on both for JSON that is not an envelope', async () => {
-    server.use(http.get(`${BASE}/api/org/acme/projects/p1`, () => HttpResponse.json({ message: 'nope', code: 'x' }, { status: 409 })));
+    server.use(
+      http.get(`${BASE}/api/org/acme/projects/p1`, () =>
+        HttpResponse.json({ message: 'nope', code: 'x' }, { status: 409 }),
+      ),
+    );
     const error = await apiError(client().getProject({ projectId: 'p1' }));
-    expect(error).toMatchObject({ status: 409, code: 'http_error', message: 'HTTP 409', body: { message: 'nope', code: 'x' } });
+    expect(error).toMatchObject({
+      status: 409,
+      code: 'http_error',
+      message: 'HTTP 409',
+      body: { message: 'nope', code: 'x' },
+    });
   });
 
   it('keeps a non-JSON error body as text', async () => {
-    server.use(http.get(`${BASE}/api/org/acme/projects/p1`, () => HttpResponse.html('<h1>Bad gateway</h1>', { status: 502 })));
+    server.use(
+      http.get(`${BASE}/api/org/acme/projects/p1`, () => HttpResponse.html('<h1>Bad gateway</h1>', { status: 502 })),
+    );
     const error = await apiError(client().getProject({ projectId: 'p1' }));
     expect(error).toMatchObject({ status: 502, code: 'http_error', message: 'HTTP 502', body: '<h1>Bad gateway</h1>' });
   });
@@ -132,7 +183,10 @@ describe('errors', () => {
   it('has an undefined body when the error body is empty', async () => {
     server.use(
       http.get(`${BASE}/api/org/acme/projects/p1`, () => new HttpResponse(null, { status: 500 })),
-      http.get(`${BASE}/api/org/acme/projects/p2`, () => new HttpResponse('', { status: 500, headers: { 'content-type': 'text/plain' } })),
+      http.get(
+        `${BASE}/api/org/acme/projects/p2`,
+        () => new HttpResponse('', { status: 500, headers: { 'content-type': 'text/plain' } }),
+      ),
     );
     for (const projectId of ['p1', 'p2']) {
       const error = await apiError(client().getProject({ projectId }));
@@ -142,7 +196,9 @@ describe('errors', () => {
 
   it('propagates a network error as it is, not as an ApiError', async () => {
     server.use(http.get(`${BASE}/api/me`, () => HttpResponse.error()));
-    const error = await client().getMe().catch((e: unknown) => e);
+    const error = await client()
+      .getMe()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect(error).not.toBeInstanceOf(ApiError);
   });
@@ -156,7 +212,9 @@ describe('errors', () => {
   });
 
   it('recognises an ApiError from another copy of the package, but subclasses check the prototype', () => {
-    const foreign = Object.defineProperty(new Error('x'), Symbol.for('@agent-hub/org-admin-sdk/ApiError'), { value: true });
+    const foreign = Object.defineProperty(new Error('x'), Symbol.for('@agent-hub/org-admin-sdk/ApiError'), {
+      value: true,
+    });
     expect(foreign).toBeInstanceOf(ApiError);
     expect(new Error('x')).not.toBeInstanceOf(ApiError);
     class RetryableError extends ApiError {}
@@ -172,13 +230,18 @@ describe('login (GET /auth/login, a 303)', () => {
     const requests = recordRequests(server, () => new HttpResponse(null, { status: 303, headers: { location: '/' } }));
     await expect(client().login({ query: { token: 'tok en' } })).resolves.toBeUndefined();
     // Following it would have fetched `/` (the landing page): only the login request went out.
-    expect(requests.map((r) => [r.method, r.pathname, r.search, r.redirect])).toEqual([['GET', '/auth/login', '?token=tok%20en', 'manual']]);
+    expect(requests.map((r) => [r.method, r.pathname, r.search, r.redirect])).toEqual([
+      ['GET', '/auth/login', '?token=tok%20en', 'manual'],
+    ]);
   });
 
   it('throws ApiError for a used, expired or unknown token', async () => {
     server.use(
       http.get(`${BASE}/auth/login`, () =>
-        HttpResponse.json({ error: { code: 'unauthenticated', message: 'This login link is used, expired or unknown.' } }, { status: 401 }),
+        HttpResponse.json(
+          { error: { code: 'unauthenticated', message: 'This login link is used, expired or unknown.' } },
+          { status: 401 },
+        ),
       ),
     );
     const error = await apiError(client().login({ query: { token: 'stale' } }));

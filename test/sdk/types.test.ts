@@ -13,24 +13,34 @@ const MARKER = 'type Client = TestClient; // typetest:client';
 
 /** Diagnostics of a program made of the type-test file, whose text may be replaced. */
 function diagnostics(text: string): readonly ts.Diagnostic[] {
-  const config = ts.getParsedCommandLineOfConfigFile(`${root}tsconfig.json`, {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    `${root}tsconfig.json`,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  });
+  );
   if (!config) throw new Error('tsconfig.json could not be read');
   const options = { ...config.options, noEmit: true };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersion, ...rest) =>
-    ts.sys.resolvePath(fileName) === typeTestFile ? ts.createSourceFile(fileName, text, languageVersion, true) : getSourceFile(fileName, languageVersion, ...rest);
+    ts.sys.resolvePath(fileName) === typeTestFile
+      ? ts.createSourceFile(fileName, text, languageVersion, true)
+      : getSourceFile(fileName, languageVersion, ...rest);
   const program = ts.createProgram({ rootNames: [typeTestFile], options, host });
   return ts.getPreEmitDiagnostics(program);
 }
 
 function describeAll(list: readonly ts.Diagnostic[]): string {
-  return ts.formatDiagnostics(list, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' });
+  return ts.formatDiagnostics(list, {
+    getCanonicalFileName: (f) => f,
+    getCurrentDirectory: () => root,
+    getNewLine: () => '\n',
+  });
 }
 
 describe('type tests', () => {
@@ -48,7 +58,9 @@ describe('type tests', () => {
 
   it('would fail with loose types: a client typed any leaves every @ts-expect-error unused', () => {
     const found = diagnostics(source.replace(MARKER, 'type Client = any; // typetest:client'));
-    const unused = found.filter((d) => d.code === 2578 && d.file && ts.sys.resolvePath(d.file.fileName) === typeTestFile);
+    const unused = found.filter(
+      (d) => d.code === 2578 && d.file && ts.sys.resolvePath(d.file.fileName) === typeTestFile,
+    );
     expect(unused.length, describeAll(found)).toBe(expectedErrors);
   }, 90_000);
 });

@@ -19,11 +19,16 @@ if (!organizationId) {
 
 /** A skill of 10 to 40 text files, up to 16 KiB each, in a few directories. */
 function freshSkill(): SkillFileInput[] {
-  const files: SkillFileInput[] = [{ path: 'SKILL.md', content: `---\ndescription: crash ${randomBytes(4).toString('hex')}\n---\nbody\n` }];
+  const files: SkillFileInput[] = [
+    { path: 'SKILL.md', content: `---\ndescription: crash ${randomBytes(4).toString('hex')}\n---\nbody\n` },
+  ];
   const count = 10 + Math.floor(Math.random() * 30);
   for (let i = 0; i < count; i++) {
     const dir = ['', 'docs/', 'scripts/', 'docs/deep/'][i % 4];
-    files.push({ path: `${dir}file-${i}.txt`, content: randomBytes(1 + Math.floor(Math.random() * 6 * 1024)).toString('base64') });
+    files.push({
+      path: `${dir}file-${i}.txt`,
+      content: randomBytes(1 + Math.floor(Math.random() * 6 * 1024)).toString('base64'),
+    });
   }
   return files;
 }
@@ -35,6 +40,9 @@ for (let i = 0; ; i++) {
   // Every third install repeats earlier content: the deduplicating path gets killed too.
   const files = i % 3 === 2 && seen.length > 0 ? seen[Math.floor(Math.random() * seen.length)]! : freshSkill();
   if (seen.length < 10) seen.push(files);
-  const { contentDigest } = await runtime.skills.install(organizationId, `crash-${i % 5}`, { version: `1.0.${i}`, files });
+  const { contentDigest } = await runtime.skills.install(organizationId, `crash-${i % 5}`, {
+    version: `1.0.${i}`,
+    files,
+  });
   process.stdout.write(`installed ${contentDigest}\n`);
 }

@@ -34,7 +34,11 @@ afterAll(async () => {
 });
 
 /** Starts a process and resolves once its output matches; collects all its output. */
-async function start(args: string[], readyLine: RegExp, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; output: () => string; exited: Promise<void> }> {
+async function start(
+  args: string[],
+  readyLine: RegExp,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; output: () => string; exited: Promise<void> }> {
   const child = spawn(process.execPath, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let output = '';
@@ -50,11 +54,16 @@ async function start(args: string[], readyLine: RegExp, extraEnv: NodeJS.Process
   return { child, output: () => output, exited };
 }
 
-const stagingDirs = () => (fs.existsSync(storeRoot) ? fs.readdirSync(storeRoot).filter((n) => n.startsWith('.tmp-')) : []);
+const stagingDirs = () =>
+  fs.existsSync(storeRoot) ? fs.readdirSync(storeRoot).filter((n) => n.startsWith('.tmp-')) : [];
 
 async function missingEntries(): Promise<string[]> {
-  const rows = await hub.services.db('agent_skills').select<{ name: string; content_digest: string }[]>('name', 'content_digest');
-  return rows.filter((r) => !fs.existsSync(path.join(storeRoot, r.content_digest))).map((r) => `${r.name} → ${r.content_digest}`);
+  const rows = await hub.services
+    .db('agent_skills')
+    .select<{ name: string; content_digest: string }[]>('name', 'content_digest');
+  return rows
+    .filter((r) => !fs.existsSync(path.join(storeRoot, r.content_digest)))
+    .map((r) => `${r.name} → ${r.content_digest}`);
 }
 
 /** The pid of a process that has exited: its staging directories are stale. */
@@ -86,7 +95,10 @@ describe('crash safety of the skill store', () => {
       await worker.exited;
       installs += worker.output().match(/^installed [0-9a-f]{64}$/gm)?.length ?? 0;
       if (stagingDirs().length > 0) roundsLeavingStaging += 1;
-      expect(storeProblems(storeRoot).filter((p) => !p.startsWith('unexpected .tmp-')), `round ${round}`).toEqual([]);
+      expect(
+        storeProblems(storeRoot).filter((p) => !p.startsWith('unexpected .tmp-')),
+        `round ${round}`,
+      ).toEqual([]);
       expect(await missingEntries(), `round ${round}`).toEqual([]);
     }
     expect(installs).toBeGreaterThan(0);
@@ -98,7 +110,9 @@ describe('crash safety of the skill store', () => {
     expect(stagingDirs()).toEqual([]);
     expect(storeProblems(storeRoot)).toEqual([]);
     expect(await missingEntries()).toEqual([]);
-    console.info(`crash test: ${installs} installs completed across ${ROUNDS} kills; ${roundsLeavingStaging} kills left a staging directory (removed by the next start), ${removed} left at the end`);
+    console.info(
+      `crash test: ${installs} installs completed across ${ROUNDS} kills; ${roundsLeavingStaging} kills left a staging directory (removed by the next start), ${removed} left at the end`,
+    );
   });
 
   it('keeps the staging of a running process and removes that of a dead one at start-up', async () => {

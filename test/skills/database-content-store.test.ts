@@ -58,7 +58,9 @@ describe('DatabaseSkillContent', () => {
   it('makes one entry of concurrent puts of one content through several instances', async () => {
     const instances = [instance(), instance(), instance()];
     const { digest, files } = entry('concurrent');
-    const created = await Promise.all(instances.flatMap(({ store }) => [store.put(digest, files), store.put(digest, files)]));
+    const created = await Promise.all(
+      instances.flatMap(({ store }) => [store.put(digest, files), store.put(digest, files)]),
+    );
     expect(created.filter(Boolean)).toHaveLength(1);
     expect(Number((await database.db('skill_content_entries').where({ digest }).count({ n: '*' }).first())?.n)).toBe(1);
     expect(Number((await database.db('skill_content_files').where({ digest }).count({ n: '*' }).first())?.n)).toBe(2);

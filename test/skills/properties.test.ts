@@ -39,24 +39,43 @@ const skillCount = async () => Number((await hub.services.db('agent_skills').cou
 const segmentChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789_-', 'é', 'ø', '日', '本', '🚀', ' ');
 const dirSegment = fc.array(segmentChar, { minLength: 1, maxLength: 8 }).map((cs) => cs.join('').trim() || 'd');
 const fileName = fc.array(segmentChar, { minLength: 1, maxLength: 8 }).map((cs) => `${cs.join('').trim() || 'f'}.md`);
-const safePath = fc.tuple(fc.array(dirSegment, { maxLength: 4 }), fileName).map(([dirs, name]) => [...dirs, name].join('/'));
+const safePath = fc
+  .tuple(fc.array(dirSegment, { maxLength: 4 }), fileName)
+  .map(([dirs, name]) => [...dirs, name].join('/'));
 const safeFiles = fc
   .uniqueArray(safePath, { minLength: 0, maxLength: 12 })
-  .chain((paths) => fc.tuple(fc.constant(paths), fc.array(fc.string({ unit: 'grapheme', maxLength: 200 }), { minLength: paths.length, maxLength: paths.length })))
+  .chain((paths) =>
+    fc.tuple(
+      fc.constant(paths),
+      fc.array(fc.string({ unit: 'grapheme', maxLength: 200 }), { minLength: paths.length, maxLength: paths.length }),
+    ),
+  )
   .map(([paths, contents]) => [
     { path: 'SKILL.md', content: '---\ndescription: property\n---\n' },
     // Directory segments never end in ".md", so no file is also a directory.
-    ...paths.filter((p) => p !== 'SKILL.md').map((p, i) => ({ path: p, content: contents[i]!.replace(/[\uD800-\uDFFF]/g, '?') })),
+    ...paths
+      .filter((p) => p !== 'SKILL.md')
+      .map((p, i) => ({ path: p, content: contents[i]!.replace(/[\uD800-\uDFFF]/g, '?') })),
   ]);
 
 /** A path that breaks one rule, in some position among safe segments. */
 const hostilePath: fc.Arbitrary<string> = fc.oneof(
-  fc.tuple(fc.array(dirSegment, { maxLength: 2 }), fc.integer({ min: 1, max: 45 }), fileName).map(([pre, ups, name]) => [...pre, ...Array(ups).fill('..'), name].join('/')),
+  fc
+    .tuple(fc.array(dirSegment, { maxLength: 2 }), fc.integer({ min: 1, max: 45 }), fileName)
+    .map(([pre, ups, name]) => [...pre, ...Array(ups).fill('..'), name].join('/')),
   fc.tuple(dirSegment, fileName).map(([d, f]) => `/${d}/${f}`),
   fc.constantFrom('/etc/passwd', '/', '//x', '..', '../', '../../../../../../../../tmp/pwned'),
   fc.tuple(dirSegment, fileName).map(([d, f]) => `${d}\\..\\${f}`),
-  fc.tuple(dirSegment, fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c)), fileName).map(([d, c, f]) => `${d}${c}/${f}`),
-  fc.tuple(dirSegment, fc.constantFrom('\u007f', '\u0085', '\u009f', '\u2028', '\u2029'), fileName).map(([d, c, f]) => `${d}/${c}${f}`),
+  fc
+    .tuple(
+      dirSegment,
+      fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c)),
+      fileName,
+    )
+    .map(([d, c, f]) => `${d}${c}/${f}`),
+  fc
+    .tuple(dirSegment, fc.constantFrom('\u007f', '\u0085', '\u009f', '\u2028', '\u2029'), fileName)
+    .map(([d, c, f]) => `${d}/${c}${f}`),
   fc.tuple(dirSegment, fileName).map(([d, f]) => `${d}//${f}`),
   dirSegment.map((d) => `${d}/`),
   fc.tuple(dirSegment, fileName).map(([d, f]) => `${d}/./${f}`),
@@ -76,11 +95,20 @@ const hostileFiles = fc.oneof(
     out.splice(at % (out.length + 1), 0, { path: bad, content: 'hostile' });
     return { files: out, offending: [bad] };
   }),
-  fc.tuple(safeFiles, fc.constantFrom<'same' | 'upper' | 'nfd' | 'asDir'>('same', 'upper', 'nfd', 'asDir')).map(([files, kind]) => {
-    const target = files[files.length - 1]!.path;
-    const twin = kind === 'same' ? target : kind === 'upper' ? target.toUpperCase() : kind === 'nfd' ? target.normalize('NFD').toUpperCase() : `${target}/inner.md`;
-    return { files: [...files, { path: twin, content: 'twin' }], offending: [target, twin] };
-  }),
+  fc
+    .tuple(safeFiles, fc.constantFrom<'same' | 'upper' | 'nfd' | 'asDir'>('same', 'upper', 'nfd', 'asDir'))
+    .map(([files, kind]) => {
+      const target = files[files.length - 1]!.path;
+      const twin =
+        kind === 'same'
+          ? target
+          : kind === 'upper'
+            ? target.toUpperCase()
+            : kind === 'nfd'
+              ? target.normalize('NFD').toUpperCase()
+              : `${target}/inner.md`;
+      return { files: [...files, { path: twin, content: 'twin' }], offending: [target, twin] };
+    }),
 );
 
 describe('skill ingestion under hostile input', () => {
@@ -111,7 +139,9 @@ describe('skill ingestion under hostile input', () => {
     const content = new SkillContentStore(storeRoot);
     await content.init(); // creates the store directory itself, the one thing allowed to appear
     const dotted = fc.oneof(
-      fc.tuple(fc.array(dirSegment, { maxLength: 3 }), fc.integer({ min: 1, max: 45 }), fileName).map(([pre, ups, name]) => [...pre, ...Array(ups).fill('..'), name].join('/')),
+      fc
+        .tuple(fc.array(dirSegment, { maxLength: 3 }), fc.integer({ min: 1, max: 45 }), fileName)
+        .map(([pre, ups, name]) => [...pre, ...Array(ups).fill('..'), name].join('/')),
       fc.constantFrom('', '.', '..', '/', '/etc/passwd', 'a//b.md', 'a/', './a.md', 'a/./b.md', 'a/.'),
     );
     await fc.assert(
@@ -120,7 +150,10 @@ describe('skill ingestion under hostile input', () => {
         let staging: string | undefined;
         let error: unknown;
         try {
-          staging = await content.populate([{ path: 'SKILL.md', bytes: Buffer.from('x') }, { path: bad, bytes: Buffer.from('hostile') }]);
+          staging = await content.populate([
+            { path: 'SKILL.md', bytes: Buffer.from('x') },
+            { path: bad, bytes: Buffer.from('hostile') },
+          ]);
         } catch (err) {
           error = err;
         }
@@ -144,11 +177,18 @@ describe('skill ingestion of safe input', () => {
         const digest = expectedDigest(files);
         expect(result.contentDigest).toBe(digest);
         const entry = path.join(storeRoot, digest);
-        expect(readTree(entry).map((f) => [f.path, f.content.toString('utf8')]).sort()).toEqual(files.map((f) => [f.path, f.content]).sort());
+        expect(
+          readTree(entry)
+            .map((f) => [f.path, f.content.toString('utf8')])
+            .sort(),
+        ).toEqual(files.map((f) => [f.path, f.content]).sort());
         // Everything new in the sandbox is inside this entry.
         const entryPrefix = `${path.relative(sandbox, entry)}/`;
         const added = treeSnapshot(sandbox).filter((line) => !before.has(line));
-        for (const line of added) expect(line.startsWith(entryPrefix) || line.startsWith(`${path.relative(sandbox, entry)}/ `), line).toBe(true);
+        for (const line of added)
+          expect(line.startsWith(entryPrefix) || line.startsWith(`${path.relative(sandbox, entry)}/ `), line).toBe(
+            true,
+          );
         expect(fs.readdirSync(storeRoot).filter((e) => e.startsWith('.tmp-'))).toEqual([]);
       }),
       { numRuns: 40 },

@@ -27,7 +27,16 @@ const NO_LIMITS = { fileSize: null, attachmentCount: null, archiveExpansion: nul
 
 describe('path rules', () => {
   it('accepts relative POSIX paths within the bounds', () => {
-    for (const p of ['SKILL.md', 'a/b/c.md', '.hidden', 'a/.b/..c', 'with space.md', 'ünïcødé/日本.md', 'x'.repeat(255), Array.from({ length: 16 }, () => 'd').join('/')]) {
+    for (const p of [
+      'SKILL.md',
+      'a/b/c.md',
+      '.hidden',
+      'a/.b/..c',
+      'with space.md',
+      'ünïcødé/日本.md',
+      'x'.repeat(255),
+      Array.from({ length: 16 }, () => 'd').join('/'),
+    ]) {
       expect(pathProblem(p), p).toBeNull();
     }
   });
@@ -81,7 +90,10 @@ describe('content address', () => {
         fs.writeFileSync(path.join(dir, f.path), f.content);
       }
       const hashes = files.map((f) => ({ path: f.path, sha256: sha256Hex(f.content) }));
-      const printed = execFileSync('bash', ['-c', "find . -type f | sed 's|^./||' | LC_ALL=C sort | xargs sha256sum"], { cwd: dir, encoding: 'utf8' });
+      const printed = execFileSync('bash', ['-c', "find . -type f | sed 's|^./||' | LC_ALL=C sort | xargs sha256sum"], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
       expect(manifestText(hashes)).toBe(printed);
       expect(contentDigest(hashes)).toBe(sha256Hex(printed));
       expect(contentDigest(hashes)).toBe(expectedDigest(files));
@@ -98,7 +110,12 @@ describe('content address', () => {
       { path: 'a', content: 'α' },
     ];
     const one = inspectSkill('x', '1', files, NO_LIMITS);
-    const two = inspectSkill('x', '1', [...files].reverse().map((f) => ({ path: f.path, content: Buffer.from(f.content) })), NO_LIMITS);
+    const two = inspectSkill(
+      'x',
+      '1',
+      [...files].reverse().map((f) => ({ path: f.path, content: Buffer.from(f.content) })),
+      NO_LIMITS,
+    );
     expect(one.contentDigest).toBe(two.contentDigest);
     expect(one.contentDigest).toBe(expectedDigest(files));
   });
@@ -106,28 +123,57 @@ describe('content address', () => {
 
 describe('SKILL.md front matter', () => {
   it('reads name, description and version; the version as written', () => {
-    expect(parseSkillManifest('---\nname: a\ndescription: Does A\nversion: 1.10\n---\n# A\n')).toEqual({ name: 'a', description: 'Does A', version: '1.10' });
-    expect(parseSkillManifest('\uFEFF---\r\nname: b\r\n...\r\nbody')).toEqual({ name: 'b', description: null, version: undefined });
+    expect(parseSkillManifest('---\nname: a\ndescription: Does A\nversion: 1.10\n---\n# A\n')).toEqual({
+      name: 'a',
+      description: 'Does A',
+      version: '1.10',
+    });
+    expect(parseSkillManifest('\uFEFF---\r\nname: b\r\n...\r\nbody')).toEqual({
+      name: 'b',
+      description: null,
+      version: undefined,
+    });
     expect(parseSkillManifest('---\n---\n')).toEqual({ name: undefined, description: null, version: undefined });
-    expect(parseSkillManifest('---\nversion: "2.0"\nextra: [1, 2]\n---')).toEqual({ name: undefined, description: null, version: '2.0' });
+    expect(parseSkillManifest('---\nversion: "2.0"\nextra: [1, 2]\n---')).toEqual({
+      name: undefined,
+      description: null,
+      version: '2.0',
+    });
   });
 
   it('refuses what is not front matter, not YAML, not a mapping, or has the wrong types', () => {
-    expect(invalid(() => parseSkillManifest('# no front matter\n---\nname: a\n---\n'))).toMatch(/must begin with YAML front matter/);
+    expect(invalid(() => parseSkillManifest('# no front matter\n---\nname: a\n---\n'))).toMatch(
+      /must begin with YAML front matter/,
+    );
     expect(invalid(() => parseSkillManifest('---\nname: a\n'))).toMatch(/front matter/);
     expect(invalid(() => parseSkillManifest('---\nname: a\nname: b\n---\n'))).toMatch(/not valid YAML/);
     expect(invalid(() => parseSkillManifest('---\njust text\n---\n'))).toMatch(/mapping/);
-    expect(invalid(() => parseSkillManifest('---\nname: 12\n---\n'))).toMatch(/name in SKILL\.md must be a string, got "12"/);
+    expect(invalid(() => parseSkillManifest('---\nname: 12\n---\n'))).toMatch(
+      /name in SKILL\.md must be a string, got "12"/,
+    );
     expect(invalid(() => parseSkillManifest('---\nversion: [1]\n---\n'))).toMatch(/version/);
   });
 
   it('refuses a name or description that neither database could store', () => {
-    expect(invalid(() => parseSkillManifest('---\ndescription: "a\\0b"\n---\n'))).toMatch(/description in SKILL\.md holds U\+0000/);
-    expect(invalid(() => parseSkillManifest('---\nname: "\\ud800"\n---\n'))).toMatch(/name in SKILL\.md holds U\+0000 or a lone surrogate/);
+    expect(invalid(() => parseSkillManifest('---\ndescription: "a\\0b"\n---\n'))).toMatch(
+      /description in SKILL\.md holds U\+0000/,
+    );
+    expect(invalid(() => parseSkillManifest('---\nname: "\\ud800"\n---\n'))).toMatch(
+      /name in SKILL\.md holds U\+0000 or a lone surrogate/,
+    );
   });
 
   it('bounds alias expansion', () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)];
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      ...Array.from(
+        { length: 8 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(', ')}]`,
+      ),
+    ];
     expect(invalid(() => parseSkillManifest(`---\n${bomb.join('\n')}\n---\n`))).toMatch(/cannot be read|alias/i);
   });
 });
@@ -138,9 +184,15 @@ describe('inspection', () => {
     expect(invalid(() => inspectSkill('Bad', '1', files, NO_LIMITS))).toMatch(/skill name "Bad" must match/);
     expect(invalid(() => inspectSkill('ok', 'a\nb', files, NO_LIMITS))).toMatch(/control characters/);
     expect(invalid(() => inspectSkill('ok', '1', [], NO_LIMITS))).toMatch(/at least SKILL\.md/);
-    expect(invalid(() => inspectSkill('ok', '1', files, { fileSize: 7, attachmentCount: null, archiveExpansion: null }))).toMatch(/"SKILL\.md" has 8 bytes/);
-    expect(invalid(() => inspectSkill('ok', '1', [{ path: 'SKILL.md', content: Buffer.from([0xc3, 0x28]) }], NO_LIMITS))).toMatch(/not UTF-8 text/);
-    expect(inspectSkill('ok', undefined, [{ path: 'SKILL.md', content: '---\nversion: 3\n---\n' }], NO_LIMITS).version).toBe('3');
+    expect(
+      invalid(() => inspectSkill('ok', '1', files, { fileSize: 7, attachmentCount: null, archiveExpansion: null })),
+    ).toMatch(/"SKILL\.md" has 8 bytes/);
+    expect(
+      invalid(() => inspectSkill('ok', '1', [{ path: 'SKILL.md', content: Buffer.from([0xc3, 0x28]) }], NO_LIMITS)),
+    ).toMatch(/not UTF-8 text/);
+    expect(
+      inspectSkill('ok', undefined, [{ path: 'SKILL.md', content: '---\nversion: 3\n---\n' }], NO_LIMITS).version,
+    ).toBe('3');
     expect(inspectSkill('ok', undefined, files, NO_LIMITS).version).toBe('0.0.0');
   });
 });

@@ -9,7 +9,10 @@ export interface TextFile {
 
 /** A `SKILL.md` with front matter naming the skill (and a description when given). */
 export function skillMd(name: string, description?: string, body = 'Use this skill when asked to.\n'): TextFile {
-  const front = [`name: ${name}`, ...(description === undefined ? [] : [`description: ${JSON.stringify(description)}`])];
+  const front = [
+    `name: ${name}`,
+    ...(description === undefined ? [] : [`description: ${JSON.stringify(description)}`]),
+  ];
   return { path: 'SKILL.md', content: `---\n${front.join('\n')}\n---\n\n# ${name}\n\n${body}` };
 }
 
@@ -21,7 +24,10 @@ const sha256 = (data: string | Buffer) => createHash('sha256').update(data).dige
  */
 export function expectedDigest(files: ReadonlyArray<{ path: string; content: string | Buffer }>): string {
   const lines = files
-    .map((f) => ({ key: Buffer.from(f.path, 'utf8'), line: `${sha256(typeof f.content === 'string' ? Buffer.from(f.content, 'utf8') : f.content)}  ${f.path}\n` }))
+    .map((f) => ({
+      key: Buffer.from(f.path, 'utf8'),
+      line: `${sha256(typeof f.content === 'string' ? Buffer.from(f.content, 'utf8') : f.content)}  ${f.path}\n`,
+    }))
     .sort((a, b) => Buffer.compare(a.key, b.key))
     .map((l) => l.line);
   return sha256(lines.join(''));

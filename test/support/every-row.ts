@@ -13,7 +13,11 @@ export async function everyRow(hub: TestHub): Promise<string> {
   const parts: string[] = [];
   for (const table of tables) {
     for (const row of await db(table).select()) {
-      parts.push(Object.values(row as Record<string, unknown>).map((v) => (Buffer.isBuffer(v) ? v.toString('latin1') : String(v))).join('\u0000'));
+      parts.push(
+        Object.values(row as Record<string, unknown>)
+          .map((v) => (Buffer.isBuffer(v) ? v.toString('latin1') : String(v)))
+          .join('\u0000'),
+      );
     }
   }
   return parts.join('\n');

@@ -36,13 +36,22 @@ export const parseJsonBody =
     };
     return (req: Request, res: Response, next: NextFunction) => {
       if (hasBody(req) && !req.is(['application/json', '+json'])) {
-        throw new ApiError(415, 'unsupported_media_type', 'The request body must be JSON (Content-Type: application/json).');
+        throw new ApiError(
+          415,
+          'unsupported_media_type',
+          'The request body must be JSON (Content-Type: application/json).',
+        );
       }
       const limit = contextOf(res).bodyLimit ?? serverLimit;
       parserFor(limit)(req, res, (err?: unknown) => {
         if (err) return next(parseError(err, limit));
         const where = forbiddenTextAt(req.body, '/body');
-        if (where) return next(badRequest(`${where} holds U+0000 or a lone surrogate, which no text here may contain.`, [{ path: where, message: 'must not contain U+0000 or a lone surrogate' }]));
+        if (where)
+          return next(
+            badRequest(`${where} holds U+0000 or a lone surrogate, which no text here may contain.`, [
+              { path: where, message: 'must not contain U+0000 or a lone surrogate' },
+            ]),
+          );
         next();
       });
     };
@@ -50,15 +59,18 @@ export const parseJsonBody =
 
 /** A body is present when the request says so by its framing, whatever its length. */
 const hasBody = (req: IncomingMessage): boolean =>
-  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+  req.headers['transfer-encoding'] !== undefined ||
+  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /** Every way the parser can fail is the client's: none may become a 500. */
 function parseError(err: unknown, limit: number): ApiError {
-  if (err instanceof NotUtf8 || (err as { cause?: unknown }).cause instanceof NotUtf8) return badRequest('The request body is not valid UTF-8.');
+  if (err instanceof NotUtf8 || (err as { cause?: unknown }).cause instanceof NotUtf8)
+    return badRequest('The request body is not valid UTF-8.');
   const { type, status } = err as { type?: unknown; status?: unknown };
   if (type === 'entity.too.large' || status === 413) return payloadTooLarge(limit);
   if (type === 'entity.parse.failed') return badRequest('The request body is not valid JSON.');
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return badRequest('The request body must be UTF-8 JSON without a Content-Encoding other than gzip, deflate or br.');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+    return badRequest('The request body must be UTF-8 JSON without a Content-Encoding other than gzip, deflate or br.');
   return badRequest('The request body could not be read: its Content-Encoding does not decode, or it ended early.');
 }
 

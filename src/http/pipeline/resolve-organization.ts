@@ -9,7 +9,10 @@ export const resolveOrganization =
     if (!needsOrganization(rule)) return undefined;
     return async (req, res, next) => {
       const context = contextOf(res);
-      context.access = await authorizer.resolveOrganization(established(context.session, 'the session'), String(req.params.orgSlug));
+      context.access = await authorizer.resolveOrganization(
+        established(context.session, 'the session'),
+        String(req.params.orgSlug),
+      );
       next();
     };
   };

@@ -52,7 +52,8 @@ export function contractValidation(spec: OpenApiDocument, options: { checkRespon
       halves = options.checkResponses
         ? { early: handlers.filter((h) => !isRequestCheck(h)), request: handlers.filter(isRequestCheck) }
         : { early: [], request: handlers };
-      if (halves.request.length === 0) throw new Error('express-openapi-validator: no request validation middleware found');
+      if (halves.request.length === 0)
+        throw new Error('express-openapi-validator: no request validation middleware found');
       byPath.set(path, halves);
     }
     return halves;

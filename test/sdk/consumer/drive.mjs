@@ -9,7 +9,13 @@ async function failure(call) {
   try {
     return { resolved: await call() };
   } catch (error) {
-    return { isApiError: error instanceof ApiError, name: error.name, status: error.status, code: error.code, message: error.message };
+    return {
+      isApiError: error instanceof ApiError,
+      name: error.name,
+      status: error.status,
+      code: error.code,
+      message: error.message,
+    };
   }
 }
 
@@ -19,7 +25,9 @@ const seen = {};
 seen.me = await hub.getMe();
 seen.organization = await hub.getOrganization();
 seen.settingsBefore = await hub.getOrgSettings();
-seen.settingsReturned = await hub.updateOrgSettings({ body: { membersCanCreateProjects: !seen.settingsBefore.membersCanCreateProjects } });
+seen.settingsReturned = await hub.updateOrgSettings({
+  body: { membersCanCreateProjects: !seen.settingsBefore.membersCanCreateProjects },
+});
 seen.settingsAfter = await hub.getOrgSettings();
 
 seen.team = await hub.createTeam({ body: { slug: 'platform', name: 'Platform', description: 'Runs the hub' } });
@@ -33,14 +41,25 @@ seen.usage = await hub.getUsageReport({ query: { from: '', to: undefined } });
 
 // The second wave's operations, derived like the others.
 seen.breakdown = await hub.getUsageBreakdown({ query: { projectId: seen.created.id } });
-seen.capability = await hub.putCapabilityConnection({ capabilityId: 'web-search', body: { label: 'Web search', kind: 'http', endpointUrl: 'https://search.example.com', headers: { Authorization: 'Bearer sdk' } } });
+seen.capability = await hub.putCapabilityConnection({
+  capabilityId: 'web-search',
+  body: {
+    label: 'Web search',
+    kind: 'http',
+    endpointUrl: 'https://search.example.com',
+    headers: { Authorization: 'Bearer sdk' },
+  },
+});
 seen.capabilities = await hub.listCapabilityConnections();
 seen.capabilityDisabled = await hub.disableCapabilityConnection({ capabilityId: 'web-search' });
 seen.libraryFolder = await hub.createAgentLibraryFolder({ body: { name: 'Shelf' } });
 seen.library = await hub.getAgentLibrary();
 await hub.putAgentRole({ roleId: 'coder', body: { label: 'Coder', libraryFolderId: seen.libraryFolder.id } });
 seen.roleDisabled = await hub.updateAgentRole({ roleId: 'coder', body: { disabled: true } });
-await hub.rotateProviderConnection({ providerId: 'anthropic', body: { baseUrl: 'https://api.example.com', authToken: 'sk-sdk' } });
+await hub.rotateProviderConnection({
+  providerId: 'anthropic',
+  body: { baseUrl: 'https://api.example.com', authToken: 'sk-sdk' },
+});
 seen.providerDisabled = await hub.disableProviderConnection({ providerId: 'anthropic' });
 seen.projectNotFound = await failure(() => hub.getProject({ projectId: 'no-such-project' }));
 seen.teamSlugTaken = await failure(() => hub.createTeam({ body: { slug: 'platform', name: 'Again' } }));
@@ -51,10 +70,18 @@ seen.loginResultType = typeof (await anonymous.login({ query: { token: HUB_TOKEN
 seen.loginTokenReused = await failure(() => anonymous.login({ query: { token: HUB_TOKEN_METHOD } }));
 
 // The README's Node recipe: exchange a login token for the session cookie through raw.
-const { response } = await anonymous.raw.GET('/auth/login', { params: { query: { token: HUB_TOKEN_RAW } }, redirect: 'manual' });
-const cookie = response.headers.getSetCookie().find((c) => c.startsWith('hub_session='))?.split(';')[0];
+const { response } = await anonymous.raw.GET('/auth/login', {
+  params: { query: { token: HUB_TOKEN_RAW } },
+  redirect: 'manual',
+});
+const cookie = response.headers
+  .getSetCookie()
+  .find((c) => c.startsWith('hub_session='))
+  ?.split(';')[0];
 seen.rawLoginStatus = response.status;
-seen.meThroughRawLoginCookie = (await createOrgAdminClient({ baseUrl: HUB_URL, orgSlug: HUB_ORG, headers: { cookie } }).getMe()).user.imOpenId;
+seen.meThroughRawLoginCookie = (
+  await createOrgAdminClient({ baseUrl: HUB_URL, orgSlug: HUB_ORG, headers: { cookie } }).getMe()
+).user.imOpenId;
 
 seen.logoutResultType = typeof (await hub.logout());
 seen.afterLogout = await failure(() => hub.getMe());

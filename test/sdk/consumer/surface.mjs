@@ -10,9 +10,12 @@ const init = { status: 404, code: 'project_not_found', message: 'x', body: undef
 console.log(
   JSON.stringify({
     esmExports: Object.keys(esm).sort(),
-    cjsExports: Object.keys(cjs).filter((k) => k !== '__esModule').sort(),
+    cjsExports: Object.keys(cjs)
+      .filter((k) => k !== '__esModule')
+      .sort(),
     esmMethods: Object.keys(client).sort(),
     cjsMethods: Object.keys(cjsClient).sort(),
-    crossCopyInstanceof: new cjs.ApiError(init) instanceof esm.ApiError && new esm.ApiError(init) instanceof cjs.ApiError,
+    crossCopyInstanceof:
+      new cjs.ApiError(init) instanceof esm.ApiError && new esm.ApiError(init) instanceof cjs.ApiError,
   }),
 );
