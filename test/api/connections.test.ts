@@ -17,6 +17,7 @@ import { cliEnv, HUB_BIN, runHub, type CliResult } from '../support/hub-cli.js';
 import { seedOrg, type OrgActor, type OrgFixture } from '../support/org-fixture.js';
 import type { ApiResult, OrgCallArgs, OrgOperationId } from '../support/api-client.js';
 import { TestHub, type HttpResult } from '../support/test-hub.js';
+import { waitForOutput } from '../support/subprocess.js';
 
 let hub: TestHub;
 /** Every response body and every CLI output of this file, for the leak scan. */
@@ -964,29 +965,13 @@ describe('start-up with the key file (hub serve)', () => {
 });
 
 /** Runs `hub serve` until it logs that it listens, then stops it; its stdout up to then. */
-function serveUntilListening(env: NodeJS.ProcessEnv): Promise<{ stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HUB_BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`hub serve did not start: ${stderr}`));
-    }, 30_000);
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      if (stdout.includes('"msg":"listening"')) {
-        clearTimeout(timer);
-        child.once('close', () => resolve({ stdout }));
-        child.kill('SIGTERM');
-      }
-    });
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('exit', (code) => {
-      if (!stdout.includes('"msg":"listening"')) {
-        clearTimeout(timer);
-        reject(new Error(`hub serve exited with ${code}: ${stderr}`));
-      }
-    });
-  });
+async function serveUntilListening(env: NodeJS.ProcessEnv): Promise<{ stdout: string }> {
+  const child = spawn(process.execPath, [HUB_BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  await waitForOutput(child, /"msg":"listening"/);
+  const closed = new Promise((resolve) => child.once('close', resolve));
+  child.kill('SIGTERM');
+  await closed;
+  return { stdout };
 }

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { cliEnv, HUB_BIN, runHub } from '../support/hub-cli.js';
+import { waitForOutput } from '../support/subprocess.js';
 
 let database: TestDatabase;
 let env: NodeJS.ProcessEnv;
@@ -108,29 +109,13 @@ describe('hub serve', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      const link = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        let err = '';
-        const timer = setTimeout(() => reject(new Error(`no login link in time; output: ${out}${err}`)), 20_000);
-        const check = () => {
-          // The link goes to stderr, never among the JSON log lines on stdout.
-          const match = /(http:\/\/localhost:\d+\/auth\/login\?token=\S+)/.exec(err);
-          if (match && out.includes('"msg":"listening"')) {
-            clearTimeout(timer);
-            expect(out).not.toContain('/auth/login?token=');
-            resolve(match[1]!);
-          }
-        };
-        child.stdout.on('data', (d) => {
-          out += d;
-          check();
-        });
-        child.stderr.on('data', (d) => {
-          err += d;
-          check();
-        });
-        child.on('exit', (code) => reject(new Error(`hub serve exited with ${code}: ${out}`)));
-      });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      // Both the listening log line (stdout) and the link (stderr), in whichever order they come.
+      const output = await waitForOutput(child, /(?=[\s\S]*"msg":"listening")(?=[\s\S]*\/auth\/login\?token=\S+\s)/);
+      // The link goes to stderr, never among the JSON log lines on stdout.
+      expect(out).not.toContain('/auth/login?token=');
+      const link = /(http:\/\/localhost:\d+\/auth\/login\?token=\S+)/.exec(output)![1]!;
       const login = await fetch(link.replace('localhost', '127.0.0.1'), { redirect: 'manual' });
       expect(login.status).toBe(303);
       const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
