@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -144,4 +144,31 @@ describe('hub serve: a clean start', () => {
     expect(await serve.exited).toBe(0);
     expect(serve.output.stdout).toContain('draining');
   });
+
+  it('drains within HUB_SHUTDOWN_GRACE_MS: a request that never finishes is cut off and the process still exits 0', async () => {
+    const dataDir = freshDir();
+    const serve = await startServe(dataDir, { HUB_SHUTDOWN_GRACE_MS: '1000' });
+    const url = serve.baseUrl.replace('localhost', '127.0.0.1');
+    const link = /(http:\/\/localhost:\d+\/auth\/login\?token=\S+)/.exec(serve.output.stderr)![1]!.replace('localhost', '127.0.0.1');
+    const cookie = (await fetch(link, { redirect: 'manual' })).headers.get('set-cookie')!.split(';')[0]!;
+    const { hostname, port } = new URL(url);
+    // A member's upload that announces 100 kB and sends one byte: it waits in the body parser.
+    const socket = connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let answer = '';
+    socket.on('data', (d) => (answer += d));
+    socket.on('error', () => undefined);
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write(`PUT /api/org/demo/agent-skills/x HTTP/1.1\r\nHost: x\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`);
+    // The request is in the parser once the access log has nothing for it and the server is idle.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const stoppedAt = Date.now();
+    serve.child.kill('SIGTERM');
+    expect(await serve.exited).toBe(0);
+    await closed;
+    expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(900);
+    expect(answer).toBe('');
+    expect(serve.output.stdout).toContain('still in flight at the end of the grace period');
+  });
+
 });
