@@ -111,6 +111,18 @@ export function recordServerBaseUrl(dataDir: string, baseUrl: string): void {
   fs.renameSync(temporary, file);
 }
 
+/** The pid of a `hub serve` other than this process still running on the data directory, if any. */
+export function otherServerOn(dataDir: string): number | undefined {
+  try {
+    const { pid } = JSON.parse(fs.readFileSync(path.join(dataDir, SERVER_FILE), 'utf8')) as { pid?: unknown };
+    if (typeof pid !== 'number' || pid === process.pid) return undefined;
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The base URL for links the host console prints: the one the server running on this data
  * directory recorded, else the configuration's (`HUB_BASE_URL`, else `http://localhost:$PORT`).

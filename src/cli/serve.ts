@@ -5,7 +5,7 @@ import { createLogger, type Logger } from '../log/logger.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { HOUR_MS } from '../config/clock.js';
 import type { InstanceState } from '../ops/readiness.js';
-import { loginUrl, openRuntime, recordServerBaseUrl, type Runtime } from './runtime.js';
+import { loginUrl, openRuntime, otherServerOn, recordServerBaseUrl, type Runtime } from './runtime.js';
 import { StartupError } from './startup-error.js';
 
 const DEMO = { slug: 'demo', name: 'Demo Organization', ownerImOpenId: 'demo-owner', ownerDisplayName: 'Demo Owner' };
@@ -60,6 +60,10 @@ export async function serve(options: ServeOptions): Promise<void> {
     if ((options.demo || !config.databaseUrl) && (await runtime.organizations.isEmpty())) await seedDemo(runtime, config, logger);
 
     handler = createApp(runtime, { instance: state });
+    const other = otherServerOn(config.dataDir);
+    if (other !== undefined && !config.databaseUrl) {
+      logger.warn({ pid: other, dataDir: config.dataDir }, 'another hub serve runs on this SQLite data directory; several instances need PostgreSQL (README "Running several instances")');
+    }
     recordServerBaseUrl(config.dataDir, config.baseUrl);
     logger.info({ host: config.host, port: config.port, baseUrl: config.baseUrl, database: engine }, 'listening');
   } catch (err) {
