@@ -12,12 +12,14 @@ export function agentRoleOperations({ agentRoles }: Services): OperationModule {
 
     putAgentRole: {
       rule: 'orgAdmin',
-      handle: async ({ access, params, body }) => toAgentRoleRow(await agentRoles.put(access.organization.id, params.roleId, body)),
+      handle: async ({ access, params, body }) =>
+        toAgentRoleRow(await agentRoles.put(access.organization.id, params.roleId, body)),
     },
 
     updateAgentRole: {
       rule: 'orgAdmin',
-      handle: async ({ access, params, body }) => toAgentRoleRow(await agentRoles.setDisabled(access.organization.id, params.roleId, body.disabled)),
+      handle: async ({ access, params, body }) =>
+        toAgentRoleRow(await agentRoles.setDisabled(access.organization.id, params.roleId, body.disabled)),
     },
 
     putAgentRoleSkills: {

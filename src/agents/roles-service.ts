@@ -79,7 +79,11 @@ export class AgentRoleService {
       if (definition.isDefault) {
         await this.roles.lockOrganization(trx, organizationId);
         const current = await this.roles.find(trx, organizationId, roleId);
-        if (current?.role.disabled_at) throw conflict('role_is_default', `The role "${roleId}" is disabled; enable it before making it the default.`);
+        if (current?.role.disabled_at)
+          throw conflict(
+            'role_is_default',
+            `The role "${roleId}" is disabled; enable it before making it the default.`,
+          );
         await this.roles.clearDefaultExcept(trx, organizationId, roleId, at);
       }
       await this.roles.upsert(trx, organizationId, roleId, definition, at);
@@ -103,7 +107,10 @@ export class AgentRoleService {
       const current = await this.roles.find(trx, organizationId, roleId);
       if (!current) throw roleNotFound(roleId);
       if (disabled && current.role.is_default) {
-        throw conflict('role_is_default', `The role "${roleId}" is the organization's default role; make another role the default before disabling it.`);
+        throw conflict(
+          'role_is_default',
+          `The role "${roleId}" is the organization's default role; make another role the default before disabling it.`,
+        );
       }
       await this.roles.setDisabled(trx, organizationId, roleId, disabled, at);
       if (disabled) await this.roles.archiveOpenSessions(trx, organizationId, roleId, at);
@@ -118,7 +125,8 @@ export class AgentRoleService {
   async resolveSessionRole(organizationId: string, roleId: string): Promise<RoleWithSkills> {
     const found = await this.roles.find(this.uow.executor, organizationId, roleId, { enabledSkillsOnly: true });
     if (!found) throw new RoleUnavailableError('not_found', `No agent role "${roleId}" in this organization.`);
-    if (found.role.disabled_at !== null) throw new RoleUnavailableError('disabled', `The agent role "${roleId}" is disabled.`);
+    if (found.role.disabled_at !== null)
+      throw new RoleUnavailableError('disabled', `The agent role "${roleId}" is disabled.`);
     return found;
   }
 
@@ -138,9 +146,17 @@ export class AgentRoleService {
       const missing = names.filter((name) => !found.has(name));
       if (missing.length > 0) {
         const list = missing.map((name) => `"${name}"`).join(', ');
-        throw unprocessable('unknown_skill', `Unknown skills (not installed in this organization): ${list}. Nothing was changed.`);
+        throw unprocessable(
+          'unknown_skill',
+          `Unknown skills (not installed in this organization): ${list}. Nothing was changed.`,
+        );
       }
-      await this.roles.replaceBindings(trx, roleKey, skills.map((skill) => skill.id), at);
+      await this.roles.replaceBindings(
+        trx,
+        roleKey,
+        skills.map((skill) => skill.id),
+        at,
+      );
       return this.roles.boundSkillNames(trx, roleKey);
     });
   }
@@ -148,7 +164,8 @@ export class AgentRoleService {
   /** The whole definition a PUT stands for, checked beyond what the contract's schema can say. */
   private definitionOf(input: PutRoleInput): RoleDefinition {
     const label = input.label.trim();
-    if (!label) throw badRequest('A role label must not be blank.', [{ path: '/body/label', message: 'must not be blank' }]);
+    if (!label)
+      throw badRequest('A role label must not be blank.', [{ path: '/body/label', message: 'must not be blank' }]);
     const sortOrder = input.sortOrder ?? 0;
     if (sortOrder < SORT_ORDER_MIN || sortOrder > SORT_ORDER_MAX) {
       throw badRequest(`sortOrder must be between ${SORT_ORDER_MIN} and ${SORT_ORDER_MAX}.`, [

@@ -50,7 +50,9 @@ export interface SkillRef {
 
 /** By ascending sortOrder, then label as people read it, then roleId, so the order is total. */
 const roleOrder = (a: RoleWithSkills, b: RoleWithSkills) =>
-  Number(a.role.sort_order) - Number(b.role.sort_order) || byName(a.role.label, b.role.label) || byCodeUnits(a.role.role_id, b.role.role_id);
+  Number(a.role.sort_order) - Number(b.role.sort_order) ||
+  byName(a.role.label, b.role.label) ||
+  byCodeUnits(a.role.role_id, b.role.role_id);
 
 /** Agent roles and the skills bound to them. */
 export class AgentRoleStore {
@@ -66,11 +68,20 @@ export class AgentRoleStore {
     ]);
     const namesByRole = new Map<string, string[]>();
     for (const { role_key, name } of bindings) namesByRole.set(role_key, [...(namesByRole.get(role_key) ?? []), name]);
-    return roles.map((role) => ({ role, skillNames: (namesByRole.get(role.id) ?? []).sort(byCodeUnits) })).sort(roleOrder);
+    return roles
+      .map((role) => ({ role, skillNames: (namesByRole.get(role.id) ?? []).sort(byCodeUnits) }))
+      .sort(roleOrder);
   }
 
-  async find(db: Executor, organizationId: string, roleId: string, options: { enabledSkillsOnly?: boolean } = {}): Promise<RoleWithSkills | undefined> {
-    const role = await db<RoleRecord>('agent_roles').where({ organization_id: organizationId, role_id: roleId }).first();
+  async find(
+    db: Executor,
+    organizationId: string,
+    roleId: string,
+    options: { enabledSkillsOnly?: boolean } = {},
+  ): Promise<RoleWithSkills | undefined> {
+    const role = await db<RoleRecord>('agent_roles')
+      .where({ organization_id: organizationId, role_id: roleId })
+      .first();
     return role && { role, skillNames: await this.boundSkillNames(db, role.id, options) };
   }
 
@@ -98,7 +109,13 @@ export class AgentRoleStore {
    * roleId cannot both insert. The row key, `createdAt` and `disabledAt` of an existing role
    * are kept.
    */
-  async upsert(trx: Executor, organizationId: string, roleId: string, definition: RoleDefinition, at: string): Promise<void> {
+  async upsert(
+    trx: Executor,
+    organizationId: string,
+    roleId: string,
+    definition: RoleDefinition,
+    at: string,
+  ): Promise<void> {
     const fields = {
       label: definition.label,
       default_model: definition.defaultModel,
@@ -110,13 +127,27 @@ export class AgentRoleStore {
       updated_at: at,
     };
     await trx('agent_roles')
-      .insert({ library_folder_id: null, id: randomUUID(), organization_id: organizationId, role_id: roleId, ...fields, disabled_at: null, created_at: at })
+      .insert({
+        library_folder_id: null,
+        id: randomUUID(),
+        organization_id: organizationId,
+        role_id: roleId,
+        ...fields,
+        disabled_at: null,
+        created_at: at,
+      })
       .onConflict(['organization_id', 'role_id'])
       .merge(Object.keys(fields));
   }
 
   /** Disables the role (keeping the time of a disable already in force) or re-enables it. */
-  async setDisabled(trx: Executor, organizationId: string, roleId: string, disabled: boolean, at: string): Promise<void> {
+  async setDisabled(
+    trx: Executor,
+    organizationId: string,
+    roleId: string,
+    disabled: boolean,
+    at: string,
+  ): Promise<void> {
     await trx('agent_roles')
       .where({ organization_id: organizationId, role_id: roleId })
       .update({ disabled_at: disabled ? trx.raw('coalesce(disabled_at, ?)', [at]) : null, updated_at: at });
@@ -124,7 +155,10 @@ export class AgentRoleStore {
 
   /** Archives every open session of the organization that runs as this role (a session names its role by `roleId`). */
   async archiveOpenSessions(trx: Executor, organizationId: string, roleId: string, at: string): Promise<number> {
-    return trx('agent_sessions').where({ organization_id: organizationId, role_id: roleId }).whereNull('archived_at').update({ archived_at: at });
+    return trx('agent_sessions')
+      .where({ organization_id: organizationId, role_id: roleId })
+      .whereNull('archived_at')
+      .update({ archived_at: at });
   }
 
   /**
@@ -143,7 +177,10 @@ export class AgentRoleStore {
   /** The organization's skills of these names, disabled ones included. */
   async skillsNamed(trx: Executor, organizationId: string, names: readonly string[]): Promise<SkillRef[]> {
     if (names.length === 0) return [];
-    return trx('agent_skills').where({ organization_id: organizationId }).whereIn('name', names).select<SkillRef[]>('id', 'name');
+    return trx('agent_skills')
+      .where({ organization_id: organizationId })
+      .whereIn('name', names)
+      .select<SkillRef[]>('id', 'name');
   }
 
   /** Makes exactly these skills the role's bound ones; bindings that stay keep their creation time. */
@@ -159,8 +196,14 @@ export class AgentRoleStore {
   }
 
   /** Names of the skills bound to the role, sorted. */
-  async boundSkillNames(trx: Executor, roleKey: string, options: { enabledSkillsOnly?: boolean } = {}): Promise<string[]> {
-    const query = trx('agent_role_skills as b').join('agent_skills as s', 's.id', 'b.skill_id').where('b.role_id', roleKey);
+  async boundSkillNames(
+    trx: Executor,
+    roleKey: string,
+    options: { enabledSkillsOnly?: boolean } = {},
+  ): Promise<string[]> {
+    const query = trx('agent_role_skills as b')
+      .join('agent_skills as s', 's.id', 'b.skill_id')
+      .where('b.role_id', roleKey);
     if (options.enabledSkillsOnly) query.whereNull('s.disabled_at');
     const rows = await query.select<Array<{ name: string }>>('s.name');
     return rows.map((row) => row.name).sort(byCodeUnits);

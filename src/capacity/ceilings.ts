@@ -60,7 +60,9 @@ export const ORGANIZATION_LIMIT_FLOORS: Readonly<Partial<Record<CapacityDimensio
 });
 
 /** Every dimension's platform ceiling: the operator's value, else the built-in one. */
-export function platformCeilings(config: Pick<Config, 'ceilings' | 'bodyLimitBytes'>): Readonly<Record<CapacityDimension, number>> {
+export function platformCeilings(
+  config: Pick<Config, 'ceilings' | 'bodyLimitBytes'>,
+): Readonly<Record<CapacityDimension, number>> {
   const defaults: Record<CapacityDimension, number> = { ...BUILT_IN_CEILINGS, requestBodySize: config.bodyLimitBytes };
   const resolved = {} as Record<CapacityDimension, number>;
   for (const dimension of CAPACITY_DIMENSIONS) resolved[dimension] = config.ceilings[dimension] ?? defaults[dimension];

@@ -47,7 +47,8 @@ export const isCapacityDimension = (text: string): text is CapacityDimension => 
 export type DimensionValues = Partial<Record<CapacityDimension, number>>;
 
 /** `memberCount` → `MEMBER_COUNT`, the suffix of its ceiling variable. */
-export const screamingSnake = (dimension: CapacityDimension): string => dimension.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+export const screamingSnake = (dimension: CapacityDimension): string =>
+  dimension.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
 
 /** The environment variable that sets the dimension's platform ceiling. */
 export const ceilingVariable = (dimension: CapacityDimension): string => `HUB_CEILING_${screamingSnake(dimension)}`;

@@ -49,7 +49,10 @@ export class CapacityService {
     shared: { invalidations?: CacheInvalidations; requestWindows?: RequestWindows } = {},
   ) {
     this.ceilings = platformCeilings(config);
-    this.cache = new TtlCache(cacheTtlMs, undefined, { name: 'capacity', invalidations: shared.invalidations ?? PROCESS_LOCAL });
+    this.cache = new TtlCache(cacheTtlMs, undefined, {
+      name: 'capacity',
+      invalidations: shared.invalidations ?? PROCESS_LOCAL,
+    });
     this.requestRates = shared.requestWindows ?? new RateWindows(MINUTE_MS);
   }
 
@@ -74,12 +77,16 @@ export class CapacityService {
       if (value === undefined) continue;
       if (value !== null) {
         if (!Number.isFinite(value) || value < 0) {
-          throw badRequest(`The ${dimension} limit must be a non-negative number.`, [{ path: `/body/limits/${dimension}`, message: 'must be >= 0' }]);
+          throw badRequest(`The ${dimension} limit must be a non-negative number.`, [
+            { path: `/body/limits/${dimension}`, message: 'must be >= 0' },
+          ]);
         }
         const floor = ORGANIZATION_LIMIT_FLOORS[dimension];
         const ceiling = this.ceilings[dimension];
-        if (floor !== undefined && value < floor) belowFloor.push(`${dimension} ${value} is below its floor of ${floor}`);
-        else if (value > ceiling) aboveCeiling.push(`${dimension} ${value} is above its platform ceiling of ${ceiling}`);
+        if (floor !== undefined && value < floor)
+          belowFloor.push(`${dimension} ${value} is below its floor of ${floor}`);
+        else if (value > ceiling)
+          aboveCeiling.push(`${dimension} ${value} is above its platform ceiling of ${ceiling}`);
       }
       changes.push([dimension, value]);
     }
@@ -124,12 +131,20 @@ export class CapacityService {
    * The limit is read under that lock, never from a cache, so a limit just set through another
    * instance binds this create.
    */
-  async ensureRoom(trx: Executor, organizationId: string, dimension: CapacityDimension, countActive: () => Promise<number>): Promise<void> {
+  async ensureRoom(
+    trx: Executor,
+    organizationId: string,
+    dimension: CapacityDimension,
+    countActive: () => Promise<number>,
+  ): Promise<void> {
     await this.store.lockOrganization(trx, organizationId);
     const limit = this.effectiveIn(await this.store.limitsOf(trx, organizationId), dimension);
     const active = await countActive();
     if (active + 1 > limit) {
-      throw conflict('capacity_exceeded', `The organization's ${dimension} limit is ${limit} and ${active} are active; nothing was created.`);
+      throw conflict(
+        'capacity_exceeded',
+        `The organization's ${dimension} limit is ${limit} and ${active} are active; nothing was created.`,
+      );
     }
   }
 
@@ -168,7 +183,12 @@ export class CapacityService {
   private row(dimension: CapacityDimension, limits: DimensionValues): CapacityDimensionRow {
     const platformCeiling = this.ceilings[dimension];
     const organizationLimit = limits[dimension] ?? null;
-    return { dimension, platformCeiling, organizationLimit, effective: effectiveOf(platformCeiling, organizationLimit) };
+    return {
+      dimension,
+      platformCeiling,
+      organizationLimit,
+      effective: effectiveOf(platformCeiling, organizationLimit),
+    };
   }
 
   private effectiveIn(limits: DimensionValues, dimension: CapacityDimension): number {

@@ -17,12 +17,18 @@ export class CapacityStore {
       .select<LimitRecord[]>('dimension', 'limit_value');
     const limits: DimensionValues = {};
     // A row of a dimension a later contract dropped is ignored rather than served.
-    for (const row of rows) if (KNOWN.has(row.dimension)) limits[row.dimension as CapacityDimension] = Number(row.limit_value);
+    for (const row of rows)
+      if (KNOWN.has(row.dimension)) limits[row.dimension as CapacityDimension] = Number(row.limit_value);
     return limits;
   }
 
   /** Sets (a number) or clears (null) each given limit; run it in one transaction. */
-  async apply(trx: Executor, organizationId: string, changes: ReadonlyArray<[CapacityDimension, number | null]>, at: string): Promise<void> {
+  async apply(
+    trx: Executor,
+    organizationId: string,
+    changes: ReadonlyArray<[CapacityDimension, number | null]>,
+    at: string,
+  ): Promise<void> {
     for (const [dimension, value] of changes) {
       const row = trx('organization_capacity_limits');
       if (value === null) {

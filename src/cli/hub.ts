@@ -78,7 +78,12 @@ const commands: Record<string, Command> = {
     if (sub !== 'create') throw new UsageError(`unknown subcommand "org ${sub ?? ''}"; expected "org create"`);
     const { values, positionals } = parseCommandArgs(
       rest,
-      { name: { type: 'string' }, owner: { type: 'string' }, 'owner-name': { type: 'string' }, 'avatar-url': { type: 'string' } },
+      {
+        name: { type: 'string' },
+        owner: { type: 'string' },
+        'owner-name': { type: 'string' },
+        'avatar-url': { type: 'string' },
+      },
       1,
     );
     const name = requiredFlag(values.name, '--name');
@@ -105,7 +110,9 @@ const commands: Record<string, Command> = {
       if (!org) throw new UsageError(`no organization "${orgSlug}"`);
       try {
         const { replaced } = await runtime.projects.bindChat(org.id, projectId, chatId);
-        process.stdout.write(`bound chat ${chatId} to project ${projectId}${replaced ? ` (replacing chat ${replaced})` : ''}\n`);
+        process.stdout.write(
+          `bound chat ${chatId} to project ${projectId}${replaced ? ` (replacing chat ${replaced})` : ''}\n`,
+        );
       } catch (err) {
         if (err instanceof BindingConflict) throw new UsageError(err.message);
         throw err;
@@ -129,7 +136,9 @@ const commands: Record<string, Command> = {
           process.stderr.write(`${phase} ${lines} runs…\n`);
         });
         const seconds = (Date.now() - started) / 1000;
-        process.stdout.write(`ingested ${result.runs} runs in ${result.sessions} sessions into ${orgSlug} (${seconds.toFixed(1)} s)\n`);
+        process.stdout.write(
+          `ingested ${result.runs} runs in ${result.sessions} sessions into ${orgSlug} (${seconds.toFixed(1)} s)\n`,
+        );
       } catch (err) {
         if (err instanceof IngestError) throw new UsageError(`${file}: ${err.message}`);
         throw err;
@@ -159,13 +168,18 @@ const commands: Record<string, Command> = {
     if (sub !== 'clear') throw new UsageError(`unknown subcommand "capacity ${sub ?? ''}"; expected "capacity clear"`);
     const { positionals } = parseCommandArgs(rest, {}, 2);
     const [orgSlug, dimension] = positionals as [string, string];
-    if (!isCapacityDimension(dimension)) throw new UsageError(`"${dimension}" is no capacity dimension; expected one of ${CAPACITY_DIMENSIONS.join(', ')}`);
+    if (!isCapacityDimension(dimension))
+      throw new UsageError(
+        `"${dimension}" is no capacity dimension; expected one of ${CAPACITY_DIMENSIONS.join(', ')}`,
+      );
     await withRuntime(async (runtime) => {
       const org = await runtime.organizations.findBySlug(orgSlug);
       if (!org) throw new UsageError(`no organization "${orgSlug}"`);
       const cleared = await runtime.capacity.clearLimit(org.id, dimension);
       const effective = await runtime.capacity.effectiveLimit(org.id, dimension);
-      process.stdout.write(`${cleared ? 'cleared' : 'no limit to clear:'} ${orgSlug} ${dimension}; effective limit ${effective} (the platform ceiling)\n`);
+      process.stdout.write(
+        `${cleared ? 'cleared' : 'no limit to clear:'} ${orgSlug} ${dimension}; effective limit ${effective} (the platform ceiling)\n`,
+      );
     });
   },
 };

@@ -27,7 +27,9 @@ export interface Runtime extends Services {
  * (LISTEN/NOTIFY), and `requestRate` windows and skill content live in the database. `listen`
  * (serve) also subscribes to the others' invalidations.
  */
-export async function openRuntime(options: { config?: Config; logger?: Logger; loadKeyring?: boolean; listen?: boolean } = {}): Promise<Runtime> {
+export async function openRuntime(
+  options: { config?: Config; logger?: Logger; loadKeyring?: boolean; listen?: boolean } = {},
+): Promise<Runtime> {
   const config = options.config ?? loadConfig();
   const logger = options.logger ?? createLogger({ level: config.logLevel, destination: process.stderr as never });
   const db = openDatabase(config);
@@ -41,7 +43,8 @@ export async function openRuntime(options: { config?: Config; logger?: Logger; l
     } catch (err) {
       throw databaseStartupError(err, config.databaseUrl);
     }
-    if (options.loadKeyring) keyring = await loadStartupKeyring(db, { masterKeys: config.masterKeys, dataDir: config.dataDir, logger });
+    if (options.loadKeyring)
+      keyring = await loadStartupKeyring(db, { masterKeys: config.masterKeys, dataDir: config.dataDir, logger });
     if (invalidations && options.listen) await invalidations.start();
   } catch (err) {
     await invalidations?.close();
@@ -73,7 +76,9 @@ export async function openRuntime(options: { config?: Config; logger?: Logger; l
  */
 function quietDriverWarnings(db: Db, logger: Logger): void {
   const knexLogger = (db.client as { logger?: { _warn?: unknown } }).logger;
-  if (knexLogger) knexLogger._warn = (message: unknown) => logger.debug({ warning: String(message).split('\n', 1)[0] }, 'database driver warning');
+  if (knexLogger)
+    knexLogger._warn = (message: unknown) =>
+      logger.debug({ warning: String(message).split('\n', 1)[0] }, 'database driver warning');
 }
 
 /** How long a start waits for another instance's migration run to finish. */
@@ -107,7 +112,10 @@ export function recordServerBaseUrl(dataDir: string, baseUrl: string): void {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, SERVER_FILE);
   const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, `${JSON.stringify({ baseUrl, pid: process.pid, startedAt: new Date().toISOString() })}\n`);
+  fs.writeFileSync(
+    temporary,
+    `${JSON.stringify({ baseUrl, pid: process.pid, startedAt: new Date().toISOString() })}\n`,
+  );
   fs.renameSync(temporary, file);
 }
 
@@ -129,7 +137,9 @@ export function otherServerOn(dataDir: string): number | undefined {
  */
 export function serverBaseUrl(config: Pick<Config, 'dataDir' | 'baseUrl'>): string {
   try {
-    const recorded = JSON.parse(fs.readFileSync(path.join(config.dataDir, SERVER_FILE), 'utf8')) as { baseUrl?: unknown };
+    const recorded = JSON.parse(fs.readFileSync(path.join(config.dataDir, SERVER_FILE), 'utf8')) as {
+      baseUrl?: unknown;
+    };
     if (typeof recorded.baseUrl === 'string' && /^https?:\/\//.test(recorded.baseUrl)) return recorded.baseUrl;
   } catch {
     // No server has run on this data directory (or the file is unreadable): use the configuration.

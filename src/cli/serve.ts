@@ -57,12 +57,16 @@ export async function serve(options: ServeOptions): Promise<void> {
     // Staging directories of installs a crash interrupted; entries themselves are never partial.
     const staleSkillStaging = await runtime.skills.prepareStore();
     if (staleSkillStaging > 0) logger.info({ removed: staleSkillStaging }, 'removed stale skill staging directories');
-    if ((options.demo || !config.databaseUrl) && (await runtime.organizations.isEmpty())) await seedDemo(runtime, config, logger);
+    if ((options.demo || !config.databaseUrl) && (await runtime.organizations.isEmpty()))
+      await seedDemo(runtime, config, logger);
 
     handler = createApp(runtime, { instance: state });
     const other = otherServerOn(config.dataDir);
     if (other !== undefined && !config.databaseUrl) {
-      logger.warn({ pid: other, dataDir: config.dataDir }, 'another hub serve runs on this SQLite data directory; several instances need PostgreSQL (README "Running several instances")');
+      logger.warn(
+        { pid: other, dataDir: config.dataDir },
+        'another hub serve runs on this SQLite data directory; several instances need PostgreSQL (README "Running several instances")',
+      );
     }
     recordServerBaseUrl(config.dataDir, config.baseUrl);
     logger.info({ host: config.host, port: config.port, baseUrl: config.baseUrl, database: engine }, 'listening');
@@ -74,9 +78,7 @@ export async function serve(options: ServeOptions): Promise<void> {
 
   const housekeeping = setInterval(() => {
     const now = runtime.clock.now();
-    runtime.sessions
-      .deleteExpired(now)
-      .catch((err: unknown) => logger.warn({ err }, 'session housekeeping failed'));
+    runtime.sessions.deleteExpired(now).catch((err: unknown) => logger.warn({ err }, 'session housekeeping failed'));
   }, HOUR_MS);
   housekeeping.unref();
 
@@ -86,9 +88,15 @@ export async function serve(options: ServeOptions): Promise<void> {
     stopping = true;
     state.draining = true;
     clearInterval(housekeeping);
-    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'draining: no new connections, finishing in-flight requests');
+    logger.info(
+      { signal, graceMs: config.shutdownGraceMs },
+      'draining: no new connections, finishing in-flight requests',
+    );
     const deadline = setTimeout(() => {
-      logger.warn({ graceMs: config.shutdownGraceMs }, 'requests still in flight at the end of the grace period; closing their connections');
+      logger.warn(
+        { graceMs: config.shutdownGraceMs },
+        'requests still in flight at the end of the grace period; closing their connections',
+      );
       server.closeAllConnections();
     }, config.shutdownGraceMs);
     deadline.unref();
@@ -113,9 +121,16 @@ function listen(server: Server, config: Pick<Config, 'host' | 'port'>): Promise<
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
       const where = `${config.host}:${config.port}`;
-      if (err.code === 'EADDRINUSE') reject(new StartupError(`port ${config.port} on ${config.host} is in use by another process (set PORT to a free port)`));
-      else if (err.code === 'EACCES') reject(new StartupError(`not allowed to listen on ${where} (ports below 1024 need privileges; set PORT)`));
-      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') reject(new StartupError(`HOST ${config.host} is not an address of this machine`));
+      if (err.code === 'EADDRINUSE')
+        reject(
+          new StartupError(
+            `port ${config.port} on ${config.host} is in use by another process (set PORT to a free port)`,
+          ),
+        );
+      else if (err.code === 'EACCES')
+        reject(new StartupError(`not allowed to listen on ${where} (ports below 1024 need privileges; set PORT)`));
+      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
+        reject(new StartupError(`HOST ${config.host} is not an address of this machine`));
       else reject(new StartupError(`cannot listen on ${where}: ${err.message}`));
     };
     server.once('error', onError);

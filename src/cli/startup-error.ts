@@ -6,10 +6,18 @@ export class StartupError extends Error {}
  * without the URL's password.
  */
 export function databaseStartupError(err: unknown, databaseUrl: string | undefined): StartupError {
-  const where = databaseUrl ? `the PostgreSQL database ${describeUrl(databaseUrl)} (DATABASE_URL)` : 'the SQLite database';
+  const where = databaseUrl
+    ? `the PostgreSQL database ${describeUrl(databaseUrl)} (DATABASE_URL)`
+    : 'the SQLite database';
   const code = (err as { code?: unknown } | null)?.code;
   const message = err instanceof Error ? err.message.split('\n')[0]!.replace(/^.* - /, '') : String(err);
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ETIMEDOUT' || /timeout acquiring a connection/i.test(message)) {
+  if (
+    code === 'ECONNREFUSED' ||
+    code === 'ENOTFOUND' ||
+    code === 'EAI_AGAIN' ||
+    code === 'ETIMEDOUT' ||
+    /timeout acquiring a connection/i.test(message)
+  ) {
     return new StartupError(`cannot reach ${where}: ${message}`);
   }
   return new StartupError(`cannot open ${where}: ${message}`);

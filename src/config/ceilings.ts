@@ -1,4 +1,10 @@
-import { CAPACITY_DIMENSIONS, ceilingVariable, unitOf, type CapacityDimension, type DimensionValues } from '../capacity/dimensions.js';
+import {
+  CAPACITY_DIMENSIONS,
+  ceilingVariable,
+  unitOf,
+  type CapacityDimension,
+  type DimensionValues,
+} from '../capacity/dimensions.js';
 import { ConfigError } from './config-error.js';
 
 const PREFIX = 'HUB_CEILING_';
@@ -41,4 +47,3 @@ export function parseCeilings(env: NodeJS.ProcessEnv, bodyLimitBytes: number): D
   }
   return ceilings;
 }
-

@@ -69,10 +69,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrlFromEnvironment: explicitBaseUrl !== undefined,
     bodyLimitBytes,
     logLevel: parseLogLevel(env.LOG_LEVEL),
-    shutdownGraceMs: parseInteger(env.HUB_SHUTDOWN_GRACE_MS, 'HUB_SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS, 0, 600_000),
+    shutdownGraceMs: parseInteger(
+      env.HUB_SHUTDOWN_GRACE_MS,
+      'HUB_SHUTDOWN_GRACE_MS',
+      DEFAULT_SHUTDOWN_GRACE_MS,
+      0,
+      600_000,
+    ),
     ceilings: parseCeilings(env, bodyLimitBytes),
     models: parseModels(env.HUB_MODELS),
-    masterKeys: parseMasterKeyVariables(env.HUB_MASTER_KEYS?.trim() || undefined, env.HUB_ACTIVE_KEY_ID?.trim() || undefined),
+    masterKeys: parseMasterKeyVariables(
+      env.HUB_MASTER_KEYS?.trim() || undefined,
+      env.HUB_ACTIVE_KEY_ID?.trim() || undefined,
+    ),
     platformProvider: {
       authToken: env.HUB_PROVIDER_AUTH_TOKEN || undefined,
       vendorApiKey: env.HUB_PROVIDER_VENDOR_API_KEY || undefined,

@@ -16,17 +16,26 @@ export interface MasterKeys {
  * `HUB_MASTER_KEYS` with `HUB_ACTIVE_KEY_ID`, both or neither (undefined: the key file in the
  * data directory is used). Faults throw a one-line ConfigError that never quotes key material.
  */
-export function parseMasterKeyVariables(rawKeys: string | undefined, activeKeyId: string | undefined): MasterKeys | undefined {
+export function parseMasterKeyVariables(
+  rawKeys: string | undefined,
+  activeKeyId: string | undefined,
+): MasterKeys | undefined {
   if (rawKeys === undefined && activeKeyId === undefined) return undefined;
   if (rawKeys === undefined) {
-    throw new ConfigError('HUB_ACTIVE_KEY_ID is set but HUB_MASTER_KEYS is not; set both, or neither to use the key file in the data directory');
+    throw new ConfigError(
+      'HUB_ACTIVE_KEY_ID is set but HUB_MASTER_KEYS is not; set both, or neither to use the key file in the data directory',
+    );
   }
   if (activeKeyId === undefined) {
-    throw new ConfigError('HUB_MASTER_KEYS is set but HUB_ACTIVE_KEY_ID is not; name the key that seals new credentials');
+    throw new ConfigError(
+      'HUB_MASTER_KEYS is set but HUB_ACTIVE_KEY_ID is not; name the key that seals new credentials',
+    );
   }
   const keys = parseMasterKeys(rawKeys, 'HUB_MASTER_KEYS');
   if (!keys.has(activeKeyId)) {
-    throw new ConfigError(`HUB_ACTIVE_KEY_ID names no key of HUB_MASTER_KEYS (its key ids: ${[...keys.keys()].join(', ')})`);
+    throw new ConfigError(
+      `HUB_ACTIVE_KEY_ID names no key of HUB_MASTER_KEYS (its key ids: ${[...keys.keys()].join(', ')})`,
+    );
   }
   return { keys, activeKeyId };
 }
@@ -47,10 +56,11 @@ export function parseMasterKeys(raw: string, source: string): Map<string, Buffer
     if (keys.has(id)) throw new ConfigError(`${source}: key id "${id}" appears twice`);
     const key = BASE64.test(encoded) ? Buffer.from(encoded, 'base64') : undefined;
     if (!key || key.length !== KEY_BYTES) {
-      throw new ConfigError(`${source}: key "${id}" must be ${KEY_BYTES} bytes in base64 (e.g. from "openssl rand -base64 32")`);
+      throw new ConfigError(
+        `${source}: key "${id}" must be ${KEY_BYTES} bytes in base64 (e.g. from "openssl rand -base64 32")`,
+      );
     }
     keys.set(id, key);
   });
   return keys;
 }
-

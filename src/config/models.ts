@@ -34,14 +34,21 @@ export function parseModels(raw: string | undefined): readonly AgentModel[] {
   try {
     parsed = JSON.parse(raw);
   } catch (err) {
-    throw new ConfigError(`${VARIABLE} is not valid JSON (${oneLine((err as Error).message)}); expected an array of {"id", "label", "toolCapable"} objects`);
+    throw new ConfigError(
+      `${VARIABLE} is not valid JSON (${oneLine((err as Error).message)}); expected an array of {"id", "label", "toolCapable"} objects`,
+    );
   }
-  if (!Array.isArray(parsed)) throw new ConfigError(`${VARIABLE} must be a JSON array of {"id", "label", "toolCapable"} objects`);
-  if (parsed.length === 0) throw new ConfigError(`${VARIABLE} must list at least one model; leave it unset for the built-in list`);
+  if (!Array.isArray(parsed))
+    throw new ConfigError(`${VARIABLE} must be a JSON array of {"id", "label", "toolCapable"} objects`);
+  if (parsed.length === 0)
+    throw new ConfigError(`${VARIABLE} must list at least one model; leave it unset for the built-in list`);
   const seen = new Set<string>();
   const models = parsed.map((entry: unknown, index) => {
     const model = parseEntry(entry, `${VARIABLE}[${index}]`);
-    if (seen.has(model.id)) throw new ConfigError(`${VARIABLE}[${index}].id repeats the model id ${JSON.stringify(model.id)}; ids must be distinct`);
+    if (seen.has(model.id))
+      throw new ConfigError(
+        `${VARIABLE}[${index}].id repeats the model id ${JSON.stringify(model.id)}; ids must be distinct`,
+      );
     seen.add(model.id);
     return Object.freeze(model);
   });
@@ -54,7 +61,10 @@ function parseEntry(entry: unknown, at: string): AgentModel {
   }
   const record = entry as Record<string, unknown>;
   const unknown = Object.keys(record).filter((key) => !FIELDS.has(key));
-  if (unknown.length > 0) throw new ConfigError(`${at} has unknown properties ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed are id, label, toolCapable`);
+  if (unknown.length > 0)
+    throw new ConfigError(
+      `${at} has unknown properties ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed are id, label, toolCapable`,
+    );
   const { id, label, toolCapable } = record;
   if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_LENGTH || id.trim() !== id) {
     throw new ConfigError(`${at}.id must be a string of 1 to ${MAX_ID_LENGTH} characters without surrounding blanks`);

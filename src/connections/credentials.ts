@@ -35,7 +35,10 @@ export function decodeCapabilityCredentials(plaintext: Buffer): CapabilityCreden
   const fields = parsePayload(plaintext);
   const { endpointUrl, headers } = fields;
   const isHeaderMap = (value: unknown): value is Record<string, string> =>
-    typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === 'string');
   if (typeof endpointUrl !== 'string' || !isHeaderMap(headers)) throw payloadShapeError();
   return { endpointUrl, headers: { ...headers } };
 }
@@ -64,7 +67,8 @@ function encode(fields: Record<string, string | undefined>): Buffer {
 function decode(plaintext: Buffer, required: string[], optionalFields: string[]): Record<string, string | undefined> {
   const record = parsePayload(plaintext);
   for (const key of required) if (typeof record[key] !== 'string') throw payloadShapeError();
-  for (const key of optionalFields) if (record[key] !== undefined && typeof record[key] !== 'string') throw payloadShapeError();
+  for (const key of optionalFields)
+    if (record[key] !== undefined && typeof record[key] !== 'string') throw payloadShapeError();
   return record as Record<string, string | undefined>;
 }
 

@@ -27,7 +27,9 @@ export const toProviderConnectionRow = (c: ProviderConnectionRecord): Schema<'Pr
 });
 
 /** The chat-application connection without its app id: only a fingerprint of it goes out. */
-export const toChatApplicationConnection = (c: ChatApplicationConnectionRecord): Schema<'ChatApplicationConnection'> => ({
+export const toChatApplicationConnection = (
+  c: ChatApplicationConnectionRecord,
+): Schema<'ChatApplicationConnection'> => ({
   id: c.id,
   appFingerprint: appFingerprint(c.app_id),
   status: c.status,

@@ -7,35 +7,49 @@ export function connectionOperations({ connections }: Services): OperationModule
   return {
     listProviderConnections: {
       rule: 'orgAdmin',
-      handle: async ({ access }) => ({ connections: (await connections.listProviders(access.organization.id)).map(toProviderConnectionRow) }),
+      handle: async ({ access }) => ({
+        connections: (await connections.listProviders(access.organization.id)).map(toProviderConnectionRow),
+      }),
     },
 
     rotateProviderConnection: {
       rule: 'orgAdmin',
       async handle({ access, params, body }) {
-        const { connection } = await connections.rotateProvider(access.organization.id, params.providerId, body, 'organization');
+        const { connection } = await connections.rotateProvider(
+          access.organization.id,
+          params.providerId,
+          body,
+          'organization',
+        );
         return toProviderConnectionRow(connection);
       },
     },
 
     disableProviderConnection: {
       rule: 'orgAdmin',
-      handle: async ({ access, params }) => toProviderConnectionRow(await connections.disableProvider(access.organization.id, params.providerId)),
+      handle: async ({ access, params }) =>
+        toProviderConnectionRow(await connections.disableProvider(access.organization.id, params.providerId)),
     },
 
     listCapabilityConnections: {
       rule: 'orgAdmin',
-      handle: async ({ access }) => ({ connections: (await connections.listCapabilities(access.organization.id)).map(toCapabilityConnectionRow) }),
+      handle: async ({ access }) => ({
+        connections: (await connections.listCapabilities(access.organization.id)).map(toCapabilityConnectionRow),
+      }),
     },
 
     putCapabilityConnection: {
       rule: 'orgAdmin',
-      handle: async ({ access, params, body }) => toCapabilityConnectionRow((await connections.putCapability(access.organization.id, params.capabilityId, body)).connection),
+      handle: async ({ access, params, body }) =>
+        toCapabilityConnectionRow(
+          (await connections.putCapability(access.organization.id, params.capabilityId, body)).connection,
+        ),
     },
 
     disableCapabilityConnection: {
       rule: 'orgAdmin',
-      handle: async ({ access, params }) => toCapabilityConnectionRow(await connections.disableCapability(access.organization.id, params.capabilityId)),
+      handle: async ({ access, params }) =>
+        toCapabilityConnectionRow(await connections.disableCapability(access.organization.id, params.capabilityId)),
     },
 
     getChatApplicationConnection: {
@@ -48,12 +62,14 @@ export function connectionOperations({ connections }: Services): OperationModule
 
     putChatApplicationConnection: {
       rule: 'orgAdmin',
-      handle: async ({ access, body }) => toChatApplicationConnection((await connections.putChatApplication(access.organization.id, body)).connection),
+      handle: async ({ access, body }) =>
+        toChatApplicationConnection((await connections.putChatApplication(access.organization.id, body)).connection),
     },
 
     disableChatApplicationConnection: {
       rule: 'orgAdmin',
-      handle: async ({ access }) => toChatApplicationConnection(await connections.disableChatApplication(access.organization.id)),
+      handle: async ({ access }) =>
+        toChatApplicationConnection(await connections.disableChatApplication(access.organization.id)),
     },
   };
 }

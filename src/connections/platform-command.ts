@@ -27,17 +27,27 @@ const HOW = `set ${ENV_TOKEN} (and optionally ${ENV_VENDOR_KEY}), or pipe {"auth
 export async function platformConnectionCommand(
   args: string[],
   withRuntime: (work: (runtime: Runtime) => Promise<void>) => Promise<void>,
-  io: { secrets: Config['platformProvider']; stdin: Readable & { isTTY?: boolean }; stdout: { write(text: string): unknown } },
+  io: {
+    secrets: Config['platformProvider'];
+    stdin: Readable & { isTTY?: boolean };
+    stdout: { write(text: string): unknown };
+  },
 ): Promise<void> {
   const [sub, ...rest] = args;
-  if (sub !== 'platform') throw new UsageError(`unknown subcommand "connection ${sub ?? ''}"; expected "connection platform"`);
+  if (sub !== 'platform')
+    throw new UsageError(`unknown subcommand "connection ${sub ?? ''}"; expected "connection platform"`);
   const { orgSlug, providerId, baseUrl } = parsePlatformArgs(rest);
   const secrets = await readSecrets(io.secrets, io.stdin);
   await withRuntime(async (runtime) => {
     const org = await runtime.organizations.findBySlug(orgSlug);
     if (!org) throw new UsageError(`no organization "${orgSlug}"`);
     try {
-      const { connection, outcome } = await runtime.connections.rotateProvider(org.id, providerId, { baseUrl, ...secrets }, 'platform');
+      const { connection, outcome } = await runtime.connections.rotateProvider(
+        org.id,
+        providerId,
+        { baseUrl, ...secrets },
+        'platform',
+      );
       io.stdout.write(`${summary(orgSlug, connection, outcome)}\n`);
     } catch (err) {
       if (err instanceof MissingKeyError) throw new UsageError(err.message);
@@ -59,13 +69,17 @@ function parsePlatformArgs(args: string[]): { orgSlug: string; providerId: strin
   const [orgSlug, providerId] = parsed.positionals as [string, string];
   const baseUrl = parsed.values['base-url'];
   if (baseUrl === undefined || baseUrl.trim() === '') throw new UsageError('--base-url is required');
-  if (!PROVIDER_ID_PATTERN.test(providerId)) throw new UsageError(`providerId must match ${PROVIDER_ID_PATTERN.source}`);
+  if (!PROVIDER_ID_PATTERN.test(providerId))
+    throw new UsageError(`providerId must match ${PROVIDER_ID_PATTERN.source}`);
   const problem = baseUrlProblem(baseUrl);
   if (problem) throw new UsageError(`--base-url ${problem}`);
   return { orgSlug, providerId, baseUrl };
 }
 
-async function readSecrets(fromEnvironment: Config['platformProvider'], stdin: Readable & { isTTY?: boolean }): Promise<Secrets> {
+async function readSecrets(
+  fromEnvironment: Config['platformProvider'],
+  stdin: Readable & { isTTY?: boolean },
+): Promise<Secrets> {
   const { authToken, vendorApiKey } = fromEnvironment;
   if (authToken !== undefined) return checked({ authToken, vendorApiKey }, ENV_TOKEN, ENV_VENDOR_KEY);
   if (vendorApiKey !== undefined) throw new UsageError(`${ENV_VENDOR_KEY} is set but ${ENV_TOKEN} is not`);
@@ -94,11 +108,17 @@ async function readSecrets(fromEnvironment: Config['platformProvider'], stdin: R
   return checked({ authToken: fields.authToken, vendorApiKey: fields.vendorApiKey }, 'authToken', 'vendorApiKey');
 }
 
-function checked(secrets: { authToken: string; vendorApiKey: string | undefined }, tokenName: string, vendorName: string): Secrets {
+function checked(
+  secrets: { authToken: string; vendorApiKey: string | undefined },
+  tokenName: string,
+  vendorName: string,
+): Secrets {
   const tooLong = (value: string) => value.length > MAX_SECRET_LENGTH;
-  if (secrets.authToken === '' || tooLong(secrets.authToken)) throw new UsageError(`${tokenName} must be 1 to ${MAX_SECRET_LENGTH} characters`);
+  if (secrets.authToken === '' || tooLong(secrets.authToken))
+    throw new UsageError(`${tokenName} must be 1 to ${MAX_SECRET_LENGTH} characters`);
   if (secrets.vendorApiKey === undefined) return { authToken: secrets.authToken };
-  if (secrets.vendorApiKey === '' || tooLong(secrets.vendorApiKey)) throw new UsageError(`${vendorName} must be 1 to ${MAX_SECRET_LENGTH} characters`);
+  if (secrets.vendorApiKey === '' || tooLong(secrets.vendorApiKey))
+    throw new UsageError(`${vendorName} must be 1 to ${MAX_SECRET_LENGTH} characters`);
   return { authToken: secrets.authToken, vendorApiKey: secrets.vendorApiKey };
 }
 

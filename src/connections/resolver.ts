@@ -73,7 +73,11 @@ export class CredentialResolver {
   async resolveProviderCredentials(organizationId: string, providerId: string): Promise<ResolvedProviderCredentials> {
     const sealed = await this.store.sealedProvider(this.uow.executor, organizationId, providerId);
     const { connection, envelope, version } = usable(sealed, `provider connection "${providerId}"`);
-    const plaintext = open(envelope, { organizationId, connectionId: connection.id, version }, await this.keyrings.keyring());
+    const plaintext = open(
+      envelope,
+      { organizationId, connectionId: connection.id, version },
+      await this.keyrings.keyring(),
+    );
     return {
       ...decodeProviderCredentials(plaintext),
       connectionId: connection.id,
@@ -84,10 +88,17 @@ export class CredentialResolver {
     };
   }
 
-  async resolveCapabilityCredentials(organizationId: string, capabilityId: string): Promise<ResolvedCapabilityCredentials> {
+  async resolveCapabilityCredentials(
+    organizationId: string,
+    capabilityId: string,
+  ): Promise<ResolvedCapabilityCredentials> {
     const sealed = await this.store.sealedCapability(this.uow.executor, organizationId, capabilityId);
     const { connection, envelope, version } = usable(sealed, `capability connection "${capabilityId}"`);
-    const plaintext = open(envelope, { organizationId, connectionId: connection.id, version }, await this.keyrings.keyring());
+    const plaintext = open(
+      envelope,
+      { organizationId, connectionId: connection.id, version },
+      await this.keyrings.keyring(),
+    );
     return {
       ...decodeCapabilityCredentials(plaintext),
       connectionId: connection.id,
@@ -102,8 +113,17 @@ export class CredentialResolver {
   async resolveChatApplicationCredentials(organizationId: string): Promise<ResolvedChatApplicationCredentials> {
     const sealed = await this.store.sealedChatApplication(this.uow.executor, organizationId);
     const { connection, envelope, version } = usable(sealed, 'chat-application connection');
-    const plaintext = open(envelope, { organizationId, connectionId: connection.id, version }, await this.keyrings.keyring());
-    return { ...decodeChatApplicationCredentials(plaintext), connectionId: connection.id, version, keyId: envelope.keyId };
+    const plaintext = open(
+      envelope,
+      { organizationId, connectionId: connection.id, version },
+      await this.keyrings.keyring(),
+    );
+    return {
+      ...decodeChatApplicationCredentials(plaintext),
+      connectionId: connection.id,
+      version,
+      keyId: envelope.keyId,
+    };
   }
 }
 
@@ -118,6 +138,7 @@ function usable<R extends { id: string; status: string; active_version: number |
     throw new ConnectionUnavailableError('draft', `The ${what} has no active credentials.`);
   }
   // The row says ACTIVE at version n, and version n is not there: the database was edited.
-  if (!envelope) throw new TamperedEnvelopeError(`The active version ${connection.active_version} of the ${what} is missing.`);
+  if (!envelope)
+    throw new TamperedEnvelopeError(`The active version ${connection.active_version} of the ${what} is missing.`);
   return { connection, envelope, version: connection.active_version };
 }

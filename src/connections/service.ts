@@ -86,19 +86,38 @@ export class ConnectionService {
     const result = await this.uow.run(async (trx) => {
       const claimed = await this.store.claimProvider(trx, { organizationId, providerId, mode }, at);
       if (mode === 'BYOK' && claimed.connection.mode === 'PLATFORM_MANAGED') {
-        throw forbidden('platform_managed_connection', `The ${providerId} connection is managed by the platform operator; the organization cannot change it.`);
+        throw forbidden(
+          'platform_managed_connection',
+          `The ${providerId} connection is managed by the platform operator; the organization cannot change it.`,
+        );
       }
       const connectionId = claimed.connection.id;
       const version = await this.store.nextVersion(trx, 'provider', connectionId);
-      const envelope = sealCredentials(encodeProviderCredentials(input), { organizationId, connectionId, version }, keyring);
+      const envelope = sealCredentials(
+        encodeProviderCredentials(input),
+        { organizationId, connectionId, version },
+        keyring,
+      );
       await this.store.insertVersion(trx, 'provider', { connectionId, version, envelope }, at);
       await this.store.activate(trx, 'provider', connectionId, version, at, { mode });
-      const outcome: RotationOutcome = claimed.created ? 'created' : claimed.connection.mode !== mode ? 'taken_over' : 'rotated';
+      const outcome: RotationOutcome = claimed.created
+        ? 'created'
+        : claimed.connection.mode !== mode
+          ? 'taken_over'
+          : 'rotated';
       return { connection: (await this.store.findProvider(trx, organizationId, providerId))!, outcome };
     });
     const { connection, outcome } = result;
     this.logger.info(
-      { organizationId, connectionId: connection.id, providerId, mode, version: connection.active_version, keyId: connection.key_id, outcome },
+      {
+        organizationId,
+        connectionId: connection.id,
+        providerId,
+        mode,
+        version: connection.active_version,
+        keyId: connection.key_id,
+        outcome,
+      },
       'provider connection credentials sealed',
     );
     return result;
@@ -115,7 +134,10 @@ export class ConnectionService {
       missing: `This organization has no connection to the provider ${JSON.stringify(providerId)}.`,
       refuse: (current) =>
         current.mode === 'PLATFORM_MANAGED'
-          ? forbidden('platform_managed_connection', `The ${providerId} connection is managed by the platform operator; the organization cannot change it.`)
+          ? forbidden(
+              'platform_managed_connection',
+              `The ${providerId} connection is managed by the platform operator; the organization cannot change it.`,
+            )
           : undefined,
       logged: { organizationId, providerId },
     });
@@ -133,18 +155,35 @@ export class ConnectionService {
     const keyring = await this.keyrings.keyring();
     const at = this.clock.now().toISOString();
     const result = await this.uow.run(async (trx) => {
-      const claimed = await this.store.claimChatApplication(trx, { organizationId, appId: input.appId, botOpenId: input.botOpenId }, at);
+      const claimed = await this.store.claimChatApplication(
+        trx,
+        { organizationId, appId: input.appId, botOpenId: input.botOpenId },
+        at,
+      );
       const connectionId = claimed.connection.id;
       const version = await this.store.nextVersion(trx, 'chatApplication', connectionId);
-      const envelope = sealCredentials(encodeChatApplicationCredentials(input), { organizationId, connectionId, version }, keyring);
+      const envelope = sealCredentials(
+        encodeChatApplicationCredentials(input),
+        { organizationId, connectionId, version },
+        keyring,
+      );
       await this.store.insertVersion(trx, 'chatApplication', { connectionId, version, envelope }, at);
-      await this.store.activate(trx, 'chatApplication', connectionId, version, at, { app_id: input.appId, bot_open_id: input.botOpenId });
+      await this.store.activate(trx, 'chatApplication', connectionId, version, at, {
+        app_id: input.appId,
+        bot_open_id: input.botOpenId,
+      });
       const outcome: RotationOutcome = claimed.created ? 'created' : 'rotated';
       return { connection: (await this.store.findChatApplication(trx, organizationId))!, outcome };
     });
     const { connection, outcome } = result;
     this.logger.info(
-      { organizationId, connectionId: connection.id, version: connection.active_version, keyId: connection.key_id, outcome },
+      {
+        organizationId,
+        connectionId: connection.id,
+        version: connection.active_version,
+        keyId: connection.key_id,
+        outcome,
+      },
       'chat-application connection credentials sealed',
     );
     return result;
@@ -160,20 +199,35 @@ export class ConnectionService {
    * (ACTIVE, also out of DISABLED); label, kind and endpoint are updated on the row. Header
    * values are secrets: sealed, never stored elsewhere, logged or returned.
    */
-  async putCapability(organizationId: string, capabilityId: string, input: CapabilityConnectionInput): Promise<{ connection: CapabilityConnectionRecord; outcome: RotationOutcome }> {
+  async putCapability(
+    organizationId: string,
+    capabilityId: string,
+    input: CapabilityConnectionInput,
+  ): Promise<{ connection: CapabilityConnectionRecord; outcome: RotationOutcome }> {
     const problem = baseUrlProblem(input.endpointUrl);
     if (problem) throw badRequest(`endpointUrl ${problem}.`, [{ path: '/body/endpointUrl', message: problem }]);
     const headers = input.headers ?? {};
     const duplicate = duplicateHeaderName(Object.keys(headers));
-    if (duplicate) throw badRequest(`headers names ${JSON.stringify(duplicate)} twice (header names are case-insensitive).`, [{ path: '/body/headers', message: 'header names must differ case-insensitively' }]);
+    if (duplicate)
+      throw badRequest(`headers names ${JSON.stringify(duplicate)} twice (header names are case-insensitive).`, [
+        { path: '/body/headers', message: 'header names must differ case-insensitively' },
+      ]);
     const keyring = await this.keyrings.keyring();
     const at = this.clock.now().toISOString();
     const row = { label: input.label, kind: input.kind, endpoint_url: input.endpointUrl };
     const result = await this.uow.run(async (trx) => {
-      const claimed = await this.store.claimCapability(trx, { organizationId, capabilityId, label: input.label, kind: input.kind, endpointUrl: input.endpointUrl }, at);
+      const claimed = await this.store.claimCapability(
+        trx,
+        { organizationId, capabilityId, label: input.label, kind: input.kind, endpointUrl: input.endpointUrl },
+        at,
+      );
       const connectionId = claimed.connection.id;
       const version = await this.store.nextVersion(trx, 'capability', connectionId);
-      const envelope = sealCredentials(encodeCapabilityCredentials({ endpointUrl: input.endpointUrl, headers }), { organizationId, connectionId, version }, keyring);
+      const envelope = sealCredentials(
+        encodeCapabilityCredentials({ endpointUrl: input.endpointUrl, headers }),
+        { organizationId, connectionId, version },
+        keyring,
+      );
       await this.store.insertVersion(trx, 'capability', { connectionId, version, envelope }, at);
       await this.store.activate(trx, 'capability', connectionId, version, at, row);
       const outcome: RotationOutcome = claimed.created ? 'created' : 'rotated';
@@ -181,7 +235,15 @@ export class ConnectionService {
     });
     const { connection, outcome } = result;
     this.logger.info(
-      { organizationId, connectionId: connection.id, capabilityId, version: connection.active_version, keyId: connection.key_id, headerCount: Object.keys(headers).length, outcome },
+      {
+        organizationId,
+        connectionId: connection.id,
+        capabilityId,
+        version: connection.active_version,
+        keyId: connection.key_id,
+        headerCount: Object.keys(headers).length,
+        outcome,
+      },
       'capability connection credentials sealed',
     );
     return result;

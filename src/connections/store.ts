@@ -85,9 +85,20 @@ export class ConnectionStore {
   }
 
   /** The connection; `lock` holds its row until the transaction ends (PostgreSQL; SQLite's single writer already serializes). */
-  async findProvider(db: Executor, organizationId: string, providerId: string, options: { lock?: boolean } = {}): Promise<ProviderConnectionRecord | undefined> {
-    if (options.lock) await db('provider_connections').where({ organization_id: organizationId, provider_id: providerId }).forUpdate().first('id');
-    return withActiveKey(db, 'provider').where({ 'c.organization_id': organizationId, 'c.provider_id': providerId }).first();
+  async findProvider(
+    db: Executor,
+    organizationId: string,
+    providerId: string,
+    options: { lock?: boolean } = {},
+  ): Promise<ProviderConnectionRecord | undefined> {
+    if (options.lock)
+      await db('provider_connections')
+        .where({ organization_id: organizationId, provider_id: providerId })
+        .forUpdate()
+        .first('id');
+    return withActiveKey(db, 'provider')
+      .where({ 'c.organization_id': organizationId, 'c.provider_id': providerId })
+      .first();
   }
 
   async listCapabilities(db: Executor, organizationId: string): Promise<CapabilityConnectionRecord[]> {
@@ -95,12 +106,26 @@ export class ConnectionStore {
   }
 
   /** The connection; `lock` holds its row until the transaction ends (PostgreSQL; SQLite's single writer already serializes). */
-  async findCapability(db: Executor, organizationId: string, capabilityId: string, options: { lock?: boolean } = {}): Promise<CapabilityConnectionRecord | undefined> {
-    if (options.lock) await db('capability_connections').where({ organization_id: organizationId, capability_id: capabilityId }).forUpdate().first('id');
-    return withActiveKey(db, 'capability').where({ 'c.organization_id': organizationId, 'c.capability_id': capabilityId }).first();
+  async findCapability(
+    db: Executor,
+    organizationId: string,
+    capabilityId: string,
+    options: { lock?: boolean } = {},
+  ): Promise<CapabilityConnectionRecord | undefined> {
+    if (options.lock)
+      await db('capability_connections')
+        .where({ organization_id: organizationId, capability_id: capabilityId })
+        .forUpdate()
+        .first('id');
+    return withActiveKey(db, 'capability')
+      .where({ 'c.organization_id': organizationId, 'c.capability_id': capabilityId })
+      .first();
   }
 
-  async findChatApplication(db: Executor, organizationId: string): Promise<ChatApplicationConnectionRecord | undefined> {
+  async findChatApplication(
+    db: Executor,
+    organizationId: string,
+  ): Promise<ChatApplicationConnectionRecord | undefined> {
     return withActiveKey(db, 'chatApplication').where('c.organization_id', organizationId).first();
   }
 
@@ -128,8 +153,14 @@ export class ConnectionStore {
       .onConflict(['organization_id', 'provider_id'])
       .ignore()
       .returning<{ id: string }[]>('id');
-    await trx('provider_connections').where({ organization_id: input.organizationId, provider_id: input.providerId }).forUpdate().first('id');
-    return { connection: (await this.findProvider(trx, input.organizationId, input.providerId))!, created: inserted.length > 0 };
+    await trx('provider_connections')
+      .where({ organization_id: input.organizationId, provider_id: input.providerId })
+      .forUpdate()
+      .first('id');
+    return {
+      connection: (await this.findProvider(trx, input.organizationId, input.providerId))!,
+      created: inserted.length > 0,
+    };
   }
 
   /** The same for the organization's single chat-application connection. */
@@ -184,11 +215,19 @@ export class ConnectionStore {
 
   /** The number the next version of the connection gets: versions count up from 1 and are never reused. */
   async nextVersion(trx: Executor, kind: ConnectionKind, connectionId: string): Promise<number> {
-    const row = await trx(TABLES[kind].versions).where({ connection_id: connectionId }).max<{ v: number | string | null }>({ v: 'version' }).first();
+    const row = await trx(TABLES[kind].versions)
+      .where({ connection_id: connectionId })
+      .max<{ v: number | string | null }>({ v: 'version' })
+      .first();
     return Number(row?.v ?? 0) + 1;
   }
 
-  async insertVersion(trx: Executor, kind: ConnectionKind, input: { connectionId: string; version: number; envelope: Envelope }, at: string): Promise<void> {
+  async insertVersion(
+    trx: Executor,
+    kind: ConnectionKind,
+    input: { connectionId: string; version: number; envelope: Envelope },
+    at: string,
+  ): Promise<void> {
     const { envelope } = input;
     await trx(TABLES[kind].versions).insert({
       connection_id: input.connectionId,
@@ -211,29 +250,57 @@ export class ConnectionStore {
     connectionId: string,
     version: number,
     at: string,
-    changes: { mode?: ConnectionMode; app_id?: string; bot_open_id?: string; label?: string; kind?: CapabilityKind; endpoint_url?: string } = {},
+    changes: {
+      mode?: ConnectionMode;
+      app_id?: string;
+      bot_open_id?: string;
+      label?: string;
+      kind?: CapabilityKind;
+      endpoint_url?: string;
+    } = {},
   ): Promise<void> {
     await trx(TABLES[kind].connections)
       .where({ id: connectionId })
       .update({ ...changes, status: 'ACTIVE', active_version: version, updated_at: at });
   }
 
-  async setStatus(trx: Executor, kind: ConnectionKind, connectionId: string, status: ConnectionStatus, at: string): Promise<void> {
+  async setStatus(
+    trx: Executor,
+    kind: ConnectionKind,
+    connectionId: string,
+    status: ConnectionStatus,
+    at: string,
+  ): Promise<void> {
     await trx(TABLES[kind].connections).where({ id: connectionId }).update({ status, updated_at: at });
   }
 
-  async sealedProvider(db: Executor, organizationId: string, providerId: string): Promise<SealedConnection<ProviderConnectionRecord> | undefined> {
-    const row = await withActiveEnvelope(db, 'provider').where({ 'c.organization_id': organizationId, 'c.provider_id': providerId }).first();
+  async sealedProvider(
+    db: Executor,
+    organizationId: string,
+    providerId: string,
+  ): Promise<SealedConnection<ProviderConnectionRecord> | undefined> {
+    const row = await withActiveEnvelope(db, 'provider')
+      .where({ 'c.organization_id': organizationId, 'c.provider_id': providerId })
+      .first();
     return row && splitEnvelope<ProviderConnectionRecord>(row);
   }
 
-  async sealedChatApplication(db: Executor, organizationId: string): Promise<SealedConnection<ChatApplicationConnectionRecord> | undefined> {
+  async sealedChatApplication(
+    db: Executor,
+    organizationId: string,
+  ): Promise<SealedConnection<ChatApplicationConnectionRecord> | undefined> {
     const row = await withActiveEnvelope(db, 'chatApplication').where('c.organization_id', organizationId).first();
     return row && splitEnvelope<ChatApplicationConnectionRecord>(row);
   }
 
-  async sealedCapability(db: Executor, organizationId: string, capabilityId: string): Promise<SealedConnection<CapabilityConnectionRecord> | undefined> {
-    const row = await withActiveEnvelope(db, 'capability').where({ 'c.organization_id': organizationId, 'c.capability_id': capabilityId }).first();
+  async sealedCapability(
+    db: Executor,
+    organizationId: string,
+    capabilityId: string,
+  ): Promise<SealedConnection<CapabilityConnectionRecord> | undefined> {
+    const row = await withActiveEnvelope(db, 'capability')
+      .where({ 'c.organization_id': organizationId, 'c.capability_id': capabilityId })
+      .first();
     return row && splitEnvelope<CapabilityConnectionRecord>(row);
   }
 
@@ -243,9 +310,15 @@ export class ConnectionStore {
     for (const kind of Object.keys(TABLES) as ConnectionKind[]) {
       const { connections, versions } = TABLES[kind];
       const rows = await db(`${versions} as v`)
-        .leftJoin(`${connections} as c`, (on) => on.on('c.id', 'v.connection_id').andOn('c.active_version', 'v.version'))
+        .leftJoin(`${connections} as c`, (on) =>
+          on.on('c.id', 'v.connection_id').andOn('c.active_version', 'v.version'),
+        )
         .groupBy('v.key_id')
-        .select<Array<{ key_id: string; versions: number | string; active: number | string }>>('v.key_id', db.raw('count(*) as versions'), db.raw('count(c.id) as active'));
+        .select<Array<{ key_id: string; versions: number | string; active: number | string }>>(
+          'v.key_id',
+          db.raw('count(*) as versions'),
+          db.raw('count(c.id) as active'),
+        );
       for (const row of rows) {
         const entry = usage.get(row.key_id) ?? { keyId: row.key_id, versions: 0, activeVersions: 0 };
         entry.versions += Number(row.versions);
@@ -258,9 +331,38 @@ export class ConnectionStore {
 }
 
 const CONNECTION_COLUMNS = {
-  provider: ['c.id', 'c.organization_id', 'c.provider_id', 'c.mode', 'c.status', 'c.active_version', 'c.created_at', 'c.updated_at'],
-  chatApplication: ['c.id', 'c.organization_id', 'c.app_id', 'c.bot_open_id', 'c.status', 'c.active_version', 'c.created_at', 'c.updated_at'],
-  capability: ['c.id', 'c.organization_id', 'c.capability_id', 'c.label', 'c.kind', 'c.endpoint_url', 'c.status', 'c.active_version', 'c.created_at', 'c.updated_at'],
+  provider: [
+    'c.id',
+    'c.organization_id',
+    'c.provider_id',
+    'c.mode',
+    'c.status',
+    'c.active_version',
+    'c.created_at',
+    'c.updated_at',
+  ],
+  chatApplication: [
+    'c.id',
+    'c.organization_id',
+    'c.app_id',
+    'c.bot_open_id',
+    'c.status',
+    'c.active_version',
+    'c.created_at',
+    'c.updated_at',
+  ],
+  capability: [
+    'c.id',
+    'c.organization_id',
+    'c.capability_id',
+    'c.label',
+    'c.kind',
+    'c.endpoint_url',
+    'c.status',
+    'c.active_version',
+    'c.created_at',
+    'c.updated_at',
+  ],
 } as const;
 
 /** The connections of a kind joined to their active version, for its key id. */
@@ -274,7 +376,9 @@ function withActiveEnvelope(db: Executor, kind: ConnectionKind) {
 
 function activeJoin(db: Executor, kind: ConnectionKind) {
   const { connections, versions } = TABLES[kind];
-  return db(`${connections} as c`).leftJoin(`${versions} as v`, (on) => on.on('v.connection_id', 'c.id').andOn('v.version', 'c.active_version'));
+  return db(`${connections} as c`).leftJoin(`${versions} as v`, (on) =>
+    on.on('v.connection_id', 'c.id').andOn('v.version', 'c.active_version'),
+  );
 }
 
 function splitEnvelope<R extends { key_id: string | null }>(row: Omit<R, 'key_id'> & EnvelopeRow): SealedConnection<R> {
@@ -282,6 +386,8 @@ function splitEnvelope<R extends { key_id: string | null }>(row: Omit<R, 'key_id
   const complete = key_id !== null && wrapped_key && wrap_iv && wrap_tag && iv && tag && ciphertext;
   return {
     connection: { ...connection, key_id } as unknown as R,
-    envelope: complete ? { keyId: key_id, wrappedKey: wrapped_key, wrapIv: wrap_iv, wrapTag: wrap_tag, iv, tag, ciphertext } : undefined,
+    envelope: complete
+      ? { keyId: key_id, wrappedKey: wrapped_key, wrapIv: wrap_iv, wrapTag: wrap_tag, iv, tag, ciphertext }
+      : undefined,
   };
 }

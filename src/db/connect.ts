@@ -38,7 +38,12 @@ export function openSqlite(filename: string): Db {
       min: 1,
       max: 1,
       afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: SqliteConnection) => void) {
-        const pragmas = ['PRAGMA journal_mode = WAL', 'PRAGMA busy_timeout = 30000', 'PRAGMA foreign_keys = ON', 'PRAGMA synchronous = FULL'];
+        const pragmas = [
+          'PRAGMA journal_mode = WAL',
+          'PRAGMA busy_timeout = 30000',
+          'PRAGMA foreign_keys = ON',
+          'PRAGMA synchronous = FULL',
+        ];
         const next = (i: number): void => {
           const pragma = pragmas[i];
           if (pragma === undefined) {

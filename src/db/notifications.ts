@@ -84,7 +84,10 @@ export class PostgresInvalidations implements CacheInvalidations {
         acknowledged = new Promise<void>((resolve) => {
           this.awaiting.set(seq, { remaining: peers, done: resolve });
           timer = setTimeout(() => {
-            this.logger.warn({ cache, peers, missing: this.awaiting.get(seq)?.remaining }, 'not every instance acknowledged a cache invalidation in time');
+            this.logger.warn(
+              { cache, peers, missing: this.awaiting.get(seq)?.remaining },
+              'not every instance acknowledged a cache invalidation in time',
+            );
             resolve();
           }, ACK_TIMEOUT_MS);
         });
@@ -103,10 +106,10 @@ export class PostgresInvalidations implements CacheInvalidations {
   /** The other instances' listener connections on this database. */
   private async countPeers(): Promise<number> {
     const row = (await this.db
-      .raw('select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = ? and pid <> ?', [
-        LISTENER_NAME,
-        this.listenerPid ?? 0,
-      ])
+      .raw(
+        'select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = ? and pid <> ?',
+        [LISTENER_NAME, this.listenerPid ?? 0],
+      )
       .then((result: { rows: Array<{ n: number }> }) => result.rows[0])) ?? { n: 0 };
     return row.n;
   }

@@ -22,7 +22,8 @@ export function folderTreeOperations(tree: FolderTree, ids: FolderTreeOperationI
   };
   const update: OperationSpec<'updateFolder'> = {
     rule: 'orgAdmin',
-    handle: async ({ access, params, body }) => toFolderRow(await tree.update(access.organization.id, params.folderId, body)),
+    handle: async ({ access, params, body }) =>
+      toFolderRow(await tree.update(access.organization.id, params.folderId, body)),
   };
   const archive: OperationSpec<'archiveFolder'> = {
     rule: 'orgAdmin',

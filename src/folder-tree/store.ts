@@ -22,7 +22,10 @@ export class FolderTreeStore {
   constructor(readonly table: string) {}
 
   async findActive(db: Executor, organizationId: string, folderId: string): Promise<FolderRecord | undefined> {
-    return db<FolderRecord>(this.table).where({ id: folderId, organization_id: organizationId }).whereNull('archived_at').first();
+    return db<FolderRecord>(this.table)
+      .where({ id: folderId, organization_id: organizationId })
+      .whereNull('archived_at')
+      .first();
   }
 
   async countActive(db: Executor, organizationId: string): Promise<number> {
@@ -45,11 +48,17 @@ export class FolderTreeStore {
 
   /** id → parent id of every folder of the organization, archived ones included. */
   async parentMap(db: Executor, organizationId: string): Promise<Map<string, string | null>> {
-    const rows = await db(this.table).where({ organization_id: organizationId }).select<{ id: string; parent_id: string | null }[]>('id', 'parent_id');
+    const rows = await db(this.table)
+      .where({ organization_id: organizationId })
+      .select<{ id: string; parent_id: string | null }[]>('id', 'parent_id');
     return new Map(rows.map((r) => [r.id, r.parent_id]));
   }
 
-  async insert(trx: Executor, input: { organizationId: string; parentId: string | null; name: string; sortKey: string }, at: string): Promise<FolderRecord> {
+  async insert(
+    trx: Executor,
+    input: { organizationId: string; parentId: string | null; name: string; sortKey: string },
+    at: string,
+  ): Promise<FolderRecord> {
     const row: FolderRecord = {
       id: randomUUID(),
       organization_id: input.organizationId,

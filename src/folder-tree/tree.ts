@@ -55,7 +55,9 @@ export class FolderTree {
     return this.uow.run(async (trx) => {
       const parentId = input.parentId ?? null;
       if (parentId !== null) await this.requireActive(organizationId, parentId, trx);
-      await this.capacity.ensureRoom(trx, organizationId, 'folderCount', () => this.countActiveFolders(trx, organizationId));
+      await this.capacity.ensureRoom(trx, organizationId, 'folderCount', () =>
+        this.countActiveFolders(trx, organizationId),
+      );
       const sortKey = input.sortKey ?? sortKeyAfter(await this.store.siblingSortKeys(trx, organizationId, parentId));
       return this.store.insert(trx, { organizationId, parentId, name: input.name, sortKey }, at);
     });
@@ -85,7 +87,10 @@ export class FolderTree {
     await this.uow.run(async (trx) => {
       await this.requireActive(organizationId, folderId, trx);
       if ((await this.store.hasActiveChild(trx, folderId)) || (await this.options.holdsContent(trx, folderId))) {
-        throw conflict('folder_not_empty', `The folder still holds ${this.options.contentName}; move or archive them first.`);
+        throw conflict(
+          'folder_not_empty',
+          `The folder still holds ${this.options.contentName}; move or archive them first.`,
+        );
       }
       await this.store.archive(trx, folderId, at);
     });
@@ -95,9 +100,14 @@ export class FolderTree {
    * The active folder of this organization, or 404 folder_not_found. Pass the transaction when
    * the check is part of one (a create or move that must not see the folder archived meanwhile).
    */
-  async requireActive(organizationId: string, folderId: string, db: Executor = this.uow.executor): Promise<FolderRecord> {
+  async requireActive(
+    organizationId: string,
+    folderId: string,
+    db: Executor = this.uow.executor,
+  ): Promise<FolderRecord> {
     const folder = await this.store.findActive(db, organizationId, folderId);
-    if (!folder) throw notFound('folder_not_found', `No active ${this.options.folderName} ${folderId} in this organization.`);
+    if (!folder)
+      throw notFound('folder_not_found', `No active ${this.options.folderName} ${folderId} in this organization.`);
     return folder;
   }
 
@@ -107,7 +117,12 @@ export class FolderTree {
     return total;
   }
 
-  private async wouldCycle(trx: Executor, organizationId: string, folderId: string, newParentId: string): Promise<boolean> {
+  private async wouldCycle(
+    trx: Executor,
+    organizationId: string,
+    folderId: string,
+    newParentId: string,
+  ): Promise<boolean> {
     const parents = await this.store.parentMap(trx, organizationId);
     // Walk up from the new parent; meeting the folder itself means it would become its own ancestor.
     const seen = new Set<string>();

@@ -12,7 +12,13 @@ export type { FolderChanges } from '../folder-tree/tree.js';
  * `folders` table, where a folder holding an active project is not empty.
  */
 export class FolderService extends FolderTree {
-  constructor(uow: UnitOfWork, folders: FolderStore, clock: Clock, capacity: CapacityService, countedWith: readonly FolderTreeStore[]) {
+  constructor(
+    uow: UnitOfWork,
+    folders: FolderStore,
+    clock: Clock,
+    capacity: CapacityService,
+    countedWith: readonly FolderTreeStore[],
+  ) {
     super(uow, clock, capacity, {
       store: folders,
       countedWith,

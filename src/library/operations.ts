@@ -10,6 +10,10 @@ export function libraryOperations({ library }: Services): OperationModule {
       rule: 'orgAdmin',
       handle: async ({ access }) => toAgentLibrary(await library.list(access.organization.id)),
     },
-    ...folderTreeOperations(library, { create: 'createAgentLibraryFolder', update: 'updateAgentLibraryFolder', archive: 'archiveAgentLibraryFolder' }),
+    ...folderTreeOperations(library, {
+      create: 'createAgentLibraryFolder',
+      update: 'updateAgentLibraryFolder',
+      archive: 'archiveAgentLibraryFolder',
+    }),
   };
 }

@@ -24,7 +24,8 @@ export interface AddMemberInput {
 }
 
 const ownerRequired = (what: string) => forbidden('owner_required', `Only an OWNER may ${what}.`);
-const memberNotFound = (userId: string) => notFound('member_not_found', `No active member with the user id "${userId}".`);
+const memberNotFound = (userId: string) =>
+  notFound('member_not_found', `No active member with the user id "${userId}".`);
 const lastOwner = () => conflict('last_owner', 'The organization must keep at least one active OWNER.');
 
 /**
@@ -53,20 +54,28 @@ export class MemberService {
   async add(caller: MemberCaller, input: AddMemberInput): Promise<OrgMemberRecord> {
     const { organizationId } = caller;
     const avatarProblem = input.avatarUrl === undefined ? undefined : avatarUrlProblem(input.avatarUrl);
-    if (avatarProblem) throw badRequest(`avatarUrl ${avatarProblem}.`, [{ path: '/body/avatarUrl', message: avatarProblem }]);
+    if (avatarProblem)
+      throw badRequest(`avatarUrl ${avatarProblem}.`, [{ path: '/body/avatarUrl', message: avatarProblem }]);
     const now = this.clock.now();
     const at = now.toISOString();
     const member = await this.uow.run(async (trx) => {
       // The lock also serializes additions, so two additions of one user cannot race.
       const owners = await this.members.lockActiveOwnerIds(trx, organizationId);
-      if (input.role === 'OWNER' && !owners.includes(caller.userId)) throw ownerRequired('add a member with the OWNER role');
-      const user = await this.users.ensure(trx, { imOpenId: input.imOpenId, displayName: input.displayName, avatarUrl: input.avatarUrl }, now);
+      if (input.role === 'OWNER' && !owners.includes(caller.userId))
+        throw ownerRequired('add a member with the OWNER role');
+      const user = await this.users.ensure(
+        trx,
+        { imOpenId: input.imOpenId, displayName: input.displayName, avatarUrl: input.avatarUrl },
+        now,
+      );
       const existing = await this.members.findMembership(trx, organizationId, user.id);
       if (existing && existing.revokedAt === null) {
         throw conflict('already_member', `The user "${input.imOpenId}" is already a member of this organization.`);
       }
       // A reactivation adds an active member as much as a new membership does.
-      await this.capacity.ensureRoom(trx, organizationId, 'memberCount', () => this.members.countActive(trx, organizationId));
+      await this.capacity.ensureRoom(trx, organizationId, 'memberCount', () =>
+        this.members.countActive(trx, organizationId),
+      );
       if (existing) await this.members.reactivate(trx, existing.id, input.role, at);
       else await this.members.insert(trx, { organizationId, userId: user.id, role: input.role }, at);
       return this.requireMember(trx, organizationId, user.id);

@@ -20,7 +20,8 @@ export interface MembershipState {
 }
 
 /** By display name as people read it, then by imOpenId, so the order is total. */
-const memberOrder = (a: OrgMemberRecord, b: OrgMemberRecord) => byName(a.display_name, b.display_name) || byCodeUnits(a.im_open_id, b.im_open_id);
+const memberOrder = (a: OrgMemberRecord, b: OrgMemberRecord) =>
+  byName(a.display_name, b.display_name) || byCodeUnits(a.im_open_id, b.im_open_id);
 
 /** Organization memberships with the users behind them. */
 export class MemberStore {
@@ -80,7 +81,11 @@ export class MemberStore {
     return rows.map((r) => r.user_id);
   }
 
-  async insert(trx: Executor, input: { organizationId: string; userId: string; role: OrgRole }, at: string): Promise<void> {
+  async insert(
+    trx: Executor,
+    input: { organizationId: string; userId: string; role: OrgRole },
+    at: string,
+  ): Promise<void> {
     await trx('memberships').insert({
       id: randomUUID(),
       organization_id: input.organizationId,
@@ -97,11 +102,17 @@ export class MemberStore {
   }
 
   async setRole(trx: Executor, organizationId: string, userId: string, role: OrgRole): Promise<void> {
-    await trx('memberships').where({ organization_id: organizationId, user_id: userId }).whereNull('revoked_at').update({ role });
+    await trx('memberships')
+      .where({ organization_id: organizationId, user_id: userId })
+      .whereNull('revoked_at')
+      .update({ role });
   }
 
   async revoke(trx: Executor, organizationId: string, userId: string, at: string): Promise<void> {
-    await trx('memberships').where({ organization_id: organizationId, user_id: userId }).whereNull('revoked_at').update({ revoked_at: at });
+    await trx('memberships')
+      .where({ organization_id: organizationId, user_id: userId })
+      .whereNull('revoked_at')
+      .update({ revoked_at: at });
   }
 }
 
@@ -110,5 +121,12 @@ function activeMembers(db: Executor, organizationId: string) {
     .join('users as u', 'u.id', 'm.user_id')
     .where('m.organization_id', organizationId)
     .whereNull('m.revoked_at')
-    .select<OrgMemberRecord[]>('u.id as user_id', 'u.im_open_id', 'u.display_name', 'u.avatar_url', 'm.role', 'm.created_at');
+    .select<OrgMemberRecord[]>(
+      'u.id as user_id',
+      'u.im_open_id',
+      'u.display_name',
+      'u.avatar_url',
+      'm.role',
+      'm.created_at',
+    );
 }

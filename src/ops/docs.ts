@@ -3,7 +3,11 @@ import path from 'node:path';
 import express, { type Router } from 'express';
 
 /** Redoc's self-contained browser bundle, served from the npm package (no CDN). */
-const REDOC_BUNDLE = path.join(path.dirname(createRequire(import.meta.url).resolve('redoc/package.json')), 'bundles', 'redoc.standalone.js');
+const REDOC_BUNDLE = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('redoc/package.json')),
+  'bundles',
+  'redoc.standalone.js',
+);
 
 /**
  * The page: Redoc's bundle initializes every `<redoc spec-url>` element itself, so the page

@@ -25,7 +25,8 @@ export async function checkReadiness(db: Db, state: InstanceState): Promise<Read
       })(),
       PROBE_TIMEOUT_MS,
     );
-    if (pending.length > 0) return { ready: false, reason: `migrations pending: ${pending.join(', ')} (run "hub migrate")` };
+    if (pending.length > 0)
+      return { ready: false, reason: `migrations pending: ${pending.join(', ')} (run "hub migrate")` };
     return { ready: true };
   } catch {
     return { ready: false, reason: 'database unreachable' };

@@ -7,7 +7,6 @@ import type { UserStore } from '../users/store.js';
 import type { OrgAccessResolver } from './org-access-resolver.js';
 import type { Organization, OrganizationStore, OrgSettings } from './store.js';
 
-
 export interface CreateOrganizationInput {
   slug: string;
   name: string;
@@ -30,16 +29,26 @@ export class OrganizationService {
   /** Creates the organization with its first OWNER (created as a user when new), atomically. */
   async create(input: CreateOrganizationInput): Promise<Organization> {
     if (!SLUG_PATTERN.test(input.slug)) {
-      throw new ApiError(400, 'validation_failed', `Organization slug "${input.slug}" must match ${SLUG_PATTERN.source}.`);
+      throw new ApiError(
+        400,
+        'validation_failed',
+        `Organization slug "${input.slug}" must match ${SLUG_PATTERN.source}.`,
+      );
     }
     const name = input.name.trim();
-    if (!name || name.length > 200) throw new ApiError(400, 'validation_failed', 'Organization name must be 1 to 200 characters.');
+    if (!name || name.length > 200)
+      throw new ApiError(400, 'validation_failed', 'Organization name must be 1 to 200 characters.');
     const avatarProblem = input.ownerAvatarUrl === undefined ? undefined : avatarUrlProblem(input.ownerAvatarUrl);
     if (avatarProblem) throw new ApiError(400, 'validation_failed', `The owner's avatar URL ${avatarProblem}.`);
     const now = this.clock.now();
     const org = await this.uow.run(async (trx) => {
-      if (await this.orgs.slugExists(trx, input.slug)) throw conflict('slug_taken', `The organization slug "${input.slug}" is taken.`);
-      const owner = await this.users.ensure(trx, { imOpenId: input.ownerImOpenId, displayName: input.ownerDisplayName, avatarUrl: input.ownerAvatarUrl }, now);
+      if (await this.orgs.slugExists(trx, input.slug))
+        throw conflict('slug_taken', `The organization slug "${input.slug}" is taken.`);
+      const owner = await this.users.ensure(
+        trx,
+        { imOpenId: input.ownerImOpenId, displayName: input.ownerDisplayName, avatarUrl: input.ownerAvatarUrl },
+        now,
+      );
       return this.orgs.insertWithOwner(trx, { slug: input.slug, name, ownerUserId: owner.id }, now);
     });
     await this.access.invalidate();

@@ -80,14 +80,28 @@ export class OrganizationStore {
     now: Date,
   ): Promise<Organization> {
     const at = now.toISOString();
-    const org: OrganizationRecord = { id: randomUUID(), slug: input.slug, name: input.name, status: 'ACTIVE', created_at: at };
+    const org: OrganizationRecord = {
+      id: randomUUID(),
+      slug: input.slug,
+      name: input.name,
+      status: 'ACTIVE',
+      created_at: at,
+    };
     await trx('organizations').insert(org);
-    await trx('organization_settings').insert({ organization_id: org.id, members_can_create_projects: false, updated_at: at });
+    await trx('organization_settings').insert({
+      organization_id: org.id,
+      members_can_create_projects: false,
+      updated_at: at,
+    });
     await this.insertMembership(trx, { organizationId: org.id, userId: input.ownerUserId, role: 'OWNER' }, now);
     return toOrganization(org);
   }
 
-  async insertMembership(trx: Executor, input: { organizationId: string; userId: string; role: OrgRole }, now: Date): Promise<void> {
+  async insertMembership(
+    trx: Executor,
+    input: { organizationId: string; userId: string; role: OrgRole },
+    now: Date,
+  ): Promise<void> {
     await trx('memberships').insert({
       id: randomUUID(),
       organization_id: input.organizationId,
@@ -106,9 +120,15 @@ export class OrganizationStore {
     return { membersCanCreateProjects: Boolean(row?.members_can_create_projects) };
   }
 
-  async updateSettings(db: Executor, organizationId: string, patch: Partial<OrgSettings>, now: Date): Promise<OrgSettings> {
+  async updateSettings(
+    db: Executor,
+    organizationId: string,
+    patch: Partial<OrgSettings>,
+    now: Date,
+  ): Promise<OrgSettings> {
     const changes: Record<string, unknown> = { updated_at: now.toISOString() };
-    if (patch.membersCanCreateProjects !== undefined) changes.members_can_create_projects = patch.membersCanCreateProjects;
+    if (patch.membersCanCreateProjects !== undefined)
+      changes.members_can_create_projects = patch.membersCanCreateProjects;
     await db('organization_settings').where({ organization_id: organizationId }).update(changes);
     return this.getSettings(db, organizationId);
   }

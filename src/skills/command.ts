@@ -18,10 +18,16 @@ export async function skillCommand(
 ): Promise<void> {
   const [sub, ...rest] = args;
   if (sub !== 'install') throw new UsageError(`unknown subcommand "skill ${sub ?? ''}"; expected "skill install"`);
-  const parsed = parseCommandArgs(rest, { org: { type: 'string' }, name: { type: 'string' }, version: { type: 'string' } }, 1, '<dir>');
+  const parsed = parseCommandArgs(
+    rest,
+    { org: { type: 'string' }, name: { type: 'string' }, version: { type: 'string' } },
+    1,
+    '<dir>',
+  );
   const orgSlug = requiredFlag(parsed.values.org, '--org');
   const dir = parsed.positionals[0]!;
-  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`no directory ${JSON.stringify(dir)}`);
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+    throw new UsageError(`no directory ${JSON.stringify(dir)}`);
   const name = parsed.values.name ?? path.basename(path.resolve(dir));
   if (!SKILL_NAME_PATTERN.test(name)) {
     const from = parsed.values.name === undefined ? ' (the directory name; give --name)' : '';
@@ -33,6 +39,8 @@ export async function skillCommand(
     if (!org) throw new UsageError(`no organization ${JSON.stringify(orgSlug)}`);
     const { skill, stored } = await runtime.skills.installDirectory(org.id, name, dir, parsed.values.version);
     const note = stored ? '' : ' (content already in the store)';
-    io.stdout.write(`installed skill ${skill.name} ${JSON.stringify(skill.version)} into ${orgSlug}: ${skill.content_digest}${note}\n`);
+    io.stdout.write(
+      `installed skill ${skill.name} ${JSON.stringify(skill.version)} into ${orgSlug}: ${skill.content_digest}${note}\n`,
+    );
   });
 }

@@ -162,9 +162,13 @@ export class SkillContentStore implements SkillContent {
       throw err;
     }
     const files: EntryFile[] = new Array(paths.length);
-    await forEachLimited(paths.map((p, i) => [p, i] as const), IO_PARALLELISM, async ([p, i]) => {
-      files[i] = { path: p, bytes: await fs.readFile(path.join(entry, ...p.split('/'))) };
-    });
+    await forEachLimited(
+      paths.map((p, i) => [p, i] as const),
+      IO_PARALLELISM,
+      async ([p, i]) => {
+        files[i] = { path: p, bytes: await fs.readFile(path.join(entry, ...p.split('/'))) };
+      },
+    );
     return files.sort((a, b) => byPathBytes(a.path, b.path));
   }
 
@@ -234,7 +238,9 @@ function directoriesOf(files: readonly EntryFile[]): string[] {
 function inside(dir: string, relative: string): string {
   const target = path.resolve(dir, ...relative.split('/'));
   if (!target.startsWith(dir + path.sep) || path.relative(dir, target).split(path.sep).join('/') !== relative) {
-    throw new Error(`refusing a path that is not a plain relative path inside the staging directory: ${JSON.stringify(relative)}`);
+    throw new Error(
+      `refusing a path that is not a plain relative path inside the staging directory: ${JSON.stringify(relative)}`,
+    );
   }
   return target;
 }

@@ -66,9 +66,13 @@ export class DatabaseSkillContent implements SkillContent {
       if (!(err instanceof MissingEntryError)) throw err;
     }
     const files = await this.uow.run(async (trx) => {
-      const entry = await trx('skill_content_entries').where({ digest }).first<{ file_count: number } | undefined>('file_count');
+      const entry = await trx('skill_content_entries')
+        .where({ digest })
+        .first<{ file_count: number } | undefined>('file_count');
       if (!entry) return undefined;
-      const rows = await trx('skill_content_files').where({ digest }).select<Array<{ path: string; bytes: Buffer }>>('path', 'bytes');
+      const rows = await trx('skill_content_files')
+        .where({ digest })
+        .select<Array<{ path: string; bytes: Buffer }>>('path', 'bytes');
       return rows.map((row) => ({ path: row.path, bytes: new Uint8Array(row.bytes) }));
     });
     if (!files) throw new MissingEntryError(digest);
@@ -79,7 +83,9 @@ export class DatabaseSkillContent implements SkillContent {
   }
 
   async digests(): Promise<string[]> {
-    return (await this.uow.executor('skill_content_entries').select<Array<{ digest: string }>>('digest')).map((row) => row.digest);
+    return (await this.uow.executor('skill_content_entries').select<Array<{ digest: string }>>('digest')).map(
+      (row) => row.digest,
+    );
   }
 
   /** Inserts the entry and its files in one transaction; false when the entry was there already. */
@@ -95,7 +101,9 @@ export class DatabaseSkillContent implements SkillContent {
       if (inserted.length === 0) return false;
       for (let i = 0; i < files.length; i += FILES_PER_INSERT) {
         const batch = files.slice(i, i + FILES_PER_INSERT);
-        await trx('skill_content_files').insert(batch.map((file) => ({ digest, path: file.path, bytes: Buffer.from(file.bytes) })));
+        await trx('skill_content_files').insert(
+          batch.map((file) => ({ digest, path: file.path, bytes: Buffer.from(file.bytes) })),
+        );
       }
       return true;
     });

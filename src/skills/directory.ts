@@ -29,23 +29,33 @@ export async function readSkillDirectory(dir: string, limits: IngestionLimits): 
       const relative = prefix + name;
       const child = path.join(absolute, name);
       const stat = await fs.lstat(child);
-      if (stat.isSymbolicLink()) throw invalidSkill(`${quoted(relative)} is a symbolic link; a skill holds regular files only`);
+      if (stat.isSymbolicLink())
+        throw invalidSkill(`${quoted(relative)} is a symbolic link; a skill holds regular files only`);
       if (stat.isDirectory()) {
-        if (depth + 1 >= MAX_DEPTH) throw invalidSkill(`The directory ${quoted(relative)} is too deep: file paths may have at most ${MAX_DEPTH} levels`);
+        if (depth + 1 >= MAX_DEPTH)
+          throw invalidSkill(
+            `The directory ${quoted(relative)} is too deep: file paths may have at most ${MAX_DEPTH} levels`,
+          );
         await walk(child, `${relative}/`, depth + 1);
         continue;
       }
       if (!stat.isFile()) throw invalidSkill(`${quoted(relative)} is not a regular file`);
       found.push({ path: relative, absolute: child });
       if (limits.attachmentCount !== null && found.length > limits.attachmentCount) {
-        throw invalidSkill(`The directory holds more than ${limits.attachmentCount} files, this organization's attachmentCount limit`);
+        throw invalidSkill(
+          `The directory holds more than ${limits.attachmentCount} files, this organization's attachmentCount limit`,
+        );
       }
       if (limits.fileSize !== null && stat.size > limits.fileSize) {
-        throw invalidSkill(`The file ${quoted(relative)} has ${stat.size} bytes; this organization's fileSize limit is ${limits.fileSize}`);
+        throw invalidSkill(
+          `The file ${quoted(relative)} has ${stat.size} bytes; this organization's fileSize limit is ${limits.fileSize}`,
+        );
       }
       total += stat.size;
       if (limits.archiveExpansion !== null && total > limits.archiveExpansion) {
-        throw invalidSkill(`The directory's files add up to more than this organization's archiveExpansion limit of ${limits.archiveExpansion} bytes`);
+        throw invalidSkill(
+          `The directory's files add up to more than this organization's archiveExpansion limit of ${limits.archiveExpansion} bytes`,
+        );
       }
     }
   };

@@ -91,7 +91,8 @@ export class SkillIngestion {
     const limits = await this.limitsFor(request.organizationId);
     const inspected = inspectSkill(request.name, request.version, request.files, limits);
     let stored = false;
-    if (!(await this.content.has(inspected.contentDigest))) stored = await this.content.put(inspected.contentDigest, inspected.files);
+    if (!(await this.content.has(inspected.contentDigest)))
+      stored = await this.content.put(inspected.contentDigest, inspected.files);
     const content = {
       organizationId: request.organizationId,
       name: request.name,
@@ -110,12 +111,20 @@ export class SkillIngestion {
  * its content address. Throws 422 `invalid_skill` naming the first problem (the offending path
  * where there is one).
  */
-export function inspectSkill(name: string, version: string | undefined, files: readonly SkillFileInput[], limits: IngestionLimits): InspectedSkill {
-  if (!SKILL_NAME_PATTERN.test(name)) throw invalidSkill(`The skill name ${quoted(name)} must match ${SKILL_NAME_PATTERN.source}`);
+export function inspectSkill(
+  name: string,
+  version: string | undefined,
+  files: readonly SkillFileInput[],
+  limits: IngestionLimits,
+): InspectedSkill {
+  if (!SKILL_NAME_PATTERN.test(name))
+    throw invalidSkill(`The skill name ${quoted(name)} must match ${SKILL_NAME_PATTERN.source}`);
   if (version !== undefined) checkVersion(version);
   if (files.length === 0) throw invalidSkill(`A skill needs at least ${MANIFEST_PATH}`);
   if (limits.attachmentCount !== null && files.length > limits.attachmentCount) {
-    throw invalidSkill(`The skill has ${files.length} files; this organization's attachmentCount limit is ${limits.attachmentCount}`);
+    throw invalidSkill(
+      `The skill has ${files.length} files; this organization's attachmentCount limit is ${limits.attachmentCount}`,
+    );
   }
   checkPaths(files.map((file) => file.path));
 
@@ -123,11 +132,15 @@ export function inspectSkill(name: string, version: string | undefined, files: r
   const encoded = files.map((file) => {
     const bytes = toBytes(file);
     if (limits.fileSize !== null && bytes.length > limits.fileSize) {
-      throw invalidSkill(`The file ${quoted(file.path)} has ${bytes.length} bytes; this organization's fileSize limit is ${limits.fileSize}`);
+      throw invalidSkill(
+        `The file ${quoted(file.path)} has ${bytes.length} bytes; this organization's fileSize limit is ${limits.fileSize}`,
+      );
     }
     total += bytes.length;
     if (limits.archiveExpansion !== null && total > limits.archiveExpansion) {
-      throw invalidSkill(`The skill's files add up to more than this organization's archiveExpansion limit of ${limits.archiveExpansion} bytes (at ${quoted(file.path)})`);
+      throw invalidSkill(
+        `The skill's files add up to more than this organization's archiveExpansion limit of ${limits.archiveExpansion} bytes (at ${quoted(file.path)})`,
+      );
     }
     return { path: file.path, bytes };
   });
@@ -149,11 +162,13 @@ export function inspectSkill(name: string, version: string | undefined, files: r
 /** The file's bytes; text must be well-formed Unicode and bytes valid UTF-8, so reading back gives the same content. */
 function toBytes(file: SkillFileInput): Buffer {
   if (typeof file.content === 'string') {
-    if (!isWellFormed(file.content)) throw invalidSkill(`The file ${quoted(file.path)} is not valid UTF-8 text (it has a lone surrogate)`);
+    if (!isWellFormed(file.content))
+      throw invalidSkill(`The file ${quoted(file.path)} is not valid UTF-8 text (it has a lone surrogate)`);
     return Buffer.from(file.content, 'utf8');
   }
   const bytes = Buffer.from(file.content.buffer, file.content.byteOffset, file.content.byteLength);
-  if (!isUtf8(bytes)) throw invalidSkill(`The file ${quoted(file.path)} is not UTF-8 text (skills hold text files only)`);
+  if (!isUtf8(bytes))
+    throw invalidSkill(`The file ${quoted(file.path)} is not UTF-8 text (skills hold text files only)`);
   return bytes;
 }
 

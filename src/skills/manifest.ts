@@ -33,7 +33,9 @@ const MAX_ALIAS_COUNT = 50;
 export function parseSkillManifest(text: string): SkillManifest {
   const match = FRONT_MATTER.exec(text);
   if (match?.index !== 0) {
-    throw invalidSkill(`${MANIFEST_PATH} must begin with YAML front matter: a "---" line, the YAML, and a closing "---" line`);
+    throw invalidSkill(
+      `${MANIFEST_PATH} must begin with YAML front matter: a "---" line, the YAML, and a closing "---" line`,
+    );
   }
   const doc = parseDocument(match[1]!, { prettyErrors: false, uniqueKeys: true });
   const error = doc.errors[0];
@@ -57,8 +59,10 @@ export function parseSkillManifest(text: string): SkillManifest {
   const versionNode = isMap(root) ? (root.get('version', true) as Node | undefined) : undefined;
   let version: string | undefined;
   if (versionNode !== undefined && !(isScalar(versionNode) && versionNode.value === null)) {
-    if (!isScalar(versionNode)) throw invalidSkill(`The version in ${MANIFEST_PATH} must be a plain value such as 1.2.0`);
-    version = typeof versionNode.value === 'string' ? versionNode.value : (versionNode.source ?? String(versionNode.value));
+    if (!isScalar(versionNode))
+      throw invalidSkill(`The version in ${MANIFEST_PATH} must be a plain value such as 1.2.0`);
+    version =
+      typeof versionNode.value === 'string' ? versionNode.value : (versionNode.source ?? String(versionNode.value));
   }
   return { name, description, version };
 }

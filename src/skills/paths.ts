@@ -8,7 +8,6 @@ export const MAX_SEGMENT_BYTES = 255;
 /** Most segments in one path: `a/b/c.md` has 3. */
 export const MAX_DEPTH = 16;
 
-
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 /**
@@ -42,7 +41,8 @@ export function pathProblem(path: string): string | null {
  * does). Paths equal under it would overwrite each other on a case-insensitive or normalizing
  * file system, so a skill may hold only one of them.
  */
-export const collisionKey = (path: string): string => path.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
+export const collisionKey = (path: string): string =>
+  path.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC');
 
 /**
  * Checks every path of a skill's file list: each must pass `pathProblem`, no two may be equal
@@ -77,9 +77,11 @@ export function checkPaths(paths: readonly string[]): void {
   }
   for (const [key, path] of files) {
     const inside = directories.get(key);
-    if (inside !== undefined) throw invalidSkill(`The file path ${quoted(path)} is also a directory (of ${quoted(inside)})`);
+    if (inside !== undefined)
+      throw invalidSkill(`The file path ${quoted(path)} is also a directory (of ${quoted(inside)})`);
   }
 }
 
 /** Paths in bytewise order of their UTF-8 encoding, the order `LC_ALL=C sort` gives. */
-export const byPathBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+export const byPathBytes = (a: string, b: string): number =>
+  Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));

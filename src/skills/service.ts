@@ -14,7 +14,8 @@ type SkillFileEntry = Schema<'SkillFileEntry'>;
 type InstalledSkillResult = Schema<'InstalledSkillResult'>;
 type UpdateAgentSkillResult = Schema<'UpdateAgentSkillResult'>;
 
-const skillNotFound = (name: string) => notFound('skill_not_found', `No skill ${JSON.stringify(name)} in this organization.`);
+const skillNotFound = (name: string) =>
+  notFound('skill_not_found', `No skill ${JSON.stringify(name)} in this organization.`);
 
 /**
  * Agent skills: installs through the shared ingestion pipeline, reads back from the store,
@@ -48,7 +49,11 @@ export class SkillService {
   }
 
   /** `PUT /agent-skills/{name}`: creates or replaces the skill; a disabled skill stays disabled. */
-  async install(organizationId: string, name: string, body: { version: string; files: SkillFileInput[] }): Promise<InstalledSkillResult> {
+  async install(
+    organizationId: string,
+    name: string,
+    body: { version: string; files: SkillFileInput[] },
+  ): Promise<InstalledSkillResult> {
     const { skill } = await this.ingestion.install({ organizationId, name, version: body.version, files: body.files });
     return toInstalledSkillResult(skill);
   }
@@ -57,7 +62,12 @@ export class SkillService {
    * `hub skill install DIR`: the directory's files through the same pipeline. The version
    * defaults to the front matter's `version`, else `0.0.0`.
    */
-  async installDirectory(organizationId: string, name: string, dir: string, version: string | undefined): Promise<SkillInstallOutcome> {
+  async installDirectory(
+    organizationId: string,
+    name: string,
+    dir: string,
+    version: string | undefined,
+  ): Promise<SkillInstallOutcome> {
     const files = await readSkillDirectory(dir, await this.ingestion.limitsFor(organizationId));
     return this.ingestion.install({ organizationId, name, version, files });
   }
@@ -77,7 +87,8 @@ export class SkillService {
     return this.uow.run(async (trx) => {
       const skill = await this.require(trx, organizationId, name);
       const result: UpdateAgentSkillResult = {};
-      if (changes.description === undefined && changes.disabled === undefined && changes.libraryFolderId === undefined) return result;
+      if (changes.description === undefined && changes.disabled === undefined && changes.libraryFolderId === undefined)
+        return result;
       if (changes.libraryFolderId) await this.requireLibraryFolder(organizationId, changes.libraryFolderId, trx);
       await this.skills.update(trx, skill.id, changes, at);
       if (changes.disabled === true) await this.skills.archiveSessionsOfBoundRoles(trx, organizationId, skill.id, at);

@@ -32,7 +32,18 @@ export interface SkillWithRoles {
   boundRoleIds: string[];
 }
 
-const SKILL_COLUMNS = ['id', 'organization_id', 'name', 'version', 'description', 'content_digest', 'disabled_at', 'library_folder_id', 'created_at', 'updated_at'] as const;
+const SKILL_COLUMNS = [
+  'id',
+  'organization_id',
+  'name',
+  'version',
+  'description',
+  'content_digest',
+  'disabled_at',
+  'library_folder_id',
+  'created_at',
+  'updated_at',
+] as const;
 
 /** Agent skill rows, their role bindings as seen from the skill, and the sessions a disable archives. */
 export class SkillStore {
@@ -47,7 +58,10 @@ export class SkillStore {
         this.on('r.id', '=', 'b.role_id').andOn('r.organization_id', '=', 's.organization_id');
       })
       .where('s.organization_id', organizationId)
-      .select<Array<SkillRecord & { bound_role_id: string | null }>>(...SKILL_COLUMNS.map((c) => `s.${c}`), 'r.role_id as bound_role_id');
+      .select<Array<SkillRecord & { bound_role_id: string | null }>>(
+        ...SKILL_COLUMNS.map((c) => `s.${c}`),
+        'r.role_id as bound_role_id',
+      );
     const skills = new Map<string, { record: SkillRecord; roleIds: Set<string> }>();
     for (const row of rows) {
       let skill = skills.get(row.id);
@@ -63,7 +77,9 @@ export class SkillStore {
   }
 
   async findByName(db: Executor, organizationId: string, name: string): Promise<SkillRecord | undefined> {
-    return db('agent_skills').where({ organization_id: organizationId, name }).first<SkillRecord | undefined>(...SKILL_COLUMNS);
+    return db('agent_skills')
+      .where({ organization_id: organizationId, name })
+      .first<SkillRecord | undefined>(...SKILL_COLUMNS);
   }
 
   /**
@@ -95,7 +111,12 @@ export class SkillStore {
    * Applies a PATCH to the skill: a new description, its library folder, and/or the disabled state. Disabling keeps
    * the time of a disable already in force.
    */
-  async update(trx: Executor, skillId: string, changes: { description?: string; disabled?: boolean; libraryFolderId?: string | null }, at: string): Promise<void> {
+  async update(
+    trx: Executor,
+    skillId: string,
+    changes: { description?: string; disabled?: boolean; libraryFolderId?: string | null },
+    at: string,
+  ): Promise<void> {
     const values: Record<string, unknown> = { updated_at: at };
     if (changes.description !== undefined) values.description = changes.description;
     if (changes.libraryFolderId !== undefined) values.library_folder_id = changes.libraryFolderId;
@@ -108,7 +129,12 @@ export class SkillStore {
    * Archives every open session, in the organization, of every role bound to the skill (a
    * session names its role by `roleId`). Returns how many were archived.
    */
-  async archiveSessionsOfBoundRoles(trx: Executor, organizationId: string, skillId: string, at: string): Promise<number> {
+  async archiveSessionsOfBoundRoles(
+    trx: Executor,
+    organizationId: string,
+    skillId: string,
+    at: string,
+  ): Promise<number> {
     const boundRoleIds = trx('agent_role_skills as b')
       .join('agent_roles as r', 'r.id', 'b.role_id')
       .where('b.skill_id', skillId)

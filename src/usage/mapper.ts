@@ -8,8 +8,14 @@ type ProjectUsageRow = Schema<'ProjectUsageRow'>;
  * The usage report of a window: one row per project, by project name then id, and their sums.
  * Sums come back from the database as numbers or numeric strings depending on the engine.
  */
-export function toUsageReport(from: string | undefined, to: string | undefined, records: UsageRowRecord[]): Schema<'UsageReport'> {
-  const rows = records.map(toProjectUsageRow).sort((a, b) => byName(a.projectName, b.projectName) || byCodeUnits(a.projectId, b.projectId));
+export function toUsageReport(
+  from: string | undefined,
+  to: string | undefined,
+  records: UsageRowRecord[],
+): Schema<'UsageReport'> {
+  const rows = records
+    .map(toProjectUsageRow)
+    .sort((a, b) => byName(a.projectName, b.projectName) || byCodeUnits(a.projectId, b.projectId));
   return { from: from ?? null, to: to ?? null, projects: rows, totals: sumRows(rows) };
 }
 
@@ -30,7 +36,14 @@ function toProjectUsageRow(r: UsageRowRecord): ProjectUsageRow {
 }
 
 function sumRows(rows: ProjectUsageRow[]): Schema<'UsageTotals'> {
-  const totals: Schema<'UsageTotals'> = { runCount: 0, runsWithCost: 0, runsWithoutCost: 0, inputTokens: 0, outputTokens: 0, costUsd: null };
+  const totals: Schema<'UsageTotals'> = {
+    runCount: 0,
+    runsWithCost: 0,
+    runsWithoutCost: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: null,
+  };
   for (const row of rows) {
     totals.runCount += row.runCount;
     totals.runsWithCost += row.runsWithCost;
@@ -48,7 +61,11 @@ type FactKind = (typeof KIND_ORDER)[number];
 const isFactKind = (kind: string): kind is FactKind => (KIND_ORDER as readonly string[]).includes(kind);
 
 /** A sum of facts; quantity and cost come back as numbers or numeric strings depending on the engine. */
-const sums = (r: { fact_count: number | string; quantity: number | string | null; cost_usd: number | string | null }) => ({
+const sums = (r: {
+  fact_count: number | string;
+  quantity: number | string | null;
+  cost_usd: number | string | null;
+}) => ({
   factCount: Number(r.fact_count),
   quantity: Number(r.quantity ?? 0),
   costUsd: r.cost_usd === null ? null : Number(r.cost_usd),
@@ -58,7 +75,12 @@ const sums = (r: { fact_count: number | string; quantity: number | string | null
  * The breakdown of a window: one row per fact kind with at least one fact (model, tool,
  * capability), and one per external capability (by id) labelled by its connection.
  */
-export function toUsageBreakdown(from: string | undefined, to: string | undefined, byKind: FactKindSumRecord[], byCapability: CapabilitySumRecord[]): Schema<'UsageBreakdown'> {
+export function toUsageBreakdown(
+  from: string | undefined,
+  to: string | undefined,
+  byKind: FactKindSumRecord[],
+  byCapability: CapabilitySumRecord[],
+): Schema<'UsageBreakdown'> {
   const kinds = byKind.filter((r): r is FactKindSumRecord & { kind: FactKind } => isFactKind(r.kind));
   kinds.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind));
   return {

@@ -30,7 +30,11 @@ export interface UsageFact {
 }
 
 /** The unit each kind is counted in. */
-export const UNIT_OF_KIND: Readonly<Record<FactKind, UsageFact['unit']>> = { model: 'tokens', tool: 'calls', capability: 'calls' };
+export const UNIT_OF_KIND: Readonly<Record<FactKind, UsageFact['unit']>> = {
+  model: 'tokens',
+  tool: 'calls',
+  capability: 'calls',
+};
 /** The most facts one run may carry. */
 export const MAX_FACTS_PER_RUN = 100;
 
@@ -82,17 +86,30 @@ export function parseRunLine(text: string): RunLine {
   }
   if (!validate(value)) {
     const [error] = validate.errors ?? [];
-    const where = error?.instancePath ? error.instancePath.slice(1) : error?.params && 'missingProperty' in error.params ? String(error.params.missingProperty) : 'the object';
-    const what = error?.keyword === 'additionalProperties' ? `unknown field "${String(error.params.additionalProperty)}"` : `${where} ${error?.message ?? 'is invalid'}`;
+    const where = error?.instancePath
+      ? error.instancePath.slice(1)
+      : error?.params && 'missingProperty' in error.params
+        ? String(error.params.missingProperty)
+        : 'the object';
+    const what =
+      error?.keyword === 'additionalProperties'
+        ? `unknown field "${String(error.params.additionalProperty)}"`
+        : `${where} ${error?.message ?? 'is invalid'}`;
     throw new Error(what);
   }
   const run = value as RunLine;
   for (const [i, fact] of (run.facts ?? []).entries()) {
-    if (fact.unit !== UNIT_OF_KIND[fact.kind]) throw new Error(`facts/${i}/unit must be "${UNIT_OF_KIND[fact.kind]}" for a ${fact.kind} fact, got "${fact.unit}"`);
-    if (fact.kind === 'capability' && fact.capabilityId === undefined) throw new Error(`facts/${i} is a capability fact without capabilityId`);
-    if (fact.kind !== 'capability' && fact.capabilityId !== undefined) throw new Error(`facts/${i}/capabilityId is only for capability facts, not ${fact.kind}`);
+    if (fact.unit !== UNIT_OF_KIND[fact.kind])
+      throw new Error(
+        `facts/${i}/unit must be "${UNIT_OF_KIND[fact.kind]}" for a ${fact.kind} fact, got "${fact.unit}"`,
+      );
+    if (fact.kind === 'capability' && fact.capabilityId === undefined)
+      throw new Error(`facts/${i} is a capability fact without capabilityId`);
+    if (fact.kind !== 'capability' && fact.capabilityId !== undefined)
+      throw new Error(`facts/${i}/capabilityId is only for capability facts, not ${fact.kind}`);
   }
   // The same strict RFC 3339 as the report's window bounds: `new Date` alone rolls Feb 30 over.
-  if (!isRfc3339Timestamp(run.at)) throw new Error(`at "${run.at}" is not an RFC 3339 timestamp with a time zone, such as 2026-01-31T09:30:00Z`);
+  if (!isRfc3339Timestamp(run.at))
+    throw new Error(`at "${run.at}" is not an RFC 3339 timestamp with a time zone, such as 2026-01-31T09:30:00Z`);
   return { ...run, at: new Date(run.at).toISOString() };
 }

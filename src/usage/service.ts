@@ -58,9 +58,23 @@ export class UsageService {
       if (!projectLines.has(run.projectId)) projectLines.set(run.projectId, line);
       const seen = sessions.get(run.sessionId);
       if (!seen) {
-        sessions.set(run.sessionId, { id: run.sessionId, projectId: run.projectId, provider: run.provider, roleId: run.roleId, model: run.model, title: run.title, firstAt: run.at, lastAt: run.at, runs: 1, line });
+        sessions.set(run.sessionId, {
+          id: run.sessionId,
+          projectId: run.projectId,
+          provider: run.provider,
+          roleId: run.roleId,
+          model: run.model,
+          title: run.title,
+          firstAt: run.at,
+          lastAt: run.at,
+          runs: 1,
+          line,
+        });
       } else {
-        if (seen.projectId !== run.projectId) throw new IngestError(`line ${line}: session ${run.sessionId} belongs to project ${seen.projectId} (line ${seen.line}), not ${run.projectId}`);
+        if (seen.projectId !== run.projectId)
+          throw new IngestError(
+            `line ${line}: session ${run.sessionId} belongs to project ${seen.projectId} (line ${seen.line}), not ${run.projectId}`,
+          );
         seen.runs += 1;
         if (run.at < seen.firstAt) seen.firstAt = run.at;
         if (run.at >= seen.lastAt) {
@@ -105,7 +119,8 @@ export class UsageService {
           const before = written;
           written += batch.length;
           await flush();
-          if (Math.floor(written / progressEvery) > Math.floor(before / progressEvery)) onProgress({ phase: 'written', lines: written });
+          if (Math.floor(written / progressEvery) > Math.floor(before / progressEvery))
+            onProgress({ phase: 'written', lines: written });
         }
       }
       await flush();
@@ -114,31 +129,52 @@ export class UsageService {
   }
 
   /** Per-project totals of runs in [from, to) — optionally only under a folder — and their sums. */
-  async report(organizationId: string, query: { from?: string; to?: string; folderId?: string }): Promise<Schema<'UsageReport'>> {
+  async report(
+    organizationId: string,
+    query: { from?: string; to?: string; folderId?: string },
+  ): Promise<Schema<'UsageReport'>> {
     const filter = await this.filterOf(organizationId, query);
-    return toUsageReport(filter.from, filter.to, await this.usage.usageByProject(this.uow.executor, organizationId, filter));
+    return toUsageReport(
+      filter.from,
+      filter.to,
+      await this.usage.usageByProject(this.uow.executor, organizationId, filter),
+    );
   }
 
   /**
    * The facts of runs in [from, to) — optionally only under a folder and/or of one project —
    * summed per fact kind and per external capability, in SQL, with the report's null-cost rule.
    */
-  async breakdown(organizationId: string, query: { from?: string; to?: string; folderId?: string; projectId?: string }): Promise<Schema<'UsageBreakdown'>> {
+  async breakdown(
+    organizationId: string,
+    query: { from?: string; to?: string; folderId?: string; projectId?: string },
+  ): Promise<Schema<'UsageBreakdown'>> {
     const filter = await this.filterOf(organizationId, query);
-    if (query.projectId !== undefined && !(await this.usage.projectIdsInOrg(this.uow.executor, organizationId, [query.projectId])).has(query.projectId)) {
+    if (
+      query.projectId !== undefined &&
+      !(await this.usage.projectIdsInOrg(this.uow.executor, organizationId, [query.projectId])).has(query.projectId)
+    ) {
       throw notFound('project_not_found', `No project ${query.projectId} in this organization.`);
     }
     const db = this.uow.executor;
-    const [byKind, byCapability] = await Promise.all([this.usage.factsByKind(db, organizationId, filter), this.usage.factsByCapability(db, organizationId, filter)]);
+    const [byKind, byCapability] = await Promise.all([
+      this.usage.factsByKind(db, organizationId, filter),
+      this.usage.factsByCapability(db, organizationId, filter),
+    ]);
     return toUsageBreakdown(filter.from, filter.to, byKind, byCapability);
   }
 
   /** The window (normalized; 400 when reversed), the folder's subtree and the project, as the report and the breakdown read them. */
-  private async filterOf(organizationId: string, query: { from?: string; to?: string; folderId?: string; projectId?: string }): Promise<UsageFilter> {
+  private async filterOf(
+    organizationId: string,
+    query: { from?: string; to?: string; folderId?: string; projectId?: string },
+  ): Promise<UsageFilter> {
     const from = query.from === undefined ? undefined : new Date(query.from).toISOString();
     const to = query.to === undefined ? undefined : new Date(query.to).toISOString();
     if (from !== undefined && to !== undefined && from > to) {
-      throw badRequest('`from` must not be later than `to`.', [{ path: '/query/from', message: 'must not be later than to' }]);
+      throw badRequest('`from` must not be later than `to`.', [
+        { path: '/query/from', message: 'must not be later than to' },
+      ]);
     }
     const folderIds = query.folderId === undefined ? undefined : await this.subtree(organizationId, query.folderId);
     return { from, to, folderIds, projectId: query.projectId };

@@ -91,17 +91,25 @@ export class UsageStore {
   async projectIdsInOrg(db: Executor, organizationId: string, ids: string[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (const chunk of chunks(ids, LOOKUP_CHUNK)) {
-      const rows = await db('projects').where('organization_id', organizationId).whereIn('id', chunk).select<{ id: string }[]>('id');
+      const rows = await db('projects')
+        .where('organization_id', organizationId)
+        .whereIn('id', chunk)
+        .select<{ id: string }[]>('id');
       for (const row of rows) found.add(row.id);
     }
     return found;
   }
 
   /** Sessions that already exist among these ids, with the organization and project they belong to. */
-  async existingSessions(db: Executor, ids: string[]): Promise<Map<string, { organization_id: string; project_id: string }>> {
+  async existingSessions(
+    db: Executor,
+    ids: string[],
+  ): Promise<Map<string, { organization_id: string; project_id: string }>> {
     const found = new Map<string, { organization_id: string; project_id: string }>();
     for (const chunk of chunks(ids, LOOKUP_CHUNK)) {
-      const rows = await db('agent_sessions').whereIn('id', chunk).select<{ id: string; organization_id: string; project_id: string }[]>('id', 'organization_id', 'project_id');
+      const rows = await db('agent_sessions')
+        .whereIn('id', chunk)
+        .select<{ id: string; organization_id: string; project_id: string }[]>('id', 'organization_id', 'project_id');
       for (const row of rows) found.set(row.id, row);
     }
     return found;
@@ -120,7 +128,12 @@ export class UsageStore {
    * Creates sessions seen for the first time and widens the existing ones: the earliest run
    * sets createdAt, the latest sets updatedAt, and runCount counts every run.
    */
-  async recordSessionActivity(trx: Executor, organizationId: string, activity: SessionActivity[], existing: Set<string>): Promise<void> {
+  async recordSessionActivity(
+    trx: Executor,
+    organizationId: string,
+    activity: SessionActivity[],
+    existing: Set<string>,
+  ): Promise<void> {
     const fresh = activity.filter((s) => !existing.has(s.id));
     for (const chunk of chunks(fresh, INSERT_CHUNK)) {
       await trx('agent_sessions').insert(
@@ -140,7 +153,13 @@ export class UsageStore {
       );
     }
     for (const s of activity.filter((a) => existing.has(a.id))) {
-      const row = await trx('agent_sessions').where({ id: s.id }).first<{ created_at: string; updated_at: string; run_count: number | string }>('created_at', 'updated_at', 'run_count');
+      const row = await trx('agent_sessions')
+        .where({ id: s.id })
+        .first<{ created_at: string; updated_at: string; run_count: number | string }>(
+          'created_at',
+          'updated_at',
+          'run_count',
+        );
       await trx('agent_sessions')
         .where({ id: s.id })
         .update({
@@ -184,7 +203,12 @@ export class UsageStore {
     const sums = db('run_facts as f')
       .where('f.organization_id', organizationId)
       .groupBy('f.kind')
-      .select('f.kind', db.raw('count(*) as fact_count'), db.raw('sum(f.quantity) as quantity'), db.raw('sum(f.cost_usd) as cost_usd'));
+      .select(
+        'f.kind',
+        db.raw('count(*) as fact_count'),
+        db.raw('sum(f.quantity) as quantity'),
+        db.raw('sum(f.cost_usd) as cost_usd'),
+      );
     applyFilter(db, sums, 'f', organizationId, filter);
     return sums;
   }
@@ -199,22 +223,38 @@ export class UsageStore {
       .where('f.organization_id', organizationId)
       .where('f.kind', 'capability')
       .groupBy('f.capability_id')
-      .select('f.capability_id', db.raw('count(*) as fact_count'), db.raw('sum(f.quantity) as quantity'), db.raw('sum(f.cost_usd) as cost_usd'));
+      .select(
+        'f.capability_id',
+        db.raw('count(*) as fact_count'),
+        db.raw('sum(f.quantity) as quantity'),
+        db.raw('sum(f.cost_usd) as cost_usd'),
+      );
     applyFilter(db, sums, 'f', organizationId, filter);
     return db
       .from(sums.as('s'))
-      .leftJoin('capability_connections as c', (on) => on.on('c.capability_id', 's.capability_id').andOnVal('c.organization_id', '=', organizationId))
+      .leftJoin('capability_connections as c', (on) =>
+        on.on('c.capability_id', 's.capability_id').andOnVal('c.organization_id', '=', organizationId),
+      )
       .select('s.*', 'c.label');
   }
 }
 
 /** The window, folder and project filters, on a query over `runs` or `run_facts` aliased `alias`. */
-function applyFilter(db: Executor, query: ReturnType<Executor>, alias: string, organizationId: string, filter: UsageFilter): void {
+function applyFilter(
+  db: Executor,
+  query: ReturnType<Executor>,
+  alias: string,
+  organizationId: string,
+  filter: UsageFilter,
+): void {
   if (filter.from) query.where(`${alias}.at`, '>=', filter.from);
   if (filter.to) query.where(`${alias}.at`, '<', filter.to);
   if (filter.projectId) query.where(`${alias}.project_id`, filter.projectId);
   if (filter.folderIds) {
-    query.whereIn(`${alias}.project_id`, db('projects').where('organization_id', organizationId).whereIn('folder_id', filter.folderIds).select('id'));
+    query.whereIn(
+      `${alias}.project_id`,
+      db('projects').where('organization_id', organizationId).whereIn('folder_id', filter.folderIds).select('id'),
+    );
   }
 }
 

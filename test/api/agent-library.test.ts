@@ -14,7 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => hub.stop());
 
-const SKILL_FILES = (name: string) => [{ path: 'SKILL.md', content: `---\nname: ${name}\ndescription: ${name}\n---\nDo it.\n` }];
+const SKILL_FILES = (name: string) => [
+  { path: 'SKILL.md', content: `---\nname: ${name}\ndescription: ${name}\n---\nDo it.\n` },
+];
 
 async function folder(org: OrgFixture, name: string, parentId?: string, sortKey?: string): Promise<string> {
   const body = { name, ...(parentId === undefined ? {} : { parentId }), ...(sortKey === undefined ? {} : { sortKey }) };
@@ -22,11 +24,17 @@ async function folder(org: OrgFixture, name: string, parentId?: string, sortKey?
 }
 
 const library = async (org: OrgFixture) => (await okBody(org.call('admin', 'getAgentLibrary'))).folders;
-const installSkill = (org: OrgFixture, name: string) => okBody(org.call('owner', 'installAgentSkill', { path: { name }, body: { version: '1', files: SKILL_FILES(name) } }));
-const putRole = (org: OrgFixture, roleId: string, body: { label: string; libraryFolderId?: string | null; isDefault?: boolean }) =>
-  org.call('owner', 'putAgentRole', { path: { roleId }, body });
-const roleRow = async (org: OrgFixture, roleId: string) => (await okBody(org.call('owner', 'listAgentRoles'))).roles.find((r) => r.roleId === roleId);
-const skillRow = async (org: OrgFixture, name: string) => (await okBody(org.call('owner', 'listAgentSkills'))).skills.find((s) => s.name === name);
+const installSkill = (org: OrgFixture, name: string) =>
+  okBody(org.call('owner', 'installAgentSkill', { path: { name }, body: { version: '1', files: SKILL_FILES(name) } }));
+const putRole = (
+  org: OrgFixture,
+  roleId: string,
+  body: { label: string; libraryFolderId?: string | null; isDefault?: boolean },
+) => org.call('owner', 'putAgentRole', { path: { roleId }, body });
+const roleRow = async (org: OrgFixture, roleId: string) =>
+  (await okBody(org.call('owner', 'listAgentRoles'))).roles.find((r) => r.roleId === roleId);
+const skillRow = async (org: OrgFixture, name: string) =>
+  (await okBody(org.call('owner', 'listAgentSkills'))).skills.find((s) => s.name === name);
 
 describe('the library folder tree', () => {
   it('creates folders at the root and below, last among their siblings, and lists them in tree order with counts', async () => {
@@ -38,7 +46,14 @@ describe('the library folder tree', () => {
     const first = await folder(org, 'First', undefined, '0000000001');
     const rows = await library(org);
     expect(rows.map((f) => f.name)).toEqual(['First', 'Prompts', 'Reviewers', 'archive']);
-    expect(rows.find((f) => f.id === reviewers)).toEqual({ id: reviewers, name: 'Reviewers', parentId: prompts, sortKey: '0000001000', roleCount: 0, skillCount: 0 });
+    expect(rows.find((f) => f.id === reviewers)).toEqual({
+      id: reviewers,
+      name: 'Reviewers',
+      parentId: prompts,
+      sortKey: '0000001000',
+      roleCount: 0,
+      skillCount: 0,
+    });
     expect(rows.find((f) => f.id === archive)?.sortKey).toBe('0000002000');
     expect(rows.find((f) => f.id === first)?.parentId).toBeNull();
     // The project explorer does not show library folders, nor the library project folders.
@@ -52,11 +67,19 @@ describe('the library folder tree', () => {
     const a = await folder(org, 'A');
     const b = await folder(org, 'B', a);
     const c = await folder(org, 'C', b);
-    const moved = await okBody(org.call('owner', 'updateAgentLibraryFolder', { path: { folderId: c }, body: { name: 'C2', parentId: null, sortKey: 'z' } }));
+    const moved = await okBody(
+      org.call('owner', 'updateAgentLibraryFolder', {
+        path: { folderId: c },
+        body: { name: 'C2', parentId: null, sortKey: 'z' },
+      }),
+    );
     expect(moved).toEqual({ id: c, name: 'C2', parentId: null, sortKey: 'z' });
     await okBody(org.call('owner', 'updateAgentLibraryFolder', { path: { folderId: c }, body: { parentId: b } }));
     for (const target of [a, b, c]) {
-      const res = await org.call('owner', 'updateAgentLibraryFolder', { path: { folderId: a }, body: { parentId: target === a ? a : target } });
+      const res = await org.call('owner', 'updateAgentLibraryFolder', {
+        path: { folderId: a },
+        body: { parentId: target === a ? a : target },
+      });
       expectError(res, 409, 'folder_cycle');
     }
     expect((await library(org)).find((f) => f.id === a)?.parentId).toBeNull();
@@ -66,11 +89,31 @@ describe('the library folder tree', () => {
     const org = await freshOrg();
     const projectFolder = (await okBody(org.call('owner', 'createFolder', { body: { name: 'P' } }), 201)).id;
     const libraryFolder = await folder(org, 'L');
-    expectError(await org.call('owner', 'createAgentLibraryFolder', { body: { name: 'x', parentId: projectFolder } }), 404, 'folder_not_found');
-    expectError(await org.call('owner', 'updateAgentLibraryFolder', { path: { folderId: projectFolder }, body: { name: 'x' } }), 404, 'folder_not_found');
-    expectError(await org.call('owner', 'archiveAgentLibraryFolder', { path: { folderId: projectFolder } }), 404, 'folder_not_found');
-    expectError(await org.call('owner', 'createFolder', { body: { name: 'x', parentId: libraryFolder } }), 404, 'folder_not_found');
-    expectError(await org.call('owner', 'createProject', { body: { name: 'x', folderId: libraryFolder } }), 404, 'folder_not_found');
+    expectError(
+      await org.call('owner', 'createAgentLibraryFolder', { body: { name: 'x', parentId: projectFolder } }),
+      404,
+      'folder_not_found',
+    );
+    expectError(
+      await org.call('owner', 'updateAgentLibraryFolder', { path: { folderId: projectFolder }, body: { name: 'x' } }),
+      404,
+      'folder_not_found',
+    );
+    expectError(
+      await org.call('owner', 'archiveAgentLibraryFolder', { path: { folderId: projectFolder } }),
+      404,
+      'folder_not_found',
+    );
+    expectError(
+      await org.call('owner', 'createFolder', { body: { name: 'x', parentId: libraryFolder } }),
+      404,
+      'folder_not_found',
+    );
+    expectError(
+      await org.call('owner', 'createProject', { body: { name: 'x', folderId: libraryFolder } }),
+      404,
+      'folder_not_found',
+    );
     expectError(await putRole(org, 'r', { label: 'R', libraryFolderId: projectFolder }), 404, 'folder_not_found');
   });
 
@@ -89,7 +132,12 @@ describe('the library folder tree', () => {
     await okBody(putRole(org, 'kept', { label: 'Kept', libraryFolderId: null }));
 
     await installSkill(org, 'lint');
-    await okBody(org.call('owner', 'updateAgentSkill', { path: { name: 'lint' }, body: { libraryFolderId: child, disabled: true } }));
+    await okBody(
+      org.call('owner', 'updateAgentSkill', {
+        path: { name: 'lint' },
+        body: { libraryFolderId: child, disabled: true },
+      }),
+    );
     expectError(await archive(child), 409, 'folder_not_empty');
     await okBody(org.call('owner', 'updateAgentSkill', { path: { name: 'lint' }, body: { libraryFolderId: null } }));
 
@@ -105,7 +153,11 @@ describe('the library folder tree', () => {
     await okBody(org.call('owner', 'updateCapacityPolicy', { body: { limits: { folderCount: 2 } } }));
     await okBody(org.call('owner', 'createFolder', { body: { name: 'P' } }), 201);
     const lib = await folder(org, 'L');
-    expectError(await org.call('owner', 'createAgentLibraryFolder', { body: { name: 'L2' } }), 409, 'capacity_exceeded');
+    expectError(
+      await org.call('owner', 'createAgentLibraryFolder', { body: { name: 'L2' } }),
+      409,
+      'capacity_exceeded',
+    );
     expectError(await org.call('owner', 'createFolder', { body: { name: 'P2' } }), 409, 'capacity_exceeded');
     // Archived folders do not count.
     await okBody(org.call('owner', 'archiveAgentLibraryFolder', { path: { folderId: lib } }));
@@ -131,9 +183,18 @@ describe('libraryFolderId of roles and skills', () => {
     const shelf = await folder(org, 'Shelf');
     await installSkill(org, 'review');
     expect((await skillRow(org, 'review'))?.libraryFolderId).toBeNull();
-    expect(await okBody(org.call('owner', 'updateAgentSkill', { path: { name: 'review' }, body: { libraryFolderId: shelf } }))).toEqual({ updated: true });
+    expect(
+      await okBody(
+        org.call('owner', 'updateAgentSkill', { path: { name: 'review' }, body: { libraryFolderId: shelf } }),
+      ),
+    ).toEqual({ updated: true });
     expect((await skillRow(org, 'review'))?.libraryFolderId).toBe(shelf);
-    await okBody(org.call('owner', 'installAgentSkill', { path: { name: 'review' }, body: { version: '2', files: [...SKILL_FILES('review'), { path: 'notes.md', content: 'v2' }] } }));
+    await okBody(
+      org.call('owner', 'installAgentSkill', {
+        path: { name: 'review' },
+        body: { version: '2', files: [...SKILL_FILES('review'), { path: 'notes.md', content: 'v2' }] },
+      }),
+    );
     expect((await skillRow(org, 'review'))?.libraryFolderId).toBe(shelf);
     expect((await library(org)).find((f) => f.id === shelf)).toMatchObject({ roleCount: 0, skillCount: 1 });
   });
@@ -147,7 +208,14 @@ describe('libraryFolderId of roles and skills', () => {
     await installSkill(org, 's');
     for (const folderId of [foreign, gone, 'no-such-folder']) {
       expectError(await putRole(org, 'r', { label: 'Changed', libraryFolderId: folderId }), 404, 'folder_not_found');
-      expectError(await org.call('owner', 'updateAgentSkill', { path: { name: 's' }, body: { libraryFolderId: folderId, description: 'changed' } }), 404, 'folder_not_found');
+      expectError(
+        await org.call('owner', 'updateAgentSkill', {
+          path: { name: 's' },
+          body: { libraryFolderId: folderId, description: 'changed' },
+        }),
+        404,
+        'folder_not_found',
+      );
     }
     expect(await roleRow(org, 'r')).toMatchObject({ label: 'R', libraryFolderId: null });
     expect(await skillRow(org, 's')).toMatchObject({ description: 's', libraryFolderId: null });

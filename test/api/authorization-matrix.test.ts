@@ -100,16 +100,26 @@ async function snapshot(): Promise<string> {
     'capability_connections',
     'organization_capacity_limits',
   ];
-  const orderOf: Record<string, string[]> = { organization_settings: ['organization_id'], organization_capacity_limits: ['organization_id', 'dimension'] };
+  const orderOf: Record<string, string[]> = {
+    organization_settings: ['organization_id'],
+    organization_capacity_limits: ['organization_id', 'dimension'],
+  };
   const parts: unknown[] = [];
-  for (const table of tables) parts.push(await hub.services.db(table).select().orderBy(orderOf[table] ?? ['id']));
+  for (const table of tables)
+    parts.push(
+      await hub.services
+        .db(table)
+        .select()
+        .orderBy(orderOf[table] ?? ['id']),
+    );
   for (const table of ['provider_connection_versions', 'capability_connection_versions']) {
     parts.push(await hub.services.db(table).select().orderBy(['connection_id', 'version']));
   }
   return JSON.stringify(parts);
 }
 
-const freshLibraryFolder = async () => (await okBody(call('owner', 'createAgentLibraryFolder', { body: { name: unique('Lib') } }), 201)).id;
+const freshLibraryFolder = async () =>
+  (await okBody(call('owner', 'createAgentLibraryFolder', { body: { name: unique('Lib') } }), 201)).id;
 async function freshRole(): Promise<string> {
   const roleId = unique('role');
   await okBody(call('owner', 'putAgentRole', { path: { roleId }, body: { label: roleId } }));
@@ -117,12 +127,22 @@ async function freshRole(): Promise<string> {
 }
 async function freshProvider(): Promise<string> {
   const providerId = unique('prov');
-  await okBody(call('owner', 'rotateProviderConnection', { path: { providerId }, body: { baseUrl: 'https://api.example.com', authToken: 'sk-x' } }));
+  await okBody(
+    call('owner', 'rotateProviderConnection', {
+      path: { providerId },
+      body: { baseUrl: 'https://api.example.com', authToken: 'sk-x' },
+    }),
+  );
   return providerId;
 }
 async function freshCapability(): Promise<string> {
   const capabilityId = unique('cap');
-  await okBody(call('owner', 'putCapabilityConnection', { path: { capabilityId }, body: { label: 'Search', kind: 'http', endpointUrl: 'https://search.example.com' } }));
+  await okBody(
+    call('owner', 'putCapabilityConnection', {
+      path: { capabilityId },
+      body: { label: 'Search', kind: 'http', endpointUrl: 'https://search.example.com' },
+    }),
+  );
   return capabilityId;
 }
 
@@ -322,22 +342,62 @@ const rows: Row[] = [
     expect: projectManage(204),
   },
   // Usage, connections and agents: the operations of the second wave, all org-admin only.
-  { op: 'getUsageBreakdown', method: 'GET', prepare: async () => ({ path: '/usage/breakdown' }), expect: orgAdminOnly(200) },
-  { op: 'listCapabilityConnections', method: 'GET', prepare: async () => ({ path: '/capability-connections' }), expect: orgAdminOnly(200) },
+  {
+    op: 'getUsageBreakdown',
+    method: 'GET',
+    prepare: async () => ({ path: '/usage/breakdown' }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'listCapabilityConnections',
+    method: 'GET',
+    prepare: async () => ({ path: '/capability-connections' }),
+    expect: orgAdminOnly(200),
+  },
   {
     op: 'putCapabilityConnection',
     method: 'PUT',
     prepare: async () => ({
       path: `/capability-connections/${unique('cap')}`,
-      body: { label: 'Docs', kind: 'mcp', endpointUrl: 'https://mcp.example.com', headers: { Authorization: 'Bearer s' } },
+      body: {
+        label: 'Docs',
+        kind: 'mcp',
+        endpointUrl: 'https://mcp.example.com',
+        headers: { Authorization: 'Bearer s' },
+      },
     }),
     expect: orgAdminOnly(200),
   },
-  { op: 'disableCapabilityConnection', method: 'DELETE', prepare: async () => ({ path: `/capability-connections/${await freshCapability()}` }), expect: orgAdminOnly(200) },
-  { op: 'disableProviderConnection', method: 'DELETE', prepare: async () => ({ path: `/provider-connections/${await freshProvider()}` }), expect: orgAdminOnly(200) },
-  { op: 'updateAgentRole', method: 'PATCH', prepare: async () => ({ path: `/agent-roles/${await freshRole()}`, body: { disabled: true } }), expect: orgAdminOnly(200) },
-  { op: 'getAgentLibrary', method: 'GET', prepare: async () => ({ path: '/agent-library' }), expect: orgAdminOnly(200) },
-  { op: 'createAgentLibraryFolder', method: 'POST', prepare: async () => ({ path: '/agent-library/folders', body: { name: unique('New') } }), expect: orgAdminOnly(201) },
+  {
+    op: 'disableCapabilityConnection',
+    method: 'DELETE',
+    prepare: async () => ({ path: `/capability-connections/${await freshCapability()}` }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'disableProviderConnection',
+    method: 'DELETE',
+    prepare: async () => ({ path: `/provider-connections/${await freshProvider()}` }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'updateAgentRole',
+    method: 'PATCH',
+    prepare: async () => ({ path: `/agent-roles/${await freshRole()}`, body: { disabled: true } }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'getAgentLibrary',
+    method: 'GET',
+    prepare: async () => ({ path: '/agent-library' }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'createAgentLibraryFolder',
+    method: 'POST',
+    prepare: async () => ({ path: '/agent-library/folders', body: { name: unique('New') } }),
+    expect: orgAdminOnly(201),
+  },
   {
     op: 'updateAgentLibraryFolder',
     method: 'PATCH',
@@ -417,12 +477,33 @@ describe('ids from another organization', () => {
     const project = await okBody(globex('createProject', { body: { name: 'Globex project' } }));
     const libraryFolder = await okBody(globex('createAgentLibraryFolder', { body: { name: 'Globex shelf' } }));
     await okBody(globex('putAgentRole', { path: { roleId: foreignIds.roleId }, body: { label: 'Theirs' } }));
-    await okBody(globex('rotateProviderConnection', { path: { providerId: foreignIds.providerId }, body: { baseUrl: 'https://api.example.com', authToken: 'sk-theirs' } }));
-    await okBody(globex('putCapabilityConnection', { path: { capabilityId: foreignIds.capabilityId }, body: { label: 'Theirs', kind: 'http', endpointUrl: 'https://theirs.example.com' } }));
-    foreign = { userId: member.userId, teamId: team.id, folderId: folder.id, projectId: project.id, libraryFolderId: libraryFolder.id };
+    await okBody(
+      globex('rotateProviderConnection', {
+        path: { providerId: foreignIds.providerId },
+        body: { baseUrl: 'https://api.example.com', authToken: 'sk-theirs' },
+      }),
+    );
+    await okBody(
+      globex('putCapabilityConnection', {
+        path: { capabilityId: foreignIds.capabilityId },
+        body: { label: 'Theirs', kind: 'http', endpointUrl: 'https://theirs.example.com' },
+      }),
+    );
+    foreign = {
+      userId: member.userId,
+      teamId: team.id,
+      folderId: folder.id,
+      projectId: project.id,
+      libraryFolderId: libraryFolder.id,
+    };
     ownLibraryFolder = await freshLibraryFolder();
     ownRole = await freshRole();
-    await okBody(call('owner', 'installAgentSkill', { path: { name: 'own-skill' }, body: { version: '1', files: [{ path: 'SKILL.md', content: '---\nname: own-skill\n---\n' }] } }));
+    await okBody(
+      call('owner', 'installAgentSkill', {
+        path: { name: 'own-skill' },
+        body: { version: '1', files: [{ path: 'SKILL.md', content: '---\nname: own-skill\n---\n' }] },
+      }),
+    );
     ownTeam = await freshTeam();
     ownProject = (await okBody(call('owner', 'createProject', { body: { name: 'Owner project' } }))).id;
     sharedFolder = await freshFolder();
@@ -539,17 +620,83 @@ describe('ids from another organization', () => {
       () => undefined,
       'grant_not_found',
     ],
-    ['updateAgentLibraryFolder', 'PATCH', () => `/agent-library/folders/${foreign.libraryFolderId}`, () => ({ name: 'x' }), 'folder_not_found'],
-    ['updateAgentLibraryFolder (foreign parent)', 'PATCH', () => `/agent-library/folders/${ownLibraryFolder}`, () => ({ parentId: foreign.libraryFolderId }), 'folder_not_found'],
-    ['archiveAgentLibraryFolder', 'POST', () => `/agent-library/folders/${foreign.libraryFolderId}/archive`, () => undefined, 'folder_not_found'],
-    ['createAgentLibraryFolder (foreign parent)', 'POST', () => '/agent-library/folders', () => ({ name: 'x', parentId: foreign.libraryFolderId }), 'folder_not_found'],
-    ['putAgentRole (foreign library folder)', 'PUT', () => `/agent-roles/${ownRole}`, () => ({ label: 'x', libraryFolderId: foreign.libraryFolderId }), 'folder_not_found'],
-    ['updateAgentSkill (foreign library folder)', 'PATCH', () => '/agent-skills/own-skill', () => ({ libraryFolderId: foreign.libraryFolderId }), 'folder_not_found'],
-    ['updateAgentRole', 'PATCH', () => `/agent-roles/${foreignIds.roleId}`, () => ({ disabled: true }), 'role_not_found'],
-    ['disableProviderConnection', 'DELETE', () => `/provider-connections/${foreignIds.providerId}`, () => undefined, 'connection_not_found'],
-    ['disableCapabilityConnection', 'DELETE', () => `/capability-connections/${foreignIds.capabilityId}`, () => undefined, 'connection_not_found'],
-    ['getUsageBreakdown (foreign project)', 'GET', () => `/usage/breakdown?projectId=${foreign.projectId}`, () => undefined, 'project_not_found'],
-    ['getUsageBreakdown (foreign folder)', 'GET', () => `/usage/breakdown?folderId=${foreign.folderId}`, () => undefined, 'folder_not_found'],
+    [
+      'updateAgentLibraryFolder',
+      'PATCH',
+      () => `/agent-library/folders/${foreign.libraryFolderId}`,
+      () => ({ name: 'x' }),
+      'folder_not_found',
+    ],
+    [
+      'updateAgentLibraryFolder (foreign parent)',
+      'PATCH',
+      () => `/agent-library/folders/${ownLibraryFolder}`,
+      () => ({ parentId: foreign.libraryFolderId }),
+      'folder_not_found',
+    ],
+    [
+      'archiveAgentLibraryFolder',
+      'POST',
+      () => `/agent-library/folders/${foreign.libraryFolderId}/archive`,
+      () => undefined,
+      'folder_not_found',
+    ],
+    [
+      'createAgentLibraryFolder (foreign parent)',
+      'POST',
+      () => '/agent-library/folders',
+      () => ({ name: 'x', parentId: foreign.libraryFolderId }),
+      'folder_not_found',
+    ],
+    [
+      'putAgentRole (foreign library folder)',
+      'PUT',
+      () => `/agent-roles/${ownRole}`,
+      () => ({ label: 'x', libraryFolderId: foreign.libraryFolderId }),
+      'folder_not_found',
+    ],
+    [
+      'updateAgentSkill (foreign library folder)',
+      'PATCH',
+      () => '/agent-skills/own-skill',
+      () => ({ libraryFolderId: foreign.libraryFolderId }),
+      'folder_not_found',
+    ],
+    [
+      'updateAgentRole',
+      'PATCH',
+      () => `/agent-roles/${foreignIds.roleId}`,
+      () => ({ disabled: true }),
+      'role_not_found',
+    ],
+    [
+      'disableProviderConnection',
+      'DELETE',
+      () => `/provider-connections/${foreignIds.providerId}`,
+      () => undefined,
+      'connection_not_found',
+    ],
+    [
+      'disableCapabilityConnection',
+      'DELETE',
+      () => `/capability-connections/${foreignIds.capabilityId}`,
+      () => undefined,
+      'connection_not_found',
+    ],
+    [
+      'getUsageBreakdown (foreign project)',
+      'GET',
+      () => `/usage/breakdown?projectId=${foreign.projectId}`,
+      () => undefined,
+      'project_not_found',
+    ],
+    [
+      'getUsageBreakdown (foreign folder)',
+      'GET',
+      () => `/usage/breakdown?folderId=${foreign.folderId}`,
+      () => undefined,
+      'folder_not_found',
+    ],
   ];
 
   for (const [name, method, path, body, code] of cases) {

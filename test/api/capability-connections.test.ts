@@ -28,13 +28,23 @@ afterAll(() => hub.stop());
 const db = () => hub.services.db;
 const canary = (label: string) => `CANARY-${label}-${randomBytes(9).toString('hex')}`;
 
-async function put(org: OrgFixture, capabilityId: string, body: RequestBody<'putCapabilityConnection'>, actor: OrgActor = 'owner') {
+async function put(
+  org: OrgFixture,
+  capabilityId: string,
+  body: RequestBody<'putCapabilityConnection'>,
+  actor: OrgActor = 'owner',
+) {
   const res = await org.call(actor, 'putCapabilityConnection', { path: { capabilityId }, body });
   seen.push(res.text);
   return res;
 }
 /** A request the contract may refuse, sent as it is. */
-async function putRaw(org: OrgFixture, capabilityId: string, body: unknown, actor: OrgActor = 'owner'): Promise<HttpResult> {
+async function putRaw(
+  org: OrgFixture,
+  capabilityId: string,
+  body: unknown,
+  actor: OrgActor = 'owner',
+): Promise<HttpResult> {
   const res = await org.api(actor, 'PUT', `/capability-connections/${capabilityId}`, body);
   seen.push(res.text);
   return res;
@@ -48,7 +58,10 @@ const search = (headers?: Record<string, string>): RequestBody<'putCapabilityCon
 
 /** Every row of the capability tables; a refused call must leave it as it was. */
 async function snapshot(): Promise<string> {
-  return JSON.stringify([await db()('capability_connections').select().orderBy('id'), await db()('capability_connection_versions').select().orderBy(['connection_id', 'version'])]);
+  return JSON.stringify([
+    await db()('capability_connections').select().orderBy('id'),
+    await db()('capability_connection_versions').select().orderBy(['connection_id', 'version']),
+  ]);
 }
 
 describe('putCapabilityConnection', () => {
@@ -70,18 +83,45 @@ describe('putCapabilityConnection', () => {
     expect(JSON.stringify(row)).not.toContain('sk-1');
     expect(await okBody(org.call('admin', 'listCapabilityConnections'))).toEqual({ connections: [row] });
     const resolved = await hub.services.credentials.resolveCapabilityCredentials(org.id, 'web-search');
-    expect(resolved).toMatchObject({ capabilityId: 'web-search', label: 'Web search', kind: 'http', endpointUrl: 'https://search.example.com/v1', headers: { Authorization: 'Bearer sk-1' }, version: 1 });
+    expect(resolved).toMatchObject({
+      capabilityId: 'web-search',
+      label: 'Web search',
+      kind: 'http',
+      endpointUrl: 'https://search.example.com/v1',
+      headers: { Authorization: 'Bearer sk-1' },
+      version: 1,
+    });
   });
 
   it('rotates: a new version with the new endpoint, label and whole header set; earlier versions kept', async () => {
     const org = await freshOrg();
     const first = await okBody(put(org, 'docs', { ...search({ 'X-Api-Key': 'k1', 'X-Team': 't' }), kind: 'mcp' }));
     hub.clock.advance(1000);
-    const second = await okBody(put(org, 'docs', { label: 'Docs MCP', kind: 'mcp', endpointUrl: 'https://mcp.example.com/sse', headers: { 'X-Api-Key': 'k2' } }));
-    expect(second).toMatchObject({ id: first.id, label: 'Docs MCP', kind: 'mcp', endpointUrl: 'https://mcp.example.com/sse', activeVersion: 2, createdAt: first.createdAt });
+    const second = await okBody(
+      put(org, 'docs', {
+        label: 'Docs MCP',
+        kind: 'mcp',
+        endpointUrl: 'https://mcp.example.com/sse',
+        headers: { 'X-Api-Key': 'k2' },
+      }),
+    );
+    expect(second).toMatchObject({
+      id: first.id,
+      label: 'Docs MCP',
+      kind: 'mcp',
+      endpointUrl: 'https://mcp.example.com/sse',
+      activeVersion: 2,
+      createdAt: first.createdAt,
+    });
     expect(second.updatedAt).not.toBe(first.updatedAt);
-    expect(Number((await db()('capability_connection_versions').where({ connection_id: first.id }).count({ n: '*' }).first())?.n)).toBe(2);
-    expect((await hub.services.credentials.resolveCapabilityCredentials(org.id, 'docs')).headers).toEqual({ 'X-Api-Key': 'k2' });
+    expect(
+      Number(
+        (await db()('capability_connection_versions').where({ connection_id: first.id }).count({ n: '*' }).first())?.n,
+      ),
+    ).toBe(2);
+    expect((await hub.services.credentials.resolveCapabilityCredentials(org.id, 'docs')).headers).toEqual({
+      'X-Api-Key': 'k2',
+    });
     // Without headers: none.
     await okBody(put(org, 'docs', { label: 'Docs MCP', kind: 'mcp', endpointUrl: 'https://mcp.example.com/sse' }));
     expect((await hub.services.credentials.resolveCapabilityCredentials(org.id, 'docs')).headers).toEqual({});
@@ -91,7 +131,12 @@ describe('putCapabilityConnection', () => {
     const org = await freshOrg();
     await okBody(put(org, 'kept', search()));
     const before = await snapshot();
-    for (const endpointUrl of ['http://search.example.com', 'ftp://x.example.com', 'https://user:pw@x.example.com', 'not a url']) {
+    for (const endpointUrl of [
+      'http://search.example.com',
+      'ftp://x.example.com',
+      'https://user:pw@x.example.com',
+      'not a url',
+    ]) {
       const res = await putRaw(org, 'kept', { ...search(), endpointUrl });
       expectError(res, 400, 'validation_failed');
       expect(JSON.stringify(errorBody(res).error)).toContain('endpointUrl');
@@ -107,7 +152,8 @@ describe('putCapabilityConnection', () => {
       { ...search(), extra: true },
     ];
     for (const body of bad) expectError(await putRaw(org, 'kept', body), 400, 'validation_failed');
-    for (const id of ['Upper', '-lead', 'a_b', 'x'.repeat(64)]) expectError(await putRaw(org, id, search()), 400, 'validation_failed');
+    for (const id of ['Upper', '-lead', 'a_b', 'x'.repeat(64)])
+      expectError(await putRaw(org, id, search()), 400, 'validation_failed');
     expect(await snapshot()).toBe(before);
     // http on a loopback host is fine, as for provider base URLs.
     expect((await put(org, 'local', { ...search(), endpointUrl: 'http://127.0.0.1:9000/mcp' })).status).toBe(200);
@@ -119,34 +165,64 @@ describe('disableCapabilityConnection', () => {
     const org = await freshOrg();
     const created = await okBody(put(org, 'search', search({ Authorization: 'Bearer a' })));
     hub.clock.advance(1000);
-    const disabled = await okBody(org.call('admin', 'disableCapabilityConnection', { path: { capabilityId: 'search' } }));
+    const disabled = await okBody(
+      org.call('admin', 'disableCapabilityConnection', { path: { capabilityId: 'search' } }),
+    );
     expect(disabled).toEqual({ ...created, status: 'DISABLED', updatedAt: hub.clock.now().toISOString() });
-    await expect(hub.services.credentials.resolveCapabilityCredentials(org.id, 'search')).rejects.toBeInstanceOf(ConnectionUnavailableError);
+    await expect(hub.services.credentials.resolveCapabilityCredentials(org.id, 'search')).rejects.toBeInstanceOf(
+      ConnectionUnavailableError,
+    );
     hub.clock.advance(1000);
-    expect(await okBody(org.call('admin', 'disableCapabilityConnection', { path: { capabilityId: 'search' } }))).toEqual(disabled);
-    expect(await okBody(put(org, 'search', search({ Authorization: 'Bearer b' })))).toMatchObject({ status: 'ACTIVE', activeVersion: 2 });
-    expect((await hub.services.credentials.resolveCapabilityCredentials(org.id, 'search')).headers).toEqual({ Authorization: 'Bearer b' });
-    expectError(await org.call('owner', 'disableCapabilityConnection', { path: { capabilityId: 'nothing' } }), 404, 'connection_not_found');
+    expect(
+      await okBody(org.call('admin', 'disableCapabilityConnection', { path: { capabilityId: 'search' } })),
+    ).toEqual(disabled);
+    expect(await okBody(put(org, 'search', search({ Authorization: 'Bearer b' })))).toMatchObject({
+      status: 'ACTIVE',
+      activeVersion: 2,
+    });
+    expect((await hub.services.credentials.resolveCapabilityCredentials(org.id, 'search')).headers).toEqual({
+      Authorization: 'Bearer b',
+    });
+    expectError(
+      await org.call('owner', 'disableCapabilityConnection', { path: { capabilityId: 'nothing' } }),
+      404,
+      'connection_not_found',
+    );
   });
 });
 
 describe('the resolver fails closed', () => {
   it('refuses an unknown connection, a key it lacks, and an envelope moved to another connection', async () => {
     const org = await freshOrg();
-    await expect(hub.services.credentials.resolveCapabilityCredentials(org.id, 'none')).rejects.toMatchObject({ reason: 'not_found' });
+    await expect(hub.services.credentials.resolveCapabilityCredentials(org.id, 'none')).rejects.toMatchObject({
+      reason: 'not_found',
+    });
     const a = await okBody(put(org, 'a', search({ 'X-Key': 'secret-a' })));
     const b = await okBody(put(org, 'b', search({ 'X-Key': 'secret-b' })));
 
     // A server holding only another master key cannot open the envelope, and does not fall back.
-    const other = createServices({ config: hub.services.config, db: db(), clock: hub.clock, logger: hub.services.logger, keyring: fixedKeyringOf('other') });
+    const other = createServices({
+      config: hub.services.config,
+      db: db(),
+      clock: hub.clock,
+      logger: hub.services.logger,
+      keyring: fixedKeyringOf('other'),
+    });
     await expect(other.credentials.resolveCapabilityCredentials(org.id, 'a')).rejects.toBeInstanceOf(UnknownKeyIdError);
 
     // b's envelope copied over a's: it authenticates only where it was sealed.
-    const envelopeOf = (connectionId: string) => db()('capability_connection_versions').where({ connection_id: connectionId, version: 1 }).first();
+    const envelopeOf = (connectionId: string) =>
+      db()('capability_connection_versions').where({ connection_id: connectionId, version: 1 }).first();
     const sealedB = await envelopeOf(b.id);
-    const { connection_id: _, version: __, ...envelope } = sealedB as Record<string, unknown> & { connection_id: string; version: number };
+    const {
+      connection_id: _,
+      version: __,
+      ...envelope
+    } = sealedB as Record<string, unknown> & { connection_id: string; version: number };
     await db()('capability_connection_versions').where({ connection_id: a.id, version: 1 }).update(envelope);
-    await expect(hub.services.credentials.resolveCapabilityCredentials(org.id, 'a')).rejects.toBeInstanceOf(TamperedEnvelopeError);
+    await expect(hub.services.credentials.resolveCapabilityCredentials(org.id, 'a')).rejects.toBeInstanceOf(
+      TamperedEnvelopeError,
+    );
   });
 });
 
@@ -156,14 +232,25 @@ const fixedKeyringOf = (keyId: string) => new Keyring(new Map([[keyId, randomByt
 describe('header secrets never leak', () => {
   it('not into a response, a log line, the database rows or files', async () => {
     const org = await freshOrg();
-    const secrets = { bearer: canary('bearer'), apiKey: canary('apiKey'), rotated: canary('rotated'), refused: canary('refused') };
+    const secrets = {
+      bearer: canary('bearer'),
+      apiKey: canary('apiKey'),
+      rotated: canary('rotated'),
+      refused: canary('refused'),
+    };
     await okBody(put(org, 'leaky', search({ Authorization: `Bearer ${secrets.bearer}`, 'X-Api-Key': secrets.apiKey })));
     await okBody(put(org, 'leaky', search({ Authorization: `Bearer ${secrets.rotated}` })));
-    expectError(await putRaw(org, 'leaky', { ...search({ 'X-Api-Key': secrets.refused }), endpointUrl: 'http://example.com' }), 400, 'validation_failed');
+    expectError(
+      await putRaw(org, 'leaky', { ...search({ 'X-Api-Key': secrets.refused }), endpointUrl: 'http://example.com' }),
+      400,
+      'validation_failed',
+    );
     expectError(await putRaw(org, 'leaky', search({ 'X-Api-Key': `${secrets.refused}\n` })), 400, 'validation_failed');
     expectError(await put(org, 'leaky', search({ 'X-Api-Key': secrets.refused }), 'member'), 403, 'org_admin_required');
     seen.push((await org.api('owner', 'GET', '/capability-connections')).text);
-    expect((await hub.services.credentials.resolveCapabilityCredentials(org.id, 'leaky')).headers.Authorization).toBe(`Bearer ${secrets.rotated}`);
+    expect((await hub.services.credentials.resolveCapabilityCredentials(org.id, 'leaky')).headers.Authorization).toBe(
+      `Bearer ${secrets.rotated}`,
+    );
     expect(hub.logLines.some((line) => line.includes('capability connection credentials sealed'))).toBe(true);
 
     const places: Array<[string, string]> = [
@@ -178,7 +265,8 @@ describe('header secrets never leak', () => {
       }
     }
     const hits: string[] = [];
-    for (const [where, text] of places) for (const [name, value] of Object.entries(secrets)) if (text.includes(value)) hits.push(`${name} in ${where}`);
+    for (const [where, text] of places)
+      for (const [name, value] of Object.entries(secrets)) if (text.includes(value)) hits.push(`${name} in ${where}`);
     expect(hits).toEqual([]);
   });
 });

@@ -34,9 +34,14 @@ async function seedSession(org: OrgFixture, projectId: string, roleId: string): 
 }
 
 const archivedAtOf = async (sessionId: string): Promise<string | null> =>
-  (await hub.services.db('agent_sessions').where({ id: sessionId }).first<{ archived_at: string | null }>('archived_at'))!.archived_at;
-const disableRole = (org: OrgFixture, roleId: string, disabled = true) => org.call('owner', 'updateAgentRole', { path: { roleId }, body: { disabled } });
-const roleRow = async (org: OrgFixture, roleId: string) => (await okBody(org.call('owner', 'listAgentRoles'))).roles.find((r) => r.roleId === roleId);
+  (await hub.services
+    .db('agent_sessions')
+    .where({ id: sessionId })
+    .first<{ archived_at: string | null }>('archived_at'))!.archived_at;
+const disableRole = (org: OrgFixture, roleId: string, disabled = true) =>
+  org.call('owner', 'updateAgentRole', { path: { roleId }, body: { disabled } });
+const roleRow = async (org: OrgFixture, roleId: string) =>
+  (await okBody(org.call('owner', 'listAgentRoles'))).roles.find((r) => r.roleId === roleId);
 
 describe('updateAgentRole (disable a role)', () => {
   let org: OrgFixture;
@@ -59,7 +64,11 @@ describe('updateAgentRole (disable a role)', () => {
     expect(await archivedAtOf(theirs)).toBeNull();
     // Marked in the list, which still holds it.
     expect((await roleRow(org, 'coder'))?.disabledAt).toBe(at);
-    expect((await okBody(org.call('owner', 'listProjectSessions', { path: { projectId: project } }))).sessions.map((s) => s.roleId)).toEqual(['writer']);
+    expect(
+      (await okBody(org.call('owner', 'listProjectSessions', { path: { projectId: project } }))).sessions.map(
+        (s) => s.roleId,
+      ),
+    ).toEqual(['writer']);
   });
 
   it('keeps the first disabledAt when disabled again, and archives sessions opened since', async () => {
@@ -80,7 +89,9 @@ describe('updateAgentRole (disable a role)', () => {
   });
 
   it('refuses to disable the default role with 409 role_is_default, and to make a disabled role the default', async () => {
-    await okBody(org.call('owner', 'putAgentRole', { path: { roleId: 'lead' }, body: { label: 'Lead', isDefault: true } }));
+    await okBody(
+      org.call('owner', 'putAgentRole', { path: { roleId: 'lead' }, body: { label: 'Lead', isDefault: true } }),
+    );
     const session = await seedSession(org, project, 'lead');
     const refused = await disableRole(org, 'lead');
     expectError(refused, 409, 'role_is_default');
@@ -89,10 +100,16 @@ describe('updateAgentRole (disable a role)', () => {
     expect(await archivedAtOf(session)).toBeNull();
 
     await okBody(disableRole(org, 'coder'));
-    expectError(await org.call('owner', 'putAgentRole', { path: { roleId: 'coder' }, body: { label: 'Coder', isDefault: true } }), 409, 'role_is_default');
+    expectError(
+      await org.call('owner', 'putAgentRole', { path: { roleId: 'coder' }, body: { label: 'Coder', isDefault: true } }),
+      409,
+      'role_is_default',
+    );
     expect((await roleRow(org, 'lead'))?.isDefault).toBe(true);
     // Once another role is the default, the former one can be disabled.
-    await okBody(org.call('owner', 'putAgentRole', { path: { roleId: 'writer' }, body: { label: 'Writer', isDefault: true } }));
+    await okBody(
+      org.call('owner', 'putAgentRole', { path: { roleId: 'writer' }, body: { label: 'Writer', isDefault: true } }),
+    );
     expect((await okBody(disableRole(org, 'lead'))).disabledAt).not.toBeNull();
   });
 
@@ -111,9 +128,16 @@ describe('updateAgentRole (disable a role)', () => {
     const { agentRoles } = hub.services;
     await okBody(org.call('owner', 'putAgentRole', { path: { roleId: 'runner' }, body: { label: 'Runner' } }));
     for (const name of ['on', 'off']) {
-      await okBody(org.call('owner', 'installAgentSkill', { path: { name }, body: { version: '1', files: [{ path: 'SKILL.md', content: `---\nname: ${name}\n---\n` }] } }));
+      await okBody(
+        org.call('owner', 'installAgentSkill', {
+          path: { name },
+          body: { version: '1', files: [{ path: 'SKILL.md', content: `---\nname: ${name}\n---\n` }] },
+        }),
+      );
     }
-    await okBody(org.call('owner', 'putAgentRoleSkills', { path: { roleId: 'runner' }, body: { skillNames: ['on', 'off'] } }));
+    await okBody(
+      org.call('owner', 'putAgentRoleSkills', { path: { roleId: 'runner' }, body: { skillNames: ['on', 'off'] } }),
+    );
     await okBody(org.call('owner', 'updateAgentSkill', { path: { name: 'off' }, body: { disabled: true } }));
     const resolved = await agentRoles.resolveSessionRole(org.id, 'runner');
     expect(resolved.role.role_id).toBe('runner');
@@ -121,7 +145,10 @@ describe('updateAgentRole (disable a role)', () => {
 
     await okBody(disableRole(org, 'runner'));
     await expect(agentRoles.resolveSessionRole(org.id, 'runner')).rejects.toBeInstanceOf(RoleUnavailableError);
-    await expect(agentRoles.resolveSessionRole(org.id, 'runner')).rejects.toMatchObject({ reason: 'disabled', code: 'role_unavailable' });
+    await expect(agentRoles.resolveSessionRole(org.id, 'runner')).rejects.toMatchObject({
+      reason: 'disabled',
+      code: 'role_unavailable',
+    });
     await expect(agentRoles.resolveSessionRole(org.id, 'missing')).rejects.toMatchObject({ reason: 'not_found' });
     await okBody(disableRole(org, 'runner', false));
     expect((await agentRoles.resolveSessionRole(org.id, 'runner')).role.disabled_at).toBeNull();
@@ -133,27 +160,51 @@ describe('disableProviderConnection', () => {
 
   it('sets a BYOK connection DISABLED, keeps its versions, and the resolver refuses it until a PUT makes it ACTIVE again', async () => {
     const org = await freshOrg();
-    const created = await okBody(org.call('owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: byok }));
+    const created = await okBody(
+      org.call('owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: byok }),
+    );
     tick();
-    const disabled = await okBody(org.call('admin', 'disableProviderConnection', { path: { providerId: 'anthropic' } }));
+    const disabled = await okBody(
+      org.call('admin', 'disableProviderConnection', { path: { providerId: 'anthropic' } }),
+    );
     expect(disabled).toEqual({ ...created, status: 'DISABLED', updatedAt: hub.clock.now().toISOString() });
-    await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).rejects.toBeInstanceOf(ConnectionUnavailableError);
-    await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).rejects.toMatchObject({ reason: 'disabled' });
+    await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).rejects.toBeInstanceOf(
+      ConnectionUnavailableError,
+    );
+    await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).rejects.toMatchObject({
+      reason: 'disabled',
+    });
     expect((await okBody(org.call('owner', 'listProviderConnections'))).connections).toEqual([disabled]);
 
     // Again: nothing changes, not even updatedAt.
     tick();
-    expect(await okBody(org.call('owner', 'disableProviderConnection', { path: { providerId: 'anthropic' } }))).toEqual(disabled);
+    expect(await okBody(org.call('owner', 'disableProviderConnection', { path: { providerId: 'anthropic' } }))).toEqual(
+      disabled,
+    );
 
-    const back = await okBody(org.call('owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: { ...byok, authToken: 'sk-new' } }));
+    const back = await okBody(
+      org.call('owner', 'rotateProviderConnection', {
+        path: { providerId: 'anthropic' },
+        body: { ...byok, authToken: 'sk-new' },
+      }),
+    );
     expect(back).toMatchObject({ status: 'ACTIVE', activeVersion: 2, mode: 'BYOK' });
     expect((await hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).authToken).toBe('sk-new');
   });
 
   it('refuses a PLATFORM_MANAGED connection with 403 platform_managed_connection and leaves it ACTIVE', async () => {
     const org = await freshOrg();
-    await hub.services.connections.rotateProvider(org.id, 'openai', { baseUrl: 'https://api.openai.com', authToken: 'sk-platform' }, 'platform');
-    expectError(await org.call('owner', 'disableProviderConnection', { path: { providerId: 'openai' } }), 403, 'platform_managed_connection');
+    await hub.services.connections.rotateProvider(
+      org.id,
+      'openai',
+      { baseUrl: 'https://api.openai.com', authToken: 'sk-platform' },
+      'platform',
+    );
+    expectError(
+      await org.call('owner', 'disableProviderConnection', { path: { providerId: 'openai' } }),
+      403,
+      'platform_managed_connection',
+    );
     const [row] = (await okBody(org.call('owner', 'listProviderConnections'))).connections;
     expect(row).toMatchObject({ providerId: 'openai', mode: 'PLATFORM_MANAGED', status: 'ACTIVE' });
     expect((await hub.services.credentials.resolveProviderCredentials(org.id, 'openai')).authToken).toBe('sk-platform');
@@ -162,7 +213,11 @@ describe('disableProviderConnection', () => {
   it('answers 404 connection_not_found for a provider without a connection, or one of another organization', async () => {
     const [org, other] = [await freshOrg(), await freshOrg()];
     await okBody(other.call('owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: byok }));
-    expectError(await org.call('owner', 'disableProviderConnection', { path: { providerId: 'anthropic' } }), 404, 'connection_not_found');
+    expectError(
+      await org.call('owner', 'disableProviderConnection', { path: { providerId: 'anthropic' } }),
+      404,
+      'connection_not_found',
+    );
     expect((await okBody(other.call('owner', 'listProviderConnections'))).connections[0]?.status).toBe('ACTIVE');
   });
 });

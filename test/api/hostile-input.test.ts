@@ -38,10 +38,17 @@ describe('request bodies', () => {
     const before = await teamSlugs();
     const junk = '{"slug":"gz","name":"G"}';
     for (const encoding of ['gzip', 'deflate', 'br']) {
-      const res = await send('POST', '/teams', junk, { 'content-type': 'application/json', 'content-encoding': encoding });
+      const res = await send('POST', '/teams', junk, {
+        'content-type': 'application/json',
+        'content-encoding': encoding,
+      });
       expectError(res, 400, 'validation_failed');
     }
-    expectError(await hub.request('POST', `/api/org/${org.slug}/teams`, { body: junk, headers: { 'content-encoding': 'gzip' } }), 401, 'unauthenticated');
+    expectError(
+      await hub.request('POST', `/api/org/${org.slug}/teams`, { body: junk, headers: { 'content-encoding': 'gzip' } }),
+      401,
+      'unauthenticated',
+    );
     expect(await teamSlugs()).toEqual(before);
   });
 
@@ -61,7 +68,11 @@ describe('request bodies', () => {
 
   it('answers 415 to a body that is not JSON', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
-      expectError(await send('POST', '/teams', 'slug=form&name=Form', { 'content-type': type }), 415, 'unsupported_media_type');
+      expectError(
+        await send('POST', '/teams', 'slug=form&name=Form', { 'content-type': type }),
+        415,
+        'unsupported_media_type',
+      );
     }
     expect(await teamSlugs()).not.toContain('form');
   });
@@ -88,7 +99,11 @@ describe('request bodies', () => {
   });
 
   it('keeps a well-formed astral character (a surrogate pair) and line breaks in free text', async () => {
-    const res = await org.api('owner', 'POST', '/teams', { slug: 'astral', name: 'Rocket 🚀', description: 'two\nlines\tand a tab' });
+    const res = await org.api('owner', 'POST', '/teams', {
+      slug: 'astral',
+      name: 'Rocket 🚀',
+      description: 'two\nlines\tand a tab',
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ name: 'Rocket 🚀', description: 'two\nlines\tand a tab' });
   });
@@ -99,7 +114,11 @@ describe('request bodies', () => {
       expectError(res, 400, 'validation_failed');
       expect(res.body).toMatchObject({ error: { details: [{ path: '/body/name' }] } });
     }
-    expectError(await org.api('owner', 'POST', '/members', { imOpenId: 'tab\there', role: 'MEMBER' }), 400, 'validation_failed');
+    expectError(
+      await org.api('owner', 'POST', '/members', { imOpenId: 'tab\there', role: 'MEMBER' }),
+      400,
+      'validation_failed',
+    );
     expect(await teamSlugs()).not.toContain('blank');
   });
 });
@@ -128,7 +147,12 @@ describe('timestamps', () => {
   });
 
   it('accepts every well-formed one: offsets, fractions, leap days', async () => {
-    for (const from of ['2024-02-29T00:00:00Z', '2026-01-01T00:00:00.123456+05:30', '2026-12-31T23:59:59-12:00', '2026-01-01t00:00:00z']) {
+    for (const from of [
+      '2024-02-29T00:00:00Z',
+      '2026-01-01T00:00:00.123456+05:30',
+      '2026-12-31T23:59:59-12:00',
+      '2026-01-01t00:00:00z',
+    ]) {
       const res = await usage(from);
       expect(res.status, `${from}: ${res.text}`).toBe(200);
     }
@@ -139,7 +163,9 @@ describe('query strings', () => {
   it('treat empty values as absent', async () => {
     const res = await org.api('owner', 'GET', '/usage?from=&to=&folderId=');
     expect(res.status, res.text).toBe(200);
-    const limited = await hub.request('GET', `/api/org/${org.slug}/projects/${'0'.repeat(8)}/sessions?limit=`, { cookie: org.cookies.owner });
+    const limited = await hub.request('GET', `/api/org/${org.slug}/projects/${'0'.repeat(8)}/sessions?limit=`, {
+      cookie: org.cookies.owner,
+    });
     expect(limited.status).not.toBe(400);
   });
 });
@@ -149,11 +175,20 @@ describe('methods', () => {
    * A request written byte for byte on a socket: Node's clients refuse TRACE, or a body on it.
    * The answer is read until the server closes the connection (`Connection: close`).
    */
-  function raw(method: string, path: string, body = ''): Promise<{ status: number; allow: string | undefined; text: string }> {
+  function raw(
+    method: string,
+    path: string,
+    body = '',
+  ): Promise<{ status: number; allow: string | undefined; text: string }> {
     const { hostname, port } = new URL(hub.url);
     return new Promise((resolve, reject) => {
       const socket = connect(Number(port), hostname, () => {
-        const head = [`${method} ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, `Cookie: ${org.cookies.owner}`, 'Connection: close'];
+        const head = [
+          `${method} ${path} HTTP/1.1`,
+          `Host: ${hostname}:${port}`,
+          `Cookie: ${org.cookies.owner}`,
+          'Connection: close',
+        ];
         if (body) head.push('Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`);
         socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
       });
@@ -170,7 +205,12 @@ describe('methods', () => {
   }
 
   it('answer HEAD on every GET route like GET, without a body', async () => {
-    for (const path of [`/api/org/${org.slug}`, `/api/org/${org.slug}/members`, `/api/org/${org.slug}/explorer`, '/api/me']) {
+    for (const path of [
+      `/api/org/${org.slug}`,
+      `/api/org/${org.slug}/members`,
+      `/api/org/${org.slug}/explorer`,
+      '/api/me',
+    ]) {
       const get = await raw('GET', path);
       const head = await raw('HEAD', path);
       expect(head.status, path).toBe(get.status);

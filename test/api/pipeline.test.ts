@@ -36,7 +36,11 @@ describe('the request pipeline', () => {
 
   it('answers a caller of another organization with a bad body 404 org_not_found', async () => {
     const [org, other] = [await freshOrg('mine'), await freshOrg('theirs')];
-    expectError(await hub.request('POST', `/api/org/${other.slug}/teams`, { cookie: org.cookies.owner, body: INVALID_TEAM }), 404, 'org_not_found');
+    expectError(
+      await hub.request('POST', `/api/org/${other.slug}/teams`, { cookie: org.cookies.owner, body: INVALID_TEAM }),
+      404,
+      'org_not_found',
+    );
   });
 
   it('answers a MEMBER calling an org-admin operation with a bad body 403, naming the operation', async () => {
@@ -106,7 +110,15 @@ describe('the request pipeline', () => {
     const project = await org.call('owner', 'createProject', { body: { name: 'P' } });
     expect(project.status).toBe(201);
     const id = (project.body as { id: string }).id;
-    expectError(await org.api('member', 'PUT', `/projects/${id}/team-access`, { role: 'NOPE' }), 400, 'validation_failed');
-    expectError(await org.api('member', 'PUT', `/projects/${id}/team-access`, { teamSlug: 'x', role: 'READ' }), 403, 'project_manage_required');
+    expectError(
+      await org.api('member', 'PUT', `/projects/${id}/team-access`, { role: 'NOPE' }),
+      400,
+      'validation_failed',
+    );
+    expectError(
+      await org.api('member', 'PUT', `/projects/${id}/team-access`, { teamSlug: 'x', role: 'READ' }),
+      403,
+      'project_manage_required',
+    );
   });
 });

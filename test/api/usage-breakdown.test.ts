@@ -20,16 +20,26 @@ const ids: Record<string, string> = {};
 
 const jsonl = (name: string, lines: Array<Record<string, unknown> | string>) => writeJsonl(tmp, name, lines);
 /** A run line with these facts (none when undefined). */
-const run = (projectId: string, sessionId: string, at: string, facts: unknown[] | undefined) => runLine(projectId, sessionId, at, facts ? { facts } : {});
+const run = (projectId: string, sessionId: string, at: string, facts: unknown[] | undefined) =>
+  runLine(projectId, sessionId, at, facts ? { facts } : {});
 const model = (quantity: number, costUsd: number | null) => ({ kind: 'model', quantity, unit: 'tokens', costUsd });
 const tool = (quantity: number, costUsd: number | null) => ({ kind: 'tool', quantity, unit: 'calls', costUsd });
-const capability = (capabilityId: string, quantity: number, costUsd: number | null) => ({ kind: 'capability', capabilityId, quantity, unit: 'calls', costUsd });
+const capability = (capabilityId: string, quantity: number, costUsd: number | null) => ({
+  kind: 'capability',
+  capabilityId,
+  quantity,
+  unit: 'calls',
+  costUsd,
+});
 
-const breakdown = (query: QueryParams<'getUsageBreakdown'> = {}) => okBody(org.call('admin', 'getUsageBreakdown', { query }));
+const breakdown = (query: QueryParams<'getUsageBreakdown'> = {}) =>
+  okBody(org.call('admin', 'getUsageBreakdown', { query }));
 const factCount = async () => Number((await hub.services.db('run_facts').count({ n: '*' }).first())?.n);
 
-const folder = async (name: string, parentId?: string) => (await okBody(org.call('owner', 'createFolder', { body: parentId ? { name, parentId } : { name } }), 201)).id;
-const project = async (of: OrgFixture, name: string, folderId?: string) => (await okBody(of.call('owner', 'createProject', { body: folderId ? { name, folderId } : { name } }), 201)).id;
+const folder = async (name: string, parentId?: string) =>
+  (await okBody(org.call('owner', 'createFolder', { body: parentId ? { name, parentId } : { name } }), 201)).id;
+const project = async (of: OrgFixture, name: string, folderId?: string) =>
+  (await okBody(of.call('owner', 'createProject', { body: folderId ? { name, folderId } : { name } }), 201)).id;
 
 beforeAll(async () => {
   [hub] = [await TestHub.start()];
@@ -53,8 +63,14 @@ describe('facts in hub usage ingest', () => {
     const at = '2026-01-05T10:00:00Z';
     const cases: Array<[unknown[], RegExp]> = [
       [[{ kind: 'model', quantity: 5, unit: 'calls', costUsd: 0 }], /line 2: facts\/0\/unit must be "tokens"/],
-      [[{ kind: 'capability', quantity: 5, unit: 'calls', costUsd: 0 }], /line 2: facts\/0 is a capability fact without capabilityId/],
-      [[{ kind: 'tool', capabilityId: 'web', quantity: 5, unit: 'calls', costUsd: 0 }], /line 2: facts\/0\/capabilityId is only for capability facts/],
+      [
+        [{ kind: 'capability', quantity: 5, unit: 'calls', costUsd: 0 }],
+        /line 2: facts\/0 is a capability fact without capabilityId/,
+      ],
+      [
+        [{ kind: 'tool', capabilityId: 'web', quantity: 5, unit: 'calls', costUsd: 0 }],
+        /line 2: facts\/0\/capabilityId is only for capability facts/,
+      ],
       [[{ kind: 'memory', quantity: 5, unit: 'calls', costUsd: 0 }], /line 2: facts\/0\/kind/],
       [[model(-1, 0)], /line 2: facts\/0\/quantity must be >= 0/],
       [[model(1.5, 0)], /line 2: facts\/0\/quantity must be integer/],
@@ -65,7 +81,10 @@ describe('facts in hub usage ingest', () => {
       [Array.from({ length: 101 }, () => model(1, 0)), /line 2: facts must NOT have more than 100 items/],
     ];
     for (const [facts, message] of cases) {
-      const file = jsonl('bad.jsonl', [run(ids.alpha!, 's-bad', at, [model(1, 0)]), run(ids.alpha!, 's-bad', at, facts)]);
+      const file = jsonl('bad.jsonl', [
+        run(ids.alpha!, 's-bad', at, [model(1, 0)]),
+        run(ids.alpha!, 's-bad', at, facts),
+      ]);
       const result = await runHub(['usage', 'ingest', file, '--org', 'acme'], env);
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toMatch(message);
@@ -76,9 +95,17 @@ describe('facts in hub usage ingest', () => {
 
   it('loads the facts of each run with the run, in one transaction', async () => {
     const file = jsonl('runs.jsonl', [
-      run(ids.alpha!, 's-a', '2026-01-10T09:00:00Z', [model(1000, 0.3), tool(2, null), capability('web-search', 3, 0.03)]),
+      run(ids.alpha!, 's-a', '2026-01-10T09:00:00Z', [
+        model(1000, 0.3),
+        tool(2, null),
+        capability('web-search', 3, 0.03),
+      ]),
       run(ids.alpha!, 's-a', '2026-01-20T09:00:00Z', [model(500, null), capability('docs', 1, null)]),
-      run(ids.beta!, 's-b', '2026-02-10T09:00:00Z', [model(2000, 0.6), capability('web-search', 2, 0.02), capability('web-search', 1, null)]),
+      run(ids.beta!, 's-b', '2026-02-10T09:00:00Z', [
+        model(2000, 0.6),
+        capability('web-search', 2, 0.02),
+        capability('web-search', 1, null),
+      ]),
       run(ids.root!, 's-r', '2026-03-01T00:00:00Z', undefined),
       run(ids.root!, 's-r', '2026-03-02T00:00:00Z', []),
       run(ids.root!, 's-r', '2026-03-03T00:00:00Z', [tool(4, 0.04)]),
@@ -93,7 +120,12 @@ describe('facts in hub usage ingest', () => {
 
 describe('getUsageBreakdown', () => {
   it('sums every fact by kind and by capability, with null costs only where no fact has one', async () => {
-    await okBody(org.call('owner', 'putCapabilityConnection', { path: { capabilityId: 'web-search' }, body: { label: 'Web search', kind: 'http', endpointUrl: 'https://search.example.com' } }));
+    await okBody(
+      org.call('owner', 'putCapabilityConnection', {
+        path: { capabilityId: 'web-search' },
+        body: { label: 'Web search', kind: 'http', endpointUrl: 'https://search.example.com' },
+      }),
+    );
     const body = await breakdown();
     expect(body.from).toBeNull();
     expect(body.to).toBeNull();
@@ -110,15 +142,27 @@ describe('getUsageBreakdown', () => {
 
   it('takes the label from the connection whatever its status, and only from the same organization', async () => {
     await okBody(org.call('owner', 'disableCapabilityConnection', { path: { capabilityId: 'web-search' } }));
-    await okBody(other.call('owner', 'putCapabilityConnection', { path: { capabilityId: 'docs' }, body: { label: 'Not ours', kind: 'mcp', endpointUrl: 'https://docs.example.com' } }));
+    await okBody(
+      other.call('owner', 'putCapabilityConnection', {
+        path: { capabilityId: 'docs' },
+        body: { label: 'Not ours', kind: 'mcp', endpointUrl: 'https://docs.example.com' },
+      }),
+    );
     const body = await breakdown();
-    expect(body.byCapability.map((r) => [r.capabilityId, r.label])).toEqual([['docs', null], ['web-search', 'Web search']]);
+    expect(body.byCapability.map((r) => [r.capabilityId, r.label])).toEqual([
+      ['docs', null],
+      ['web-search', 'Web search'],
+    ]);
   });
 
   it('applies the window [from, to) by the run’s time, as /usage does', async () => {
     const january = await breakdown({ from: '2026-01-01T00:00:00Z', to: '2026-01-20T09:00:00Z' });
     expect(january).toMatchObject({ from: '2026-01-01T00:00:00.000Z', to: '2026-01-20T09:00:00.000Z' });
-    expect(january.byFactKind.map((r) => [r.kind, r.factCount])).toEqual([['model', 1], ['tool', 1], ['capability', 1]]);
+    expect(january.byFactKind.map((r) => [r.kind, r.factCount])).toEqual([
+      ['model', 1],
+      ['tool', 1],
+      ['capability', 1],
+    ]);
     expect(january.byCapability.map((r) => r.capabilityId)).toEqual(['web-search']);
     const empty = await breakdown({ from: '2027-01-01T00:00:00Z' });
     expect(empty).toEqual({ from: '2027-01-01T00:00:00.000Z', to: null, byFactKind: [], byCapability: [] });
@@ -127,21 +171,47 @@ describe('getUsageBreakdown', () => {
   it('covers a folder’s whole subtree, archived projects included, and one project', async () => {
     await okBody(org.call('owner', 'archiveProject', { path: { projectId: ids.beta! } }));
     const research = await breakdown({ folderId: ids.research! });
-    expect(research.byFactKind.map((r) => [r.kind, r.factCount])).toEqual([['model', 3], ['tool', 1], ['capability', 4]]);
+    expect(research.byFactKind.map((r) => [r.kind, r.factCount])).toEqual([
+      ['model', 3],
+      ['tool', 1],
+      ['capability', 4],
+    ]);
     const deep = await breakdown({ folderId: ids.deep! });
-    expect(deep.byCapability).toEqual([{ capabilityId: 'web-search', label: 'Web search', factCount: 2, quantity: 3, costUsd: expect.closeTo(0.02, 9) }]);
+    expect(deep.byCapability).toEqual([
+      { capabilityId: 'web-search', label: 'Web search', factCount: 2, quantity: 3, costUsd: expect.closeTo(0.02, 9) },
+    ]);
     const root = await breakdown({ projectId: ids.root! });
     expect(root.byFactKind).toEqual([{ kind: 'tool', factCount: 1, quantity: 4, costUsd: expect.closeTo(0.04, 9) }]);
     expect((await breakdown({ projectId: ids.root!, folderId: ids.research! })).byFactKind).toEqual([]);
-    expect((await breakdown({ projectId: ids.alpha!, folderId: ids.research! })).byFactKind.map((r) => r.factCount)).toEqual([2, 1, 2]);
+    expect(
+      (await breakdown({ projectId: ids.alpha!, folderId: ids.research! })).byFactKind.map((r) => r.factCount),
+    ).toEqual([2, 1, 2]);
   });
 
   it('refuses another organization’s folder or project with 404, a reversed window and bad values with 400', async () => {
     const foreignFolder = (await okBody(other.call('owner', 'createFolder', { body: { name: 'Theirs' } }))).id;
-    expectError(await org.call('admin', 'getUsageBreakdown', { query: { folderId: foreignFolder } }), 404, 'folder_not_found');
-    expectError(await org.call('admin', 'getUsageBreakdown', { query: { projectId: ids.globex! } }), 404, 'project_not_found');
-    expectError(await org.call('admin', 'getUsageBreakdown', { query: { projectId: 'no-such-project' } }), 404, 'project_not_found');
-    expectError(await org.call('admin', 'getUsageBreakdown', { query: { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' } }), 400, 'validation_failed');
+    expectError(
+      await org.call('admin', 'getUsageBreakdown', { query: { folderId: foreignFolder } }),
+      404,
+      'folder_not_found',
+    );
+    expectError(
+      await org.call('admin', 'getUsageBreakdown', { query: { projectId: ids.globex! } }),
+      404,
+      'project_not_found',
+    );
+    expectError(
+      await org.call('admin', 'getUsageBreakdown', { query: { projectId: 'no-such-project' } }),
+      404,
+      'project_not_found',
+    );
+    expectError(
+      await org.call('admin', 'getUsageBreakdown', {
+        query: { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' },
+      }),
+      400,
+      'validation_failed',
+    );
     expectError(await org.api('admin', 'GET', '/usage/breakdown?from=yesterday'), 400, 'validation_failed');
     expectError(await org.call('member', 'getUsageBreakdown'), 403, 'org_admin_required');
   });

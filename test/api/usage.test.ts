@@ -51,7 +51,10 @@ describe('hub usage ingest', () => {
       [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z'), '{"projectId": oops'], /line 2: not valid JSON/],
       [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z'), run(ids.alpha!, 's-a', 'yesterday')], /line 2: at "yesterday"/],
       // Strict RFC 3339: impossible dates are refused, never rolled over to another day.
-      [[run(ids.alpha!, 's-a', '2026-02-30T10:00:00Z')], /line 1: at "2026-02-30T10:00:00Z" is not an RFC 3339 timestamp/],
+      [
+        [run(ids.alpha!, 's-a', '2026-02-30T10:00:00Z')],
+        /line 1: at "2026-02-30T10:00:00Z" is not an RFC 3339 timestamp/,
+      ],
       [[run(ids.alpha!, 's-a', '2026-06-30T23:59:60Z')], /line 1: at "2026-06-30T23:59:60Z"/],
       [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z', { inputTokens: -1 })], /line 1: inputTokens must be >= 0/],
       [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z', { costUsd: undefined })], /line 1: costUsd/],

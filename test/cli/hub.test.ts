@@ -50,7 +50,10 @@ describe('hub migrate', () => {
 
 describe('hub org create', () => {
   it('creates an organization with its owner', async () => {
-    const result = await runHub(['org', 'create', 'initech', '--name', 'Initech', '--owner', 'ou_peter', '--owner-name', 'Peter'], env);
+    const result = await runHub(
+      ['org', 'create', 'initech', '--name', 'Initech', '--owner', 'ou_peter', '--owner-name', 'Peter'],
+      env,
+    );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^created organization initech \(.+\) with owner ou_peter\n$/);
@@ -65,16 +68,24 @@ describe('hub org create', () => {
 
   it('gives the owner the avatar of --avatar-url (an https URL)', async () => {
     const avatar = 'https://cdn.example.com/avatars/ou_bill.png';
-    const result = await runHub(['org', 'create', 'initrode', '--name', 'Initrode', '--owner', 'ou_bill', '--avatar-url', avatar], env);
+    const result = await runHub(
+      ['org', 'create', 'initrode', '--name', 'Initrode', '--owner', 'ou_bill', '--avatar-url', avatar],
+      env,
+    );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(await database.db('users').where({ im_open_id: 'ou_bill' }).first('avatar_url')).toEqual({ avatar_url: avatar });
+    expect(await database.db('users').where({ im_open_id: 'ou_bill' }).first('avatar_url')).toEqual({
+      avatar_url: avatar,
+    });
   });
 
   it('refuses bad input with one line, exit 2, and writes nothing', async () => {
     const before = await orgCount();
     for (const avatar of ['http://cdn.example.com/a.png', 'not a url', 'https://user:pw@cdn.example.com/a.png']) {
-      expectUsageError(await runHub(['org', 'create', 'ok-slug', '--name', 'N', '--owner', 'ou_x', '--avatar-url', avatar], env), /avatar URL/);
+      expectUsageError(
+        await runHub(['org', 'create', 'ok-slug', '--name', 'N', '--owner', 'ou_x', '--avatar-url', avatar], env),
+        /avatar URL/,
+      );
     }
     expectUsageError(await runHub(['org', 'create', 'initech', '--name', 'Again', '--owner', 'ou_x'], env), /taken/);
     expectUsageError(await runHub(['org', 'create', 'Bad_Slug', '--name', 'N', '--owner', 'ou_x'], env), /slug/);

@@ -33,7 +33,11 @@ describe.skipIf(!onPostgres)(title, () => {
       expect(created.code, created.stderr).toBe(0);
     }
     // Started together: they race for the migration lock, and the losers wait for the winner.
-    [a, b, c] = await Promise.all([Instance.start('a', databaseUrl), Instance.start('b', databaseUrl), Instance.start('c', databaseUrl)]);
+    [a, b, c] = await Promise.all([
+      Instance.start('a', databaseUrl),
+      Instance.start('b', databaseUrl),
+      Instance.start('c', databaseUrl),
+    ]);
     owner = await logIn(a, 'ou_owner', databaseUrl);
   });
 
@@ -48,24 +52,34 @@ describe.skipIf(!onPostgres)(title, () => {
   });
 
   it('a revoked member reads the organization through no instance on the next request', async () => {
-    const added = await request('POST', api(a, 'acme/members'), { cookie: owner, body: { imOpenId: 'ou_mia', role: 'MEMBER' } });
+    const added = await request('POST', api(a, 'acme/members'), {
+      cookie: owner,
+      body: { imOpenId: 'ou_mia', role: 'MEMBER' },
+    });
     expect(added.status).toBe(201);
     const mia = await logIn(b, 'ou_mia', databaseUrl);
     // Every instance has the membership cached now.
     for (const instance of [a, b, c]) expect((await get(api(instance, 'acme'), mia)).status).toBe(200);
 
     const started = performance.now();
-    expect((await request('POST', api(a, `acme/members/${added.body.userId}/revoke`), { cookie: owner })).status).toBe(200);
+    expect((await request('POST', api(a, `acme/members/${added.body.userId}/revoke`), { cookie: owner })).status).toBe(
+      200,
+    );
     const acknowledged = performance.now();
     // The very next request through each other instance, with no pause.
     const [throughB, throughC] = await Promise.all([get(api(b, 'acme'), mia), get(api(c, 'acme'), mia)]);
     expect(throughB.status).toBe(404);
     expect(throughC.status).toBe(404);
-    console.info(`revocation: acknowledged after ${(acknowledged - started).toFixed(1)} ms; refused by B and C on their next request`);
+    console.info(
+      `revocation: acknowledged after ${(acknowledged - started).toFixed(1)} ms; refused by B and C on their next request`,
+    );
   });
 
   it('announces each change to every listener before the change is acknowledged (invalidation latency)', async () => {
-    const added = await request('POST', api(a, 'acme/members'), { cookie: owner, body: { imOpenId: 'ou_lat', role: 'MEMBER' } });
+    const added = await request('POST', api(a, 'acme/members'), {
+      cookie: owner,
+      body: { imOpenId: 'ou_lat', role: 'MEMBER' },
+    });
     expect(added.status).toBe(201);
     // A listener of its own, standing for a fourth instance.
     const listener = (await database.db.client.acquireRawConnection()) as {
@@ -81,7 +95,10 @@ describe.skipIf(!onPostgres)(title, () => {
       for (let i = 0; i < 20; i++) {
         const before = heard.length;
         const sent = performance.now();
-        const changed = await request('PATCH', api(a, `acme/members/${added.body.userId}`), { cookie: owner, body: { role: i % 2 ? 'MEMBER' : 'ADMIN' } });
+        const changed = await request('PATCH', api(a, `acme/members/${added.body.userId}`), {
+          cookie: owner,
+          body: { role: i % 2 ? 'MEMBER' : 'ADMIN' },
+        });
         const answered = performance.now();
         expect(changed.status).toBe(200);
         // This process may take the answer's socket first when both are ready in one turn.
@@ -109,36 +126,69 @@ describe.skipIf(!onPostgres)(title, () => {
   });
 
   it('grants and team memberships changed through one instance hold on the others from the next request', async () => {
-    const member = await request('POST', api(a, 'acme/members'), { cookie: owner, body: { imOpenId: 'ou_gus', role: 'MEMBER' } });
+    const member = await request('POST', api(a, 'acme/members'), {
+      cookie: owner,
+      body: { imOpenId: 'ou_gus', role: 'MEMBER' },
+    });
     expect(member.status).toBe(201);
     const gus = await logIn(a, 'ou_gus', databaseUrl);
     const project = await request('POST', api(a, 'acme/projects'), { cookie: owner, body: { name: 'Shared project' } });
     expect(project.status).toBe(201);
-    const team = await request('POST', api(b, 'acme/teams'), { cookie: owner, body: { slug: 'readers', name: 'Readers' } });
+    const team = await request('POST', api(b, 'acme/teams'), {
+      cookie: owner,
+      body: { slug: 'readers', name: 'Readers' },
+    });
     expect(team.status).toBe(201);
-    expect((await request('POST', api(c, `acme/teams/${team.body.id}/members`), { cookie: owner, body: { userId: member.body.userId } })).status).toBe(201);
+    expect(
+      (
+        await request('POST', api(c, `acme/teams/${team.body.id}/members`), {
+          cookie: owner,
+          body: { userId: member.body.userId },
+        })
+      ).status,
+    ).toBe(201);
     const projectPath = `acme/projects/${project.body.id}`;
     expect((await get(api(b, projectPath), gus)).status).toBe(403);
 
-    expect((await request('PUT', api(a, `${projectPath}/team-access`), { cookie: owner, body: { teamId: team.body.id, role: 'READ' } })).status).toBe(200);
+    expect(
+      (
+        await request('PUT', api(a, `${projectPath}/team-access`), {
+          cookie: owner,
+          body: { teamId: team.body.id, role: 'READ' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await get(api(b, projectPath), gus)).status).toBe(200);
     expect((await get(api(c, projectPath), gus)).status).toBe(200);
 
-    expect((await request('POST', api(c, `acme/teams/${team.body.id}/members/${member.body.userId}/revoke`), { cookie: owner })).status).toBe(200);
+    expect(
+      (
+        await request('POST', api(c, `acme/teams/${team.body.id}/members/${member.body.userId}/revoke`), {
+          cookie: owner,
+        })
+      ).status,
+    ).toBe(200);
     expect((await get(api(a, projectPath), gus)).status).toBe(403);
     expect((await get(api(b, projectPath), gus)).status).toBe(403);
   });
 
   it('counts requestRate across instances: 10 per minute admits 10 of 16 requests split over three instances', async () => {
     // Within one 60-second window: the PUT itself is the window's first request.
-    const put = await request('PUT', api(b, 'rated/capacity-policy'), { cookie: owner, body: { limits: { requestRate: 10 } } });
+    const put = await request('PUT', api(b, 'rated/capacity-policy'), {
+      cookie: owner,
+      body: { limits: { requestRate: 10 } },
+    });
     expect(put.status).toBe(200);
     const instances = [a, b, c];
-    const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => get(api(instances[i % 3]!, 'rated'), owner)));
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => get(api(instances[i % 3]!, 'rated'), owner)),
+    );
     const admitted = answers.filter((answer) => answer.status === 200).length;
     const organization = await database.db('organizations').where({ slug: 'rated' }).first('id');
     const window = await database.db('request_rate_windows').where({ organization_id: organization.id }).first();
-    console.info(`rated window: ${JSON.stringify(window)}; statuses ${answers.map((x, i) => `${'abc'[i % 3]}${x.status}`).join(' ')}`);
+    console.info(
+      `rated window: ${JSON.stringify(window)}; statuses ${answers.map((x, i) => `${'abc'[i % 3]}${x.status}`).join(' ')}`,
+    );
     const refused = answers.filter((answer) => answer.status === 429);
     expect(admitted + 1).toBe(10);
     expect(refused).toHaveLength(16 - admitted);
@@ -147,13 +197,18 @@ describe.skipIf(!onPostgres)(title, () => {
       expect(Number(answer.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(Number(answer.headers['retry-after'])).toBeLessThanOrEqual(60);
     }
-    console.info(`requestRate 10/min over 3 instances: ${admitted + 1} admitted (1 PUT + ${admitted} GETs), ${refused.length} refused`);
+    console.info(
+      `requestRate 10/min over 3 instances: ${admitted + 1} admitted (1 PUT + ${admitted} GETs), ${refused.length} refused`,
+    );
   });
 
   it('a capacity limit set through one instance binds every instance from the next request, and concurrent creates never overshoot it', async () => {
     // Every instance has the organization's limits cached before the change.
     for (const instance of [a, b, c]) expect((await get(api(instance, 'counted'), owner)).status).toBe(200);
-    const put = await request('PUT', api(b, 'counted/capacity-policy'), { cookie: owner, body: { limits: { teamCount: 5, requestBodySize: 65536 } } });
+    const put = await request('PUT', api(b, 'counted/capacity-policy'), {
+      cookie: owner,
+      body: { limits: { teamCount: 5, requestBodySize: 65536 } },
+    });
     expect(put.status).toBe(200);
 
     // The body-size limit is checked from each instance's cache: the notification must have cleared it.
@@ -166,7 +221,10 @@ describe.skipIf(!onPostgres)(title, () => {
     const instances = [a, b, c];
     const creates = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        request('POST', api(instances[i % 3]!, 'counted/teams'), { cookie: owner, body: { slug: `team-${i}`, name: `Team ${i}` } }),
+        request('POST', api(instances[i % 3]!, 'counted/teams'), {
+          cookie: owner,
+          body: { slug: `team-${i}`, name: `Team ${i}` },
+        }),
       ),
     );
     const made = creates.filter((answer) => answer.status === 201);
@@ -176,13 +234,24 @@ describe.skipIf(!onPostgres)(title, () => {
       expect(answer.body.error.code).toBe('capacity_exceeded');
     }
     const organization = await database.db('organizations').where({ slug: 'counted' }).first('id');
-    const active = await database.db('teams').where({ organization_id: organization.id }).whereNull('archived_at').count({ n: '*' }).first();
+    const active = await database
+      .db('teams')
+      .where({ organization_id: organization.id })
+      .whereNull('archived_at')
+      .count({ n: '*' })
+      .first();
     expect(Number(active?.n)).toBe(5);
   });
 
   it('a skill installed through one instance reads back identically through the others, stored once', async () => {
-    const files = [skillMd('shared-skill', 'Installed through A'), { path: 'docs/notes.md', content: 'Ünïcødé notes\n' }];
-    const installed = await request('PUT', api(a, 'acme/agent-skills/shared-skill'), { cookie: owner, body: { version: '1.0.0', files } });
+    const files = [
+      skillMd('shared-skill', 'Installed through A'),
+      { path: 'docs/notes.md', content: 'Ünïcødé notes\n' },
+    ];
+    const installed = await request('PUT', api(a, 'acme/agent-skills/shared-skill'), {
+      cookie: owner,
+      body: { version: '1.0.0', files },
+    });
     expect(installed.status).toBe(200);
     const throughA = await get(api(a, 'acme/agent-skills/shared-skill/files'), owner);
     expect(throughA.status).toBe(200);
@@ -197,7 +266,11 @@ describe.skipIf(!onPostgres)(title, () => {
       body: { version: '2.0.0', files: [skillMd('copy-skill', 'Installed through A'), files[1]] },
     });
     expect(again.status).toBe(200);
-    const entries = await database.db('skill_content_entries').where({ digest: installed.body.contentDigest }).count({ n: '*' }).first();
+    const entries = await database
+      .db('skill_content_entries')
+      .where({ digest: installed.body.contentDigest })
+      .count({ n: '*' })
+      .first();
     expect(Number(entries?.n)).toBe(1);
   });
 
@@ -217,7 +290,8 @@ describe.skipIf(!onPostgres)(title, () => {
         try {
           const started = performance.now();
           const answer = await get(api(instance, 'rolling'), owner);
-          if (instance === stopping && started < sigtermAt && performance.now() > sigtermAt && answer.status === 200) inFlightAtSigterm += 1;
+          if (instance === stopping && started < sigtermAt && performance.now() > sigtermAt && answer.status === 200)
+            inFlightAtSigterm += 1;
           return answer;
         } catch (err) {
           retried += 1;
@@ -246,7 +320,11 @@ describe.skipIf(!onPostgres)(title, () => {
     let bodySent!: () => void;
     const sentPromise = new Promise<void>((resolve) => (bodySent = resolve));
     const big = { version: '1.0.0', files: [skillMd('big-skill'), { path: 'big.md', content: 'x'.repeat(3_000_000) }] };
-    const install = request('PUT', api(stopping, 'rolling/agent-skills/big-skill'), { cookie: owner, body: big, onSent: bodySent });
+    const install = request('PUT', api(stopping, 'rolling/agent-skills/big-skill'), {
+      cookie: owner,
+      body: big,
+      onSent: bodySent,
+    });
     await sentPromise;
     sigtermAt = performance.now();
     const exitCode = stopping.stop();
@@ -273,8 +351,11 @@ describe.skipIf(!onPostgres)(title, () => {
 
   it('answers /readyz 200 on every instance and /metrics counts the refusals', async () => {
     for (const instance of [a, b, c]) expect((await get(`${instance.url}/readyz`)).status).toBe(200);
-    const metrics = await Promise.all([b, c].map(async (instance) => String((await get(`${instance.url}/metrics`)).body)));
-    const refusals = (text: string, code: string) => Number(new RegExp(`hub_capacity_refusals_total\\{code="${code}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+    const metrics = await Promise.all(
+      [b, c].map(async (instance) => String((await get(`${instance.url}/metrics`)).body)),
+    );
+    const refusals = (text: string, code: string) =>
+      Number(new RegExp(`hub_capacity_refusals_total\\{code="${code}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
     expect(metrics.reduce((sum, text) => sum + refusals(text, 'rate_limited'), 0)).toBeGreaterThan(0);
     expect(metrics.reduce((sum, text) => sum + refusals(text, 'capacity_exceeded'), 0)).toBeGreaterThan(0);
   });

@@ -24,12 +24,23 @@ export class Instance {
   }
 
   /** Starts `hub serve` on a free port and resolves once /readyz answers 200. */
-  static async start(name: string, databaseUrl: string, env: Record<string, string> = {}, dataDir?: string): Promise<Instance> {
+  static async start(
+    name: string,
+    databaseUrl: string,
+    env: Record<string, string> = {},
+    dataDir?: string,
+  ): Promise<Instance> {
     const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `hub-${name}-`));
     fs.rmSync(path.join(dir, 'server.json'), { force: true });
     const child = spawn(process.execPath, [HUB_BIN, 'serve'], {
       // The rolling-restart load would reach the default requestRate ceiling (600/min) within seconds.
-      env: cliEnv(dir, databaseUrl, { PORT: '0', LOG_LEVEL: 'info', HUB_CEILING_REQUEST_RATE: '1000000', ...SHARED_KEYS, ...env }),
+      env: cliEnv(dir, databaseUrl, {
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        HUB_CEILING_REQUEST_RATE: '1000000',
+        ...SHARED_KEYS,
+        ...env,
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -67,7 +78,10 @@ export class Instance {
 
 function readServerFile(dir: string): string | undefined {
   try {
-    return (JSON.parse(fs.readFileSync(path.join(dir, 'server.json'), 'utf8')) as { baseUrl: string }).baseUrl.replace('localhost', '127.0.0.1');
+    return (JSON.parse(fs.readFileSync(path.join(dir, 'server.json'), 'utf8')) as { baseUrl: string }).baseUrl.replace(
+      'localhost',
+      '127.0.0.1',
+    );
   } catch {
     return undefined;
   }
@@ -131,7 +145,8 @@ export async function logIn(instance: Instance, imOpenId: string, databaseUrl: s
   const printed = await runHub(['login-link', imOpenId], cliEnv(instance.dataDir, databaseUrl, SHARED_KEYS));
   if (printed.code !== 0) throw new Error(`hub login-link failed: ${printed.stderr}`);
   const link = printed.stdout.trim().replace('localhost', '127.0.0.1');
-  if (!link.startsWith(instance.url)) throw new Error(`the link ${link} is not under ${instance.url}, the URL the server records`);
+  if (!link.startsWith(instance.url))
+    throw new Error(`the link ${link} is not under ${instance.url}, the URL the server records`);
   const answer = await request('GET', link);
   const cookie = String(answer.headers['set-cookie']?.[0] ?? '').split(';')[0]!;
   if (answer.status !== 303 || !cookie) throw new Error(`login failed: ${answer.status}`);

@@ -27,7 +27,9 @@ describe('seal and open', () => {
     expect(a.ciphertext.equals(b.ciphertext)).toBe(false);
     expect(a.wrappedKey.equals(b.wrappedKey)).toBe(false);
     expect(a.iv.equals(b.iv)).toBe(false);
-    expect([a.wrappedKey.length, a.wrapIv.length, a.wrapTag.length, a.iv.length, a.tag.length]).toEqual([32, 12, 16, 12, 16]);
+    expect([a.wrappedKey.length, a.wrapIv.length, a.wrapTag.length, a.iv.length, a.tag.length]).toEqual([
+      32, 12, 16, 12, 16,
+    ]);
     expect(a.ciphertext.includes(Buffer.from('sk-unit-secret'))).toBe(false);
   });
 
@@ -40,8 +42,12 @@ describe('seal and open', () => {
 
   it('refuses a truncated tag or a field of the wrong length', () => {
     const envelope = seal(secret, binding, only1);
-    expect(() => open({ ...envelope, tag: envelope.tag.subarray(0, 12) }, binding, only1)).toThrow(TamperedEnvelopeError);
-    expect(() => open({ ...envelope, wrappedKey: Buffer.concat([envelope.wrappedKey, Buffer.alloc(1)]) }, binding, only1)).toThrow(TamperedEnvelopeError);
+    expect(() => open({ ...envelope, tag: envelope.tag.subarray(0, 12) }, binding, only1)).toThrow(
+      TamperedEnvelopeError,
+    );
+    expect(() =>
+      open({ ...envelope, wrappedKey: Buffer.concat([envelope.wrappedKey, Buffer.alloc(1)]) }, binding, only1),
+    ).toThrow(TamperedEnvelopeError);
   });
 
   it('refuses an envelope moved to another organization, connection or version', () => {
@@ -82,7 +88,8 @@ describe('seal and open', () => {
 describe('Keyring', () => {
   it('never shows key material in JSON or inspect output', () => {
     const keyring = ring('k2', { k1, k2 });
-    const shown = JSON.stringify(keyring) + inspect(keyring) + inspect({ nested: keyring }, { depth: 5, showHidden: true });
+    const shown =
+      JSON.stringify(keyring) + inspect(keyring) + inspect({ nested: keyring }, { depth: 5, showHidden: true });
     for (const key of [k1, k2]) {
       expect(shown).not.toContain(key.toString('base64'));
       expect(shown).not.toContain(key.toString('hex'));

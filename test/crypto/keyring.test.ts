@@ -67,19 +67,35 @@ describe('parseMasterKeys', () => {
   it('refuses malformed entries with one line that names the entry, never its key', () => {
     const short = randomBytes(16).toString('base64');
     const good = b64();
-    expect(configError(() => parseMasterKeys(good, 'HUB_MASTER_KEYS'), good)).toMatch(/HUB_MASTER_KEYS entry 1 is not of the form id:base64key/);
-    expect(configError(() => parseMasterKeys(`k1:${short}`, 'HUB_MASTER_KEYS'), short)).toMatch(/key "k1" must be 32 bytes/);
-    expect(configError(() => parseMasterKeys(`k1:not base64!`, 'HUB_MASTER_KEYS'), 'not base64')).toMatch(/key "k1" must be 32 bytes/);
-    expect(configError(() => parseMasterKeys(`k1:${good},k1:${b64()}`, 'HUB_MASTER_KEYS'), good)).toMatch(/"k1" appears twice/);
-    expect(configError(() => parseMasterKeys(`bad id:${good}`, 'HUB_MASTER_KEYS'), good)).toMatch(/entry 1: the key id must match/);
-    expect(configError(() => parseMasterKeys(`k1:${good},`, 'HUB_MASTER_KEYS'), good)).toMatch(/entry 2 is not of the form/);
+    expect(configError(() => parseMasterKeys(good, 'HUB_MASTER_KEYS'), good)).toMatch(
+      /HUB_MASTER_KEYS entry 1 is not of the form id:base64key/,
+    );
+    expect(configError(() => parseMasterKeys(`k1:${short}`, 'HUB_MASTER_KEYS'), short)).toMatch(
+      /key "k1" must be 32 bytes/,
+    );
+    expect(configError(() => parseMasterKeys(`k1:not base64!`, 'HUB_MASTER_KEYS'), 'not base64')).toMatch(
+      /key "k1" must be 32 bytes/,
+    );
+    expect(configError(() => parseMasterKeys(`k1:${good},k1:${b64()}`, 'HUB_MASTER_KEYS'), good)).toMatch(
+      /"k1" appears twice/,
+    );
+    expect(configError(() => parseMasterKeys(`bad id:${good}`, 'HUB_MASTER_KEYS'), good)).toMatch(
+      /entry 1: the key id must match/,
+    );
+    expect(configError(() => parseMasterKeys(`k1:${good},`, 'HUB_MASTER_KEYS'), good)).toMatch(
+      /entry 2 is not of the form/,
+    );
   });
 });
 
 describe('loadKeyring from the environment', () => {
   it('uses HUB_MASTER_KEYS with HUB_ACTIVE_KEY_ID and never touches the key file', async () => {
     const dir = tempDir();
-    const keyring = await loadKeyring({ masterKeys: masterKeysOf({ HUB_MASTER_KEYS: `old:${b64()},new:${b64()}`, HUB_ACTIVE_KEY_ID: 'new' }), dataDir: dir, keyUsage: none });
+    const keyring = await loadKeyring({
+      masterKeys: masterKeysOf({ HUB_MASTER_KEYS: `old:${b64()},new:${b64()}`, HUB_ACTIVE_KEY_ID: 'new' }),
+      dataDir: dir,
+      keyUsage: none,
+    });
     expect(keyring.activeKeyId).toBe('new');
     expect(keyring.keyIds).toEqual(['old', 'new']);
     expect(fs.existsSync(path.join(dir, KEY_FILE_NAME))).toBe(false);
@@ -88,7 +104,8 @@ describe('loadKeyring from the environment', () => {
   it('fails with one line when only one of the two is set or the active id names no key', async () => {
     const dir = tempDir();
     const key = b64();
-    const load = async (env: Record<string, string>) => loadKeyring({ masterKeys: masterKeysOf(env), dataDir: dir, keyUsage: none });
+    const load = async (env: Record<string, string>) =>
+      loadKeyring({ masterKeys: masterKeysOf(env), dataDir: dir, keyUsage: none });
     await expect(load({ HUB_MASTER_KEYS: `k1:${key}` })).rejects.toThrow(/HUB_ACTIVE_KEY_ID is not/);
     await expect(load({ HUB_ACTIVE_KEY_ID: 'k1' })).rejects.toThrow(/HUB_MASTER_KEYS is not/);
     const unknown = load({ HUB_MASTER_KEYS: `k1:${key}`, HUB_ACTIVE_KEY_ID: 'k9' });
@@ -99,7 +116,12 @@ describe('loadKeyring from the environment', () => {
 
   it('warns when active versions are sealed under a key the keyring lacks', async () => {
     const { logger, lines } = capture();
-    await loadKeyring({ masterKeys: masterKeysOf({ HUB_MASTER_KEYS: `k2:${b64()}`, HUB_ACTIVE_KEY_ID: 'k2' }), dataDir: tempDir(), keyUsage: sealed, logger });
+    await loadKeyring({
+      masterKeys: masterKeysOf({ HUB_MASTER_KEYS: `k2:${b64()}`, HUB_ACTIVE_KEY_ID: 'k2' }),
+      dataDir: tempDir(),
+      keyUsage: sealed,
+      logger,
+    });
     expect(lines.map((l) => JSON.parse(l)).find((l) => l.level === 40)).toMatchObject({ keyIds: ['local-00000000'] });
   });
 });
@@ -123,7 +145,9 @@ describe('the key file (embedded default)', () => {
 
   it('is created once when several processes start at the same moment', async () => {
     const dir = tempDir();
-    const rings = await Promise.all(Array.from({ length: 8 }, () => loadKeyring({ masterKeys: masterKeysOf({}), dataDir: dir, keyUsage: none })));
+    const rings = await Promise.all(
+      Array.from({ length: 8 }, () => loadKeyring({ masterKeys: masterKeysOf({}), dataDir: dir, keyUsage: none })),
+    );
     expect(new Set(rings.map((r) => r.activeKeyId)).size).toBe(1);
     expect(fs.readdirSync(dir)).toEqual([KEY_FILE_NAME]);
   });
@@ -132,7 +156,9 @@ describe('the key file (embedded default)', () => {
     const dir = tempDir();
     const attempt = loadKeyring({ masterKeys: masterKeysOf({}), dataDir: dir, keyUsage: sealed });
     await expect(attempt).rejects.toBeInstanceOf(ConfigError);
-    await expect(attempt).rejects.toThrow(/master key file .*master\.key is missing but the database holds 3 sealed credential version\(s\).*never generated/);
+    await expect(attempt).rejects.toThrow(
+      /master key file .*master\.key is missing but the database holds 3 sealed credential version\(s\).*never generated/,
+    );
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
@@ -140,7 +166,9 @@ describe('the key file (embedded default)', () => {
     const dir = tempDir();
     const file = path.join(dir, KEY_FILE_NAME);
     fs.writeFileSync(file, 'garbage\n', { mode: 0o600 });
-    await expect(loadKeyring({ masterKeys: masterKeysOf({}), dataDir: dir, keyUsage: none })).rejects.toThrow(/master key file .* entry 1 is not of the form/);
+    await expect(loadKeyring({ masterKeys: masterKeysOf({}), dataDir: dir, keyUsage: none })).rejects.toThrow(
+      /master key file .* entry 1 is not of the form/,
+    );
     fs.writeFileSync(file, `local-1:${b64()}\n`);
     fs.chmodSync(file, 0o644);
     const { logger, lines } = capture();
@@ -156,7 +184,11 @@ describe('lazyKeyring', () => {
     const source = lazyKeyring(async () => {
       calls += 1;
       if (fail) throw new ConfigError('the master key file /x/master.key is missing');
-      return loadKeyring({ masterKeys: masterKeysOf({ HUB_MASTER_KEYS: `k1:${b64()}`, HUB_ACTIVE_KEY_ID: 'k1' }), dataDir: tempDir(), keyUsage: none });
+      return loadKeyring({
+        masterKeys: masterKeysOf({ HUB_MASTER_KEYS: `k1:${b64()}`, HUB_ACTIVE_KEY_ID: 'k1' }),
+        dataDir: tempDir(),
+        keyUsage: none,
+      });
     });
     await expect(source.keyring()).rejects.toBeInstanceOf(MissingKeyError);
     await expect(source.keyring()).rejects.toMatchObject({ code: 'missing_key' });

@@ -28,7 +28,12 @@ afterAll(() => hub.stop());
 async function appOn(db: Db): Promise<{ url: string; close: () => Promise<void> }> {
   const sink = new Writable({ write: (_c, _e, done) => done() });
   const config = { ...loadConfig({}), dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'hub-ops-')) };
-  const services = createServices({ config, db, clock: new ManualClock(new Date()), logger: createLogger({ level: 'silent', destination: sink }) });
+  const services = createServices({
+    config,
+    db,
+    clock: new ManualClock(new Date()),
+    logger: createLogger({ level: 'silent', destination: sink }),
+  });
   const server: Server = await new Promise((resolve) => {
     const s = createApp(services).listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -121,7 +126,9 @@ describe('/metrics', () => {
     expect(text).toContain('hub_http_requests_total{operation="getOrganization",status="200"} 3');
     expect(text).toContain('hub_http_requests_total{operation="getOrganization",status="429"} 1');
     expect(text).toContain('hub_http_requests_total{operation="login",status="303"} 1');
-    expect(text).toMatch(/hub_http_request_duration_seconds_bucket\{le="0\.1",operation="getOrganization",status="200"\} \d/);
+    expect(text).toMatch(
+      /hub_http_request_duration_seconds_bucket\{le="0\.1",operation="getOrganization",status="200"\} \d/,
+    );
     expect(text).toContain('hub_capacity_refusals_total{code="rate_limited"} 1');
     expect(text).toContain('hub_capacity_refusals_total{code="payload_too_large"} 0');
     expect(text).toContain('hub_capacity_refusals_total{code="capacity_exceeded"} 0');
@@ -130,7 +137,9 @@ describe('/metrics', () => {
     expect(text).toMatch(/nodejs_eventloop_lag_seconds \d/);
     // Unknown paths share one label value, so a scanner cannot grow the series without bound.
     await hub.request('GET', '/api/nothing-here');
-    expect(await (await fetch(`${hub.url}/metrics`)).text()).toContain('hub_http_requests_total{operation="other",status="404"} 1');
+    expect(await (await fetch(`${hub.url}/metrics`)).text()).toContain(
+      'hub_http_requests_total{operation="other",status="404"} 1',
+    );
   });
 });
 

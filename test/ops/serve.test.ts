@@ -62,7 +62,9 @@ describe('hub --version and --help', () => {
 describe('hub serve: a failed start is one line and leaves nothing behind', () => {
   it('a port in use fails before the database is created or anything seeded', async () => {
     const blocker: Server = createServer();
-    const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
+    const port = await new Promise<number>((resolve) =>
+      blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
+    );
     const dataDir = freshDir();
     try {
       const result = await runHub(['serve'], cliEnv(dataDir, undefined, { PORT: String(port) }));
@@ -74,14 +76,30 @@ describe('hub serve: a failed start is one line and leaves nothing behind', () =
   });
 
   it('names LOG_LEVEL, HOST and PORT when they are malformed', async () => {
-    expectOneLine(await runHub(['serve'], cliEnv(freshDir(), undefined, { LOG_LEVEL: 'verbose' })), 2, /LOG_LEVEL must be one of .*"verbose"/);
-    expectOneLine(await runHub(['serve'], cliEnv(freshDir(), undefined, { HOST: 'http://0.0.0.0' })), 2, /HOST must be an address/);
-    expectOneLine(await runHub(['serve'], cliEnv(freshDir(), undefined, { PORT: 'eighty' })), 2, /PORT must be a whole number/);
+    expectOneLine(
+      await runHub(['serve'], cliEnv(freshDir(), undefined, { LOG_LEVEL: 'verbose' })),
+      2,
+      /LOG_LEVEL must be one of .*"verbose"/,
+    );
+    expectOneLine(
+      await runHub(['serve'], cliEnv(freshDir(), undefined, { HOST: 'http://0.0.0.0' })),
+      2,
+      /HOST must be an address/,
+    );
+    expectOneLine(
+      await runHub(['serve'], cliEnv(freshDir(), undefined, { PORT: 'eighty' })),
+      2,
+      /PORT must be a whole number/,
+    );
   });
 
   it('names the database it cannot reach, without the password or a stack', async () => {
     const result = await runHub(['serve'], cliEnv(freshDir(), 'postgres://hub:s3cret@127.0.0.1:1/hub', { PORT: '0' }));
-    expectOneLine(result, 1, /^hub serve: cannot reach the PostgreSQL database 127\.0\.0\.1:1\/hub \(DATABASE_URL\): connect ECONNREFUSED/);
+    expectOneLine(
+      result,
+      1,
+      /^hub serve: cannot reach the PostgreSQL database 127\.0\.0\.1:1\/hub \(DATABASE_URL\): connect ECONNREFUSED/,
+    );
     expect(result.stderr).not.toContain('s3cret');
   });
 });
@@ -93,7 +111,9 @@ describe('hub serve: a clean start', () => {
     try {
       expect(serve.baseUrl).toMatch(/^http:\/\/localhost:\d+$/);
       const port = new URL(serve.baseUrl).port;
-      expect(serve.output.stderr).toMatch(new RegExp(`Demo organization "demo" created[^]*http://localhost:${port}/auth/login\\?token=`));
+      expect(serve.output.stderr).toMatch(
+        new RegExp(`Demo organization "demo" created[^]*http://localhost:${port}/auth/login\\?token=`),
+      );
       expect(serve.output.stdout).not.toContain('token=');
       for (const line of serve.output.stdout.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
       expect(serve.output.stdout).toContain('"host":"127.0.0.1"');
@@ -113,7 +133,10 @@ describe('hub serve: a clean start', () => {
 
   it('seeds nothing on a database that has an organization, and --demo is accepted', async () => {
     const dataDir = freshDir();
-    const created = await runHub(['org', 'create', 'acme', '--name', 'Acme', '--owner', 'ou_a'], cliEnv(dataDir, undefined));
+    const created = await runHub(
+      ['org', 'create', 'acme', '--name', 'Acme', '--owner', 'ou_a'],
+      cliEnv(dataDir, undefined),
+    );
     expect(created.code).toBe(0);
     const serve = await startServe(dataDir, {}, ['--demo']);
     try {
@@ -149,7 +172,9 @@ describe('hub serve: a clean start', () => {
     const dataDir = freshDir();
     const serve = await startServe(dataDir, { HUB_SHUTDOWN_GRACE_MS: '1000' });
     const url = serve.baseUrl.replace('localhost', '127.0.0.1');
-    const link = /(http:\/\/localhost:\d+\/auth\/login\?token=\S+)/.exec(serve.output.stderr)![1]!.replace('localhost', '127.0.0.1');
+    const link = /(http:\/\/localhost:\d+\/auth\/login\?token=\S+)/
+      .exec(serve.output.stderr)![1]!
+      .replace('localhost', '127.0.0.1');
     const cookie = (await fetch(link, { redirect: 'manual' })).headers.get('set-cookie')!.split(';')[0]!;
     const { hostname, port } = new URL(url);
     // A member's upload that announces 100 kB and sends one byte: it waits in the body parser.
@@ -159,7 +184,9 @@ describe('hub serve: a clean start', () => {
     socket.on('data', (d) => (answer += d));
     socket.on('error', () => undefined);
     const closed = new Promise((resolve) => socket.once('close', resolve));
-    socket.write(`PUT /api/org/demo/agent-skills/x HTTP/1.1\r\nHost: x\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`);
+    socket.write(
+      `PUT /api/org/demo/agent-skills/x HTTP/1.1\r\nHost: x\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`,
+    );
     // The request is in the parser once the access log has nothing for it and the server is idle.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const stoppedAt = Date.now();
@@ -170,5 +197,4 @@ describe('hub serve: a clean start', () => {
     expect(answer).toBe('');
     expect(serve.output.stdout).toContain('still in flight at the end of the grace period');
   });
-
 });

@@ -15,7 +15,9 @@ export async function up(knex: Knex): Promise<void> {
     t.string('created_at', 24).notNullable();
     t.string('archived_at', 24).nullable();
   });
-  await knex.raw('create unique index teams_active_slug_unique on teams (organization_id, slug) where archived_at is null');
+  await knex.raw(
+    'create unique index teams_active_slug_unique on teams (organization_id, slug) where archived_at is null',
+  );
 
   await knex.schema.createTable('team_members', (t) => {
     t.string('id', 36).primary();
@@ -25,7 +27,9 @@ export async function up(knex: Knex): Promise<void> {
     t.string('revoked_at', 24).nullable();
     t.index(['user_id'], 'team_members_user_idx');
   });
-  await knex.raw('create unique index team_members_active_unique on team_members (team_id, user_id) where revoked_at is null');
+  await knex.raw(
+    'create unique index team_members_active_unique on team_members (team_id, user_id) where revoked_at is null',
+  );
 
   await knex.schema.createTable('folders', (t) => {
     t.string('id', 36).primary();
@@ -58,8 +62,12 @@ export async function up(knex: Knex): Promise<void> {
     t.string('archived_at', 24).nullable();
   });
   // A project has at most one live chat, and a chat feeds at most one project.
-  await knex.raw('create unique index project_bindings_active_project_unique on project_bindings (project_id) where archived_at is null');
-  await knex.raw('create unique index project_bindings_active_chat_unique on project_bindings (chat_id) where archived_at is null');
+  await knex.raw(
+    'create unique index project_bindings_active_project_unique on project_bindings (project_id) where archived_at is null',
+  );
+  await knex.raw(
+    'create unique index project_bindings_active_chat_unique on project_bindings (chat_id) where archived_at is null',
+  );
 
   await knex.schema.createTable('project_grants', (t) => {
     t.string('id', 36).primary();
@@ -106,7 +114,16 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['runs', 'agent_sessions', 'project_grants', 'project_bindings', 'projects', 'folders', 'team_members', 'teams']) {
+  for (const table of [
+    'runs',
+    'agent_sessions',
+    'project_grants',
+    'project_bindings',
+    'projects',
+    'folders',
+    'team_members',
+    'teams',
+  ]) {
     await knex.schema.dropTable(table);
   }
 }

@@ -40,7 +40,11 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['organization_id'], { indexName: 'chat_application_connections_org_unique' });
   });
   await knex.schema.createTable('chat_application_connection_versions', (t) => {
-    t.string('connection_id', 36).notNullable().references('id').inTable('chat_application_connections').onDelete('CASCADE');
+    t.string('connection_id', 36)
+      .notNullable()
+      .references('id')
+      .inTable('chat_application_connections')
+      .onDelete('CASCADE');
     envelopeColumns(t);
     t.primary(['connection_id', 'version'], 'chat_application_connection_versions_pkey');
     t.index(['key_id'], 'chat_application_connection_versions_key_idx');
@@ -61,7 +65,12 @@ function envelopeColumns(t: Knex.CreateTableBuilder): void {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['chat_application_connection_versions', 'chat_application_connections', 'provider_connection_versions', 'provider_connections']) {
+  for (const table of [
+    'chat_application_connection_versions',
+    'chat_application_connections',
+    'provider_connection_versions',
+    'provider_connections',
+  ]) {
     await knex.schema.dropTable(table);
   }
 }

@@ -8,7 +8,9 @@ import type { Knex } from 'knex';
  *   turns it (and the folder-filtered report) into an index-only scan.
  */
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw('create index projects_active_org_folder_idx on projects (organization_id, folder_id) where archived_at is null');
+  await knex.raw(
+    'create index projects_active_org_folder_idx on projects (organization_id, folder_id) where archived_at is null',
+  );
   await knex.raw(
     'create index runs_org_project_cover_idx on runs (organization_id, project_id, at, input_tokens, output_tokens, cost_usd)',
   );

@@ -22,7 +22,9 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['organization_id', 'role_id'], { indexName: 'agent_roles_org_role_unique' });
   });
   // At most one default role per organization.
-  await knex.raw('create unique index agent_roles_one_default on agent_roles (organization_id) where is_default = true');
+  await knex.raw(
+    'create unique index agent_roles_one_default on agent_roles (organization_id) where is_default = true',
+  );
 
   await knex.schema.createTable('agent_skills', (t) => {
     t.string('id', 36).primary();

@@ -24,7 +24,9 @@ export async function up(knex: Knex): Promise<void> {
     await knex.schema.alterTable(table, (t) => {
       t.string('library_folder_id', 36).nullable();
     });
-    await knex.raw(`create index ${table}_library_folder_idx on ${table} (library_folder_id) where library_folder_id is not null`);
+    await knex.raw(
+      `create index ${table}_library_folder_idx on ${table} (library_folder_id) where library_folder_id is not null`,
+    );
   }
 }
 

@@ -25,7 +25,8 @@ export async function up(knex: Knex): Promise<void> {
     t.string('connection_id', 36).notNullable().references('id').inTable('capability_connections').onDelete('CASCADE');
     t.integer('version').notNullable();
     t.string('key_id', 64).notNullable();
-    for (const sealed of ['wrapped_key', 'wrap_iv', 'wrap_tag', 'iv', 'tag', 'ciphertext']) t.binary(sealed).notNullable();
+    for (const sealed of ['wrapped_key', 'wrap_iv', 'wrap_tag', 'iv', 'tag', 'ciphertext'])
+      t.binary(sealed).notNullable();
     t.string('created_at', 24).notNullable();
     t.primary(['connection_id', 'version'], 'capability_connection_versions_pkey');
     t.index(['key_id'], 'capability_connection_versions_key_idx');
