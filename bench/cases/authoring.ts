@@ -110,7 +110,8 @@ function run(command: string, args: readonly string[]): Promise<void> {
       else
         reject(
           new Error(
-            `${path.basename(command)} ${args.join(' ')} exited ${code}: ${stderr.trim().split('\n').slice(0, 5).join(' | ')}`,
+            `${path.basename(command)} ${args.join(' ')} exited ${code}: ` +
+              stderr.trim().split('\n').slice(0, 5).join(' | '),
           ),
         );
     });
@@ -148,7 +149,8 @@ async function runCase(): Promise<number> {
   const generated = generateCourse(workDir, parts, perPart, imageKb * 1024);
   console.log(
     `course: ${generated.parts} parts, ${generated.images} images of ${imageKb} KB, ${generated.files} files, ` +
-      `${(generated.bytes / 1024 / 1024).toFixed(1)} MB (generated in ${((performance.now() - started) / 1000).toFixed(1)} s, ${workDir})`,
+      `${(generated.bytes / 1024 / 1024).toFixed(1)} MB ` +
+      `(generated in ${((performance.now() - started) / 1000).toFixed(1)} s, ${workDir})`,
   );
 
   const out = path.join(workDir, 'build');

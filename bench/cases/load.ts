@@ -107,7 +107,8 @@ async function run(): Promise<number> {
     console.log(`figures written to ${path.relative(process.cwd(), RESULTS_FILE)}`);
     if (profile)
       console.log(
-        `CPU profile of the ${profile} server written to ${PROFILE_DIR} (main thread: *.0.001.cpuprofile; open in Chrome DevTools)`,
+        `CPU profile of the ${profile} server written to ${PROFILE_DIR} ` +
+          '(main thread: *.0.001.cpuprofile; open in Chrome DevTools)',
       );
     return report.valid ? 0 : 1;
   } finally {

@@ -131,7 +131,8 @@ async function run(): Promise<number> {
   const sample = generateSkill('checked', fileCount, totalKb * 1024);
   const bytes = sample.reduce((n, f) => n + Buffer.byteLength(f.content), 0);
   console.log(
-    `skill: ${sample.length} files, ${(bytes / 1024 / 1024).toFixed(2)} MiB; ${rounds} rounds after 1 warm-up round, steps interleaved\n`,
+    `skill: ${sample.length} files, ${(bytes / 1024 / 1024).toFixed(2)} MiB; ` +
+      `${rounds} rounds after 1 warm-up round, steps interleaved\n`,
   );
   const installed = await services.skills.install(org.id, 'checked', { version: '1.0.0', files: sample });
   check(

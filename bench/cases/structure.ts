@@ -141,7 +141,8 @@ async function run(): Promise<number> {
     const items = spec.inspect(JSON.parse(first.text), (p) => problems.push(p));
     check(
       problems.length === 0,
-      `${spec.operation} as ${spec.actor}: ${problems.length ? problems.join('; ') : `answer matches the seed (${items} ${spec.itemsLabel})`}`,
+      `${spec.operation} as ${spec.actor}: ` +
+        (problems.length ? problems.join('; ') : `answer matches the seed (${items} ${spec.itemsLabel})`),
     );
 
     let calls = 0;
@@ -375,7 +376,8 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
 export const structureCase: BenchCase = {
   name: 'structure',
   summary:
-    'an org at scale (20k projects, 2k folders, 5k members, 500 teams, 50k grants): explorer, my-projects, project, members timed',
+    'an org at scale (20k projects, 2k folders, 5k members, 500 teams, 50k grants): ' +
+    'explorer, my-projects, project, members timed',
   run,
   abort: release,
 };

@@ -181,7 +181,8 @@ function variantSpecs(seed: SeededUsageOrg, gen: GeneratedRuns): VariantSpec[] {
         sql:
           SUBTREE +
           preAggregated(
-            'r.organization_id = ? and r.project_id in (select sp.id from projects sp where sp.organization_id = ? and sp.folder_id in (select id from sub))',
+            'r.organization_id = ? and r.project_id in (select sp.id from projects sp ' +
+              'where sp.organization_id = ? and sp.folder_id in (select id from sub))',
           ),
         bindings: [orgId, folderId, orgId, orgId],
       },
@@ -208,7 +209,8 @@ async function run(): Promise<number> {
   process.stdout.write(`${scratch.engine}, ${scratch.where}\n`);
 
   process.stdout.write(
-    `seeding ${size.projects.toLocaleString('en-US')} projects in ${size.rootFolders * (size.childrenPerRoot + 1)} folders… `,
+    `seeding ${size.projects.toLocaleString('en-US')} projects ` +
+      `in ${size.rootFolders * (size.childrenPerRoot + 1)} folders… `,
   );
   const seed = await seedUsageOrg(db, size, tag);
   process.stdout.write(`${(seed.seedMs / 1000).toFixed(1)} s\n`);
@@ -246,15 +248,19 @@ async function run(): Promise<number> {
     process.stdout.write(`\n  FAILED: ${reason}\n`);
     check(
       false,
-      `ingest through services.usage.ingest on SQLite: ${reason} (src/usage/store.ts writes 1,000 rows per INSERT; knex's sqlite3 multi-row INSERT is a compound SELECT, limited to 500 terms)`,
+      `ingest through services.usage.ingest on SQLite: ${reason} ` +
+        "(src/usage/store.ts writes 1,000 rows per INSERT; knex's sqlite3 multi-row INSERT is a compound SELECT, " +
+        'limited to 500 terms)',
     );
     const left = { runs: await countOf('runs'), agentSessions: await countOf('agent_sessions') };
     check(
       left.runs === 0 && left.agentSessions === 0,
-      `the failed ingest left ${left.runs} runs and ${left.agentSessions} sessions behind (expected none: one transaction)`,
+      `the failed ingest left ${left.runs} runs and ${left.agentSessions} sessions behind ` +
+        '(expected none: one transaction)',
     );
     ingestPath =
-      "UsageService.ingest with the store's INSERTs cut to 500 rows (bench workaround: the real path fails on SQLite, see checks)";
+      "UsageService.ingest with the store's INSERTs cut to 500 rows " +
+      '(bench workaround: the real path fails on SQLite, see checks)';
     process.stdout.write('ingest again, store writes in 500-row statements:');
     ingest = await timedIngest(
       new UsageService(new UnitOfWork(db), new CompoundSafeUsageStore(), services.folderStore),
@@ -266,7 +272,8 @@ async function run(): Promise<number> {
   const { result, ms: ingestMs, checkMs } = ingest;
   const runsPerSecond = result.runs / (ingestMs / 1000);
   process.stdout.write(
-    `\n  ${result.runs.toLocaleString('en-US')} runs in ${(ingestMs / 1000).toFixed(1)} s = ${Math.round(runsPerSecond).toLocaleString('en-US')} runs/s\n`,
+    `\n  ${result.runs.toLocaleString('en-US')} runs in ${(ingestMs / 1000).toFixed(1)} s ` +
+      `= ${Math.round(runsPerSecond).toLocaleString('en-US')} runs/s\n`,
   );
   check(result.runs === size.runs, `ingest reports ${result.runs} runs, file has ${size.runs}`);
   check(result.sessions === gen.sessions, `ingest reports ${result.sessions} sessions, file has ${gen.sessions}`);
@@ -365,7 +372,11 @@ async function run(): Promise<number> {
     const breakdownFile = resultsFile(`breakdown-${scratch.engine}`);
     fs.writeFileSync(
       breakdownFile,
-      `${JSON.stringify({ finishedAt: report.finishedAt, database: scratch.engine, size, ...breakdown, checks: { passed, failed } }, null, 2)}\n`,
+      `${JSON.stringify(
+        { finishedAt: report.finishedAt, database: scratch.engine, size, ...breakdown, checks: { passed, failed } },
+        null,
+        2,
+      )}\n`,
     );
     console.log(`breakdown figures written to ${path.relative(process.cwd(), breakdownFile)}`);
   }
@@ -410,7 +421,10 @@ async function measureVariant(
   }
   check(
     problems.length === 0,
-    `${spec.variant} [${passLabel}]: ${problems.length ? problems.join('; ') : `HTTP = raw SQL = pre-aggregated SQL = model (${body.projects.length} rows, ${body.totals.runCount} runs)`}`,
+    `${spec.variant} [${passLabel}]: ` +
+      (problems.length
+        ? problems.join('; ')
+        : `HTTP = raw SQL = pre-aggregated SQL = model (${body.projects.length} rows, ${body.totals.runCount} runs)`),
   );
 
   let calls = 0;
@@ -432,7 +446,8 @@ async function measureVariant(
     TIMING,
   );
   process.stdout.write(
-    `median HTTP ${timing.http.medianMs.toFixed(1)} ms, service ${timing.service.medianMs.toFixed(1)} ms, raw ${timing.raw.medianMs.toFixed(1)} ms, ` +
+    `median HTTP ${timing.http.medianMs.toFixed(1)} ms, service ${timing.service.medianMs.toFixed(1)} ms, ` +
+      `raw ${timing.raw.medianMs.toFixed(1)} ms, ` +
       `pre-aggregated ${timing.alt.medianMs.toFixed(1)} ms (${timing.http.n} rounds)\n`,
   );
 
@@ -552,7 +567,8 @@ const get = (url: string, cookie: string): Promise<Answer> => getJson(url, cooki
 export const usageCase: BenchCase = {
   name: 'usage',
   summary:
-    'an org with 1M runs over 2k projects: ingest runs/s; usage report (all, one month, one folder) over HTTP vs one raw SQL statement',
+    'an org with 1M runs over 2k projects: ingest runs/s; ' +
+    'usage report (all, one month, one folder) over HTTP vs one raw SQL statement',
   run,
   abort: release,
 };
@@ -565,12 +581,19 @@ const LABELLED = 10;
  * Three facts per run, derived from the run so the totals are reproducible: the model's tokens
  * (80 % of the run's cost), 1–7 tool calls (no cost), and 1–5 calls of one capability (20 %).
  */
-const FACTS_FROM_RUNS = `insert into run_facts (run_id, ordinal, organization_id, project_id, at, kind, capability_id, quantity, unit, cost_usd)
-select r.id, 0, r.organization_id, r.project_id, r.at, 'model', null, r.input_tokens + r.output_tokens, 'tokens', r.cost_usd * 0.8 from runs r where r.organization_id = ?
+const FACTS_FROM_RUNS = `insert into run_facts
+  (run_id, ordinal, organization_id, project_id, at, kind, capability_id, quantity, unit, cost_usd)
+select r.id, 0, r.organization_id, r.project_id, r.at, 'model', null, r.input_tokens + r.output_tokens, 'tokens',
+  r.cost_usd * 0.8
+  from runs r where r.organization_id = ?
 union all
-select r.id, 1, r.organization_id, r.project_id, r.at, 'tool', null, (r.input_tokens % 7) + 1, 'calls', null from runs r where r.organization_id = ?
+select r.id, 1, r.organization_id, r.project_id, r.at, 'tool', null, (r.input_tokens % 7) + 1, 'calls', null
+  from runs r where r.organization_id = ?
 union all
-select r.id, 2, r.organization_id, r.project_id, r.at, 'capability', 'cap-' || case when r.input_tokens % ${CAPABILITIES} < 10 then '0' else '' end || (r.input_tokens % ${CAPABILITIES}), (r.output_tokens % 5) + 1, 'calls', r.cost_usd * 0.2 from runs r where r.organization_id = ?`;
+select r.id, 2, r.organization_id, r.project_id, r.at, 'capability',
+  'cap-' || case when r.input_tokens % ${CAPABILITIES} < 10 then '0' else '' end || (r.input_tokens % ${CAPABILITIES}),
+  (r.output_tokens % 5) + 1, 'calls', r.cost_usd * 0.2
+  from runs r where r.organization_id = ?`;
 
 /** The breakdown's two aggregations as hand-written statements; `where` filters run_facts `f`. */
 const rawByKind = (
@@ -580,7 +603,8 @@ const rawByKind = (
 const rawByCapability = (
   where: string,
 ) => `select f.capability_id, c.label, count(*) as fact_count, sum(f.quantity) as quantity, sum(f.cost_usd) as cost_usd
-  from run_facts f left join capability_connections c on c.organization_id = f.organization_id and c.capability_id = f.capability_id
+  from run_facts f left join capability_connections c
+    on c.organization_id = f.organization_id and c.capability_id = f.capability_id
  where ${where} and f.kind = 'capability' group by f.capability_id, c.label`;
 
 interface BreakdownVariantFigures {
@@ -628,7 +652,8 @@ async function measureBreakdown(
   process.stdout.write(`${factRows.toLocaleString('en-US')} facts in ${(insertMs / 1000).toFixed(1)} s\n`);
 
   const folderProjects = `f.project_id in (select p.id from projects p where p.organization_id = ? and p.folder_id in (
-    with recursive sub(id) as (select id from folders where organization_id = ? and id = ? union all select fo.id from folders fo join sub on fo.parent_id = sub.id) select id from sub))`;
+    with recursive sub(id) as (select id from folders where organization_id = ? and id = ?
+      union all select fo.id from folders fo join sub on fo.parent_id = sub.id) select id from sub))`;
   const project = seed.projects[0]!.id;
   const { from, to } = MONTH_WINDOW;
   const specs: Array<{ variant: string; query: Record<string, string>; where: string; bindings: string[] }> = [
@@ -695,7 +720,10 @@ async function measureBreakdown(
     const facts = body.byFactKind.reduce((n, r) => n + r.factCount, 0);
     check(
       problems.length === 0,
-      `breakdown ${spec.variant}: ${problems.length ? problems.slice(0, 5).join('; ') : `HTTP = raw SQL (${facts} facts, ${body.byCapability.length} capabilities)`}`,
+      `breakdown ${spec.variant}: ` +
+        (problems.length
+          ? problems.slice(0, 5).join('; ')
+          : `HTTP = raw SQL (${facts} facts, ${body.byCapability.length} capabilities)`),
     );
 
     const timing = await timeInterleaved(
@@ -710,7 +738,8 @@ async function measureBreakdown(
       TIMING,
     );
     process.stdout.write(
-      `${facts.toLocaleString('en-US')} facts: median HTTP ${timing.http.medianMs.toFixed(1)} ms, service ${timing.service.medianMs.toFixed(1)} ms, ` +
+      `${facts.toLocaleString('en-US')} facts: median HTTP ${timing.http.medianMs.toFixed(1)} ms, ` +
+        `service ${timing.service.medianMs.toFixed(1)} ms, ` +
         `raw statements ${timing.raw.medianMs.toFixed(1)} ms (${timing.http.n} rounds)\n`,
     );
     const one = await captureQueries(db, () => get(url, cookie));
@@ -733,7 +762,9 @@ async function measureBreakdown(
   );
   for (const v of variants) {
     process.stdout.write(
-      `  ${v.variant.padEnd(10)} ${String(v.facts).padStart(8)} ${v.http.medianMs.toFixed(1).padStart(9)} ${v.service.medianMs.toFixed(1).padStart(9)} ${v.raw.medianMs.toFixed(1).padStart(9)} ${v.ratio.toFixed(2).padStart(9)}\n`,
+      `  ${v.variant.padEnd(10)} ${String(v.facts).padStart(8)} ${v.http.medianMs.toFixed(1).padStart(9)}` +
+        ` ${v.service.medianMs.toFixed(1).padStart(9)} ${v.raw.medianMs.toFixed(1).padStart(9)}` +
+        ` ${v.ratio.toFixed(2).padStart(9)}\n`,
     );
     for (const plan of v.plans) process.stdout.write(`    plan: ${JSON.stringify(plan).slice(0, 400)}\n`);
   }

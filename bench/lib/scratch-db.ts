@@ -59,7 +59,8 @@ export async function openScratchDb(tag: string, name = 'structure'): Promise<Sc
     await admin.destroy();
     removeDir();
     throw new Error(
-      `could not create the scratch database ${dbName} on DATABASE_URL (the role needs CREATEDB): ${err instanceof Error ? err.message : String(err)}`,
+      `could not create the scratch database ${dbName} on DATABASE_URL (the role needs CREATEDB): ` +
+        (err instanceof Error ? err.message : String(err)),
     );
   }
   const db = openPostgres(url.toString());
@@ -79,7 +80,8 @@ export async function openScratchDb(tag: string, name = 'structure'): Promise<Sc
         await admin.raw('drop database if exists ?? with (force)', [dbName]);
       } catch (err) {
         console.error(
-          `could not drop the scratch database ${dbName}; drop it by hand: ${err instanceof Error ? err.message : String(err)}`,
+          `could not drop the scratch database ${dbName}; drop it by hand: ` +
+            (err instanceof Error ? err.message : String(err)),
         );
       } finally {
         await admin.destroy().catch(() => undefined);

@@ -66,16 +66,21 @@ export function formatStructureReport(report: StructureReport, options: { allPla
   const { size, rows } = report;
   const out: string[] = [];
   out.push(
-    `Organization at scale on ${report.database}${report.analyzed ? ' (ANALYZEd after seeding)' : ' (no ANALYZE, as the app runs it)'}: ` +
-      `${int(size.projects)} projects in ${int(size.rootFolders * (size.childrenPerRoot + 1))} folders, ${int(size.members)} members, ` +
-      `${int(size.teams)} teams, ${int(size.grants)} grants, ${int(size.bindings)} bindings (+ ~1 % archived/revoked rows)`,
+    `Organization at scale on ${report.database}` +
+      (report.analyzed ? ' (ANALYZEd after seeding)' : ' (no ANALYZE, as the app runs it)') +
+      ': ' +
+      `${int(size.projects)} projects in ${int(size.rootFolders * (size.childrenPerRoot + 1))} folders, ` +
+      `${int(size.members)} members, ` +
+      `${int(size.teams)} teams, ${int(size.grants)} grants, ${int(size.bindings)} bindings ` +
+      '(+ ~1 % archived/revoked rows)',
     `seeded ${int(Object.values(rows).reduce((a, b) => a + b, 0))} rows in ${(report.seedMs / 1000).toFixed(1)} s` +
       (report.analyzeMs !== null ? `, ANALYZE ${(report.analyzeMs / 1000).toFixed(1)} s` : '') +
       ` (${Object.entries(rows)
         .filter(([, n]) => n > 1)
         .map(([t, n]) => `${t} ${int(n)}`)
         .join(', ')})`,
-    `member: in ${report.seeded.memberActiveTeams} active teams, reads ${int(report.seeded.memberProjects)} projects; ` +
+    `member: in ${report.seeded.memberActiveTeams} active teams, ` +
+      `reads ${int(report.seeded.memberProjects)} projects; ` +
       `project detail target reached through a team only`,
     '',
   );
@@ -84,7 +89,8 @@ export function formatStructureReport(report: StructureReport, options: { allPla
     ...table(
       ['request (sequential, loopback)', 'as', 'n', 'min ms', 'median ms', 'p95 ms', 'items', 'bytes', 'SQL/req', ''],
       report.endpoints.map((e) => [
-        `${e.operation.padEnd(14)} GET ${e.path.replace(/^\/api\/org\/[^/]+/, '…').replace(/[0-9a-f]{8}-[0-9a-f-]{27}$/, '{id}')}`,
+        `${e.operation.padEnd(14)} GET ` +
+          e.path.replace(/^\/api\/org\/[^/]+/, '…').replace(/[0-9a-f]{8}-[0-9a-f-]{27}$/, '{id}'),
         e.actor,
         String(e.timing.n),
         ms(e.timing.minMs),

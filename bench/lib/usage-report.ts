@@ -99,41 +99,62 @@ function table(header: string[], rows: string[][], leftColumns = 1): string[] {
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
-/** Plans are printed with `allPlans` (BENCH_EXPLAIN=1), and for a pass whose unfiltered HTTP median is above `slowMs`. */
+/**
+ * Plans are printed with `allPlans` (BENCH_EXPLAIN=1), and for a pass whose unfiltered HTTP median is above
+ * `slowMs`.
+ */
 export function formatUsageReport(report: UsageBenchReport, options: { allPlans: boolean; slowMs: number }): string {
   const { size, ingest, file } = report;
   const out: string[] = [];
   out.push(
-    `Usage at scale on ${report.database}${report.analyzed ? ' (ANALYZEd after ingest)' : ' (no ANALYZE, as the app runs it)'}: ` +
-      `${int(size.runs)} runs in ${int(file.sessions)} sessions over ${int(size.projects)} projects, ${int(report.seed.folders)} folders ` +
+    `Usage at scale on ${report.database}` +
+      (report.analyzed ? ' (ANALYZEd after ingest)' : ' (no ANALYZE, as the app runs it)') +
+      ': ' +
+      `${int(size.runs)} runs in ${int(file.sessions)} sessions over ${int(size.projects)} projects, ` +
+      `${int(report.seed.folders)} folders ` +
       `(${size.rootFolders} roots × ${size.childrenPerRoot} children + 1 archived)`,
     `seeded org, owner, folders, projects in ${(report.seed.seedMs / 1000).toFixed(1)} s; ` +
       `JSONL file ${mib(file.bytes)} (${int(file.lines)} lines) generated in ${(file.generateMs / 1000).toFixed(1)} s`,
     ...(ingest.failedAttempt
       ? [
-          `INGEST FAILED through services.usage.ingest after ${(ingest.failedAttempt.ms / 1000).toFixed(1)} s: ${ingest.failedAttempt.error}`,
+          `INGEST FAILED through services.usage.ingest after ${(ingest.failedAttempt.ms / 1000).toFixed(1)} s: ` +
+            ingest.failedAttempt.error,
         ]
       : []),
-    `ingest through ${ingest.path}: ${int(ingest.runs)} runs, ${int(ingest.sessions)} sessions in ${(ingest.ms / 1000).toFixed(1)} s ` +
-      `= ${int(Math.round(ingest.runsPerSecond))} runs/s, ${ingest.mibPerSecond.toFixed(1)} MiB/s of JSONL (both passes)` +
+    `ingest through ${ingest.path}: ${int(ingest.runs)} runs, ${int(ingest.sessions)} sessions ` +
+      `in ${(ingest.ms / 1000).toFixed(1)} s ` +
+      `= ${int(Math.round(ingest.runsPerSecond))} runs/s, ` +
+      `${ingest.mibPerSecond.toFixed(1)} MiB/s of JSONL (both passes)` +
       (ingest.checkMs !== null
-        ? `; check pass ${(ingest.checkMs / 1000).toFixed(1)} s, lookups + write pass ${((ingest.ms - ingest.checkMs) / 1000).toFixed(1)} s`
+        ? `; check pass ${(ingest.checkMs / 1000).toFixed(1)} s, ` +
+          `lookups + write pass ${((ingest.ms - ingest.checkMs) / 1000).toFixed(1)} s`
         : ''),
     `  afterwards: runs ${int(ingest.rowsAfter.runs)}, agent_sessions ${int(ingest.rowsAfter.agentSessions)}` +
       (report.analyzeMs !== null ? `; ANALYZE ${(report.analyzeMs / 1000).toFixed(1)} s` : ''),
-    `folder variant: root folder "${report.seed.filterFolder.name}", ${report.seed.filterFolder.subtreeFolders} folders and ${report.seed.filterFolder.subtreeProjects} projects in its subtree`,
+    `folder variant: root folder "${report.seed.filterFolder.name}", ` +
+      `${report.seed.filterFolder.subtreeFolders} folders and ` +
+      `${report.seed.filterFolder.subtreeProjects} projects in its subtree`,
   );
 
   out.push(
     '',
-    "Each round calls, one after another: GET over loopback (HTTP), services.usage.report in process (service), the report's",
-    "aggregation as one statement through db.raw (raw), and its pre-aggregating rewrite (pre-agg). cpu = this process's CPU",
-    `time per call${report.database === 'postgresql' ? " (the PostgreSQL server's share not included)" : ' (SQLite runs in this process: the whole cost)'}.`,
+    'Each round calls, one after another: GET over loopback (HTTP), ' +
+      "services.usage.report in process (service), the report's",
+    'aggregation as one statement through db.raw (raw), ' +
+      "and its pre-aggregating rewrite (pre-agg). cpu = this process's CPU",
+    'time per call' +
+      (report.database === 'postgresql'
+        ? " (the PostgreSQL server's share not included)"
+        : ' (SQLite runs in this process: the whole cost)') +
+      '.',
   );
   for (const pass of report.passes) {
     out.push(
       '',
-      `${pass.name}${pass.createMs !== null ? ` (index built in ${(pass.createMs / 1000).toFixed(1)} s, dropped after the pass)` : ''}`,
+      pass.name +
+        (pass.createMs !== null
+          ? ` (index built in ${(pass.createMs / 1000).toFixed(1)} s, dropped after the pass)`
+          : ''),
     );
     out.push(
       ...table(
@@ -183,8 +204,11 @@ export function formatUsageReport(report: UsageBenchReport, options: { allPlans:
         const b = base!.variants.find((x) => x.variant === v.variant);
         if (!b) continue;
         out.push(
-          `    ${v.variant.padEnd(10)}  HTTP ${change(b.http.medianMs, v.http.medianMs)}   raw ${change(b.raw.medianMs, v.raw.medianMs)}` +
-            `   pre-agg ${change(b.alt.medianMs, v.alt.medianMs)}   (cpu raw ${change(b.raw.cpuMedianMs, v.raw.cpuMedianMs)}, pre-agg ${change(b.alt.cpuMedianMs, v.alt.cpuMedianMs)})`,
+          `    ${v.variant.padEnd(10)}  HTTP ${change(b.http.medianMs, v.http.medianMs)}` +
+            `   raw ${change(b.raw.medianMs, v.raw.medianMs)}` +
+            `   pre-agg ${change(b.alt.medianMs, v.alt.medianMs)}` +
+            `   (cpu raw ${change(b.raw.cpuMedianMs, v.raw.cpuMedianMs)}, ` +
+            `pre-agg ${change(b.alt.cpuMedianMs, v.alt.cpuMedianMs)})`,
         );
       }
     }
