@@ -98,7 +98,8 @@ function jsDoc(paragraphs, indent) {
 export function renderOperationsModule(operations) {
   const rows = operations.map(
     (op) =>
-      `  ${op.operationId}: { method: ${quote(op.method)}, path: ${quote(op.path)}${op.redirect ? ", redirect: 'manual'" : ''} },`,
+      `  ${op.operationId}: { method: ${quote(op.method)}, path: ` +
+      `${quote(op.path)}${op.redirect ? ", redirect: 'manual'" : ''} },`,
   );
   const members = operations.map(
     (op) =>
@@ -107,7 +108,8 @@ export function renderOperationsModule(operations) {
           op.summary,
           op.description,
           op.redirect
-            ? "SDK: sent with `redirect: 'manual'`; the redirect is not followed, and the method resolves to `undefined` once the server answered with it. In a browser the cookie it sets is stored by the browser."
+            ? "SDK: sent with `redirect: 'manual'`; the redirect is not followed, and the method resolves to " +
+              '`undefined` once the server answered with it. In a browser the cookie it sets is stored by the browser.'
             : undefined,
           `\`${op.method.toUpperCase()} ${op.path}\` (operation \`${op.operationId}\`)`,
         ],

@@ -48,7 +48,8 @@ function withoutEmptyValues(query: Record<string, unknown>): Record<string, unkn
 function pathSegment(where: string, name: string, value: unknown): string {
   if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {
     throw new TypeError(
-      `${where}: path parameter "${name}" must be a non-empty string other than "." and ".." (got ${JSON.stringify(value)})`,
+      `${where}: path parameter "${name}" must be a non-empty string other than "." and ".." (got ` +
+        `${JSON.stringify(value)})`,
     );
   }
   return value;

@@ -39,7 +39,7 @@ export class ApiError extends Error {
 
   static override [Symbol.hasInstance](value: unknown): boolean {
     // Subclasses keep the ordinary prototype check.
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` asked about, ApiError or a subclass.
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` asked about.
     if (this !== ApiError) return Function.prototype[Symbol.hasInstance].call(this, value);
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[API_ERROR] === true;
   }

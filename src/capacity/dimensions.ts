@@ -70,5 +70,8 @@ const UNITS: Partial<Record<CapacityDimension, CapacityUnit>> = {
   processCpu: 'millicores',
 };
 
-/** What the dimension's numbers measure: sizes in bytes, times in seconds, CPU in millicores, the rate per minute, the rest as counts. */
+/**
+ * What the dimension's numbers measure: sizes in bytes, times in seconds, CPU in millicores, the rate per minute, the
+ * rest as counts.
+ */
 export const unitOf = (dimension: CapacityDimension): CapacityUnit => UNITS[dimension] ?? 'count';

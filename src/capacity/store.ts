@@ -55,13 +55,16 @@ export class CapacityStore {
          insert into request_rate_windows as w (organization_id, window_started_ms, request_count)
          select ?, now_ms, 1 from clock
          on conflict (organization_id) do update set
-           window_started_ms = case when excluded.window_started_ms - w.window_started_ms >= ? then excluded.window_started_ms else w.window_started_ms end,
-           request_count = case when excluded.window_started_ms - w.window_started_ms >= ? then 1 else w.request_count + 1 end
+           window_started_ms = case when excluded.window_started_ms - w.window_started_ms >= ?
+                                    then excluded.window_started_ms else w.window_started_ms end,
+           request_count = case when excluded.window_started_ms - w.window_started_ms >= ?
+                                then 1 else w.request_count + 1 end
          where excluded.window_started_ms - w.window_started_ms >= ? or w.request_count < ?
          returning 1
        )
        select exists (select 1 from taken) as admitted,
-              (select w.window_started_ms + ? - clock.now_ms from request_rate_windows w, clock where w.organization_id = ?) as wait_ms`,
+              (select w.window_started_ms + ? - clock.now_ms
+                 from request_rate_windows w, clock where w.organization_id = ?) as wait_ms`,
       [organizationId, windowMs, windowMs, windowMs, allowed, windowMs, organizationId],
     );
     const row = result.rows[0];

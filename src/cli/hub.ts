@@ -178,7 +178,8 @@ const commands: Record<string, Command> = {
       const cleared = await runtime.capacity.clearLimit(org.id, dimension);
       const effective = await runtime.capacity.effectiveLimit(org.id, dimension);
       process.stdout.write(
-        `${cleared ? 'cleared' : 'no limit to clear:'} ${orgSlug} ${dimension}; effective limit ${effective} (the platform ceiling)\n`,
+        `${cleared ? 'cleared' : 'no limit to clear:'} ${orgSlug} ${dimension}; effective limit ${effective} (the ` +
+          `platform ceiling)\n`,
       );
     });
   },

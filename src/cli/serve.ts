@@ -65,7 +65,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     if (other !== undefined && !config.databaseUrl) {
       logger.warn(
         { pid: other, dataDir: config.dataDir },
-        'another hub serve runs on this SQLite data directory; several instances need PostgreSQL (README "Running several instances")',
+        'another hub serve runs on this SQLite data directory; several instances need PostgreSQL (README "Running ' +
+          'several instances")',
       );
     }
     recordServerBaseUrl(config.dataDir, config.baseUrl);
@@ -158,7 +159,8 @@ async function seedDemo(runtime: Runtime, config: Config, logger: Logger): Promi
   const link = await runtime.sessions.issueLoginLink(DEMO.ownerImOpenId);
   logger.info({ org: DEMO.slug }, 'created the demo organization');
   process.stderr.write(
-    `\nDemo organization "${DEMO.slug}" created. Log in as its owner (link valid 15 minutes, once):\n  ${loginUrl(config.baseUrl, link.token)}\n\n`,
+    `\nDemo organization "${DEMO.slug}" created. Log in as its owner (link valid 15 minutes, once):\n  ` +
+      `${loginUrl(config.baseUrl, link.token)}\n\n`,
   );
 }
 

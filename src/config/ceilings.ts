@@ -42,7 +42,8 @@ export function parseCeilings(env: NodeJS.ProcessEnv, bodyLimitBytes: number): D
   // ceiling would promise bodies no request can carry.
   if (bodyCeiling !== undefined && bodyCeiling > bodyLimitBytes) {
     throw new ConfigError(
-      `${ceilingVariable('requestBodySize')} (${bodyCeiling}) must not exceed HUB_BODY_LIMIT (${bodyLimitBytes}), the largest body the server reads; lower it or raise HUB_BODY_LIMIT`,
+      `${ceilingVariable('requestBodySize')} (${bodyCeiling}) must not exceed HUB_BODY_LIMIT (${bodyLimitBytes}), ` +
+        `the largest body the server reads; lower it or raise HUB_BODY_LIMIT`,
     );
   }
   return ceilings;

@@ -24,7 +24,10 @@ export interface Config {
   bodyLimitBytes: number;
   /** One of pino's levels (LOG_LEVELS); anything else stops start-up naming `LOG_LEVEL`. */
   logLevel: string;
-  /** How long `hub serve` waits for in-flight requests on SIGTERM/SIGINT before it exits anyway (`HUB_SHUTDOWN_GRACE_MS`). */
+  /**
+   * How long `hub serve` waits for in-flight requests on SIGTERM/SIGINT before it exits anyway
+   * (`HUB_SHUTDOWN_GRACE_MS`).
+   */
   shutdownGraceMs: number;
   /**
    * Platform ceilings set by `HUB_CEILING_<DIMENSION>`; a dimension left out takes its runtime

@@ -23,7 +23,8 @@ export function parseMasterKeyVariables(
   if (rawKeys === undefined && activeKeyId === undefined) return undefined;
   if (rawKeys === undefined) {
     throw new ConfigError(
-      'HUB_ACTIVE_KEY_ID is set but HUB_MASTER_KEYS is not; set both, or neither to use the key file in the data directory',
+      'HUB_ACTIVE_KEY_ID is set but HUB_MASTER_KEYS is not; set both, or neither to use the key file in the data ' +
+        'directory',
     );
   }
   if (activeKeyId === undefined) {

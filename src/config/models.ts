@@ -35,7 +35,8 @@ export function parseModels(raw: string | undefined): readonly AgentModel[] {
     parsed = JSON.parse(raw);
   } catch (err) {
     throw new ConfigError(
-      `${VARIABLE} is not valid JSON (${oneLine((err as Error).message)}); expected an array of {"id", "label", "toolCapable"} objects`,
+      `${VARIABLE} is not valid JSON (${oneLine((err as Error).message)}); expected an array of {"id", "label", ` +
+        `"toolCapable"} objects`,
     );
   }
   if (!Array.isArray(parsed))
@@ -63,7 +64,8 @@ function parseEntry(entry: unknown, at: string): AgentModel {
   const unknown = Object.keys(record).filter((key) => !FIELDS.has(key));
   if (unknown.length > 0)
     throw new ConfigError(
-      `${at} has unknown properties ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed are id, label, toolCapable`,
+      `${at} has unknown properties ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed are id, label, ` +
+        `toolCapable`,
     );
   const { id, label, toolCapable } = record;
   if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_LENGTH || id.trim() !== id) {

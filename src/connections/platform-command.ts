@@ -16,7 +16,9 @@ const MAX_SECRET_LENGTH = 4096;
 const MAX_STDIN_BYTES = 64 * 1024;
 const ENV_TOKEN = 'HUB_PROVIDER_AUTH_TOKEN';
 const ENV_VENDOR_KEY = 'HUB_PROVIDER_VENDOR_API_KEY';
-const HOW = `set ${ENV_TOKEN} (and optionally ${ENV_VENDOR_KEY}), or pipe {"authToken": "…", "vendorApiKey": "…"} as JSON on stdin`;
+const HOW =
+  `set ${ENV_TOKEN} (and optionally ${ENV_VENDOR_KEY}), ` +
+  'or pipe {"authToken": "…", "vendorApiKey": "…"} as JSON on stdin';
 
 /**
  * `hub connection platform <org> <providerId> --base-url U`: creates or rotates the
@@ -136,5 +138,8 @@ async function readAll(stream: Readable): Promise<string> {
 
 function summary(orgSlug: string, c: ProviderConnectionRecord, outcome: RotationOutcome): string {
   const did = { created: 'created', rotated: 'rotated', taken_over: 'took over (was BYOK)' }[outcome];
-  return `${did} platform-managed connection ${c.provider_id} of ${orgSlug}: version ${c.active_version} active, sealed with key ${c.key_id}`;
+  return (
+    `${did} platform-managed connection ${c.provider_id} of ${orgSlug}: ` +
+    `version ${c.active_version} active, sealed with key ${c.key_id}`
+  );
 }

@@ -249,7 +249,10 @@ export class ConnectionService {
     return result;
   }
 
-  /** Sets the capability connection DISABLED; versions stay, a later PUT reactivates it; a DISABLED one is left as it is. */
+  /**
+   * Sets the capability connection DISABLED; versions stay, a later PUT reactivates it; a DISABLED one is left as it
+   * is.
+   */
   async disableCapability(organizationId: string, capabilityId: string): Promise<CapabilityConnectionRecord> {
     return this.disable('capability', {
       find: (trx, lock) => this.store.findCapability(trx, organizationId, capabilityId, { lock }),

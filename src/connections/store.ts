@@ -84,7 +84,10 @@ export class ConnectionStore {
     return withActiveKey(db, 'provider').where('c.organization_id', organizationId).orderBy('c.provider_id');
   }
 
-  /** The connection; `lock` holds its row until the transaction ends (PostgreSQL; SQLite's single writer already serializes). */
+  /**
+   * The connection; `lock` holds its row until the transaction ends (PostgreSQL; SQLite's single writer already
+   * serializes).
+   */
   async findProvider(
     db: Executor,
     organizationId: string,
@@ -105,7 +108,10 @@ export class ConnectionStore {
     return withActiveKey(db, 'capability').where('c.organization_id', organizationId).orderBy('c.capability_id');
   }
 
-  /** The connection; `lock` holds its row until the transaction ends (PostgreSQL; SQLite's single writer already serializes). */
+  /**
+   * The connection; `lock` holds its row until the transaction ends (PostgreSQL; SQLite's single writer already
+   * serializes).
+   */
   async findCapability(
     db: Executor,
     organizationId: string,
@@ -304,7 +310,9 @@ export class ConnectionStore {
     return row && splitEnvelope<CapabilityConnectionRecord>(row);
   }
 
-  /** Sealed versions per master key id over every kind; versions that are some connection's active one counted apart. */
+  /**
+   * Sealed versions per master key id over every kind; versions that are some connection's active one counted apart.
+   */
   async keyUsage(db: Executor): Promise<KeyUsage[]> {
     const usage = new Map<string, KeyUsage>();
     for (const kind of Object.keys(TABLES) as ConnectionKind[]) {

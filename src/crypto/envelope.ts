@@ -63,7 +63,8 @@ export function open(envelope: Envelope, binding: EnvelopeBinding, keyring: Keyr
     );
   } catch {
     throw new TamperedEnvelopeError(
-      `The data key of connection ${binding.connectionId} version ${binding.version} does not authenticate under master key "${envelope.keyId}": ` +
+      `The data key of connection ${binding.connectionId} version ${binding.version} does not authenticate under ` +
+        `master key "${envelope.keyId}": ` +
         'the envelope was altered or moved from another row, or that key id now names a different key.',
     );
   }
@@ -71,7 +72,8 @@ export function open(envelope: Envelope, binding: EnvelopeBinding, keyring: Keyr
     return decrypt(dataKey, envelope.iv, envelope.tag, envelope.ciphertext, associatedData('payload', binding));
   } catch {
     throw new TamperedEnvelopeError(
-      `The payload of connection ${binding.connectionId} version ${binding.version} does not authenticate: the envelope was altered or moved from another row.`,
+      `The payload of connection ${binding.connectionId} version ${binding.version} does not authenticate: the ` +
+        `envelope was altered or moved from another row.`,
     );
   } finally {
     dataKey.fill(0);

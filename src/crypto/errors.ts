@@ -15,7 +15,8 @@ export class UnknownKeyIdError extends CredentialError {
 
   constructor(readonly keyId: string) {
     super(
-      `The credential is sealed under master key "${keyId}", which this keyring does not hold; add it to HUB_MASTER_KEYS.`,
+      `The credential is sealed under master key "${keyId}", which this keyring does not hold; add it to ` +
+        `HUB_MASTER_KEYS.`,
     );
     this.name = 'UnknownKeyIdError';
   }

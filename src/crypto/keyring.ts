@@ -103,7 +103,8 @@ async function keyringFromFile(
   if (sealed > 0) {
     throw new ConfigError(
       `the master key file ${file} is missing but the database holds ${sealed} sealed credential version(s); ` +
-        'restore the file from a backup (or set HUB_MASTER_KEYS and HUB_ACTIVE_KEY_ID); a new key is never generated over existing envelopes',
+        'restore the file from a backup (or set HUB_MASTER_KEYS and HUB_ACTIVE_KEY_ID); a new key is never ' +
+        'generated over existing envelopes',
     );
   }
   const created = createKeyFile(file);

@@ -107,7 +107,8 @@ export class PostgresInvalidations implements CacheInvalidations {
   private async countPeers(): Promise<number> {
     const row = (await this.db
       .raw(
-        'select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = ? and pid <> ?',
+        'select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = ' +
+          '? and pid <> ?',
         [LISTENER_NAME, this.listenerPid ?? 0],
       )
       .then((result: { rows: Array<{ n: number }> }) => result.rows[0])) ?? { n: 0 };

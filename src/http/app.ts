@@ -52,7 +52,8 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   const metrics = createMetrics({ db, spec });
   app.use(metrics.recordRequests);
   app.use(requestLog(logger));
-  app.use(operationsEndpoints({ db, metrics, state: options.instance ?? { draining: false } })); // /healthz /readyz /metrics /docs
+  // /healthz /readyz /metrics /docs
+  app.use(operationsEndpoints({ db, metrics, state: options.instance ?? { draining: false } }));
   app.use(csrfGuard(config.baseUrl));
   app.use(
     createApiRouter({

@@ -3,7 +3,10 @@ import { folderTreeOperations } from '../folder-tree/operations.js';
 import type { OperationModule } from '../http/operation-table.js';
 import { toAgentLibrary } from './mapper.js';
 
-/** The agent library's folder tree: read, then create, rename/reorder/move and archive like project folders. Org admins only. */
+/**
+ * The agent library's folder tree: read, then create, rename/reorder/move and archive like project folders. Org admins
+ * only.
+ */
 export function libraryOperations({ library }: Services): OperationModule {
   return {
     getAgentLibrary: {

@@ -64,7 +64,9 @@ export class TtlCache<V> {
     return this.get(key, nowMs);
   }
 
-  /** Take this before reading from the database and pass it to `set`, so a read an invalidation overtook is not cached. */
+  /**
+   * Take this before reading from the database and pass it to `set`, so a read an invalidation overtook is not cached.
+   */
   mark(): number {
     return this.generation;
   }

@@ -40,7 +40,8 @@ export async function skillCommand(
     const { skill, stored } = await runtime.skills.installDirectory(org.id, name, dir, parsed.values.version);
     const note = stored ? '' : ' (content already in the store)';
     io.stdout.write(
-      `installed skill ${skill.name} ${JSON.stringify(skill.version)} into ${orgSlug}: ${skill.content_digest}${note}\n`,
+      `installed skill ${skill.name} ${JSON.stringify(skill.version)} into ${orgSlug}: ` +
+        `${skill.content_digest}${note}\n`,
     );
   });
 }

@@ -48,13 +48,15 @@ export async function readSkillDirectory(dir: string, limits: IngestionLimits): 
       }
       if (limits.fileSize !== null && stat.size > limits.fileSize) {
         throw invalidSkill(
-          `The file ${quoted(relative)} has ${stat.size} bytes; this organization's fileSize limit is ${limits.fileSize}`,
+          `The file ${quoted(relative)} has ${stat.size} bytes; this organization's fileSize limit is ` +
+            `${limits.fileSize}`,
         );
       }
       total += stat.size;
       if (limits.archiveExpansion !== null && total > limits.archiveExpansion) {
         throw invalidSkill(
-          `The directory's files add up to more than this organization's archiveExpansion limit of ${limits.archiveExpansion} bytes`,
+          `The directory's files add up to more than this organization's archiveExpansion limit of ` +
+            `${limits.archiveExpansion} bytes`,
         );
       }
     }

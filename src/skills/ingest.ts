@@ -133,13 +133,15 @@ export function inspectSkill(
     const bytes = toBytes(file);
     if (limits.fileSize !== null && bytes.length > limits.fileSize) {
       throw invalidSkill(
-        `The file ${quoted(file.path)} has ${bytes.length} bytes; this organization's fileSize limit is ${limits.fileSize}`,
+        `The file ${quoted(file.path)} has ${bytes.length} bytes; this organization's fileSize limit is ` +
+          `${limits.fileSize}`,
       );
     }
     total += bytes.length;
     if (limits.archiveExpansion !== null && total > limits.archiveExpansion) {
       throw invalidSkill(
-        `The skill's files add up to more than this organization's archiveExpansion limit of ${limits.archiveExpansion} bytes (at ${quoted(file.path)})`,
+        `The skill's files add up to more than this organization's archiveExpansion limit of ` +
+          `${limits.archiveExpansion} bytes (at ${quoted(file.path)})`,
       );
     }
     return { path: file.path, bytes };

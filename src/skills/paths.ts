@@ -62,7 +62,8 @@ export function checkPaths(paths: readonly string[]): void {
       throw invalidSkill(
         earlier === path
           ? `The file path ${quoted(path)} appears twice`
-          : `The file paths ${quoted(earlier)} and ${quoted(path)} name the same file once case and Unicode normalization are ignored`,
+          : `The file paths ${quoted(earlier)} and ${quoted(path)} name the same file ` +
+              'once case and Unicode normalization are ignored',
       );
     }
     files.set(key, path);

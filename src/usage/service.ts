@@ -73,7 +73,8 @@ export class UsageService {
       } else {
         if (seen.projectId !== run.projectId)
           throw new IngestError(
-            `line ${line}: session ${run.sessionId} belongs to project ${seen.projectId} (line ${seen.line}), not ${run.projectId}`,
+            `line ${line}: session ${run.sessionId} belongs to project ${seen.projectId} (line ${seen.line}), not ` +
+              `${run.projectId}`,
           );
         seen.runs += 1;
         if (run.at < seen.firstAt) seen.firstAt = run.at;
@@ -164,7 +165,10 @@ export class UsageService {
     return toUsageBreakdown(filter.from, filter.to, byKind, byCapability);
   }
 
-  /** The window (normalized; 400 when reversed), the folder's subtree and the project, as the report and the breakdown read them. */
+  /**
+   * The window (normalized; 400 when reversed), the folder's subtree and the project, as the report and the breakdown
+   * read them.
+   */
   private async filterOf(
     organizationId: string,
     query: { from?: string; to?: string; folderId?: string; projectId?: string },

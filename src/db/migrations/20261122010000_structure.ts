@@ -63,7 +63,8 @@ export async function up(knex: Knex): Promise<void> {
   });
   // A project has at most one live chat, and a chat feeds at most one project.
   await knex.raw(
-    'create unique index project_bindings_active_project_unique on project_bindings (project_id) where archived_at is null',
+    'create unique index project_bindings_active_project_unique on project_bindings (project_id) where archived_at ' +
+      'is null',
   );
   await knex.raw(
     'create unique index project_bindings_active_chat_unique on project_bindings (chat_id) where archived_at is null',

@@ -12,7 +12,8 @@ export async function up(knex: Knex): Promise<void> {
     'create index projects_active_org_folder_idx on projects (organization_id, folder_id) where archived_at is null',
   );
   await knex.raw(
-    'create index runs_org_project_cover_idx on runs (organization_id, project_id, at, input_tokens, output_tokens, cost_usd)',
+    'create index runs_org_project_cover_idx on runs (organization_id, project_id, at, input_tokens, ' +
+      'output_tokens, cost_usd)',
   );
 }
 

@@ -23,7 +23,8 @@ export async function up(knex: Knex): Promise<void> {
     t.primary(['run_id', 'ordinal'], 'run_facts_pkey');
   });
   await knex.raw(
-    'create index run_facts_org_project_cover_idx on run_facts (organization_id, project_id, at, kind, capability_id, quantity, cost_usd)',
+    'create index run_facts_org_project_cover_idx on run_facts (organization_id, project_id, at, kind, ' +
+      'capability_id, quantity, cost_usd)',
   );
 }
 

@@ -13,7 +13,8 @@ export function ScrollRegion({
   ref?: Ref<HTMLElement>;
 }) {
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus so keyboard users can scroll it (axe: scrollable-region-focusable).
+    // A scrollable region must take focus so keyboard users can scroll it (axe: scrollable-region-focusable).
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: see above.
     <section ref={ref} aria-label={label} tabIndex={0} style={{ overflow: 'auto', ...style }}>
       {children}
     </section>
