@@ -97,9 +97,10 @@ function jsDoc(paragraphs, indent) {
 /** src/generated/operations.ts: the runtime table and the method interface. */
 export function renderOperationsModule(operations) {
   const rows = operations.map(
-    (op) =>
-      `  ${op.operationId}: { method: ${quote(op.method)}, path: ` +
-      `${quote(op.path)}${op.redirect ? ", redirect: 'manual'" : ''} },`,
+    (op) => {
+      const redirect = op.redirect ? ", redirect: 'manual'" : '';
+      return `  ${op.operationId}: { method: ${quote(op.method)}, path: ${quote(op.path)}${redirect} },`;
+    },
   );
   const members = operations.map(
     (op) =>

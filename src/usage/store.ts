@@ -263,7 +263,5 @@ function* chunks<T>(items: T[], size: number): Generator<T[]> {
 }
 
 // ISO 8601 UTC timestamps order as text; Math.min/max would turn them into NaN.
-// biome-ignore lint/complexity/useMathMinMax: these are timestamps in text, not numbers.
 const earlier = (a: string, b: string): string => (a < b ? a : b);
-// biome-ignore lint/complexity/useMathMinMax: these are timestamps in text, not numbers.
 const later = (a: string, b: string): string => (a > b ? a : b);
