@@ -95,28 +95,28 @@ function jsDoc(paragraphs, indent) {
 }
 
 /** src/generated/operations.ts: the runtime table and the method interface. */
+/** How the SDK sends an operation answered by a redirect (the login link), in its method's doc comment. */
+const REDIRECT_NOTE =
+  "SDK: sent with `redirect: 'manual'`; the redirect is not followed, and the method resolves to " +
+  '`undefined` once the server answered with it. In a browser the cookie it sets is stored by the browser.';
+
 export function renderOperationsModule(operations) {
-  const rows = operations.map(
-    (op) => {
-      const redirect = op.redirect ? ", redirect: 'manual'" : '';
-      return `  ${op.operationId}: { method: ${quote(op.method)}, path: ${quote(op.path)}${redirect} },`;
-    },
-  );
-  const members = operations.map(
-    (op) =>
-      jsDoc(
-        [
-          op.summary,
-          op.description,
-          op.redirect
-            ? "SDK: sent with `redirect: 'manual'`; the redirect is not followed, and the method resolves to " +
-              '`undefined` once the server answered with it. In a browser the cookie it sets is stored by the browser.'
-            : undefined,
-          `\`${op.method.toUpperCase()} ${op.path}\` (operation \`${op.operationId}\`)`,
-        ],
-        '  ',
-      ) + `  readonly ${op.operationId}: OperationMethod<operations[${quote(op.operationId)}]>;`,
-  );
+  const rows = operations.map((op) => {
+    const redirect = op.redirect ? ", redirect: 'manual'" : '';
+    return `  ${op.operationId}: { method: ${quote(op.method)}, path: ${quote(op.path)}${redirect} },`;
+  });
+  const members = operations.map((op) => {
+    const doc = jsDoc(
+      [
+        op.summary,
+        op.description,
+        op.redirect ? REDIRECT_NOTE : undefined,
+        `\`${op.method.toUpperCase()} ${op.path}\` (operation \`${op.operationId}\`)`,
+      ],
+      '  ',
+    );
+    return `${doc}  readonly ${op.operationId}: OperationMethod<operations[${quote(op.operationId)}]>;`;
+  });
   return `${HEADER}import type { Expect, OperationMethod, OperationTableFor, SameKeys } from '../operation-types.js';
 import type { operations, paths } from './openapi.js';
 
