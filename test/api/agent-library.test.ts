@@ -37,30 +37,33 @@ const skillRow = async (org: OrgFixture, name: string) =>
   (await okBody(org.call('owner', 'listAgentSkills'))).skills.find((s) => s.name === name);
 
 describe('the library folder tree', () => {
-  it('creates folders at the root and below, last among their siblings, and lists them in tree order with counts', async () => {
-    const org = await freshOrg();
-    expect(await library(org)).toEqual([]);
-    const prompts = await folder(org, 'Prompts');
-    const reviewers = await folder(org, 'Reviewers', prompts);
-    const archive = await folder(org, 'archive');
-    const first = await folder(org, 'First', undefined, '0000000001');
-    const rows = await library(org);
-    expect(rows.map((f) => f.name)).toEqual(['First', 'Prompts', 'Reviewers', 'archive']);
-    expect(rows.find((f) => f.id === reviewers)).toEqual({
-      id: reviewers,
-      name: 'Reviewers',
-      parentId: prompts,
-      sortKey: '0000001000',
-      roleCount: 0,
-      skillCount: 0,
-    });
-    expect(rows.find((f) => f.id === archive)?.sortKey).toBe('0000002000');
-    expect(rows.find((f) => f.id === first)?.parentId).toBeNull();
-    // The project explorer does not show library folders, nor the library project folders.
-    await okBody(org.call('owner', 'createFolder', { body: { name: 'Projects' } }), 201);
-    expect((await okBody(org.call('owner', 'getExplorer'))).folders.map((f) => f.name)).toEqual(['Projects']);
-    expect((await library(org)).map((f) => f.name)).not.toContain('Projects');
-  });
+  it(
+    'creates folders at the root and below, last among their siblings, ' + 'and lists them in tree order with counts',
+    async () => {
+      const org = await freshOrg();
+      expect(await library(org)).toEqual([]);
+      const prompts = await folder(org, 'Prompts');
+      const reviewers = await folder(org, 'Reviewers', prompts);
+      const archive = await folder(org, 'archive');
+      const first = await folder(org, 'First', undefined, '0000000001');
+      const rows = await library(org);
+      expect(rows.map((f) => f.name)).toEqual(['First', 'Prompts', 'Reviewers', 'archive']);
+      expect(rows.find((f) => f.id === reviewers)).toEqual({
+        id: reviewers,
+        name: 'Reviewers',
+        parentId: prompts,
+        sortKey: '0000001000',
+        roleCount: 0,
+        skillCount: 0,
+      });
+      expect(rows.find((f) => f.id === archive)?.sortKey).toBe('0000002000');
+      expect(rows.find((f) => f.id === first)?.parentId).toBeNull();
+      // The project explorer does not show library folders, nor the library project folders.
+      await okBody(org.call('owner', 'createFolder', { body: { name: 'Projects' } }), 201);
+      expect((await okBody(org.call('owner', 'getExplorer'))).folders.map((f) => f.name)).toEqual(['Projects']);
+      expect((await library(org)).map((f) => f.name)).not.toContain('Projects');
+    },
+  );
 
   it('renames, reorders and moves a folder; refuses a cycle with 409 folder_cycle', async () => {
     const org = await freshOrg();
@@ -85,68 +88,74 @@ describe('the library folder tree', () => {
     expect((await library(org)).find((f) => f.id === a)?.parentId).toBeNull();
   });
 
-  it('keeps the two trees apart: a project folder is no library parent, and a library folder no project folder', async () => {
-    const org = await freshOrg();
-    const projectFolder = (await okBody(org.call('owner', 'createFolder', { body: { name: 'P' } }), 201)).id;
-    const libraryFolder = await folder(org, 'L');
-    expectError(
-      await org.call('owner', 'createAgentLibraryFolder', { body: { name: 'x', parentId: projectFolder } }),
-      404,
-      'folder_not_found',
-    );
-    expectError(
-      await org.call('owner', 'updateAgentLibraryFolder', { path: { folderId: projectFolder }, body: { name: 'x' } }),
-      404,
-      'folder_not_found',
-    );
-    expectError(
-      await org.call('owner', 'archiveAgentLibraryFolder', { path: { folderId: projectFolder } }),
-      404,
-      'folder_not_found',
-    );
-    expectError(
-      await org.call('owner', 'createFolder', { body: { name: 'x', parentId: libraryFolder } }),
-      404,
-      'folder_not_found',
-    );
-    expectError(
-      await org.call('owner', 'createProject', { body: { name: 'x', folderId: libraryFolder } }),
-      404,
-      'folder_not_found',
-    );
-    expectError(await putRole(org, 'r', { label: 'R', libraryFolderId: projectFolder }), 404, 'folder_not_found');
-  });
+  it(
+    'keeps the two trees apart: a project folder is no library parent, ' + 'and a library folder no project folder',
+    async () => {
+      const org = await freshOrg();
+      const projectFolder = (await okBody(org.call('owner', 'createFolder', { body: { name: 'P' } }), 201)).id;
+      const libraryFolder = await folder(org, 'L');
+      expectError(
+        await org.call('owner', 'createAgentLibraryFolder', { body: { name: 'x', parentId: projectFolder } }),
+        404,
+        'folder_not_found',
+      );
+      expectError(
+        await org.call('owner', 'updateAgentLibraryFolder', { path: { folderId: projectFolder }, body: { name: 'x' } }),
+        404,
+        'folder_not_found',
+      );
+      expectError(
+        await org.call('owner', 'archiveAgentLibraryFolder', { path: { folderId: projectFolder } }),
+        404,
+        'folder_not_found',
+      );
+      expectError(
+        await org.call('owner', 'createFolder', { body: { name: 'x', parentId: libraryFolder } }),
+        404,
+        'folder_not_found',
+      );
+      expectError(
+        await org.call('owner', 'createProject', { body: { name: 'x', folderId: libraryFolder } }),
+        404,
+        'folder_not_found',
+      );
+      expectError(await putRole(org, 'r', { label: 'R', libraryFolderId: projectFolder }), 404, 'folder_not_found');
+    },
+  );
 
-  it('archives only an empty folder: an active child folder, a role or a skill (disabled ones too) keeps it', async () => {
-    const org = await freshOrg();
-    const parent = await folder(org, 'Parent');
-    const child = await folder(org, 'Child', parent);
-    const archive = (folderId: string) => org.call('owner', 'archiveAgentLibraryFolder', { path: { folderId } });
-    expectError(await archive(parent), 409, 'folder_not_empty');
+  it(
+    'archives only an empty folder: an active child folder, ' + 'a role or a skill (disabled ones too) keeps it',
+    async () => {
+      const org = await freshOrg();
+      const parent = await folder(org, 'Parent');
+      const child = await folder(org, 'Child', parent);
+      const archive = (folderId: string) => org.call('owner', 'archiveAgentLibraryFolder', { path: { folderId } });
+      expectError(await archive(parent), 409, 'folder_not_empty');
 
-    await okBody(putRole(org, 'kept', { label: 'Kept', libraryFolderId: child }));
-    await okBody(org.call('owner', 'updateAgentRole', { path: { roleId: 'kept' }, body: { disabled: true } }));
-    const refused = await archive(child);
-    expectError(refused, 409, 'folder_not_empty');
-    expect(errorBody(refused).error.message).toContain('roles or skills');
-    await okBody(putRole(org, 'kept', { label: 'Kept', libraryFolderId: null }));
+      await okBody(putRole(org, 'kept', { label: 'Kept', libraryFolderId: child }));
+      await okBody(org.call('owner', 'updateAgentRole', { path: { roleId: 'kept' }, body: { disabled: true } }));
+      const refused = await archive(child);
+      expectError(refused, 409, 'folder_not_empty');
+      expect(errorBody(refused).error.message).toContain('roles or skills');
+      await okBody(putRole(org, 'kept', { label: 'Kept', libraryFolderId: null }));
 
-    await installSkill(org, 'lint');
-    await okBody(
-      org.call('owner', 'updateAgentSkill', {
-        path: { name: 'lint' },
-        body: { libraryFolderId: child, disabled: true },
-      }),
-    );
-    expectError(await archive(child), 409, 'folder_not_empty');
-    await okBody(org.call('owner', 'updateAgentSkill', { path: { name: 'lint' }, body: { libraryFolderId: null } }));
+      await installSkill(org, 'lint');
+      await okBody(
+        org.call('owner', 'updateAgentSkill', {
+          path: { name: 'lint' },
+          body: { libraryFolderId: child, disabled: true },
+        }),
+      );
+      expectError(await archive(child), 409, 'folder_not_empty');
+      await okBody(org.call('owner', 'updateAgentSkill', { path: { name: 'lint' }, body: { libraryFolderId: null } }));
 
-    expect(await okBody(archive(child))).toEqual({ archived: true, folderId: child });
-    expect(await okBody(archive(parent))).toEqual({ archived: true, folderId: parent });
-    expect(await library(org)).toEqual([]);
-    expectError(await archive(parent), 404, 'folder_not_found');
-    expectError(await putRole(org, 'kept', { label: 'Kept', libraryFolderId: parent }), 404, 'folder_not_found');
-  });
+      expect(await okBody(archive(child))).toEqual({ archived: true, folderId: child });
+      expect(await okBody(archive(parent))).toEqual({ archived: true, folderId: parent });
+      expect(await library(org)).toEqual([]);
+      expectError(await archive(parent), 404, 'folder_not_found');
+      expectError(await putRole(org, 'kept', { label: 'Kept', libraryFolderId: parent }), 404, 'folder_not_found');
+    },
+  );
 
   it('counts library folders and project folders together toward folderCount', async () => {
     const org = await freshOrg();
@@ -166,17 +175,22 @@ describe('the library folder tree', () => {
 });
 
 describe('libraryFolderId of roles and skills', () => {
-  it('places a role with PUT, keeps the place when the PUT leaves it out, and moves it to the root with null', async () => {
-    const org = await freshOrg();
-    const shelf = await folder(org, 'Shelf');
-    const created = await okBody(putRole(org, 'coder', { label: 'Coder', libraryFolderId: shelf }));
-    expect(created.libraryFolderId).toBe(shelf);
-    expect((await okBody(putRole(org, 'coder', { label: 'Coder 2' }))).libraryFolderId).toBe(shelf);
-    expect((await okBody(putRole(org, 'plain', { label: 'Plain' }))).libraryFolderId).toBeNull();
-    expect((await library(org)).find((f) => f.id === shelf)).toMatchObject({ roleCount: 1, skillCount: 0 });
-    expect((await okBody(putRole(org, 'coder', { label: 'Coder', libraryFolderId: null }))).libraryFolderId).toBeNull();
-    expect((await roleRow(org, 'coder'))?.libraryFolderId).toBeNull();
-  });
+  it(
+    'places a role with PUT, keeps the place when the PUT leaves it out, ' + 'and moves it to the root with null',
+    async () => {
+      const org = await freshOrg();
+      const shelf = await folder(org, 'Shelf');
+      const created = await okBody(putRole(org, 'coder', { label: 'Coder', libraryFolderId: shelf }));
+      expect(created.libraryFolderId).toBe(shelf);
+      expect((await okBody(putRole(org, 'coder', { label: 'Coder 2' }))).libraryFolderId).toBe(shelf);
+      expect((await okBody(putRole(org, 'plain', { label: 'Plain' }))).libraryFolderId).toBeNull();
+      expect((await library(org)).find((f) => f.id === shelf)).toMatchObject({ roleCount: 1, skillCount: 0 });
+      expect(
+        (await okBody(putRole(org, 'coder', { label: 'Coder', libraryFolderId: null }))).libraryFolderId,
+      ).toBeNull();
+      expect((await roleRow(org, 'coder'))?.libraryFolderId).toBeNull();
+    },
+  );
 
   it('moves a skill with PATCH (answering updated), and a new install keeps its place', async () => {
     const org = await freshOrg();

@@ -174,27 +174,33 @@ describe('the model picker (GET /agent-models)', () => {
 });
 
 describe('PUT /agent-roles/{roleId}', () => {
-  it('creates a role from a label alone, every other field at its default, and answers 200 with the full row', async () => {
-    const org = await freshOrg('create');
-    const res = await org.call('admin', 'putAgentRole', { path: { roleId: 'reviewer' }, body: { label: 'Reviewer' } });
-    expectOk(res);
-    expect(res.body).toEqual({
-      id: expect.any(String),
-      roleId: 'reviewer',
-      label: 'Reviewer',
-      defaultModel: null,
-      systemPrompt: null,
-      tools: null,
-      sortOrder: 0,
-      isDefault: false,
-      disabledAt: null,
-      libraryFolderId: null,
-      createdAt: now(),
-      updatedAt: now(),
-      skillNames: [],
-    });
-    expect(await listRoles(org)).toEqual([res.body]);
-  });
+  it(
+    'creates a role from a label alone, ' + 'every other field at its default, and answers 200 with the full row',
+    async () => {
+      const org = await freshOrg('create');
+      const res = await org.call('admin', 'putAgentRole', {
+        path: { roleId: 'reviewer' },
+        body: { label: 'Reviewer' },
+      });
+      expectOk(res);
+      expect(res.body).toEqual({
+        id: expect.any(String),
+        roleId: 'reviewer',
+        label: 'Reviewer',
+        defaultModel: null,
+        systemPrompt: null,
+        tools: null,
+        sortOrder: 0,
+        isDefault: false,
+        disabledAt: null,
+        libraryFolderId: null,
+        createdAt: now(),
+        updatedAt: now(),
+        skillNames: [],
+      });
+      expect(await listRoles(org)).toEqual([res.body]);
+    },
+  );
 
   it('creates a role with every field given', async () => {
     const org = await freshOrg('create-full');
@@ -220,38 +226,41 @@ describe('PUT /agent-roles/{roleId}', () => {
     expect(await listRoles(org)).toEqual([role]);
   });
 
-  it('replaces the whole definition: fields left out return to their defaults; id, createdAt and skills stay', async () => {
-    const org = await freshOrg('replace');
-    await insertSkill(hub, org.id, 'lint');
-    const createdAt = now();
-    const first = await putRole(org, 'coder', {
-      label: 'Coder',
-      defaultModel: 'gpt-5',
-      systemPrompt: 'Write code.',
-      tools: ['bash'],
-      sortOrder: 3,
-      isDefault: true,
-    });
-    expect(await bindSkills(org, 'coder', ['lint'])).toEqual(['lint']);
-    tick();
-    const replaced = await putRole(org, 'coder', { label: 'Coder v2' });
-    expect(replaced).toEqual({
-      id: first.id,
-      roleId: 'coder',
-      label: 'Coder v2',
-      defaultModel: null,
-      systemPrompt: null,
-      tools: null,
-      sortOrder: 0,
-      isDefault: false,
-      disabledAt: null,
-      libraryFolderId: null,
-      createdAt,
-      updatedAt: now(),
-      skillNames: ['lint'],
-    });
-    expect(await listRoles(org)).toEqual([replaced]);
-  });
+  it(
+    'replaces the whole definition: ' + 'fields left out return to their defaults; id, createdAt and skills stay',
+    async () => {
+      const org = await freshOrg('replace');
+      await insertSkill(hub, org.id, 'lint');
+      const createdAt = now();
+      const first = await putRole(org, 'coder', {
+        label: 'Coder',
+        defaultModel: 'gpt-5',
+        systemPrompt: 'Write code.',
+        tools: ['bash'],
+        sortOrder: 3,
+        isDefault: true,
+      });
+      expect(await bindSkills(org, 'coder', ['lint'])).toEqual(['lint']);
+      tick();
+      const replaced = await putRole(org, 'coder', { label: 'Coder v2' });
+      expect(replaced).toEqual({
+        id: first.id,
+        roleId: 'coder',
+        label: 'Coder v2',
+        defaultModel: null,
+        systemPrompt: null,
+        tools: null,
+        sortOrder: 0,
+        isDefault: false,
+        disabledAt: null,
+        libraryFolderId: null,
+        createdAt,
+        updatedAt: now(),
+        skillNames: ['lint'],
+      });
+      expect(await listRoles(org)).toEqual([replaced]);
+    },
+  );
 
   it('keeps an explicit null and an empty tool list apart: null is the runtime defaults, [] is no tools', async () => {
     const org = await freshOrg('tools');
@@ -400,15 +409,19 @@ describe('the default role', () => {
     ]);
   });
 
-  it('stays on a default role that PUT keeps default, and leaves the organization without one when a PUT omits isDefault', async () => {
-    const org = await freshOrg('default-keep');
-    await putRole(org, 'a', { label: 'A', isDefault: true });
-    await putRole(org, 'b', { label: 'B' });
-    await putRole(org, 'a', { label: 'A again', isDefault: true });
-    expect(await defaults(org)).toEqual(['a']);
-    await putRole(org, 'a', { label: 'A' });
-    expect(await defaults(org)).toEqual([]);
-  });
+  it(
+    'stays on a default role that PUT keeps default, and leaves ' +
+      'the organization without one when a PUT omits isDefault',
+    async () => {
+      const org = await freshOrg('default-keep');
+      await putRole(org, 'a', { label: 'A', isDefault: true });
+      await putRole(org, 'b', { label: 'B' });
+      await putRole(org, 'a', { label: 'A again', isDefault: true });
+      expect(await defaults(org)).toEqual(['a']);
+      await putRole(org, 'a', { label: 'A' });
+      expect(await defaults(org)).toEqual([]);
+    },
+  );
 
   it('is created default at once when a new role sets isDefault', async () => {
     const org = await freshOrg('default-new');
@@ -523,21 +536,24 @@ describe('PUT /agent-roles/{roleId}/skills', () => {
     expect(row.created_at).toBe(boundAt);
   });
 
-  it('refuses names that are no skill of the organization with 422 unknown_skill naming each, changing nothing', async () => {
-    const org = await freshOrg('skills-unknown');
-    const elsewhere = await freshOrg('skills-elsewhere');
-    await insertSkill(hub, org.id, 'known');
-    await insertSkill(hub, elsewhere.id, 'theirs');
-    const role = await putRole(org, 'r', { label: 'R' });
-    await bindSkills(org, 'r', ['known']);
-    tick();
-    const res = await putSkills(org, 'r', ['known', 'missing-b', 'theirs', 'missing-a']);
-    expectError(res, 422, 'unknown_skill');
-    for (const name of ['missing-a', 'missing-b', 'theirs'])
-      expect(errorBody(res).error.message).toContain(`"${name}"`);
-    expect(errorBody(res).error.message).not.toContain('"known"');
-    expect(await listRoles(org)).toEqual([{ ...role, skillNames: ['known'] }]);
-  });
+  it(
+    'refuses names that are no skill of the organization with 422 unknown_skill naming each, ' + 'changing nothing',
+    async () => {
+      const org = await freshOrg('skills-unknown');
+      const elsewhere = await freshOrg('skills-elsewhere');
+      await insertSkill(hub, org.id, 'known');
+      await insertSkill(hub, elsewhere.id, 'theirs');
+      const role = await putRole(org, 'r', { label: 'R' });
+      await bindSkills(org, 'r', ['known']);
+      tick();
+      const res = await putSkills(org, 'r', ['known', 'missing-b', 'theirs', 'missing-a']);
+      expectError(res, 422, 'unknown_skill');
+      for (const name of ['missing-a', 'missing-b', 'theirs'])
+        expect(errorBody(res).error.message).toContain(`"${name}"`);
+      expect(errorBody(res).error.message).not.toContain('"known"');
+      expect(await listRoles(org)).toEqual([{ ...role, skillNames: ['known'] }]);
+    },
+  );
 
   it('lets a disabled skill be bound and stay bound', async () => {
     const org = await freshOrg('skills-disabled');
@@ -548,16 +564,20 @@ describe('PUT /agent-roles/{roleId}/skills', () => {
     expect(await bindSkills(org, 'r', ['retired'])).toEqual(['retired']);
   });
 
-  it('answers 404 role_not_found for a role the organization does not have, including another organization’s', async () => {
-    const org = await freshOrg('skills-norole');
-    const other = await freshOrg('skills-otherrole');
-    await insertSkill(hub, org.id, 's');
-    await putRole(other, 'theirs', { label: 'Theirs' });
-    for (const roleId of ['nobody', 'theirs']) expectError(await putSkills(org, roleId, ['s']), 404, 'role_not_found');
-    // The role is checked first, so an unknown role with unknown skills is still role_not_found.
-    expectError(await putSkills(org, 'nobody', ['nothing']), 404, 'role_not_found');
-    expect((await listRoles(other))[0]!.skillNames).toEqual([]);
-  });
+  it(
+    'answers 404 role_not_found for a role the organization does not have, ' + 'including another organization’s',
+    async () => {
+      const org = await freshOrg('skills-norole');
+      const other = await freshOrg('skills-otherrole');
+      await insertSkill(hub, org.id, 's');
+      await putRole(other, 'theirs', { label: 'Theirs' });
+      for (const roleId of ['nobody', 'theirs'])
+        expectError(await putSkills(org, roleId, ['s']), 404, 'role_not_found');
+      // The role is checked first, so an unknown role with unknown skills is still role_not_found.
+      expectError(await putSkills(org, 'nobody', ['nothing']), 404, 'role_not_found');
+      expect((await listRoles(other))[0]!.skillNames).toEqual([]);
+    },
+  );
 
   it('refuses a body the contract does not allow with 400 validation_failed', async () => {
     const org = await freshOrg('skills-body');
@@ -687,20 +707,24 @@ describe('who may call the agent role operations', () => {
     member: [403, 'org_admin_required'],
   };
 
-  it('refuses anonymous (401), another organization’s owner (404 org_not_found) and MEMBER (403 org_admin_required), changing nothing', async () => {
-    const before = await snapshot();
-    for (const actor of ACTORS) {
-      const expected = denied[actor];
-      if (!expected) continue;
-      for (const op of operations) {
-        const [method, path, body] = op.call(actor);
-        const res = await acme(actor, method, path, body);
-        expect([res.status, errorCodeOf(res)], `${op.name} as ${actor}`).toEqual(expected);
-        expectError(res, ...expected);
+  it(
+    'refuses anonymous (401), another organization’s owner (404 ' +
+      'org_not_found) and MEMBER (403 org_admin_required), changing nothing',
+    async () => {
+      const before = await snapshot();
+      for (const actor of ACTORS) {
+        const expected = denied[actor];
+        if (!expected) continue;
+        for (const op of operations) {
+          const [method, path, body] = op.call(actor);
+          const res = await acme(actor, method, path, body);
+          expect([res.status, errorCodeOf(res)], `${op.name} as ${actor}`).toEqual(expected);
+          expectError(res, ...expected);
+        }
       }
-    }
-    expect(await snapshot()).toEqual(before);
-  });
+      expect(await snapshot()).toEqual(before);
+    },
+  );
 
   it('lets ADMIN and OWNER call every one', async () => {
     for (const actor of ['admin', 'owner'] as const) {

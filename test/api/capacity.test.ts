@@ -152,32 +152,36 @@ describe('dimensions and platform ceilings', () => {
 });
 
 describe('GET /capacity-policy', () => {
-  it('lists all 23 dimensions in contract order; without HUB_CEILING_ variables every dimension has its built-in ceiling', async () => {
-    const org = await seedOrg(plainHub, 'plain');
-    const res = await org.call('admin', 'getCapacityPolicy');
-    expectOk(res);
-    expect(res.body.dimensions.map((r: Row) => r.dimension)).toEqual([...CAPACITY_DIMENSIONS]);
-    const defaults: Partial<Record<CapacityDimension, number>> = {
-      requestBodySize: DEFAULT_BODY_LIMIT,
-      fileSize: 5 * 1024 * 1024,
-      attachmentCount: 1000,
-      archiveExpansion: 50 * 1024 * 1024,
-    };
-    expect(SKILL_INGESTION_DEFAULTS).toEqual({
-      fileSize: defaults.fileSize,
-      attachmentCount: 1000,
-      archiveExpansion: defaults.archiveExpansion,
-    });
-    for (const row of res.body.dimensions as Row[]) {
-      const ceiling = defaults[row.dimension] ?? BUILT_IN_CEILINGS[row.dimension];
-      expect(row, row.dimension).toEqual({
-        dimension: row.dimension,
-        platformCeiling: ceiling,
-        organizationLimit: null,
-        effective: ceiling,
+  it(
+    'lists all 23 dimensions in contract order; without HUB_CEILING_ ' +
+      'variables every dimension has its built-in ceiling',
+    async () => {
+      const org = await seedOrg(plainHub, 'plain');
+      const res = await org.call('admin', 'getCapacityPolicy');
+      expectOk(res);
+      expect(res.body.dimensions.map((r: Row) => r.dimension)).toEqual([...CAPACITY_DIMENSIONS]);
+      const defaults: Partial<Record<CapacityDimension, number>> = {
+        requestBodySize: DEFAULT_BODY_LIMIT,
+        fileSize: 5 * 1024 * 1024,
+        attachmentCount: 1000,
+        archiveExpansion: 50 * 1024 * 1024,
+      };
+      expect(SKILL_INGESTION_DEFAULTS).toEqual({
+        fileSize: defaults.fileSize,
+        attachmentCount: 1000,
+        archiveExpansion: defaults.archiveExpansion,
       });
-    }
-  });
+      for (const row of res.body.dimensions as Row[]) {
+        const ceiling = defaults[row.dimension] ?? BUILT_IN_CEILINGS[row.dimension];
+        expect(row, row.dimension).toEqual({
+          dimension: row.dimension,
+          platformCeiling: ceiling,
+          organizationLimit: null,
+          effective: ceiling,
+        });
+      }
+    },
+  );
 
   it('shows the ceilings the environment set, over the runtime defaults', async () => {
     const rows = await policy(await freshOrg('env'));
@@ -307,29 +311,32 @@ describe('PUT /capacity-policy', () => {
     expect(await policy(org)).toEqual(before);
   });
 
-  it('answers 400 validation_failed to values that are not non-negative numbers or null, and to unknown dimensions', async () => {
-    const org = await freshOrg('invalid');
-    const before = await policy(org);
-    const invalid = [
-      { memberCount: -1 },
-      { memberCount: -0.5 },
-      { memberCount: '5' },
-      { memberCount: true },
-      { memberCount: {} },
-      { members: 5 },
-      { memberCount: 5, bogus: 1 },
-    ];
-    for (const limits of invalid) {
-      expectError(await org.api('owner', 'PUT', '/capacity-policy', { limits }), 400, 'validation_failed');
-    }
-    expectError(await org.api('owner', 'PUT', '/capacity-policy', {}), 400, 'validation_failed');
-    expectError(
-      await org.api('owner', 'PUT', '/capacity-policy', { limits: { memberCount: 5 }, extra: 1 }),
-      400,
-      'validation_failed',
-    );
-    expect(await policy(org)).toEqual(before);
-  });
+  it(
+    'answers 400 validation_failed to values that are not non-negative numbers or null, ' + 'and to unknown dimensions',
+    async () => {
+      const org = await freshOrg('invalid');
+      const before = await policy(org);
+      const invalid = [
+        { memberCount: -1 },
+        { memberCount: -0.5 },
+        { memberCount: '5' },
+        { memberCount: true },
+        { memberCount: {} },
+        { members: 5 },
+        { memberCount: 5, bogus: 1 },
+      ];
+      for (const limits of invalid) {
+        expectError(await org.api('owner', 'PUT', '/capacity-policy', { limits }), 400, 'validation_failed');
+      }
+      expectError(await org.api('owner', 'PUT', '/capacity-policy', {}), 400, 'validation_failed');
+      expectError(
+        await org.api('owner', 'PUT', '/capacity-policy', { limits: { memberCount: 5 }, extra: 1 }),
+        400,
+        'validation_failed',
+      );
+      expect(await policy(org)).toEqual(before);
+    },
+  );
 
   it('keeps each organization’s limits to itself', async () => {
     const [a, b] = [await freshOrg('own-a'), await freshOrg('own-b')];
@@ -588,17 +595,21 @@ describe('requestBodySize', () => {
     ).toBe(200);
   });
 
-  it('refuses an organization limit under 64 KiB with 422 capacity_below_floor, which would lock the organization out', async () => {
-    const org = await freshOrg('nobody');
-    const before = await policy(org);
-    for (const requestBodySize of [0, 1000, FLOOR - 1]) {
-      const res = await putLimits(org, { requestBodySize });
-      expectError(res, 422, 'capacity_below_floor');
-      expect(errorBody(res).error.message).toContain('requestBodySize');
-    }
-    expect(await policy(org)).toEqual(before);
-    expect((await org.call('owner', 'createTeam', { body: { slug: 'x', name: 'X' } })).status).toBe(201);
-  });
+  it(
+    'refuses an organization limit under 64 KiB with 422 ' +
+      'capacity_below_floor, which would lock the organization out',
+    async () => {
+      const org = await freshOrg('nobody');
+      const before = await policy(org);
+      for (const requestBodySize of [0, 1000, FLOOR - 1]) {
+        const res = await putLimits(org, { requestBodySize });
+        expectError(res, 422, 'capacity_below_floor');
+        expect(errorBody(res).error.message).toContain('requestBodySize');
+      }
+      expect(await policy(org)).toEqual(before);
+      expect((await org.call('owner', 'createTeam', { body: { slug: 'x', name: 'X' } })).status).toBe(201);
+    },
+  );
 
   it('cannot be raised above the ceiling, which is the server’s body limit', async () => {
     const org = await freshOrg('bigbody');
@@ -612,24 +623,27 @@ describe('requestRate', () => {
   const nextWindow = () => hub.clock.advance(MINUTE);
   const retryAfter = (res: HttpResult) => Number(res.headers.get('retry-after'));
 
-  it('answers 429 rate_limited with Retry-After past the limit, counting the organization’s members together', async () => {
-    const [org, other] = [await freshOrg('rate'), await freshOrg('rate-other')];
-    await setLimits(org, { requestRate: 5 });
-    nextWindow();
-    for (const actor of ['owner', 'member', 'admin', 'member', 'owner'] as const) {
-      expect((await org.call(actor, 'getOrganization')).status, actor).toBe(200);
-    }
-    const refused = await org.call('member', 'getOrganization');
-    expectError(refused, 429, 'rate_limited');
-    expect(retryAfter(refused)).toBe(60);
-    expect(errorBody(refused).error.message).toContain('5');
-    expect((await other.call('member', 'getOrganization')).status).toBe(200);
+  it(
+    'answers 429 rate_limited with Retry-After past the limit, ' + 'counting the organization’s members together',
+    async () => {
+      const [org, other] = [await freshOrg('rate'), await freshOrg('rate-other')];
+      await setLimits(org, { requestRate: 5 });
+      nextWindow();
+      for (const actor of ['owner', 'member', 'admin', 'member', 'owner'] as const) {
+        expect((await org.call(actor, 'getOrganization')).status, actor).toBe(200);
+      }
+      const refused = await org.call('member', 'getOrganization');
+      expectError(refused, 429, 'rate_limited');
+      expect(retryAfter(refused)).toBe(60);
+      expect(errorBody(refused).error.message).toContain('5');
+      expect((await other.call('member', 'getOrganization')).status).toBe(200);
 
-    hub.clock.advance(20_000);
-    expect(retryAfter(await org.call('owner', 'getCapacityPolicy'))).toBe(40);
-    hub.clock.advance(40_000);
-    expect((await org.call('member', 'getOrganization')).status).toBe(200);
-  });
+      hub.clock.advance(20_000);
+      expect(retryAfter(await org.call('owner', 'getCapacityPolicy'))).toBe(40);
+      hub.clock.advance(40_000);
+      expect((await org.call('member', 'getOrganization')).status).toBe(200);
+    },
+  );
 
   it('changes nothing when it refuses, and does not count the refused request', async () => {
     const org = await freshOrg('rate-refused');
@@ -696,13 +710,18 @@ describe('requestRate', () => {
     }
   });
 
-  it('refuses an organization limit under 1 request per minute with 422 capacity_below_floor, which would lock the organization out', async () => {
-    const org = await freshOrg('rate-zero');
-    const before = (await org.call('owner', 'getCapacityPolicy')).body;
-    for (const requestRate of [0, 0.5]) expectError(await putLimits(org, { requestRate }), 422, 'capacity_below_floor');
-    expect((await org.call('owner', 'getCapacityPolicy')).body).toEqual(before);
-    expect((await org.call('member', 'getOrganization')).status).toBe(200);
-  });
+  it(
+    'refuses an organization limit under 1 request per minute with ' +
+      '422 capacity_below_floor, which would lock the organization out',
+    async () => {
+      const org = await freshOrg('rate-zero');
+      const before = (await org.call('owner', 'getCapacityPolicy')).body;
+      for (const requestRate of [0, 0.5])
+        expectError(await putLimits(org, { requestRate }), 422, 'capacity_below_floor');
+      expect((await org.call('owner', 'getCapacityPolicy')).body).toEqual(before);
+      expect((await org.call('member', 'getOrganization')).status).toBe(200);
+    },
+  );
 });
 
 describe('hub capacity clear <org> <dimension>', () => {
@@ -714,7 +733,8 @@ describe('hub capacity clear <org> <dimension>', () => {
     await setLimits(org, { requestRate: 1, teamCount: 3 });
     hub.clock.advance(60_000);
     expect((await org.call('owner', 'getOrganization')).status).toBe(200);
-    // The organization has spent its one request of the minute: not even the PUT that would lift the limit gets through.
+    // The organization has spent its one request of the minute:
+    // not even the PUT that would lift the limit gets through.
     expectError(await putLimits(org, { requestRate: null }), 429, 'rate_limited');
 
     const result = await cli([org.slug, 'requestRate']);

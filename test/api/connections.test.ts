@@ -497,19 +497,23 @@ describe('who may call the connection operations', () => {
     { op: 'disableChatApplicationConnection', method: 'DELETE', path: '/imapp-application-connection' },
   ];
 
-  it('refuses anonymous (401), another org (404 org_not_found) and MEMBER (403 org_admin_required), changing nothing', async () => {
-    await okBody(call(org, 'owner', 'putChatApplicationConnection', { body: chatBody() }), 200);
-    const before = await snapshot();
-    for (const { op, method, path, body } of OPERATIONS) {
-      const url = `/api/org/authz${path}`;
-      const anonymous = await hub.request(method, url, { body });
-      expect(anonymous.status, op).toBe(401);
-      expectError(anonymous, 401, 'unauthenticated');
-      expectError(await hub.request(method, url, { cookie: other.cookies.owner, body }), 404, 'org_not_found');
-      expectError(await api(org, 'member', method, path, body), 403, 'org_admin_required');
-    }
-    expect(await snapshot()).toBe(before);
-  });
+  it(
+    'refuses anonymous (401), another org (404 org_not_found) ' +
+      'and MEMBER (403 org_admin_required), changing nothing',
+    async () => {
+      await okBody(call(org, 'owner', 'putChatApplicationConnection', { body: chatBody() }), 200);
+      const before = await snapshot();
+      for (const { op, method, path, body } of OPERATIONS) {
+        const url = `/api/org/authz${path}`;
+        const anonymous = await hub.request(method, url, { body });
+        expect(anonymous.status, op).toBe(401);
+        expectError(anonymous, 401, 'unauthenticated');
+        expectError(await hub.request(method, url, { cookie: other.cookies.owner, body }), 404, 'org_not_found');
+        expectError(await api(org, 'member', method, path, body), 403, 'org_admin_required');
+      }
+      expect(await snapshot()).toBe(before);
+    },
+  );
 
   it('lets ADMIN and OWNER call every one', async () => {
     for (const actor of ['admin', 'owner'] as const) {
@@ -908,36 +912,42 @@ describe('start-up with the key file (hub serve)', () => {
     expect(started.stdout).toContain(keyId);
   });
 
-  it('refuses to start when the key file is missing while sealed credentials exist, and never makes a new one', async () => {
-    // Its own organization: the demo one exists only on the embedded SQLite default.
-    const created = await runHub(['org', 'create', 'sealed', '--name', 'Sealed', '--owner', 'sealed-owner'], env);
-    expect(created.code, created.stderr).toBe(0);
-    const sealed = await runHub(
-      ['connection', 'platform', 'sealed', 'anthropic', '--base-url', 'https://api.anthropic.com'],
-      { ...env, HUB_PROVIDER_AUTH_TOKEN: 'sk-demo' },
-    );
-    expect(sealed.code, sealed.stderr).toBe(0);
-    const aside = `${keyFile()}.aside`;
-    fs.renameSync(keyFile(), aside);
-    try {
-      const serve = await runHub(['serve'], env);
-      expectUsageError(
-        serve,
-        /^hub serve: the master key file .*master\.key is missing but the database holds 1 sealed credential version\(s\); restore the file/,
-      );
-      expect(fs.existsSync(keyFile())).toBe(false);
-      const rotate = await runHub(
+  it(
+    'refuses to start when the key file is missing while sealed credentials exist, ' + 'and never makes a new one',
+    async () => {
+      // Its own organization: the demo one exists only on the embedded SQLite default.
+      const created = await runHub(['org', 'create', 'sealed', '--name', 'Sealed', '--owner', 'sealed-owner'], env);
+      expect(created.code, created.stderr).toBe(0);
+      const sealed = await runHub(
         ['connection', 'platform', 'sealed', 'anthropic', '--base-url', 'https://api.anthropic.com'],
-        { ...env, HUB_PROVIDER_AUTH_TOKEN: 'sk-demo-2' },
+        { ...env, HUB_PROVIDER_AUTH_TOKEN: 'sk-demo' },
       );
-      expectUsageError(rotate, /master key file .* is missing/);
-      expect(fs.existsSync(keyFile())).toBe(false);
-    } finally {
-      fs.renameSync(aside, keyFile());
-    }
-    const restarted = await serveUntilListening(env);
-    expect(restarted.stdout).not.toContain('created the master key file');
-  });
+      expect(sealed.code, sealed.stderr).toBe(0);
+      const aside = `${keyFile()}.aside`;
+      fs.renameSync(keyFile(), aside);
+      try {
+        const serve = await runHub(['serve'], env);
+        expectUsageError(
+          serve,
+          new RegExp(
+            /^hub serve: the master key file .*master\.key is missing /.source +
+              /but the database holds 1 sealed credential version\(s\); restore the file/.source,
+          ),
+        );
+        expect(fs.existsSync(keyFile())).toBe(false);
+        const rotate = await runHub(
+          ['connection', 'platform', 'sealed', 'anthropic', '--base-url', 'https://api.anthropic.com'],
+          { ...env, HUB_PROVIDER_AUTH_TOKEN: 'sk-demo-2' },
+        );
+        expectUsageError(rotate, /master key file .* is missing/);
+        expect(fs.existsSync(keyFile())).toBe(false);
+      } finally {
+        fs.renameSync(aside, keyFile());
+      }
+      const restarted = await serveUntilListening(env);
+      expect(restarted.stdout).not.toContain('created the master key file');
+    },
+  );
 
   it('refuses to start on malformed HUB_MASTER_KEYS or an unknown HUB_ACTIVE_KEY_ID, with one line', async () => {
     const key = randomBytes(32).toString('base64');

@@ -67,7 +67,10 @@ const OPERATION_IDS = [
   'listAgentModels',
 ];
 
-/** DESIGN.md §5: the operations the second wave adds (the agent library's names are ours, DESIGN names its paths only). */
+/**
+ * DESIGN.md §5: the operations the second wave adds
+ * (the agent library's names are ours, DESIGN names its paths only).
+ */
 const SECOND_WAVE_OPERATION_IDS = [
   'updateAgentRole',
   'disableProviderConnection',

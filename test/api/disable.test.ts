@@ -88,109 +88,125 @@ describe('updateAgentRole (disable a role)', () => {
     expect(await archivedAtOf(session)).not.toBeNull();
   });
 
-  it('refuses to disable the default role with 409 role_is_default, and to make a disabled role the default', async () => {
-    await okBody(
-      org.call('owner', 'putAgentRole', { path: { roleId: 'lead' }, body: { label: 'Lead', isDefault: true } }),
-    );
-    const session = await seedSession(org, project, 'lead');
-    const refused = await disableRole(org, 'lead');
-    expectError(refused, 409, 'role_is_default');
-    expect(errorBody(refused).error.message).toContain('lead');
-    expect(await roleRow(org, 'lead')).toMatchObject({ isDefault: true, disabledAt: null });
-    expect(await archivedAtOf(session)).toBeNull();
-
-    await okBody(disableRole(org, 'coder'));
-    expectError(
-      await org.call('owner', 'putAgentRole', { path: { roleId: 'coder' }, body: { label: 'Coder', isDefault: true } }),
-      409,
-      'role_is_default',
-    );
-    expect((await roleRow(org, 'lead'))?.isDefault).toBe(true);
-    // Once another role is the default, the former one can be disabled.
-    await okBody(
-      org.call('owner', 'putAgentRole', { path: { roleId: 'writer' }, body: { label: 'Writer', isDefault: true } }),
-    );
-    expect((await okBody(disableRole(org, 'lead'))).disabledAt).not.toBeNull();
-  });
-
-  it('answers 404 role_not_found for an unknown role or one of another organization, and 400 for a bad body', async () => {
-    const other = await freshOrg();
-    await okBody(other.call('owner', 'putAgentRole', { path: { roleId: 'theirs' }, body: { label: 'Theirs' } }));
-    expectError(await disableRole(org, 'theirs'), 404, 'role_not_found');
-    expectError(await disableRole(org, 'nobody'), 404, 'role_not_found');
-    expect((await roleRow(other, 'theirs'))?.disabledAt).toBeNull();
-    for (const body of [{}, { disabled: 'yes' }, { disabled: true, label: 'x' }]) {
-      expectError(await org.api('owner', 'PATCH', '/agent-roles/coder', body), 400, 'validation_failed');
-    }
-  });
-
-  it('is refused by the runtime resolver while disabled; enabled, it resolves with its enabled skills only', async () => {
-    const { agentRoles } = hub.services;
-    await okBody(org.call('owner', 'putAgentRole', { path: { roleId: 'runner' }, body: { label: 'Runner' } }));
-    for (const name of ['on', 'off']) {
+  it(
+    'refuses to disable the default role with 409 role_is_default, ' + 'and to make a disabled role the default',
+    async () => {
       await okBody(
-        org.call('owner', 'installAgentSkill', {
-          path: { name },
-          body: { version: '1', files: [{ path: 'SKILL.md', content: `---\nname: ${name}\n---\n` }] },
-        }),
+        org.call('owner', 'putAgentRole', { path: { roleId: 'lead' }, body: { label: 'Lead', isDefault: true } }),
       );
-    }
-    await okBody(
-      org.call('owner', 'putAgentRoleSkills', { path: { roleId: 'runner' }, body: { skillNames: ['on', 'off'] } }),
-    );
-    await okBody(org.call('owner', 'updateAgentSkill', { path: { name: 'off' }, body: { disabled: true } }));
-    const resolved = await agentRoles.resolveSessionRole(org.id, 'runner');
-    expect(resolved.role.role_id).toBe('runner');
-    expect(resolved.skillNames).toEqual(['on']);
+      const session = await seedSession(org, project, 'lead');
+      const refused = await disableRole(org, 'lead');
+      expectError(refused, 409, 'role_is_default');
+      expect(errorBody(refused).error.message).toContain('lead');
+      expect(await roleRow(org, 'lead')).toMatchObject({ isDefault: true, disabledAt: null });
+      expect(await archivedAtOf(session)).toBeNull();
 
-    await okBody(disableRole(org, 'runner'));
-    await expect(agentRoles.resolveSessionRole(org.id, 'runner')).rejects.toBeInstanceOf(RoleUnavailableError);
-    await expect(agentRoles.resolveSessionRole(org.id, 'runner')).rejects.toMatchObject({
-      reason: 'disabled',
-      code: 'role_unavailable',
-    });
-    await expect(agentRoles.resolveSessionRole(org.id, 'missing')).rejects.toMatchObject({ reason: 'not_found' });
-    await okBody(disableRole(org, 'runner', false));
-    expect((await agentRoles.resolveSessionRole(org.id, 'runner')).role.disabled_at).toBeNull();
-  });
+      await okBody(disableRole(org, 'coder'));
+      expectError(
+        await org.call('owner', 'putAgentRole', {
+          path: { roleId: 'coder' },
+          body: { label: 'Coder', isDefault: true },
+        }),
+        409,
+        'role_is_default',
+      );
+      expect((await roleRow(org, 'lead'))?.isDefault).toBe(true);
+      // Once another role is the default, the former one can be disabled.
+      await okBody(
+        org.call('owner', 'putAgentRole', { path: { roleId: 'writer' }, body: { label: 'Writer', isDefault: true } }),
+      );
+      expect((await okBody(disableRole(org, 'lead'))).disabledAt).not.toBeNull();
+    },
+  );
+
+  it(
+    'answers 404 role_not_found for an unknown role or one of another organization, ' + 'and 400 for a bad body',
+    async () => {
+      const other = await freshOrg();
+      await okBody(other.call('owner', 'putAgentRole', { path: { roleId: 'theirs' }, body: { label: 'Theirs' } }));
+      expectError(await disableRole(org, 'theirs'), 404, 'role_not_found');
+      expectError(await disableRole(org, 'nobody'), 404, 'role_not_found');
+      expect((await roleRow(other, 'theirs'))?.disabledAt).toBeNull();
+      for (const body of [{}, { disabled: 'yes' }, { disabled: true, label: 'x' }]) {
+        expectError(await org.api('owner', 'PATCH', '/agent-roles/coder', body), 400, 'validation_failed');
+      }
+    },
+  );
+
+  it(
+    'is refused by the runtime resolver while disabled; ' + 'enabled, it resolves with its enabled skills only',
+    async () => {
+      const { agentRoles } = hub.services;
+      await okBody(org.call('owner', 'putAgentRole', { path: { roleId: 'runner' }, body: { label: 'Runner' } }));
+      for (const name of ['on', 'off']) {
+        await okBody(
+          org.call('owner', 'installAgentSkill', {
+            path: { name },
+            body: { version: '1', files: [{ path: 'SKILL.md', content: `---\nname: ${name}\n---\n` }] },
+          }),
+        );
+      }
+      await okBody(
+        org.call('owner', 'putAgentRoleSkills', { path: { roleId: 'runner' }, body: { skillNames: ['on', 'off'] } }),
+      );
+      await okBody(org.call('owner', 'updateAgentSkill', { path: { name: 'off' }, body: { disabled: true } }));
+      const resolved = await agentRoles.resolveSessionRole(org.id, 'runner');
+      expect(resolved.role.role_id).toBe('runner');
+      expect(resolved.skillNames).toEqual(['on']);
+
+      await okBody(disableRole(org, 'runner'));
+      await expect(agentRoles.resolveSessionRole(org.id, 'runner')).rejects.toBeInstanceOf(RoleUnavailableError);
+      await expect(agentRoles.resolveSessionRole(org.id, 'runner')).rejects.toMatchObject({
+        reason: 'disabled',
+        code: 'role_unavailable',
+      });
+      await expect(agentRoles.resolveSessionRole(org.id, 'missing')).rejects.toMatchObject({ reason: 'not_found' });
+      await okBody(disableRole(org, 'runner', false));
+      expect((await agentRoles.resolveSessionRole(org.id, 'runner')).role.disabled_at).toBeNull();
+    },
+  );
 });
 
 describe('disableProviderConnection', () => {
   const byok = { baseUrl: 'https://api.example.com', authToken: 'sk-byok' };
 
-  it('sets a BYOK connection DISABLED, keeps its versions, and the resolver refuses it until a PUT makes it ACTIVE again', async () => {
-    const org = await freshOrg();
-    const created = await okBody(
-      org.call('owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: byok }),
-    );
-    tick();
-    const disabled = await okBody(
-      org.call('admin', 'disableProviderConnection', { path: { providerId: 'anthropic' } }),
-    );
-    expect(disabled).toEqual({ ...created, status: 'DISABLED', updatedAt: hub.clock.now().toISOString() });
-    await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).rejects.toBeInstanceOf(
-      ConnectionUnavailableError,
-    );
-    await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).rejects.toMatchObject({
-      reason: 'disabled',
-    });
-    expect((await okBody(org.call('owner', 'listProviderConnections'))).connections).toEqual([disabled]);
+  it(
+    'sets a BYOK connection DISABLED, keeps its versions, and ' +
+      'the resolver refuses it until a PUT makes it ACTIVE again',
+    async () => {
+      const org = await freshOrg();
+      const created = await okBody(
+        org.call('owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: byok }),
+      );
+      tick();
+      const disabled = await okBody(
+        org.call('admin', 'disableProviderConnection', { path: { providerId: 'anthropic' } }),
+      );
+      expect(disabled).toEqual({ ...created, status: 'DISABLED', updatedAt: hub.clock.now().toISOString() });
+      await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).rejects.toBeInstanceOf(
+        ConnectionUnavailableError,
+      );
+      await expect(hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).rejects.toMatchObject({
+        reason: 'disabled',
+      });
+      expect((await okBody(org.call('owner', 'listProviderConnections'))).connections).toEqual([disabled]);
 
-    // Again: nothing changes, not even updatedAt.
-    tick();
-    expect(await okBody(org.call('owner', 'disableProviderConnection', { path: { providerId: 'anthropic' } }))).toEqual(
-      disabled,
-    );
+      // Again: nothing changes, not even updatedAt.
+      tick();
+      expect(
+        await okBody(org.call('owner', 'disableProviderConnection', { path: { providerId: 'anthropic' } })),
+      ).toEqual(disabled);
 
-    const back = await okBody(
-      org.call('owner', 'rotateProviderConnection', {
-        path: { providerId: 'anthropic' },
-        body: { ...byok, authToken: 'sk-new' },
-      }),
-    );
-    expect(back).toMatchObject({ status: 'ACTIVE', activeVersion: 2, mode: 'BYOK' });
-    expect((await hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).authToken).toBe('sk-new');
-  });
+      const back = await okBody(
+        org.call('owner', 'rotateProviderConnection', {
+          path: { providerId: 'anthropic' },
+          body: { ...byok, authToken: 'sk-new' },
+        }),
+      );
+      expect(back).toMatchObject({ status: 'ACTIVE', activeVersion: 2, mode: 'BYOK' });
+      expect((await hub.services.credentials.resolveProviderCredentials(org.id, 'anthropic')).authToken).toBe('sk-new');
+    },
+  );
 
   it('refuses a PLATFORM_MANAGED connection with 403 platform_managed_connection and leaves it ACTIVE', async () => {
     const org = await freshOrg();
@@ -210,14 +226,17 @@ describe('disableProviderConnection', () => {
     expect((await hub.services.credentials.resolveProviderCredentials(org.id, 'openai')).authToken).toBe('sk-platform');
   });
 
-  it('answers 404 connection_not_found for a provider without a connection, or one of another organization', async () => {
-    const [org, other] = [await freshOrg(), await freshOrg()];
-    await okBody(other.call('owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: byok }));
-    expectError(
-      await org.call('owner', 'disableProviderConnection', { path: { providerId: 'anthropic' } }),
-      404,
-      'connection_not_found',
-    );
-    expect((await okBody(other.call('owner', 'listProviderConnections'))).connections[0]?.status).toBe('ACTIVE');
-  });
+  it(
+    'answers 404 connection_not_found for a provider without a connection, ' + 'or one of another organization',
+    async () => {
+      const [org, other] = [await freshOrg(), await freshOrg()];
+      await okBody(other.call('owner', 'rotateProviderConnection', { path: { providerId: 'anthropic' }, body: byok }));
+      expectError(
+        await org.call('owner', 'disableProviderConnection', { path: { providerId: 'anthropic' } }),
+        404,
+        'connection_not_found',
+      );
+      expect((await okBody(other.call('owner', 'listProviderConnections'))).connections[0]?.status).toBe('ACTIVE');
+    },
+  );
 });

@@ -66,7 +66,8 @@ describe('who may call the member operations', () => {
       ok: 200,
       call: (actor) => [
         'POST',
-        `/members/${ids[actor === 'admin' || actor === 'owner' ? `matrix-revoke-${actor}` : 'matrix-role-target']}/revoke`,
+        `/members/${ids[actor === 'admin' || actor === 'owner' ? `matrix-revoke-${actor}` : 'matrix-role-target']}` +
+          '/revoke',
       ],
     },
   ];
@@ -457,35 +458,38 @@ describe('PATCH /members/{userId}', () => {
 });
 
 describe('POST /members/{userId}/revoke', () => {
-  it('revokes, answers {revoked, userId}, and the member’s open session loses access on the very next request', async () => {
-    const org = await seedOrg(hub, 'm-revoke');
-    // The member's access is resolved (and cached) before the revocation.
-    expect(
-      (await hub.call('getOrganization', { path: { orgSlug: 'm-revoke' }, cookie: org.cookies.member })).status,
-    ).toBe(200);
+  it(
+    'revokes, answers {revoked, userId}, ' + 'and the member’s open session loses access on the very next request',
+    async () => {
+      const org = await seedOrg(hub, 'm-revoke');
+      // The member's access is resolved (and cached) before the revocation.
+      expect(
+        (await hub.call('getOrganization', { path: { orgSlug: 'm-revoke' }, cookie: org.cookies.member })).status,
+      ).toBe(200);
 
-    const res = await org.call('admin', 'revokeMember', { path: { userId: org.userIds.member } });
-    expectOk(res);
-    expect(res.body).toEqual({ revoked: true, userId: org.userIds.member });
+      const res = await org.call('admin', 'revokeMember', { path: { userId: org.userIds.member } });
+      expectOk(res);
+      expect(res.body).toEqual({ revoked: true, userId: org.userIds.member });
 
-    expectError(
-      await hub.call('getOrganization', { path: { orgSlug: 'm-revoke' }, cookie: org.cookies.member }),
-      404,
-      'org_not_found',
-    );
-    expectError(await org.call('member', 'getOrgSettings'), 404, 'org_not_found');
-    // The session itself is still valid; it just no longer reaches the organization.
-    const me = await hub.call('getMe', { cookie: org.cookies.member });
-    expectOk(me);
-    expect(me.body.organizations).toEqual([]);
-    expect((await listMembers(org)).map((m) => m.userId)).not.toContain(org.userIds.member);
+      expectError(
+        await hub.call('getOrganization', { path: { orgSlug: 'm-revoke' }, cookie: org.cookies.member }),
+        404,
+        'org_not_found',
+      );
+      expectError(await org.call('member', 'getOrgSettings'), 404, 'org_not_found');
+      // The session itself is still valid; it just no longer reaches the organization.
+      const me = await hub.call('getMe', { cookie: org.cookies.member });
+      expectOk(me);
+      expect(me.body.organizations).toEqual([]);
+      expect((await listMembers(org)).map((m) => m.userId)).not.toContain(org.userIds.member);
 
-    expectError(
-      await org.call('admin', 'revokeMember', { path: { userId: org.userIds.member } }),
-      404,
-      'member_not_found',
-    );
-  });
+      expectError(
+        await org.call('admin', 'revokeMember', { path: { userId: org.userIds.member } }),
+        404,
+        'member_not_found',
+      );
+    },
+  );
 
   it('takes an admin’s rights away at once', async () => {
     const org = await seedOrg(hub, 'm-revoke-admin');

@@ -154,24 +154,28 @@ describe('who may call the skill operations', () => {
 });
 
 describe('PUT /agent-skills/{name}', () => {
-  it('installs: the content address is the sha256 of the sha256sum manifest, and the row carries the front matter description', async () => {
-    const files = sampleFiles('reviewer');
-    const result = await okBody(install(acme, 'reviewer', files, '1.2.0'));
-    expect(result).toEqual({ id: expect.any(String), name: 'reviewer', contentDigest: expectedDigest(files) });
-    expect(await rowOf(acme, 'reviewer')).toEqual({
-      id: result.id,
-      name: 'reviewer',
-      version: '1.2.0',
-      description: 'Reviews code',
-      contentDigest: result.contentDigest,
-      disabledAt: null,
-      libraryFolderId: null,
-      createdAt: hub.clock.now().toISOString(),
-      updatedAt: hub.clock.now().toISOString(),
-      boundRoleIds: [],
-    });
-    expect(storeProblems(storeRoot)).toEqual([]);
-  });
+  it(
+    'installs: the content address is the sha256 of the sha256sum ' +
+      'manifest, and the row carries the front matter description',
+    async () => {
+      const files = sampleFiles('reviewer');
+      const result = await okBody(install(acme, 'reviewer', files, '1.2.0'));
+      expect(result).toEqual({ id: expect.any(String), name: 'reviewer', contentDigest: expectedDigest(files) });
+      expect(await rowOf(acme, 'reviewer')).toEqual({
+        id: result.id,
+        name: 'reviewer',
+        version: '1.2.0',
+        description: 'Reviews code',
+        contentDigest: result.contentDigest,
+        disabledAt: null,
+        libraryFolderId: null,
+        createdAt: hub.clock.now().toISOString(),
+        updatedAt: hub.clock.now().toISOString(),
+        boundRoleIds: [],
+      });
+      expect(storeProblems(storeRoot)).toEqual([]);
+    },
+  );
 
   it('stores a read-only entry named by the digest, which sha256sum verifies', async () => {
     const files = sampleFiles('verified');
@@ -193,28 +197,31 @@ describe('PUT /agent-skills/{name}', () => {
     expect(verified).toBe(`${contentDigest}  -\n`);
   });
 
-  it('replaces: same id and creation time, new version, digest and description; the old entry stays untouched', async () => {
-    const first = await okBody(install(acme, 'evolving', sampleFiles('evolving', 'First')));
-    const created = await rowOf(acme, 'evolving');
-    const oldEntry = treeSnapshot(path.join(storeRoot, first.contentDigest));
-    hub.clock.advance(60_000);
-    const files = [...sampleFiles('evolving', 'Second'), { path: 'docs/new.md', content: 'new\n' }];
-    const second = await okBody(install(acme, 'evolving', files, '2.0.0'));
-    expect(second).toEqual({ id: first.id, name: 'evolving', contentDigest: expectedDigest(files) });
-    expect(second.contentDigest).not.toBe(first.contentDigest);
-    expect(await rowOf(acme, 'evolving')).toMatchObject({
-      id: first.id,
-      version: '2.0.0',
-      description: 'Second',
-      contentDigest: second.contentDigest,
-      createdAt: created.createdAt,
-      updatedAt: hub.clock.now().toISOString(),
-    });
-    expect(treeSnapshot(path.join(storeRoot, first.contentDigest))).toEqual(oldEntry);
-    // A manifest without a description clears it: the stored content is what labels the skill.
-    await okBody(install(acme, 'evolving', [skillMd('evolving')], '3.0.0'));
-    expect((await rowOf(acme, 'evolving')).description).toBeNull();
-  });
+  it(
+    'replaces: same id and creation time, new version, ' + 'digest and description; the old entry stays untouched',
+    async () => {
+      const first = await okBody(install(acme, 'evolving', sampleFiles('evolving', 'First')));
+      const created = await rowOf(acme, 'evolving');
+      const oldEntry = treeSnapshot(path.join(storeRoot, first.contentDigest));
+      hub.clock.advance(60_000);
+      const files = [...sampleFiles('evolving', 'Second'), { path: 'docs/new.md', content: 'new\n' }];
+      const second = await okBody(install(acme, 'evolving', files, '2.0.0'));
+      expect(second).toEqual({ id: first.id, name: 'evolving', contentDigest: expectedDigest(files) });
+      expect(second.contentDigest).not.toBe(first.contentDigest);
+      expect(await rowOf(acme, 'evolving')).toMatchObject({
+        id: first.id,
+        version: '2.0.0',
+        description: 'Second',
+        contentDigest: second.contentDigest,
+        createdAt: created.createdAt,
+        updatedAt: hub.clock.now().toISOString(),
+      });
+      expect(treeSnapshot(path.join(storeRoot, first.contentDigest))).toEqual(oldEntry);
+      // A manifest without a description clears it: the stored content is what labels the skill.
+      await okBody(install(acme, 'evolving', [skillMd('evolving')], '3.0.0'));
+      expect((await rowOf(acme, 'evolving')).description).toBeNull();
+    },
+  );
 
   it('deduplicates identical content across names and organizations: one entry, one digest', async () => {
     const files = (name: string) => [
@@ -269,19 +276,22 @@ describe('PUT /agent-skills/{name}', () => {
     }
   });
 
-  it('refuses U+0000 or a lone surrogate in a path or a file with 400, like any string of a body, writing nothing', async () => {
-    const cases: TextFile[] = [
-      { path: 'nul\u0000.md', content: 'x' },
-      { path: 'a.txt', content: 'x\u0000y' },
-      { path: 'a.txt', content: 'x\ud800y' },
-    ];
-    for (const file of cases) {
-      const before = await snapshot();
-      const res = await install(acme, 'hostile-text', [skillMd('hostile-text'), file]);
-      expectError(res, 400, 'validation_failed');
-      expect(await snapshot(), JSON.stringify(file)).toBe(before);
-    }
-  });
+  it(
+    'refuses U+0000 or a lone surrogate in a path or a file with 400, ' + 'like any string of a body, writing nothing',
+    async () => {
+      const cases: TextFile[] = [
+        { path: 'nul\u0000.md', content: 'x' },
+        { path: 'a.txt', content: 'x\u0000y' },
+        { path: 'a.txt', content: 'x\ud800y' },
+      ];
+      for (const file of cases) {
+        const before = await snapshot();
+        const res = await install(acme, 'hostile-text', [skillMd('hostile-text'), file]);
+        expectError(res, 400, 'validation_failed');
+        expect(await snapshot(), JSON.stringify(file)).toBe(before);
+      }
+    },
+  );
 
   it('refuses unsafe or colliding paths with 422 invalid_skill naming the path, writing nothing', async () => {
     const cases: Array<[string, string[]]> = [
@@ -614,19 +624,23 @@ describe('hub skill install', () => {
     );
   });
 
-  it('takes the name from --name and the version from the front matter, else 0.0.0; says when the content was stored already', async () => {
-    const withVersion = writeDir('Not A Valid Name', [
-      { path: 'SKILL.md', content: '---\nname: versioned\nversion: 1.10\n---\nbody\n' },
-    ]);
-    const first = await runHub(['skill', 'install', withVersion, '--org', 'acme', '--name', 'versioned'], env);
-    expect(first.code, first.stderr).toBe(0);
-    expect((await rowOf(acme, 'versioned')).version).toBe('1.10');
-    const again = await runHub(['skill', 'install', withVersion, '--org', 'globex', '--name', 'versioned'], env);
-    expect(again.stdout).toMatch(/\(content already in the store\)\n$/);
-    const bare = writeDir('bare-skill', [{ path: 'SKILL.md', content: '---\n---\nbody\n' }]);
-    expect((await runHub(['skill', 'install', bare, '--org', 'acme'], env)).code).toBe(0);
-    expect((await rowOf(acme, 'bare-skill')).version).toBe('0.0.0');
-  });
+  it(
+    'takes the name from --name and the version from the front ' +
+      'matter, else 0.0.0; says when the content was stored already',
+    async () => {
+      const withVersion = writeDir('Not A Valid Name', [
+        { path: 'SKILL.md', content: '---\nname: versioned\nversion: 1.10\n---\nbody\n' },
+      ]);
+      const first = await runHub(['skill', 'install', withVersion, '--org', 'acme', '--name', 'versioned'], env);
+      expect(first.code, first.stderr).toBe(0);
+      expect((await rowOf(acme, 'versioned')).version).toBe('1.10');
+      const again = await runHub(['skill', 'install', withVersion, '--org', 'globex', '--name', 'versioned'], env);
+      expect(again.stdout).toMatch(/\(content already in the store\)\n$/);
+      const bare = writeDir('bare-skill', [{ path: 'SKILL.md', content: '---\n---\nbody\n' }]);
+      expect((await runHub(['skill', 'install', bare, '--org', 'acme'], env)).code).toBe(0);
+      expect((await rowOf(acme, 'bare-skill')).version).toBe('0.0.0');
+    },
+  );
 
   it('refuses bad input with one line and exit 2, writing nothing', async () => {
     const good = writeDir('good-skill', [skillMd('good-skill')]);

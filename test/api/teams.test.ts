@@ -455,36 +455,39 @@ describe('team members', () => {
     expect(await teamMembers(org, team.id)).toEqual([]);
   });
 
-  it('answers 404 user_not_found for an unknown user and member_not_found for a non-member, adding nobody', async () => {
-    const org = await seedOrg(hub, 't-members-404');
-    const team = await createTeam(org, { slug: 'core', name: 'Core' });
-    const gone = await org.call('owner', 'addMember', { body: { imOpenId: 'ou-gone', role: 'MEMBER' } });
-    expectOk(gone, 201);
-    expect((await org.call('owner', 'revokeMember', { path: { userId: gone.body.userId } })).status).toBe(200);
+  it(
+    'answers 404 user_not_found for an unknown user and member_not_found for a non-member, ' + 'adding nobody',
+    async () => {
+      const org = await seedOrg(hub, 't-members-404');
+      const team = await createTeam(org, { slug: 'core', name: 'Core' });
+      const gone = await org.call('owner', 'addMember', { body: { imOpenId: 'ou-gone', role: 'MEMBER' } });
+      expectOk(gone, 201);
+      expect((await org.call('owner', 'revokeMember', { path: { userId: gone.body.userId } })).status).toBe(200);
 
-    expectError(
-      await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { userId: 'no-such-user' } }),
-      404,
-      'user_not_found',
-    );
-    expectError(
-      await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { imOpenId: 'ou-nobody' } }),
-      404,
-      'user_not_found',
-    );
-    expectError(
-      await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { imOpenId: 'globex-owner' } }),
-      404,
-      'member_not_found',
-    );
-    expectError(
-      await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { userId: gone.body.userId } }),
-      404,
-      'member_not_found',
-    );
-    expect(await teamMembers(org, team.id)).toEqual([]);
-    expect((await listTeams(org))[0]!.memberCount).toBe(0);
-  });
+      expectError(
+        await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { userId: 'no-such-user' } }),
+        404,
+        'user_not_found',
+      );
+      expectError(
+        await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { imOpenId: 'ou-nobody' } }),
+        404,
+        'user_not_found',
+      );
+      expectError(
+        await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { imOpenId: 'globex-owner' } }),
+        404,
+        'member_not_found',
+      );
+      expectError(
+        await org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { userId: gone.body.userId } }),
+        404,
+        'member_not_found',
+      );
+      expect(await teamMembers(org, team.id)).toEqual([]);
+      expect((await listTeams(org))[0]!.memberCount).toBe(0);
+    },
+  );
 
   it('answers 409 already_team_member for an active team member, and changes nothing', async () => {
     const org = await seedOrg(hub, 't-members-dup');

@@ -188,33 +188,36 @@ describe('getUsageBreakdown', () => {
     ).toEqual([2, 1, 2]);
   });
 
-  it('refuses another organization’s folder or project with 404, a reversed window and bad values with 400', async () => {
-    const foreignFolder = (await okBody(other.call('owner', 'createFolder', { body: { name: 'Theirs' } }))).id;
-    expectError(
-      await org.call('admin', 'getUsageBreakdown', { query: { folderId: foreignFolder } }),
-      404,
-      'folder_not_found',
-    );
-    expectError(
-      await org.call('admin', 'getUsageBreakdown', { query: { projectId: ids.globex! } }),
-      404,
-      'project_not_found',
-    );
-    expectError(
-      await org.call('admin', 'getUsageBreakdown', { query: { projectId: 'no-such-project' } }),
-      404,
-      'project_not_found',
-    );
-    expectError(
-      await org.call('admin', 'getUsageBreakdown', {
-        query: { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' },
-      }),
-      400,
-      'validation_failed',
-    );
-    expectError(await org.api('admin', 'GET', '/usage/breakdown?from=yesterday'), 400, 'validation_failed');
-    expectError(await org.call('member', 'getUsageBreakdown'), 403, 'org_admin_required');
-  });
+  it(
+    'refuses another organization’s folder or project with 404, ' + 'a reversed window and bad values with 400',
+    async () => {
+      const foreignFolder = (await okBody(other.call('owner', 'createFolder', { body: { name: 'Theirs' } }))).id;
+      expectError(
+        await org.call('admin', 'getUsageBreakdown', { query: { folderId: foreignFolder } }),
+        404,
+        'folder_not_found',
+      );
+      expectError(
+        await org.call('admin', 'getUsageBreakdown', { query: { projectId: ids.globex! } }),
+        404,
+        'project_not_found',
+      );
+      expectError(
+        await org.call('admin', 'getUsageBreakdown', { query: { projectId: 'no-such-project' } }),
+        404,
+        'project_not_found',
+      );
+      expectError(
+        await org.call('admin', 'getUsageBreakdown', {
+          query: { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' },
+        }),
+        400,
+        'validation_failed',
+      );
+      expectError(await org.api('admin', 'GET', '/usage/breakdown?from=yesterday'), 400, 'validation_failed');
+      expectError(await org.call('member', 'getUsageBreakdown'), 403, 'org_admin_required');
+    },
+  );
 
   it('aggregates in SQL: one statement per table, whatever the number of facts', async () => {
     const statements: string[] = [];

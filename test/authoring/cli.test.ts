@@ -168,12 +168,18 @@ describe('cph build', () => {
     expect(result.stderr.split('\n')).toEqual([
       'missing-image/course/parts/intro/slides.md',
       expect.stringMatching(
-        /^7:1 +error image "img\/gone\.png" not found \(looked for parts\/intro\/img\/gone\.png\): .* image-missing cph$/,
+        new RegExp(
+          /^7:1 +error image "img\/gone\.png" not found /.source +
+            /\(looked for parts\/intro\/img\/gone\.png\): .* image-missing cph$/.source,
+        ),
       ),
       '',
       'missing-image/course/parts/outro/slides.md',
       expect.stringMatching(
-        /^5:1 +error image "img\/also%20gone\.png" not found \(looked for parts\/outro\/img\/also gone\.png\).* image-missing/,
+        new RegExp(
+          /^5:1 +error image "img\/also%20gone\.png" not found /.source +
+            /\(looked for parts\/outro\/img\/also gone\.png\).* image-missing/.source,
+        ),
       ),
       '',
       '✖ 2 errors',
@@ -207,7 +213,10 @@ describe('cph build', () => {
     const result = await cph('build', 'typeset-error/course', '--target', 'handout', '--out', tempDir());
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
-      /^typeset-error\/course\/parts\/drill\/lab\.typ\n4:2 +error typst error: unknown variable: undefined-function.* typst-error/,
+      new RegExp(
+        /^typeset-error\/course\/parts\/drill\/lab\.typ\n/.source +
+          /4:2 +error typst error: unknown variable: undefined-function.* typst-error/.source,
+      ),
     );
   });
 });

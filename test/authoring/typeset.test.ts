@@ -52,7 +52,8 @@ describe('typeset targets', () => {
     expect(source.text).toBe(
       '#set document(title: "Typeset \\"quoted\\" course")\n' +
         '= Safety\n\n#let rule(body) = strong(body)\n#rule[Look before you lift.]\n\n' +
-        '= Drill\n\n#rule[Defined in the safety part, used here.]\n\n#image("/parts/drill/img/dot.svg", width: 1cm)\n\n',
+        '= Drill\n\n#rule[Defined in the safety part, used here.]\n\n' +
+        '#image("/parts/drill/img/dot.svg", width: 1cm)\n\n',
     );
     expect(sourceLocation(source, 1)).toEqual({ file: 'course.yaml', line: 1 });
     expect(sourceLocation(source, 2)).toEqual({ file: 'parts/safety/sop.typ', line: 1 });

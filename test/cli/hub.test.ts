@@ -111,36 +111,39 @@ describe('hub login-link', () => {
 });
 
 describe('hub serve', () => {
-  it('seeds the demo organization on an empty database, prints a link that logs in on stderr, and serves /api/me', async () => {
-    const fresh = await createTestDatabase();
-    const port = await freePort();
-    // --demo: without it only the embedded SQLite default seeds the demo organization.
-    const child = spawn(process.execPath, [HUB_BIN, 'serve', '--demo'], {
-      env: cliEnv(fresh.dataDir, fresh.databaseUrl, { PORT: String(port), LOG_LEVEL: 'info' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    try {
-      let out = '';
-      child.stdout.on('data', (d) => (out += d));
-      // Both the listening log line (stdout) and the link (stderr), in whichever order they come.
-      const output = await waitForOutput(child, /(?=[\s\S]*"msg":"listening")(?=[\s\S]*\/auth\/login\?token=\S+\s)/);
-      // The link goes to stderr, never among the JSON log lines on stdout.
-      expect(out).not.toContain('/auth/login?token=');
-      const link = /(http:\/\/localhost:\d+\/auth\/login\?token=\S+)/.exec(output)![1]!;
-      const login = await fetch(link.replace('localhost', '127.0.0.1'), { redirect: 'manual' });
-      expect(login.status).toBe(303);
-      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-      const me = await fetch(`http://127.0.0.1:${port}/api/me`, { headers: { cookie } });
-      expect(me.status).toBe(200);
-      const body = await me.json();
-      expect(body.user.imOpenId).toBe('demo-owner');
-      expect(body.organizations).toEqual([expect.objectContaining({ slug: 'demo', role: 'OWNER' })]);
-    } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('close', resolve));
-      await fresh.drop();
-    }
-  });
+  it(
+    'seeds the demo organization on an empty database, ' + 'prints a link that logs in on stderr, and serves /api/me',
+    async () => {
+      const fresh = await createTestDatabase();
+      const port = await freePort();
+      // --demo: without it only the embedded SQLite default seeds the demo organization.
+      const child = spawn(process.execPath, [HUB_BIN, 'serve', '--demo'], {
+        env: cliEnv(fresh.dataDir, fresh.databaseUrl, { PORT: String(port), LOG_LEVEL: 'info' }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      try {
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        // Both the listening log line (stdout) and the link (stderr), in whichever order they come.
+        const output = await waitForOutput(child, /(?=[\s\S]*"msg":"listening")(?=[\s\S]*\/auth\/login\?token=\S+\s)/);
+        // The link goes to stderr, never among the JSON log lines on stdout.
+        expect(out).not.toContain('/auth/login?token=');
+        const link = /(http:\/\/localhost:\d+\/auth\/login\?token=\S+)/.exec(output)![1]!;
+        const login = await fetch(link.replace('localhost', '127.0.0.1'), { redirect: 'manual' });
+        expect(login.status).toBe(303);
+        const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+        const me = await fetch(`http://127.0.0.1:${port}/api/me`, { headers: { cookie } });
+        expect(me.status).toBe(200);
+        const body = await me.json();
+        expect(body.user.imOpenId).toBe('demo-owner');
+        expect(body.organizations).toEqual([expect.objectContaining({ slug: 'demo', role: 'OWNER' })]);
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('close', resolve));
+        await fresh.drop();
+      }
+    },
+  );
 });
 
 function freePort(): Promise<number> {

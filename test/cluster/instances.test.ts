@@ -13,7 +13,8 @@ import { get, Instance, logIn, request, SHARED_KEYS, sleep, type Answer } from '
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const title = onPostgres
   ? 'three hub serve instances on one PostgreSQL behave as one'
-  : 'three hub serve instances on one PostgreSQL (skipped: needs TEST_DATABASE_URL; several instances on one SQLite file are not a supported set-up)';
+  : 'three hub serve instances on one PostgreSQL (skipped: needs TEST_DATABASE_URL; ' +
+    'several instances on one SQLite file are not a supported set-up)';
 
 describe.skipIf(!onPostgres)(title, () => {
   let database: TestDatabase;
@@ -71,7 +72,8 @@ describe.skipIf(!onPostgres)(title, () => {
     expect(throughB.status).toBe(404);
     expect(throughC.status).toBe(404);
     console.info(
-      `revocation: acknowledged after ${(acknowledged - started).toFixed(1)} ms; refused by B and C on their next request`,
+      `revocation: acknowledged after ${(acknowledged - started).toFixed(1)} ms; ` +
+        'refused by B and C on their next request',
     );
   });
 
@@ -113,8 +115,10 @@ describe.skipIf(!onPostgres)(title, () => {
     const sorted = [...latencies].sort((x, y) => x - y);
     const heardFirst = leads.filter((lead) => lead >= 0).length;
     console.info(
-      `invalidation: notification heard ${sorted[10]!.toFixed(1)} ms (median) / ${sorted[19]!.toFixed(1)} ms (max) after the request was sent; ` +
-        `heard before the answer arrived in ${heardFirst} of 20 (the rest within ${Math.max(0, -Math.min(...leads)).toFixed(1)} ms after it, in this process's event loop)`,
+      `invalidation: notification heard ${sorted[10]!.toFixed(1)} ms (median) / ` +
+        `${sorted[19]!.toFixed(1)} ms (max) after the request was sent; ` +
+        `heard before the answer arrived in ${heardFirst} of 20 ` +
+        `(the rest within ${Math.max(0, -Math.min(...leads)).toFixed(1)} ms after it, in this process's event loop)`,
     );
   });
 
@@ -172,76 +176,85 @@ describe.skipIf(!onPostgres)(title, () => {
     expect((await get(api(b, projectPath), gus)).status).toBe(403);
   });
 
-  it('counts requestRate across instances: 10 per minute admits 10 of 16 requests split over three instances', async () => {
-    // Within one 60-second window: the PUT itself is the window's first request.
-    const put = await request('PUT', api(b, 'rated/capacity-policy'), {
-      cookie: owner,
-      body: { limits: { requestRate: 10 } },
-    });
-    expect(put.status).toBe(200);
-    const instances = [a, b, c];
-    const answers = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => get(api(instances[i % 3]!, 'rated'), owner)),
-    );
-    const admitted = answers.filter((answer) => answer.status === 200).length;
-    const organization = await database.db('organizations').where({ slug: 'rated' }).first('id');
-    const window = await database.db('request_rate_windows').where({ organization_id: organization.id }).first();
-    console.info(
-      `rated window: ${JSON.stringify(window)}; statuses ${answers.map((x, i) => `${'abc'[i % 3]}${x.status}`).join(' ')}`,
-    );
-    const refused = answers.filter((answer) => answer.status === 429);
-    expect(admitted + 1).toBe(10);
-    expect(refused).toHaveLength(16 - admitted);
-    for (const answer of refused) {
-      expect(answer.body.error.code).toBe('rate_limited');
-      expect(Number(answer.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-      expect(Number(answer.headers['retry-after'])).toBeLessThanOrEqual(60);
-    }
-    console.info(
-      `requestRate 10/min over 3 instances: ${admitted + 1} admitted (1 PUT + ${admitted} GETs), ${refused.length} refused`,
-    );
-  });
+  it(
+    'counts requestRate across instances: ' + '10 per minute admits 10 of 16 requests split over three instances',
+    async () => {
+      // Within one 60-second window: the PUT itself is the window's first request.
+      const put = await request('PUT', api(b, 'rated/capacity-policy'), {
+        cookie: owner,
+        body: { limits: { requestRate: 10 } },
+      });
+      expect(put.status).toBe(200);
+      const instances = [a, b, c];
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, (_, i) => get(api(instances[i % 3]!, 'rated'), owner)),
+      );
+      const admitted = answers.filter((answer) => answer.status === 200).length;
+      const organization = await database.db('organizations').where({ slug: 'rated' }).first('id');
+      const window = await database.db('request_rate_windows').where({ organization_id: organization.id }).first();
+      console.info(
+        `rated window: ${JSON.stringify(window)}; ` +
+          `statuses ${answers.map((x, i) => `${'abc'[i % 3]}${x.status}`).join(' ')}`,
+      );
+      const refused = answers.filter((answer) => answer.status === 429);
+      expect(admitted + 1).toBe(10);
+      expect(refused).toHaveLength(16 - admitted);
+      for (const answer of refused) {
+        expect(answer.body.error.code).toBe('rate_limited');
+        expect(Number(answer.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+        expect(Number(answer.headers['retry-after'])).toBeLessThanOrEqual(60);
+      }
+      console.info(
+        `requestRate 10/min over 3 instances: ${admitted + 1} admitted (1 PUT + ${admitted} GETs), ` +
+          `${refused.length} refused`,
+      );
+    },
+  );
 
-  it('a capacity limit set through one instance binds every instance from the next request, and concurrent creates never overshoot it', async () => {
-    // Every instance has the organization's limits cached before the change.
-    for (const instance of [a, b, c]) expect((await get(api(instance, 'counted'), owner)).status).toBe(200);
-    const put = await request('PUT', api(b, 'counted/capacity-policy'), {
-      cookie: owner,
-      body: { limits: { teamCount: 5, requestBodySize: 65536 } },
-    });
-    expect(put.status).toBe(200);
+  it(
+    'a capacity limit set through one instance binds every instance ' +
+      'from the next request, and concurrent creates never overshoot it',
+    async () => {
+      // Every instance has the organization's limits cached before the change.
+      for (const instance of [a, b, c]) expect((await get(api(instance, 'counted'), owner)).status).toBe(200);
+      const put = await request('PUT', api(b, 'counted/capacity-policy'), {
+        cookie: owner,
+        body: { limits: { teamCount: 5, requestBodySize: 65536 } },
+      });
+      expect(put.status).toBe(200);
 
-    // The body-size limit is checked from each instance's cache: the notification must have cleared it.
-    for (const instance of [a, c]) {
-      const answer = await request('POST', api(instance, 'counted/teams'), { cookie: owner, declaredLength: 70_000 });
-      expect(answer.status).toBe(413);
-      expect(answer.body.error.code).toBe('payload_too_large');
-    }
+      // The body-size limit is checked from each instance's cache: the notification must have cleared it.
+      for (const instance of [a, c]) {
+        const answer = await request('POST', api(instance, 'counted/teams'), { cookie: owner, declaredLength: 70_000 });
+        expect(answer.status).toBe(413);
+        expect(answer.body.error.code).toBe('payload_too_large');
+      }
 
-    const instances = [a, b, c];
-    const creates = await Promise.all(
-      Array.from({ length: 12 }, (_, i) =>
-        request('POST', api(instances[i % 3]!, 'counted/teams'), {
-          cookie: owner,
-          body: { slug: `team-${i}`, name: `Team ${i}` },
-        }),
-      ),
-    );
-    const made = creates.filter((answer) => answer.status === 201);
-    expect(made).toHaveLength(5);
-    for (const answer of creates.filter((x) => x.status !== 201)) {
-      expect(answer.status).toBe(409);
-      expect(answer.body.error.code).toBe('capacity_exceeded');
-    }
-    const organization = await database.db('organizations').where({ slug: 'counted' }).first('id');
-    const active = await database
-      .db('teams')
-      .where({ organization_id: organization.id })
-      .whereNull('archived_at')
-      .count({ n: '*' })
-      .first();
-    expect(Number(active?.n)).toBe(5);
-  });
+      const instances = [a, b, c];
+      const creates = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          request('POST', api(instances[i % 3]!, 'counted/teams'), {
+            cookie: owner,
+            body: { slug: `team-${i}`, name: `Team ${i}` },
+          }),
+        ),
+      );
+      const made = creates.filter((answer) => answer.status === 201);
+      expect(made).toHaveLength(5);
+      for (const answer of creates.filter((x) => x.status !== 201)) {
+        expect(answer.status).toBe(409);
+        expect(answer.body.error.code).toBe('capacity_exceeded');
+      }
+      const organization = await database.db('organizations').where({ slug: 'counted' }).first('id');
+      const active = await database
+        .db('teams')
+        .where({ organization_id: organization.id })
+        .whereNull('archived_at')
+        .count({ n: '*' })
+        .first();
+      expect(Number(active?.n)).toBe(5);
+    },
+  );
 
   it('a skill installed through one instance reads back identically through the others, stored once', async () => {
     const files = [
@@ -340,7 +353,9 @@ describe.skipIf(!onPostgres)(title, () => {
     await load;
 
     console.info(
-      `rolling restart: ${sent} requests, ${JSON.stringify(Object.fromEntries(statuses))}, ${inFlightAtSigterm} in flight on A at SIGTERM answered 200, ${retried} refused connections retried on another instance`,
+      `rolling restart: ${sent} requests, ${JSON.stringify(Object.fromEntries(statuses))}, ` +
+        `${inFlightAtSigterm} in flight on A at SIGTERM answered 200, ` +
+        `${retried} refused connections retried on another instance`,
     );
     expect(failures).toEqual([]);
     expect(statuses.get(200)).toBe(sent);

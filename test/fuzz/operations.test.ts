@@ -199,7 +199,9 @@ function serverErrorOf(res: HttpResult): string {
 }
 
 function expectContractAnswer(location: OperationLocation, request: GeneratedRequest, res: HttpResult): void {
-  const what = `${location.operationId} ${location.method.toUpperCase()} ${request.path} ${JSON.stringify(request.body)?.slice(0, 300)} → ${res.status} ${res.text.slice(0, 300)}`;
+  const what =
+    `${location.operationId} ${location.method.toUpperCase()} ${request.path} ` +
+    `${JSON.stringify(request.body)?.slice(0, 300)} → ${res.status} ${res.text.slice(0, 300)}`;
   expect(res.status, `${what}\n${serverErrorOf(res)}`).toBeLessThan(500);
   if (res.status >= 400) {
     expect(res.body, what).toEqual({

@@ -110,37 +110,41 @@ describe('/healthz and /readyz', () => {
 });
 
 describe('/metrics', () => {
-  it('serves Prometheus text: requests and latency by operationId and status, capacity refusals, the DB pool, the process', async () => {
-    await hub.createOrg('metered', 'ou_meter');
-    const cookie = await hub.login('ou_meter');
-    await hub.request('GET', '/api/me');
-    const answers = [];
-    for (let i = 0; i < 4; i++) answers.push((await hub.request('GET', '/api/org/metered', { cookie })).status);
-    expect(answers).toEqual([200, 200, 200, 429]);
+  it(
+    'serves Prometheus text: requests and latency by operationId ' +
+      'and status, capacity refusals, the DB pool, the process',
+    async () => {
+      await hub.createOrg('metered', 'ou_meter');
+      const cookie = await hub.login('ou_meter');
+      await hub.request('GET', '/api/me');
+      const answers = [];
+      for (let i = 0; i < 4; i++) answers.push((await hub.request('GET', '/api/org/metered', { cookie })).status);
+      expect(answers).toEqual([200, 200, 200, 429]);
 
-    const res = await fetch(`${hub.url}/metrics`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-    const text = await res.text();
-    expect(text).toContain('hub_http_requests_total{operation="getMe",status="401"} 1');
-    expect(text).toContain('hub_http_requests_total{operation="getOrganization",status="200"} 3');
-    expect(text).toContain('hub_http_requests_total{operation="getOrganization",status="429"} 1');
-    expect(text).toContain('hub_http_requests_total{operation="login",status="303"} 1');
-    expect(text).toMatch(
-      /hub_http_request_duration_seconds_bucket\{le="0\.1",operation="getOrganization",status="200"\} \d/,
-    );
-    expect(text).toContain('hub_capacity_refusals_total{code="rate_limited"} 1');
-    expect(text).toContain('hub_capacity_refusals_total{code="payload_too_large"} 0');
-    expect(text).toContain('hub_capacity_refusals_total{code="capacity_exceeded"} 0');
-    expect(text).toMatch(/hub_db_pool_connections\{state="used"\} \d+/);
-    expect(text).toMatch(/process_cpu_seconds_total \d/);
-    expect(text).toMatch(/nodejs_eventloop_lag_seconds \d/);
-    // Unknown paths share one label value, so a scanner cannot grow the series without bound.
-    await hub.request('GET', '/api/nothing-here');
-    expect(await (await fetch(`${hub.url}/metrics`)).text()).toContain(
-      'hub_http_requests_total{operation="other",status="404"} 1',
-    );
-  });
+      const res = await fetch(`${hub.url}/metrics`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+      const text = await res.text();
+      expect(text).toContain('hub_http_requests_total{operation="getMe",status="401"} 1');
+      expect(text).toContain('hub_http_requests_total{operation="getOrganization",status="200"} 3');
+      expect(text).toContain('hub_http_requests_total{operation="getOrganization",status="429"} 1');
+      expect(text).toContain('hub_http_requests_total{operation="login",status="303"} 1');
+      expect(text).toMatch(
+        /hub_http_request_duration_seconds_bucket\{le="0\.1",operation="getOrganization",status="200"\} \d/,
+      );
+      expect(text).toContain('hub_capacity_refusals_total{code="rate_limited"} 1');
+      expect(text).toContain('hub_capacity_refusals_total{code="payload_too_large"} 0');
+      expect(text).toContain('hub_capacity_refusals_total{code="capacity_exceeded"} 0');
+      expect(text).toMatch(/hub_db_pool_connections\{state="used"\} \d+/);
+      expect(text).toMatch(/process_cpu_seconds_total \d/);
+      expect(text).toMatch(/nodejs_eventloop_lag_seconds \d/);
+      // Unknown paths share one label value, so a scanner cannot grow the series without bound.
+      await hub.request('GET', '/api/nothing-here');
+      expect(await (await fetch(`${hub.url}/metrics`)).text()).toContain(
+        'hub_http_requests_total{operation="other",status="404"} 1',
+      );
+    },
+  );
 });
 
 describe('/docs', () => {

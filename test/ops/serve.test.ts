@@ -105,31 +105,35 @@ describe('hub serve: a failed start is one line and leaves nothing behind', () =
 });
 
 describe('hub serve: a clean start', () => {
-  it('listens on HOST (127.0.0.1 by default), prints the demo link on stderr only, and records its base URL for hub login-link', async () => {
-    const dataDir = freshDir();
-    const serve = await startServe(dataDir);
-    try {
-      expect(serve.baseUrl).toMatch(/^http:\/\/localhost:\d+$/);
-      const port = new URL(serve.baseUrl).port;
-      expect(serve.output.stderr).toMatch(
-        new RegExp(`Demo organization "demo" created[^]*http://localhost:${port}/auth/login\\?token=`),
-      );
-      expect(serve.output.stdout).not.toContain('token=');
-      for (const line of serve.output.stdout.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
-      expect(serve.output.stdout).toContain('"host":"127.0.0.1"');
+  it(
+    'listens on HOST (127.0.0.1 by default), prints the demo link ' +
+      'on stderr only, and records its base URL for hub login-link',
+    async () => {
+      const dataDir = freshDir();
+      const serve = await startServe(dataDir);
+      try {
+        expect(serve.baseUrl).toMatch(/^http:\/\/localhost:\d+$/);
+        const port = new URL(serve.baseUrl).port;
+        expect(serve.output.stderr).toMatch(
+          new RegExp(`Demo organization "demo" created[^]*http://localhost:${port}/auth/login\\?token=`),
+        );
+        expect(serve.output.stdout).not.toContain('token=');
+        for (const line of serve.output.stdout.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+        expect(serve.output.stdout).toContain('"host":"127.0.0.1"');
 
-      // The shell's PORT says nothing about the running server: the recorded URL wins.
-      const link = await runHub(['login-link', 'demo-owner'], cliEnv(dataDir, undefined, { PORT: '9' }));
-      expect(link.code).toBe(0);
-      expect(link.stdout).toMatch(new RegExp(`^http://localhost:${port}/auth/login\\?token=`));
-      const login = await fetch(link.stdout.trim().replace('localhost', '127.0.0.1'), { redirect: 'manual' });
-      expect(login.status).toBe(303);
-    } finally {
-      serve.child.kill('SIGTERM');
-      expect(await serve.exited).toBe(0);
-    }
-    expect(serve.output.stdout).toContain('"msg":"stopped"');
-  });
+        // The shell's PORT says nothing about the running server: the recorded URL wins.
+        const link = await runHub(['login-link', 'demo-owner'], cliEnv(dataDir, undefined, { PORT: '9' }));
+        expect(link.code).toBe(0);
+        expect(link.stdout).toMatch(new RegExp(`^http://localhost:${port}/auth/login\\?token=`));
+        const login = await fetch(link.stdout.trim().replace('localhost', '127.0.0.1'), { redirect: 'manual' });
+        expect(login.status).toBe(303);
+      } finally {
+        serve.child.kill('SIGTERM');
+        expect(await serve.exited).toBe(0);
+      }
+      expect(serve.output.stdout).toContain('"msg":"stopped"');
+    },
+  );
 
   it('seeds nothing on a database that has an organization, and --demo is accepted', async () => {
     const dataDir = freshDir();
@@ -168,33 +172,37 @@ describe('hub serve: a clean start', () => {
     expect(serve.output.stdout).toContain('draining');
   });
 
-  it('drains within HUB_SHUTDOWN_GRACE_MS: a request that never finishes is cut off and the process still exits 0', async () => {
-    const dataDir = freshDir();
-    const serve = await startServe(dataDir, { HUB_SHUTDOWN_GRACE_MS: '1000' });
-    const url = serve.baseUrl.replace('localhost', '127.0.0.1');
-    const link = /(http:\/\/localhost:\d+\/auth\/login\?token=\S+)/
-      .exec(serve.output.stderr)![1]!
-      .replace('localhost', '127.0.0.1');
-    const cookie = (await fetch(link, { redirect: 'manual' })).headers.get('set-cookie')!.split(';')[0]!;
-    const { hostname, port } = new URL(url);
-    // A member's upload that announces 100 kB and sends one byte: it waits in the body parser.
-    const socket = connect(Number(port), hostname);
-    await new Promise((resolve) => socket.once('connect', resolve));
-    let answer = '';
-    socket.on('data', (d) => (answer += d));
-    socket.on('error', () => undefined);
-    const closed = new Promise((resolve) => socket.once('close', resolve));
-    socket.write(
-      `PUT /api/org/demo/agent-skills/x HTTP/1.1\r\nHost: x\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`,
-    );
-    // The request is in the parser once the access log has nothing for it and the server is idle.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const stoppedAt = Date.now();
-    serve.child.kill('SIGTERM');
-    expect(await serve.exited).toBe(0);
-    await closed;
-    expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(900);
-    expect(answer).toBe('');
-    expect(serve.output.stdout).toContain('still in flight at the end of the grace period');
-  });
+  it(
+    'drains within HUB_SHUTDOWN_GRACE_MS: ' + 'a request that never finishes is cut off and the process still exits 0',
+    async () => {
+      const dataDir = freshDir();
+      const serve = await startServe(dataDir, { HUB_SHUTDOWN_GRACE_MS: '1000' });
+      const url = serve.baseUrl.replace('localhost', '127.0.0.1');
+      const link = /(http:\/\/localhost:\d+\/auth\/login\?token=\S+)/
+        .exec(serve.output.stderr)![1]!
+        .replace('localhost', '127.0.0.1');
+      const cookie = (await fetch(link, { redirect: 'manual' })).headers.get('set-cookie')!.split(';')[0]!;
+      const { hostname, port } = new URL(url);
+      // A member's upload that announces 100 kB and sends one byte: it waits in the body parser.
+      const socket = connect(Number(port), hostname);
+      await new Promise((resolve) => socket.once('connect', resolve));
+      let answer = '';
+      socket.on('data', (d) => (answer += d));
+      socket.on('error', () => undefined);
+      const closed = new Promise((resolve) => socket.once('close', resolve));
+      socket.write(
+        `PUT /api/org/demo/agent-skills/x HTTP/1.1\r\nHost: x\r\nCookie: ${cookie}\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{',
+      );
+      // The request is in the parser once the access log has nothing for it and the server is idle.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const stoppedAt = Date.now();
+      serve.child.kill('SIGTERM');
+      expect(await serve.exited).toBe(0);
+      await closed;
+      expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(900);
+      expect(answer).toBe('');
+      expect(serve.output.stdout).toContain('still in flight at the end of the grace period');
+    },
+  );
 });

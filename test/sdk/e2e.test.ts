@@ -221,7 +221,8 @@ describe('the packed SDK against the real service', () => {
     expect(seen.afterLogout).toMatchObject({ isApiError: true, status: 401, code: 'unauthenticated' });
   });
 
-  it('gives TypeScript consumers (ESM and CommonJS) every schema type by name and the typed methods; the README examples compile', async () => {
+  it('gives TypeScript consumers (ESM and CommonJS) every schema type ' +
+    'by name and the typed methods; the README examples compile', async () => {
     const schemas = deriveSchemas(specDocument).map((s) => s.name);
     writeFileSync(
       join(consumer, 'check.ts'),
@@ -229,7 +230,8 @@ describe('the packed SDK against the real service', () => {
         `import { ApiError, createOrgAdminClient, type OrgAdminClient } from '${PACKAGE}';`,
         `import type { ${schemas.join(', ')} } from '${PACKAGE}';`,
         `export type AllSchemas = [${schemas.join(', ')}];`,
-        `const c: OrgAdminClient = createOrgAdminClient({ baseUrl: 'http://localhost:8080', orgSlug: 'acme', headers: { cookie: 'hub_session=x' } });`,
+        "const c: OrgAdminClient = createOrgAdminClient({ baseUrl: 'http://localhost:8080', orgSlug: 'acme', " +
+          "headers: { cookie: 'hub_session=x' } });",
         'export async function check(): Promise<void> {',
         `  const project: ProjectDetail = await c.getProject({ projectId: 'p1' });`,
         `  const member: OrgMember = await c.addMember({ body: { imOpenId: 'ou_1', role: 'ADMIN' } });`,
@@ -244,7 +246,8 @@ describe('the packed SDK against the real service', () => {
         '  // @ts-expect-error createTeam needs a body',
         '  await c.createTeam({});',
         '  try { void [project, member, sessions, loggedOut, report]; } catch (e) {',
-        '    if (e instanceof ApiError) { const status: number = e.status; const details = (e.body as Error).error.details; void [status, details]; }',
+        '    if (e instanceof ApiError) { const status: number = e.status; ' +
+          'const details = (e.body as Error).error.details; void [status, details]; }',
         '  }',
         '}',
       ].join('\n'),
@@ -253,8 +256,10 @@ describe('the packed SDK against the real service', () => {
       join(consumer, 'check-cjs.cts'),
       [
         `import sdk = require('${PACKAGE}');`,
-        `const c: sdk.OrgAdminClient = sdk.createOrgAdminClient({ baseUrl: 'http://localhost:8080', orgSlug: 'acme' });`,
-        `export async function team(): Promise<sdk.TeamRow> { return c.createTeam({ body: { slug: 'a', name: 'A' } }); }`,
+        "const c: sdk.OrgAdminClient = sdk.createOrgAdminClient({ baseUrl: 'http://localhost:8080', " +
+          "orgSlug: 'acme' });",
+        'export async function team(): Promise<sdk.TeamRow> { ' +
+          "return c.createTeam({ body: { slug: 'a', name: 'A' } }); }",
       ].join('\n'),
     );
     const readmeFiles = readmeExamples().map((text, i) => {

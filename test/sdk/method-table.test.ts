@@ -68,7 +68,8 @@ describe('method table', () => {
       if (operation.requestBody) args.body = {};
       await call[operationId]!(args);
       expected.push(
-        `${method.toUpperCase()} ${path.replace(/\{([^{}]+)\}/g, (_, name: string) => (name === 'orgSlug' ? 'acme' : `${name}-1`))}`,
+        `${method.toUpperCase()} ` +
+          path.replace(/\{([^{}]+)\}/g, (_, name: string) => (name === 'orgSlug' ? 'acme' : `${name}-1`)),
       );
     }
     expect(requests.map((r) => `${r.method} ${r.pathname}`)).toEqual(expected);

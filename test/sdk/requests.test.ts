@@ -48,7 +48,8 @@ describe('URL', () => {
     for (const roleId of ['', '.', '..']) {
       await expect(c.putAgentRole({ roleId, body: { label: 'x' } })).rejects.toThrow(
         new TypeError(
-          `putAgentRole: path parameter "roleId" must be a non-empty string other than "." and ".." (got ${JSON.stringify(roleId)})`,
+          'putAgentRole: path parameter "roleId" must be a non-empty string other than "." and ".." ' +
+            `(got ${JSON.stringify(roleId)})`,
         ),
       );
     }

@@ -111,7 +111,9 @@ describe('crash safety of the skill store', () => {
     expect(storeProblems(storeRoot)).toEqual([]);
     expect(await missingEntries()).toEqual([]);
     console.info(
-      `crash test: ${installs} installs completed across ${ROUNDS} kills; ${roundsLeavingStaging} kills left a staging directory (removed by the next start), ${removed} left at the end`,
+      `crash test: ${installs} installs completed across ${ROUNDS} kills; ` +
+        `${roundsLeavingStaging} kills left a staging directory (removed by the next start), ` +
+        `${removed} left at the end`,
     );
   });
 

@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** A JSON Lines file of runs for `hub usage ingest` (or services.usage.ingest) in `dir`; strings are written as they are. */
+/**
+ * A JSON Lines file of runs for `hub usage ingest` (or services.usage.ingest) in `dir`;
+ * strings are written as they are.
+ */
 export function writeJsonl(dir: string, name: string, lines: Array<Record<string, unknown> | string>): string {
   const file = path.join(dir, name);
   fs.writeFileSync(file, `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`);
