@@ -91,7 +91,7 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 
 export interface Answer {
   status: number;
-  body: any;
+  body: Record<string, unknown>;
   headers: http.IncomingHttpHeaders;
 }
 
@@ -123,7 +123,7 @@ export function request(
         } catch {
           // not JSON
         }
-        resolve({ status: res.statusCode ?? 0, body, headers: res.headers });
+        resolve({ status: res.statusCode ?? 0, body: body as Answer['body'], headers: res.headers });
       });
       res.on('error', reject);
     });
