@@ -1,6 +1,6 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { type ReactNode, useEffect, useState } from 'react';
-import { errorMessage } from '../lib/api-client';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { DialogError, useDialogAction } from './dialog-action';
 
 /** Asks before an irreversible act; stays open with the server's message when it fails. */
 export function ConfirmDialog({
@@ -18,32 +18,13 @@ export function ConfirmDialog({
   onClose: () => void;
   onConfirm: () => Promise<unknown>;
 }) {
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  useEffect(() => {
-    if (opened) setError(null);
-  }, [opened]);
-  const confirm = async () => {
-    setPending(true);
-    setError(null);
-    try {
-      await onConfirm();
-      onClose();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setPending(false);
-    }
-  };
+  const { pending, error, run } = useDialogAction(opened, onClose);
+  const confirm = () => run(onConfirm);
   return (
     <Modal opened={opened} onClose={onClose} title={title} centered>
       <Stack>
         <Text>{message}</Text>
-        {error !== null && (
-          <Alert color="red" title="Not done" role="alert">
-            {errorMessage(error)}
-          </Alert>
-        )}
+        <DialogError error={error} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

@@ -1,6 +1,6 @@
-import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
-import { errorMessage } from '../../../lib/api-client';
+import { DialogError, useDialogAction } from '../../../components/dialog-action';
 import { folderPath, subtreeIds, type Tree } from './tree-model';
 
 const ROOT = '__root__';
@@ -20,13 +20,9 @@ export function MoveDialog({
   onMove: (folderId: string | null) => Promise<unknown>;
 }) {
   const [target, setTarget] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { pending, error, run } = useDialogAction(opened, onClose);
   useEffect(() => {
-    if (opened) {
-      setTarget(null);
-      setError(null);
-    }
+    if (opened) setTarget(null);
   }, [opened]);
   const options = useMemo(() => {
     if (!item) return [];
@@ -40,16 +36,7 @@ export function MoveDialog({
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     if (!target) return;
-    setPending(true);
-    setError(null);
-    try {
-      await onMove(target === ROOT ? null : target);
-      onClose();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setPending(false);
-    }
+    await run(() => onMove(target === ROOT ? null : target));
   };
   return (
     <Modal opened={opened} onClose={onClose} title={item ? `Move ${item.name}` : 'Move'} centered>
@@ -67,11 +54,7 @@ export function MoveDialog({
             nothingFoundMessage="No folder matches"
             comboboxProps={{ withinPortal: true }}
           />
-          {error !== null && (
-            <Alert color="red" title="Not moved" role="alert">
-              {errorMessage(error)}
-            </Alert>
-          )}
+          <DialogError error={error} title="Not moved" />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel

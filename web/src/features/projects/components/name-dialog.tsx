@@ -1,6 +1,6 @@
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { errorMessage } from '../../../lib/api-client';
+import { DialogError, useDialogAction } from '../../../components/dialog-action';
 
 /** One dialog for naming things (create folder or project, rename). Stays open with the typed name on failure. */
 export function NameDialog({
@@ -21,27 +21,14 @@ export function NameDialog({
   onSubmit: (name: string) => Promise<unknown>;
 }) {
   const [name, setName] = useState(initial);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { pending, error, run } = useDialogAction(opened, onClose);
   useEffect(() => {
-    if (opened) {
-      setName(initial);
-      setError(null);
-    }
+    if (opened) setName(initial);
   }, [opened, initial]);
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     if (!name.trim()) return;
-    setPending(true);
-    setError(null);
-    try {
-      await onSubmit(name.trim());
-      onClose();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setPending(false);
-    }
+    await run(() => onSubmit(name.trim()));
   };
   return (
     <Modal opened={opened} onClose={onClose} title={title} centered>
@@ -54,11 +41,7 @@ export function NameDialog({
             value={name}
             onChange={(e) => setName(e.currentTarget.value)}
           />
-          {error !== null && (
-            <Alert color="red" title="Not done" role="alert">
-              {errorMessage(error)}
-            </Alert>
-          )}
+          <DialogError error={error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel
