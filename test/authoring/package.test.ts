@@ -7,15 +7,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runNode } from '../support/subprocess.js';
+import { cleanEnv, runNode } from '../support/subprocess.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixtureCourse = fileURLToPath(new URL('./fixtures/assemble-basic/course/', import.meta.url));
-
-/** The environment without the npm_* variables of an enclosing `npm test`. */
-const cleanEnv = (): NodeJS.ProcessEnv =>
-  Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
 
 let work: string;
 let cph: string;

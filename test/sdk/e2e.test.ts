@@ -14,19 +14,13 @@ import { deriveOperations, deriveSchemas } from '../../sdk/scripts/spec.mjs';
 import type { SuccessBody } from '../support/api-client.js';
 import { TestHub } from '../support/test-hub.js';
 import { specDocument } from './support/client.js';
+import { cleanEnv } from '../support/subprocess.js';
 
 const run = promisify(execFile);
 const sdkDir = fileURLToPath(new URL('../../sdk/', import.meta.url));
 const consumerFixtures = fileURLToPath(new URL('./consumer/', import.meta.url));
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const PACKAGE = '@agent-hub/org-admin-sdk';
-
-/** The environment without the npm_* variables of an enclosing `npm test`. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.toLowerCase().startsWith('npm_')) env[key] = value;
-  return { ...env, ...extra };
-}
 
 /** Runs a command (asynchronously: the in-process server keeps answering) and returns stdout. */
 async function sh(file: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {

@@ -57,3 +57,13 @@ export function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<str
     child.on('exit', onExit);
   });
 }
+
+/**
+ * This process's environment without the npm_* variables of an enclosing `npm test`, which
+ * would otherwise steer an `npm` run in a subprocess (its workspace, its config), plus `extra`.
+ */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.toLowerCase().startsWith('npm_')) env[key] = value;
+  return { ...env, ...extra };
+}
