@@ -18,6 +18,7 @@ import { seedOrg, type OrgActor, type OrgFixture } from '../support/org-fixture.
 import type { ApiResult, OrgCallArgs, OrgOperationId } from '../support/api-client.js';
 import { TestHub, type HttpResult } from '../support/test-hub.js';
 import { waitForOutput } from '../support/subprocess.js';
+import { everyRow } from '../support/every-row.js';
 
 let hub: TestHub;
 /** Every response body and every CLI output of this file, for the leak scan. */
@@ -854,10 +855,12 @@ describe('secrets never leak', () => {
     });
     expect(hub.logLines.some((line) => line.includes('chat-application connection credentials sealed'))).toBe(true);
 
+    const rows = await everyRow(hub);
+    expect(rows).not.toBe('');
     const places: Array<[string, string]> = [
       ['responses and CLI output', seen.join('\n')],
       ['log lines', hub.logLines.join('\n')],
-      ['database rows', await everyRow()],
+      ['database rows', rows],
     ];
     if (hub.database.engine === 'sqlite') {
       for (const file of ['hub.sqlite', 'hub.sqlite-wal']) {
@@ -873,26 +876,6 @@ describe('secrets never leak', () => {
     expect(hits).toEqual([]);
   });
 });
-
-/** Every row of every table, blobs as latin1 text: a byte-for-byte search target on both engines. */
-async function everyRow(): Promise<string> {
-  const tables: string[] =
-    hub.database.engine === 'sqlite'
-      ? await db()('sqlite_master').where({ type: 'table' }).pluck('name')
-      : await db()('information_schema.tables').where({ table_schema: 'public' }).pluck('table_name');
-  const parts: string[] = [];
-  for (const table of tables) {
-    for (const row of await db()(table).select()) {
-      parts.push(
-        Object.values(row)
-          .map((v) => (Buffer.isBuffer(v) ? v.toString('latin1') : String(v)))
-          .join('\u0000'),
-      );
-    }
-  }
-  expect(parts.length).toBeGreaterThan(0);
-  return parts.join('\n');
-}
 
 describe('start-up with the key file (hub serve)', () => {
   let database: TestDatabase;

@@ -9,10 +9,10 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations, loadOpenApiDocument, type OperationLocation } from '../../src/http/openapi-document.js';
-import { isPostgres } from '../../src/db/connect.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub, type HttpResult } from '../support/test-hub.js';
 import { invalidBody, resolverFor, validValue, type JsonSchema } from './schema-arbitrary.js';
+import { tableNames } from '../support/every-row.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -169,15 +169,11 @@ function buildPath(
  */
 async function fingerprint(): Promise<string> {
   const db = hub.services.db;
-  const tables: string[] = isPostgres(db)
-    ? (await db.raw(`select tablename as name from pg_tables where schemaname = current_schema()`)).rows.map(
-        (r: { name: string }) => r.name,
-      )
-    : (await db.raw(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`)).map(
-        (r: { name: string }) => r.name,
-      );
+  const tables = await tableNames(hub);
   const hash = createHash('sha256');
-  for (const table of tables.filter((t) => t !== 'sessions' && !t.startsWith('knex_')).sort()) {
+  for (const table of tables
+    .filter((t) => t !== 'sessions' && !t.startsWith('knex_') && !t.startsWith('sqlite_'))
+    .sort()) {
     const rows = (await db(table).select()) as unknown[];
     hash.update(table).update(JSON.stringify(rows.map((row) => JSON.stringify(row)).sort()));
   }

@@ -6,12 +6,8 @@ import type { TestHub } from './test-hub.js';
  */
 export async function everyRow(hub: TestHub): Promise<string> {
   const db = hub.services.db;
-  const tables: string[] =
-    hub.database.engine === 'sqlite'
-      ? await db('sqlite_master').where({ type: 'table' }).pluck('name')
-      : await db('information_schema.tables').where({ table_schema: 'public' }).pluck('table_name');
   const parts: string[] = [];
-  for (const table of tables) {
+  for (const table of await tableNames(hub)) {
     for (const row of await db(table).select()) {
       parts.push(
         Object.values(row as Record<string, unknown>)
@@ -21,4 +17,12 @@ export async function everyRow(hub: TestHub): Promise<string> {
     }
   }
   return parts.join('\n');
+}
+
+/** The names of every table of the hub's database, on either engine. */
+export function tableNames(hub: TestHub): Promise<string[]> {
+  const db = hub.services.db;
+  return hub.database.engine === 'sqlite'
+    ? db('sqlite_master').where({ type: 'table' }).pluck('name')
+    : db('information_schema.tables').where({ table_schema: 'public' }).pluck('table_name');
 }
