@@ -38,6 +38,8 @@ export async function signIn(page: Page, imOpenId: string) {
 
 /** No serious or critical accessibility violation on what is on screen now. */
 export async function expectAccessible(page: Page) {
+  // A dialog still fading in is half transparent: contrast is measured once every transition has ended.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
     .analyze();
