@@ -9,6 +9,7 @@ import * as agents from './migrations/20261122050000_agents.js';
 import * as agentLibrary from './migrations/20261123100000_agent_library.js';
 import * as capabilityConnections from './migrations/20261123110000_capability_connections.js';
 import * as usageFacts from './migrations/20261123120000_usage_facts.js';
+import * as apiTokensAndAudit from './migrations/20261123130000_api_tokens_and_audit.js';
 import * as sharedInstances from './migrations/20261123000000_shared_instances.js';
 
 /**
@@ -26,6 +27,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261123100000_agent_library': agentLibrary,
   '20261123110000_capability_connections': capabilityConnections,
   '20261123120000_usage_facts': usageFacts,
+  '20261123130000_api_tokens_and_audit': apiTokensAndAudit,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {
