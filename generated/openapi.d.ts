@@ -1512,6 +1512,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/{orgSlug}/api-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List API tokens
+         * @description Returns the caller's own API tokens, newest first, revoked and expired
+         *     ones included (their `revokedAt`/`expiresAt` say so); an org admin
+         *     sees every token of the organization. A token itself is never shown
+         *     again after its creation: rows carry its first 12 characters
+         *     (`prefix`). Pages with `limit` and `cursor`.
+         *
+         *     Who may call: any active member of the organization, signed in (not
+         *     with an API token).
+         */
+        get: operations["listApiTokens"];
+        put?: never;
+        /**
+         * Create an API token
+         * @description Creates a personal API token for the caller in this organization and
+         *     answers it once, in `token` (`hubt_` and 43 base62 characters): store
+         *     it now, it cannot be shown again. The token acts with the caller's
+         *     rights intersected with `scopes`, until `expiresAt` (absent or null:
+         *     until revoked). Send it as `Authorization: Bearer <token>`.
+         *
+         *     Who may call: any active member of the organization, signed in (an API
+         *     token cannot create tokens).
+         */
+        post: operations["createApiToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/api-tokens/{tokenId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description An API token id (opaque). */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an API token
+         * @description Revokes the token: from the next request on, in every instance, it
+         *     gives 401 `token_invalid`. Revoking a revoked token changes nothing
+         *     and answers its row. A member revokes their own tokens; an org admin
+         *     any token of the organization.
+         *
+         *     Who may call: any active member of the organization, signed in (not
+         *     with an API token).
+         */
+        post: operations["revokeApiToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List audit events
+         * @description Returns the organization's audit events, newest first, one page at a
+         *     time: `limit` (default 100, 1 to 1000) and `nextCursor` to continue.
+         *     Filters combine: `actorId` (a user or token id), `action` (an
+         *     operationId or `hub.<command>`), `targetType` and `targetId`, and the
+         *     window `from` (inclusive) to `to` (exclusive).
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1519,14 +1620,96 @@ export interface components {
         /** @description The error envelope of every non-2xx response. */
         Error: {
             error: {
-                /** @description Machine-readable error code (see the table in the API description). */
-                code: string;
+                code: components["schemas"]["ErrorCode"];
                 /** @description Human-readable message. Never contains a secret or a stack trace. */
                 message: string;
                 /** @description Individual problems, given with `validation_failed`. */
                 details?: components["schemas"]["ErrorDetail"][];
             };
         };
+        /**
+         * @description What an API token may touch; `write` implies `read`.
+         * @enum {string}
+         */
+        Scope: "org:read" | "org:write" | "members:read" | "members:write" | "teams:read" | "teams:write" | "projects:read" | "projects:write" | "usage:read" | "usage:write" | "connections:read" | "connections:write" | "capacity:read" | "capacity:write" | "agents:read" | "agents:write" | "audit:read" | "audit:write";
+        ApiToken: {
+            id: string;
+            name: string;
+            scopes: components["schemas"]["Scope"][];
+            /** @description The token's first 12 characters, to tell tokens apart. */
+            prefix: string;
+            createdBy: components["schemas"]["TokenOwner"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description Updated at most once a minute.
+             */
+            lastUsedAt: string | null;
+            /** Format: date-time */
+            revokedAt: string | null;
+        };
+        CreatedApiToken: components["schemas"]["ApiToken"] & {
+            /** @description The token itself, shown this once. */
+            token: string;
+        };
+        CreateApiTokenRequest: {
+            /** Format: name */
+            name: string;
+            scopes: components["schemas"]["Scope"][];
+            /**
+             * Format: date-time
+             * @description When the token stops working; absent or null for never. Must be in the future.
+             */
+            expiresAt?: string | null;
+        };
+        ApiTokenList: {
+            tokens: components["schemas"]["ApiToken"][];
+            nextCursor: components["schemas"]["NextCursor"];
+        };
+        /** @description The member a token acts for (the one who created it). */
+        TokenOwner: {
+            id: string;
+            displayName: string;
+        };
+        /** @description Pass as `cursor` for the next page; null on the last page. */
+        NextCursor: string | null;
+        AuditEvent: {
+            id: string;
+            /** Format: date-time */
+            at: string;
+            actor: {
+                /** @enum {string} */
+                type: "user" | "token" | "console";
+                /** @description The user's or token's id; null for the host console. */
+                id: string | null;
+                displayName: string;
+            };
+            /** @description The operationId, or `hub.<command>` for the host console. */
+            action: string;
+            target: {
+                type: string;
+                id: string | null;
+            };
+            /** @description The request's `X-Request-Id`; null for the host console. */
+            requestId: string | null;
+            /** @description The target as the API shows it, before and after; secrets are `"[redacted]"`. */
+            changes: {
+                before: unknown;
+                after: unknown;
+            };
+        };
+        AuditEventList: {
+            events: components["schemas"]["AuditEvent"][];
+            nextCursor: components["schemas"]["NextCursor"];
+        };
+        /**
+         * @description Machine-readable error code (see the table in the API description).
+         * @enum {string}
+         */
+        ErrorCode: "validation_failed" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "rate_limited" | "internal_error";
         ErrorDetail: {
             /** @description Where the problem is, e.g. `/body/role` or `/query/limit`. */
             path: string;
@@ -1601,6 +1784,7 @@ export interface components {
         };
         MemberList: {
             members: components["schemas"]["OrgMember"][];
+            nextCursor: components["schemas"]["NextCursor"];
         };
         AddMemberRequest: {
             /** Format: name */
@@ -1641,6 +1825,7 @@ export interface components {
         };
         TeamList: {
             teams: components["schemas"]["TeamRow"][];
+            nextCursor: components["schemas"]["NextCursor"];
         };
         CreateTeamRequest: {
             /** @description Unique among the organization's active teams. */
@@ -1673,6 +1858,7 @@ export interface components {
         };
         TeamMemberList: {
             members: components["schemas"]["TeamMemberRow"][];
+            nextCursor: components["schemas"]["NextCursor"];
         };
         /** @description Exactly one of `userId` or `imOpenId`. */
         AddTeamMemberRequest: {
@@ -1819,6 +2005,7 @@ export interface components {
         SessionList: {
             /** @description Newest `updatedAt` first; archived sessions left out. */
             sessions: components["schemas"]["SessionSummary"][];
+            nextCursor: components["schemas"]["NextCursor"];
         };
         TeamAccessEntry: {
             grantId: string;
@@ -2082,6 +2269,7 @@ export interface components {
         };
         AgentRoleList: {
             roles: components["schemas"]["AgentRoleRow"][];
+            nextCursor: components["schemas"]["NextCursor"];
         };
         PutAgentRoleRequest: {
             /** Format: name */
@@ -2126,6 +2314,7 @@ export interface components {
         };
         AgentSkillList: {
             skills: components["schemas"]["AgentSkillRow"][];
+            nextCursor: components["schemas"]["NextCursor"];
         };
         SkillFileEntry: {
             /** @description Relative POSIX path inside the skill (no `..`, no leading `/`, no backslash, no NUL). */
@@ -2200,7 +2389,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `unauthenticated`: no session cookie, or the session is unknown, expired or ended. */
+        /** @description `unauthenticated`: no session cookie, or the session is unknown, expired or ended; `token_invalid`: the bearer token is unknown, expired or revoked. */
         Unauthenticated: {
             headers: {
                 [name: string]: unknown;
@@ -2209,7 +2398,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The caller may not do this: `csrf_rejected`, `org_admin_required`, `owner_required`, `project_access_denied`, `project_manage_required` or `platform_managed_connection`, as listed on the operation. */
+        /** @description The caller may not do this: `csrf_rejected`, `org_admin_required`, `owner_required`, `project_access_denied`, `project_manage_required` or `platform_managed_connection`, as listed on the operation; `token_scope_required` when an API token lacks the operation's scope. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -2279,6 +2468,10 @@ export interface components {
         OrgSlug: string;
         /** @description A user id (opaque). */
         UserId: string;
+        /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
+        PageLimit: number;
+        /** @description A `nextCursor` from the previous page. */
+        PageCursor: string;
         /** @description A team id (opaque). */
         TeamId: string;
         /** @description A folder id (opaque). */
@@ -2490,7 +2683,12 @@ export interface operations {
     };
     listMembers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description A `nextCursor` from the previous page. */
+                cursor?: components["parameters"]["PageCursor"];
+            };
             header?: never;
             path: {
                 /** @description The organization's slug. */
@@ -2636,7 +2834,12 @@ export interface operations {
     };
     listTeams: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description A `nextCursor` from the previous page. */
+                cursor?: components["parameters"]["PageCursor"];
+            };
             header?: never;
             path: {
                 /** @description The organization's slug. */
@@ -2778,7 +2981,12 @@ export interface operations {
     };
     listTeamMembers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description A `nextCursor` from the previous page. */
+                cursor?: components["parameters"]["PageCursor"];
+            };
             header?: never;
             path: {
                 /** @description The organization's slug. */
@@ -3289,6 +3497,8 @@ export interface operations {
             query?: {
                 /** @description Maximum number of sessions to return. */
                 limit?: number;
+                /** @description A `nextCursor` from the previous page. */
+                cursor?: components["parameters"]["PageCursor"];
             };
             header?: never;
             path: {
@@ -3888,7 +4098,12 @@ export interface operations {
     };
     listAgentRoles: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description A `nextCursor` from the previous page. */
+                cursor?: components["parameters"]["PageCursor"];
+            };
             header?: never;
             path: {
                 /** @description The organization's slug. */
@@ -4042,7 +4257,12 @@ export interface operations {
     };
     listAgentSkills: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description A `nextCursor` from the previous page. */
+                cursor?: components["parameters"]["PageCursor"];
+            };
             header?: never;
             path: {
                 /** @description The organization's slug. */
@@ -4355,6 +4575,154 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `org_admin_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listApiTokens: {
+        parameters: {
+            query?: {
+                /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description A `nextCursor` from the previous page. */
+                cursor?: components["parameters"]["PageCursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiTokenList"];
+                };
+            };
+            /** @description `validation_failed`: `limit` or `cursor` is not valid. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createApiToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The token, shown this once, and its row. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiToken"];
+                };
+            };
+            /** @description `validation_failed`: a field does not match its schema, a scope is unknown, or `expiresAt` is not in the future. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    revokeApiToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description An API token id (opaque). */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token's row, revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiToken"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter does not match its schema. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `token_not_found` (no such token, or another member's and the caller is not an org admin). */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                actorId?: string;
+                action?: string;
+                targetType?: string;
+                targetId?: string;
+                from?: string;
+                to?: string;
+                limit?: number;
+                /** @description A `nextCursor` from the previous page. */
+                cursor?: components["parameters"]["PageCursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventList"];
+                };
+            };
+            /** @description `validation_failed`: a filter, `limit` or `cursor` is not valid. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`, `token_scope_required`. */
             403: components["responses"]["Forbidden"];
             /** @description `org_not_found`. */
             404: components["responses"]["NotFound"];

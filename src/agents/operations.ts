@@ -1,13 +1,18 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule } from '../http/operation-table.js';
+import { pageOf } from '../shared/pagination.js';
 import { toAgentRoleRow } from './mapper.js';
+import { roleOrder } from './roles-store.js';
 
 /** Agent roles, the skills bound to them, and the model picker: organization administration. */
 export function agentRoleOperations({ agentRoles }: Services): OperationModule {
   return {
     listAgentRoles: {
       rule: 'orgAdmin',
-      handle: async ({ access }) => ({ roles: (await agentRoles.list(access.organization.id)).map(toAgentRoleRow) }),
+      handle: async ({ access, query }) => {
+        const { items, nextCursor } = pageOf(await agentRoles.list(access.organization.id), query, roleOrder);
+        return { roles: items.map(toAgentRoleRow), nextCursor };
+      },
     },
 
     putAgentRole: {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
 import { byCodeUnits, byName } from '../shared/order.js';
+import { listOrder } from '../shared/pagination.js';
 
 /**
  * A row of `agent_roles`. `id` is the row's own key (what `agent_role_skills.role_id` points
@@ -49,10 +50,12 @@ export interface SkillRef {
 }
 
 /** By ascending sortOrder, then label as people read it, then roleId, so the order is total. */
-const roleOrder = (a: RoleWithSkills, b: RoleWithSkills) =>
-  Number(a.role.sort_order) - Number(b.role.sort_order) ||
-  byName(a.role.label, b.role.label) ||
-  byCodeUnits(a.role.role_id, b.role.role_id);
+export const roleOrder = listOrder(
+  ({ role }: RoleWithSkills) => [Number(role.sort_order), role.label, role.role_id],
+  (a: number, b: number) => a - b,
+  byName,
+  byCodeUnits,
+);
 
 /** Agent roles and the skills bound to them. */
 export class AgentRoleStore {
@@ -70,7 +73,7 @@ export class AgentRoleStore {
     for (const { role_key, name } of bindings) namesByRole.set(role_key, [...(namesByRole.get(role_key) ?? []), name]);
     return roles
       .map((role) => ({ role, skillNames: (namesByRole.get(role.id) ?? []).sort(byCodeUnits) }))
-      .sort(roleOrder);
+      .sort(roleOrder.sort);
   }
 
   async find(

@@ -1,4 +1,8 @@
 import path from 'node:path';
+import { ApiTokenService } from '../api-tokens/service.js';
+import { ApiTokenStore } from '../api-tokens/store.js';
+import { AuditLog } from '../audit/log.js';
+import { AuditStore } from '../audit/store.js';
 import { Authorizer } from '../auth/authorize.js';
 import { SessionStore } from '../auth/session-store.js';
 import { SessionService } from '../auth/sessions.js';
@@ -59,6 +63,10 @@ export interface Services {
   orgAccess: OrgAccessResolver;
   organizations: OrganizationService;
   authorizer: Authorizer;
+  /** Personal API tokens: create, list, revoke, and the bearer check. */
+  apiTokens: ApiTokenService;
+  /** Reads the audit log. */
+  auditLog: AuditLog;
   folderStore: FolderStore;
   folders: FolderService;
   projects: ProjectService;
@@ -121,8 +129,12 @@ export function createServices(deps: {
   const projectStore = new ProjectStore();
   const teamStore = new TeamStore();
   const projectGuard = new ProjectGuard(uow, projectStore, grants);
+  const auditStore = new AuditStore();
+  const auditLog = new AuditLog(uow, auditStore);
+  const apiTokens = new ApiTokenService(uow, new ApiTokenStore(), clock, ttl, invalidations);
   const authorizer = new Authorizer({
     sessions,
+    tokens: apiTokens,
     memberships: orgAccess,
     projects: projectGuard,
     settingsOf: (organizationId) => organizations.getSettings(organizationId),
@@ -169,6 +181,8 @@ export function createServices(deps: {
     orgAccess,
     organizations,
     authorizer,
+    apiTokens,
+    auditLog,
     folderStore,
     folders,
     projects,

@@ -1,18 +1,35 @@
 import type { Request } from 'express';
+import type { AuthenticatedToken, ApiTokenService } from '../api-tokens/service.js';
+import { scopesAdmit, type Scope } from '../api-tokens/scopes.js';
 import { forbidden, notFound, unauthenticated } from '../errors/api-error.js';
 import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import type { OrgAccess, OrgSettings } from '../orgs/store.js';
 import type { GuardedOperation, ProjectAccess, ProjectGuard } from '../projects/project-guard.js';
-import { isOrgAdminRole, type ProjectRule, type Rule } from './rules.js';
+import { isOrgAdminRole, needsOrganization, type ProjectRule, type Rule } from './rules.js';
 import { SESSION_COOKIE, type AuthenticatedSession, type SessionService } from './sessions.js';
 
 export interface AuthorizerDeps {
   sessions: SessionService;
+  tokens: ApiTokenService;
   memberships: OrgAccessResolver;
   /** Decides the project rules; built with the authorizer, so every rule is decidable from the start. */
   projects: ProjectGuard;
   /** The organization's settings, for the `projectCreator` rule. */
   settingsOf: (organizationId: string) => Promise<OrgSettings>;
+}
+
+/**
+ * Who is calling: a member through their session cookie, or through an API token acting for
+ * them (then `token` is set, and `session` carries the token's member, id and expiry).
+ */
+export interface Caller {
+  session: AuthenticatedSession;
+  token?: AuthenticatedToken;
+}
+
+/** What authentication needs to know of the operation: tokens work on organization paths only. */
+export interface AuthenticatedOperation {
+  rule: Rule;
 }
 
 /**
@@ -24,18 +41,48 @@ export interface AuthorizerDeps {
 export class Authorizer {
   constructor(private readonly deps: AuthorizerDeps) {}
 
-  /** The caller's session (401 without a valid one). */
-  async authenticate(req: Request): Promise<AuthenticatedSession> {
-    const session = await this.deps.sessions.authenticate(sessionToken(req));
-    if (!session) throw unauthenticated();
-    return session;
+  /**
+   * The caller (401 without valid credentials). A bearer token wins over a cookie: the header
+   * is set on purpose by the client, a cookie rides along whatever the client meant.
+   */
+  async authenticate(req: Request, operation: AuthenticatedOperation): Promise<Caller> {
+    const bearer = bearerToken(req);
+    if (bearer === undefined) {
+      const session = await this.deps.sessions.authenticate(sessionToken(req));
+      if (!session) throw unauthenticated();
+      return { session };
+    }
+    const token = await this.deps.tokens.authenticate(bearer);
+    if (!needsOrganization(operation.rule)) {
+      throw unauthenticated('API tokens work on /api/org/{orgSlug}/… paths only; this one needs a signed-in session.');
+    }
+    return {
+      session: { id: token.id, tokenHash: token.tokenHash, user: token.user, expiresAt: token.expiresAt },
+      token,
+    };
   }
 
-  /** The caller's membership in the organization of the path; non-members learn nothing of it. */
-  async resolveOrganization(session: AuthenticatedSession, slug: string): Promise<OrgAccess> {
-    const access = await this.deps.memberships.resolve(session.user.id, slug);
-    if (!access) throw notFound('org_not_found', `No organization "${slug}" among yours.`);
+  /**
+   * The caller's membership in the organization of the path; non-members learn nothing of it,
+   * and neither does a token of another organization.
+   */
+  async resolveOrganization(caller: Caller, slug: string): Promise<OrgAccess> {
+    const access = await this.deps.memberships.resolve(caller.session.user.id, slug);
+    if (!access || (caller.token && caller.token.organizationId !== access.organization.id)) {
+      throw notFound('org_not_found', `No organization "${slug}" among yours.`);
+    }
     return access;
+  }
+
+  /** 403 `token_scope_required` when an API token calls what its scopes (or any token) may not. */
+  checkTokenScope(token: AuthenticatedToken, operation: GuardedOperation & { scope: Scope | undefined }): void {
+    const named = `"${operation.summary}" (${operation.operationId})`;
+    if (operation.scope === undefined) {
+      throw forbidden('token_scope_required', `${named} cannot be called with an API token; sign in instead.`);
+    }
+    if (!scopesAdmit(token.scopes, operation.scope)) {
+      throw forbidden('token_scope_required', `${named} needs a token with the scope "${operation.scope}".`);
+    }
   }
 
   /** The org-role part of a rule: `orgAdmin`, and `projectCreator` (admins, or members when the setting allows). */
@@ -63,6 +110,17 @@ export class Authorizer {
   ): Promise<ProjectAccess> {
     return this.deps.projects.check(rule, operation, access, session.user.id, projectId);
   }
+}
+
+/**
+ * The value of `Authorization: Bearer <value>`; '' for an Authorization header of any other
+ * shape (refused as an invalid token, never mistaken for no credential); undefined without one.
+ */
+export function bearerToken(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  if (header === undefined) return undefined;
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  return match ? match[1] : '';
 }
 
 /**

@@ -14,11 +14,16 @@ export const LOGIN_LINK_TTL_MS = 15 * MINUTE_MS;
 /** `last_seen_at` is written at most this often per session, not on every request. */
 const TOUCH_INTERVAL_MS = MINUTE_MS;
 
+/**
+ * The credential a request was authenticated with and the user behind it: a session, or an API
+ * token acting for its member (then `id`, `tokenHash` and `expiresAt` are the token's, and
+ * `expiresAt` is null for a token that never expires).
+ */
 export interface AuthenticatedSession {
   id: string;
   tokenHash: string;
   user: User;
-  expiresAt: Date;
+  expiresAt: Date | null;
 }
 
 /** A session token handed to the browser, with the moment its absolute lifetime ends. */

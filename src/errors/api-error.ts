@@ -31,7 +31,8 @@ export type ForbiddenCode =
   | 'owner_required'
   | 'project_access_denied'
   | 'project_manage_required'
-  | 'platform_managed_connection';
+  | 'platform_managed_connection'
+  | 'token_scope_required';
 
 export type NotFoundCode =
   | 'not_found'
@@ -45,7 +46,8 @@ export type NotFoundCode =
   | 'grant_not_found'
   | 'connection_not_found'
   | 'role_not_found'
-  | 'skill_not_found';
+  | 'skill_not_found'
+  | 'token_not_found';
 
 export type ConflictCode =
   | 'slug_taken'

@@ -1,5 +1,10 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
+import { isScope } from '../api-tokens/scopes.js';
+import type { AuthenticatedToken } from '../api-tokens/service.js';
+import { type AuditActor, withAuditScope } from '../audit/scope.js';
+import type { AuthenticatedSession } from '../auth/sessions.js';
 import type { Rule } from '../auth/rules.js';
+import type { Clock } from '../config/clock.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Logger } from '../log/logger.js';
 import { listOperations, toExpressPath, type OpenApiDocument, type OperationLocation } from './openapi-document.js';
@@ -13,6 +18,8 @@ export interface ApiRouterOptions {
   /** The stages every request of an operation passes, in order, before its handler. */
   pipeline: readonly Stage[];
   logger: Logger;
+  /** The time audit events are stamped with. */
+  clock: Clock;
 }
 
 /**
@@ -35,7 +42,7 @@ export function createApiRouter(options: ApiRouterOptions): express.Router {
       if (!spec) throw new Error(`openapi.yaml has ${location.operationId}, which the operation table lacks`);
       const operation = pipelineOperation(location, spec.rule);
       const stages = options.pipeline.flatMap((stage) => stage(operation) ?? []);
-      route[location.method](...stages, operationHandler(spec, options.logger));
+      route[location.method](...stages, operationHandler(operation, spec, options));
     }
     const allow = located.map((l) => l.method.toUpperCase()).join(', ');
     route.all(() => {
@@ -47,7 +54,10 @@ export function createApiRouter(options: ApiRouterOptions): express.Router {
 
 function pipelineOperation({ operationId, method, path, operation }: OperationLocation, rule: Rule): PipelineOperation {
   const summary = typeof operation.summary === 'string' ? operation.summary : operationId;
-  return { operationId, summary, method, path, rule };
+  const scope = operation['x-authorization']?.scope;
+  if (scope !== undefined && !isScope(scope))
+    throw new Error(`openapi.yaml: ${operationId} names an unknown scope "${scope}"`);
+  return { operationId, summary, method, path, rule, scope };
 }
 
 interface RuntimeSpec {
@@ -56,22 +66,51 @@ interface RuntimeSpec {
   handle: (ctx: Record<string, unknown>) => Promise<unknown>;
 }
 
-function operationHandler(spec: RuntimeSpec, logger: Logger): RequestHandler {
+function operationHandler(
+  operation: PipelineOperation,
+  spec: RuntimeSpec,
+  { logger, clock }: Pick<ApiRouterOptions, 'logger' | 'clock'>,
+): RequestHandler {
+  const changesState = operation.method !== 'get';
   return async (req: Request, res: Response) => {
-    const result = await spec.handle({
-      req,
-      res,
-      params: req.params,
-      query: req.query,
-      body: req.body,
-      get log() {
-        return requestLogger(res, logger);
-      },
-      ...contextOf(res),
-    });
+    const context = contextOf(res);
+    const handle = () =>
+      spec.handle({
+        req,
+        res,
+        params: req.params,
+        query: req.query,
+        body: req.body,
+        get log() {
+          return requestLogger(res, logger);
+        },
+        ...context,
+      });
+    // A state change is recorded by the service that makes it, in its transaction; the scope
+    // tells it who is calling, which operation this is and the request's id.
+    const result =
+      changesState && context.session
+        ? await withAuditScope(
+            {
+              at: clock.now(),
+              actor: actorOf(context.session, context.token),
+              action: operation.operationId,
+              requestId: requestIdOf(res),
+            },
+            handle,
+          )
+        : await handle();
     if (res.headersSent) return;
     res.status(spec.status ?? 200);
     if (result === undefined) res.end();
     else res.json(result);
   };
 }
+
+/** The audit log's actor: the member, or the token acting for them (named after both). */
+function actorOf(session: AuthenticatedSession, token: AuthenticatedToken | undefined): AuditActor {
+  if (token) return { type: 'token', id: token.id, displayName: `${session.user.displayName} (token "${token.name}")` };
+  return { type: 'user', id: session.user.id, displayName: session.user.displayName };
+}
+
+const requestIdOf = (res: Response): string | null => (res.locals.requestId as string | undefined) ?? null;

@@ -9,6 +9,7 @@ import { buildOperationTable } from './operations.js';
 import { authenticate } from './pipeline/authenticate.js';
 import { limitBodySize } from './pipeline/body-size.js';
 import { enforceOrgRole } from './pipeline/org-role.js';
+import { enforceTokenScope } from './pipeline/token-scope.js';
 import { parseJsonBody } from './pipeline/parse-body.js';
 import { guardProject } from './pipeline/project-guard.js';
 import { limitRequestRate } from './pipeline/rate-limit.js';
@@ -66,11 +67,13 @@ export function createApp(services: Services, options: AppOptions = {}): Express
         limitRequestRate(capacity), // 429, valid request or not
         limitBodySize(capacity, config.bodyLimitBytes), // 413 from Content-Length
         parseJsonBody(config.bodyLimitBytes), // 400 malformed JSON, 413 while streaming
+        enforceTokenScope(authorizer), // 403 token_scope_required
         enforceOrgRole(authorizer), // 403 org_admin_required
         contract.validateRequest, // 400 validation_failed
         guardProject(authorizer), // 404 project_not_found, 403 project_access_denied / project_manage_required
       ],
       logger,
+      clock: services.clock,
     }),
   );
   app.use(webAppRoutes(options.webDistDir));

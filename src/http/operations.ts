@@ -1,5 +1,7 @@
 import type { Services } from '../app/services.js';
 import { agentRoleOperations } from '../agents/operations.js';
+import { apiTokenOperations } from '../api-tokens/operations.js';
+import { auditOperations } from '../audit/operations.js';
 import { capacityOperations } from '../capacity/operations.js';
 import { connectionOperations } from '../connections/operations.js';
 import { explorerOperations } from '../explorer/operations.js';
@@ -35,6 +37,8 @@ export function buildOperationTable(services: Services): OperationTable {
     agentRoleOperations(services),
     libraryOperations(services),
     skillOperations(services),
+    apiTokenOperations(services),
+    auditOperations(services),
   ];
   const table: Partial<OperationTable> = {};
   for (const module of modules) {

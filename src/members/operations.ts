@@ -1,7 +1,9 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
 import type { OperationId } from '../http/operation-types.js';
+import { pageOf } from '../shared/pagination.js';
 import { toOrgMember } from './mapper.js';
+import { memberOrder } from './store.js';
 import type { MemberCaller } from './service.js';
 
 /** The organization the request addresses and the signed-in user making the change. */
@@ -15,7 +17,10 @@ export function memberOperations({ members }: Services): OperationModule {
   return {
     listMembers: {
       rule: 'orgAdmin',
-      handle: async ({ access }) => ({ members: (await members.list(access.organization.id)).map(toOrgMember) }),
+      handle: async ({ access, query }) => {
+        const { items, nextCursor } = pageOf(await members.list(access.organization.id), query, memberOrder);
+        return { members: items.map(toOrgMember), nextCursor };
+      },
     },
 
     addMember: {

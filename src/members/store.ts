@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
 import type { OrgRole } from '../orgs/store.js';
 import { byCodeUnits, byName } from '../shared/order.js';
+import { listOrder } from '../shared/pagination.js';
 
 /** An active membership joined to its user. */
 export interface OrgMemberRecord {
@@ -20,15 +21,14 @@ export interface MembershipState {
 }
 
 /** By display name as people read it, then by imOpenId, so the order is total. */
-const memberOrder = (a: OrgMemberRecord, b: OrgMemberRecord) =>
-  byName(a.display_name, b.display_name) || byCodeUnits(a.im_open_id, b.im_open_id);
+export const memberOrder = listOrder((m: OrgMemberRecord) => [m.display_name, m.im_open_id], byName, byCodeUnits);
 
 /** Organization memberships with the users behind them. */
 export class MemberStore {
   /** The organization's active members, in one query, ordered by display name. */
   async listActive(db: Executor, organizationId: string): Promise<OrgMemberRecord[]> {
     const rows = await activeMembers(db, organizationId);
-    return rows.sort(memberOrder);
+    return rows.sort(memberOrder.sort);
   }
 
   async findActive(db: Executor, organizationId: string, userId: string): Promise<OrgMemberRecord | undefined> {

@@ -59,9 +59,10 @@ export function projectOperations({ projects }: Services): OperationModule {
 
     listProjectSessions: {
       rule: 'projectRead',
-      handle: async ({ project, query }) => ({
-        sessions: (await projects.listSessions(project.project.id, query.limit ?? 50)).map(toSessionSummary),
-      }),
+      async handle({ project, query }) {
+        const { items, nextCursor } = await projects.listSessions(project.project.id, query.limit ?? 50, query.cursor);
+        return { sessions: items.map(toSessionSummary), nextCursor };
+      },
     },
   };
 }

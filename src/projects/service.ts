@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { decodeCursor, encodeCursor, type Page } from '../shared/pagination.js';
 import { randomUUID } from 'node:crypto';
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
@@ -121,8 +122,13 @@ export class ProjectService {
     return { isOrgAdmin: isOrgAdminRole(caller.role), canManage: grant === 'MANAGE' };
   }
 
-  listSessions(projectId: string, limit: number): Promise<SessionRecord[]> {
-    return this.projects.listSessions(this.uow.executor, projectId, limit);
+  /** One page of the project's sessions (`limit` of them, after `cursor`). */
+  async listSessions(projectId: string, limit: number, cursor?: string): Promise<Page<SessionRecord>> {
+    const after = cursor === undefined ? undefined : (decodeCursor(cursor, 2) as [string, string]);
+    const rows = await this.projects.listSessions(this.uow.executor, projectId, limit + 1, after);
+    const items = rows.slice(0, limit);
+    const last = items[items.length - 1];
+    return { items, nextCursor: rows.length > limit && last ? encodeCursor([last.updated_at, last.id]) : null };
   }
 }
 

@@ -109,11 +109,26 @@ export class ProjectStore {
     });
   }
 
-  /** The project's sessions that are not archived, most recently active first. */
-  async listSessions(db: Executor, projectId: string, limit: number): Promise<SessionRecord[]> {
-    return db('agent_sessions')
-      .where({ project_id: projectId })
-      .whereNull('archived_at')
+  /**
+   * The project's sessions that are not archived, most recently active first, from after the
+   * session `after` names (its `updated_at` and `id`, the order's key) when given.
+   */
+  async listSessions(
+    db: Executor,
+    projectId: string,
+    limit: number,
+    after?: readonly [updatedAt: string, id: string],
+  ): Promise<SessionRecord[]> {
+    const query = db('agent_sessions').where({ project_id: projectId }).whereNull('archived_at');
+    if (after) {
+      const [updatedAt, id] = after;
+      query.where((w) =>
+        w
+          .where('updated_at', '<', updatedAt)
+          .orWhere((e) => e.where({ updated_at: updatedAt }).andWhere('id', '<', id)),
+      );
+    }
+    return query
       .orderBy([
         { column: 'updated_at', order: 'desc' },
         { column: 'id', order: 'desc' },

@@ -1,12 +1,18 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule } from '../http/operation-table.js';
+import { pageOf } from '../shared/pagination.js';
+import { toAgentSkillRow } from './mapper.js';
+import { skillOrder } from './store.js';
 
 /** Agent skills: list, read back, install or replace, relabel and disable. Org admins only. */
 export function skillOperations({ skills }: Services): OperationModule {
   return {
     listAgentSkills: {
       rule: 'orgAdmin',
-      handle: async ({ access }) => ({ skills: await skills.list(access.organization.id) }),
+      handle: async ({ access, query }) => {
+        const { items, nextCursor } = pageOf(await skills.list(access.organization.id), query, skillOrder);
+        return { skills: items.map(toAgentSkillRow), nextCursor };
+      },
     },
 
     getAgentSkillFiles: {

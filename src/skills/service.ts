@@ -6,10 +6,9 @@ import type { Schema } from '../http/operation-types.js';
 import type { SkillContent } from './content-store.js';
 import { readSkillDirectory } from './directory.js';
 import type { SkillFileInput, SkillIngestion, SkillInstallOutcome } from './ingest.js';
-import { toAgentSkillRow, toInstalledSkillResult, toSkillFileEntry } from './mapper.js';
-import type { SkillRecord, SkillStore } from './store.js';
+import { toInstalledSkillResult, toSkillFileEntry } from './mapper.js';
+import type { SkillRecord, SkillStore, SkillWithRoles } from './store.js';
 
-type AgentSkillRow = Schema<'AgentSkillRow'>;
 type SkillFileEntry = Schema<'SkillFileEntry'>;
 type InstalledSkillResult = Schema<'InstalledSkillResult'>;
 type UpdateAgentSkillResult = Schema<'UpdateAgentSkillResult'>;
@@ -38,8 +37,8 @@ export class SkillService {
     return this.content.init();
   }
 
-  async list(organizationId: string): Promise<AgentSkillRow[]> {
-    return (await this.skills.list(this.uow.executor, organizationId)).map(toAgentSkillRow);
+  list(organizationId: string): Promise<SkillWithRoles[]> {
+    return this.skills.list(this.uow.executor, organizationId);
   }
 
   /** The files of the skill's stored version as UTF-8 text, sorted by path bytewise. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
 import { byCodeUnits } from '../shared/order.js';
+import { listOrder } from '../shared/pagination.js';
 
 /** A row of `agent_skills`. */
 export interface SkillRecord {
@@ -25,6 +26,9 @@ export interface SkillContent {
   description: string | null;
   contentDigest: string;
 }
+
+/** By name (unique in the organization). */
+export const skillOrder = listOrder((s: SkillWithRoles) => [s.skill.name], byCodeUnits);
 
 /** A skill with the `roleId`s of the roles bound to it, sorted. */
 export interface SkillWithRoles {
@@ -73,7 +77,7 @@ export class SkillStore {
     }
     return [...skills.values()]
       .map(({ record, roleIds }) => ({ skill: record, boundRoleIds: [...roleIds].sort(byCodeUnits) }))
-      .sort((a, b) => byCodeUnits(a.skill.name, b.skill.name));
+      .sort(skillOrder.sort);
   }
 
   async findByName(db: Executor, organizationId: string, name: string): Promise<SkillRecord | undefined> {

@@ -1,13 +1,18 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule } from '../http/operation-table.js';
+import { pageOf } from '../shared/pagination.js';
 import { toTeamMemberRow, toTeamRow } from './mapper.js';
+import { teamMemberOrder, teamOrder } from './store.js';
 
 /** Teams and their members. */
 export function teamOperations({ teams }: Services): OperationModule {
   return {
     listTeams: {
       rule: 'orgAdmin',
-      handle: async ({ access }) => ({ teams: (await teams.list(access.organization.id)).map(toTeamRow) }),
+      handle: async ({ access, query }) => {
+        const { items, nextCursor } = pageOf(await teams.list(access.organization.id), query, teamOrder);
+        return { teams: items.map(toTeamRow), nextCursor };
+      },
     },
 
     createTeam: {
@@ -32,9 +37,14 @@ export function teamOperations({ teams }: Services): OperationModule {
 
     listTeamMembers: {
       rule: 'orgAdmin',
-      handle: async ({ access, params }) => ({
-        members: (await teams.listMembers(access.organization.id, params.teamId)).map(toTeamMemberRow),
-      }),
+      handle: async ({ access, params, query }) => {
+        const { items, nextCursor } = pageOf(
+          await teams.listMembers(access.organization.id, params.teamId),
+          query,
+          teamMemberOrder,
+        );
+        return { members: items.map(toTeamMemberRow), nextCursor };
+      },
     },
 
     addTeamMember: {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
 import { byCodeUnits, byName } from '../shared/order.js';
+import { listOrder } from '../shared/pagination.js';
 import type { User } from '../users/store.js';
 
 /** An active team with its live member count. */
@@ -28,9 +29,8 @@ export interface TeamChanges {
 }
 
 /** By name as people read it, then by slug (unique among active teams). */
-const teamOrder = (a: TeamRecord, b: TeamRecord) => byName(a.name, b.name) || byCodeUnits(a.slug, b.slug);
-const teamMemberOrder = (a: TeamMemberRecord, b: TeamMemberRecord) =>
-  byName(a.display_name, b.display_name) || byCodeUnits(a.im_open_id, b.im_open_id);
+export const teamOrder = listOrder((t: TeamRecord) => [t.name, t.slug], byName, byCodeUnits);
+export const teamMemberOrder = listOrder((m: TeamMemberRecord) => [m.display_name, m.im_open_id], byName, byCodeUnits);
 
 /**
  * Teams and team memberships. "Active" means a team not archived and a team membership not
@@ -40,7 +40,7 @@ export class TeamStore {
   /** The organization's active teams with live member counts, in one query. */
   async listActive(db: Executor, organizationId: string): Promise<TeamRecord[]> {
     const rows = await activeTeams(db, organizationId);
-    return rows.sort(teamOrder);
+    return rows.sort(teamOrder.sort);
   }
 
   async findActive(db: Executor, organizationId: string, teamId: string): Promise<TeamRecord | undefined> {
@@ -121,7 +121,7 @@ export class TeamStore {
   /** The team's active members, ordered by display name. */
   async listMembers(db: Executor, organizationId: string, teamId: string): Promise<TeamMemberRecord[]> {
     const rows = await activeTeamMembers(db, organizationId).where('tm.team_id', teamId);
-    return rows.sort(teamMemberOrder);
+    return rows.sort(teamMemberOrder.sort);
   }
 
   /**

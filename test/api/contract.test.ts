@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { SCOPES } from '../../src/api-tokens/scopes.js';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,6 +83,10 @@ const SECOND_WAVE_OPERATION_IDS = [
   'putCapabilityConnection',
   'disableCapabilityConnection',
   'getUsageBreakdown',
+  'createApiToken',
+  'listApiTokens',
+  'revokeApiToken',
+  'listAuditEvents',
 ];
 
 const SCHEMA_NAMES = [
@@ -194,16 +199,28 @@ describe('openapi.yaml', () => {
     }
   });
 
-  it('guards with the hub_session cookie everywhere but login', () => {
+  it('guards with the hub_session cookie or an API token; session-only operations say so', () => {
     const schemes = (doc.components as { securitySchemes: Record<string, unknown> }).securitySchemes;
-    expect(Object.values(schemes)).toEqual([
-      { type: 'apiKey', in: 'cookie', name: 'hub_session', description: expect.any(String) },
-    ]);
+    expect(schemes).toEqual({
+      hubSession: { type: 'apiKey', in: 'cookie', name: 'hub_session', description: expect.any(String) },
+      apiToken: { type: 'http', scheme: 'bearer', description: expect.any(String) },
+    });
+    expect(doc.security).toEqual([{ hubSession: [] }, { apiToken: [] }]);
     for (const { operationId, operation } of operations) {
+      const { scope } = operation['x-authorization'] ?? {};
       if (operationId === 'login') expect(operation.security).toEqual([]);
-      else expect(operation.security).toBeUndefined();
+      else if (scope === undefined) expect(operation.security, operationId).toEqual([{ hubSession: [] }]);
+      else expect(operation.security, operationId).toBeUndefined();
     }
-    expect(doc.security).toEqual([{ [Object.keys(schemes)[0]!]: [] }]);
+  });
+
+  it('names a known token scope for every organization operation but the token operations themselves', () => {
+    const sessionOnly = ['getMe', 'login', 'logout', 'createApiToken', 'listApiTokens', 'revokeApiToken'];
+    for (const { operationId, operation } of operations) {
+      const { scope } = operation['x-authorization'] ?? {};
+      if (sessionOnly.includes(operationId)) expect(scope, operationId).toBeUndefined();
+      else expect(SCOPES, `${operationId} has no token scope`).toContain(scope);
+    }
   });
 });
 
@@ -221,7 +238,7 @@ describe('declared authorization', () => {
       const declared = table[operationId as keyof OperationTable];
       expect(declared, `${operationId} has no declared rule`).toBeDefined();
       expect(RULES).toContain(declared.rule);
-      expect(operation['x-authorization'], operationId).toBe(declared.rule);
+      expect(operation['x-authorization']?.rule, operationId).toBe(declared.rule);
     }
     expect(Object.keys(table).sort()).toEqual(operations.map((o) => o.operationId).sort());
   });

@@ -9,8 +9,9 @@ export const resolveOrganization =
     if (!needsOrganization(rule)) return undefined;
     return async (req, res, next) => {
       const context = contextOf(res);
+      const session = established(context.session, 'the session');
       context.access = await authorizer.resolveOrganization(
-        established(context.session, 'the session'),
+        { session, token: context.token },
         String(req.params.orgSlug),
       );
       next();

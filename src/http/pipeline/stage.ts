@@ -1,4 +1,6 @@
 import type { RequestHandler, Response } from 'express';
+import type { AuthenticatedToken } from '../../api-tokens/service.js';
+import type { Scope } from '../../api-tokens/scopes.js';
 import type { AuthenticatedSession } from '../../auth/sessions.js';
 import type { Rule } from '../../auth/rules.js';
 import type { OrgAccess } from '../../orgs/store.js';
@@ -13,6 +15,8 @@ export interface PipelineOperation {
   method: HttpMethod;
   path: string;
   rule: Rule;
+  /** The scope an API token needs for it (`x-authorization.scope`); undefined: no token may call it. */
+  scope: Scope | undefined;
 }
 
 /**
@@ -28,6 +32,8 @@ export const carriesBody = (method: HttpMethod): boolean => method !== 'get';
 /** What the stages have established about the request, for the stages after them and the handler. */
 export interface RequestContext {
   session?: AuthenticatedSession;
+  /** Set when the caller authenticated with an API token rather than a session. */
+  token?: AuthenticatedToken | undefined;
   access?: OrgAccess;
   project?: ProjectAccess;
   /** The largest body this request may carry, in bytes. */

@@ -59,8 +59,35 @@ export function contractValidation(spec: OpenApiDocument, options: { checkRespon
     return halves;
   };
   return {
-    checkResponses: ({ path }) => (options.checkResponses ? validatorOf(path).early : undefined),
-    validateRequest: ({ path }) => validatorOf(path).request,
+    checkResponses: ({ path }) => (options.checkResponses ? onFirstUse(() => validatorOf(path).early) : undefined),
+    validateRequest: ({ path }) => onFirstUse(() => validatorOf(path).request),
+  };
+}
+
+/**
+ * Runs the handlers `make` returns, made on the first request that needs them: compiling a
+ * path's validator is most of what building the app costs, and a path nobody calls never pays it,
+ * so the server answers its first request in a fraction of the time it would take to compile all.
+ */
+function onFirstUse(make: () => RequestHandler[]): RequestHandler {
+  let handlers: RequestHandler[] | undefined;
+  return (req, res, next) => {
+    handlers ??= make();
+    const chain = handlers;
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err !== undefined && err !== null) return next(err);
+      const handler = chain[i++];
+      if (!handler) return next();
+      try {
+        // Express 5 turns a handler's rejected promise into next(err); so does this chain.
+        const result: unknown = handler(req, res, step);
+        if (result instanceof Promise) result.catch(next);
+      } catch (caught) {
+        next(caught);
+      }
+    };
+    step();
   };
 }
 

@@ -1,0 +1,41 @@
+import type { Services } from '../app/services.js';
+import { isOrgAdminRole } from '../auth/rules.js';
+import type { OperationModule, OrgContext } from '../http/operation-table.js';
+import type { OperationId } from '../http/operation-types.js';
+import { pageOf } from '../shared/pagination.js';
+import { toApiToken } from './mapper.js';
+import { apiTokenOrder } from './store.js';
+import type { TokenCaller } from './service.js';
+
+const callerOf = ({ access, session }: Pick<OrgContext<OperationId>, 'access' | 'session'>): TokenCaller => ({
+  organizationId: access.organization.id,
+  userId: session.user.id,
+  isOrgAdmin: isOrgAdminRole(access.role),
+});
+
+/** Personal API tokens: create (shown once), list, revoke. Signed-in members only, never a token. */
+export function apiTokenOperations({ apiTokens }: Services): OperationModule {
+  return {
+    createApiToken: {
+      rule: 'member',
+      status: 201,
+      async handle(ctx) {
+        const { record, token } = await apiTokens.create(callerOf(ctx), ctx.body);
+        return { ...toApiToken(record), token };
+      },
+    },
+
+    listApiTokens: {
+      rule: 'member',
+      async handle(ctx) {
+        const { items, nextCursor } = pageOf(await apiTokens.list(callerOf(ctx)), ctx.query, apiTokenOrder);
+        return { tokens: items.map(toApiToken), nextCursor };
+      },
+    },
+
+    revokeApiToken: {
+      rule: 'member',
+      handle: async (ctx) => toApiToken(await apiTokens.revoke(callerOf(ctx), ctx.params.tokenId)),
+    },
+  };
+}

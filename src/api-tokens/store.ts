@@ -1,0 +1,106 @@
+import type { Executor } from '../db/unit-of-work.js';
+import { byCodeUnits } from '../shared/order.js';
+import { listOrder } from '../shared/pagination.js';
+
+/** A token's row joined to the member it acts for. */
+export interface ApiTokenRecord {
+  id: string;
+  organization_id: string;
+  user_id: string;
+  user_display_name: string;
+  user_im_open_id: string;
+  user_avatar_url: string | null;
+  user_created_at: string;
+  name: string;
+  scopes: string;
+  prefix: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface NewApiToken {
+  id: string;
+  organizationId: string;
+  userId: string;
+  name: string;
+  scopes: readonly string[];
+  prefix: string;
+  tokenHash: string;
+  createdAt: string;
+  expiresAt: string | null;
+}
+
+const COLUMNS = [
+  't.id',
+  't.organization_id',
+  't.user_id',
+  'u.display_name as user_display_name',
+  'u.im_open_id as user_im_open_id',
+  'u.avatar_url as user_avatar_url',
+  'u.created_at as user_created_at',
+  't.name',
+  't.scopes',
+  't.prefix',
+  't.created_at',
+  't.expires_at',
+  't.last_used_at',
+  't.revoked_at',
+];
+
+/** Newest first; the id breaks ties between tokens created in the same millisecond. */
+export const apiTokenOrder = listOrder(
+  (t: ApiTokenRecord) => [t.created_at, t.id],
+  (a: string, b: string) => byCodeUnits(b, a),
+  (a: string, b: string) => byCodeUnits(b, a),
+);
+
+const tokens = (db: Executor) => db('api_tokens as t').join('users as u', 'u.id', 't.user_id');
+
+/** API tokens of an organization. Only the SHA-256 of a token is ever written. */
+export class ApiTokenStore {
+  async insert(trx: Executor, token: NewApiToken): Promise<void> {
+    await trx('api_tokens').insert({
+      id: token.id,
+      organization_id: token.organizationId,
+      user_id: token.userId,
+      name: token.name,
+      scopes: JSON.stringify(token.scopes),
+      prefix: token.prefix,
+      token_hash: token.tokenHash,
+      created_at: token.createdAt,
+      expires_at: token.expiresAt,
+      last_used_at: null,
+      revoked_at: null,
+    });
+  }
+
+  /** Newest first; `userId` narrows to one member's tokens. */
+  list(db: Executor, organizationId: string, userId?: string): Promise<ApiTokenRecord[]> {
+    const query = tokens(db).where('t.organization_id', organizationId);
+    if (userId !== undefined) query.where('t.user_id', userId);
+    return query.select(COLUMNS).then((rows: ApiTokenRecord[]) => rows.sort(apiTokenOrder.sort));
+  }
+
+  find(db: Executor, organizationId: string, tokenId: string): Promise<ApiTokenRecord | undefined> {
+    return tokens(db).where({ 't.organization_id': organizationId, 't.id': tokenId }).first(COLUMNS);
+  }
+
+  findByHash(db: Executor, tokenHash: string): Promise<ApiTokenRecord | undefined> {
+    return tokens(db).where('t.token_hash', tokenHash).first(COLUMNS);
+  }
+
+  async hashOf(db: Executor, tokenId: string): Promise<string | undefined> {
+    const row = await db('api_tokens').where({ id: tokenId }).first<{ token_hash: string } | undefined>('token_hash');
+    return row?.token_hash;
+  }
+
+  async revoke(trx: Executor, tokenId: string, at: string): Promise<void> {
+    await trx('api_tokens').where({ id: tokenId }).whereNull('revoked_at').update({ revoked_at: at });
+  }
+
+  async touch(db: Executor, tokenId: string, at: string): Promise<void> {
+    await db('api_tokens').where({ id: tokenId }).update({ last_used_at: at });
+  }
+}

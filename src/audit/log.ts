@@ -1,0 +1,27 @@
+import type { UnitOfWork } from '../db/unit-of-work.js';
+import { decodeCursor, encodeCursor, type Page } from '../shared/pagination.js';
+import type { AuditEventRecord, AuditFilters, AuditStore } from './store.js';
+
+/** Reads the audit log a page at a time, newest first. */
+export class AuditLog {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly store: AuditStore,
+  ) {}
+
+  /**
+   * One page of events matching `filters`. The cursor holds the `seq` of the last event shown:
+   * events written meanwhile have higher numbers and never push a page's events around.
+   */
+  async list(
+    organizationId: string,
+    filters: AuditFilters,
+    page: { limit: number; cursor?: string | undefined },
+  ): Promise<Page<AuditEventRecord>> {
+    const beforeSeq = page.cursor === undefined ? undefined : Number(decodeCursor(page.cursor, 1)[0]);
+    const rows = await this.store.list(this.uow.executor, organizationId, filters, page.limit + 1, beforeSeq);
+    const items = rows.slice(0, page.limit);
+    const last = items[items.length - 1];
+    return { items, nextCursor: rows.length > page.limit && last ? encodeCursor([Number(last.seq)]) : null };
+  }
+}

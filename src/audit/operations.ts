@@ -1,0 +1,17 @@
+import type { Services } from '../app/services.js';
+import type { OperationModule } from '../http/operation-table.js';
+import { toAuditEvent } from './mapper.js';
+
+/** The audit log, for org admins. */
+export function auditOperations({ auditLog }: Services): OperationModule {
+  return {
+    listAuditEvents: {
+      rule: 'orgAdmin',
+      async handle({ access, query }) {
+        const { limit = 100, cursor, ...filters } = query;
+        const page = await auditLog.list(access.organization.id, filters, { limit, cursor });
+        return { events: page.items.map(toAuditEvent), nextCursor: page.nextCursor };
+      },
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** Who made a change: a signed-in member, an API token acting for one, or the host console. */
+export interface AuditActor {
+  type: 'user' | 'token' | 'console';
+  /** The user's id, or the token's; null for the console. */
+  id: string | null;
+  displayName: string;
+}
+
+/**
+ * What the audit trail knows of the call that is changing state: who is calling, which
+ * operation (the operationId, or `hub.<command>`) and the request id echoed as `X-Request-Id`.
+ * The HTTP layer and the host console open a scope around each mutating call, so services
+ * record only what changed — target, before, after — and never pass the caller through.
+ */
+export interface AuditScope {
+  actor: AuditActor;
+  /** When the call began: every event it records carries this time. */
+  at: Date;
+  action: string;
+  requestId: string | null;
+}
+
+const storage = new AsyncLocalStorage<AuditScope>();
+
+export function withAuditScope<T>(scope: AuditScope, work: () => T): T {
+  return storage.run(scope, work);
+}
+
+/** The scope of the call in progress; undefined outside any request or console command. */
+export const currentAuditScope = (): AuditScope | undefined => storage.getStore();
+
+export const CONSOLE_ACTOR: AuditActor = { type: 'console', id: null, displayName: 'hub console' };

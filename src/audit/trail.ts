@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import type { Executor } from '../db/unit-of-work.js';
+import { redactSecrets } from './redact.js';
+import { currentAuditScope } from './scope.js';
+
+/** One state change as the service that made it describes it. */
+export interface AuditedChange {
+  organizationId: string;
+  target: { type: string; id: string | null };
+  /** The target as the API showed it before the change (null when it is new). */
+  before: unknown;
+  /** The target as the API shows it after the change (null when it is gone). */
+  after: unknown;
+}
+
+/**
+ * Writes the audit event of a state change, in the transaction that makes the change, so an
+ * event exists exactly when its change committed and a refused or failed call leaves none.
+ * Who, when, which operation and which request come from the scope the HTTP layer or the host
+ * console opened around the call; outside one (fixtures seeded straight through services)
+ * nothing is recorded.
+ */
+export async function recordChange(trx: Executor, change: AuditedChange): Promise<void> {
+  const scope = currentAuditScope();
+  if (!scope) return;
+  await trx('audit_events').insert({
+    id: randomUUID(),
+    organization_id: change.organizationId,
+    at: scope.at.toISOString(),
+    actor_type: scope.actor.type,
+    actor_id: scope.actor.id,
+    actor_display_name: scope.actor.displayName,
+    action: scope.action,
+    target_type: change.target.type,
+    target_id: change.target.id,
+    request_id: scope.requestId,
+    changes: JSON.stringify({ before: redactSecrets(change.before), after: redactSecrets(change.after) }),
+  });
+}

@@ -1,0 +1,89 @@
+import { badRequest } from '../errors/api-error.js';
+
+/** The optional `limit` and `cursor` of a list operation (DESIGN §5 "Pagination"). */
+export interface PageRequest {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Where the next page starts; null on the last page (and when the whole list was asked for). */
+  nextCursor: string | null;
+}
+
+/** A position in a list: the sort key of the last item a page showed. */
+export type CursorKey = readonly (string | number)[];
+
+/** How a list is ordered: each item's sort key (unique within the list) and how two keys compare. */
+export interface ListOrder<T> {
+  arity: number;
+  keyOf(item: T): CursorKey;
+  compare(a: CursorKey, b: CursorKey): number;
+  /** The same order as an `Array.prototype.sort` comparator. */
+  sort(a: T, b: T): number;
+}
+
+type KeyPart = string | number;
+
+/**
+ * A list's order as its sort key and one comparator per part of it, so sorting the list and
+ * finding where a cursor's page starts use the one definition.
+ */
+export function listOrder<T, K extends KeyPart[]>(
+  keyOf: (item: T) => [...K],
+  ...comparators: { [I in keyof K]: (a: K[I], b: K[I]) => number }
+): ListOrder<T> {
+  const compare = (a: CursorKey, b: CursorKey): number => {
+    for (let i = 0; i < comparators.length; i++) {
+      const order = (comparators[i] as (x: KeyPart, y: KeyPart) => number)(a[i]!, b[i]!);
+      if (order !== 0) return order;
+    }
+    return 0;
+  };
+  return { arity: comparators.length, keyOf, compare, sort: (a, b) => compare(keyOf(a), keyOf(b)) };
+}
+
+/** Opaque to clients: the key of the last item shown, as base64url JSON. */
+export function encodeCursor(key: CursorKey): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+/** The key a cursor holds; 400 `validation_failed` for anything this service did not issue. */
+export function decodeCursor(cursor: string, arity: number): CursorKey {
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    key = undefined;
+  }
+  const valid =
+    Array.isArray(key) &&
+    key.length === arity &&
+    key.every((part) => typeof part === 'string' || (typeof part === 'number' && Number.isFinite(part)));
+  if (!valid) {
+    throw badRequest('`cursor` is not a cursor this list issued; start again without one.', [
+      { path: '/query/cursor', message: 'unknown cursor' },
+    ]);
+  }
+  return key as CursorKey;
+}
+
+/**
+ * One page of a list whose order is decided in code. The page starts after the cursor's key
+ * (not at an index), so items added or removed meanwhile never shift it: nothing shown is shown
+ * again and nothing that was there is skipped. Without `limit`, the whole list, as the spec's
+ * shapes say.
+ */
+export function pageOf<T>(ordered: readonly T[], request: PageRequest, order: ListOrder<T>): Page<T> {
+  let start = 0;
+  if (request.cursor !== undefined) {
+    const after = decodeCursor(request.cursor, order.arity);
+    start = ordered.findIndex((item) => order.compare(order.keyOf(item), after) > 0);
+    if (start === -1) start = ordered.length;
+  }
+  if (request.limit === undefined) return { items: ordered.slice(start), nextCursor: null };
+  const items = ordered.slice(start, start + request.limit);
+  const more = start + request.limit < ordered.length;
+  return { items, nextCursor: more ? encodeCursor(order.keyOf(items[items.length - 1]!)) : null };
+}
