@@ -1,5 +1,7 @@
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
+import { recordChange } from '../audit/trail.js';
+import { toOrgMember } from './mapper.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors/api-error.js';
 import { avatarUrlProblem } from '../users/avatar-url.js';
@@ -78,7 +80,9 @@ export class MemberService {
       );
       if (existing) await this.members.reactivate(trx, existing.id, input.role, at);
       else await this.members.insert(trx, { organizationId, userId: user.id, role: input.role }, at);
-      return this.requireMember(trx, organizationId, user.id);
+      const added = await this.requireMember(trx, organizationId, user.id);
+      await recordMemberChange(trx, organizationId, user.id, null, added);
+      return added;
     });
     await this.orgAccess.invalidate();
     return member;
@@ -95,7 +99,9 @@ export class MemberService {
       if (target.role === 'OWNER' && role !== 'OWNER' && !hasOtherOwner(owners, userId)) throw lastOwner();
       if (target.role === role) return target;
       await this.members.setRole(trx, organizationId, userId, role);
-      return this.requireMember(trx, organizationId, userId);
+      const changed = await this.requireMember(trx, organizationId, userId);
+      await recordMemberChange(trx, organizationId, userId, target, changed);
+      return changed;
     });
     await this.orgAccess.invalidate();
     return member;
@@ -114,6 +120,7 @@ export class MemberService {
       }
       await this.members.revoke(trx, organizationId, userId, at);
       await this.teams.revokeUserFromOrganization(trx, organizationId, userId, at);
+      await recordMemberChange(trx, organizationId, userId, target, null);
     });
     await this.orgAccess.invalidate();
   }
@@ -124,6 +131,20 @@ export class MemberService {
     return member;
   }
 }
+
+const recordMemberChange = (
+  trx: Executor,
+  organizationId: string,
+  userId: string,
+  before: OrgMemberRecord | null,
+  after: OrgMemberRecord | null,
+) =>
+  recordChange(trx, {
+    organizationId,
+    target: { type: 'member', id: userId },
+    before: before && toOrgMember(before),
+    after: after && toOrgMember(after),
+  });
 
 /**
  * Whether an active OWNER other than the user remains among the rows this transaction holds
