@@ -1651,8 +1651,26 @@ export interface components {
             /** Format: date-time */
             revokedAt: string | null;
         };
-        CreatedApiToken: components["schemas"]["ApiToken"] & {
-            /** @description The token itself, shown this once. */
+        /** @description An API token's row (as `ApiToken`) and, this once, the token itself. */
+        CreatedApiToken: {
+            id: string;
+            name: string;
+            scopes: components["schemas"]["Scope"][];
+            /** @description The token's first 12 characters, to tell tokens apart. */
+            prefix: string;
+            createdBy: components["schemas"]["TokenOwner"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description Updated at most once a minute.
+             */
+            lastUsedAt: string | null;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /** @description The token itself (`hubt_` and 43 base62 characters), shown this once. */
             token: string;
         };
         CreateApiTokenRequest: {

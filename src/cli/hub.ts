@@ -13,6 +13,9 @@ import { IngestError } from '../usage/service.js';
 import { skillCommand } from '../skills/command.js';
 import { CAPACITY_DIMENSIONS, isCapacityDimension } from '../capacity/dimensions.js';
 import { serve } from './serve.js';
+import { tokenCommand } from '../api-tokens/command.js';
+import { auditCommand } from '../audit/command.js';
+import { CONSOLE_ACTOR, type AuditScope, withAuditScope } from '../audit/scope.js';
 import { UsageError } from './usage-error.js';
 
 const USAGE = `Usage: hub <command>
@@ -35,6 +38,12 @@ Commands:
   skill install <dir> --org <slug> [--name N] [--version V]
                                            install or replace a skill from a directory (name: the directory's
                                            name; version: the front matter's, else 0.0.0), like PUT /agent-skills/{name}
+  token create <org> <imOpenId> --name N --scopes a,b [--expires 30d]
+                                           create an API token for a member (printed alone on stdout, shown once;
+                                           scopes like members:read, teams:write; --expires: a duration or a time)
+  audit <org> [--since 7d|<time>] [--limit N] [--json]
+                                           print the organization's audit events, newest first (--json: one
+                                           JSON object per line)
 
 Options: hub --version, hub <command> --help.
 
@@ -163,6 +172,10 @@ const commands: Record<string, Command> = {
 
   skill: (args) => skillCommand(args, withRuntime, { stdout: process.stdout }),
 
+  token: (args) => tokenCommand(args, withRuntime, { stdout: process.stdout, stderr: process.stderr }),
+
+  audit: (args) => auditCommand(args, withRuntime, { stdout: process.stdout }),
+
   capacity: async (args) => {
     const [sub, ...rest] = args;
     if (sub !== 'clear') throw new UsageError(`unknown subcommand "capacity ${sub ?? ''}"; expected "capacity clear"`);
@@ -184,6 +197,14 @@ const commands: Record<string, Command> = {
     });
   },
 };
+
+/** Commands that take a subcommand: their audit action names both (`hub.org.create`). */
+const WITH_SUBCOMMAND = new Set(['org', 'project', 'usage', 'connection', 'skill', 'capacity', 'token']);
+
+function consoleScope(name: string, args: string[]): AuditScope {
+  const sub = WITH_SUBCOMMAND.has(name) && args[0] && /^[a-z-]+$/.test(args[0]) ? `.${args[0]}` : '';
+  return { actor: CONSOLE_ACTOR, action: `hub.${name}${sub}`, requestId: null, at: new Date() };
+}
 
 async function withRuntime(work: (runtime: Runtime) => Promise<void>, config?: Config): Promise<void> {
   const runtime = await openRuntime({ config });
@@ -218,7 +239,9 @@ export async function main(argv: string[]): Promise<number> {
   const command = commands[name];
   try {
     if (!command) throw new UsageError(`unknown command "${name}"; run "hub help"`);
-    await command(args);
+    // What a console command changes in an organization is recorded as done by the console.
+    if (name === 'serve') await command(args);
+    else await withAuditScope(consoleScope(name, args), () => command(args));
     return 0;
   } catch (err) {
     // Bad input of any kind: one line naming what is wrong, exit 2.

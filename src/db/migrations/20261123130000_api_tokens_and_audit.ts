@@ -22,7 +22,7 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['organization_id', 'created_at', 'id'], 'api_tokens_org_created_idx');
   });
   await knex.schema.createTable('audit_events', (t) => {
-    t.bigIncrements('seq').primary();
+    t.bigIncrements('seq');
     t.string('id', 36).notNullable().unique('audit_events_id_unique');
     t.string('organization_id', 36).notNullable().references('id').inTable('organizations').onDelete('CASCADE');
     t.string('at', 24).notNullable();

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, expectOk } from '../support/assertions.js';
+import { cliEnv, runHub } from '../support/hub-cli.js';
+import { type OrgFixture, seedOrg } from '../support/org-fixture.js';
+import { TestHub } from '../support/test-hub.js';
+
+let hub: TestHub;
+let org: OrgFixture;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  hub = await TestHub.start();
+  org = await seedOrg(hub, 'console');
+  env = cliEnv(hub.database.dataDir, hub.database.databaseUrl);
+});
+afterAll(() => hub.stop());
+
+const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+describe('hub token create', () => {
+  it('prints a working token alone on stdout, for the member and scopes given', async () => {
+    const result = await runHub(
+      ['token', 'create', org.slug, 'console-admin', '--name', 'deploy bot', '--scopes', 'teams:write,audit:read'],
+      env,
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^hubt_[0-9A-Za-z]{43}\n$/);
+    expect(result.stderr).toMatch(/^created API token hubt_\w{7}… \(.+\) for console-admin in console, until revoked\n$/);
+    const token = result.stdout.trim();
+
+    const teams = await hub.orgCall(org.slug, undefined, 'listTeams', bearer(token));
+    expectOk(teams);
+    expectError(await hub.orgCall(org.slug, undefined, 'listMembers', bearer(token)), 403, 'token_scope_required');
+    const tokens = await org.call('admin', 'listApiTokens');
+    expectOk(tokens);
+    expect(tokens.body.tokens[0]).toMatchObject({
+      name: 'deploy bot',
+      scopes: ['teams:write', 'audit:read'],
+      createdBy: { id: org.userIds.admin },
+      prefix: token.slice(0, 12),
+    });
+  });
+
+  it('sets the expiry from a duration', async () => {
+    const result = await runHub(
+      ['token', 'create', org.slug, 'console-member', '--name', 'short', '--scopes', 'org:read', '--expires', '2h'],
+      env,
+    );
+    expect(result.code).toBe(0);
+    const tokens = await org.call('member', 'listApiTokens');
+    expectOk(tokens);
+    const expiresAt = Date.parse(tokens.body.tokens[0]!.expiresAt!);
+    expect(expiresAt - Date.now()).toBeGreaterThan(2 * 3_600_000 - 10 * 60_000);
+    expect(expiresAt - Date.now()).toBeLessThanOrEqual(2 * 3_600_000);
+  });
+
+  it('refuses with one line and exit 2, creating nothing: unknown scope, non-member, bad expiry', async () => {
+    const count = async () => Number((await hub.services.db('api_tokens').count({ n: '*' }).first())?.n);
+    const before = await count();
+    const cases: Array<[string[], RegExp]> = [
+      [['console-admin', '--name', 'n', '--scopes', 'teams:delete'], /unknown scope teams:delete/],
+      [['nobody', '--name', 'n', '--scopes', 'org:read'], /"nobody" is no active member of console/],
+      [['console-admin', '--name', 'n', '--scopes', 'org:read', '--expires', 'soon'], /--expires "soon"/],
+      [['console-admin', '--scopes', 'org:read'], /--name is required/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runHub(['token', 'create', org.slug, ...args], env);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(message);
+    }
+    expect(await count()).toBe(before);
+  });
+});
+
+describe('hub audit', () => {
+  it('prints the events newest first, as lines or JSON, console changes included', async () => {
+    const team = await org.call('owner', 'createTeam', { body: { slug: 'audited', name: 'Audited' } });
+    expectOk(team, 201);
+    const lines = await runHub(['audit', org.slug, '--limit', '5'], env);
+    expect(lines.code).toBe(0);
+    expect(lines.stdout.split('\n')[0]).toMatch(
+      new RegExp(`^\\S+  createTeam  team ${team.body.id}  by Owner of console \\[user ${org.userIds.owner}\\]`),
+    );
+    expect(lines.stdout).toMatch(/hub\.token\.create {2}api_token \S+ {2}by hub console/);
+
+    const json = await runHub(['audit', org.slug, '--json', '--since', '1d'], env);
+    expect(json.code).toBe(0);
+    const events = json.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const api = await org.call('owner', 'listAuditEvents', { query: { limit: 1000 } });
+    expectOk(api);
+    expect(events).toEqual(api.body.events);
+    expect(events.find((e) => e.action === 'hub.token.create')).toMatchObject({
+      actor: { type: 'console', id: null, displayName: 'hub console' },
+      requestId: null,
+    });
+  });
+
+  it('refuses an unknown organization and a bad --since with one line', async () => {
+    for (const args of [['nowhere'], [org.slug, '--since', 'yesterday']]) {
+      const result = await runHub(['audit', ...args], env);
+      expect(result.code).toBe(2);
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
+  });
+});
