@@ -46,6 +46,7 @@ const BODIES: Record<string, unknown> = {
     files: [{ path: 'SKILL.md', content: '---\nname: code-review\n---\nReview code.\n' }],
   },
   updateAgentSkill: { description: 'Reviews code' },
+  createApiToken: { name: 'Sample token', scopes: ['org:read'] },
   updateAgentRole: { disabled: true },
   createAgentLibraryFolder: { name: 'Sample library folder' },
   updateAgentLibraryFolder: { name: 'Renamed library folder' },

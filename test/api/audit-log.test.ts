@@ -1,0 +1,289 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
+import { listOperations } from '../../src/http/openapi-document.js';
+import { fillPath } from '../support/api-client.js';
+import { expectError, expectOk, okBody } from '../support/assertions.js';
+import { everyRow } from '../support/every-row.js';
+import { type OrgActor, type OrgFixture, seedOrg } from '../support/org-fixture.js';
+import { TestHub } from '../support/test-hub.js';
+
+/**
+ * The audit log, derived from openapi.yaml: every operation that changes state writes exactly
+ * one event when it succeeds — with its operationId, its actor and the response's request id —
+ * and none when it is refused. A mutating operation added to the contract without a scenario
+ * here fails the first test.
+ */
+
+let hub: TestHub;
+let org: OrgFixture;
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${++counter}`;
+
+/** The operations that change state: every method but GET, the session's own logout aside. */
+const MUTATING = listOperations().filter((op) => op.method !== 'get' && op.operationId !== 'logout');
+
+interface Call {
+  params?: Record<string, string>;
+  body?: unknown;
+  /** Who makes the call; the owner unless the rule asks for a grant holder. */
+  actor?: OrgActor;
+}
+
+const create = async (operationId: string, body: unknown, params: Record<string, string> = {}) => {
+  const op = MUTATING.find((o) => o.operationId === operationId)!;
+  const res = await org.api(
+    'owner',
+    op.method.toUpperCase(),
+    fillPath(op.path, { orgSlug: org.slug, ...params }).slice(`/api/org/${org.slug}`.length),
+    body,
+  );
+  expect(res.status, res.text).toBeLessThan(300);
+  return res.body as Record<string, unknown>;
+};
+const team = async () => (await create('createTeam', { slug: unique('team'), name: 'Team' })).id as string;
+const folder = async () => (await create('createFolder', { name: unique('Folder') })).id as string;
+const project = async () => (await create('createProject', { name: unique('Project') })).id as string;
+const member = async () => (await create('addMember', { imOpenId: unique('ou'), role: 'MEMBER' })).userId as string;
+const libraryFolder = async () => (await create('createAgentLibraryFolder', { name: unique('Shelf') })).id as string;
+const role = async () => {
+  const roleId = unique('role');
+  await create('putAgentRole', { label: roleId }, { roleId });
+  return roleId;
+};
+const skill = async () => {
+  const name = unique('skill');
+  await create(
+    'installAgentSkill',
+    { version: '1', files: [{ path: 'SKILL.md', content: `---\nname: ${name}\n---\n` }] },
+    { name },
+  );
+  return name;
+};
+const provider = async () => {
+  const providerId = unique('prov');
+  await create(
+    'rotateProviderConnection',
+    { baseUrl: 'https://api.example.com', authToken: 'sk-audit' },
+    { providerId },
+  );
+  return providerId;
+};
+const capability = async () => {
+  const capabilityId = unique('cap');
+  await create(
+    'putCapabilityConnection',
+    { label: 'Search', kind: 'http', endpointUrl: 'https://s.example.com' },
+    { capabilityId },
+  );
+  return capabilityId;
+};
+const chatApp = () =>
+  create('putChatApplicationConnection', { appId: 'cli_app', appSecret: 'app-secret', botOpenId: 'ou_bot' });
+const token = async () => (await create('createApiToken', { name: unique('tok'), scopes: ['org:read'] })).id as string;
+
+/** For each mutating operation, a call that succeeds and changes something. */
+const SCENARIOS: Record<string, () => Promise<Call>> = {
+  updateOrgSettings: async () => ({ body: { membersCanCreateProjects: counter++ % 2 === 0 } }),
+  addMember: async () => ({ body: { imOpenId: unique('ou-new'), role: 'MEMBER' } }),
+  updateMemberRole: async () => ({ params: { userId: await member() }, body: { role: 'ADMIN' } }),
+  revokeMember: async () => ({ params: { userId: await member() } }),
+  createTeam: async () => ({ body: { slug: unique('new-team'), name: 'New' } }),
+  updateTeam: async () => ({ params: { teamId: await team() }, body: { name: 'Renamed' } }),
+  archiveTeam: async () => ({ params: { teamId: await team() } }),
+  addTeamMember: async () => ({ params: { teamId: await team() }, body: { userId: org.userIds.member } }),
+  revokeTeamMember: async () => {
+    const teamId = await team();
+    await create('addTeamMember', { userId: org.userIds.member }, { teamId });
+    return { params: { teamId, userId: org.userIds.member } };
+  },
+  createFolder: async () => ({ body: { name: unique('New folder') } }),
+  updateFolder: async () => ({ params: { folderId: await folder() }, body: { name: unique('Renamed') } }),
+  archiveFolder: async () => ({ params: { folderId: await folder() } }),
+  createProject: async () => ({ body: { name: unique('New project') } }),
+  renameProject: async () => ({ params: { projectId: await project() }, body: { name: unique('Renamed') } }),
+  moveProject: async () => ({ params: { projectId: await project() }, body: { folderId: await folder() } }),
+  archiveProject: async () => ({ params: { projectId: await project() } }),
+  archiveProjectBinding: async () => {
+    const projectId = await project();
+    await hub.services.projects.bindChat(org.id, projectId, unique('oc-chat'));
+    return { params: { projectId } };
+  },
+  putProjectTeamAccess: async () => {
+    const teamId = await team();
+    return { params: { projectId: await project() }, body: { teamId, role: 'READ' } };
+  },
+  deleteProjectTeamAccess: async () => {
+    const [projectId, teamId] = [await project(), await team()];
+    await create('putProjectTeamAccess', { teamId, role: 'READ' }, { projectId });
+    return { params: { projectId, teamId } };
+  },
+  rotateProviderConnection: async () => ({
+    params: { providerId: unique('prov') },
+    body: { baseUrl: 'https://api.example.com', authToken: 'sk-rotate-canary' },
+  }),
+  disableProviderConnection: async () => ({ params: { providerId: await provider() } }),
+  putChatApplicationConnection: async () => ({
+    body: { appId: 'cli_app', appSecret: 'chat-secret-canary', botOpenId: 'ou_bot' },
+  }),
+  disableChatApplicationConnection: async () => {
+    await chatApp();
+    return {};
+  },
+  putCapabilityConnection: async () => ({
+    params: { capabilityId: unique('cap') },
+    body: { label: 'Docs', kind: 'mcp', endpointUrl: 'https://mcp.example.com', headers: { 'X-Key': 'header-canary' } },
+  }),
+  disableCapabilityConnection: async () => ({ params: { capabilityId: await capability() } }),
+  updateCapacityPolicy: async () => ({ body: { limits: { teamCount: 500 + counter++ } } }),
+  putAgentRole: async () => ({ params: { roleId: unique('role') }, body: { label: 'Reviewer' } }),
+  updateAgentRole: async () => ({ params: { roleId: await role() }, body: { disabled: true } }),
+  putAgentRoleSkills: async () => ({ params: { roleId: await role() }, body: { skillNames: [await skill()] } }),
+  installAgentSkill: async () => {
+    const name = unique('new-skill');
+    return {
+      params: { name },
+      body: { version: '1', files: [{ path: 'SKILL.md', content: `---\nname: ${name}\n---\n` }] },
+    };
+  },
+  updateAgentSkill: async () => ({ params: { name: await skill() }, body: { description: unique('Described') } }),
+  createAgentLibraryFolder: async () => ({ body: { name: unique('New shelf') } }),
+  updateAgentLibraryFolder: async () => ({ params: { folderId: await libraryFolder() }, body: { name: unique('R') } }),
+  archiveAgentLibraryFolder: async () => ({ params: { folderId: await libraryFolder() } }),
+  createApiToken: async () => ({ body: { name: unique('token'), scopes: ['org:read'] } }),
+  revokeApiToken: async () => ({ params: { tokenId: await token() } }),
+};
+
+const eventCount = async () =>
+  Number((await hub.services.db('audit_events').where({ organization_id: org.id }).count({ n: '*' }).first())?.n);
+
+async function perform(operationId: string, call: Call, actor: OrgActor) {
+  const op = MUTATING.find((o) => o.operationId === operationId)!;
+  const path = fillPath(op.path, { orgSlug: org.slug, ...call.params }).slice(`/api/org/${org.slug}`.length);
+  return org.api(actor, op.method.toUpperCase(), path, call.body);
+}
+
+beforeAll(async () => {
+  // Each scenario sends several requests: more than the default 600 a minute in all.
+  hub = await TestHub.start({ config: { ceilings: loadConfig({ HUB_CEILING_REQUEST_RATE: '1000000' }).ceilings } });
+  org = await seedOrg(hub, 'audited');
+});
+afterAll(() => hub.stop());
+
+describe('every mutating operation of openapi.yaml', () => {
+  it('has a scenario here', () => {
+    expect(MUTATING.map((o) => o.operationId).filter((id) => !SCENARIOS[id])).toEqual([]);
+  });
+
+  for (const { operationId } of MUTATING) {
+    it(`${operationId}: one event when it succeeds, none when it is refused`, async () => {
+      const call = await SCENARIOS[operationId]!();
+      const refusedBefore = await eventCount();
+      const refused = await perform(operationId, call, 'member');
+      const memberMay = ['createApiToken', 'revokeApiToken', 'createProject'].includes(operationId);
+      if (!memberMay) {
+        expect(refused.status, refused.text).toBe(403);
+        expect(await eventCount()).toBe(refusedBefore);
+      }
+      const call2 = memberMay ? await SCENARIOS[operationId]!() : call;
+      const before = await eventCount();
+      const res = await perform(operationId, call2, 'owner');
+      expect(res.status, res.text).toBeLessThan(300);
+      expect(await eventCount()).toBe(before + 1);
+      const [event] = await okBody(org.call('owner', 'listAuditEvents', { query: { limit: 1 } })).then((b) => b.events);
+      expect(event).toMatchObject({
+        action: operationId,
+        actor: { type: 'user', id: org.userIds.owner, displayName: 'Owner of audited' },
+        requestId: res.headers.get('x-request-id'),
+        at: hub.clock.now().toISOString(),
+      });
+      expect(event!.target.type).toMatch(/^[a-z_]+$/);
+      expect(event!.changes.before ?? event!.changes.after).not.toBeNull();
+    });
+  }
+});
+
+describe('calls that fail', () => {
+  it('write nothing: a conflict, a missing target, a validation error, an anonymous call', async () => {
+    const slug = unique('taken');
+    await create('createTeam', { slug, name: 'First' });
+    const before = await eventCount();
+    expectError(await org.api('owner', 'POST', '/teams', { slug, name: 'Second' }), 409, 'slug_taken');
+    expectError(await org.api('owner', 'POST', '/teams/no-such-team/archive'), 404, 'team_not_found');
+    expectError(await org.api('owner', 'POST', '/teams', { slug: 'BAD SLUG', name: 'x' }), 400, 'validation_failed');
+    const anonymous = await hub.request('POST', `/api/org/${org.slug}/teams`, {
+      body: { slug: unique('a'), name: 'A' },
+    });
+    expectError(anonymous, 401, 'unauthenticated');
+    expect(await eventCount()).toBe(before);
+  });
+});
+
+describe('secrets', () => {
+  it('never reach the audit table: header values, tokens and app secrets are redacted or absent', async () => {
+    const created = await okBody(
+      org.call('owner', 'createApiToken', { body: { name: 'canary', scopes: ['org:read'] } }),
+      201,
+    );
+    const rows = await everyRow(hub);
+    const audit = JSON.stringify(await hub.services.db('audit_events').select());
+    for (const secret of [
+      'sk-rotate-canary',
+      'chat-secret-canary',
+      'header-canary',
+      'sk-audit',
+      'app-secret',
+      created.token,
+    ]) {
+      expect(audit).not.toContain(secret);
+      expect(rows).not.toContain(secret);
+    }
+  });
+});
+
+describe('listing events', () => {
+  it('filters by action, target, actor and time window', async () => {
+    const teamId = await team();
+    await create('updateTeam', { name: 'Filtered' }, { teamId });
+    const byTarget = await okBody(
+      org.call('owner', 'listAuditEvents', { query: { targetType: 'team', targetId: teamId } }),
+    );
+    expect(byTarget.events.map((e) => e.action)).toEqual(['updateTeam', 'createTeam']);
+    const byAction = await okBody(
+      org.call('owner', 'listAuditEvents', { query: { action: 'updateTeam', limit: 1000 } }),
+    );
+    expect(new Set(byAction.events.map((e) => e.action))).toEqual(new Set(['updateTeam']));
+    const byActor = await okBody(
+      org.call('owner', 'listAuditEvents', { query: { actorId: org.userIds.admin, limit: 1000 } }),
+    );
+    expect(byActor.events).toEqual([]);
+    hub.clock.advance(60_000);
+    const from = hub.clock.now().toISOString();
+    await create('updateTeam', { name: 'Later' }, { teamId });
+    const window = await okBody(org.call('owner', 'listAuditEvents', { query: { from } }));
+    expect(window.events.map((e) => e.action)).toEqual(['updateTeam']);
+    const before = await okBody(org.call('owner', 'listAuditEvents', { query: { to: from, targetId: teamId } }));
+    expect(before.events).toHaveLength(2);
+  });
+
+  it('pages newest first with cursors that stay put while events are written', async () => {
+    const all = await okBody(org.call('owner', 'listAuditEvents', { query: { limit: 1000 } }));
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await okBody(
+        org.call('owner', 'listAuditEvents', { query: { limit: 7, ...(cursor ? { cursor } : {}) } }),
+      );
+      seen.push(...page.events.map((e) => e.id));
+      // Changes made between two pages land before the first page, never in the ones still to come.
+      await team();
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(all.events.map((e) => e.id));
+  });
+
+  it('is for org admins, and answers 400 for a cursor it did not issue', async () => {
+    expectError(await org.call('member', 'listAuditEvents'), 403, 'org_admin_required');
+    expectError(await org.call('owner', 'listAuditEvents', { query: { cursor: 'bm9wZQ' } }), 400, 'validation_failed');
+    expectOk(await org.call('admin', 'listAuditEvents'));
+  });
+});
