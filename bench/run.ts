@@ -1,9 +1,13 @@
 /**
- * `npm run bench [-- <case>…]`: runs the named benchmark cases in order, every case when none
- * is named.
+ * `npm run bench [-- <case>…] [--json]`: runs the named benchmark cases in order, every case when
+ * none is named, then prints every performance target with today's figure and met/missed
+ * (bench/lib/targets.ts; a target whose case did not run reads "not measured"). `--json` also
+ * writes the targets and each case's figures to bench/results/bench.json. See bench/README.md.
  *
- *   load       HTTP load on GET /api/org/{slug}: ours vs plain Express vs bare node:http
+ *   load       DB-backed GETs (/members, /explorer, /projects/{id}) of ours vs plain Express and
+ *              bare node:http answering the same bytes, on pinned CPUs in paired rounds
  *              (see cases/load.ts for its environment variables)
+ *   startup    `hub serve` from spawn to the first 200 of an API request
  *   structure  an organization at scale (20,000 projects, 2,000 folders, 5,000 members, 500
  *              teams, 50,000 grants): explorer, my-projects, project detail and members timed
  *              over HTTP, with the explorer's DB / serialization split (see cases/structure.ts)
@@ -23,13 +27,19 @@ import { structureCase } from './cases/structure.js';
 import { usageCase } from './cases/usage.js';
 import { authoringCase } from './cases/authoring.js';
 import { skillsCase } from './cases/skills.js';
+import { startupCase } from './cases/startup.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { allCaseReports, formatTargets, targetResults } from './lib/targets.js';
 
-const CASES: readonly BenchCase[] = [loadCase, structureCase, usageCase, authoringCase, skillsCase];
+const CASES: readonly BenchCase[] = [loadCase, startupCase, structureCase, usageCase, authoringCase, skillsCase];
+const JSON_FILE = fileURLToPath(new URL('./results/bench.json', import.meta.url));
 
 function usage(): string {
   const width = Math.max(...CASES.map((c) => c.name.length));
   return [
-    'usage: npm run bench [-- <case>…]   (no case: all of them, in this order)',
+    'usage: npm run bench [-- <case>…] [--json]   (no case: all of them, in this order)',
     ...CASES.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
   ].join('\n');
 }
@@ -50,7 +60,9 @@ function selectCases(argv: readonly string[]): readonly BenchCase[] | undefined 
   return selected;
 }
 
-const selected = selectCases(process.argv.slice(2));
+const args = process.argv.slice(2);
+const writeJson = args.includes('--json');
+const selected = selectCases(args.filter((a) => a !== '--json'));
 if (!selected) {
   console.log(usage());
   process.exit(0);
@@ -77,4 +89,13 @@ for (const benchCase of selected) {
   }
 }
 current = undefined;
+
+const targets = targetResults();
+console.log(`\n=== targets (${new Date().toISOString()}, ${process.version})\n\n${formatTargets(targets)}`);
+if (writeJson) {
+  const document = { finishedAt: new Date().toISOString(), node: process.version, targets, cases: allCaseReports() };
+  fs.mkdirSync(path.dirname(JSON_FILE), { recursive: true });
+  fs.writeFileSync(JSON_FILE, `${JSON.stringify(document, null, 2)}\n`);
+  console.log(`\nfigures written to ${path.relative(process.cwd(), JSON_FILE)}`);
+}
 process.exitCode = exitCode;

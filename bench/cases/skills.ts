@@ -24,15 +24,16 @@ import path from 'node:path';
 import pino from 'pino';
 import { createServices } from '../../src/app/services.js';
 import { systemClock } from '../../src/config/clock.js';
-import { loadConfig, type Config } from '../../src/config/config.js';
+import type { Config } from '../../src/config/config.js';
 import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/log/logger.js';
 import { removeTree } from '../../src/skills/content-store.js';
 import { inspectSkill, type IngestionLimits } from '../../src/skills/ingest.js';
-import { envInteger } from '../lib/env.js';
+import { benchConfig, envInteger } from '../lib/env.js';
 import { openScratchDb, type ScratchDb } from '../lib/scratch-db.js';
 import { timeRounds, type Step } from '../lib/timing.js';
 import { login } from '../lib/in-process.js';
+import { recordCaseReport, recordTarget } from '../lib/targets.js';
 import type { BenchCase } from './case.js';
 
 interface TextFile {
@@ -101,7 +102,7 @@ async function run(): Promise<number> {
   const scratch = await openScratchDb(`skills_${randomBytes(4).toString('hex')}`, 'skills');
   held.scratch = scratch;
   console.log(`${scratch.engine}, ${scratch.where}`);
-  const config: Config = { ...loadConfig({}), dataDir: scratch.dataDir, databaseUrl: scratch.databaseUrl };
+  const config: Config = benchConfig(scratch);
   const logger = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }) });
   const services = createServices({ config, db: scratch.db, clock: systemClock, logger });
   const org = await services.organizations.create({ slug: 'bench', name: 'Bench', ownerImOpenId: 'bench-owner' });
@@ -211,6 +212,11 @@ async function run(): Promise<number> {
     const s = stats.get(step.label)!;
     console.log(`${step.label.padEnd(width)}   ${ms(s.medianMs)} ${ms(s.minMs)} ${ms(s.maxMs)}`);
   }
+  const median = (label: string) => stats.get(label)!.medianMs;
+  const how = `median of ${rounds} rounds, ${scratch.engine}`;
+  recordTarget('skill.cold', median('install cold (HTTP PUT)'), how);
+  recordTarget('skill.duplicate', median('install duplicate (HTTP PUT)'), how);
+  recordCaseReport('skills', { database: scratch.engine, steps: Object.fromEntries(stats) });
   const entries = (await fs.promises.readdir(path.join(scratch.dataDir, 'skills'))).filter((n) =>
     /^[0-9a-f]{64}$/.test(n),
   ).length;

@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { createServices, type Services } from '../../src/app/services.js';
 import { systemClock } from '../../src/config/clock.js';
-import { loadConfig, type Config } from '../../src/config/config.js';
+import type { Config } from '../../src/config/config.js';
 import type { Db } from '../../src/db/connect.js';
 import { explorerOperations } from '../../src/explorer/operations.js';
 import { createApp } from '../../src/http/app.js';
@@ -35,7 +35,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { memberOperations } from '../../src/members/operations.js';
 import type { OrgAccess } from '../../src/orgs/store.js';
 import { byCodeUnits, byName } from '../../src/shared/order.js';
-import { envNumber } from '../lib/env.js';
+import { benchConfig, envNumber } from '../lib/env.js';
 import { captureQueries, explain, isRead } from '../lib/query-plan.js';
 import { openScratchDb } from '../lib/scratch-db.js';
 import { FULL_SIZE, scaledSize, seedStructure, type SeededStructure } from '../lib/seed-structure.js';
@@ -47,6 +47,7 @@ import {
 } from '../lib/structure-report.js';
 import { timeCalls, type TimingOptions, type TimingStats } from '../lib/timing.js';
 import { type Answer, HeldResources, getJson, login } from '../lib/in-process.js';
+import { recordCaseReport, recordTarget } from '../lib/targets.js';
 import type { BenchCase } from './case.js';
 
 const resultsFile = (engine: string) => fileURLToPath(new URL(`../results/structure-${engine}.json`, import.meta.url));
@@ -102,7 +103,7 @@ async function run(): Promise<number> {
   }
 
   // The app as production wires it, minus the port: info logging (to /dev/null), no response validation.
-  const config: Config = { ...loadConfig({}), dataDir: scratch.dataDir, databaseUrl: scratch.databaseUrl };
+  const config: Config = benchConfig(scratch);
   const logger = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }) });
   const services = createServices({ config, db, clock: systemClock, logger });
   const server = http.createServer(createApp(services));
@@ -202,6 +203,17 @@ async function run(): Promise<number> {
     valid: failed.length === 0,
   };
   console.log(`\n${formatStructureReport(report, { allPlans: explainAll })}\n`);
+  const explorer = endpoints.find((e) => e.operation === 'getExplorer');
+  if (explorer)
+    recordTarget(
+      'explorer.20k',
+      scale === 1 ? explorer.timing.medianMs : Number.NaN,
+      scale === 1
+        ? `median of ${explorer.timing.n} sequential GETs, ${scratch.engine}, ${explorer.items} projects`
+        : `not at full scale (BENCH_SCALE=${scale}: ${explorer.items} projects, ` +
+            `${explorer.timing.medianMs.toFixed(1)} ms)`,
+    );
+  recordCaseReport('structure', report);
   const file = resultsFile(scratch.engine);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);

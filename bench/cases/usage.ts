@@ -28,7 +28,8 @@
  *    bench/results/usage-breakdown-<engine>.json.
  *
  * Environment: DATABASE_URL (PostgreSQL: a scratch database is created there and dropped
- * afterwards; the role needs CREATEDB), BENCH_SCALE (0 < s <= 1, default 1), BENCH_ANALYZE=0|1
+ * afterwards; the role needs CREATEDB), BENCH_SCALE (0 < s <= 1, default 1; BENCH_USAGE_SCALE
+ * overrides it for this case), BENCH_ANALYZE=0|1
  * (default on PostgreSQL, off on SQLite, as in the structure case), BENCH_EXPLAIN=1 (print
  * every plan; the unfiltered plans are printed anyway when its HTTP median is above 2 s),
  * BENCH_USAGE_INDEXES=0 (skip the index passes).
@@ -44,7 +45,7 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { createServices, type Services } from '../../src/app/services.js';
 import { systemClock } from '../../src/config/clock.js';
-import { loadConfig, type Config } from '../../src/config/config.js';
+import type { Config } from '../../src/config/config.js';
 import type { Db } from '../../src/db/connect.js';
 import { UnitOfWork } from '../../src/db/unit-of-work.js';
 import { createApp } from '../../src/http/app.js';
@@ -52,7 +53,7 @@ import type { Schema } from '../../src/http/operation-types.js';
 import { createLogger } from '../../src/log/logger.js';
 import { UsageService, type IngestResult } from '../../src/usage/service.js';
 import { UsageStore, type RunRecord, type SessionActivity } from '../../src/usage/store.js';
-import { envNumber } from '../lib/env.js';
+import { benchConfig, envNumber } from '../lib/env.js';
 import { captureQueries, explain, isRead, type QueryPlan } from '../lib/query-plan.js';
 import { openScratchDb } from '../lib/scratch-db.js';
 import {
@@ -75,6 +76,7 @@ import {
   type VariantFigures,
 } from '../lib/usage-report.js';
 import { type Answer, HeldResources, getJson, login } from '../lib/in-process.js';
+import { recordCaseReport, recordTarget } from '../lib/targets.js';
 import type { BenchCase } from './case.js';
 import type { UsageRowRecord } from '../../src/usage/store.js';
 
@@ -192,7 +194,8 @@ function variantSpecs(seed: SeededUsageOrg, gen: GeneratedRuns): VariantSpec[] {
 }
 
 async function run(): Promise<number> {
-  const scale = envNumber('BENCH_SCALE', 1, 0, 1);
+  // BENCH_USAGE_SCALE sizes this case alone (e.g. 0.1 beside a full-scale structure case in one run).
+  const scale = envNumber('BENCH_USAGE_SCALE', envNumber('BENCH_SCALE', 1, 0, 1), 0, 1);
   const size = scale === 1 ? USAGE_FULL_SIZE : scaledUsageSize(scale);
   const explainAll = process.env.BENCH_EXPLAIN?.trim() === '1';
   const indexPasses = process.env.BENCH_USAGE_INDEXES?.trim() === '0' ? [] : INDEX_PASSES;
@@ -220,7 +223,7 @@ async function run(): Promise<number> {
   process.stdout.write(`${(gen.bytes / 1024 / 1024).toFixed(1)} MiB in ${(gen.generateMs / 1000).toFixed(1)} s\n`);
 
   // The app as production wires it, minus the port: info logging (to /dev/null), no response validation.
-  const config: Config = { ...loadConfig({}), dataDir: scratch.dataDir, databaseUrl: scratch.databaseUrl };
+  const config: Config = benchConfig(scratch);
   const logger = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }) });
   const services = createServices({ config, db, clock: systemClock, logger });
 
@@ -364,6 +367,21 @@ async function run(): Promise<number> {
     valid: failed.length === 0,
   };
   console.log(`\n${formatUsageReport(report, { allPlans: explainAll, slowMs: SLOW_MS })}\n`);
+  const scaleNote = scale === 1 ? '' : ` (BENCH_SCALE=${scale})`;
+  recordTarget(
+    `ingest.${scratch.engine}`,
+    runsPerSecond,
+    `${size.runs.toLocaleString('en-US')} runs through services.usage.ingest${scaleNote}`,
+  );
+  const folder = passes[0]?.variants.find((v) => v.variant === 'folder');
+  if (folder)
+    recordTarget(
+      'usage.folder',
+      folder.ratio,
+      `HTTP ${folder.http.medianMs.toFixed(1)} ms vs the app's statement ${folder.raw.medianMs.toFixed(1)} ms, ` +
+        `medians, ${scratch.engine}${scaleNote}`,
+    );
+  recordCaseReport(`usage-${scratch.engine}`, report);
   const file = resultsFile(scratch.engine);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
@@ -419,6 +437,21 @@ async function measureVariant(
     const differing = body.projects.filter((p) => counts.get(p.projectId) !== p.runCount).length;
     if (differing) problems.push(`${differing} projects' runCount differ between HTTP and ${name}`);
   }
+  // The raw side of the ratio is the exact statement the app runs on runs for this report (captured
+  // from one service call), not a hand-written equivalent: the ratio is then the app's own overhead.
+  const appReads = (await captureQueries(db, () => services.usage.report(seed.org.id, spec.query))).filter(
+    (q) => isRead(q) && /\bruns\b/.test(q.sql),
+  );
+  if (appReads.length !== 1)
+    throw new Error(`the ${spec.variant} report ran ${appReads.length} statements on runs, expected exactly one`);
+  // knex reports PostgreSQL statements with $n placeholders; raw() wants positional ? back.
+  const appStatement: Statement = {
+    sql: appReads[0]!.sql.replace(/\$\d+/g, '?'),
+    bindings: appReads[0]!.bindings as string[],
+  };
+  const appRows = rowsOf<RawRow>(await db.raw(appStatement.sql, appStatement.bindings));
+  compareTotals(sumRaw(appRows), body.totals, "the app's statement totals vs HTTP totals", problems);
+
   check(
     problems.length === 0,
     `${spec.variant} [${passLabel}]: ` +
@@ -440,7 +473,7 @@ async function measureVariant(
         statements += queries.length;
       },
       service: () => services.usage.report(seed.org.id, spec.query),
-      raw: () => db.raw(spec.raw.sql, spec.raw.bindings),
+      raw: () => db.raw(appStatement.sql, appStatement.bindings),
       alt: () => db.raw(spec.alt.sql, spec.alt.bindings),
     },
     TIMING,
@@ -470,11 +503,11 @@ async function measureVariant(
     service: timing.service,
     raw: timing.raw,
     alt: timing.alt,
-    rawSql: spec.raw.sql,
+    rawSql: appStatement.sql,
     altSql: spec.alt.sql,
     ratio: timing.http.medianMs / timing.raw.medianMs,
     plans,
-    rawPlan: await explain(db, spec.raw),
+    rawPlan: await explain(db, appStatement),
     altPlan: await explain(db, spec.alt),
   };
 }

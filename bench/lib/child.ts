@@ -27,7 +27,7 @@ export class ServerChild {
     readonly name: string,
     private readonly child: ChildProcess,
     readonly port: number,
-    readonly target: LoadTarget | undefined,
+    readonly targets: LoadTarget[] | undefined,
   ) {
     child.once('exit', () => {
       this.exited = true;
@@ -53,7 +53,7 @@ export class ServerChild {
         }
         if (message.type !== 'ready') return;
         cleanup();
-        resolve(new ServerChild(name, child, message.port, message.target));
+        resolve(new ServerChild(name, child, message.port, message.targets));
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null): void =>
         fail(`exited before it was ready (code ${code}, signal ${signal})`);
@@ -65,6 +65,11 @@ export class ServerChild {
       };
       child.on('message', onMessage).once('exit', onExit).once('error', onError);
     });
+  }
+
+  /** The child's process id, for /proc figures and CPU pinning. */
+  get pid(): number {
+    return this.child.pid!;
   }
 
   get baseUrl(): string {

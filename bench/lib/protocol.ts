@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+
 /**
  * The IPC protocol between the orchestrator (bench/run.ts) and a server child
  * (bench/servers/*.ts). Both sides import it, so a message shape changes in one place.
@@ -7,19 +9,21 @@
  * parent → child:  `cpu` (report process.cpuUsage()), `stop` (close, clean up, exit).
  */
 
-/** What the load generator sends: our server decides it (it owns the session cookie and slug). */
+/** One request the load generator sends: our server decides it (it owns the session cookies and ids). */
 export interface LoadTarget {
+  /** Short name for the report: `members`, `explorer`, `project`. */
+  name: string;
   path: string;
   headers: Record<string, string>;
-  /** The JSON body a correct answer carries; checked once before any load is applied. */
-  expectedBody: unknown;
+  /** What a correct answer holds; checked once before any load is applied. */
+  expect: { listKey?: string; items?: number; id?: string };
 }
 
 export interface ReadyMessage {
   type: 'ready';
   port: number;
-  /** Only our server sends one; the comparison servers are loaded with the same request. */
-  target?: LoadTarget;
+  /** Only our server sends them; the comparison servers are loaded with the same requests. */
+  targets?: LoadTarget[];
 }
 
 export interface FailedMessage {
@@ -39,13 +43,16 @@ export type ChildMessage = ReadyMessage | FailedMessage | CpuReply;
 
 export type ParentMessage = { type: 'cpu'; id: number } | { type: 'stop' };
 
-/** The comparison servers learn the body size to answer with from their first argument. */
-export function bodyBytesArgument(argv: readonly string[] = process.argv): number {
-  const raw = argv[2];
-  const bytes = Number(raw);
-  if (!raw || !Number.isInteger(bytes) || bytes <= 0)
-    throw new Error(`expected the JSON body size in bytes as first argument, got "${raw}"`);
-  return bytes;
+/**
+ * The comparison servers learn what to answer from their first argument: a JSON file mapping each
+ * path to the JSON text our server answered there. They parse it once and serialize it per request,
+ * as Express's res.json and our handlers do.
+ */
+export function answersArgument(argv: readonly string[] = process.argv): Map<string, unknown> {
+  const file = argv[2];
+  if (!file) throw new Error('expected the answers file (path → JSON text) as first argument');
+  const texts = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
+  return new Map(Object.entries(texts).map(([path, text]) => [path, JSON.parse(text) as unknown]));
 }
 
 export function isChildMessage(value: unknown): value is ChildMessage {

@@ -45,6 +45,20 @@ export const FULL_SIZE: StructureSize = {
   focusTeams: 20,
 };
 
+/** The load case's organization: /members answers 100 members (~15 KB), /explorer 12 projects. */
+export const LOAD_SIZE: StructureSize = {
+  projects: 12,
+  rootFolders: 2,
+  childrenPerRoot: 2,
+  members: 100,
+  admins: 3,
+  teams: 6,
+  grants: 40,
+  teamGrantShare: 0.5,
+  bindings: 3,
+  focusTeams: 3,
+};
+
 /** The same shape at a fraction of the size, for a quick run (BENCH_SCALE). */
 export function scaledSize(scale: number): StructureSize {
   const s = (n: number, min: number) => Math.max(min, Math.round(n * scale));

@@ -5,7 +5,7 @@ import { isParentMessage, type ChildMessage, type LoadTarget } from './protocol.
 /** What a server entry sets up; everything else about being a bench child lives here. */
 export interface BenchServer {
   handler: http.RequestListener;
-  target?: LoadTarget;
+  targets?: LoadTarget[];
   /** Releases what set-up took (database, temp files); runs once, after the listener closed. */
   close?: () => Promise<void>;
 }
@@ -70,5 +70,5 @@ export async function runBenchServer(setup: () => Promise<BenchServer>): Promise
   process.once('SIGTERM', shutdown);
 
   const { port } = server.address() as AddressInfo;
-  send({ type: 'ready', port, ...(bench.target && { target: bench.target }) });
+  send({ type: 'ready', port, ...(bench.targets && { targets: bench.targets }) });
 }

@@ -27,7 +27,7 @@ export interface VariantFigures {
   http: CpuTimingStats;
   /** services.usage.report in process: the same queries, mapping and sorting, no HTTP or JSON. */
   service: CpuTimingStats;
-  /** The same aggregation as one hand-written statement through db.raw: no HTTP, no mapping. */
+  /** The exact statement on runs the app sends (captured), through db.raw: no HTTP, no mapping. */
   raw: CpuTimingStats;
   /** The pre-aggregating rewrite through db.raw. */
   alt: CpuTimingStats;
@@ -140,7 +140,7 @@ export function formatUsageReport(report: UsageBenchReport, options: { allPlans:
     '',
     'Each round calls, one after another: GET over loopback (HTTP), ' +
       "services.usage.report in process (service), the report's",
-    'aggregation as one statement through db.raw (raw), ' +
+    'own statement on runs (captured from a service call) through db.raw (raw), ' +
       "and its pre-aggregating rewrite (pre-agg). cpu = this process's CPU",
     'time per call' +
       (report.database === 'postgresql'

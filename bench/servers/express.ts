@@ -1,18 +1,19 @@
 /**
- * The reference of the target: a plain Express 5 app with its defaults, one route on the same
- * path pattern as ours, answering the static JSON body with res.json.
+ * The reference of the targets: a plain Express 5 app with its defaults, one route per path we
+ * load, each answering from memory with res.json the JSON our server answered there (same bytes).
  */
 import express from 'express';
-import { bodyBytesArgument } from '../lib/protocol.js';
-import { jsonOfLength } from '../lib/payload.js';
+import { answersArgument } from '../lib/protocol.js';
 import { runBenchServer } from '../lib/server-child.js';
 
-const payload = jsonOfLength(bodyBytesArgument());
+const answers = answersArgument();
 
 await runBenchServer(async () => {
   const app = express();
-  app.get('/api/org/:orgSlug', (_req, res) => {
-    res.json(payload);
-  });
+  for (const [path, answer] of answers) {
+    app.get(path, (_req, res) => {
+      res.json(answer);
+    });
+  }
   return { handler: app };
 });

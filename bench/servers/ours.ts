@@ -1,32 +1,36 @@
 /**
  * Our service as production runs it: the whole createApp stack (request log, CSRF guard, body and
  * cookie parsing, express-openapi-validator on requests only, the authorizer with its caches,
- * the database), info-level logging on, on a fresh database seeded with one organization whose
- * owner holds a real session.
+ * the database), info-level logging on, on a fresh database seeded with one organization of 100
+ * members, 12 active projects in folders and a few teams (bench/lib/seed-structure.ts).
+ *
+ * The requests it hands the load generator are all database reads (the session and membership
+ * caches answer who is calling, not what is asked): the member list and the explorer as the
+ * owner, and a project's detail as a MEMBER who reaches it through a team grant only.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { createServices } from '../../src/app/services.js';
 import { systemClock } from '../../src/config/clock.js';
 import { loadConfig } from '../../src/config/config.js';
-import { openDatabase, type Db } from '../../src/db/connect.js';
+import { openDatabase } from '../../src/db/connect.js';
 import { migrateLatest } from '../../src/db/migrate.js';
 import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/log/logger.js';
+import { login, waitForIdlePool } from '../lib/in-process.js';
+import { LOAD_SIZE, seedStructure } from '../lib/seed-structure.js';
 import { runBenchServer } from '../lib/server-child.js';
-
-const OWNER = 'bench-owner';
-const ORG_NAME = 'Bench Org';
 
 await runBenchServer(async () => {
   // DATABASE_URL selects PostgreSQL exactly as in production; otherwise SQLite in a temp dir.
   const env = loadConfig(process.env);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-bench-'));
-  const config = { ...env, dataDir };
+  // The per-organization request rate is still counted on every request, under a ceiling no load
+  // here reaches: a 429 would measure the refusal, not the read.
+  const config = { ...env, dataDir, ceilings: { ...env.ceilings, requestRate: 1e9 } };
   const onPostgres = config.databaseUrl !== undefined;
   const db = openDatabase(config);
   const release = async (): Promise<void> => {
@@ -35,32 +39,42 @@ await runBenchServer(async () => {
   };
   try {
     await migrateLatest(db);
-    // Info level on, as in production; pino's synchronous file destination is the same code path
-    // as its default stdout one, so each request still pays for formatting and one write(2).
+    // Info level on, as in production, written to /dev/null through the logger's own destination.
     const logger = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }) });
     const services = createServices({ config, db, clock: systemClock, logger });
-
-    // A shared PostgreSQL database may hold the org of an earlier run that died before cleaning up.
-    const slug = onPostgres ? `bench-${randomBytes(4).toString('hex')}` : 'bench';
-    const org = await services.organizations.create({ slug, name: ORG_NAME, ownerImOpenId: OWNER });
-    const link = await services.sessions.issueLoginLink(OWNER);
-    const session = await services.sessions.redeemLoginLink(link.token);
+    // A shared PostgreSQL database may hold an earlier run's org: the tag keeps slugs apart.
+    const seed = await seedStructure(db, LOAD_SIZE, randomBytes(4).toString('hex'));
+    const owner = await login(services, seed.owner.imOpenId);
+    const member = await login(services, seed.member.imOpenId);
+    const org = `/api/org/${seed.org.slug}`;
+    const headers = (cookie: string) => ({ accept: 'application/json', cookie });
 
     return {
       handler: createApp(services),
-      target: {
-        path: `/api/org/${slug}`,
-        headers: { accept: 'application/json', cookie: `hub_session=${session.token}` },
-        expectedBody: { organization: org, actorRole: 'OWNER' },
-      },
+      targets: [
+        {
+          name: 'members',
+          path: `${org}/members`,
+          headers: headers(owner),
+          expect: { listKey: 'members', items: seed.expected.activeMembers },
+        },
+        {
+          name: 'explorer',
+          path: `${org}/explorer`,
+          headers: headers(owner),
+          expect: { listKey: 'projects', items: seed.expected.activeProjects },
+        },
+        {
+          name: 'project',
+          path: `${org}/projects/${seed.targetProject.id}`,
+          headers: headers(member),
+          expect: { id: seed.targetProject.id },
+        },
+      ],
       async close() {
         await waitForIdlePool(db);
         try {
-          if (onPostgres) {
-            // Memberships and settings cascade; the owner user stays and is reused next time.
-            await services.sessions.logoutToken(session.token);
-            await db('organizations').where({ id: org.id }).delete();
-          }
+          if (onPostgres) await db('organizations').where({ id: seed.org.id }).delete();
         } finally {
           await release();
         }
@@ -71,14 +85,3 @@ await runBenchServer(async () => {
     throw err;
   }
 });
-
-/**
- * Requests whose client went away at the end of the load still run to completion; destroying
- * knex under them aborts their queued queries with noisy "Acquire connection error"s. Waits,
- * boundedly, until no query holds or awaits a connection.
- */
-async function waitForIdlePool(db: Db, timeoutMs = 2_000): Promise<void> {
-  const pool = db.client.pool as { numUsed?(): number; numPendingAcquires?(): number } | undefined;
-  const busy = () => (pool?.numUsed?.() ?? 0) + (pool?.numPendingAcquires?.() ?? 0) > 0;
-  for (const deadline = Date.now() + timeoutMs; busy() && Date.now() < deadline; ) await sleep(20);
-}

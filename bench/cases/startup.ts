@@ -1,0 +1,130 @@
+/**
+ * The `startup` case: `node bin/hub.js serve` as an operator starts it, timed from spawn to the
+ * first 200 of an API request (GET /members as the owner: the app built, the database open, the
+ * request validated), on a SQLite data directory prepared beforehand (migrated, one organization
+ * of 100 members, a session). One untimed start first (tsx's compile cache, the page cache), then
+ * BENCH_STARTS timed starts (default 5), the server pinned to CPU 0 like the load case's; the
+ * figure is the median.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { createServices } from '../../src/app/services.js';
+import { systemClock } from '../../src/config/clock.js';
+import { loadConfig } from '../../src/config/config.js';
+import { openDatabase } from '../../src/db/connect.js';
+import { migrateLatest } from '../../src/db/migrate.js';
+import { createLogger } from '../../src/log/logger.js';
+import { envInteger } from '../lib/env.js';
+import { login } from '../lib/in-process.js';
+import { cpuPlan } from '../lib/proc.js';
+import { LOAD_SIZE, seedStructure } from '../lib/seed-structure.js';
+import { recordCaseReport, recordTarget } from '../lib/targets.js';
+import type { BenchCase } from './case.js';
+
+const HUB_BIN = fileURLToPath(new URL('../../bin/hub.js', import.meta.url));
+const GIVE_UP_MS = 60_000;
+
+let dataDir: string | undefined;
+let child: ChildProcess | undefined;
+
+async function abort(): Promise<void> {
+  child?.kill('SIGKILL');
+  child = undefined;
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  dataDir = undefined;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Starts `hub serve`, polls the request every 5 ms, returns the ms from spawn to its first 200. */
+async function timeOneStart(dir: string, pathname: string, cookie: string): Promise<number> {
+  const port = await freePort();
+  const cpus = cpuPlan();
+  const [command, args] = cpus.pinned
+    ? ['taskset', ['-c', cpus.server, process.execPath, HUB_BIN, 'serve']]
+    : [process.execPath, [HUB_BIN, 'serve']];
+  const started = performance.now();
+  const proc = spawn(command, args as string[], {
+    env: { ...process.env, HUB_DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: '' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  child = proc;
+  const exited = new Promise<never>((_, reject) =>
+    proc.once('exit', (code) => reject(new Error(`hub serve exited (code ${code}) before answering 200`))),
+  );
+  exited.catch(() => undefined);
+  try {
+    for (;;) {
+      if (performance.now() - started > GIVE_UP_MS) throw new Error(`no 200 within ${GIVE_UP_MS / 1000} s`);
+      const status = await Promise.race([
+        fetch(`http://127.0.0.1:${port}${pathname}`, { headers: { cookie, accept: 'application/json' } }).then(
+          async (r) => {
+            await r.arrayBuffer();
+            return r.status;
+          },
+          () => 0,
+        ),
+        exited,
+      ]);
+      if (status === 200) return performance.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  } finally {
+    const gone = new Promise((resolve) => proc.once('exit', resolve));
+    proc.kill('SIGTERM');
+    await gone;
+    child = undefined;
+  }
+}
+
+async function run(): Promise<number> {
+  const starts = envInteger('BENCH_STARTS', 5, 1, 50);
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-bench-startup-'));
+  const config = { ...loadConfig({}), dataDir };
+  const db = openDatabase(config);
+  let pathname: string;
+  let cookie: string;
+  try {
+    await migrateLatest(db);
+    const logger = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }) });
+    const services = createServices({ config, db, clock: systemClock, logger });
+    const seed = await seedStructure(db, LOAD_SIZE, 'startup');
+    cookie = await login(services, seed.owner.imOpenId);
+    pathname = `/api/org/${seed.org.slug}/members`;
+  } finally {
+    await db.destroy();
+  }
+  process.stdout.write('startup: one untimed start… ');
+  await timeOneStart(dataDir, pathname, cookie);
+  const times: number[] = [];
+  process.stdout.write('timed:');
+  for (let i = 0; i < starts; i++) {
+    times.push(await timeOneStart(dataDir, pathname, cookie));
+    process.stdout.write(` ${times.at(-1)!.toFixed(0)} ms`);
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  const median = sorted[sorted.length >> 1]!;
+  console.log(`\nstart-up to first 200 of GET ${pathname}: median ${median.toFixed(0)} ms over ${starts} starts`);
+  recordTarget('startup', median / 1000, `median of ${starts} starts, SQLite, spawn → first 200 of GET /members`);
+  recordCaseReport('startup', { starts: times, medianMs: median });
+  await abort();
+  return 0;
+}
+
+export const startupCase: BenchCase = {
+  name: 'startup',
+  summary: '`hub serve` from spawn to the first 200 of an API request (GET /members), median of 5 starts',
+  run,
+  abort,
+};

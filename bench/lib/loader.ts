@@ -1,0 +1,69 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { LoadOptions } from './load.js';
+import { pin } from './proc.js';
+
+export interface LoaderRequest {
+  type: 'load';
+  id: number;
+  options: LoadOptions;
+}
+
+/** One load's figures, as the loader process measured them. */
+export interface LoaderReply {
+  type: 'loaded';
+  id: number;
+  completed: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  elapsedSec: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+type LoaderMessage = LoaderReply | { type: 'failed'; id: number; message: string };
+
+/** The parent's handle on the load generator process (bench/lib/loader-child.ts). */
+export class Loader {
+  private nextId = 0;
+
+  private constructor(private readonly child: ChildProcess) {}
+
+  /** Forks the loader and pins it to `cpus` ('' leaves it where the scheduler puts it). */
+  static start(cpus: string): Loader {
+    const child = fork(fileURLToPath(new URL('./loader-child.ts', import.meta.url)), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    pin(child.pid!, cpus);
+    return new Loader(child);
+  }
+
+  load(options: LoadOptions): Promise<LoaderReply> {
+    const id = ++this.nextId;
+    return new Promise<LoaderReply>((resolve, reject) => {
+      const onMessage = (message: LoaderMessage): void => {
+        if (message.id !== id) return;
+        done();
+        if (message.type === 'failed') reject(new Error(`load generator: ${message.message}`));
+        else resolve(message);
+      };
+      const onExit = (): void => {
+        done();
+        reject(new Error('the load generator exited during a load'));
+      };
+      const done = (): void => {
+        this.child.off('message', onMessage).off('exit', onExit);
+      };
+      this.child.on('message', onMessage).once('exit', onExit);
+      const request: LoaderRequest = { type: 'load', id, options };
+      this.child.send(request);
+    });
+  }
+
+  stop(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill();
+  }
+}
