@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The course authoring tool. The TypeScript sources run through tsx's loader, so there is no build step.
-// Help and the version need none of them: they are answered before the loader (most of the start-up) starts.
+// The course authoring tool. Help and the version need none of the sources: they are answered first.
+// Every other command runs the sources compiled into one cached JavaScript file (see compiled.js);
+// when that cannot be made, through tsx's loader, so there is never a build step.
 import { helpText } from '../src/usage.js';
 
 /**
@@ -14,16 +15,21 @@ const PRELOAD = {
   targets: ['yaml', 'ajv'],
 };
 
+async function throughTsx(command) {
+  const preload = Object.hasOwn(PRELOAD, command) ? PRELOAD[command] : [];
+  await Promise.all(preload.map((name) => import(name)));
+  const { register } = await import('tsx/esm/api');
+  register();
+  return import('../src/cli.ts');
+}
+
 const argv = process.argv.slice(2);
 const text = helpText(argv);
 if (text !== undefined) {
   process.stdout.write(`${text}\n`);
 } else {
-  const preload = Object.hasOwn(PRELOAD, argv[0]) ? PRELOAD[argv[0]] : [];
-  await Promise.all(preload.map((name) => import(name)));
-  const { register } = await import('tsx/esm/api');
-  register();
-  const { main } = await import('../src/cli.ts');
+  const { importCompiledCli } = await import('./compiled.js');
+  const { main } = (await importCompiledCli()) ?? (await throughTsx(argv[0]));
   // exitCode, not exit(): lets piped stdout drain before the process ends.
   process.exitCode = await main(argv);
 }
