@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, okBody } from '../support/assertions.js';
 import type { OrgCallArgs, OrgOperationId } from '../support/api-client.js';
 import { TestHub } from '../support/test-hub.js';
+import type { Scope } from '../../src/api-tokens/scopes.js';
+import { listOperations } from '../../src/http/openapi-document.js';
 
 /**
  * Every operation of the organization-structure area, called by every kind of caller, with
@@ -80,7 +82,7 @@ const freshTeam = async () =>
   (await okBody(call('owner', 'createTeam', { body: { slug: unique('t'), name: 'Target team' } }))).id;
 const freshFolder = async () => (await okBody(call('owner', 'createFolder', { body: { name: unique('Folder') } }))).id;
 
-/** Snapshot of every table the area writes; a denied call must not change it. */
+/** Snapshot of every table the area writes, the audit log included; a denied call must not change it. */
 async function snapshot(): Promise<string> {
   const tables = [
     'users',
@@ -99,6 +101,7 @@ async function snapshot(): Promise<string> {
     'provider_connections',
     'capability_connections',
     'organization_capacity_limits',
+    'audit_events',
   ];
   const orderOf: Record<string, string[]> = {
     organization_settings: ['organization_id'],
@@ -450,6 +453,85 @@ describe('authorization matrix', () => {
           const { path, body } = await row.prepare();
           const before = status >= 400 ? await snapshot() : undefined;
           const res = await as(actor, row.method, path, body);
+          expect(res.status, res.text).toBe(status);
+          if (code) expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
+          if (before !== undefined) expect(await snapshot()).toBe(before);
+        });
+      }
+    });
+  }
+});
+
+/**
+ * API tokens as callers: a token acts with its member's rights within its scopes. With the
+ * operation's scope, an owner's token fares exactly as the owner and a MANAGE holder's as that
+ * member; with another area's scope (or read for a write) it gets 403 token_scope_required; a
+ * revoked or expired token 401 token_invalid; another organization's token 404 org_not_found.
+ */
+describe('authorization matrix: API tokens', () => {
+  const scopeOf = (op: string) => {
+    const operationId = op.split(' ')[0]!;
+    return listOperations().find((o) => o.operationId === operationId)!.operation['x-authorization']!.scope as Scope;
+  };
+  const otherArea = (scope: Scope): Scope => (scope.startsWith('audit:') ? 'org:write' : 'audit:write');
+  const tokens = new Map<string, string>();
+
+  /** A token of `actor` in `slug` with `scopes`, made once and reused (unless it is meant to end). */
+  async function tokenOf(actor: Actor, scopes: Scope[], options: { slug?: string; end?: 'revoke' | 'expire' } = {}) {
+    const slug = options.slug ?? 'acme';
+    const key = [actor, slug, options.end ?? '', ...scopes].join(' ');
+    const known = tokens.get(key);
+    if (known && !options.end) return known;
+    const expiresAt = options.end === 'expire' ? new Date(hub.clock.now().getTime() + 1000).toISOString() : undefined;
+    const created = await okBody(
+      hub.orgCall(slug, cookies[actor], 'createApiToken', {
+        body: { name: key, scopes, ...(expiresAt ? { expiresAt } : {}) },
+      }),
+      201,
+    );
+    if (options.end === 'revoke') {
+      await okBody(hub.orgCall(slug, cookies[actor], 'revokeApiToken', { path: { tokenId: created.id } }));
+    }
+    if (options.end === 'expire') hub.clock.advance(1000);
+    tokens.set(key, created.token);
+    return created.token;
+  }
+
+  const bearerAs = (token: string, method: string, path: string, body?: unknown) =>
+    hub.request(method, `/api/org/acme${path}`, { body, headers: { authorization: `Bearer ${token}` } });
+
+  for (const row of rows) {
+    describe(row.op, () => {
+      const scope = scopeOf(row.op);
+      const cases: Array<[string, () => Promise<string>, Outcome]> = [
+        ['owner token with the scope', () => tokenOf('owner', [scope]), row.expect.owner],
+        [
+          'MANAGE member token with the scope',
+          () => tokenOf('memberManageDirect', [scope]),
+          row.expect.memberManageDirect,
+        ],
+        ['memberNoGrant token with the scope', () => tokenOf('memberNoGrant', [scope]), row.expect.memberNoGrant],
+        ['owner token of another area', () => tokenOf('owner', [otherArea(scope)]), [403, 'token_scope_required']],
+        ['revoked owner token', () => tokenOf('owner', [scope], { end: 'revoke' }), [401, 'token_invalid']],
+        ['expired owner token', () => tokenOf('owner', [scope], { end: 'expire' }), [401, 'token_invalid']],
+        [
+          "another organization's token",
+          () => tokenOf('otherOrgOwner', [scope], { slug: 'globex' }),
+          [404, 'org_not_found'],
+        ],
+      ];
+      if (scope.endsWith(':write')) {
+        const read = scope.replace(':write', ':read') as Scope;
+        cases.push(['owner token with read only', () => tokenOf('owner', [read]), [403, 'token_scope_required']]);
+      }
+      for (const [name, tokenFor, [status, code]] of cases) {
+        it(`${name} → ${status}${code ? ` ${code}` : ''}`, async () => {
+          hub.clock.advance(60_000);
+          await okBody(call('owner', 'updateOrgSettings', { body: { membersCanCreateProjects: true } }));
+          const token = await tokenFor();
+          const { path, body } = await row.prepare();
+          const before = status >= 400 ? await snapshot() : undefined;
+          const res = await bearerAs(token, row.method, path, body);
           expect(res.status, res.text).toBe(status);
           if (code) expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
           if (before !== undefined) expect(await snapshot()).toBe(before);
