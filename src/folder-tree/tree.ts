@@ -1,7 +1,10 @@
+import { isDeepStrictEqual } from 'node:util';
+import { recordChange } from '../audit/trail.js';
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { conflict, notFound } from '../errors/api-error.js';
+import { toFolderRow } from '../folders/mapper.js';
 import { sortKeyAfter } from './sort-key.js';
 import type { FolderChangeColumns, FolderRecord, FolderTreeStore } from './store.js';
 
@@ -28,6 +31,8 @@ export interface FolderTreeOptions {
   contentName: string;
   /** What `folder_not_found` calls the folder: "folder", "agent library folder". */
   folderName: string;
+  /** The audit log's target type of a folder of this tree: `folder`, `library_folder`. */
+  auditTarget: string;
 }
 
 /**
@@ -59,7 +64,9 @@ export class FolderTree {
         this.countActiveFolders(trx, organizationId),
       );
       const sortKey = input.sortKey ?? sortKeyAfter(await this.store.siblingSortKeys(trx, organizationId, parentId));
-      return this.store.insert(trx, { organizationId, parentId, name: input.name, sortKey }, at);
+      const created = await this.store.insert(trx, { organizationId, parentId, name: input.name, sortKey }, at);
+      await this.recordFolderChange(trx, organizationId, created.id, null, created);
+      return created;
     });
   }
 
@@ -77,7 +84,9 @@ export class FolderTree {
       if (changes.sortKey !== undefined) update.sort_key = changes.sortKey;
       if (changes.parentId !== undefined) update.parent_id = changes.parentId;
       await this.store.update(trx, folderId, update);
-      return { ...folder, ...update };
+      const changed = { ...folder, ...update };
+      await this.recordFolderChange(trx, organizationId, folderId, folder, changed);
+      return changed;
     });
   }
 
@@ -85,7 +94,7 @@ export class FolderTree {
   async archive(organizationId: string, folderId: string): Promise<void> {
     const at = this.clock.now().toISOString();
     await this.uow.run(async (trx) => {
-      await this.requireActive(organizationId, folderId, trx);
+      const folder = await this.requireActive(organizationId, folderId, trx);
       if ((await this.store.hasActiveChild(trx, folderId)) || (await this.options.holdsContent(trx, folderId))) {
         throw conflict(
           'folder_not_empty',
@@ -93,6 +102,8 @@ export class FolderTree {
         );
       }
       await this.store.archive(trx, folderId, at);
+      // An archived folder is gone from every answer of the API.
+      await this.recordFolderChange(trx, organizationId, folderId, folder, null);
     });
   }
 
@@ -109,6 +120,19 @@ export class FolderTree {
     if (!folder)
       throw notFound('folder_not_found', `No active ${this.options.folderName} ${folderId} in this organization.`);
     return folder;
+  }
+
+  /** The folder's audit event, as the API shows it (`FolderRow`); a change that changes nothing records none. */
+  private async recordFolderChange(
+    trx: Executor,
+    organizationId: string,
+    folderId: string,
+    before: FolderRecord | null,
+    after: FolderRecord | null,
+  ): Promise<void> {
+    const shown = { before: before && toFolderRow(before), after: after && toFolderRow(after) };
+    if (isDeepStrictEqual(shown.before, shown.after)) return;
+    await recordChange(trx, { organizationId, target: { type: this.options.auditTarget, id: folderId }, ...shown });
   }
 
   private async countActiveFolders(trx: Executor, organizationId: string): Promise<number> {

@@ -25,6 +25,7 @@ export class FolderService extends FolderTree {
       holdsContent: (db, folderId) => folders.hasActiveProject(db, folderId),
       contentName: 'active folders or projects',
       folderName: 'folder',
+      auditTarget: 'folder',
     });
   }
 }

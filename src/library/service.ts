@@ -24,6 +24,7 @@ export class LibraryService extends FolderTree {
       holdsContent: (db, folderId) => folders.holdsRoleOrSkill(db, folderId),
       contentName: 'active folders, roles or skills',
       folderName: 'agent library folder',
+      auditTarget: 'library_folder',
     });
   }
 
