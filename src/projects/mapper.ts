@@ -5,6 +5,16 @@ import type { ProjectDetailRecord, SessionRecord } from './store.js';
 
 /** The API shapes of a project, its agent sessions and its team access, from their rows. */
 export const toProjectDetail = (d: ProjectDetailRecord & ProjectViewer): Schema<'ProjectDetail'> => ({
+  ...toProjectView(d),
+  actorIsOrgAdmin: d.isOrgAdmin,
+  actorCanManageProject: d.canManage,
+});
+
+/**
+ * A project as the API shows it to anyone: its detail without the `actor…` flags, which belong
+ * to whoever is looking (what the audit log records of a project).
+ */
+export const toProjectView = (d: ProjectDetailRecord): Schema<'ProjectDetail'> => ({
   id: d.id,
   name: d.name,
   folderId: d.folder_id,
@@ -16,10 +26,13 @@ export const toProjectDetail = (d: ProjectDetailRecord & ProjectViewer): Schema<
     d.created_by && d.creator_display_name !== null && d.creator_im_open_id !== null
       ? { id: d.created_by, displayName: d.creator_display_name, imOpenId: d.creator_im_open_id }
       : null,
-  binding:
-    d.binding_chat_id && d.binding_created_at ? { chatId: d.binding_chat_id, createdAt: d.binding_created_at } : null,
-  actorIsOrgAdmin: d.isOrgAdmin,
-  actorCanManageProject: d.canManage,
+  binding: d.binding_chat_id && d.binding_created_at ? toProjectBinding(d.binding_chat_id, d.binding_created_at) : null,
+});
+
+/** A project's active chat binding as the project detail shows it. */
+export const toProjectBinding = (chatId: string, createdAt: string): Schema<'ProjectBinding'> => ({
+  chatId,
+  createdAt,
 });
 
 export const toSessionSummary = (s: SessionRecord): Schema<'SessionSummary'> => ({

@@ -2,17 +2,20 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { decodeCursor, encodeCursor, type Page } from '../shared/pagination.js';
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { recordChange } from '../audit/trail.js';
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
+import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { notFound } from '../errors/api-error.js';
 import type { GrantStore } from '../grants/store.js';
 import type { FolderService } from '../folders/service.js';
 import type { OrgAccess } from '../orgs/store.js';
 import { isOrgAdminRole } from '../auth/rules.js';
+import { toProjectBinding, toProjectView } from './mapper.js';
 import { requireLive, type ProjectRecord } from './project.js';
 import type { ProjectAccess, ProjectGuard } from './project-guard.js';
-import type { ProjectDetailRecord, ProjectStore, SessionRecord } from './store.js';
+import type { BindingRecord, ProjectDetailRecord, ProjectStore, SessionRecord } from './store.js';
 
 /** Who is looking at a project detail, for its `actor…` flags. */
 export interface ProjectViewer {
@@ -58,6 +61,7 @@ export class ProjectService {
         at,
       );
       await this.grants.insertUserGrant(trx, { organizationId, projectId: id, userId, role: 'MANAGE' }, at);
+      await recordProjectChange(trx, null, await this.requireDetail(trx, id));
       await fs.mkdir(workspaceDir, { recursive: true });
       return project;
     });
@@ -71,26 +75,29 @@ export class ProjectService {
   }
 
   async rename(project: ProjectRecord, name: string): Promise<void> {
-    requireLive(project);
-    await this.projects.update(this.uow.executor, project.id, { name });
+    await this.change(project, (trx) => this.projects.update(trx, project.id, { name }));
   }
 
   async move(project: ProjectRecord, folderId: string | null): Promise<void> {
-    requireLive(project);
-    if (folderId !== null) await this.folders.requireActive(project.organization_id, folderId);
-    await this.projects.update(this.uow.executor, project.id, { folder_id: folderId });
+    await this.change(project, async (trx) => {
+      if (folderId !== null) await this.folders.requireActive(project.organization_id, folderId, trx);
+      await this.projects.update(trx, project.id, { folder_id: folderId });
+    });
   }
 
   async archive(project: ProjectRecord): Promise<void> {
-    requireLive(project);
-    await this.projects.update(this.uow.executor, project.id, { archived_at: this.clock.now().toISOString() });
+    const at = this.clock.now().toISOString();
+    await this.change(project, (trx) => this.projects.update(trx, project.id, { archived_at: at }));
   }
 
   async archiveBinding(project: ProjectRecord): Promise<void> {
-    const db = this.uow.executor;
-    const binding = await this.projects.activeBinding(db, project.id);
-    if (!binding) throw notFound('binding_not_found', 'The project has no active chat binding.');
-    await this.projects.archiveBinding(db, binding.id, this.clock.now().toISOString());
+    const at = this.clock.now().toISOString();
+    await this.uow.run(async (trx) => {
+      const binding = await this.projects.activeBinding(trx, project.id);
+      if (!binding) throw notFound('binding_not_found', 'The project has no active chat binding.');
+      await this.projects.archiveBinding(trx, binding.id, at);
+      await recordBindingChange(trx, project, binding, null);
+    });
   }
 
   /** Binds a chat to a project (host console); a previous binding of the project is archived. */
@@ -106,14 +113,33 @@ export class ProjectService {
       const previous = await this.projects.activeBinding(trx, projectId);
       if (previous) await this.projects.archiveBinding(trx, previous.id, at);
       await this.projects.insertBinding(trx, projectId, chatId, at);
+      await recordBindingChange(trx, project, previous ?? null, (await this.projects.activeBinding(trx, projectId))!);
       return { replaced: previous?.chat_id ?? null };
     });
   }
 
-  async detail(projectId: string, viewer: ProjectViewer): Promise<ProjectDetailRecord & ProjectViewer> {
-    const detail = await this.projects.detail(this.uow.executor, projectId);
+  /**
+   * Runs a change of a live project in one transaction with its audit event: the project as
+   * the API shows it before and after. Whether it is live is asked inside the transaction, so
+   * an archive committed meanwhile refuses the change.
+   */
+  private async change(project: ProjectRecord, write: (trx: Executor) => Promise<void>): Promise<void> {
+    await this.uow.run(async (trx) => {
+      const before = await this.requireDetail(trx, project.id);
+      requireLive(before);
+      await write(trx);
+      await recordProjectChange(trx, before, await this.requireDetail(trx, project.id));
+    });
+  }
+
+  private async requireDetail(db: Executor, projectId: string): Promise<ProjectDetailRecord> {
+    const detail = await this.projects.detail(db, projectId);
     if (!detail) throw notFound('project_not_found', `No project ${projectId}.`);
-    return { ...detail, ...viewer };
+    return detail;
+  }
+
+  async detail(projectId: string, viewer: ProjectViewer): Promise<ProjectDetailRecord & ProjectViewer> {
+    return { ...(await this.requireDetail(this.uow.executor, projectId)), ...viewer };
   }
 
   /** The `actor…` flags for a caller whose grant is not known yet (org admin mutations). */
@@ -131,6 +157,35 @@ export class ProjectService {
     return { items, nextCursor: rows.length > limit && last ? encodeCursor([last.updated_at, last.id]) : null };
   }
 }
+
+/** The project's audit event; a change that leaves it as the API showed it records none. */
+async function recordProjectChange(
+  trx: Executor,
+  before: ProjectDetailRecord | null,
+  after: ProjectDetailRecord,
+): Promise<void> {
+  const shown = { before: before && toProjectView(before), after: toProjectView(after) };
+  if (isDeepStrictEqual(shown.before, shown.after)) return;
+  await recordChange(trx, {
+    organizationId: after.organization_id,
+    target: { type: 'project', id: after.id },
+    ...shown,
+  });
+}
+
+/** The audit event of the project's chat binding (one active binding per project, so named by the project). */
+const recordBindingChange = (
+  trx: Executor,
+  project: ProjectRecord,
+  before: BindingRecord | null,
+  after: BindingRecord | null,
+) =>
+  recordChange(trx, {
+    organizationId: project.organization_id,
+    target: { type: 'project_binding', id: project.id },
+    before: before && toProjectBinding(before.chat_id, before.created_at),
+    after: after && toProjectBinding(after.chat_id, after.created_at),
+  });
 
 /** A chat already feeds another project. */
 export class BindingConflict extends Error {}

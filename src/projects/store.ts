@@ -11,6 +11,13 @@ export interface ProjectDetailRecord extends ProjectRecord {
   binding_created_at: string | null;
 }
 
+/** A project's chat binding, as far as its API shape and its archiving need it. */
+export interface BindingRecord {
+  id: string;
+  chat_id: string;
+  created_at: string;
+}
+
 export interface SessionRecord {
   id: string;
   provider: string;
@@ -87,8 +94,11 @@ export class ProjectStore {
     await db('projects').where({ id: projectId }).update(changes);
   }
 
-  async activeBinding(db: Executor, projectId: string): Promise<{ id: string; chat_id: string } | undefined> {
-    return db('project_bindings').where({ project_id: projectId }).whereNull('archived_at').first('id', 'chat_id');
+  async activeBinding(db: Executor, projectId: string): Promise<BindingRecord | undefined> {
+    return db('project_bindings')
+      .where({ project_id: projectId })
+      .whereNull('archived_at')
+      .first('id', 'chat_id', 'created_at');
   }
 
   async activeBindingOfChat(db: Executor, chatId: string): Promise<{ id: string; project_id: string } | undefined> {

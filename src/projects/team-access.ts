@@ -1,9 +1,12 @@
+import { isDeepStrictEqual } from 'node:util';
+import { recordChange } from '../audit/trail.js';
 import type { Clock } from '../config/clock.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
+import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { notFound } from '../errors/api-error.js';
 import type { GrantRole } from '../grants/roles.js';
 import type { GrantStore, TeamAccessRecord } from '../grants/store.js';
 import type { TeamStore } from '../teams/store.js';
+import { toTeamAccessEntry } from './mapper.js';
 import { requireLive, type ProjectRecord } from './project.js';
 
 /** Which team a team-access request names: by id or by slug. */
@@ -40,14 +43,47 @@ export class TeamAccessService {
           : await this.teams.findActiveBySlug(trx, organizationId, team.teamSlug ?? '');
       if (!found)
         throw notFound('team_not_found', `No active team ${team.teamId ?? team.teamSlug} in this organization.`);
-      return this.grants.upsertTeamGrant(trx, { organizationId, projectId: project.id, teamId: found.id, role }, at);
+      const before = await this.entryOf(trx, project.id, found.id);
+      const after = await this.grants.upsertTeamGrant(
+        trx,
+        { organizationId, projectId: project.id, teamId: found.id, role },
+        at,
+      );
+      await recordTeamAccessChange(trx, project, found.id, before, after);
+      return after;
     });
   }
 
   async remove(project: ProjectRecord, teamId: string): Promise<void> {
     requireLive(project);
-    if (!(await this.grants.deleteTeamGrant(this.uow.executor, project.id, teamId))) {
-      throw notFound('grant_not_found', `Team ${teamId} holds no grant on this project.`);
-    }
+    await this.uow.run(async (trx) => {
+      const before = await this.entryOf(trx, project.id, teamId);
+      if (!(await this.grants.deleteTeamGrant(trx, project.id, teamId))) {
+        throw notFound('grant_not_found', `Team ${teamId} holds no grant on this project.`);
+      }
+      await recordTeamAccessChange(trx, project, teamId, before, null);
+    });
   }
+
+  /** The team's entry in the project's team access, or null when it holds no grant. */
+  private async entryOf(trx: Executor, projectId: string, teamId: string): Promise<TeamAccessRecord | null> {
+    return (await this.grants.listTeamAccess(trx, projectId)).find((entry) => entry.team_id === teamId) ?? null;
+  }
+}
+
+/** The audit event of one team's access to the project; a change that changes nothing records none. */
+async function recordTeamAccessChange(
+  trx: Executor,
+  project: ProjectRecord,
+  teamId: string,
+  before: TeamAccessRecord | null,
+  after: TeamAccessRecord | null,
+): Promise<void> {
+  const shown = { before: before && toTeamAccessEntry(before), after: after && toTeamAccessEntry(after) };
+  if (isDeepStrictEqual(shown.before, shown.after)) return;
+  await recordChange(trx, {
+    organizationId: project.organization_id,
+    target: { type: 'project_team_access', id: `${project.id}:${teamId}` },
+    ...shown,
+  });
 }
