@@ -1,8 +1,11 @@
+import { isDeepStrictEqual } from 'node:util';
+import { recordChange } from '../audit/trail.js';
 import type { Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js';
 import { byCodeUnits } from '../shared/order.js';
 import type { AgentModel } from '../config/models.js';
+import { toAgentRoleRow } from './mapper.js';
 import type { AgentRoleStore, RoleDefinition, RoleWithSkills } from './roles-store.js';
 
 /** A role as `PUT /agent-roles/{roleId}` gives it: only the label is required. */
@@ -76,9 +79,9 @@ export class AgentRoleService {
     const at = this.clock.now().toISOString();
     return this.uow.run(async (trx) => {
       if (definition.libraryFolderId) await this.requireLibraryFolder(organizationId, definition.libraryFolderId, trx);
+      if (definition.isDefault) await this.roles.lockOrganization(trx, organizationId);
+      const current = await this.roles.find(trx, organizationId, roleId);
       if (definition.isDefault) {
-        await this.roles.lockOrganization(trx, organizationId);
-        const current = await this.roles.find(trx, organizationId, roleId);
         if (current?.role.disabled_at)
           throw conflict(
             'role_is_default',
@@ -89,6 +92,7 @@ export class AgentRoleService {
       await this.roles.upsert(trx, organizationId, roleId, definition, at);
       const role = await this.roles.find(trx, organizationId, roleId);
       if (!role) throw new Error(`agent role ${roleId} is missing right after its upsert`);
+      await recordRoleChange(trx, organizationId, roleId, current ?? null, role);
       return role;
     });
   }
@@ -114,7 +118,9 @@ export class AgentRoleService {
       }
       await this.roles.setDisabled(trx, organizationId, roleId, disabled, at);
       if (disabled) await this.roles.archiveOpenSessions(trx, organizationId, roleId, at);
-      return (await this.roles.find(trx, organizationId, roleId))!;
+      const changed = (await this.roles.find(trx, organizationId, roleId))!;
+      await recordRoleChange(trx, organizationId, roleId, current, changed);
+      return changed;
     });
   }
 
@@ -141,6 +147,7 @@ export class AgentRoleService {
     return this.uow.run(async (trx) => {
       const roleKey = await this.roles.touch(trx, organizationId, roleId, at);
       if (!roleKey) throw roleNotFound(roleId);
+      const before = await this.roles.boundSkillNames(trx, roleKey);
       const skills = await this.roles.skillsNamed(trx, organizationId, names);
       const found = new Set(skills.map((skill) => skill.name));
       const missing = names.filter((name) => !found.has(name));
@@ -157,7 +164,9 @@ export class AgentRoleService {
         skills.map((skill) => skill.id),
         at,
       );
-      return this.roles.boundSkillNames(trx, roleKey);
+      const after = await this.roles.boundSkillNames(trx, roleKey);
+      await recordRoleSkillsChange(trx, organizationId, roleId, before, after);
+      return after;
     });
   }
 
@@ -190,4 +199,34 @@ export class AgentRoleService {
       libraryFolderId: input.libraryFolderId,
     };
   }
+}
+
+/** The role's audit event, as `AgentRoleRow`; a call that leaves the role as the API showed it records none. */
+async function recordRoleChange(
+  trx: Executor,
+  organizationId: string,
+  roleId: string,
+  before: RoleWithSkills | null,
+  after: RoleWithSkills,
+): Promise<void> {
+  const shown = { before: before && toAgentRoleRow(before), after: toAgentRoleRow(after) };
+  if (isDeepStrictEqual(shown.before, shown.after)) return;
+  await recordChange(trx, { organizationId, target: { type: 'agent_role', id: roleId }, ...shown });
+}
+
+/** The audit event of the role's set of skills, as `putAgentRoleSkills` answers it; an unchanged set records none. */
+async function recordRoleSkillsChange(
+  trx: Executor,
+  organizationId: string,
+  roleId: string,
+  before: string[],
+  after: string[],
+): Promise<void> {
+  if (isDeepStrictEqual(before, after)) return;
+  await recordChange(trx, {
+    organizationId,
+    target: { type: 'agent_role_skills', id: roleId },
+    before: { skillNames: before },
+    after: { skillNames: after },
+  });
 }
