@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
+import { recordSkillChange } from './audit.js';
 import type { SkillContent } from './content-store.js';
 import { contentDigest, sha256Hex } from './digest.js';
 import { invalidSkill, quoted } from './invalid.js';
@@ -101,7 +102,13 @@ export class SkillIngestion {
       contentDigest: inspected.contentDigest,
     };
     const at = this.clock.now().toISOString();
-    const skill = await this.uow.run((trx) => this.rows.upsert(trx, content, at));
+    const skill = await this.uow.run(async (trx) => {
+      const before = await this.rows.findWithRoles(trx, request.organizationId, request.name);
+      const installed = await this.rows.upsert(trx, content, at);
+      // An install never changes which roles the skill is bound to.
+      await recordSkillChange(trx, before ?? null, { skill: installed, boundRoleIds: before?.boundRoleIds ?? [] });
+      return installed;
+    });
     return { skill, stored };
   }
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { notFound } from '../errors/api-error.js';
 import type { Schema } from '../http/operation-types.js';
+import { recordSkillChange } from './audit.js';
 import type { SkillContent } from './content-store.js';
 import { readSkillDirectory } from './directory.js';
 import type { SkillFileInput, SkillIngestion, SkillInstallOutcome } from './ingest.js';
@@ -84,13 +85,16 @@ export class SkillService {
   ): Promise<UpdateAgentSkillResult> {
     const at = this.clock.now().toISOString();
     return this.uow.run(async (trx) => {
-      const skill = await this.require(trx, organizationId, name);
+      const before = await this.skills.findWithRoles(trx, organizationId, name);
+      if (!before) throw skillNotFound(name);
+      const { skill } = before;
       const result: UpdateAgentSkillResult = {};
       if (changes.description === undefined && changes.disabled === undefined && changes.libraryFolderId === undefined)
         return result;
       if (changes.libraryFolderId) await this.requireLibraryFolder(organizationId, changes.libraryFolderId, trx);
       await this.skills.update(trx, skill.id, changes, at);
       if (changes.disabled === true) await this.skills.archiveSessionsOfBoundRoles(trx, organizationId, skill.id, at);
+      await recordSkillChange(trx, before, (await this.skills.findWithRoles(trx, organizationId, name))!);
       if (changes.disabled !== undefined) result.disabled = changes.disabled;
       if (changes.description !== undefined || changes.libraryFolderId !== undefined) result.updated = true;
       return result;

@@ -80,6 +80,25 @@ export class SkillStore {
       .sort(skillOrder.sort);
   }
 
+  /** One skill with the `roleId`s of the roles bound to it, sorted: one statement, as `list` makes each. */
+  async findWithRoles(db: Executor, organizationId: string, name: string): Promise<SkillWithRoles | undefined> {
+    const rows = await db('agent_skills as s')
+      .leftJoin('agent_role_skills as b', 'b.skill_id', 's.id')
+      .leftJoin('agent_roles as r', function () {
+        this.on('r.id', '=', 'b.role_id').andOn('r.organization_id', '=', 's.organization_id');
+      })
+      .where({ 's.organization_id': organizationId, 's.name': name })
+      .select<Array<SkillRecord & { bound_role_id: string | null }>>(
+        ...SKILL_COLUMNS.map((c) => `s.${c}`),
+        'r.role_id as bound_role_id',
+      );
+    const [first] = rows;
+    if (!first) return undefined;
+    const { bound_role_id: _, ...skill } = first;
+    const boundRoleIds = rows.flatMap((row) => (row.bound_role_id === null ? [] : [row.bound_role_id]));
+    return { skill, boundRoleIds: boundRoleIds.sort(byCodeUnits) };
+  }
+
   async findByName(db: Executor, organizationId: string, name: string): Promise<SkillRecord | undefined> {
     return db('agent_skills')
       .where({ organization_id: organizationId, name })
