@@ -7,7 +7,10 @@ import createFetchClient, { type Middleware } from 'openapi-fetch';
 import createClient from 'openapi-react-query';
 
 export type Schemas = components['schemas'];
-export type ApiErrorBody = Schemas['Error'];
+/** The contract's error envelope; `code` may also be `http_<status>` for a failure that did not come from the service. */
+export type ApiErrorBody = {
+  error: Omit<Schemas['Error']['error'], 'code'> & { code: Schemas['ErrorCode'] | `http_${number}` };
+};
 
 /** Every failure reaches the screens as the contract's `{error: {code, message}}`, even a proxy's HTML 502. */
 const errorsAsEnvelopes: Middleware = {
