@@ -152,7 +152,7 @@ describe('GET /members', () => {
     const org = await seedOrg(hub, 'm-list-b');
     const asAdmin = await org.call('admin', 'listMembers');
     expectOk(asAdmin);
-    expect(asAdmin.body).toEqual({ members: await listMembers(org) });
+    expect(asAdmin.body).toEqual({ members: await listMembers(org), nextCursor: null });
     expect(asAdmin.body.members.map((m: { imOpenId: string }) => m.imOpenId).sort()).toEqual([
       'm-list-b-admin',
       'm-list-b-member',

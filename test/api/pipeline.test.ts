@@ -67,7 +67,7 @@ describe('the request pipeline', () => {
     hub.clock.advance(60_000);
     const teams = await org.call('owner', 'listTeams');
     expect(teams.status).toBe(200);
-    expect(teams.body).toEqual({ teams: [] });
+    expect(teams.body).toEqual({ teams: [], nextCursor: null });
   });
 
   it('answers an oversized body 413 before parsing or validating it', async () => {
