@@ -1,4 +1,6 @@
+import { isDeepStrictEqual } from 'node:util';
 import { SLUG_PATTERN } from '../shared/slug.js';
+import { recordChange } from '../audit/trail.js';
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
@@ -6,6 +8,7 @@ import { badRequest, conflict, notFound } from '../errors/api-error.js';
 import type { MemberStore } from '../members/store.js';
 import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import type { User, UserStore } from '../users/store.js';
+import { toTeamMemberRow, toTeamRow } from './mapper.js';
 import type { TeamChanges, TeamMemberRecord, TeamRecord, TeamStore } from './store.js';
 
 export interface CreateTeamInput {
@@ -60,7 +63,9 @@ export class TeamService {
       );
       if (!id)
         throw conflict('slug_taken', `An active team of this organization already has the slug "${input.slug}".`);
-      return this.requireTeam(trx, organizationId, id);
+      const created = await this.requireTeam(trx, organizationId, id);
+      await recordTeamChange(trx, organizationId, id, null, created);
+      return created;
     });
   }
 
@@ -68,15 +73,22 @@ export class TeamService {
   async update(organizationId: string, teamId: string, changes: TeamChanges): Promise<TeamRecord> {
     const name = changes.name === undefined ? undefined : teamName(changes.name);
     return this.uow.run(async (trx) => {
+      const before = await this.lockTeam(trx, organizationId, teamId);
       if (!(await this.teams.update(trx, organizationId, teamId, { name, description: changes.description })))
         throw teamNotFound(teamId);
-      return this.requireTeam(trx, organizationId, teamId);
+      const after = await this.requireTeam(trx, organizationId, teamId);
+      await recordTeamChange(trx, organizationId, teamId, before, after);
+      return after;
     });
   }
 
   async archive(organizationId: string, teamId: string): Promise<void> {
-    if (!(await this.teams.archive(this.uow.executor, organizationId, teamId, this.clock.now().toISOString())))
-      throw teamNotFound(teamId);
+    const at = this.clock.now().toISOString();
+    await this.uow.run(async (trx) => {
+      const before = await this.lockTeam(trx, organizationId, teamId);
+      if (!(await this.teams.archive(trx, organizationId, teamId, at))) throw teamNotFound(teamId);
+      await recordTeamChange(trx, organizationId, teamId, before, null);
+    });
     // Team rights are not cached today; clearing keeps "archived teams confer nothing from that
     // moment" true whatever the access cache comes to hold.
     await this.orgAccess.invalidate();
@@ -108,15 +120,27 @@ export class TeamService {
       const added = await this.teams.insertMember(trx, teamId, user, at);
       if (!added)
         throw conflict('already_team_member', `The user "${user.imOpenId}" is already a member of this team.`);
+      await recordTeamMemberChange(trx, organizationId, teamId, user.id, null, added);
       return added;
     });
   }
 
+  /**
+   * Ends the user's membership of the team. Only a membership the team's member list shows is
+   * revoked, so the audit event can show what went; a membership row of a user no longer in the
+   * organization is revoked with their org membership and is not listed.
+   */
   async revokeMember(organizationId: string, teamId: string, userId: string): Promise<void> {
-    await this.requireTeam(this.uow.executor, organizationId, teamId);
-    if (!(await this.teams.revokeMember(this.uow.executor, teamId, userId, this.clock.now().toISOString()))) {
-      throw notFound('member_not_found', `The user "${userId}" is not a member of this team.`);
-    }
+    const at = this.clock.now().toISOString();
+    await this.uow.run(async (trx) => {
+      if (!(await this.teams.lockActive(trx, organizationId, teamId))) throw teamNotFound(teamId);
+      const members = await this.teams.listMembers(trx, organizationId, teamId);
+      const before = members.find((member) => member.user_id === userId);
+      if (!before || !(await this.teams.revokeMember(trx, teamId, userId, at))) {
+        throw notFound('member_not_found', `The user "${userId}" is not a member of this team.`);
+      }
+      await recordTeamMemberChange(trx, organizationId, teamId, userId, before, null);
+    });
     await this.orgAccess.invalidate();
   }
 
@@ -126,12 +150,51 @@ export class TeamService {
     return team;
   }
 
+  /**
+   * The active team, its row share-locked until the transaction ends (PostgreSQL), so the state
+   * its audit event shows as `before` is the one the change replaces. Two changes of one team at
+   * once then meet as a deadlock, which the unit of work runs again.
+   */
+  private async lockTeam(trx: Executor, organizationId: string, teamId: string): Promise<TeamRecord> {
+    if (!(await this.teams.lockActive(trx, organizationId, teamId))) throw teamNotFound(teamId);
+    return this.requireTeam(trx, organizationId, teamId);
+  }
+
   private findUser(trx: Executor, ref: TeamMemberRef): Promise<User | undefined> {
     return ref.userId !== undefined
       ? this.users.findById(trx, ref.userId)
       : this.users.findByImOpenId(trx, ref.imOpenId!);
   }
 }
+
+/** The team's audit event, as the API shows it (`TeamRow`); a change that changes nothing records none. */
+async function recordTeamChange(
+  trx: Executor,
+  organizationId: string,
+  teamId: string,
+  before: TeamRecord | null,
+  after: TeamRecord | null,
+): Promise<void> {
+  const shown = { before: before && toTeamRow(before), after: after && toTeamRow(after) };
+  if (isDeepStrictEqual(shown.before, shown.after)) return;
+  await recordChange(trx, { organizationId, target: { type: 'team', id: teamId }, ...shown });
+}
+
+/** A team membership's audit event (`TeamMemberRow`); its target id is `<teamId>:<userId>`. */
+const recordTeamMemberChange = (
+  trx: Executor,
+  organizationId: string,
+  teamId: string,
+  userId: string,
+  before: TeamMemberRecord | null,
+  after: TeamMemberRecord | null,
+) =>
+  recordChange(trx, {
+    organizationId,
+    target: { type: 'team_member', id: `${teamId}:${userId}` },
+    before: before && toTeamMemberRow(before),
+    after: after && toTeamMemberRow(after),
+  });
 
 /** A team name without surrounding blanks, and not only blanks. */
 function teamName(raw: string): string {
