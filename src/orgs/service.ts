@@ -1,4 +1,6 @@
+import { isDeepStrictEqual } from 'node:util';
 import { SLUG_PATTERN } from '../shared/slug.js';
+import { recordChange } from '../audit/trail.js';
 import type { Clock } from '../config/clock.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError, conflict } from '../errors/api-error.js';
@@ -49,7 +51,15 @@ export class OrganizationService {
         { imOpenId: input.ownerImOpenId, displayName: input.ownerDisplayName, avatarUrl: input.ownerAvatarUrl },
         now,
       );
-      return this.orgs.insertWithOwner(trx, { slug: input.slug, name, ownerUserId: owner.id }, now);
+      const created = await this.orgs.insertWithOwner(trx, { slug: input.slug, name, ownerUserId: owner.id }, now);
+      // The organization's first event: what was created, and who holds its OWNER role.
+      await recordChange(trx, {
+        organizationId: created.id,
+        target: { type: 'organization', id: created.id },
+        before: null,
+        after: { ...created, ownerImOpenId: owner.imOpenId },
+      });
+      return created;
     });
     await this.access.invalidate();
     return org;
@@ -59,8 +69,22 @@ export class OrganizationService {
     return this.orgs.getSettings(this.uow.executor, organizationId);
   }
 
+  /** Applies the patch; a patch that changes no setting records no audit event. */
   updateSettings(organizationId: string, patch: Partial<OrgSettings>): Promise<OrgSettings> {
-    return this.orgs.updateSettings(this.uow.executor, organizationId, patch, this.clock.now());
+    const now = this.clock.now();
+    return this.uow.run(async (trx) => {
+      const before = await this.orgs.getSettings(trx, organizationId, { lock: true });
+      const after = await this.orgs.updateSettings(trx, organizationId, patch, now);
+      if (!isDeepStrictEqual(before, after)) {
+        await recordChange(trx, {
+          organizationId,
+          target: { type: 'organization_settings', id: organizationId },
+          before,
+          after,
+        });
+      }
+      return after;
+    });
   }
 
   findBySlug(slug: string): Promise<Organization | undefined> {

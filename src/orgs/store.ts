@@ -112,10 +112,16 @@ export class OrganizationStore {
     });
   }
 
-  async getSettings(db: Executor, organizationId: string): Promise<OrgSettings> {
-    const row = await db('organization_settings')
-      .where({ organization_id: organizationId })
-      .first<{ members_can_create_projects: boolean | number } | undefined>('members_can_create_projects');
+  /**
+   * The organization's settings; `lock` holds their row until the transaction ends (PostgreSQL;
+   * SQLite's single writer already serializes), so a change reads the state it replaces.
+   */
+  async getSettings(db: Executor, organizationId: string, options: { lock?: boolean } = {}): Promise<OrgSettings> {
+    const query = db('organization_settings').where({ organization_id: organizationId });
+    if (options.lock) query.forUpdate();
+    const row = await query.first<{ members_can_create_projects: boolean | number } | undefined>(
+      'members_can_create_projects',
+    );
     // SQLite hands booleans back as 0/1.
     return { membersCanCreateProjects: Boolean(row?.members_can_create_projects) };
   }
