@@ -1,4 +1,6 @@
+import { isDeepStrictEqual } from 'node:util';
 import { PROCESS_LOCAL, TtlCache, type CacheInvalidations } from '../shared/ttl-cache.js';
+import { recordChange } from '../audit/trail.js';
 import { MINUTE_MS, type Clock } from '../config/clock.js';
 import type { Config } from '../config/config.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
@@ -57,8 +59,8 @@ export class CapacityService {
   }
 
   /** All 23 dimensions in contract order, read fresh from the database. */
-  async view(organizationId: string): Promise<CapacityPolicyView> {
-    const limits = await this.store.limitsOf(this.uow.executor, organizationId);
+  async view(organizationId: string, db: Executor = this.uow.executor): Promise<CapacityPolicyView> {
+    const limits = await this.store.limitsOf(db, organizationId);
     return { dimensions: CAPACITY_DIMENSIONS.map((dimension) => this.row(dimension, limits)) };
   }
 
@@ -91,12 +93,10 @@ export class CapacityService {
       changes.push([dimension, value]);
     }
     if (belowFloor.length > 0 || aboveCeiling.length > 0) throw rejected(belowFloor, aboveCeiling);
-    if (changes.length > 0) {
-      const at = this.clock.now().toISOString();
-      await this.uow.run((trx) => this.store.apply(trx, organizationId, changes, at));
-      await this.forget(organizationId);
-    }
-    return this.view(organizationId);
+    if (changes.length === 0) return this.view(organizationId);
+    const { after } = await this.applyRecorded(organizationId, changes);
+    await this.forget(organizationId);
+    return after;
   }
 
   /**
@@ -105,12 +105,38 @@ export class CapacityService {
    * there was a limit to clear.
    */
   async clearLimit(organizationId: string, dimension: CapacityDimension): Promise<boolean> {
-    const before = await this.store.limitsOf(this.uow.executor, organizationId);
-    if (before[dimension] === undefined) return false;
+    const { changed } = await this.applyRecorded(organizationId, [[dimension, null]]);
+    if (changed) await this.forget(organizationId);
+    return changed;
+  }
+
+  /**
+   * Applies the changes in one transaction with their audit event, the policy as the API shows
+   * it before and after; a change that leaves the policy as it was (a limit set to the value it
+   * has) records none. The organization's row is locked first, so concurrent changes of one
+   * policy apply one after another and each event's `before` is the policy it replaced.
+   */
+  private async applyRecorded(
+    organizationId: string,
+    changes: ReadonlyArray<[CapacityDimension, number | null]>,
+  ): Promise<{ after: CapacityPolicyView; changed: boolean }> {
     const at = this.clock.now().toISOString();
-    await this.uow.run((trx) => this.store.apply(trx, organizationId, [[dimension, null]], at));
-    await this.forget(organizationId);
-    return true;
+    return this.uow.run(async (trx) => {
+      await this.store.lockOrganization(trx, organizationId);
+      const before = await this.view(organizationId, trx);
+      await this.store.apply(trx, organizationId, changes, at);
+      const after = await this.view(organizationId, trx);
+      const changed = !isDeepStrictEqual(before, after);
+      if (changed) {
+        await recordChange(trx, {
+          organizationId,
+          target: { type: 'capacity_policy', id: organizationId },
+          before,
+          after,
+        });
+      }
+      return { after, changed };
+    });
   }
 
   /**
