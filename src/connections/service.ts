@@ -1,3 +1,4 @@
+import { type AuditedChange, recordChange } from '../audit/trail.js';
 import type { Clock } from '../config/clock.js';
 import { seal, type EnvelopeBinding } from '../crypto/envelope.js';
 import type { Keyring, KeyringSource } from '../crypto/keyring.js';
@@ -6,6 +7,7 @@ import { type ApiError, badRequest, forbidden, notFound } from '../errors/api-er
 import type { Schema } from '../http/operation-types.js';
 import type { Logger } from '../log/logger.js';
 import { baseUrlProblem } from './base-url.js';
+import { toCapabilityConnectionRow, toChatApplicationConnection, toProviderConnectionRow } from './mapper.js';
 import {
   encodeCapabilityCredentials,
   encodeChatApplicationCredentials,
@@ -105,7 +107,14 @@ export class ConnectionService {
         : claimed.connection.mode !== mode
           ? 'taken_over'
           : 'rotated';
-      return { connection: (await this.store.findProvider(trx, organizationId, providerId))!, outcome };
+      const connection = (await this.store.findProvider(trx, organizationId, providerId))!;
+      await recordChange(trx, {
+        organizationId,
+        target: { type: 'provider_connection', id: providerId },
+        before: claimed.created ? null : toProviderConnectionRow(claimed.connection),
+        after: toProviderConnectionRow(connection),
+      });
+      return { connection, outcome };
     });
     const { connection, outcome } = result;
     this.logger.info(
@@ -131,6 +140,8 @@ export class ConnectionService {
   async disableProvider(organizationId: string, providerId: string): Promise<ProviderConnectionRecord> {
     return this.disable('provider', {
       find: (trx, lock) => this.store.findProvider(trx, organizationId, providerId, { lock }),
+      shown: toProviderConnectionRow,
+      target: { type: 'provider_connection', id: providerId },
       missing: `This organization has no connection to the provider ${JSON.stringify(providerId)}.`,
       refuse: (current) =>
         current.mode === 'PLATFORM_MANAGED'
@@ -173,7 +184,14 @@ export class ConnectionService {
         bot_open_id: input.botOpenId,
       });
       const outcome: RotationOutcome = claimed.created ? 'created' : 'rotated';
-      return { connection: (await this.store.findChatApplication(trx, organizationId))!, outcome };
+      const connection = (await this.store.findChatApplication(trx, organizationId))!;
+      await recordChange(trx, {
+        organizationId,
+        target: { type: 'chat_application_connection', id: connectionId },
+        before: claimed.created ? null : toChatApplicationConnection(claimed.connection),
+        after: toChatApplicationConnection(connection),
+      });
+      return { connection, outcome };
     });
     const { connection, outcome } = result;
     this.logger.info(
@@ -231,7 +249,15 @@ export class ConnectionService {
       await this.store.insertVersion(trx, 'capability', { connectionId, version, envelope }, at);
       await this.store.activate(trx, 'capability', connectionId, version, at, row);
       const outcome: RotationOutcome = claimed.created ? 'created' : 'rotated';
-      return { connection: (await this.store.findCapability(trx, organizationId, capabilityId))!, outcome };
+      const connection = (await this.store.findCapability(trx, organizationId, capabilityId))!;
+      // The row as the API shows it: endpoint and label, never the sealed headers.
+      await recordChange(trx, {
+        organizationId,
+        target: { type: 'capability_connection', id: capabilityId },
+        before: claimed.created ? null : toCapabilityConnectionRow(claimed.connection),
+        after: toCapabilityConnectionRow(connection),
+      });
+      return { connection, outcome };
     });
     const { connection, outcome } = result;
     this.logger.info(
@@ -256,6 +282,8 @@ export class ConnectionService {
   async disableCapability(organizationId: string, capabilityId: string): Promise<CapabilityConnectionRecord> {
     return this.disable('capability', {
       find: (trx, lock) => this.store.findCapability(trx, organizationId, capabilityId, { lock }),
+      shown: toCapabilityConnectionRow,
+      target: { type: 'capability_connection', id: capabilityId },
       missing: `This organization has no connection to the capability ${JSON.stringify(capabilityId)}.`,
       logged: { organizationId, capabilityId },
     });
@@ -267,7 +295,9 @@ export class ConnectionService {
    */
   async disableChatApplication(organizationId: string): Promise<ChatApplicationConnectionRecord> {
     return this.disable('chatApplication', {
-      find: (trx) => this.store.findChatApplication(trx, organizationId),
+      find: (trx, lock) => this.store.findChatApplication(trx, organizationId, { lock }),
+      shown: toChatApplicationConnection,
+      target: (current) => ({ type: 'chat_application_connection', id: current.id }),
       missing: 'This organization has no chat-application connection.',
       logged: { organizationId },
     });
@@ -276,12 +306,15 @@ export class ConnectionService {
   /**
    * Sets a connection of any kind DISABLED in one transaction: 404 `connection_not_found` when
    * there is none, the kind's own refusal (a platform-managed provider), and no change at all
-   * (not even `updatedAt`) when it is DISABLED already. Versions stay; a later PUT reactivates.
+   * (not even `updatedAt`, no audit event) when it is DISABLED already. Versions stay; a later
+   * PUT reactivates. The audit event shows the row as the API does (`shown`), never a secret.
    */
-  private async disable<R extends { id: string; status: ConnectionStatus }>(
+  private async disable<R extends { id: string; organization_id: string; status: ConnectionStatus }>(
     kind: ConnectionKind,
     how: {
       find: (trx: Executor, lock: boolean) => Promise<R | undefined>;
+      shown: (row: R) => unknown;
+      target: AuditedChange['target'] | ((current: R) => AuditedChange['target']);
       missing: string;
       refuse?: (current: R) => ApiError | undefined;
       logged: Record<string, string>;
@@ -295,7 +328,14 @@ export class ConnectionService {
       if (refusal) throw refusal;
       if (current.status === 'DISABLED') return { connection: current, changed: false };
       await this.store.setStatus(trx, kind, current.id, 'DISABLED', at);
-      return { connection: (await how.find(trx, false))!, changed: true };
+      const disabled = (await how.find(trx, false))!;
+      await recordChange(trx, {
+        organizationId: current.organization_id,
+        target: typeof how.target === 'function' ? how.target(current) : how.target,
+        before: how.shown(current),
+        after: how.shown(disabled),
+      });
+      return { connection: disabled, changed: true };
     });
     if (changed) this.logger.info({ ...how.logged, connectionId: connection.id, kind }, 'connection disabled');
     return connection;

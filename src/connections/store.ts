@@ -128,10 +128,14 @@ export class ConnectionStore {
       .first();
   }
 
+  /** The connection; `lock` holds its row until the transaction ends, as for a provider. */
   async findChatApplication(
     db: Executor,
     organizationId: string,
+    options: { lock?: boolean } = {},
   ): Promise<ChatApplicationConnectionRecord | undefined> {
+    if (options.lock)
+      await db('chat_application_connections').where({ organization_id: organizationId }).forUpdate().first('id');
     return withActiveKey(db, 'chatApplication').where('c.organization_id', organizationId).first();
   }
 
