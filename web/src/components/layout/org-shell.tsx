@@ -6,6 +6,7 @@ import {
   Group,
   NativeSelect,
   NavLink,
+  ScrollArea,
   Stack,
   Text,
   Tooltip,
@@ -23,9 +24,20 @@ const ADMIN_NAV = [
   { to: 'teams', label: 'Teams' },
   { to: 'projects', label: 'Projects' },
   { to: 'my-projects', label: 'My projects' },
+  { to: 'usage', label: 'Usage' },
+  { to: 'connections', label: 'Connections' },
+  { to: 'capacity', label: 'Capacity' },
+  { to: 'agents/roles', label: 'Agent roles' },
+  { to: 'agents/skills', label: 'Agent skills' },
+  { to: 'agents/library', label: 'Agent library' },
+  { to: 'tokens', label: 'API tokens' },
+  { to: 'audit', label: 'Audit log' },
   { to: 'settings', label: 'Settings' },
 ];
-const MEMBER_NAV = [{ to: 'my-projects', label: 'My projects' }];
+const MEMBER_NAV = [
+  { to: 'my-projects', label: 'My projects' },
+  { to: 'tokens', label: 'API tokens' },
+];
 
 function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
@@ -94,7 +106,7 @@ export function OrgShell({ children }: { children: ReactNode }) {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" aria-label="Main">
-        <AppShell.Section grow>
+        <AppShell.Section grow component={ScrollArea} type="auto">
           {nav.map((item) => (
             <NavLink
               key={item.to}
