@@ -433,6 +433,7 @@ describe('team members', () => {
           createdAt: secondAt,
         },
       ],
+      nextCursor: null,
     });
   });
 
