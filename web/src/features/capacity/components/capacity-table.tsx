@@ -1,0 +1,237 @@
+import { Alert, Button, Code, Group, NativeSelect, NumberInput, Stack, Table, Text } from '@mantine/core';
+import { useState } from 'react';
+import { QueryError } from '../../../components/query-error';
+import { ScrollRegion } from '../../../components/scroll-region';
+import { errorCode, errorMessage, type Schemas } from '../../../lib/api-client';
+import { useOrg } from '../../../lib/authorization';
+import { notifySuccess } from '../../../lib/notify';
+import { bestInputUnit, formatQuantity, inputUnits, toBaseUnit } from '../../../lib/units';
+import { useCapacityPolicy } from '../api/get-capacity-policy';
+import { useUpdateCapacityPolicy } from '../api/update-capacity-policy';
+import { DIMENSIONS, type Dimension, reasonsByDimension } from '../dimensions';
+
+type Row = Schemas['CapacityDimensionRow'];
+
+const REFUSAL_TITLES: Record<string, string> = {
+  capacity_above_ceiling: 'Above the platform ceiling',
+  capacity_below_floor: 'Below the floor',
+  validation_failed: 'Not a valid limit',
+};
+
+function Amount({ value, dimension, none }: { value: number | null; dimension: Dimension; none: string }) {
+  if (value === null)
+    return (
+      <Text size="sm" c="dimmed">
+        {none}
+      </Text>
+    );
+  const { quantity } = DIMENSIONS[dimension];
+  const shown = formatQuantity(value, quantity);
+  const exact = quantity === 'bytes' ? `${value.toLocaleString('en-US')} bytes` : undefined;
+  return (
+    <Text size="sm" title={exact}>
+      {shown}
+    </Text>
+  );
+}
+
+/** One dimension: its numbers, and an inline editor for the organization's own limit. */
+function DimensionRow({ row }: { row: Row }) {
+  const { org } = useOrg();
+  const info = DIMENSIONS[row.dimension];
+  const units = inputUnits(info.quantity);
+  const save = useUpdateCapacityPolicy();
+  const clear = useUpdateCapacityPolicy();
+  const [editing, setEditing] = useState(false);
+  const [amount, setAmount] = useState<string | number>('');
+  const [unit, setUnit] = useState(units[0]?.unit ?? '');
+  const [refusal, setRefusal] = useState<unknown>(null);
+
+  const put = (mutation: typeof save, value: number | null, done: string) => {
+    setRefusal(null);
+    mutation.mutate(
+      { params: { path: { orgSlug: org.slug } }, body: { limits: { [row.dimension]: value } } },
+      {
+        onSuccess: () => {
+          setEditing(false);
+          notifySuccess(done);
+        },
+        onError: setRefusal,
+      },
+    );
+  };
+  const startEditing = () => {
+    const start = bestInputUnit(row.organizationLimit ?? row.effective ?? row.platformCeiling ?? 0, info.quantity);
+    setAmount(start.amount);
+    setUnit(start.unit);
+    setRefusal(null);
+    setEditing(true);
+  };
+  const submit = () => {
+    if (typeof amount !== 'number') {
+      setRefusal({ error: { code: 'validation_failed', message: `Enter a number for ${info.label}.` } });
+      return;
+    }
+    const value = toBaseUnit(amount, unit, info.quantity);
+    put(save, value, `${info.label}: organization limit set to ${formatQuantity(value, info.quantity)}`);
+  };
+  const reasons = refusal === null ? [] : (reasonsByDimension(refusal, [row.dimension]).get(row.dimension) ?? []);
+  const refusalTitle = REFUSAL_TITLES[errorCode(refusal) ?? ''];
+  const errorId = `capacity-error-${row.dimension}`;
+
+  return (
+    <>
+      <Table.Tr data-dimension={row.dimension}>
+        <Table.Td>
+          <Stack gap={0}>
+            <Text size="sm" fw={500}>
+              {info.label}
+            </Text>
+            <Text size="xs" c="dimmed">
+              <Code>{row.dimension}</Code> · enforced by {info.enforcedBy}
+              {info.floor !== undefined && ` · floor ${formatQuantity(info.floor, info.quantity)}`}
+            </Text>
+          </Stack>
+        </Table.Td>
+        <Table.Td>
+          <Amount value={row.platformCeiling} dimension={row.dimension} none="none" />
+        </Table.Td>
+        <Table.Td>
+          {editing ? (
+            <Group gap={4} wrap="nowrap">
+              <NumberInput
+                size="xs"
+                w={110}
+                min={0}
+                allowNegative={false}
+                aria-label={`${info.label} limit`}
+                aria-invalid={reasons.length > 0}
+                aria-describedby={reasons.length > 0 ? errorId : undefined}
+                value={amount}
+                onChange={setAmount}
+                disabled={save.isPending}
+                data-autofocus
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') submit();
+                  if (e.key === 'Escape') setEditing(false);
+                }}
+              />
+              {units.length > 1 ? (
+                <NativeSelect
+                  size="xs"
+                  aria-label={`${info.label} unit`}
+                  data={units.map((u) => u.unit)}
+                  value={unit}
+                  onChange={(e) => setUnit(e.currentTarget.value)}
+                  disabled={save.isPending}
+                />
+              ) : (
+                <Text size="xs" c="dimmed">
+                  {units[0]?.unit}
+                </Text>
+              )}
+            </Group>
+          ) : (
+            <Amount value={row.organizationLimit} dimension={row.dimension} none="not set" />
+          )}
+        </Table.Td>
+        <Table.Td>
+          <Amount value={row.effective} dimension={row.dimension} none="none" />
+          <Text size="xs" c="dimmed">
+            {row.organizationLimit !== null && row.organizationLimit === row.effective ? 'your limit' : 'the ceiling'}
+          </Text>
+        </Table.Td>
+        <Table.Td>
+          <Group gap="xs" wrap="nowrap">
+            {editing ? (
+              <>
+                <Button size="xs" loading={save.isPending} onClick={submit} aria-label={`Save ${info.label} limit`}>
+                  Save
+                </Button>
+                <Button size="xs" variant="default" disabled={save.isPending} onClick={() => setEditing(false)}>
+                  Cancel
+                </Button>
+              </>
+            ) : (
+              <Button size="xs" variant="default" onClick={startEditing} aria-label={`Edit ${info.label} limit`}>
+                Edit
+              </Button>
+            )}
+            <Button
+              size="xs"
+              variant="light"
+              color="gray"
+              loading={clear.isPending}
+              disabled={row.organizationLimit === null || save.isPending}
+              title={row.organizationLimit === null ? 'No organization limit to clear' : undefined}
+              aria-label={`Clear ${info.label} limit`}
+              onClick={() =>
+                put(clear, null, `${info.label}: organization limit cleared; the platform ceiling applies`)
+              }
+            >
+              Clear
+            </Button>
+          </Group>
+        </Table.Td>
+      </Table.Tr>
+      {refusal !== null && (
+        <Table.Tr>
+          <Table.Td colSpan={5}>
+            <Alert
+              id={errorId}
+              color="red"
+              role="alert"
+              title={`${info.label}: ${refusalTitle ?? 'Not saved'}`}
+              withCloseButton
+              closeButtonLabel={`Dismiss the ${info.label} error`}
+              onClose={() => setRefusal(null)}
+            >
+              {reasons.length > 0 ? `${reasons.join('; ')}.` : errorMessage(refusal)}
+              {refusalTitle !== undefined && ' Nothing was changed.'}
+            </Alert>
+          </Table.Td>
+        </Table.Tr>
+      )}
+    </>
+  );
+}
+
+/** All 23 dimensions: the operator's ceiling, the organization's limit (editable, clearable) and the effective one. */
+export function CapacityTable() {
+  const { org } = useOrg();
+  const policy = useCapacityPolicy(org.slug);
+  if (policy.isError) return <QueryError error={policy.error} />;
+  return (
+    <Stack>
+      <Alert color="blue" variant="light" title="The platform ceiling is the operator's">
+        The platform operator sets each dimension's ceiling (<Code>HUB_CEILING_&lt;DIMENSION&gt;</Code>); only they can
+        raise it. Your organization may set a lower limit of its own. The effective limit is the lower of the two, and
+        the ceiling when you set none. Sizes are in binary units (1 KiB = 1024 bytes).
+      </Alert>
+      {policy.isPending ? (
+        <Text size="sm" c="dimmed">
+          Loading…
+        </Text>
+      ) : (
+        <ScrollRegion label="Capacity limits">
+          <Table striped miw={860} aria-label="Capacity limits" verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Dimension</Table.Th>
+                <Table.Th w={130}>Platform ceiling</Table.Th>
+                <Table.Th w={220}>Organization limit</Table.Th>
+                <Table.Th w={130}>Effective</Table.Th>
+                <Table.Th w={170}>Actions</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {policy.data.dimensions.map((row) => (
+                <DimensionRow key={row.dimension} row={row} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollRegion>
+      )}
+    </Stack>
+  );
+}

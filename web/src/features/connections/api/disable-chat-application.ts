@@ -1,0 +1,10 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { $api } from '../../../lib/api-client';
+import { invalidateChatApplication } from './invalidate';
+
+export const useDisableChatApplication = () => {
+  const qc = useQueryClient();
+  return $api.useMutation('delete', '/api/org/{orgSlug}/imapp-application-connection', {
+    onSuccess: () => invalidateChatApplication(qc),
+  });
+};

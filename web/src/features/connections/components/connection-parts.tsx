@@ -1,0 +1,65 @@
+import { Badge, Code, Text } from '@mantine/core';
+import { useDialogAction } from '../../../components/dialog-action';
+import type { Schemas } from '../../../lib/api-client';
+
+const STATUS_COLORS: Record<Schemas['ConnectionStatus'], string> = {
+  ACTIVE: 'green',
+  DISABLED: 'gray',
+  DRAFT: 'yellow',
+};
+
+export function StatusBadge({ status }: { status: Schemas['ConnectionStatus'] }) {
+  return (
+    <Badge color={STATUS_COLORS[status]} variant="light">
+      {status}
+    </Badge>
+  );
+}
+
+export function VersionText({ version }: { version: number | null }) {
+  return <Text size="sm">{version === null ? 'none' : `v${version}`}</Text>;
+}
+
+/** The master key's name (not a secret): which key opens the active version. */
+export function KeyIdText({ keyId }: { keyId: string | null }) {
+  return keyId === null ? (
+    <Text size="sm" c="dimmed">
+      none
+    </Text>
+  ) : (
+    <Code>{keyId}</Code>
+  );
+}
+
+export const formatDate = (iso: string) => new Date(iso).toLocaleString();
+
+/** Password fields are filled by the person only; no browser autofill, no saved passwords. */
+export const SECRET_INPUT = { autoComplete: 'off', 'data-1p-ignore': true, 'data-lpignore': 'true' } as const;
+
+/**
+ * The submit of a dialog that sends secrets: pending while it runs, closed on success, the server's
+ * message kept on failure. Either way the secret fields are emptied and the mutation (which holds
+ * the request) is reset, so no secret stays in the form, the DOM or the mutation cache.
+ */
+export function useSecretSubmit(opened: boolean, onClose: () => void) {
+  const { pending, error, run } = useDialogAction(opened, onClose);
+  const submit = (send: () => Promise<unknown>, forget: () => void) =>
+    run(async () => {
+      try {
+        await send();
+      } finally {
+        forget();
+      }
+    });
+  return { pending, error, submit };
+}
+
+export function SecretsNote({ failed }: { failed: boolean }) {
+  return (
+    <Text size="xs" c="dimmed">
+      {failed
+        ? 'Nothing was saved, and the secret fields were emptied: type the secrets again to retry.'
+        : 'Secrets are sealed on the server and never shown again, here or anywhere else.'}
+    </Text>
+  );
+}
