@@ -1,0 +1,11 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { $api } from '../../../lib/api-client';
+import { invalidateAgents } from './invalidate';
+
+/** Renames, reorders (`sortKey`) or moves (`parentId`) a library folder. */
+export const useUpdateLibraryFolder = () => {
+  const qc = useQueryClient();
+  return $api.useMutation('patch', '/api/org/{orgSlug}/agent-library/folders/{folderId}', {
+    onSuccess: () => invalidateAgents(qc),
+  });
+};
