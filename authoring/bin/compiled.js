@@ -41,12 +41,8 @@ export async function importCompiledCli() {
 
 /** The bundle the manifest names, when every input it lists is unchanged. */
 function freshBundle(manifestFile, cacheDir) {
-  let manifest;
-  try {
-    manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
-  } catch {
-    return undefined;
-  }
+  const manifest = readManifest(manifestFile);
+  if (!manifest) return undefined;
   for (const [file, stamp] of Object.entries(manifest.inputs)) {
     const stat = fs.statSync(path.join(ROOT, file), { throwIfNoEntry: false });
     if (!stat || `${stat.size}:${stat.mtimeMs}` !== stamp) return undefined;
@@ -84,9 +80,20 @@ async function compile(cacheDir, manifestFile) {
   }
   fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   const bundle = `cli-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
+  const previous = readManifest(manifestFile)?.bundle;
   writeAtomically(path.join(cacheDir, bundle), code);
   writeAtomically(manifestFile, JSON.stringify({ bundle, inputs }));
+  // The bundle it replaces; a run importing it right now has it open already, or falls back to tsx.
+  if (previous && previous !== bundle) fs.rmSync(path.join(cacheDir, previous), { force: true });
   return path.join(cacheDir, bundle);
+}
+
+function readManifest(manifestFile) {
+  try {
+    return JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 function writeAtomically(file, data) {
