@@ -1,0 +1,105 @@
+import { Badge, Group, Stack, Table, Text } from '@mantine/core';
+import { ConfirmAction } from '../../../components/confirm-action';
+import { QueryError } from '../../../components/query-error';
+import type { Schemas } from '../../../lib/api-client';
+import { isOrgAdmin, useOrg } from '../../../lib/authorization';
+import { notifyError, notifySuccess } from '../../../lib/notify';
+import { useRevokeToken, useTokens } from '../api/tokens';
+
+type Token = Schemas['ApiToken'];
+
+const when = (at: string | null) => (at ? new Date(at).toLocaleString() : '—');
+
+function statusOf(token: Token, now: number): 'Active' | 'Revoked' | 'Expired' {
+  if (token.revokedAt) return 'Revoked';
+  if (token.expiresAt && Date.parse(token.expiresAt) <= now) return 'Expired';
+  return 'Active';
+}
+
+function RevokeCell({ token }: { token: Token }) {
+  const { org } = useOrg();
+  const revoke = useRevokeToken();
+  return (
+    <ConfirmAction
+      label="Revoke"
+      ariaLabel={`Revoke ${token.name}`}
+      title={`Revoke “${token.name}”?`}
+      message={`Programs using ${token.prefix}… are refused from their next request on. This cannot be undone.`}
+      confirmLabel="Revoke token"
+      onConfirm={() =>
+        revoke
+          .mutateAsync({ params: { path: { orgSlug: org.slug, tokenId: token.id } } })
+          .then(() => notifySuccess(`Revoked ${token.name}`))
+          .catch((error: unknown) => {
+            notifyError(error, 'The token was not revoked');
+            throw error;
+          })
+      }
+    />
+  );
+}
+
+/** The member's tokens (an org admin's list holds everyone's), newest first. */
+export function TokensTable() {
+  const { org } = useOrg();
+  const { data, error, isPending } = useTokens(org.slug);
+  if (error) return <QueryError error={error} title="Could not load the tokens" />;
+  if (isPending) return <Text c="dimmed">Loading tokens…</Text>;
+  const now = Date.now();
+  const admin = isOrgAdmin(org.role);
+  if (data.tokens.length === 0) return <Text c="dimmed">No tokens yet.</Text>;
+  return (
+    <Table.ScrollContainer minWidth={760}>
+      <Table striped aria-label="API tokens">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Token</Table.Th>
+            <Table.Th>Scopes</Table.Th>
+            {admin && <Table.Th>Member</Table.Th>}
+            <Table.Th>Created</Table.Th>
+            <Table.Th>Expires</Table.Th>
+            <Table.Th>Last used</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {data.tokens.map((token) => {
+            const status = statusOf(token, now);
+            return (
+              <Table.Tr key={token.id}>
+                <Table.Td>
+                  <Stack gap={0}>
+                    <Text size="sm" fw={500}>
+                      {token.name}
+                    </Text>
+                    <Text size="xs" c="dimmed" ff="monospace">
+                      {token.prefix}…
+                    </Text>
+                  </Stack>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={4}>
+                    {token.scopes.map((scope) => (
+                      <Badge key={scope} variant="light" size="sm" tt="none">
+                        {scope}
+                      </Badge>
+                    ))}
+                  </Group>
+                </Table.Td>
+                {admin && <Table.Td>{token.createdBy.displayName}</Table.Td>}
+                <Table.Td>{when(token.createdAt)}</Table.Td>
+                <Table.Td>{token.expiresAt ? when(token.expiresAt) : 'Never'}</Table.Td>
+                <Table.Td>{when(token.lastUsedAt)}</Table.Td>
+                <Table.Td>
+                  <Badge variant={status === 'Active' ? 'filled' : 'default'}>{status}</Badge>
+                </Table.Td>
+                <Table.Td>{status === 'Active' && <RevokeCell token={token} />}</Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
