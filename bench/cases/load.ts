@@ -18,7 +18,8 @@
  * Environment: BENCH_DURATION (s per server per round, default 3), BENCH_ROUNDS (default 5),
  * BENCH_CONNECTIONS (default 10), BENCH_WARMUP (s per server and request, default 2),
  * BENCH_PROFILE=ours|express|bare (write a V8 CPU profile of that server), DATABASE_URL (run
- * ours on PostgreSQL instead of a temp SQLite file).
+ * ours on PostgreSQL instead of a temp SQLite file), BENCH_BASELINE=<checkout> (also load our
+ * server from that checkout, `baseline`, in the same rounds: an A/B of a change, ours/baseline).
  * Returns 1 when measured requests failed or an answer was wrong; the target verdicts are
  * printed, not turned into an exit code, because the figures vary with the machine.
  */
@@ -34,11 +35,15 @@ import { recordCaseReport, recordTarget } from '../lib/targets.js';
 import type { BenchCase } from './case.js';
 
 const SERVER_NAMES = ['ours', 'express', 'bare'] as const;
-type ServerName = (typeof SERVER_NAMES)[number];
+/** `baseline`: our server from another checkout (BENCH_BASELINE), for an A/B of a change. */
+type ServerName = (typeof SERVER_NAMES)[number] | 'baseline';
 const PROFILE_DIR = path.join(os.tmpdir(), 'hub-bench-profiles');
 const HIGH_CONNECTIONS = 50;
 
-const entry = (name: ServerName): URL => new URL(`../servers/${name}.ts`, import.meta.url);
+const entry = (name: ServerName): URL =>
+  name === 'baseline'
+    ? new URL(`file://${path.resolve(process.env.BENCH_BASELINE!.trim(), 'bench/servers/ours.ts')}`)
+    : new URL(`../servers/${name}.ts`, import.meta.url);
 
 /** One server loaded once with one request. */
 export interface RoundFigures {
@@ -71,6 +76,7 @@ export interface RequestFigures {
   servers: Partial<Record<ServerName, ServerFigures>>;
   /** Medians of the per-round ratios ours ÷ other. */
   oursOverExpress: { reqPerSec: number; cpuPerRequest: number; p99: number };
+  oursOverBaseline: { reqPerSec: number; cpuPerRequest: number; p99: number };
   oursOverBare: { reqPerSec: number; cpuPerRequest: number };
 }
 
@@ -157,14 +163,27 @@ async function run(): Promise<number> {
     answersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-bench-answers-'));
     const answersFile = path.join(answersDir, 'answers.json');
     fs.writeFileSync(answersFile, JSON.stringify(texts));
-    const servers: Record<ServerName, ServerChild> = {
+    const servers: Partial<Record<ServerName, ServerChild>> = {
       ours,
       express: await start('express', [answersFile]),
       bare: await start('bare', [answersFile]),
     };
+    const withBaseline = Boolean(process.env.BENCH_BASELINE?.trim());
+    /** The baseline seeds its own organization (another slug and sessions): its requests, by name. */
+    const baselineTargets = new Map<string, LoadTarget>();
+    if (withBaseline) {
+      const baseline = await start('baseline', []);
+      servers.baseline = baseline;
+      for (const target of baseline.targets ?? []) {
+        await fetchAnswer(baseline, target);
+        baselineTargets.set(target.name, target);
+      }
+    }
+    const targetFor = (name: ServerName, target: LoadTarget): LoadTarget =>
+      name === 'baseline' ? baselineTargets.get(target.name)! : target;
     for (const name of ['express', 'bare'] as const)
       for (const target of targets) {
-        const text = await fetchAnswer(servers[name], target);
+        const text = await fetchAnswer(servers[name]!, target);
         if (text !== texts[target.path]) throw new Error(`the ${name} server answers ${target.path} with other bytes`);
       }
     loader = Loader.start(cpus.loader);
@@ -217,14 +236,14 @@ async function run(): Promise<number> {
       conns: number,
     ): Promise<RequestFigures> => {
       process.stdout.write(`${target.name} (${conns} connections): warm-up`);
-      for (const name of names) await loadOnce(servers[name], target, conns, warmupSec);
+      for (const name of names) await loadOnce(servers[name]!, targetFor(name, target), conns, warmupSec);
       const rounds = new Map<ServerName, RoundFigures[]>(names.map((n) => [n, []]));
       for (let r = 0; r < roundCount; r++) {
         process.stdout.write(` ${r + 1}`);
         // Rotating the order: no server always runs right after another's load.
         for (let i = 0; i < names.length; i++) {
           const name = names[(i + r) % names.length]!;
-          rounds.get(name)!.push(await loadOnce(servers[name], target, conns, durationSec));
+          rounds.get(name)!.push(await loadOnce(servers[name]!, targetFor(name, target), conns, durationSec));
         }
       }
       process.stdout.write('\n');
@@ -256,6 +275,11 @@ async function run(): Promise<number> {
           cpuPerRequest: paired('express', (f) => f.cpuMicrosPerRequest),
           p99: paired('express', (f) => f.p99Ms),
         },
+        oursOverBaseline: {
+          reqPerSec: paired('baseline', (f) => f.reqPerSec),
+          cpuPerRequest: paired('baseline', (f) => f.cpuMicrosPerRequest),
+          p99: paired('baseline', (f) => f.p99Ms),
+        },
         oursOverBare: {
           reqPerSec: paired('bare', (f) => f.reqPerSec),
           cpuPerRequest: paired('bare', (f) => f.cpuMicrosPerRequest),
@@ -264,9 +288,14 @@ async function run(): Promise<number> {
     };
 
     const results: RequestFigures[] = [];
-    for (const target of targets) results.push(await compare(target, SERVER_NAMES, connections));
+    const everyServer: ServerName[] = [...SERVER_NAMES, ...(withBaseline ? (['baseline'] as const) : [])];
+    for (const target of targets) results.push(await compare(target, everyServer, connections));
     const members = targets.find((t) => t.name === 'members')!;
-    const high = await compare(members, ['ours', 'express'], HIGH_CONNECTIONS);
+    const high = await compare(
+      members,
+      withBaseline ? ['ours', 'express', 'baseline'] : ['ours', 'express'],
+      HIGH_CONNECTIONS,
+    );
 
     console.log(`\n${formatLoad([...results, high], { warmupSec, durationSec, roundCount, pinned: cpus.pinned })}`);
     const byName = new Map(results.map((r) => [r.name, r]));
@@ -329,7 +358,11 @@ function formatLoad(
     (r) =>
       `${r.name} @${r.connections}: ours/express req/s ×${r.oursOverExpress.reqPerSec.toFixed(2)}, ` +
       `CPU ×${r.oursOverExpress.cpuPerRequest.toFixed(2)}, p99 ×${r.oursOverExpress.p99.toFixed(2)}` +
-      (Number.isFinite(r.oursOverBare.reqPerSec) ? `; ours/bare req/s ×${r.oursOverBare.reqPerSec.toFixed(2)}` : ''),
+      (Number.isFinite(r.oursOverBare.reqPerSec) ? `; ours/bare req/s ×${r.oursOverBare.reqPerSec.toFixed(2)}` : '') +
+      (Number.isFinite(r.oursOverBaseline.reqPerSec)
+        ? `; ours/baseline req/s ×${r.oursOverBaseline.reqPerSec.toFixed(2)}, ` +
+          `CPU ×${r.oursOverBaseline.cpuPerRequest.toFixed(2)}, p99 ×${r.oursOverBaseline.p99.toFixed(2)}`
+        : ''),
   );
   return [
     `${p.roundCount} rounds × ${p.durationSec} s per server (after ${p.warmupSec} s warm-up), medians; ` +

@@ -47,6 +47,7 @@ export function openSqlite(filename: string): Db {
         const next = (i: number): void => {
           const pragma = pragmas[i];
           if (pragma === undefined) {
+            cacheStatements(conn);
             done(null, conn);
             return;
           }
@@ -58,8 +59,100 @@ export function openSqlite(filename: string): Db {
   });
 }
 
+type Callback = (this: unknown, err: Error | null, result?: unknown) => void;
+
+interface SqliteStatement {
+  all(params: unknown, cb: Callback): void;
+  run(params: unknown, cb: Callback): void;
+  finalize(cb?: () => void): void;
+}
+
 interface SqliteConnection {
   run(sql: string, cb: (err: Error | null) => void): void;
+  run(sql: string, params: unknown, cb: Callback): void;
+  all(sql: string, params: unknown, cb: Callback): void;
+  prepare(sql: string, cb: (err: Error | null) => void): SqliteStatement;
+  close(cb: (err: Error | null) => void): void;
+}
+
+/** Distinct statements kept prepared per connection; the app sends far fewer, bulk writes a few more. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * knex runs every statement through the driver's `all` / `run` on the connection, which prepare,
+ * execute and finalize it: three trips to the libuv pool and a compile per query. This keeps each
+ * distinct SQL text prepared, so a query is one trip that binds and steps. A statement that ends
+ * in an error is finalized and forgotten, the oldest beyond the cache size too; `all` and `run`
+ * step to the end, which ends the statement's implicit transaction as the uncached calls do;
+ * SQLite re-prepares a statement by itself after a schema change. Statements run one after the
+ * other on their connection (the driver queues calls to one statement), so sharing one is safe.
+ */
+function cacheStatements(conn: SqliteConnection): void {
+  /**
+   * `waiting`: calls made before the statement finished preparing. The driver never answers a
+   * call queued on a statement whose prepare failed, so calls wait for the prepare here and a
+   * failed one (a syntax error, an unknown table) is answered with its error and not kept.
+   */
+  interface Entry {
+    statement: SqliteStatement;
+    waiting: ((err: Error | null) => void)[] | undefined;
+  }
+  const statements = new Map<string, Entry>();
+  const forget = (sql: string, entry: Entry): void => {
+    if (statements.get(sql) === entry) statements.delete(sql);
+    entry.statement.finalize();
+  };
+  const entryFor = (sql: string): Entry => {
+    let entry = statements.get(sql);
+    if (entry) {
+      // Most recently used last: the first entry is the one to evict.
+      statements.delete(sql);
+    } else {
+      const fresh: Entry = { waiting: [] } as unknown as Entry;
+      fresh.statement = conn.prepare(sql, (err) => {
+        const waiting = fresh.waiting ?? [];
+        fresh.waiting = undefined;
+        if (err && statements.get(sql) === fresh) statements.delete(sql);
+        for (const go of waiting) go(err);
+      });
+      entry = fresh;
+      if (statements.size >= STATEMENT_CACHE_SIZE) {
+        const [oldestSql, oldest] = statements.entries().next().value as [string, Entry];
+        forget(oldestSql, oldest);
+      }
+    }
+    statements.set(sql, entry);
+    return entry;
+  };
+  const cached =
+    (method: 'all' | 'run') =>
+    (sql: string, params: unknown, cb?: Callback): void => {
+      if (typeof params === 'function') {
+        cached(method)(sql, [], params as Callback);
+        return;
+      }
+      const entry = entryFor(sql);
+      const execute = (): void =>
+        entry.statement[method](params ?? [], function (this: unknown, err, result) {
+          if (err) forget(sql, entry);
+          cb?.call(this, err, result);
+        });
+      if (entry.waiting) entry.waiting.push((err) => (err ? cb?.call(undefined, err) : execute()));
+      else execute();
+    };
+  const close = conn.close.bind(conn);
+  Object.assign(conn, {
+    all: cached('all'),
+    run: cached('run'),
+    close(cb: (err: Error | null) => void) {
+      // A connection with statements still prepared refuses to close: finalize them first.
+      const pending = [...statements.values()].map((e) => e.statement);
+      statements.clear();
+      let left = pending.length;
+      if (left === 0) return close(cb);
+      for (const statement of pending) statement.finalize(() => --left === 0 && close(cb));
+    },
+  });
 }
 
 export function isPostgres(db: Db): boolean {

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqlite, type Db } from '../../src/db/connect.js';
+
+// The prepared-statement cache of SQLite connections (src/db/connect.ts): the same answers,
+// errors and visibility of other connections' writes as the driver's uncached calls.
+let dir: string;
+let db: Db;
+let other: Db;
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-statements-'));
+  db = openSqlite(path.join(dir, 'hub.sqlite'));
+  other = openSqlite(path.join(dir, 'hub.sqlite'));
+  await db.schema.createTable('items', (t) => {
+    t.increments('id');
+    t.string('name').notNullable();
+  });
+});
+afterAll(async () => {
+  await db.destroy();
+  await other.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('SQLite prepared-statement cache', () => {
+  it('answers a repeated statement with each call’s own bindings', async () => {
+    const [first] = await db('items').insert({ name: 'a' });
+    const [second] = await db('items').insert({ name: 'b' });
+    expect(second).toBe(first! + 1);
+    for (const [id, name] of [
+      [first, 'a'],
+      [second, 'b'],
+      [first, 'a'],
+    ] as const)
+      expect(await db('items').where({ id }).first('name')).toEqual({ name });
+    expect(await db('items').where({ name: 'b' }).update({ name: 'c' })).toBe(1);
+    expect(await db('items').where({ name: 'nobody' }).update({ name: 'd' })).toBe(0);
+  });
+
+  it('reports a statement that does not prepare with SQLite’s own message, and carries on', async () => {
+    await expect(db.raw('select * from no_such_table')).rejects.toThrow(/no such table: no_such_table/);
+    await expect(db.raw('select * from no_such_table')).rejects.toThrow(/no such table: no_such_table/);
+    expect(await db('items').count({ n: '*' })).toEqual([{ n: 2 }]);
+  });
+
+  it('sees what another connection committed since the statement last ran', async () => {
+    const names = async () => (await db('items').orderBy('id').select('name')).map((r) => r.name);
+    expect(await names()).toEqual(['a', 'c']);
+    await other('items').insert({ name: 'e' });
+    expect(await names()).toEqual(['a', 'c', 'e']);
+  });
+
+  it('follows a schema change', async () => {
+    expect(Object.keys((await db.raw('select * from items limit 1'))[0])).toEqual(['id', 'name']);
+    await db.schema.alterTable('items', (t) => t.string('note'));
+    expect(Object.keys((await db.raw('select * from items limit 1'))[0])).toEqual(['id', 'name', 'note']);
+  });
+
+  it('keeps working inside a transaction and after a rollback', async () => {
+    await expect(
+      db.transaction(async (trx) => {
+        await trx('items').insert({ name: 'rolled back' });
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(await db('items').where({ name: 'rolled back' }).first()).toBeUndefined();
+  });
+});
