@@ -12,7 +12,7 @@ import { visit } from 'unist-util-visit';
 import type { Course, PartContent } from './course.js';
 import { BuildError, type BuildProblem } from './errors.js';
 import { headingShiftEdits } from './headings.js';
-import { classifyUrl, imageDestinations, resolveImage } from './images.js';
+import { classifyUrl, resolveImage, sharedImageDestinations } from './images.js';
 import { parsePart } from './markdown.js';
 import { applyEdits, type Edit } from './splice.js';
 
@@ -93,7 +93,7 @@ function rebaseImages(
   const edits: Edit[] = [];
   // Definition start line → its destination as written in the output.
   const rewritten = new Map<number, string>();
-  for (const d of imageDestinations(source, tree)) {
+  for (const d of sharedImageDestinations(source, tree)) {
     if (classifyUrl(d.url) !== 'relative') continue;
     const resolved = resolveImage(dir, source.slice(d.start, d.end), d.url);
     if ('error' in resolved) {

@@ -6,10 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { assembleMarkdown } from './assemble.js';
-import { checkCourse, type CheckOptions } from './check.js';
+import { checkCourse, checkCourseReading, type CheckOptions } from './check.js';
 import type { Course, Target } from './course.js';
 import type { Diagnostic } from './diagnostics.js';
 import { BuildError, UsageError, type BuildProblem } from './errors.js';
+import { ImagePrefetch } from './image-prefetch.js';
 import { copyFiles } from './images.js';
 import { suggesting } from './suggest.js';
 import { compileTypeset } from './typeset.js';
@@ -38,23 +39,29 @@ export type BuildResult =
 
 /** Builds one target. Throws UsageError for an unknown target, BuildError when it cannot build. */
 export async function buildTarget(dir: string, targetName: string, options: BuildOptions = {}): Promise<BuildResult> {
-  const { course, diagnostics } = checkCourse(dir, options);
-  if (course && !course.targets.some((t) => t.name === targetName)) {
-    const names = course.targets.map((t) => t.name);
-    throw new UsageError(
-      suggesting(
-        `unknown target "${targetName}" (targets of this course: ${names.join(', ') || 'none'})`,
-        targetName,
-        names,
-      ).message,
-    );
-  }
-  if (!course || diagnostics.length > 0) return { ok: false, course, diagnostics };
-  const target = course.targets.find((t) => t.name === targetName)!;
   const outDir = buildRootOf(dir, options.out);
-  if (target.action === 'assemble-markdown')
-    return { ok: true, course, outputs: [await writeMarkdownTarget(course, target, outDir)] };
-  return { ok: true, course, outputs: writeTypesetTargets(course, [target], outDir) };
+  // A markdown target's images are copied while the check goes on; discarded unless the build succeeds.
+  const prefetch = new ImagePrefetch(path.resolve(dir), outDir, targetName);
+  try {
+    const { course, diagnostics } = checkCourseReading(dir, options, prefetch.onPartRead);
+    if (course && !course.targets.some((t) => t.name === targetName)) {
+      const names = course.targets.map((t) => t.name);
+      throw new UsageError(
+        suggesting(
+          `unknown target "${targetName}" (targets of this course: ${names.join(', ') || 'none'})`,
+          targetName,
+          names,
+        ).message,
+      );
+    }
+    if (!course || diagnostics.length > 0) return { ok: false, course, diagnostics };
+    const target = course.targets.find((t) => t.name === targetName)!;
+    if (target.action === 'assemble-markdown')
+      return { ok: true, course, outputs: [await writeMarkdownTarget(course, target, outDir, prefetch)] };
+    return { ok: true, course, outputs: writeTypesetTargets(course, [target], outDir) };
+  } finally {
+    await prefetch.discard();
+  }
 }
 
 /** Builds every `compile: typeset` target (none is fine). */
@@ -80,14 +87,22 @@ async function writeMarkdownTarget(
   course: Course,
   target: Target & { action: 'assemble-markdown' },
   outDir: string,
+  prefetch: ImagePrefetch,
 ): Promise<BuiltFile> {
   const assembled = assembleMarkdown(course, target.field);
   const document = `${target.name}.md`;
-  await publish(outDir, async (staging) => {
-    await copyFiles(course.root, assembled.images, staging);
-    fs.writeFileSync(path.join(staging, document), assembled.markdown);
-    return [document];
+  const { staging, rest } = await prefetch.adopt(assembled.images).catch((err: unknown) => {
+    throw asBuildError(err, outDir);
   });
+  await publish(
+    outDir,
+    async (dir) => {
+      await copyFiles(course.root, rest, dir, { existing: prefetch.directories });
+      fs.writeFileSync(path.join(dir, document), assembled.markdown);
+      return [document];
+    },
+    staging,
+  );
   return {
     target: target.name,
     file: path.join(outDir, document),
@@ -116,11 +131,15 @@ function writeTypesetTargets(course: Course, targets: readonly Target[], outDir:
 }
 
 /**
- * Runs `produce` in a staging directory beside `outDir`, then moves the staged files into
- * `outDir`: everything else first, the documents `produce` names last.
+ * Runs `produce` in a staging directory beside `outDir` (`staged`, when one has files already),
+ * then moves the staged files into `outDir`: everything else first, the documents `produce` names last.
  */
-async function publish(outDir: string, produce: (staging: string) => Promise<readonly string[]>): Promise<void> {
-  const staging = makeStaging(outDir);
+async function publish(
+  outDir: string,
+  produce: (staging: string) => Promise<readonly string[]>,
+  staged?: string,
+): Promise<void> {
+  const staging = staged ?? makeStaging(outDir);
   try {
     moveInto(staging, await produce(staging), outDir);
   } catch (err) {

@@ -43,6 +43,14 @@ export interface CheckResult {
 
 /** Checks the course in `dir`. Throws only on unreadable files or a broken kinds directory. */
 export function checkCourse(dir: string, options: CheckOptions = {}): CheckResult {
+  return checkCourseReading(dir, options);
+}
+
+/** Called with each part as soon as its directory has been read and checked, in course order. */
+export type OnPartRead = (part: Part, config: CourseConfig) => void;
+
+/** checkCourse, telling `onPartRead` of each part as it goes: a build starts on a part's files meanwhile. */
+export function checkCourseReading(dir: string, options: CheckOptions = {}, onPartRead?: OnPartRead): CheckResult {
   const root = path.resolve(dir);
   const kinds = options.kinds ?? loadKinds();
   const courseFile = readCourseFile(root);
@@ -105,6 +113,7 @@ export function checkCourse(dir: string, options: CheckOptions = {}): CheckResul
         });
       }
     }
+    onPartRead?.(part, config);
   });
 
   function partMissing(i: number, entry: PartConfig, notADirectory = false): void {

@@ -22,6 +22,18 @@ export interface ImageDestination {
   column: number;
 }
 
+// A build looks a part's images up twice: to start copying them during the check, and to assemble.
+const destinationsOf = new WeakMap<Root, { source: string; found: readonly ImageDestination[] }>();
+
+/** imageDestinations, found once per parsed tree and shared: the result must not be changed. */
+export function sharedImageDestinations(source: string, tree: Root): readonly ImageDestination[] {
+  const known = destinationsOf.get(tree);
+  if (known?.source === source) return known.found;
+  const found = imageDestinations(source, tree);
+  destinationsOf.set(tree, { source, found });
+  return found;
+}
+
 /** Every image destination of a markdown text, in source order. */
 export function imageDestinations(source: string, tree: Root): ImageDestination[] {
   const imageLabels = new Set<string>();
@@ -218,17 +230,17 @@ function safeDecode(text: string): string {
 }
 
 /**
- * Copies course-relative files from `root` to the same relative paths under `destRoot`, a fresh
- * directory. Each directory is made once, parents first, so there is one mkdir per directory
+ * Copies course-relative files from `root` to the same relative paths under `destRoot`. Each
+ * directory not among `existing` is made once, parents first, so there is one mkdir per directory
  * (as `cp -r` does), not one recursive mkdir per file or per image directory.
  */
 export async function copyFiles(
   root: string,
   files: readonly string[],
   destRoot: string,
-  concurrency = 8,
+  options: { existing?: ReadonlySet<string>; concurrency?: number } = {},
 ): Promise<void> {
-  for (const dir of directoriesOf(files)) fs.mkdirSync(path.join(destRoot, dir));
+  for (const dir of directoriesOf(files)) if (!options.existing?.has(dir)) fs.mkdirSync(path.join(destRoot, dir));
   let next = 0;
   const worker = async () => {
     while (next < files.length) {
@@ -236,7 +248,7 @@ export async function copyFiles(
       await fs.promises.copyFile(path.join(root, file), path.join(destRoot, file), fs.constants.COPYFILE_FICLONE);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 8, files.length) }, worker));
 }
 
 /** Every directory that holds one of the POSIX relative `files`, each once, parents before children. */

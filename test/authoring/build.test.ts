@@ -84,6 +84,16 @@ describe('build output', () => {
     expect(checked.ok === false && checked.diagnostics.every((d) => d.class === 'outline-invalid')).toBe(true);
     expect(fs.existsSync(out)).toBe(false);
   });
+
+  it('leaves nothing beside the build root when the check refuses a course whose images were being copied', async () => {
+    // The images of parts checked before the failing one are copied while the check goes on.
+    const course = copyFixture('assemble-basic');
+    fs.appendFileSync(path.join(course, 'parts/lifting/slides.md'), '\nA paragraph an outline does not allow.\n');
+    const parent = tempDir();
+    const result = await buildTarget(course, 'slides', { out: path.join(parent, 'out') });
+    expect(result.ok === false && result.diagnostics.map((d) => d.class)).toEqual(['outline-invalid']);
+    expect(fs.readdirSync(parent)).toEqual([]);
+  });
 });
 
 describe('assembly', () => {
