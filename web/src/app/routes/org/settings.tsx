@@ -2,6 +2,8 @@ import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
 import { getMeQueryOptions } from '../../../features/auth/api/get-me';
 import { getSettingsQueryOptions } from '../../../features/settings/api/get-settings';
+import { getOrganizationQueryOptions } from '../../../features/settings/api/get-organization';
+import { OrganizationCard } from '../../../features/settings/components/organization-card';
 import { SettingsForm } from '../../../features/settings/components/settings-form';
 import { requireOrgAdmin } from '../../../lib/authorization';
 import { queryClient } from '../../../lib/query-client';
@@ -9,7 +11,10 @@ import { queryClient } from '../../../lib/query-client';
 export async function loader({ params }: LoaderFunctionArgs) {
   const orgSlug = params.orgSlug!;
   requireOrgAdmin(await queryClient.ensureQueryData(getMeQueryOptions()), orgSlug);
-  await queryClient.prefetchQuery(getSettingsQueryOptions(orgSlug));
+  await Promise.all([
+    queryClient.prefetchQuery(getSettingsQueryOptions(orgSlug)),
+    queryClient.prefetchQuery(getOrganizationQueryOptions(orgSlug)),
+  ]);
   return null;
 }
 
@@ -17,6 +22,7 @@ export function Component() {
   return (
     <>
       <PageHeader title="Settings" />
+      <OrganizationCard />
       <SettingsForm />
     </>
   );

@@ -1,0 +1,59 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+/**
+ * Every operation of openapi.yaml is reachable from some screen: the app's sources call it through
+ * the typed client (`$api.useQuery('get', '/api/…')`, `$api.useMutation(…)`, `fetchClient.GET(…)`).
+ * An operation the contract gains without a screen fails this test.
+ */
+
+const WEB_SRC = fileURLToPath(new URL('../../', import.meta.url));
+const CONTRACT = fileURLToPath(new URL('../../../../openapi.yaml', import.meta.url));
+
+/** Operations a person reaches outside the app's own calls, and where. */
+const REACHED_OUTSIDE_THE_CLIENT: Record<string, string> = {
+  login: 'the one-time link `hub login-link` prints opens /auth/login in the browser, which lands in the app',
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === '__tests__' ? [] : sources(path);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** `method path` of every call the app's sources make through the typed client. */
+function calledRoutes(): Set<string> {
+  const calls = new Set<string>();
+  const viaHooks =
+    /\$api\.(?:useQuery|queryOptions|useMutation|useInfiniteQuery|useSuspenseQuery)\(\s*'(\w+)',\s*'([^']+)'/g;
+  const viaClient = /fetchClient\.(GET|POST|PUT|PATCH|DELETE)\(\s*'([^']+)'/g;
+  for (const file of sources(WEB_SRC)) {
+    const text = readFileSync(file, 'utf8');
+    for (const [, method, path] of text.matchAll(viaHooks)) calls.add(`${method} ${path}`);
+    for (const [, method, path] of text.matchAll(viaClient)) calls.add(`${method!.toLowerCase()} ${path}`);
+  }
+  return calls;
+}
+
+describe('the admin app', () => {
+  it('calls every operation of openapi.yaml from some screen', () => {
+    const contract = parse(readFileSync(CONTRACT, 'utf8')) as {
+      paths: Record<string, Record<string, { operationId?: string }>>;
+    };
+    const called = calledRoutes();
+    const unreached: string[] = [];
+    for (const [path, item] of Object.entries(contract.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const id = operation?.operationId;
+        if (!id || REACHED_OUTSIDE_THE_CLIENT[id]) continue;
+        if (!called.has(`${method} ${path}`)) unreached.push(`${id} (${method.toUpperCase()} ${path})`);
+      }
+    }
+    expect(unreached).toEqual([]);
+  });
+});
