@@ -1,6 +1,32 @@
-// Replaced by the screen of this route.
+import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
+import { getMeQueryOptions } from '../../../features/auth/api/get-me';
+import { getExplorerQueryOptions } from '../../../features/projects/api/get-explorer';
+import { getUsageBreakdownQueryOptions } from '../../../features/usage/api/get-usage-breakdown';
+import { getUsageReportQueryOptions } from '../../../features/usage/api/get-usage-report';
+import { apiQuery, readFilter } from '../../../features/usage/components/usage-filter';
+import { UsageScreen } from '../../../features/usage/components/usage-screen';
+import { requireOrgAdmin } from '../../../lib/authorization';
+import { queryClient } from '../../../lib/query-client';
+
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  const orgSlug = params.orgSlug!;
+  requireOrgAdmin(await queryClient.ensureQueryData(getMeQueryOptions()), orgSlug);
+  // The filter is the URL's: a reload or a shared link loads the same report.
+  const query = apiQuery(readFilter(new URL(request.url).searchParams));
+  await Promise.all([
+    queryClient.prefetchQuery(getUsageReportQueryOptions(orgSlug, query)),
+    queryClient.prefetchQuery(getUsageBreakdownQueryOptions(orgSlug, query)),
+    queryClient.prefetchQuery(getExplorerQueryOptions(orgSlug)),
+  ]);
+  return null;
+}
 
 export function Component() {
-  return <PageHeader title="Usage" />;
+  return (
+    <>
+      <PageHeader title="Usage" />
+      <UsageScreen />
+    </>
+  );
 }
