@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectOk } from '../support/assertions.js';
+import { expectError, expectOk, okBody } from '../support/assertions.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
 import { type OrgFixture, seedOrg } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
@@ -25,7 +25,9 @@ describe('hub token create', () => {
     );
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^hubt_[0-9A-Za-z]{43}\n$/);
-    expect(result.stderr).toMatch(/^created API token hubt_\w{7}… \(.+\) for console-admin in console, until revoked\n$/);
+    expect(result.stderr).toMatch(
+      /^created API token hubt_\w{7}… \(.+\) for console-admin in console, until revoked\n$/,
+    );
     const token = result.stdout.trim();
 
     const teams = await hub.orgCall(org.slug, undefined, 'listTeams', bearer(token));
@@ -87,7 +89,10 @@ describe('hub audit', () => {
 
     const json = await runHub(['audit', org.slug, '--json', '--since', '1d'], env);
     expect(json.code).toBe(0);
-    const events = json.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const events = json.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const api = await org.call('owner', 'listAuditEvents', { query: { limit: 1000 } });
     expectOk(api);
     expect(events).toEqual(api.body.events);
@@ -103,5 +108,41 @@ describe('hub audit', () => {
       expect(result.code).toBe(2);
       expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     }
+  });
+});
+
+describe('console commands in the audit log', () => {
+  /** The events the console wrote in `slug` since the start, oldest first. */
+  const consoleEvents = async (slug: string) => {
+    const org = await hub.services.organizations.findBySlug(slug);
+    const rows = await hub.services.db('audit_events').where({ organization_id: org!.id, actor_type: 'console' });
+    return rows.sort((a, b) => Number(a.seq) - Number(b.seq)).map((row) => `${row.action} ${row.target_type}`);
+  };
+
+  it('records each command that changes an organization once, as the hub console, and no secret', async () => {
+    const run = async (args: string[], extra: Record<string, string> = {}) => {
+      const result = await runHub(args, { ...env, ...extra });
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+      return result;
+    };
+    await run(['org', 'create', 'logged', '--name', 'Logged', '--owner', 'logged-owner']);
+    // No limit to clear: nothing changes, so nothing is recorded.
+    await run(['capacity', 'clear', 'logged', 'teamCount']);
+    await run(['connection', 'platform', 'logged', 'anthropic', '--base-url', 'https://api.anthropic.com'], {
+      HUB_PROVIDER_AUTH_TOKEN: 'sk-console-canary',
+    });
+    const cookie = await hub.login('logged-owner');
+    const project = await okBody(hub.orgCall('logged', cookie, 'createProject', { body: { name: 'Bound' } }), 201);
+    await run(['project', 'bind', 'logged', project.id, 'oc_logged']);
+    await run(['token', 'create', 'logged', 'logged-owner', '--name', 'n', '--scopes', 'org:read']);
+
+    expect(await consoleEvents('logged')).toEqual([
+      'hub.org.create organization',
+      'hub.connection.platform provider_connection',
+      'hub.project.bind project_binding',
+      'hub.token.create api_token',
+    ]);
+    const audit = JSON.stringify(await hub.services.db('audit_events').select());
+    expect(audit).not.toContain('sk-console-canary');
   });
 });
