@@ -82,10 +82,22 @@ async function compile(cacheDir, manifestFile) {
   const bundle = `cli-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
   const previous = readManifest(manifestFile)?.bundle;
   writeAtomically(path.join(cacheDir, bundle), code);
-  writeAtomically(manifestFile, JSON.stringify({ bundle, inputs }));
+  writeAtomically(manifestFile, JSON.stringify({ root: ROOT, bundle, inputs }));
   // The bundle it replaces; a run importing it right now has it open already, or falls back to tsx.
   if (previous && previous !== bundle) fs.rmSync(path.join(cacheDir, previous), { force: true });
+  forgetRemovedCopies(cacheDir);
   return path.join(cacheDir, bundle);
+}
+
+/** Drops the cache of every copy of cph that is gone (a temporary install, a removed checkout). */
+function forgetRemovedCopies(cacheDir) {
+  for (const name of fs.readdirSync(cacheDir)) {
+    if (!name.endsWith('.json')) continue;
+    const manifest = readManifest(path.join(cacheDir, name));
+    if (!manifest?.root || fs.existsSync(manifest.root)) continue;
+    fs.rmSync(path.join(cacheDir, manifest.bundle), { force: true });
+    fs.rmSync(path.join(cacheDir, name), { force: true });
+  }
 }
 
 function readManifest(manifestFile) {
