@@ -1,9 +1,9 @@
 /**
  * The usage screen against the real server. The spec brings its own organization (so what other
  * specs create in `acme` never changes its figures): folders Research / Lab, projects Atlas (in
- * Lab), Beacon (in Research) and one whose name is a spreadsheet formula (top level), and runs
- * loaded with `hub usage ingest`: June 2025 for the custom range, plus one run today and one 40
- * days ago for the presets.
+ * Lab), Beacon (in Research) and one whose name is a spreadsheet formula (top level), a capability
+ * connection whose label is a formula too, and runs loaded with `hub usage ingest`: June 2025 for
+ * the custom range, plus one run today and one 40 days ago for the presets.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,6 +53,12 @@ test.beforeAll(async () => {
   const atlas = await owner.call('POST', `${api}/projects`, { name: 'Atlas', folderId: lab.id });
   const beacon = await owner.call('POST', `${api}/projects`, { name: 'Beacon', folderId: research.id });
   const formula = await owner.call('POST', `${api}/projects`, { name: FORMULA });
+  // A capability connection names its capability in the breakdown; this label is a formula too.
+  await owner.call('PUT', `${api}/capability-connections/web-search`, {
+    label: '@Web Search',
+    kind: 'http',
+    endpointUrl: 'https://search.example.com/v1',
+  });
   ids = { atlas: atlas.id, beacon: beacon.id, formula: formula.id, research: research.id, lab: lab.id };
   const now = Date.now();
   const runs = [
@@ -199,7 +205,9 @@ test('the breakdown by fact kind and by capability', async ({ page }) => {
   const byCapability = page.getByRole('table', { name: 'By external capability' });
   const vectorDb = byCapability.getByRole('row', { name: /vector-db/ });
   await expect(vectorDb).toHaveText(/no connection vector-db\s*1\s*5\s*—unknown/);
-  await expect(byCapability.getByRole('row', { name: /web-search/ })).toHaveText(/web-search\s*1\s*2\s*\$0\.25/);
+  await expect(byCapability.getByRole('row', { name: /web-search/ })).toHaveText(
+    /^@Web Search web-search\s*1\s*2\s*\$0\.25$/,
+  );
   // The breakdown follows the folder filter too.
   await page.getByRole('combobox', { name: 'Folder' }).selectOption({ label: 'Research / Lab' });
   await expect(byKind.getByRole('row', { name: /^Model/ })).toHaveText(/Model\s*1\s*1,200 tokens\s*\$1\.00/);
@@ -240,7 +248,7 @@ test('the CSV is what is on screen, in its order, and safe to open in a spreadsh
     'Fact kind,tool,,1,3,calls,',
     'Fact kind,capability,,2,7,calls,0.25',
     'Capability,vector-db,,1,5,calls,',
-    'Capability,web-search,,1,2,calls,0.25',
+    "Capability,web-search,'@Web Search,1,2,calls,0.25",
     '',
   ]);
 });
