@@ -131,7 +131,7 @@ describe('calling with a token', () => {
   });
 
   it('answers 401 token_invalid for an unknown or malformed token', async () => {
-    for (const value of ['Bearer hubt_' + 'x'.repeat(43), 'Bearer nonsense', 'Basic dXNlcjpwYXNz', 'Bearer']) {
+    for (const value of [`Bearer hubt_${'x'.repeat(43)}`, 'Bearer nonsense', 'Basic dXNlcjpwYXNz', 'Bearer']) {
       const res = await hub.request('GET', `/api/org/${org.slug}`, { headers: { authorization: value } });
       expectError(res, 401, 'token_invalid');
     }
