@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectOk, okBody } from '../support/assertions.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
@@ -135,12 +138,17 @@ describe('console commands in the audit log', () => {
     const project = await okBody(hub.orgCall('logged', cookie, 'createProject', { body: { name: 'Bound' } }), 201);
     await run(['project', 'bind', 'logged', project.id, 'oc_logged']);
     await run(['token', 'create', 'logged', 'logged-owner', '--name', 'n', '--scopes', 'org:read']);
+    const skillDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hub-skill-')), 'logged-skill');
+    fs.mkdirSync(skillDir);
+    fs.writeFileSync(path.join(skillDir, 'SKILL.md'), '---\nname: logged-skill\n---\nLogged.\n');
+    await run(['skill', 'install', skillDir, '--org', 'logged']);
 
     expect(await consoleEvents('logged')).toEqual([
       'hub.org.create organization',
       'hub.connection.platform provider_connection',
       'hub.project.bind project_binding',
       'hub.token.create api_token',
+      'hub.skill.install agent_skill',
     ]);
     const audit = JSON.stringify(await hub.services.db('audit_events').select());
     expect(audit).not.toContain('sk-console-canary');
