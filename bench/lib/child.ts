@@ -16,7 +16,7 @@ export interface ServerChildOptions {
 
 /**
  * The parent's handle on one server child: forked with tsx so it runs the TypeScript sources,
- * stdio shared with the terminal so a crash is visible, and its own process so its CPU time is
+ * stderr shared with the terminal so a crash is visible (stdout on /dev/null), and its own process so its CPU time is
  * measured apart from the load generator's.
  */
 export class ServerChild {
@@ -37,7 +37,8 @@ export class ServerChild {
   static start(name: string, entry: URL, options: ServerChildOptions = {}): Promise<ServerChild> {
     const child = fork(fileURLToPath(entry), options.args ?? [], {
       execArgv: ['--import', 'tsx', ...(options.nodeFlags ?? [])],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // stdout to /dev/null: our server logs a line per request there, as in production.
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     return new Promise<ServerChild>((resolve, reject) => {
       const fail = (reason: string): void => {

@@ -12,7 +12,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pino from 'pino';
 import { createServices } from '../../src/app/services.js';
 import { systemClock } from '../../src/config/clock.js';
 import { loadConfig } from '../../src/config/config.js';
@@ -39,8 +38,9 @@ await runBenchServer(async () => {
   };
   try {
     await migrateLatest(db);
-    // Info level on, as in production, written to /dev/null through the logger's own destination.
-    const logger = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }) });
+    // Info level on, to stdout through the logger's own destination, as in production; the bench
+    // starts this child with stdout on /dev/null.
+    const logger = createLogger({ level: 'info' });
     const services = createServices({ config, db, clock: systemClock, logger });
     // A shared PostgreSQL database may hold an earlier run's org: the tag keeps slugs apart.
     const seed = await seedStructure(db, LOAD_SIZE, randomBytes(4).toString('hex'));
