@@ -205,9 +205,7 @@ export function LibraryExplorer() {
             <Menu.Item disabled={position < 0 || position >= siblings.length - 1} onClick={() => reorder(folder, 1)}>
               Move down
             </Menu.Item>
-            <Menu.Item color="red" onClick={() => setDialog({ type: 'archive', folder })}>
-              Archive…
-            </Menu.Item>
+            <Menu.Item onClick={() => setDialog({ type: 'archive', folder })}>Archive…</Menu.Item>
           </Menu.Dropdown>
         </Menu>
       </Group>
@@ -229,10 +227,10 @@ export function LibraryExplorer() {
       <Group justify="space-between" wrap="wrap">
         <Group wrap="wrap">
           <Button onClick={() => setDialog({ type: 'create', parentId: null })}>New folder</Button>
-          <Button variant="subtle" onClick={() => setExpanded(new Set(lib.folders.keys()))}>
+          <Button variant="default" onClick={() => setExpanded(new Set(lib.folders.keys()))}>
             Expand all
           </Button>
-          <Button variant="subtle" onClick={() => setExpanded(new Set())}>
+          <Button variant="default" onClick={() => setExpanded(new Set())}>
             Collapse all
           </Button>
         </Group>

@@ -186,7 +186,7 @@ export function RolesList() {
               {r.disabledAt ? (
                 <Menu.Item onClick={() => enable(r)}>Enable</Menu.Item>
               ) : (
-                <Menu.Item color="red" disabled={r.isDefault} onClick={() => setDialog({ type: 'disable', role: r })}>
+                <Menu.Item disabled={r.isDefault} onClick={() => setDialog({ type: 'disable', role: r })}>
                   Disable…
                 </Menu.Item>
               )}

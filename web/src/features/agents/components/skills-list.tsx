@@ -36,6 +36,24 @@ type Dialog =
   | { type: 'move'; item: LibraryItem }
   | { type: 'disable'; skill: Skill };
 
+/** Two overlapping sheets, drawn inline (no icon font), hidden from assistive technology. */
+function CopyIcon() {
+  return (
+    <svg
+      width={14}
+      height={14}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      aria-hidden="true"
+    >
+      <rect x="9" y="9" width="12" height="12" rx="2" />
+      <path d="M5 15H4a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1h10a1 1 0 0 1 1 1v1" />
+    </svg>
+  );
+}
+
 function Digest({ digest }: { digest: string }) {
   return (
     <Group gap={4} wrap="nowrap">
@@ -46,7 +64,7 @@ function Digest({ digest }: { digest: string }) {
         {({ copied, copy }) => (
           <Tooltip label={copied ? 'Copied' : 'Copy the full digest'}>
             <ActionIcon variant="subtle" color="gray" size="sm" onClick={copy} aria-label="Copy the full digest">
-              <span aria-hidden="true">{copied ? '✓' : '⧉'}</span>
+              {copied ? <span aria-hidden="true">✓</span> : <CopyIcon />}
             </ActionIcon>
           </Tooltip>
         )}
@@ -164,9 +182,7 @@ export function SkillsList() {
             {s.disabledAt ? (
               <Menu.Item onClick={() => enable(s)}>Enable</Menu.Item>
             ) : (
-              <Menu.Item color="red" onClick={() => setDialog({ type: 'disable', skill: s })}>
-                Disable…
-              </Menu.Item>
+              <Menu.Item onClick={() => setDialog({ type: 'disable', skill: s })}>Disable…</Menu.Item>
             )}
           </Menu.Dropdown>
         </Menu>
