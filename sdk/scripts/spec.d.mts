@@ -9,15 +9,25 @@ export interface DerivedOperation {
   redirect: boolean;
   summary: string | undefined;
   description: string | undefined;
+  /** The scope an API token needs for it (`x-authorization.scope`); null: tokens cannot call it. */
+  tokenScope: string | null;
+  /** `x-authorization.rule` is `public`: anyone may call it. */
+  public: boolean;
 }
 
 export interface DerivedSchema {
+  /** The schema's name in openapi.yaml. */
   name: string;
+  /** The name the SDK exports it under: `name`, unless SCHEMA_EXPORT_NAMES renames it. */
+  exportName: string;
   description: string | undefined;
 }
 
 export declare const SPEC_PATH: string;
 export declare const HTTP_METHODS: readonly HttpMethod[];
+export declare const SCHEMA_EXPORT_NAMES: Readonly<Record<string, string>>;
+export declare const GLOBAL_TYPE_NAMES: ReadonlySet<string>;
+export declare const SDK_EXPORT_NAMES: ReadonlySet<string>;
 export declare function readSpec(file?: string): unknown;
 export declare function deriveOperations(document: unknown): DerivedOperation[];
 export declare function toOperationTable(operations: readonly DerivedOperation[]): OperationTable;

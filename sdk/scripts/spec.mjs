@@ -11,8 +11,8 @@ export const SPEC_PATH = fileURLToPath(new URL('../../openapi.yaml', import.meta
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-// A method may not shadow the client's own member or anything an object inherits.
-const RESERVED_OPERATION_IDS = new Set(['raw', ...Object.getOwnPropertyNames(Object.prototype)]);
+// A method may not shadow the client's own members or anything an object inherits.
+const RESERVED_OPERATION_IDS = new Set(['raw', 'paginate', ...Object.getOwnPropertyNames(Object.prototype)]);
 // A path parameter of these names would collide with the method argument's own keys.
 const RESERVED_PATH_PARAMS = new Set(['query', 'body']);
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -52,6 +52,8 @@ export function deriveOperations(document) {
         redirect,
         summary: typeof operation.summary === 'string' ? operation.summary : undefined,
         description: typeof operation.description === 'string' ? operation.description : undefined,
+        tokenScope: typeof operation['x-authorization']?.scope === 'string' ? operation['x-authorization'].scope : null,
+        public: operation['x-authorization']?.rule === 'public',
       });
     }
   }
@@ -68,11 +70,64 @@ export function toOperationTable(operations) {
   );
 }
 
-/** The component schemas: name and description, in document order. */
+/**
+ * Schema names that are also the name of a global type: exported as such, the schema type
+ * would shadow the global in every module that imports it (an `Error` schema hides the
+ * `Error` class from `import type { Error }` and makes `import *` confusing). Each such
+ * schema is exported under the name given here; one missing from this map fails generation.
+ */
+export const SCHEMA_EXPORT_NAMES = { Error: 'ErrorEnvelope' };
+
+/** Global types a schema's exported name may not take: ECMAScript, fetch and TypeScript's own. */
+export const GLOBAL_TYPE_NAMES = new Set([
+  ...['AggregateError', 'Array', 'ArrayBuffer', 'Atomics', 'BigInt', 'BigInt64Array', 'BigUint64Array', 'Boolean'],
+  ...['DataView', 'Date', 'Error', 'EvalError', 'FinalizationRegistry', 'Float32Array', 'Float64Array', 'Function'],
+  ...['Int8Array', 'Int16Array', 'Int32Array', 'Intl', 'Iterator', 'JSON', 'Map', 'Math', 'Number', 'Object'],
+  ...['Promise', 'Proxy', 'RangeError', 'ReferenceError', 'Reflect', 'RegExp', 'Set', 'SharedArrayBuffer', 'String'],
+  ...['Symbol', 'SyntaxError', 'TypeError', 'URIError', 'Uint8Array', 'Uint8ClampedArray', 'Uint16Array'],
+  ...['Uint32Array', 'WeakMap', 'WeakRef', 'WeakSet'],
+  ...['AbortController', 'AbortSignal', 'Blob', 'Event', 'EventTarget', 'File', 'FormData', 'Headers'],
+  ...['ReadableStream', 'Request', 'RequestInit', 'Response', 'TextDecoder', 'TextEncoder', 'URL'],
+  ...['URLSearchParams', 'WritableStream'],
+  ...['Awaited', 'Capitalize', 'ConstructorParameters', 'Exclude', 'Extract', 'InstanceType', 'Lowercase'],
+  ...['NoInfer', 'NonNullable', 'Omit', 'Parameters', 'Partial', 'Pick', 'Readonly', 'ReadonlyArray', 'Record'],
+  ...['Required', 'ReturnType', 'ThisType', 'Uncapitalize', 'Uppercase'],
+]);
+
+/** The SDK's own exports besides the schemas: a schema of the same name would be hidden by them. */
+export const SDK_EXPORT_NAMES = new Set([
+  ...['ApiError', 'ApiErrorCode', 'ApiErrorInit', 'CallOptions', 'OperationArgs', 'OperationMethod'],
+  ...['OperationResult', 'OrgAdminClient', 'OrgAdminClientOptions', 'OrgAdminMethods', 'PageItem'],
+  ...['PagedMethod', 'RetryOptions', 'components', 'createOrgAdminClient', 'operations', 'paths'],
+]);
+
+/**
+ * The component schemas, in document order: `name` in the contract, `exportName` in the
+ * SDK (the same, unless SCHEMA_EXPORT_NAMES renames it), and description.
+ */
 export function deriveSchemas(document) {
-  return Object.entries(document?.components?.schemas ?? {}).map(([name, schema]) => {
+  const entries = Object.entries(document?.components?.schemas ?? {});
+  const names = new Set(entries.map(([name]) => name));
+  const exportNames = new Set();
+  return entries.map(([name, schema]) => {
     if (!IDENTIFIER.test(name)) throw new Error(`components.schemas.${name}: not a TypeScript identifier`);
-    return { name, description: typeof schema?.description === 'string' ? schema.description : undefined };
+    const exportName = Object.hasOwn(SCHEMA_EXPORT_NAMES, name) ? SCHEMA_EXPORT_NAMES[name] : name;
+    if (GLOBAL_TYPE_NAMES.has(exportName) || SDK_EXPORT_NAMES.has(exportName)) {
+      throw new Error(
+        `components.schemas.${name}: would shadow the ${GLOBAL_TYPE_NAMES.has(exportName) ? 'global' : 'SDK'} ` +
+          `type ${exportName}; give it another name in SCHEMA_EXPORT_NAMES (sdk/scripts/spec.mjs)`,
+      );
+    }
+    if (exportName !== name && names.has(exportName)) {
+      throw new Error(`components.schemas.${name}: its export name ${exportName} is another schema's name`);
+    }
+    if (exportNames.has(exportName)) throw new Error(`components.schemas.${name}: export name ${exportName} twice`);
+    exportNames.add(exportName);
+    return {
+      name,
+      exportName,
+      description: typeof schema?.description === 'string' ? schema.description : undefined,
+    };
   });
 }
 
@@ -100,6 +155,12 @@ const REDIRECT_NOTE =
   "SDK: sent with `redirect: 'manual'`; the redirect is not followed, and the method resolves to " +
   '`undefined` once the server answered with it. In a browser the cookie it sets is stored by the browser.';
 
+/** Whether an API token may call the operation, and with which scope, in its method's doc comment. */
+function tokenNote(op) {
+  if (op.tokenScope) return `API token scope: \`${op.tokenScope}\`.`;
+  return op.public ? undefined : 'Not for API tokens: it needs a signed-in session.';
+}
+
 export function renderOperationsModule(operations) {
   const rows = operations.map((op) => {
     const redirect = op.redirect ? ", redirect: 'manual'" : '';
@@ -111,6 +172,7 @@ export function renderOperationsModule(operations) {
         op.summary,
         op.description,
         op.redirect ? REDIRECT_NOTE : undefined,
+        tokenNote(op),
         `\`${op.method.toUpperCase()} ${op.path}\` (operation \`${op.operationId}\`)`,
       ],
       '  ',
@@ -139,11 +201,18 @@ export type MethodsCoverOperations = Expect<SameKeys<keyof OrgAdminMethods, keyo
 `;
 }
 
+/** Doc note of a schema exported under another name than its own. */
+function renamedNote(name) {
+  const owner = GLOBAL_TYPE_NAMES.has(name) ? 'the global' : "the SDK's";
+  return `The schema \`${name}\` of openapi.yaml, renamed: its name would shadow ${owner} \`${name}\`.`;
+}
+
 /** src/generated/schemas.ts: every component schema as a named type. */
 export function renderSchemasModule(schemas) {
   const aliases = schemas.map(
-    ({ name, description }) =>
-      `${jsDoc([description], '')}export type ${name} = components['schemas'][${quote(name)}];`,
+    ({ name, exportName, description }) =>
+      `${jsDoc([description, exportName === name ? undefined : renamedNote(name)], '')}` +
+      `export type ${exportName} = components['schemas'][${quote(name)}];`,
   );
   return `${HEADER}import type { components } from './openapi.js';
 

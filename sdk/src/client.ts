@@ -1,10 +1,13 @@
 // Builds a client from an operation table: one method per operation, each a thin call through
 // openapi-fetch that binds `orgSlug`, checks and encodes path parameters, drops empty query
-// values, and turns the response into a result or an ApiError.
+// values, and turns the response into a result or an ApiError. Every request goes through
+// one fetch that retries 429 answers (retry.ts); `paginate` walks paged lists (paginate.ts).
 import createClient, { createQuerySerializer, mergeHeaders } from 'openapi-fetch';
 import { apiErrorFrom } from './errors.js';
 import type { CallOptions, OperationClient, OperationRoute, OperationTable } from './operation-types.js';
+import { paginate } from './paginate.js';
 import { decodeSuccessBody, isRedirect, normalizeErrorBody } from './response.js';
+import { type RetryOptions, retrying, retrySettings } from './retry.js';
 
 export interface OrgAdminClientOptions {
   /**
@@ -19,10 +22,22 @@ export interface OrgAdminClientOptions {
    * polyfill or a test interceptor installed after the client was created is used).
    */
   fetch?: ((request: Request) => Promise<Response>) | undefined;
+  /**
+   * An API token (`hubt_…`, from `createApiToken` or `hub token create`), sent as
+   * `Authorization: Bearer <token>` with every request. For servers and scripts; it works in
+   * browsers too. Without it, the client relies on the session cookie.
+   */
+  token?: string | undefined;
   /** Headers sent with every request, e.g. `{ cookie: 'hub_session=…' }` in Node. */
   headers?: HeadersInit | undefined;
   /** Cookie policy of browser requests. Defaults to `'same-origin'`. */
   credentials?: RequestCredentials | undefined;
+  /**
+   * Retry of 429 `rate_limited` answers that carry `Retry-After`: by default up to 2 retries,
+   * each after the time the service asks for when that is at most 30 s (else the call throws
+   * the 429 at once). `false` turns it off; an object changes the limits.
+   */
+  retry?: boolean | RetryOptions | undefined;
 }
 
 type RawResult = { data?: unknown; error?: unknown; response: Response };
@@ -55,6 +70,19 @@ function pathSegment(where: string, name: string, value: unknown): string {
   return value;
 }
 
+/** The client's own headers: `Accept`, the bearer token, then the caller's `headers`. */
+function clientHeaders(options: OrgAdminClientOptions): HeadersInit {
+  const { token, headers } = options;
+  if (token === undefined) return mergeHeaders({ accept: 'application/json' }, headers);
+  if (typeof token !== 'string' || token === '') {
+    throw new TypeError('createOrgAdminClient: token must be a non-empty string such as "hubt_…"');
+  }
+  if (new Headers(headers).has('authorization')) {
+    throw new TypeError('createOrgAdminClient: pass the token either as `token` or in `headers`, not both');
+  }
+  return mergeHeaders({ accept: 'application/json', authorization: `Bearer ${token}` }, headers);
+}
+
 function pathParamNames(path: string): string[] {
   return [...path.matchAll(/\{([^{}]+)\}/g)].map((match) => match[1] as string);
 }
@@ -75,9 +103,9 @@ export function bindClient<Operations, Paths extends {}>(
 
   const raw = createClient<Paths>({
     baseUrl: options.baseUrl,
-    fetch: fetchImpl,
+    fetch: retrying(fetchImpl, retrySettings(options.retry)),
     // Errors come back as JSON (not the HTML page a browser navigation gets) unless overridden.
-    headers: mergeHeaders({ accept: 'application/json' }, options.headers),
+    headers: clientHeaders(options),
     credentials: options.credentials ?? 'same-origin',
     querySerializer: (query) => serializeQuery(withoutEmptyValues(query as Record<string, unknown>)),
   });
@@ -111,7 +139,7 @@ export function bindClient<Operations, Paths extends {}>(
     throw apiErrorFrom(response, normalizeErrorBody(error));
   }
 
-  const client: Record<string, unknown> = { raw };
+  const client: Record<string, unknown> = { raw, paginate };
   for (const [operationId, route] of Object.entries(table)) {
     const names = pathParamNames(route.path);
     client[operationId] = (args?: MethodArgs, callOptions?: CallOptions) =>

@@ -4,9 +4,9 @@
 // of this package (the ESM and the CommonJS build loaded side by side, or two versions).
 const API_ERROR = Symbol.for('@agent-hub/org-admin-sdk/ApiError');
 
-export interface ApiErrorInit {
+export interface ApiErrorInit<Code extends string = string> {
   status: number;
-  code: string;
+  code: Code;
   message: string;
   body: unknown;
   headers?: Headers | undefined;
@@ -16,19 +16,23 @@ export interface ApiErrorInit {
  * An HTTP response with a status outside 200–299. The service always answers errors with
  * `{"error": {"code", "message", "details"?}}`; `code` and `message` are taken from there,
  * and fall back to `http_error` and `HTTP <status>` when the body does not carry them.
+ *
+ * `Code` is the type of `code`. This module cannot name the contract's codes (the generated
+ * types are not part of it), so the package entry exports the class as `ApiErrorClass` of
+ * the contract's `ErrorCode | 'http_error'`; `code` is then a union that narrows.
  */
-export class ApiError extends Error {
+export class ApiError<Code extends string = string> extends Error {
   override readonly name = 'ApiError';
   /** The HTTP status. */
   readonly status: number;
   /** `error.code` of the body (see the codes in openapi.yaml), or `http_error`. */
-  readonly code: string;
+  readonly code: Code;
   /** The body as received: parsed JSON, else its text; `undefined` when empty. */
   readonly body: unknown;
   /** The response headers, e.g. `Retry-After` on 429 `rate_limited`. */
   readonly headers: Headers;
 
-  constructor(init: ApiErrorInit) {
+  constructor(init: ApiErrorInit<Code>) {
     super(init.message);
     this.status = init.status;
     this.code = init.code;
@@ -43,6 +47,15 @@ export class ApiError extends Error {
     if (this !== ApiError) return Function.prototype[Symbol.hasInstance].call(this, value);
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[API_ERROR] === true;
   }
+}
+
+/**
+ * The class `ApiError` typed for one set of codes: `instanceof` narrows to `ApiError<Code>`,
+ * and `new` takes only those codes.
+ */
+export interface ApiErrorClass<Code extends string> {
+  new (init: ApiErrorInit<Code>): ApiError<Code>;
+  readonly prototype: ApiError<Code>;
 }
 
 function field(value: unknown, key: string): unknown {

@@ -2,6 +2,7 @@
 // method. Nothing here names an operation or a schema: every shape comes from the types
 // openapi-typescript generates from openapi.yaml.
 import type { Client } from 'openapi-fetch';
+import type { Paginate } from './paginate.js';
 
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 
@@ -97,10 +98,26 @@ export type OperationMethod<Op> =
     ? (args?: OperationArgs<Op>, options?: CallOptions) => Promise<OperationResult<Op>>
     : (args: OperationArgs<Op>, options?: CallOptions) => Promise<OperationResult<Op>>;
 
-/** A client with one method per operation of `Operations`, and `raw`, the openapi-fetch client. */
+/** What a client has besides its methods. */
+export interface ClientMembers<Paths extends {}> {
+  /**
+   * The underlying openapi-fetch client, typed by the contract's `paths`. It shares the
+   * client's base URL, fetch (with its 429 retry), headers and credentials but does not bind
+   * `orgSlug`, and it answers `{ data, error, response }` instead of throwing.
+   */
+  readonly raw: Client<Paths>;
+  /**
+   * The items of every page of a paged list method (one whose result has `nextCursor`):
+   * `for await (const member of hub.paginate(hub.listMembers)) …`. Takes the method's own
+   * arguments and call options after it; `query.limit` sets the page size (default 100).
+   */
+  readonly paginate: Paginate;
+}
+
+/** A client with one method per operation of `Operations`, plus `raw` and `paginate`. */
 export type OperationClient<Operations, Paths extends {}> = {
   readonly [Id in keyof Operations]: OperationMethod<Operations[Id]>;
-} & { readonly raw: Client<Paths> };
+} & ClientMembers<Paths>;
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 

@@ -1,20 +1,27 @@
 // Type tests of the client's methods. Checked by the root type-check and by types.test.ts,
-// which also compiles this file once more with `Client` made `any` to show that every
-// `@ts-expect-error` below is caught by the types and not by accident.
+// which also compiles this file once more with every type marked `typetest:` made `any` to
+// show that every `@ts-expect-error` below is caught by the types and not by accident.
 import { assertType, expectTypeOf } from 'vitest';
 import type { Client as RawClient } from 'openapi-fetch';
 import type { components, operations, paths } from '../../generated/openapi.js';
+import type { OrgAdminClientOptions } from '../../sdk/src/client.js';
 import type { ApiError } from '../../sdk/src/errors.js';
-import type { TestClient } from './support/client.js';
+import type { TestApiError, TestApiErrorCode, TestClient } from './support/client.js';
 
 type Schemas = components['schemas'];
 type Client = TestClient; // typetest:client
+type Options = OrgAdminClientOptions; // typetest:options
+type CodedError = TestApiError; // typetest:error
+type CodedErrorClass = typeof TestApiError; // typetest:error-class
 declare const c: Client;
 declare const error: ApiError;
+declare const codedError: CodedError;
+declare const CodedErrorClass: CodedErrorClass;
+declare const thrown: unknown;
 
 export async function typeTests() {
-  // One method per operation, plus raw.
-  expectTypeOf<Exclude<keyof Client, 'raw'>>().toEqualTypeOf<keyof operations>();
+  // One method per operation, plus raw and paginate.
+  expectTypeOf<Exclude<keyof Client, 'raw' | 'paginate'>>().toEqualTypeOf<keyof operations>();
   expectTypeOf(c.raw).toEqualTypeOf<RawClient<paths>>();
 
   // Results are the operations' success bodies.
@@ -94,9 +101,69 @@ export async function typeTests() {
   // @ts-expect-error methods are read-only
   c.getMe = replacement;
 
-  // ApiError is typed.
+  // ApiError is typed; as the package exports it, `code` is the contract's ErrorCode or http_error.
   expectTypeOf(error.status).toEqualTypeOf<number>();
   expectTypeOf(error.code).toEqualTypeOf<string>();
   expectTypeOf(error.body).toEqualTypeOf<unknown>();
   expectTypeOf(error.headers).toEqualTypeOf<Headers>();
+  expectTypeOf(codedError.code).toEqualTypeOf<Schemas['ErrorCode'] | 'http_error'>();
+  expectTypeOf<TestApiErrorCode>().toExtend<string>();
+  if (codedError.code === 'last_owner') expectTypeOf(codedError.code).toEqualTypeOf<'last_owner'>();
+  // @ts-expect-error a misspelt code is no code of the contract
+  assertType(codedError.code === 'last_ownr');
+  // @ts-expect-error a code of no error at all
+  assertType(codedError.code === 'not_a_code');
+  if (thrown instanceof CodedErrorClass) {
+    expectTypeOf(thrown.code).toEqualTypeOf<Schemas['ErrorCode'] | 'http_error'>();
+    if (thrown.code === 'token_scope_required') expectTypeOf(thrown.code).toEqualTypeOf<'token_scope_required'>();
+  }
+  assertType(new CodedErrorClass({ status: 404, code: 'project_not_found', message: 'x', body: undefined }));
+  // @ts-expect-error new takes only the contract's codes
+  assertType(new CodedErrorClass({ status: 404, code: 'project_missing', message: 'x', body: undefined }));
+
+  // Client options: an API token, and the 429 retry.
+  expectTypeOf<Options['token']>().toEqualTypeOf<string | undefined>();
+  assertType<Options>({ baseUrl: 'https://hub.example', orgSlug: 'acme', token: 'hubt_x' });
+  assertType<Options>({ baseUrl: 'https://hub.example', orgSlug: 'acme', token: 'hubt_x', headers: { 'x-a': '1' } });
+  assertType<Options>({ baseUrl: 'https://hub.example', orgSlug: 'acme', retry: false });
+  assertType<Options>({ baseUrl: 'https://hub.example', orgSlug: 'acme', retry: { maxRetries: 0 } });
+  assertType<Options>({
+    baseUrl: 'https://hub.example',
+    orgSlug: 'acme',
+    retry: { maxRetries: 5, maxWaitMs: 5_000, sleep: async (_ms: number, _signal: AbortSignal | undefined) => {} },
+  });
+  // @ts-expect-error the token is a string
+  assertType<Options>({ baseUrl: 'https://hub.example', orgSlug: 'acme', token: 42 });
+  // @ts-expect-error the token option is named token
+  assertType<Options>({ baseUrl: 'https://hub.example', orgSlug: 'acme', apiToken: 'hubt_x' });
+  // @ts-expect-error maxRetries is a number
+  assertType<Options>({ baseUrl: 'https://hub.example', orgSlug: 'acme', retry: { maxRetries: '2' } });
+
+  // paginate: the items of every page of a paged list, typed by the list beside nextCursor.
+  for await (const member of c.paginate(c.listMembers)) expectTypeOf(member).toEqualTypeOf<Schemas['OrgMember']>();
+  expectTypeOf(c.paginate(c.listTeams, { query: { limit: 50 } })).toEqualTypeOf<AsyncIterable<Schemas['TeamRow']>>();
+  expectTypeOf(c.paginate(c.listTeamMembers, { teamId: 't1' })).toEqualTypeOf<
+    AsyncIterable<Schemas['TeamMemberRow']>
+  >();
+  expectTypeOf(c.paginate(c.listProjectSessions, { projectId: 'p1' })).toEqualTypeOf<
+    AsyncIterable<Schemas['SessionSummary']>
+  >();
+  expectTypeOf(c.paginate(c.listAgentRoles)).toEqualTypeOf<AsyncIterable<Schemas['AgentRoleRow']>>();
+  expectTypeOf(c.paginate(c.listAgentSkills)).toEqualTypeOf<AsyncIterable<Schemas['AgentSkillRow']>>();
+  expectTypeOf(c.paginate(c.listApiTokens)).toEqualTypeOf<AsyncIterable<Schemas['ApiToken']>>();
+  expectTypeOf(
+    c.paginate(c.listAuditEvents, { query: { action: 'addMember', limit: 500 } }, { signal: AbortSignal.timeout(1) }),
+  ).toEqualTypeOf<AsyncIterable<Schemas['AuditEvent']>>();
+  // @ts-expect-error getMe answers no page (its result has no nextCursor)
+  assertType(c.paginate(c.getMe));
+  // @ts-expect-error listProviderConnections is not paged
+  assertType(c.paginate(c.listProviderConnections));
+  // @ts-expect-error listTeamMembers needs its teamId
+  assertType(c.paginate(c.listTeamMembers));
+  // @ts-expect-error the arguments are the method's own: no orgSlug
+  assertType(c.paginate(c.listMembers, { orgSlug: 'other' }));
+  // @ts-expect-error limit is a number
+  assertType(c.paginate(c.listMembers, { query: { limit: '10' } }));
+  // @ts-expect-error the items are audit events, not members
+  for await (const event of c.paginate(c.listAuditEvents)) assertType<Schemas['OrgMember']>(event);
 }

@@ -81,6 +81,14 @@ interface DriveOutput {
   /** The ApiError fields of the calls that failed on purpose. */
   projectNotFound: unknown;
   teamSlugTaken: unknown;
+  tokenMember: SuccessBody<'addMember'>;
+  createdToken: SuccessBody<'createApiToken'>;
+  tokenShape: boolean;
+  membersThroughToken: string[];
+  tokenOutOfScope: unknown;
+  tokenSessionOnly: unknown;
+  tokenOtherOrg: unknown;
+  tokenRevoked: unknown;
   loginTokenReused: unknown;
   afterLogout: unknown;
   loginResultType: string;
@@ -145,7 +153,7 @@ describe('the packed SDK against the real service', () => {
 
   it('exports createOrgAdminClient and ApiError, with one method per operation, from ESM and CommonJS', async () => {
     const surface = json<unknown>(await sh(process.execPath, ['surface.mjs'], consumer));
-    const methods = [...deriveOperations(specDocument).map((op) => op.operationId), 'raw'].sort();
+    const methods = [...deriveOperations(specDocument).map((op) => op.operationId), 'paginate', 'raw'].sort();
     expect(surface).toEqual({
       esmExports: ['ApiError', 'createOrgAdminClient'],
       cjsExports: ['ApiError', 'createOrgAdminClient'],
@@ -177,7 +185,7 @@ describe('the packed SDK against the real service', () => {
     expect(seen.teams.teams.map((t: { slug: string }) => t.slug)).toEqual(['platform']);
     expect(seen.created).toEqual({ id: expect.any(String), name: 'Apollo' });
     expect(seen.project).toMatchObject({ id: seen.created.id, name: 'Apollo', archivedAt: null });
-    expect(seen.sessions).toEqual({ sessions: [] });
+    expect(seen.sessions).toEqual({ sessions: [], nextCursor: null });
     // `from` and `to` were left out of the URL, so the report covers all time.
     expect(seen.usage).toMatchObject({ from: null, to: null, projects: [] });
     expect(seen.breakdown).toEqual({ from: null, to: null, byFactKind: [], byCapability: [] });
@@ -211,17 +219,31 @@ describe('the packed SDK against the real service', () => {
     expect(seen.loginResultType).toBe('undefined');
     expect(seen.loginTokenReused).toMatchObject({ isApiError: true, status: 401, code: 'unauthenticated' });
     expect([seen.rawLoginStatus, seen.meThroughRawLoginCookie]).toEqual([303, 'sdk-e2e-owner']);
+    // A token created with the session, then used alone: pages, scope, session-only, other org, revoked.
+    expect(seen.createdToken).toMatchObject({ name: 'sdk e2e', scopes: ['members:read'], revokedAt: null });
+    expect(seen.tokenShape).toBe(true);
+    expect(seen.membersThroughToken.sort()).toEqual(['sdk-e2e-member', 'sdk-e2e-owner']);
+    expect(seen.tokenOutOfScope).toEqual({
+      isApiError: true,
+      name: 'ApiError',
+      status: 403,
+      code: 'token_scope_required',
+      message: expect.any(String),
+    });
+    expect(seen.tokenSessionOnly).toMatchObject({ isApiError: true, status: 401, code: 'unauthenticated' });
+    expect(seen.tokenOtherOrg).toMatchObject({ isApiError: true, status: 404, code: 'org_not_found' });
+    expect(seen.tokenRevoked).toMatchObject({ isApiError: true, status: 401, code: 'token_invalid' });
     expect(seen.logoutResultType).toBe('undefined');
     expect(seen.afterLogout).toMatchObject({ isApiError: true, status: 401, code: 'unauthenticated' });
   });
 
   it('gives TypeScript consumers (ESM and CommonJS) every schema type ' +
     'by name and the typed methods; the README examples compile', async () => {
-    const schemas = deriveSchemas(specDocument).map((s) => s.name);
+    const schemas = deriveSchemas(specDocument).map((s) => s.exportName);
     writeFileSync(
       join(consumer, 'check.ts'),
       [
-        `import { ApiError, createOrgAdminClient, type OrgAdminClient } from '${PACKAGE}';`,
+        `import { ApiError, createOrgAdminClient, type ApiErrorCode, type OrgAdminClient } from '${PACKAGE}';`,
         `import type { ${schemas.join(', ')} } from '${PACKAGE}';`,
         `export type AllSchemas = [${schemas.join(', ')}];`,
         "const c: OrgAdminClient = createOrgAdminClient({ baseUrl: 'http://localhost:8080', orgSlug: 'acme', " +
@@ -241,8 +263,32 @@ describe('the packed SDK against the real service', () => {
         '  await c.createTeam({});',
         '  try { void [project, member, sessions, loggedOut, report]; } catch (e) {',
         '    if (e instanceof ApiError) { const status: number = e.status; ' +
-          'const details = (e.body as Error).error.details; void [status, details]; }',
+          'const details = (e.body as ErrorEnvelope).error.details; void [status, details]; }',
         '  }',
+        '  // The error envelope is ErrorEnvelope; Error stays the global class.',
+        "  const thrown: Error = new Error('x'); void thrown;",
+        '  // @ts-expect-error the package exports no type named Error',
+        `  type NoErrorExport = import('${PACKAGE}').Error; void (null as unknown as NoErrorExport);`,
+        '  // ApiError.code is the contract ErrorCode or http_error: it narrows, and typos do not compile.',
+        "  const codes: ApiErrorCode[] = ['last_owner', 'http_error', 'token_scope_required'];",
+        "  const known: ErrorCode = 'token_invalid'; void [codes, known];",
+        "  try { await c.revokeMember({ userId: 'u1' }); } catch (e) {",
+        "    if (e instanceof ApiError && e.code === 'last_owner') { const code: 'last_owner' = e.code; void code; }",
+        '    // @ts-expect-error last_ownr is no code of the contract',
+        "    if (e instanceof ApiError && e.code === 'last_ownr') throw e;",
+        '  }',
+        '  // @ts-expect-error ApiError is constructed with the contract codes only',
+        "  void new ApiError({ status: 400, code: 'bad_thing', message: 'x', body: undefined });",
+        '  // A token client; paginate yields the list items and refuses methods without pages.',
+        "  const t = createOrgAdminClient({ baseUrl: 'http://localhost:8080', orgSlug: 'acme', token: 'hubt_x', " +
+          'retry: { maxRetries: 1, maxWaitMs: 1000 } });',
+        '  for await (const m of t.paginate(t.listMembers, { query: { limit: 10 } })) { const row: OrgMember = m; ' +
+          'void row; }',
+        '  for await (const e of t.paginate(t.listAuditEvents)) { const row: AuditEvent = e; void row; }',
+        '  // @ts-expect-error getMe answers no page',
+        '  t.paginate(t.getMe);',
+        '  // @ts-expect-error the token is a string',
+        "  createOrgAdminClient({ baseUrl: 'http://localhost:8080', orgSlug: 'acme', token: 1 });",
         '}',
       ].join('\n'),
     );

@@ -1,7 +1,15 @@
 // The client's methods are derived from openapi.yaml: one per operationId, none without one,
 // each calling its own method and path.
 import { describe, expect, it } from 'vitest';
-import { deriveOperations } from '../../sdk/scripts/spec.mjs';
+import { readFileSync } from 'node:fs';
+import ts from 'typescript';
+import {
+  deriveOperations,
+  deriveSchemas,
+  GLOBAL_TYPE_NAMES,
+  renderSchemasModule,
+  SDK_EXPORT_NAMES,
+} from '../../sdk/scripts/spec.mjs';
 import { createOrgAdminClient, specDocument, specOperations } from './support/client.js';
 import { BASE, recordRequests, useMockServer } from './support/msw.js';
 
@@ -34,7 +42,7 @@ function operationsInYaml() {
 
 describe('method table', () => {
   const client = createOrgAdminClient({ baseUrl: BASE, orgSlug: 'acme' });
-  const methods = Object.keys(client).filter((key) => key !== 'raw');
+  const methods = Object.keys(client).filter((key) => key !== 'raw' && key !== 'paginate');
   const inYaml = operationsInYaml();
 
   it('has as many methods as openapi.yaml has operations, login included', () => {
@@ -128,9 +136,61 @@ describe('derivation from the document', () => {
       deriveOperations(doc({ '/a': { get: { operationId: 'x', ...ok } }, '/b': { get: { operationId: 'x', ...ok } } })),
     ).toThrow('GET /b: operationId "x" is used twice');
     expect(() => deriveOperations(doc({ '/a': { get: { operationId: 'raw', ...ok } } }))).toThrow('reserved');
+    expect(() => deriveOperations(doc({ '/a': { get: { operationId: 'paginate', ...ok } } }))).toThrow('reserved');
     expect(() => deriveOperations(doc({ '/a': { get: { operationId: 'constructor', ...ok } } }))).toThrow('reserved');
     expect(() => deriveOperations(doc({ '/a/{body}': { get: { operationId: 'a', ...ok } } }))).toThrow(
       'may not be named "body"',
     );
+  });
+});
+
+describe('schema type names', () => {
+  const schemas = (...names: string[]) => ({ components: { schemas: Object.fromEntries(names.map((n) => [n, {}])) } });
+
+  it('exports the Error schema as ErrorEnvelope, and every other schema by its own name', () => {
+    const derived = deriveSchemas(specDocument);
+    expect(derived.filter((s) => s.exportName !== s.name).map((s) => [s.name, s.exportName])).toEqual([
+      ['Error', 'ErrorEnvelope'],
+    ]);
+    const module = renderSchemasModule(derived);
+    expect(module).toContain("export type ErrorEnvelope = components['schemas']['Error'];");
+    expect(module).not.toMatch(/^export type Error /m);
+    expect(module).toContain('export type ErrorCode = ');
+  });
+
+  it('refuses a schema whose name would shadow a global type or an SDK export, unless renamed', () => {
+    expect(() => deriveSchemas(schemas('Response'))).toThrow(
+      'components.schemas.Response: would shadow the global type Response; give it another name in ' +
+        'SCHEMA_EXPORT_NAMES (sdk/scripts/spec.mjs)',
+    );
+    expect(() => deriveSchemas(schemas('Record'))).toThrow('the global type Record');
+    expect(() => deriveSchemas(schemas('ApiError'))).toThrow('would shadow the SDK type ApiError');
+    expect(() => deriveSchemas(schemas('Error', 'ErrorEnvelope'))).toThrow(
+      'components.schemas.Error: its export name ErrorEnvelope is another schema',
+    );
+    expect(deriveSchemas(schemas('Error', 'Envelope')).map((s) => s.exportName)).toEqual(['ErrorEnvelope', 'Envelope']);
+    expect(GLOBAL_TYPE_NAMES.has('Error')).toBe(true);
+  });
+
+  it('knows every name the package entry exports besides the schemas', () => {
+    const file = new URL('../../sdk/src/index.ts', import.meta.url);
+    const source = ts.createSourceFile('index.ts', readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const exported = new Set<string>();
+    for (const statement of source.statements) {
+      const modifiers = ts.canHaveModifiers(statement) ? ts.getModifiers(statement) : undefined;
+      const isExported = modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+      if (ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+        for (const element of statement.exportClause.elements) exported.add(element.name.text);
+      } else if (isExported && ts.isVariableStatement(statement)) {
+        for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) exported.add(d.name.text);
+      } else if (
+        isExported &&
+        (ts.isFunctionDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) &&
+        statement.name
+      ) {
+        exported.add(statement.name.text);
+      }
+    }
+    expect([...exported].sort()).toEqual([...SDK_EXPORT_NAMES].sort());
   });
 });

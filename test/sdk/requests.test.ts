@@ -142,6 +142,47 @@ describe('headers, credentials and body', () => {
   });
 });
 
+describe('API token', () => {
+  it('sends Authorization: Bearer <token> on every request, raw included, beside the other headers', async () => {
+    const requests = recordRequests(server);
+    const c = createOrgAdminClient({
+      baseUrl: BASE,
+      orgSlug: 'acme',
+      token: 'hubt_abc123',
+      headers: { 'x-request-source': 'sdk-test' },
+    });
+    await c.listMembers();
+    await c.addMember({ body: { imOpenId: 'ou_1', role: 'MEMBER' } });
+    await c.getMe(undefined, { headers: { 'x-trace': '1' } });
+    await c.raw.GET('/api/org/{orgSlug}/settings', { params: { path: { orgSlug: 'acme' } } });
+    expect(
+      requests.map((r) => [r.headers.get('authorization'), r.headers.get('accept'), r.headers.get('x-request-source')]),
+    ).toEqual(Array(4).fill(['Bearer hubt_abc123', 'application/json', 'sdk-test']));
+    expect(requests[2]?.headers.get('x-trace')).toBe('1');
+    // No cookie of its own: in a browser the same-origin cookie may still go along; the token decides.
+    expect(requests.map((r) => r.headers.get('cookie'))).toEqual([null, null, null, null]);
+  });
+
+  it('sends no Authorization header without a token', async () => {
+    const requests = recordRequests(server);
+    await client().getMe();
+    expect(requests[0]?.headers.has('authorization')).toBe(false);
+  });
+
+  it('refuses a token that is not a non-empty string, or a second Authorization in headers', () => {
+    for (const token of ['', 42, null]) {
+      expect(() => createOrgAdminClient({ baseUrl: BASE, orgSlug: 'acme', token: token as string })).toThrow(
+        new TypeError('createOrgAdminClient: token must be a non-empty string such as "hubt_…"'),
+      );
+    }
+    for (const headers of [{ Authorization: 'Bearer other' }, new Headers({ authorization: 'Basic x' })]) {
+      expect(() => createOrgAdminClient({ baseUrl: BASE, orgSlug: 'acme', token: 'hubt_1', headers })).toThrow(
+        /either as `token` or in `headers`/,
+      );
+    }
+  });
+});
+
 describe('fetch', () => {
   it('uses the global fetch of the moment of the call', async () => {
     server.use(http.get(`${BASE}/api/me`, () => HttpResponse.json({ via: 'msw' })));

@@ -83,6 +83,24 @@ seen.meThroughRawLoginCookie = (
   await createOrgAdminClient({ baseUrl: HUB_URL, orgSlug: HUB_ORG, headers: { cookie } }).getMe()
 ).user.imOpenId;
 
+// A server-side integration: a token created with the session, then used alone (no cookie).
+seen.tokenMember = await hub.addMember({ body: { imOpenId: 'sdk-e2e-member', displayName: 'Member', role: 'MEMBER' } });
+const created = await hub.createApiToken({ body: { name: 'sdk e2e', scopes: ['members:read'] } });
+seen.createdToken = { ...created, token: created.token.replace(/^(hubt_).+$/, '$1…') };
+seen.tokenShape = /^hubt_[0-9A-Za-z]{43}$/.test(created.token);
+const integration = createOrgAdminClient({ baseUrl: HUB_URL, orgSlug: HUB_ORG, token: created.token });
+seen.membersThroughToken = [];
+for await (const member of integration.paginate(integration.listMembers, { query: { limit: 1 } })) {
+  seen.membersThroughToken.push(member.imOpenId);
+}
+seen.tokenOutOfScope = await failure(() => integration.listTeams());
+seen.tokenSessionOnly = await failure(() => integration.getMe());
+seen.tokenOtherOrg = await failure(() =>
+  createOrgAdminClient({ baseUrl: HUB_URL, orgSlug: 'no-such-org', token: created.token }).listMembers(),
+);
+await hub.revokeApiToken({ tokenId: created.id });
+seen.tokenRevoked = await failure(() => integration.listMembers());
+
 seen.logoutResultType = typeof (await hub.logout());
 seen.afterLogout = await failure(() => hub.getMe());
 
