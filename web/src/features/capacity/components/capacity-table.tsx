@@ -105,7 +105,9 @@ function DimensionRow({ row }: { row: Row }) {
                 min={0}
                 allowNegative={false}
                 aria-label={`${info.label} limit`}
-                aria-invalid={reasons.length > 0}
+                error={reasons.length > 0}
+                // The red border marks the refusal; the typed number keeps the text colour (contrast).
+                styles={{ input: { color: 'var(--mantine-color-text)' } }}
                 aria-describedby={reasons.length > 0 ? errorId : undefined}
                 value={amount}
                 onChange={setAmount}

@@ -2,15 +2,16 @@ import { Badge, Code, Text } from '@mantine/core';
 import { useDialogAction } from '../../../components/dialog-action';
 import type { Schemas } from '../../../lib/api-client';
 
-const STATUS_COLORS: Record<Schemas['ConnectionStatus'], string> = {
-  ACTIVE: 'green',
-  DISABLED: 'gray',
-  DRAFT: 'yellow',
+// Filled badges in dark shades: their small bold text stays above 4.5:1 in both themes.
+const STATUS_COLORS: Record<Schemas['ConnectionStatus'], { bg: string; text: string }> = {
+  ACTIVE: { bg: 'teal.9', text: 'white' },
+  DISABLED: { bg: 'gray.7', text: 'white' },
+  DRAFT: { bg: 'yellow.3', text: 'black' },
 };
 
 export function StatusBadge({ status }: { status: Schemas['ConnectionStatus'] }) {
   return (
-    <Badge color={STATUS_COLORS[status]} variant="light">
+    <Badge color={STATUS_COLORS[status].bg} c={STATUS_COLORS[status].text} variant="filled">
       {status}
     </Badge>
   );
