@@ -165,6 +165,15 @@ test('roles: create with the model picker, prompt and tools; skills; order; edit
   await expect(lead).not.toContainText('default');
 });
 
+test('a MEMBER is sent to My projects from every agents page', async ({ page }) => {
+  await signIn(page, 'mia');
+  for (const screen of ['roles', 'skills', 'library']) {
+    await page.goto(`/o/acme/agents/${screen}`);
+    await expect(page).toHaveURL(/\/o\/acme\/my-projects\?notice=admin-only/);
+    await expect(page.getByTestId('access-notice')).toContainText('for organization admins');
+  }
+});
+
 for (const width of [1280, 390]) {
   test(`the roles page at ${width} px is accessible in both themes and captured`, async ({ page }) => {
     await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });

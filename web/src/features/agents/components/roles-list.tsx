@@ -222,7 +222,7 @@ export function RolesList() {
       <Text size="sm" c="dimmed" aria-live="polite">
         {roles.isPending
           ? 'Loading…'
-          : `${rows.length} of ${all.length} roles, in the order sessions offer them` +
+          : `${rows.length} of ${all.length} roles, by order, then label` +
             (needle ? ' (clear the search to reorder).' : '.')}
       </Text>
       <VirtualTable

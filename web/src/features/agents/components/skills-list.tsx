@@ -122,7 +122,7 @@ export function SkillsList() {
             )}
           </Group>
           <Text size="xs" c="dimmed" lineClamp={2}>
-            {s.description ?? 'No description'}
+            {s.description || 'No description'}
           </Text>
         </Stack>
       ),
