@@ -1,5 +1,5 @@
 import { Alert, Button, Code, Group, NativeSelect, NumberInput, Stack, Table, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { QueryError } from '../../../components/query-error';
 import { ScrollRegion } from '../../../components/scroll-region';
 import { errorCode, errorMessage, type Schemas } from '../../../lib/api-client';
@@ -46,6 +46,11 @@ function DimensionRow({ row }: { row: Row }) {
   const [amount, setAmount] = useState<string | number>('');
   const [unit, setUnit] = useState(units[0]?.unit ?? '');
   const [refusal, setRefusal] = useState<unknown>(null);
+  const input = useRef<HTMLInputElement>(null);
+  // Keyboard users land in the editor they opened.
+  useEffect(() => {
+    if (editing) input.current?.focus();
+  }, [editing]);
 
   const put = (mutation: typeof save, value: number | null, done: string) => {
     setRefusal(null);
@@ -112,7 +117,7 @@ function DimensionRow({ row }: { row: Row }) {
                 value={amount}
                 onChange={setAmount}
                 disabled={save.isPending}
-                data-autofocus
+                ref={input}
                 onKeyDown={(e) => {
                   if (e.key === 'Enter') submit();
                   if (e.key === 'Escape') setEditing(false);

@@ -11,7 +11,13 @@ const STATUS_COLORS: Record<Schemas['ConnectionStatus'], { bg: string; text: str
 
 export function StatusBadge({ status }: { status: Schemas['ConnectionStatus'] }) {
   return (
-    <Badge color={STATUS_COLORS[status].bg} c={STATUS_COLORS[status].text} variant="filled">
+    <Badge
+      color={STATUS_COLORS[status].bg}
+      c={STATUS_COLORS[status].text}
+      variant="filled"
+      // A badge may shrink to an ellipsis in a squeezed table cell: the status is always shown whole.
+      style={{ minWidth: 'max-content' }}
+    >
       {status}
     </Badge>
   );
@@ -28,7 +34,7 @@ export function KeyIdText({ keyId }: { keyId: string | null }) {
       none
     </Text>
   ) : (
-    <Code>{keyId}</Code>
+    <Code style={{ whiteSpace: 'nowrap' }}>{keyId}</Code>
   );
 }
 
