@@ -2205,9 +2205,9 @@ export interface components {
          * @description A capacity dimension. Units: sizes in bytes (`requestBodySize`,
          *     `fileSize`, `archiveExpansion`, `projectStorage`, `organizationStorage`,
          *     `runOutputSize`, `processMemory`), times in seconds
-         *     (`admissionQueueWait`, `runWallTime`, `toolWallTime`, `processCpu`),
-         *     `requestRate` in requests per minute per organization, every other
-         *     dimension as a count.
+         *     (`admissionQueueWait`, `runWallTime`, `toolWallTime`), `processCpu` in
+         *     millicores, `requestRate` in requests per minute per organization, every
+         *     other dimension as a count.
          * @enum {string}
          */
         CapacityDimension: "requestRate" | "requestBodySize" | "agentConcurrency" | "admissionQueueLength" | "admissionQueueWait" | "fileSize" | "attachmentCount" | "archiveExpansion" | "projectStorage" | "organizationStorage" | "memberCount" | "projectCount" | "teamCount" | "folderCount" | "sessionCount" | "runWallTime" | "runTurns" | "runToolCalls" | "toolWallTime" | "runOutputSize" | "processMemory" | "processCpu" | "processCount";
