@@ -32,7 +32,8 @@
  * overrides it for this case), BENCH_ANALYZE=0|1
  * (default on PostgreSQL, off on SQLite, as in the structure case), BENCH_EXPLAIN=1 (print
  * every plan; the unfiltered plans are printed anyway when its HTTP median is above 2 s),
- * BENCH_USAGE_INDEXES=0 (skip the index passes).
+ * BENCH_USAGE_INDEXES=0 (skip the index passes), BENCH_USAGE_REPORT=0 (ingest only: no report passes, no
+ * breakdown).
  * Returns 1 when a check failed (an answer did not match the data, or the real ingest path
  * failed); slow figures are reported, not failed.
  */
@@ -309,10 +310,13 @@ async function run(): Promise<number> {
 
   const specs = variantSpecs(seed, gen);
   const passes: IndexPass[] = [];
-  const passPlan: { name: string; index: (typeof INDEX_PASSES)[number] | null }[] = [
-    { name: "migrations' indexes only", index: null },
-    ...indexPasses.map((index) => ({ name: `+ ${index.name} on runs (${index.columns})`, index })),
-  ];
+  const reportToo = process.env.BENCH_USAGE_REPORT?.trim() !== '0';
+  const passPlan: { name: string; index: (typeof INDEX_PASSES)[number] | null }[] = reportToo
+    ? [
+        { name: "migrations' indexes only", index: null },
+        ...indexPasses.map((index) => ({ name: `+ ${index.name} on runs (${index.columns})`, index })),
+      ]
+    : [];
   for (const step of passPlan) {
     let createMs: number | null = null;
     const ddl = step.index ? `create index ${step.index.name} on runs (${step.index.columns})` : null;
@@ -337,7 +341,7 @@ async function run(): Promise<number> {
   }
 
   const breakdown =
-    process.env.BENCH_USAGE_BREAKDOWN?.trim() === '0'
+    process.env.BENCH_USAGE_BREAKDOWN?.trim() === '0' || !reportToo
       ? null
       : await measureBreakdown(db, services, base, cookie, seed, analyzed, check);
 

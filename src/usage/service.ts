@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, notFound } from '../errors/api-error.js';
@@ -8,6 +7,7 @@ import type { Schema } from '../http/operation-types.js';
 import { toUsageBreakdown, toUsageReport } from './mapper.js';
 import { parseRunLine, type RunLine, type UsageFact } from './run-line.js';
 import type { FactRecord, RunRecord, SessionActivity, UsageFilter, UsageStore } from './store.js';
+import { timeOrderedId } from './time-ordered-id.js';
 
 /** A problem with an ingest file; the message names the line. Nothing has been written. */
 export class IngestError extends Error {}
@@ -99,33 +99,35 @@ export class UsageService {
     }
 
     const batchSize = Math.min(WRITE_BATCH, progressEvery);
-    await this.uow.run(async (trx) => {
-      // Sessions first: every run row refers to its session.
-      await this.usage.recordSessionActivity(trx, organizationId, [...sessions.values()], new Set(existing.keys()));
-      let batch: RunRecord[] = [];
-      let facts: FactRecord[] = [];
-      let written = 0;
-      // Runs first, then their facts: every fact refers to its run.
-      const flush = async () => {
-        await this.usage.insertRuns(trx, batch);
-        await this.usage.insertFacts(trx, facts);
-        batch = [];
-        facts = [];
-      };
-      for await (const { run } of readRuns(file)) {
-        const record = toRunRecord(organizationId, run);
-        batch.push(record);
-        for (const [ordinal, fact] of (run.facts ?? []).entries()) facts.push(toFactRecord(record, ordinal, fact));
-        if (batch.length === batchSize) {
-          const before = written;
-          written += batch.length;
-          await flush();
-          if (Math.floor(written / progressEvery) > Math.floor(before / progressEvery))
-            onProgress({ phase: 'written', lines: written });
+    await this.uow.run((trx) =>
+      this.usage.withBulkWriteCache(trx, async () => {
+        // Sessions first: every run row refers to its session.
+        await this.usage.recordSessionActivity(trx, organizationId, [...sessions.values()], new Set(existing.keys()));
+        let batch: RunRecord[] = [];
+        let facts: FactRecord[] = [];
+        let written = 0;
+        // Runs first, then their facts: every fact refers to its run.
+        const flush = async () => {
+          await this.usage.insertRuns(trx, batch);
+          await this.usage.insertFacts(trx, facts);
+          batch = [];
+          facts = [];
+        };
+        for await (const { run } of readRuns(file)) {
+          const record = toRunRecord(organizationId, run);
+          batch.push(record);
+          for (const [ordinal, fact] of (run.facts ?? []).entries()) facts.push(toFactRecord(record, ordinal, fact));
+          if (batch.length === batchSize) {
+            const before = written;
+            written += batch.length;
+            await flush();
+            if (Math.floor(written / progressEvery) > Math.floor(before / progressEvery))
+              onProgress({ phase: 'written', lines: written });
+          }
         }
-      }
-      await flush();
-    });
+        await flush();
+      }),
+    );
     return { runs, sessions: sessions.size };
   }
 
@@ -229,7 +231,7 @@ const toFactRecord = (run: RunRecord, ordinal: number, fact: UsageFact): FactRec
 });
 
 const toRunRecord = (organizationId: string, run: RunLine): RunRecord => ({
-  id: randomUUID(),
+  id: timeOrderedId(),
   organization_id: organizationId,
   project_id: run.projectId,
   session_id: run.sessionId,
