@@ -1,13 +1,26 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule } from '../http/operation-table.js';
 import type { Schema } from '../http/operation-types.js';
-import { byCodeUnits, byName } from '../shared/order.js';
+import { byCodeUnits } from '../shared/order.js';
 import { folderOrder } from '../folder-tree/order.js';
 import { toExplorerFolder, toExplorerProject } from './mapper.js';
 
-/** Folders in tree order (sortKey, name, id); projects by name, then id, so the order is total. */
-const projectOrder = (a: Schema<'ExplorerProject'>, b: Schema<'ExplorerProject'>) =>
-  byName(a.name, b.name) || byCodeUnits(a.id, b.id);
+type ExplorerProject = Schema<'ExplorerProject'>;
+
+/**
+ * Projects by name as people read them (`byName`), then id, so the order is total. Each name is
+ * lower-cased once, not twice per comparison: 20,000 projects take ~300,000 comparisons.
+ */
+export function sortProjects(projects: ExplorerProject[]): ExplorerProject[] {
+  const keyed = projects.map((project) => ({ project, folded: project.name.toLowerCase() }));
+  keyed.sort(
+    (a, b) =>
+      byCodeUnits(a.folded, b.folded) ||
+      byCodeUnits(a.project.name, b.project.name) ||
+      byCodeUnits(a.project.id, b.project.id),
+  );
+  return keyed.map((k) => k.project);
+}
 
 /** The admin's whole tree, and a member's own projects. */
 export function explorerOperations({ explorer }: Services): OperationModule {
@@ -21,7 +34,7 @@ export function explorerOperations({ explorer }: Services): OperationModule {
         ]);
         return {
           folders: folders.map(toExplorerFolder).sort(folderOrder),
-          projects: projects.map(toExplorerProject).sort(projectOrder),
+          projects: sortProjects(projects.map(toExplorerProject)),
         };
       },
     },
@@ -30,7 +43,7 @@ export function explorerOperations({ explorer }: Services): OperationModule {
       rule: 'member',
       async handle({ access, session }) {
         const projects = await explorer.projectsOfUser(access.organization.id, session.user.id);
-        return { projects: projects.map(toExplorerProject).sort(projectOrder) };
+        return { projects: sortProjects(projects.map(toExplorerProject)) };
       },
     },
   };
