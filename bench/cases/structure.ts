@@ -343,11 +343,16 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
   const getExplorer = explorerOps.getExplorer!.handle as unknown as Handle;
   const listMyProjects = explorerOps.listMyProjects!.handle as unknown as Handle;
   const listMembers = memberOperations(services).listMembers!.handle as unknown as Handle;
-  const memberCtx = { access: { ...access, role: 'MEMBER' }, session: { user: { id: seed.member.id } } };
+  const memberCtx = {
+    access: { ...access, role: 'MEMBER' },
+    session: { user: { id: seed.member.id } },
+    query: {},
+  };
 
   const explorerBody = await getExplorer({ access });
   const myBody = await listMyProjects(memberCtx);
-  const membersBody = await listMembers({ access });
+  // No limit: the whole list, as GET /members without a cursor answers it.
+  const membersBody = await listMembers({ access, query: {} });
   const plan: [string, string, TimingOptions, () => Promise<unknown> | unknown][] = [
     [
       'getExplorer',
@@ -376,7 +381,7 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
     ],
     ['listMyProjects', 'handler: query + mapping + sorting', SMALL, () => listMyProjects(memberCtx)],
     ['listMyProjects', 'JSON.stringify of the answer', SMALL, () => JSON.stringify(myBody)],
-    ['listMembers', 'handler: query + mapping + sorting (members.list)', BIG, () => listMembers({ access })],
+    ['listMembers', 'handler: query + mapping + sorting (members.list)', BIG, () => listMembers({ access, query: {} })],
     ['listMembers', 'JSON.stringify of the answer', BIG, () => JSON.stringify(membersBody)],
   ];
   const stages: StageFigures[] = [];
