@@ -131,6 +131,7 @@ test('roles: create with the model picker, prompt and tools; skills; order; edit
   await expect(page.getByRole('menuitem', { name: 'Disable…' })).toBeDisabled();
   await expect(page.getByText('The default role cannot be disabled')).toBeVisible();
   await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toBeHidden(); // closed, not still fading out beside the next one
 
   // Disable: the consequence first
   await action(page, 'Support', 'Disable…');

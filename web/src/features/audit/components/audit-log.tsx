@@ -117,12 +117,15 @@ function Filters() {
   const [params, setParams] = useSearchParams();
   const [action, setAction] = useState(params.get('action') ?? '');
   const [targetId, setTargetId] = useState(params.get('targetId') ?? '');
-  const set = (name: string, value: string | null) =>
+  // One navigation for all changes: react-router does not queue two updates made in one event.
+  const set = (values: Record<string, string | null>) =>
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
-        if (value) next.set(name, value);
-        else next.delete(name);
+        for (const [name, value] of Object.entries(values)) {
+          if (value) next.set(name, value);
+          else next.delete(name);
+        }
         return next;
       },
       { replace: true },
@@ -136,8 +139,7 @@ function Filters() {
       aria-label="Filter the audit log"
       onSubmit={(e) => {
         e.preventDefault();
-        set('action', action.trim());
-        set('targetId', targetId.trim());
+        set({ action: action.trim(), targetId: targetId.trim() });
       }}
     >
       <Group align="flex-end" wrap="wrap">
@@ -153,7 +155,7 @@ function Filters() {
           clearable
           data={TARGET_TYPES}
           value={params.get('targetType')}
-          onChange={(value) => set('targetType', value)}
+          onChange={(value) => set({ targetType: value })}
           w={220}
         />
         <TextInput label="Target id" value={targetId} onChange={(e) => setTargetId(e.currentTarget.value)} />
@@ -161,13 +163,13 @@ function Filters() {
           type="date"
           label="From"
           value={params.get('fromDay') ?? ''}
-          onChange={(e) => set('fromDay', e.currentTarget.value)}
+          onChange={(e) => set({ fromDay: e.currentTarget.value })}
         />
         <TextInput
           type="date"
           label="To"
           value={params.get('toDay') ?? ''}
-          onChange={(e) => set('toDay', e.currentTarget.value)}
+          onChange={(e) => set({ toDay: e.currentTarget.value })}
         />
         <Button type="submit" variant="default">
           Apply
