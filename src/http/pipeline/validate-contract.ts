@@ -76,9 +76,15 @@ function onFirstUse(make: () => RequestHandler[]): RequestHandler {
     const chain = handlers;
     let i = 0;
     const step = (err?: unknown): void => {
-      if (err !== undefined && err !== null) return next(err);
+      if (err !== undefined && err !== null) {
+        next(err);
+        return;
+      }
       const handler = chain[i++];
-      if (!handler) return next();
+      if (!handler) {
+        next();
+        return;
+      }
       try {
         // Express 5 turns a handler's rejected promise into next(err); so does this chain.
         const result: unknown = handler(req, res, step);
