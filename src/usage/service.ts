@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { recordChange } from '../audit/trail.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, notFound } from '../errors/api-error.js';
 import type { FolderStore } from '../folders/store.js';
@@ -126,6 +127,12 @@ export class UsageService {
           }
         }
         await flush();
+        await recordChange(trx, {
+          organizationId,
+          target: { type: 'usage', id: null },
+          before: null,
+          after: { runs, sessions: sessions.size, newSessions: sessions.size - existing.size },
+        });
       }),
     );
     return { runs, sessions: sessions.size };

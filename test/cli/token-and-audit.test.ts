@@ -6,6 +6,7 @@ import { expectError, expectOk, okBody } from '../support/assertions.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
 import { type OrgFixture, seedOrg } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
+import { runLine, writeJsonl } from '../support/usage-runs.js';
 
 let hub: TestHub;
 let org: OrgFixture;
@@ -142,6 +143,10 @@ describe('console commands in the audit log', () => {
     fs.mkdirSync(skillDir);
     fs.writeFileSync(path.join(skillDir, 'SKILL.md'), '---\nname: logged-skill\n---\nLogged.\n');
     await run(['skill', 'install', skillDir, '--org', 'logged']);
+    const runs = writeJsonl(path.dirname(skillDir), 'runs.jsonl', [
+      runLine(project.id, 'logged-session', new Date().toISOString()),
+    ]);
+    await run(['usage', 'ingest', runs, '--org', 'logged']);
 
     expect(await consoleEvents('logged')).toEqual([
       'hub.org.create organization',
@@ -149,6 +154,7 @@ describe('console commands in the audit log', () => {
       'hub.project.bind project_binding',
       'hub.token.create api_token',
       'hub.skill.install agent_skill',
+      'hub.usage.ingest usage',
     ]);
     const audit = JSON.stringify(await hub.services.db('audit_events').select());
     expect(audit).not.toContain('sk-console-canary');

@@ -42,6 +42,7 @@ const TARGET_TYPES = [
   'agent_skill',
   'library_folder',
   'api_token',
+  'usage',
 ];
 
 /** A date input's day (local midnight) as an RFC 3339 instant; `end` moves it to the next midnight. */
