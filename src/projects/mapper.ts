@@ -1,7 +1,12 @@
 import type { Schema } from '../http/operation-types.js';
 import type { TeamAccessRecord } from '../grants/store.js';
-import type { ProjectViewer } from './service.js';
 import type { ProjectDetailRecord, SessionRecord } from './store.js';
+
+/** Who is looking at a project detail, for its `actor…` flags. */
+export interface ProjectViewer {
+  isOrgAdmin: boolean;
+  canManage: boolean;
+}
 
 /** The API shapes of a project, its agent sessions and its team access, from their rows. */
 export const toProjectDetail = (d: ProjectDetailRecord & ProjectViewer): Schema<'ProjectDetail'> => ({

@@ -12,16 +12,10 @@ import type { GrantStore } from '../grants/store.js';
 import type { FolderService } from '../folders/service.js';
 import type { OrgAccess } from '../orgs/store.js';
 import { isOrgAdminRole } from '../auth/rules.js';
-import { toProjectBinding, toProjectView } from './mapper.js';
+import { type ProjectViewer, toProjectBinding, toProjectView } from './mapper.js';
 import { requireLive, type ProjectRecord } from './project.js';
 import type { ProjectAccess, ProjectGuard } from './project-guard.js';
 import type { BindingRecord, ProjectDetailRecord, ProjectStore, SessionRecord } from './store.js';
-
-/** Who is looking at a project detail, for its `actor…` flags. */
-export interface ProjectViewer {
-  isOrgAdmin: boolean;
-  canManage: boolean;
-}
 
 /** Projects: creation with a workspace and a MANAGE grant for the creator, and their life cycle. */
 export class ProjectService {

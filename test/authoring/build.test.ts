@@ -85,7 +85,7 @@ describe('build output', () => {
     expect(fs.existsSync(out)).toBe(false);
   });
 
-  it('leaves nothing beside the build root when the check refuses a course whose images were being copied', async () => {
+  it('leaves nothing beside the build root when the check refuses a course while copying its images', async () => {
     // The images of parts checked before the failing one are copied while the check goes on.
     const course = copyFixture('assemble-basic');
     fs.appendFileSync(path.join(course, 'parts/lifting/slides.md'), '\nA paragraph an outline does not allow.\n');

@@ -7,7 +7,7 @@ import createFetchClient, { type Middleware } from 'openapi-fetch';
 import createClient from 'openapi-react-query';
 
 export type Schemas = components['schemas'];
-/** The contract's error envelope; `code` may also be `http_<status>` for a failure that did not come from the service. */
+/** The contract's error envelope; `code` may also be `http_<status>` for a failure not from the service. */
 export type ApiErrorBody = {
   error: Omit<Schemas['Error']['error'], 'code'> & { code: Schemas['ErrorCode'] | `http_${number}` };
 };
