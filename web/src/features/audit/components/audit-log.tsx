@@ -1,6 +1,6 @@
 import {
   Alert,
-  Badge,
+  Anchor,
   Button,
   Code,
   Group,
@@ -231,23 +231,25 @@ export function AuditLog() {
                 <Table.Tr key={event.id}>
                   <Table.Td>{new Date(event.at).toLocaleString()}</Table.Td>
                   <Table.Td>
-                    <Group gap={6} wrap="nowrap">
-                      <Badge variant="light" size="sm">
-                        {event.actor.type}
-                      </Badge>
+                    <Stack gap={0} miw={140}>
                       {event.actor.id ? (
-                        <Button
-                          variant="subtle"
-                          size="compact-sm"
+                        <Anchor
+                          component="button"
+                          type="button"
+                          size="sm"
+                          ta="left"
                           title="Show only this actor's events"
                           onClick={() => filterBy('actorId', event.actor.id!)}
                         >
                           {event.actor.displayName}
-                        </Button>
+                        </Anchor>
                       ) : (
                         <Text size="sm">{event.actor.displayName}</Text>
                       )}
-                    </Group>
+                      <Text size="xs" c="dimmed">
+                        {event.actor.type}
+                      </Text>
+                    </Stack>
                   </Table.Td>
                   <Table.Td>
                     <Code>{event.action}</Code>
