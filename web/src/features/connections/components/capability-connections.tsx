@@ -2,6 +2,7 @@ import { Button, Code, Group, Paper, Stack, Table, Text, Title } from '@mantine/
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import { ConfirmAction } from '../../../components/confirm-action';
+import { MessageRow } from '../../../components/message-row';
 import { QueryError } from '../../../components/query-error';
 import { ScrollRegion } from '../../../components/scroll-region';
 import type { Schemas } from '../../../lib/api-client';
@@ -79,19 +80,9 @@ export function CapabilityConnections() {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {list.isPending && (
-                  <Table.Tr>
-                    <Table.Td colSpan={8}>Loading…</Table.Td>
-                  </Table.Tr>
-                )}
+                {list.isPending && <MessageRow columns={8}>Loading…</MessageRow>}
                 {list.data?.connections.length === 0 && (
-                  <Table.Tr>
-                    <Table.Td colSpan={8}>
-                      <Text size="sm" c="dimmed">
-                        No capability connection yet.
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
+                  <MessageRow columns={8}>No capability connection yet.</MessageRow>
                 )}
                 {list.data?.connections.map((row) => (
                   <Table.Tr key={row.id} data-capability={row.capabilityId}>

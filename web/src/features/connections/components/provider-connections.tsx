@@ -2,6 +2,7 @@ import { Button, Code, Group, Paper, Stack, Table, Text, Title } from '@mantine/
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import { ConfirmAction } from '../../../components/confirm-action';
+import { MessageRow } from '../../../components/message-row';
 import { QueryError } from '../../../components/query-error';
 import { ScrollRegion } from '../../../components/scroll-region';
 import type { Schemas } from '../../../lib/api-client';
@@ -94,19 +95,9 @@ export function ProviderConnections() {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {list.isPending && (
-                  <Table.Tr>
-                    <Table.Td colSpan={7}>Loading…</Table.Td>
-                  </Table.Tr>
-                )}
+                {list.isPending && <MessageRow columns={7}>Loading…</MessageRow>}
                 {list.data?.connections.length === 0 && (
-                  <Table.Tr>
-                    <Table.Td colSpan={7}>
-                      <Text size="sm" c="dimmed">
-                        No provider connection yet.
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
+                  <MessageRow columns={7}>No provider connection yet.</MessageRow>
                 )}
                 {list.data?.connections.map((row) => (
                   <Table.Tr key={row.id} data-provider={row.providerId}>

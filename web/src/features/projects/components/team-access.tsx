@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { ConfirmAction } from '../../../components/confirm-action';
+import { MessageRow } from '../../../components/message-row';
 import { QueryError } from '../../../components/query-error';
 import { ScrollRegion } from '../../../components/scroll-region';
 import { errorMessage, type Schemas } from '../../../lib/api-client';
@@ -213,15 +214,7 @@ export function TeamAccess({ project }: { project: Schemas['ProjectDetail'] }) {
                 {(access.data?.access ?? []).map((entry) => (
                   <AccessRow key={entry.teamId} entry={entry} project={project} disabled={disabled} />
                 ))}
-                {access.data?.access.length === 0 && (
-                  <Table.Tr>
-                    <Table.Td colSpan={3}>
-                      <Text c="dimmed" size="sm">
-                        No team has access yet.
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                )}
+                {access.data?.access.length === 0 && <MessageRow columns={3}>No team has access yet.</MessageRow>}
               </Table.Tbody>
             </Table>
           </ScrollRegion>
