@@ -1,10 +1,8 @@
-import { parseCommandArgs, requiredFlag } from '../cli/args.js';
+import { parseCommandArgs, requiredFlag, timeFlag } from '../cli/args.js';
 import type { Runtime } from '../cli/runtime.js';
 import { UsageError } from '../cli/usage-error.js';
 import { ApiError } from '../errors/api-error.js';
 import { isOrgAdminRole } from '../auth/rules.js';
-import { isRfc3339Timestamp } from '../shared/timestamps.js';
-import { parseDuration } from '../shared/duration.js';
 import { isScope, SCOPES } from './scopes.js';
 
 /**
@@ -35,7 +33,10 @@ export async function tokenCommand(
   if (unknown.length) throw new UsageError(`unknown scope ${unknown.join(', ')}; scopes are ${SCOPES.join(', ')}`);
 
   await withRuntime(async (runtime) => {
-    const expiresAt = values.expires === undefined ? null : expiryOf(values.expires, runtime.clock.now());
+    const expiresAt =
+      values.expires === undefined
+        ? null
+        : timeFlag('--expires', values.expires, runtime.clock.now(), 'ahead', '30d or 12h,');
     const org = await runtime.organizations.findBySlug(orgSlug);
     if (!org) throw new UsageError(`no organization "${orgSlug}"`);
     const user = await runtime.users.findByImOpenId(runtime.db, imOpenId);
@@ -54,13 +55,4 @@ export async function tokenCommand(
       throw err;
     }
   });
-}
-
-/** `--expires`: a duration from now (`30d`, `12h`) or an RFC 3339 time. */
-function expiryOf(value: string, now: Date): string {
-  if (isRfc3339Timestamp(value)) return new Date(value).toISOString();
-  const ms = parseDuration(value);
-  if (ms === undefined)
-    throw new UsageError(`--expires ${JSON.stringify(value)}: give a duration like 30d or 12h, or an RFC 3339 time`);
-  return new Date(now.getTime() + ms).toISOString();
 }

@@ -1,8 +1,6 @@
-import { parseCommandArgs } from '../cli/args.js';
+import { parseCommandArgs, timeFlag } from '../cli/args.js';
 import type { Runtime } from '../cli/runtime.js';
 import { UsageError } from '../cli/usage-error.js';
-import { parseDuration } from '../shared/duration.js';
-import { isRfc3339Timestamp } from '../shared/timestamps.js';
 import { toAuditEvent } from './mapper.js';
 
 /** Events read per query while printing; the log itself may be any length. */
@@ -32,7 +30,8 @@ export async function auditCommand(
   await withRuntime(async (runtime) => {
     const org = await runtime.organizations.findBySlug(orgSlug);
     if (!org) throw new UsageError(`no organization "${orgSlug}"`);
-    const from = values.since === undefined ? undefined : sinceOf(values.since, runtime.clock.now());
+    const from =
+      values.since === undefined ? undefined : timeFlag('--since', values.since, runtime.clock.now(), 'ago', '7d');
     let printed = 0;
     let cursor: string | undefined;
     do {
@@ -45,14 +44,6 @@ export async function auditCommand(
     } while (cursor !== undefined && printed < limit);
     if (printed === 0 && !values.json) io.stdout.write(`no audit events in ${orgSlug}\n`);
   });
-}
-
-function sinceOf(value: string, now: Date): string {
-  if (isRfc3339Timestamp(value)) return new Date(value).toISOString();
-  const ms = parseDuration(value);
-  if (ms === undefined)
-    throw new UsageError(`--since ${JSON.stringify(value)}: give a duration like 7d or an RFC 3339 time`);
-  return new Date(now.getTime() - ms).toISOString();
 }
 
 function humanLine(event: ReturnType<typeof toAuditEvent>): string {

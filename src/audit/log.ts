@@ -1,5 +1,5 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { decodeCursor, encodeCursor, type Page } from '../shared/pagination.js';
+import { decodeCursor, type Page, pageOfRows } from '../shared/pagination.js';
 import type { AuditEventRecord, AuditFilters, AuditStore } from './store.js';
 
 /** Reads the audit log a page at a time, newest first. */
@@ -20,8 +20,6 @@ export class AuditLog {
   ): Promise<Page<AuditEventRecord>> {
     const beforeSeq = page.cursor === undefined ? undefined : Number(decodeCursor(page.cursor, 1)[0]);
     const rows = await this.store.list(this.uow.executor, organizationId, filters, page.limit + 1, beforeSeq);
-    const items = rows.slice(0, page.limit);
-    const last = items[items.length - 1];
-    return { items, nextCursor: rows.length > page.limit && last ? encodeCursor([Number(last.seq)]) : null };
+    return pageOfRows(rows, page.limit, (event) => [Number(event.seq)]);
   }
 }

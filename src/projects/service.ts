@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { decodeCursor, encodeCursor, type Page } from '../shared/pagination.js';
+import { decodeCursor, type Page, pageOfRows } from '../shared/pagination.js';
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { recordChange } from '../audit/trail.js';
@@ -146,9 +146,7 @@ export class ProjectService {
   async listSessions(projectId: string, limit: number, cursor?: string): Promise<Page<SessionRecord>> {
     const after = cursor === undefined ? undefined : (decodeCursor(cursor, 2) as [string, string]);
     const rows = await this.projects.listSessions(this.uow.executor, projectId, limit + 1, after);
-    const items = rows.slice(0, limit);
-    const last = items[items.length - 1];
-    return { items, nextCursor: rows.length > limit && last ? encodeCursor([last.updated_at, last.id]) : null };
+    return pageOfRows(rows, limit, (session) => [session.updated_at, session.id]);
   }
 }
 

@@ -87,3 +87,13 @@ export function pageOf<T>(ordered: readonly T[], request: PageRequest, order: Li
   const more = start + request.limit < ordered.length;
   return { items, nextCursor: more ? encodeCursor(order.keyOf(items[items.length - 1]!)) : null };
 }
+
+/**
+ * A page of a list paged in SQL: `rows` are up to `limit + 1` rows read in the list's order
+ * after the cursor; the extra one is not shown, it only says that another page follows.
+ */
+export function pageOfRows<T>(rows: readonly T[], limit: number, keyOf: (row: T) => CursorKey): Page<T> {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor(keyOf(last)) : null };
+}
