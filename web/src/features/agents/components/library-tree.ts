@@ -1,3 +1,4 @@
+import { TOP_LEVEL } from '../../../components/folder-move-dialog';
 import type { Schemas } from '../../../lib/api-client';
 
 export type LibraryFolder = Schemas['AgentLibraryFolder'];
@@ -66,7 +67,8 @@ export function subtreeIds(lib: Library, folderId: string): Set<string> {
   return ids;
 }
 
-export const ROOT = '__root__';
+/** The library root as a choice: the value the move dialog reads as "no folder". */
+export const ROOT = TOP_LEVEL;
 
 /** Choices for "which folder": the root first, then every folder by its path, minus `excluded`. */
 export function folderOptions(lib: Library, excluded: ReadonlySet<string> = new Set()) {
