@@ -1,5 +1,5 @@
-import { ActionIcon, Badge, Button, Group, Loader, Menu, Stack, Text, TextInput } from '@mantine/core';
-import { useIsMutating } from '@tanstack/react-query';
+import { ActionIcon, Badge, Button, Group, Menu, Stack, Text } from '@mantine/core';
+import { ListToolbar } from './list-toolbar';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { QueryError } from '../../../components/query-error';
@@ -48,7 +48,6 @@ export function RolesList() {
   const lib = useMemo(() => buildLibrary(library.data?.folders, [], []), [library.data]);
   const update = useUpdateAgentRole();
   const put = usePutAgentRole();
-  const saving = useIsMutating() > 0;
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [search, setSearch] = useState('');
   const needle = useDeferredValue(search.trim().toLowerCase());
@@ -206,19 +205,12 @@ export function RolesList() {
   const d = dialog;
   return (
     <Stack>
-      <Group justify="space-between" wrap="wrap">
-        <Button onClick={() => setDialog({ type: 'edit', role: null })}>New role</Button>
-        <Group gap="xs">
-          {saving && <Loader size="sm" aria-label="Saving" />}
-          <TextInput
-            aria-label="Search roles"
-            placeholder="Search roles"
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-            w={220}
-          />
-        </Group>
-      </Group>
+      <ListToolbar
+        action={<Button onClick={() => setDialog({ type: 'edit', role: null })}>New role</Button>}
+        searchLabel="Search roles"
+        search={search}
+        onSearch={setSearch}
+      />
       <Text size="sm" c="dimmed" aria-live="polite">
         {roles.isPending
           ? 'Loading…'

@@ -1,17 +1,5 @@
-import {
-  ActionIcon,
-  Badge,
-  Button,
-  CopyButton,
-  Group,
-  Loader,
-  Menu,
-  Stack,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
-import { useIsMutating } from '@tanstack/react-query';
+import { ActionIcon, Badge, Button, CopyButton, Group, Menu, Stack, Text, Tooltip } from '@mantine/core';
+import { ListToolbar } from './list-toolbar';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { QueryError } from '../../../components/query-error';
 import { type Column, VirtualTable } from '../../../components/virtual-table';
@@ -84,7 +72,6 @@ export function SkillsList() {
   const lib = useMemo(() => buildLibrary(library.data?.folders, [], []), [library.data]);
   const move = useLibraryMove(lib, allRoles);
   const update = useUpdateAgentSkill();
-  const saving = useIsMutating() > 0;
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [search, setSearch] = useState('');
   const needle = useDeferredValue(search.trim().toLowerCase());
@@ -194,19 +181,12 @@ export function SkillsList() {
   const d = dialog;
   return (
     <Stack>
-      <Group justify="space-between" wrap="wrap">
-        <Button onClick={() => setDialog({ type: 'install', name: null })}>Install skill</Button>
-        <Group gap="xs">
-          {saving && <Loader size="sm" aria-label="Saving" />}
-          <TextInput
-            aria-label="Search skills"
-            placeholder="Search skills"
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-            w={220}
-          />
-        </Group>
-      </Group>
+      <ListToolbar
+        action={<Button onClick={() => setDialog({ type: 'install', name: null })}>Install skill</Button>}
+        searchLabel="Search skills"
+        search={search}
+        onSearch={setSearch}
+      />
       {roles.isError && <QueryError error={roles.error} title="The roles could not be loaded" />}
       <Text size="sm" c="dimmed" aria-live="polite">
         {skills.isPending ? 'Loading…' : `${rows.length} of ${all.length} skills`}
