@@ -10,9 +10,10 @@ export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist/', import.meta
 
 /**
  * Paths the admin app never answers: the API, the login flow, the contract and the operations
- * endpoints keep their own 404s, so a typo there is never masked by the app's HTML.
+ * endpoints keep their own 404s, and so does the built assets folder: a typo there is never masked by
+ * the app's HTML.
  */
-const RESERVED = /^\/(api|auth|docs|metrics|healthz|readyz)(\/|$)/;
+const RESERVED = /^\/(api|auth|assets|docs|metrics|healthz|readyz)(\/|$)/;
 /** A last segment with a dot names a file; a missing file is a 404, not the app. */
 const LOOKS_LIKE_FILE = /\/[^/]*\.[^/]*$/;
 

@@ -76,7 +76,7 @@ describe('the admin app at /', () => {
   });
 
   it('answers a missing asset or any path with a file extension with 404, not the app', async () => {
-    for (const route of ['/assets/missing.js', '/favicon.ico', '/o/demo/report.csv']) {
+    for (const route of ['/assets/missing.js', '/assets/no-extension', '/favicon.ico', '/o/demo/report.csv']) {
       const res = await hub.request('GET', route, { headers: HTML });
       expect(res.status, route).toBe(404);
       expect(res.text, route).not.toContain('<div id="root">');
