@@ -2213,11 +2213,23 @@ export interface components {
         CapacityDimension: "requestRate" | "requestBodySize" | "agentConcurrency" | "admissionQueueLength" | "admissionQueueWait" | "fileSize" | "attachmentCount" | "archiveExpansion" | "projectStorage" | "organizationStorage" | "memberCount" | "projectCount" | "teamCount" | "folderCount" | "sessionCount" | "runWallTime" | "runTurns" | "runToolCalls" | "toolWallTime" | "runOutputSize" | "processMemory" | "processCpu" | "processCount";
         CapacityDimensionRow: {
             dimension: components["schemas"]["CapacityDimension"];
-            /** @description The platform ceiling, or null when the operator set none. */
+            /**
+             * @description The platform ceiling: `HUB_CEILING_<DIMENSION>` when the operator
+             *     set it, else the built-in default (see the Capacity tag). Never
+             *     null: every dimension has a ceiling. The type still allows `null`
+             *     only because the spec gives this field the shape "number or null";
+             *     clients may treat it as a number.
+             */
             platformCeiling: number | null;
             /** @description The organization's own limit, or null when it set none. */
             organizationLimit: number | null;
-            /** @description min(`platformCeiling`, `organizationLimit`); `platformCeiling` when `organizationLimit` is null. */
+            /**
+             * @description min(`platformCeiling`, `organizationLimit`); `platformCeiling` when
+             *     `organizationLimit` is null. Never null, since `platformCeiling`
+             *     never is (the type allows `null` for the spec's shape, as for
+             *     `platformCeiling`). The agent runtime reads the same minimum
+             *     through `effectiveLimit(organizationId, dimension)`.
+             */
             effective: number | null;
         };
         CapacityPolicyView: {

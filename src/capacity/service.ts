@@ -17,8 +17,9 @@ type CapacityLimits = Schema<'CapacityLimits'>;
 
 /**
  * The limit that applies: the lower of the platform ceiling and the organization's limit, the
- * ceiling when the organization set none. A limit kept after an operator removed the ceiling
- * still binds: an organization's own restriction is never lifted by a platform change.
+ * ceiling when the organization set none. Every dimension has a ceiling (DESIGN §5), so the
+ * service always passes a number and gets one back; the null cases only mirror the
+ * `CapacityDimensionRow` type, which keeps the spec's "number or null" shape.
  */
 export function effectiveOf(ceiling: number | null, organizationLimit: number | null): number | null {
   if (organizationLimit === null) return ceiling;

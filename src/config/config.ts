@@ -30,8 +30,8 @@ export interface Config {
    */
   shutdownGraceMs: number;
   /**
-   * Platform ceilings set by `HUB_CEILING_<DIMENSION>`; a dimension left out takes its runtime
-   * default or none (`platformCeilings` in src/capacity/ceilings.ts).
+   * Platform ceilings set by `HUB_CEILING_<DIMENSION>`; a dimension left out takes its built-in
+   * ceiling, never none (`platformCeilings` in src/capacity/ceilings.ts).
    */
   ceilings: DimensionValues;
   /** The model picker (`/agent-models`) from `HUB_MODELS`, or the built-in list (src/config/models.ts). */

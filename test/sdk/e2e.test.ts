@@ -77,6 +77,12 @@ interface DriveOutput {
   libraryFolder: SuccessBody<'createAgentLibraryFolder'>;
   library: SuccessBody<'getAgentLibrary'>;
   roleDisabled: SuccessBody<'updateAgentRole'>;
+  libraryFolderNotEmpty: unknown;
+  drawer: SuccessBody<'createAgentLibraryFolder'>;
+  drawerRenamed: SuccessBody<'updateAgentLibraryFolder'>;
+  libraryRenamed: SuccessBody<'getAgentLibrary'>;
+  drawerArchived: SuccessBody<'archiveAgentLibraryFolder'>;
+  libraryAfterArchive: SuccessBody<'getAgentLibrary'>;
   providerDisabled: SuccessBody<'disableProviderConnection'>;
   /** The ApiError fields of the calls that failed on purpose. */
   projectNotFound: unknown;
@@ -207,6 +213,18 @@ describe('the packed SDK against the real service', () => {
       libraryFolderId: seen.libraryFolder.id,
       disabledAt: expect.any(String),
     });
+    // The disabled role still counts, so Shelf is not empty; the empty Drawer is renamed, then archived.
+    expect(seen.libraryFolderNotEmpty).toMatchObject({ isApiError: true, status: 409, code: 'folder_not_empty' });
+    expect(seen.drawerRenamed).toEqual({
+      id: seen.drawer.id,
+      name: 'Cabinet',
+      parentId: null,
+      sortKey: seen.drawer.sortKey,
+    });
+    expect(seen.libraryRenamed.folders).toHaveLength(2);
+    expect(seen.libraryRenamed.folders).toContainEqual({ ...seen.drawerRenamed, roleCount: 0, skillCount: 0 });
+    expect(seen.drawerArchived).toEqual({ archived: true, folderId: seen.drawer.id });
+    expect(seen.libraryAfterArchive.folders).toEqual([{ ...seen.library.folders[0], roleCount: 1, skillCount: 0 }]);
     expect(seen.providerDisabled).toMatchObject({ providerId: 'anthropic', mode: 'BYOK', status: 'DISABLED' });
     expect(seen.projectNotFound).toEqual({
       isApiError: true,

@@ -56,6 +56,13 @@ seen.libraryFolder = await hub.createAgentLibraryFolder({ body: { name: 'Shelf' 
 seen.library = await hub.getAgentLibrary();
 await hub.putAgentRole({ roleId: 'coder', body: { label: 'Coder', libraryFolderId: seen.libraryFolder.id } });
 seen.roleDisabled = await hub.updateAgentRole({ roleId: 'coder', body: { disabled: true } });
+// Shelf holds the (disabled) role, so it cannot be archived; an empty folder is renamed, then archived.
+seen.libraryFolderNotEmpty = await failure(() => hub.archiveAgentLibraryFolder({ folderId: seen.libraryFolder.id }));
+seen.drawer = await hub.createAgentLibraryFolder({ body: { name: 'Drawer' } });
+seen.drawerRenamed = await hub.updateAgentLibraryFolder({ folderId: seen.drawer.id, body: { name: 'Cabinet' } });
+seen.libraryRenamed = await hub.getAgentLibrary();
+seen.drawerArchived = await hub.archiveAgentLibraryFolder({ folderId: seen.drawer.id });
+seen.libraryAfterArchive = await hub.getAgentLibrary();
 await hub.rotateProviderConnection({
   providerId: 'anthropic',
   body: { baseUrl: 'https://api.example.com', authToken: 'sk-sdk' },
