@@ -46,6 +46,9 @@ export const isCapacityDimension = (text: string): text is CapacityDimension => 
 /** A value for some dimensions: an organization's limits, or the ceilings an operator set. */
 export type DimensionValues = Partial<Record<CapacityDimension, number>>;
 
+/** Limits to set (a number) or clear (null); the dimensions absent stay as they are. */
+export type LimitChanges = Partial<Record<CapacityDimension, number | null>>;
+
 /** `memberCount` → `MEMBER_COUNT`, the suffix of its ceiling variable. */
 export const screamingSnake = (dimension: CapacityDimension): string =>
   dimension.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();

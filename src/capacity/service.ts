@@ -5,27 +5,11 @@ import { MINUTE_MS, type Clock } from '../config/clock.js';
 import type { Config } from '../config/config.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError, badRequest, conflict, unprocessable } from '../errors/api-error.js';
-import type { Schema } from '../http/operation-types.js';
 import { ORGANIZATION_LIMIT_FLOORS, platformCeilings } from './ceilings.js';
-import { CAPACITY_DIMENSIONS, type CapacityDimension, type DimensionValues } from './dimensions.js';
+import { CAPACITY_DIMENSIONS, type CapacityDimension, type DimensionValues, type LimitChanges } from './dimensions.js';
+import { toCapacityPolicyView, type CapacityPolicyView } from './mapper.js';
 import { RateWindows, type RequestWindows } from './rate-window.js';
 import type { CapacityStore } from './store.js';
-
-export type CapacityPolicyView = Schema<'CapacityPolicyView'>;
-type CapacityDimensionRow = Schema<'CapacityDimensionRow'>;
-type CapacityLimits = Schema<'CapacityLimits'>;
-
-/**
- * The limit that applies: the lower of the platform ceiling and the organization's limit, the
- * ceiling when the organization set none. Every dimension has a ceiling (DESIGN §5), so the
- * service always passes a number and gets one back; the null cases only mirror the
- * `CapacityDimensionRow` type, which keeps the spec's "number or null" shape.
- */
-export function effectiveOf(ceiling: number | null, organizationLimit: number | null): number | null {
-  if (organizationLimit === null) return ceiling;
-  if (ceiling === null) return organizationLimit;
-  return Math.min(ceiling, organizationLimit);
-}
 
 /**
  * Layered capacity: platform ceilings from the configuration, each organization's own lower
@@ -61,8 +45,7 @@ export class CapacityService {
 
   /** All 23 dimensions in contract order, read fresh from the database. */
   async view(organizationId: string, db: Executor = this.uow.executor): Promise<CapacityPolicyView> {
-    const limits = await this.store.limitsOf(db, organizationId);
-    return { dimensions: CAPACITY_DIMENSIONS.map((dimension) => this.row(dimension, limits)) };
+    return toCapacityPolicyView(this.ceilings, await this.store.limitsOf(db, organizationId));
   }
 
   /**
@@ -71,7 +54,7 @@ export class CapacityService {
    * limit below its dimension's floor is 422 `capacity_below_floor`, one above the ceiling 422
    * `capacity_above_ceiling`; when both occur, the floor's code wins (the message names all).
    */
-  async update(organizationId: string, limits: CapacityLimits): Promise<CapacityPolicyView> {
+  async update(organizationId: string, limits: LimitChanges): Promise<CapacityPolicyView> {
     const changes: Array<[CapacityDimension, number | null]> = [];
     const belowFloor: string[] = [];
     const aboveCeiling: string[] = [];
@@ -205,17 +188,6 @@ export class CapacityService {
       });
     }
     if (waitMs > 0) throw rateLimited(rate, waitMs);
-  }
-
-  private row(dimension: CapacityDimension, limits: DimensionValues): CapacityDimensionRow {
-    const platformCeiling = this.ceilings[dimension];
-    const organizationLimit = limits[dimension] ?? null;
-    return {
-      dimension,
-      platformCeiling,
-      organizationLimit,
-      effective: effectiveOf(platformCeiling, organizationLimit),
-    };
   }
 
   private effectiveIn(limits: DimensionValues, dimension: CapacityDimension): number {
