@@ -1,0 +1,95 @@
+// hub's sources bundled into one JavaScript file, so start-up does not go through a TypeScript loader.
+// Through tsx, each of the ~170 source modules costs a transform and a round trip to the loader's
+// thread: about half of `hub serve`'s start-up. The bundle holds only src/ (packages stay external
+// and load natively from node_modules) and is written by `npm run build:server`, which `npm ci`
+// runs as part of `prepare`. It is used only while every source it was made from is unchanged, so
+// a checkout with edited sources runs them through tsx instead, never a stale build.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ENTRY = 'src/cli/hub.ts';
+
+/** Where a project's bundle lives, and its manifest: each source it holds, with the size and mtime it had. */
+function outputsOf(root) {
+  const dir = path.join(root, 'dist');
+  return { dir, bundle: path.join(dir, 'hub.mjs'), manifest: path.join(dir, 'hub.manifest.json') };
+}
+
+/** The bundle's path when it is current with every source it holds; undefined otherwise. */
+export function currentBundle(root = ROOT) {
+  const { bundle, manifest: manifestFile } = outputsOf(root);
+  let manifest;
+  try {
+    manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  for (const [file, stamp] of Object.entries(manifest.inputs)) {
+    const stat = fs.statSync(path.join(root, file), { throwIfNoEntry: false });
+    if (!stat || stampOf(stat) !== stamp) return undefined;
+  }
+  return fs.existsSync(bundle) ? bundle : undefined;
+}
+
+/**
+ * Bundles src/ with the esbuild that tsx brings. Each source keeps its own `import.meta.url`, so
+ * the files it finds beside itself (openapi.yaml, web/dist, package.json) are found from the
+ * bundle too. The bundle is written before the manifest that vouches for it, each by an atomic
+ * rename, so a run that starts meanwhile sees the old pair, no pair, or the new one.
+ */
+export async function buildBundle(root = ROOT) {
+  const { dir, bundle, manifest } = outputsOf(root);
+  const esbuild = createRequire(import.meta.resolve('tsx'))('esbuild');
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: [ENTRY],
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: `node${process.versions.node}`,
+    metafile: true,
+    write: false,
+    logLevel: 'warning',
+    plugins: [ownModuleUrls],
+  });
+  const inputs = {};
+  for (const input of Object.keys(result.metafile.inputs)) {
+    inputs[input] = stampOf(fs.statSync(path.join(root, input)));
+  }
+  fs.mkdirSync(dir, { recursive: true });
+  writeAtomically(bundle, result.outputFiles[0].contents);
+  writeAtomically(manifest, JSON.stringify({ entry: ENTRY, inputs }));
+  return { bundle, sources: Object.keys(inputs).length };
+}
+
+/** `import.meta.url` in a source becomes that source's own URL, as it is when run unbundled. */
+const ownModuleUrls = {
+  name: 'own-module-urls',
+  setup(build) {
+    build.onLoad({ filter: /\/src\/.*\.ts$/ }, (args) => ({
+      loader: 'ts',
+      contents: fs
+        .readFileSync(args.path, 'utf8')
+        .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+    }));
+  },
+};
+
+function stampOf(stat) {
+  return `${stat.size}:${stat.mtimeMs}`;
+}
+
+function writeAtomically(file, data) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, data);
+  fs.renameSync(temporary, file);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const { bundle, sources } = await buildBundle();
+  process.stdout.write(`hub: bundled ${sources} sources into ${path.relative(ROOT, bundle)}\n`);
+}
