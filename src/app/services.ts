@@ -137,7 +137,7 @@ export function createServices(deps: {
     tokens: apiTokens,
     memberships: orgAccess,
     projects: projectGuard,
-    settingsOf: (organizationId) => organizations.getSettings(organizationId),
+    membersCanCreateProjects: (organizationId) => organizations.membersCanCreateProjects(organizationId),
   });
   const teamAccess = new TeamAccessService(uow, teamStore, grants, clock);
   const workspacesDir = path.join(config.dataDir, 'workspaces');

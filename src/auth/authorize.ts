@@ -3,7 +3,7 @@ import type { AuthenticatedToken, ApiTokenService } from '../api-tokens/service.
 import { scopesAdmit, type Scope } from '../api-tokens/scopes.js';
 import { forbidden, notFound, unauthenticated } from '../errors/api-error.js';
 import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
-import type { OrgAccess, OrgSettings } from '../orgs/store.js';
+import type { OrgAccess } from '../orgs/store.js';
 import type { GuardedOperation, ProjectAccess, ProjectGuard } from '../projects/project-guard.js';
 import { isOrgAdminRole, needsOrganization, type ProjectRule, type Rule } from './rules.js';
 import { SESSION_COOKIE, type AuthenticatedSession, type SessionService } from './sessions.js';
@@ -14,8 +14,8 @@ export interface AuthorizerDeps {
   memberships: OrgAccessResolver;
   /** Decides the project rules; built with the authorizer, so every rule is decidable from the start. */
   projects: ProjectGuard;
-  /** The organization's settings, for the `projectCreator` rule. */
-  settingsOf: (organizationId: string) => Promise<OrgSettings>;
+  /** The organization's setting the `projectCreator` rule reads. */
+  membersCanCreateProjects: (organizationId: string) => Promise<boolean>;
 }
 
 /**
@@ -91,7 +91,7 @@ export class Authorizer {
     if (isOrgAdminRole(access.role)) return;
     const refused = `"${operation.summary}" (${operation.operationId})`;
     if (rule === 'projectCreator') {
-      if ((await this.deps.settingsOf(access.organization.id)).membersCanCreateProjects) return;
+      if (await this.deps.membersCanCreateProjects(access.organization.id)) return;
       throw forbidden(
         'org_admin_required',
         `${refused} is for org admins here; an admin can allow members in the settings.`,

@@ -24,6 +24,11 @@ export const toCapacityPolicyView = (
   dimensions: CAPACITY_DIMENSIONS.map((dimension) => {
     const platformCeiling = ceilings[dimension];
     const organizationLimit = limits[dimension] ?? null;
-    return { dimension, platformCeiling, organizationLimit, effective: effectiveOf(platformCeiling, organizationLimit) };
+    return {
+      dimension,
+      platformCeiling,
+      organizationLimit,
+      effective: effectiveOf(platformCeiling, organizationLimit),
+    };
   }),
 });

@@ -1,24 +1,24 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule } from '../http/operation-table.js';
+import { toOrganizationResponse, toOrgSettings } from './mapper.js';
 
 /** The organization itself and its settings. */
 export function organizationOperations({ organizations }: Services): OperationModule {
   return {
     getOrganization: {
       rule: 'member',
-      async handle({ access }) {
-        return { organization: access.organization, actorRole: access.role };
-      },
+      handle: async ({ access }) => toOrganizationResponse(access),
     },
 
     getOrgSettings: {
       rule: 'member',
-      handle: ({ access }) => organizations.getSettings(access.organization.id),
+      handle: async ({ access }) => toOrgSettings(await organizations.getSettings(access.organization.id)),
     },
 
     updateOrgSettings: {
       rule: 'orgAdmin',
-      handle: ({ access, body }) => organizations.updateSettings(access.organization.id, body),
+      handle: async ({ access, body }) =>
+        toOrgSettings(await organizations.updateSettings(access.organization.id, body)),
     },
   };
 }

@@ -6,8 +6,9 @@ import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError, conflict } from '../errors/api-error.js';
 import { avatarUrlProblem } from '../users/avatar-url.js';
 import type { UserStore } from '../users/store.js';
+import { toOrganizationSummary, toOrgSettings } from './mapper.js';
 import type { OrgAccessResolver } from './org-access-resolver.js';
-import type { Organization, OrganizationStore, OrgSettings } from './store.js';
+import type { OrganizationRecord, OrganizationStore, OrgSettingsChanges, OrgSettingsRecord } from './store.js';
 
 export interface CreateOrganizationInput {
   slug: string;
@@ -29,7 +30,7 @@ export class OrganizationService {
   ) {}
 
   /** Creates the organization with its first OWNER (created as a user when new), atomically. */
-  async create(input: CreateOrganizationInput): Promise<Organization> {
+  async create(input: CreateOrganizationInput): Promise<OrganizationRecord> {
     if (!SLUG_PATTERN.test(input.slug)) {
       throw new ApiError(
         400,
@@ -57,7 +58,7 @@ export class OrganizationService {
         organizationId: created.id,
         target: { type: 'organization', id: created.id },
         before: null,
-        after: { ...created, ownerImOpenId: owner.imOpenId },
+        after: { ...toOrganizationSummary(created), ownerImOpenId: owner.imOpenId },
       });
       return created;
     });
@@ -65,12 +66,17 @@ export class OrganizationService {
     return org;
   }
 
-  getSettings(organizationId: string): Promise<OrgSettings> {
+  getSettings(organizationId: string): Promise<OrgSettingsRecord> {
     return this.orgs.getSettings(this.uow.executor, organizationId);
   }
 
+  /** Whether plain MEMBERs may create projects in the organization. */
+  async membersCanCreateProjects(organizationId: string): Promise<boolean> {
+    return (await this.getSettings(organizationId)).members_can_create_projects;
+  }
+
   /** Applies the patch; a patch that changes no setting records no audit event. */
-  updateSettings(organizationId: string, patch: Partial<OrgSettings>): Promise<OrgSettings> {
+  updateSettings(organizationId: string, patch: OrgSettingsChanges): Promise<OrgSettingsRecord> {
     const now = this.clock.now();
     return this.uow.run(async (trx) => {
       const before = await this.orgs.getSettings(trx, organizationId, { lock: true });
@@ -79,15 +85,15 @@ export class OrganizationService {
         await recordChange(trx, {
           organizationId,
           target: { type: 'organization_settings', id: organizationId },
-          before,
-          after,
+          before: toOrgSettings(before),
+          after: toOrgSettings(after),
         });
       }
       return after;
     });
   }
 
-  findBySlug(slug: string): Promise<Organization | undefined> {
+  findBySlug(slug: string): Promise<OrganizationRecord | undefined> {
     return this.orgs.findBySlug(this.uow.executor, slug);
   }
 

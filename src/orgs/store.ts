@@ -3,24 +3,8 @@ import type { Executor } from '../db/unit-of-work.js';
 
 export type OrgRole = 'OWNER' | 'ADMIN' | 'MEMBER';
 
-export interface Organization {
-  id: string;
-  slug: string;
-  name: string;
-  status: string;
-}
-
-/** An active membership, as authorization sees it. */
-export interface OrgAccess {
-  organization: Organization;
-  role: OrgRole;
-}
-
-export interface OrgSettings {
-  membersCanCreateProjects: boolean;
-}
-
-interface OrganizationRecord {
+/** An organization's row. */
+export interface OrganizationRecord {
   id: string;
   slug: string;
   name: string;
@@ -28,14 +12,26 @@ interface OrganizationRecord {
   created_at: string;
 }
 
-const ORG_COLUMNS = ['o.id', 'o.slug', 'o.name', 'o.status'] as const;
+/** The organization's columns a membership is read with. */
+export type MemberOrganizationRecord = Omit<OrganizationRecord, 'created_at'>;
 
-const toOrganization = (row: Pick<OrganizationRecord, 'id' | 'slug' | 'name' | 'status'>): Organization => ({
-  id: row.id,
-  slug: row.slug,
-  name: row.name,
-  status: row.status,
-});
+/** An active membership, as authorization sees it: the organization's row and the caller's role there. */
+export interface OrgAccess {
+  organization: MemberOrganizationRecord;
+  role: OrgRole;
+}
+
+/** An organization's settings row, its flag a boolean on both databases. */
+export interface OrgSettingsRecord {
+  members_can_create_projects: boolean;
+}
+
+/** The settings a change sets; those left out stay as they are. */
+export interface OrgSettingsChanges {
+  membersCanCreateProjects?: boolean | undefined;
+}
+
+const ORG_COLUMNS = ['o.id', 'o.slug', 'o.name', 'o.status'] as const;
 
 export class OrganizationStore {
   /** The caller's active membership in the organization with this slug, if any. */
@@ -44,8 +40,8 @@ export class OrganizationStore {
       .join('organizations as o', 'o.id', 'm.organization_id')
       .where({ 'm.user_id': userId, 'o.slug': slug })
       .whereNull('m.revoked_at')
-      .first<(OrganizationRecord & { role: OrgRole }) | undefined>([...ORG_COLUMNS, 'm.role']);
-    return row && { organization: toOrganization(row), role: row.role };
+      .first<(MemberOrganizationRecord & { role: OrgRole }) | undefined>([...ORG_COLUMNS, 'm.role']);
+    return row && toAccess(row);
   }
 
   /** Every organization the user is an active member of, by name. */
@@ -55,13 +51,12 @@ export class OrganizationStore {
       .where({ 'm.user_id': userId })
       .whereNull('m.revoked_at')
       .orderBy([{ column: 'o.name' }, { column: 'o.slug' }])
-      .select<(OrganizationRecord & { role: OrgRole })[]>([...ORG_COLUMNS, 'm.role']);
-    return rows.map((row) => ({ organization: toOrganization(row), role: row.role }));
+      .select<(MemberOrganizationRecord & { role: OrgRole })[]>([...ORG_COLUMNS, 'm.role']);
+    return rows.map(toAccess);
   }
 
-  async findBySlug(db: Executor, slug: string): Promise<Organization | undefined> {
-    const row = await db<OrganizationRecord>('organizations').where({ slug }).first();
-    return row && toOrganization(row);
+  findBySlug(db: Executor, slug: string): Promise<OrganizationRecord | undefined> {
+    return db<OrganizationRecord>('organizations').where({ slug }).first();
   }
 
   async slugExists(db: Executor, slug: string): Promise<boolean> {
@@ -78,7 +73,7 @@ export class OrganizationStore {
     trx: Executor,
     input: { slug: string; name: string; ownerUserId: string },
     now: Date,
-  ): Promise<Organization> {
+  ): Promise<OrganizationRecord> {
     const at = now.toISOString();
     const org: OrganizationRecord = {
       id: randomUUID(),
@@ -94,7 +89,7 @@ export class OrganizationStore {
       updated_at: at,
     });
     await this.insertMembership(trx, { organizationId: org.id, userId: input.ownerUserId, role: 'OWNER' }, now);
-    return toOrganization(org);
+    return org;
   }
 
   async insertMembership(
@@ -116,22 +111,26 @@ export class OrganizationStore {
    * The organization's settings; `lock` holds their row until the transaction ends (PostgreSQL;
    * SQLite's single writer already serializes), so a change reads the state it replaces.
    */
-  async getSettings(db: Executor, organizationId: string, options: { lock?: boolean } = {}): Promise<OrgSettings> {
+  async getSettings(
+    db: Executor,
+    organizationId: string,
+    options: { lock?: boolean } = {},
+  ): Promise<OrgSettingsRecord> {
     const query = db('organization_settings').where({ organization_id: organizationId });
     if (options.lock) query.forUpdate();
     const row = await query.first<{ members_can_create_projects: boolean | number } | undefined>(
       'members_can_create_projects',
     );
     // SQLite hands booleans back as 0/1.
-    return { membersCanCreateProjects: Boolean(row?.members_can_create_projects) };
+    return { members_can_create_projects: Boolean(row?.members_can_create_projects) };
   }
 
   async updateSettings(
     db: Executor,
     organizationId: string,
-    patch: Partial<OrgSettings>,
+    patch: OrgSettingsChanges,
     now: Date,
-  ): Promise<OrgSettings> {
+  ): Promise<OrgSettingsRecord> {
     const changes: Record<string, unknown> = { updated_at: now.toISOString() };
     if (patch.membersCanCreateProjects !== undefined)
       changes.members_can_create_projects = patch.membersCanCreateProjects;
@@ -139,3 +138,9 @@ export class OrganizationStore {
     return this.getSettings(db, organizationId);
   }
 }
+
+/** The membership's row split into the organization's row and the role. */
+const toAccess = ({ role, ...organization }: MemberOrganizationRecord & { role: OrgRole }): OrgAccess => ({
+  organization,
+  role,
+});

@@ -1,0 +1,27 @@
+import type { Schema } from '../http/operation-types.js';
+import type { MemberOrganizationRecord, OrgAccess, OrgSettingsRecord } from './store.js';
+
+/** An organization as the API shows it, and as the audit event of its creation records it. */
+export const toOrganizationSummary = (row: MemberOrganizationRecord): Schema<'OrganizationSummary'> => ({
+  id: row.id,
+  slug: row.slug,
+  name: row.name,
+  status: row.status,
+});
+
+/** The organization of the path and the caller's role there. */
+export const toOrganizationResponse = ({ organization, role }: OrgAccess): Schema<'OrganizationResponse'> => ({
+  organization: toOrganizationSummary(organization),
+  actorRole: role,
+});
+
+/** One of the caller's organizations, with their role there. */
+export const toOrgMembership = ({ organization, role }: OrgAccess): Schema<'OrgMembership'> => ({
+  ...toOrganizationSummary(organization),
+  role,
+});
+
+/** The organization's settings as the API shows them, and as their audit events record them. */
+export const toOrgSettings = (row: OrgSettingsRecord): Schema<'OrgSettings'> => ({
+  membersCanCreateProjects: row.members_can_create_projects,
+});
