@@ -28,6 +28,11 @@ export interface AuditFilters {
 
 /** The audit log: append-only, read newest first by `seq`. */
 export class AuditStore {
+  /** Appends one event; the database numbers it (`seq`). */
+  async insert(trx: Executor, event: Omit<AuditEventRecord, 'seq'>): Promise<void> {
+    await trx('audit_events').insert(event);
+  }
+
   /** Up to `limit` events older than the event `beforeSeq` (all when undefined), newest first. */
   list(
     db: Executor,

@@ -2,6 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
 import { redactSecrets } from './redact.js';
 import { currentAuditScope } from './scope.js';
+import { AuditStore } from './store.js';
+
+// Stores hold no state: services call recordChange with only their transaction, so one store serves all.
+const events = new AuditStore();
 
 /** One state change as the service that made it describes it. */
 export interface AuditedChange {
@@ -23,7 +27,7 @@ export interface AuditedChange {
 export async function recordChange(trx: Executor, change: AuditedChange): Promise<void> {
   const scope = currentAuditScope();
   if (!scope) return;
-  await trx('audit_events').insert({
+  await events.insert(trx, {
     id: randomUUID(),
     organization_id: change.organizationId,
     at: scope.at.toISOString(),
