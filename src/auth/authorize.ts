@@ -4,7 +4,12 @@ import { scopesAdmit, type Scope } from '../api-tokens/scopes.js';
 import { forbidden, notFound, unauthenticated } from '../errors/api-error.js';
 import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import type { OrgAccess } from '../orgs/store.js';
-import type { GuardedOperation, ProjectAccess, ProjectGuard } from '../projects/project-guard.js';
+import {
+  describeOperation,
+  type GuardedOperation,
+  type ProjectAccess,
+  type ProjectGuard,
+} from '../projects/project-guard.js';
 import { isOrgAdminRole, needsOrganization, type ProjectRule, type Rule } from './rules.js';
 import { SESSION_COOKIE, type AuthenticatedSession, type SessionService } from './sessions.js';
 
@@ -76,7 +81,7 @@ export class Authorizer {
 
   /** 403 `token_scope_required` when an API token calls what its scopes (or any token) may not. */
   checkTokenScope(token: AuthenticatedToken, operation: GuardedOperation & { scope: Scope | undefined }): void {
-    const named = `"${operation.summary}" (${operation.operationId})`;
+    const named = describeOperation(operation);
     if (operation.scope === undefined) {
       throw forbidden('token_scope_required', `${named} cannot be called with an API token; sign in instead.`);
     }
@@ -89,7 +94,7 @@ export class Authorizer {
   async checkOrgRole(rule: Rule, operation: GuardedOperation, access: OrgAccess): Promise<void> {
     if (rule !== 'orgAdmin' && rule !== 'projectCreator') return;
     if (isOrgAdminRole(access.role)) return;
-    const refused = `"${operation.summary}" (${operation.operationId})`;
+    const refused = describeOperation(operation);
     if (rule === 'projectCreator') {
       if (await this.deps.membersCanCreateProjects(access.organization.id)) return;
       throw forbidden(

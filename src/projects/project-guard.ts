@@ -21,6 +21,10 @@ export interface GuardedOperation {
   summary: string;
 }
 
+/** The operation as a refusal names it: `"List members" (listMembers)`. */
+export const describeOperation = (operation: GuardedOperation): string =>
+  `"${operation.summary}" (${operation.operationId})`;
+
 /**
  * Decides the `projectRead` and `projectManage` rules: may this member read, or manage the
  * team access of, the project in the path? Org role is not a project authorization root:
@@ -46,7 +50,7 @@ export class ProjectGuard {
     if (!project) throw notFound('project_not_found', `No project ${projectId} in this organization.`);
     const grant = await this.grantOf(access.organization.id, userId, projectId);
     const isOrgAdmin = isOrgAdminRole(access.role);
-    const refused = `"${operation.summary}" (${operation.operationId})`;
+    const refused = describeOperation(operation);
     if (rule === 'projectRead' && !isOrgAdmin && !grantAtLeast(grant, 'READ')) {
       throw forbidden(
         'project_access_denied',
