@@ -1,7 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
-// Unit tests of the app's pure parts (sort keys, the explorer's tree, error and role helpers).
-// The screens are tested end to end in a real browser (e2e/, Playwright).
+// Two kinds of tests, one `vitest run`:
+// - unit (`*.test.ts`): the app's pure parts (sort keys, the explorer's tree, error and role helpers), in node;
+// - component (`*.test.tsx`): a screen's part rendered in jsdom inside the app's providers, the network mocked at
+//   fetch level by msw (src/test/), for flows with many states (refused, allowed, pending, failed).
+// Whole journeys are tested end to end in a real browser (e2e/, Playwright).
 export default defineConfig({
-  test: { include: ['src/**/*.test.ts'], environment: 'node' },
+  test: {
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], environment: 'node' } },
+      {
+        extends: true,
+        test: {
+          name: 'component',
+          include: ['src/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['src/test/setup.ts'],
+        },
+      },
+    ],
+  },
 });
