@@ -5,7 +5,7 @@ import { toAgentRoleRow } from './mapper.js';
 import { roleOrder } from './roles-store.js';
 
 /** Agent roles, the skills bound to them, and the model picker: organization administration. */
-export function agentRoleOperations({ agentRoles }: Services): OperationModule {
+export function agentRoleOperations({ agentRoles }: Services) {
   return {
     listAgentRoles: {
       rule: 'orgAdmin',
@@ -38,5 +38,5 @@ export function agentRoleOperations({ agentRoles }: Services): OperationModule {
       rule: 'orgAdmin',
       handle: async () => ({ models: agentRoles.models() }),
     },
-  };
+  } satisfies OperationModule;
 }

@@ -14,7 +14,7 @@ const callerOf = ({ access, session }: Pick<OrgContext<OperationId>, 'access' | 
 });
 
 /** Personal API tokens: create (shown once), list, revoke. Signed-in members only, never a token. */
-export function apiTokenOperations({ apiTokens }: Services): OperationModule {
+export function apiTokenOperations({ apiTokens }: Services) {
   return {
     createApiToken: {
       rule: 'member',
@@ -37,5 +37,5 @@ export function apiTokenOperations({ apiTokens }: Services): OperationModule {
       rule: 'member',
       handle: async (ctx) => toApiToken(await apiTokens.revoke(callerOf(ctx), ctx.params.tokenId)),
     },
-  };
+  } satisfies OperationModule;
 }

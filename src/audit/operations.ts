@@ -3,7 +3,7 @@ import type { OperationModule } from '../http/operation-table.js';
 import { toAuditEvent } from './mapper.js';
 
 /** The audit log, for org admins. */
-export function auditOperations({ auditLog }: Services): OperationModule {
+export function auditOperations({ auditLog }: Services) {
   return {
     listAuditEvents: {
       rule: 'orgAdmin',
@@ -13,5 +13,5 @@ export function auditOperations({ auditLog }: Services): OperationModule {
         return { events: page.items.map(toAuditEvent), nextCursor: page.nextCursor };
       },
     },
-  };
+  } satisfies OperationModule;
 }

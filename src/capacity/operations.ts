@@ -2,7 +2,7 @@ import type { Services } from '../app/services.js';
 import type { OperationModule } from '../http/operation-table.js';
 
 /** The organization's capacity policy: ceilings, its own limits and the effective limits. */
-export function capacityOperations({ capacity }: Services): OperationModule {
+export function capacityOperations({ capacity }: Services) {
   return {
     getCapacityPolicy: {
       rule: 'orgAdmin',
@@ -13,5 +13,5 @@ export function capacityOperations({ capacity }: Services): OperationModule {
       rule: 'orgAdmin',
       handle: ({ access, body }) => capacity.update(access.organization.id, body.limits),
     },
-  };
+  } satisfies OperationModule;
 }

@@ -3,7 +3,7 @@ import type { OperationModule } from '../http/operation-table.js';
 import { toCapabilityConnectionRow, toChatApplicationConnection, toProviderConnectionRow } from './mapper.js';
 
 /** Provider, chat-application and external-capability connections; secrets go in, never out. */
-export function connectionOperations({ connections }: Services): OperationModule {
+export function connectionOperations({ connections }: Services) {
   return {
     listProviderConnections: {
       rule: 'orgAdmin',
@@ -71,5 +71,5 @@ export function connectionOperations({ connections }: Services): OperationModule
       handle: async ({ access }) =>
         toChatApplicationConnection(await connections.disableChatApplication(access.organization.id)),
     },
-  };
+  } satisfies OperationModule;
 }

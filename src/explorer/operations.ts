@@ -23,7 +23,7 @@ export function sortProjects(projects: ExplorerProject[]): ExplorerProject[] {
 }
 
 /** The admin's whole tree, and a member's own projects. */
-export function explorerOperations({ explorer }: Services): OperationModule {
+export function explorerOperations({ explorer }: Services) {
   return {
     getExplorer: {
       rule: 'orgAdmin',
@@ -46,5 +46,5 @@ export function explorerOperations({ explorer }: Services): OperationModule {
         return { projects: sortProjects(projects.map(toExplorerProject)) };
       },
     },
-  };
+  } satisfies OperationModule;
 }

@@ -55,5 +55,8 @@ export type OperationSpec<O extends OperationId> = { [R in Rule]: SpecFor<O, R> 
 /** Every operation of openapi.yaml: the compiler refuses a table that leaves one out. */
 export type OperationTable = { [O in OperationId]: OperationSpec<O> };
 
-/** The operations of one feature area. */
+/**
+ * The operations of one feature area. A module returns `{ … } satisfies OperationModule`, so its
+ * type keeps which operations it declares and the table's completeness is checked at compile time.
+ */
 export type OperationModule = Partial<OperationTable>;

@@ -7,7 +7,7 @@ import { toAgentLibrary } from './mapper.js';
  * The agent library's folder tree: read, then create, rename/reorder/move and archive like project folders. Org admins
  * only.
  */
-export function libraryOperations({ library }: Services): OperationModule {
+export function libraryOperations({ library }: Services) {
   return {
     getAgentLibrary: {
       rule: 'orgAdmin',
@@ -18,5 +18,5 @@ export function libraryOperations({ library }: Services): OperationModule {
       update: 'updateAgentLibraryFolder',
       archive: 'archiveAgentLibraryFolder',
     }),
-  };
+  } satisfies OperationModule;
 }

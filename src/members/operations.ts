@@ -13,7 +13,7 @@ const callerOf = ({ access, session }: Pick<OrgContext<OperationId>, 'access' | 
 });
 
 /** Organization members: list, add, change role, revoke. */
-export function memberOperations({ members }: Services): OperationModule {
+export function memberOperations({ members }: Services) {
   return {
     listMembers: {
       rule: 'orgAdmin',
@@ -41,5 +41,5 @@ export function memberOperations({ members }: Services): OperationModule {
         return { revoked: true, userId: ctx.params.userId };
       },
     },
-  };
+  } satisfies OperationModule;
 }

@@ -3,7 +3,7 @@ import type { OperationModule } from '../http/operation-table.js';
 import { toOrganizationResponse, toOrgSettings } from './mapper.js';
 
 /** The organization itself and its settings. */
-export function organizationOperations({ organizations }: Services): OperationModule {
+export function organizationOperations({ organizations }: Services) {
   return {
     getOrganization: {
       rule: 'member',
@@ -20,5 +20,5 @@ export function organizationOperations({ organizations }: Services): OperationMo
       handle: async ({ access, body }) =>
         toOrgSettings(await organizations.updateSettings(access.organization.id, body)),
     },
-  };
+  } satisfies OperationModule;
 }

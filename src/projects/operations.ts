@@ -6,7 +6,7 @@ import type { ProjectRecord } from './project.js';
 import { viewerFrom } from './service.js';
 
 /** Projects: creation by members where allowed, reads under the project rules, admin mutations. */
-export function projectOperations({ projects }: Services): OperationModule {
+export function projectOperations({ projects }: Services) {
   /** Runs an org-admin mutation on a project of the addressed organization and returns its fresh detail. */
   async function mutate<O extends OperationId>(
     { access, session, params }: OrgContext<O> & { params: { projectId: string } },
@@ -64,5 +64,5 @@ export function projectOperations({ projects }: Services): OperationModule {
         return { sessions: items.map(toSessionSummary), nextCursor };
       },
     },
-  };
+  } satisfies OperationModule;
 }

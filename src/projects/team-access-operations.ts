@@ -3,7 +3,7 @@ import type { OperationModule } from '../http/operation-table.js';
 import { toTeamAccessEntry } from './mapper.js';
 
 /** Per-project team access: read with the project, changed only with MANAGE. */
-export function teamAccessOperations({ teamAccess }: Services): OperationModule {
+export function teamAccessOperations({ teamAccess }: Services) {
   return {
     listProjectTeamAccess: {
       rule: 'projectRead',
@@ -23,5 +23,5 @@ export function teamAccessOperations({ teamAccess }: Services): OperationModule 
         return undefined;
       },
     },
-  };
+  } satisfies OperationModule;
 }

@@ -7,7 +7,7 @@ import type { OperationModule } from '../http/operation-table.js';
 import { toMeResponse } from './mapper.js';
 
 /** Login by one-time link, the current user, logout. */
-export function sessionOperations(services: Services): OperationModule {
+export function sessionOperations(services: Services) {
   const { sessions, organizations, clock } = services;
   const secure = services.config.baseUrl.startsWith('https:');
   return {
@@ -54,5 +54,5 @@ export function sessionOperations(services: Services): OperationModule {
         return undefined;
       },
     },
-  };
+  } satisfies OperationModule;
 }

@@ -5,7 +5,7 @@ import { toAgentSkillRow } from './mapper.js';
 import { skillOrder } from './store.js';
 
 /** Agent skills: list, read back, install or replace, relabel and disable. Org admins only. */
-export function skillOperations({ skills }: Services): OperationModule {
+export function skillOperations({ skills }: Services) {
   return {
     listAgentSkills: {
       rule: 'orgAdmin',
@@ -29,5 +29,5 @@ export function skillOperations({ skills }: Services): OperationModule {
       rule: 'orgAdmin',
       handle: ({ access, params, body }) => skills.update(access.organization.id, params.name, body),
     },
-  };
+  } satisfies OperationModule;
 }

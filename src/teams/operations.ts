@@ -5,7 +5,7 @@ import { toTeamMemberRow, toTeamRow } from './mapper.js';
 import { teamMemberOrder, teamOrder } from './store.js';
 
 /** Teams and their members. */
-export function teamOperations({ teams }: Services): OperationModule {
+export function teamOperations({ teams }: Services) {
   return {
     listTeams: {
       rule: 'orgAdmin',
@@ -61,5 +61,5 @@ export function teamOperations({ teams }: Services): OperationModule {
         return { revoked: true, teamId: params.teamId, userId: params.userId };
       },
     },
-  };
+  } satisfies OperationModule;
 }

@@ -2,7 +2,7 @@ import type { Services } from '../app/services.js';
 import type { OperationModule } from '../http/operation-table.js';
 
 /** The usage report and its breakdown by fact kind and external capability. */
-export function usageOperations({ usage }: Services): OperationModule {
+export function usageOperations({ usage }: Services) {
   return {
     getUsageReport: {
       rule: 'orgAdmin',
@@ -13,5 +13,5 @@ export function usageOperations({ usage }: Services): OperationModule {
       rule: 'orgAdmin',
       handle: ({ access, query }) => usage.breakdown(access.organization.id, query),
     },
-  };
+  } satisfies OperationModule;
 }
