@@ -375,6 +375,7 @@ export async function seedStructure(db: Db, size: StructureSize, tag: string): P
   const bindings: {
     id: string;
     project_id: string;
+    organization_id: string;
     chat_id: string;
     created_at: string;
     archived_at: string | null;
@@ -386,6 +387,7 @@ export async function seedStructure(db: Db, size: StructureSize, tag: string): P
     bindings.push({
       id: uuid(),
       project_id: projectId,
+      organization_id: org.id,
       chat_id: `oc_${tag}_${pad(chat++, 6)}`,
       created_at: stamp(),
       archived_at: null,
@@ -394,6 +396,7 @@ export async function seedStructure(db: Db, size: StructureSize, tag: string): P
     bindings.push({
       id: uuid(),
       project_id: pick(projects).id,
+      organization_id: org.id,
       chat_id: `oc_${tag}_${pad(chat++, 6)}`,
       created_at: stamp(),
       archived_at: now,

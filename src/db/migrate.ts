@@ -11,6 +11,7 @@ import * as capabilityConnections from './migrations/20261123110000_capability_c
 import * as usageFacts from './migrations/20261123120000_usage_facts.js';
 import * as apiTokensAndAudit from './migrations/20261123130000_api_tokens_and_audit.js';
 import * as sharedInstances from './migrations/20261123000000_shared_instances.js';
+import * as bindingOrganization from './migrations/20261123140000_binding_organization.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -28,6 +29,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261123110000_capability_connections': capabilityConnections,
   '20261123120000_usage_facts': usageFacts,
   '20261123130000_api_tokens_and_audit': apiTokensAndAudit,
+  '20261123140000_binding_organization': bindingOrganization,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -106,7 +106,7 @@ export class ProjectService {
       if (taken) return { replaced: null };
       const previous = await this.projects.activeBinding(trx, projectId);
       if (previous) await this.projects.archiveBinding(trx, previous.id, at);
-      await this.projects.insertBinding(trx, projectId, chatId, at);
+      await this.projects.insertBinding(trx, project, chatId, at);
       await recordBindingChange(trx, project, previous ?? null, (await this.projects.activeBinding(trx, projectId))!);
       return { replaced: previous?.chat_id ?? null };
     });

@@ -109,10 +109,11 @@ export class ProjectStore {
     await db('project_bindings').where({ id: bindingId }).update({ archived_at: at });
   }
 
-  async insertBinding(db: Executor, projectId: string, chatId: string, at: string): Promise<void> {
+  async insertBinding(db: Executor, project: ProjectRecord, chatId: string, at: string): Promise<void> {
     await db('project_bindings').insert({
       id: randomUUID(),
-      project_id: projectId,
+      project_id: project.id,
+      organization_id: project.organization_id,
       chat_id: chatId,
       created_at: at,
       archived_at: null,
