@@ -12,7 +12,11 @@ import type { Executor } from './unit-of-work.js';
  * types: text stays text, numbers numbers and NULL null, on both engines (PostgreSQL's bigint
  * counts come back as numbers here, where its driver gives strings: mappers take either).
  */
-export async function jsonRows<Row>(db: Executor, query: Knex.QueryBuilder, columns: readonly string[]): Promise<Row[]> {
+export async function jsonRows<Row>(
+  db: Executor,
+  query: Knex.QueryBuilder,
+  columns: readonly string[],
+): Promise<Row[]> {
   if (isPostgres(db)) {
     const [result] = await db.from(query.as('r')).select(db.raw(`coalesce(json_agg(r), '[]'::json) as rows`));
     return result.rows as Row[];
