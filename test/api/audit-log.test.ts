@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { listOperations } from '../../src/http/openapi-document.js';
-import { fillPath } from '../support/api-client.js';
+import { fillPath, type OrgCallArgs, type OrgOperationId } from '../support/api-client.js';
 import { expectError, expectOk, okBody } from '../support/assertions.js';
 import { everyRow } from '../support/every-row.js';
 import { type OrgActor, type OrgFixture, seedOrg } from '../support/org-fixture.js';
@@ -29,57 +29,46 @@ interface Call {
   actor?: OrgActor;
 }
 
-const create = async (operationId: string, body: unknown, params: Record<string, string> = {}) => {
-  const op = MUTATING.find((o) => o.operationId === operationId)!;
-  const res = await org.api(
-    'owner',
-    op.method.toUpperCase(),
-    fillPath(op.path, { orgSlug: org.slug, ...params }).slice(`/api/org/${org.slug}`.length),
-    body,
-  );
-  expect(res.status, res.text).toBeLessThan(300);
-  return res.body as Record<string, unknown>;
-};
-const team = async () => (await create('createTeam', { slug: unique('team'), name: 'Team' })).id as string;
-const folder = async () => (await create('createFolder', { name: unique('Folder') })).id as string;
-const project = async () => (await create('createProject', { name: unique('Project') })).id as string;
-const member = async () => (await create('addMember', { imOpenId: unique('ou'), role: 'MEMBER' })).userId as string;
-const libraryFolder = async () => (await create('createAgentLibraryFolder', { name: unique('Shelf') })).id as string;
+/** A call as the owner that must succeed; its body typed by the operation's success response. */
+const create = <O extends OrgOperationId>(operationId: O, ...input: OrgCallArgs<O>) =>
+  okBody(org.call('owner', operationId, ...input));
+const team = async () => (await create('createTeam', { body: { slug: unique('team'), name: 'Team' } })).id;
+const folder = async () => (await create('createFolder', { body: { name: unique('Folder') } })).id;
+const project = async () => (await create('createProject', { body: { name: unique('Project') } })).id;
+const member = async () => (await create('addMember', { body: { imOpenId: unique('ou'), role: 'MEMBER' } })).userId;
+const libraryFolder = async () => (await create('createAgentLibraryFolder', { body: { name: unique('Shelf') } })).id;
 const role = async () => {
   const roleId = unique('role');
-  await create('putAgentRole', { label: roleId }, { roleId });
+  await create('putAgentRole', { path: { roleId }, body: { label: roleId } });
   return roleId;
 };
 const skill = async () => {
   const name = unique('skill');
-  await create(
-    'installAgentSkill',
-    { version: '1', files: [{ path: 'SKILL.md', content: `---\nname: ${name}\n---\n` }] },
-    { name },
-  );
+  await create('installAgentSkill', {
+    path: { name },
+    body: { version: '1', files: [{ path: 'SKILL.md', content: `---\nname: ${name}\n---\n` }] },
+  });
   return name;
 };
 const provider = async () => {
   const providerId = unique('prov');
-  await create(
-    'rotateProviderConnection',
-    { baseUrl: 'https://api.example.com', authToken: 'sk-audit' },
-    { providerId },
-  );
+  await create('rotateProviderConnection', {
+    path: { providerId },
+    body: { baseUrl: 'https://api.example.com', authToken: 'sk-audit' },
+  });
   return providerId;
 };
 const capability = async () => {
   const capabilityId = unique('cap');
-  await create(
-    'putCapabilityConnection',
-    { label: 'Search', kind: 'http', endpointUrl: 'https://s.example.com' },
-    { capabilityId },
-  );
+  await create('putCapabilityConnection', {
+    path: { capabilityId },
+    body: { label: 'Search', kind: 'http', endpointUrl: 'https://s.example.com' },
+  });
   return capabilityId;
 };
 const chatApp = () =>
-  create('putChatApplicationConnection', { appId: 'cli_app', appSecret: 'app-secret', botOpenId: 'ou_bot' });
-const token = async () => (await create('createApiToken', { name: unique('tok'), scopes: ['org:read'] })).id as string;
+  create('putChatApplicationConnection', { body: { appId: 'cli_app', appSecret: 'app-secret', botOpenId: 'ou_bot' } });
+const token = async () => (await create('createApiToken', { body: { name: unique('tok'), scopes: ['org:read'] } })).id;
 
 /** For each mutating operation, a call that succeeds and changes something. */
 const SCENARIOS: Record<string, () => Promise<Call>> = {
@@ -93,7 +82,7 @@ const SCENARIOS: Record<string, () => Promise<Call>> = {
   addTeamMember: async () => ({ params: { teamId: await team() }, body: { userId: org.userIds.member } }),
   revokeTeamMember: async () => {
     const teamId = await team();
-    await create('addTeamMember', { userId: org.userIds.member }, { teamId });
+    await create('addTeamMember', { path: { teamId }, body: { userId: org.userIds.member } });
     return { params: { teamId, userId: org.userIds.member } };
   },
   createFolder: async () => ({ body: { name: unique('New folder') } }),
@@ -114,7 +103,7 @@ const SCENARIOS: Record<string, () => Promise<Call>> = {
   },
   deleteProjectTeamAccess: async () => {
     const [projectId, teamId] = [await project(), await team()];
-    await create('putProjectTeamAccess', { teamId, role: 'READ' }, { projectId });
+    await create('putProjectTeamAccess', { path: { projectId }, body: { teamId, role: 'READ' } });
     return { params: { projectId, teamId } };
   },
   rotateProviderConnection: async () => ({
@@ -205,7 +194,7 @@ describe('every mutating operation of openapi.yaml', () => {
 describe('calls that fail', () => {
   it('write nothing: a conflict, a missing target, a validation error, an anonymous call', async () => {
     const slug = unique('taken');
-    await create('createTeam', { slug, name: 'First' });
+    await create('createTeam', { body: { slug, name: 'First' } });
     const before = await eventCount();
     expectError(await org.api('owner', 'POST', '/teams', { slug, name: 'Second' }), 409, 'slug_taken');
     expectError(await org.api('owner', 'POST', '/teams/no-such-team/archive'), 404, 'team_not_found');
@@ -243,7 +232,7 @@ describe('secrets', () => {
 describe('listing events', () => {
   it('filters by action, target, actor and time window', async () => {
     const teamId = await team();
-    await create('updateTeam', { name: 'Filtered' }, { teamId });
+    await create('updateTeam', { path: { teamId }, body: { name: 'Filtered' } });
     const byTarget = await okBody(
       org.call('owner', 'listAuditEvents', { query: { targetType: 'team', targetId: teamId } }),
     );
@@ -258,7 +247,7 @@ describe('listing events', () => {
     expect(byActor.events).toEqual([]);
     hub.clock.advance(60_000);
     const from = hub.clock.now().toISOString();
-    await create('updateTeam', { name: 'Later' }, { teamId });
+    await create('updateTeam', { path: { teamId }, body: { name: 'Later' } });
     const window = await okBody(org.call('owner', 'listAuditEvents', { query: { from } }));
     expect(window.events.map((e) => e.action)).toEqual(['updateTeam']);
     const before = await okBody(org.call('owner', 'listAuditEvents', { query: { to: from, targetId: teamId } }));

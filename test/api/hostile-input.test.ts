@@ -3,7 +3,7 @@
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../support/assertions.js';
+import { expectError, okBody } from '../support/assertions.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
 
@@ -28,9 +28,8 @@ async function send(method: string, path: string, body: Buffer | string | undefi
 }
 
 async function teamSlugs(): Promise<string[]> {
-  const res = await org.call('owner', 'listTeams');
-  expect(res.status).toBe(200);
-  return (res.body as { teams: Array<{ slug: string }> }).teams.map((t) => t.slug).sort();
+  const { teams } = await okBody(org.call('owner', 'listTeams'), 200);
+  return teams.map((t) => t.slug).sort();
 }
 
 describe('request bodies', () => {
@@ -78,8 +77,7 @@ describe('request bodies', () => {
   });
 
   it('refuses U+0000 and lone surrogates in any string of a body, and in keys', async () => {
-    const project = await org.call('owner', 'createProject', { body: { name: 'Kept' } });
-    const projectId = (project.body as { id: string }).id;
+    const { id: projectId } = await okBody(org.call('owner', 'createProject', { body: { name: 'Kept' } }), 201);
     const cases: Array<[string, string, unknown]> = [
       ['POST', '/teams', { slug: 'nul', name: 'a\u0000b' }],
       ['POST', '/teams', { slug: 'nul-desc', name: 'N', description: 'line\u0000' }],
@@ -94,8 +92,8 @@ describe('request bodies', () => {
       expectError(res, 400, 'validation_failed');
     }
     expect(await teamSlugs()).not.toEqual(expect.arrayContaining(['nul']));
-    const detail = await org.call('owner', 'getProject', { path: { projectId } });
-    expect((detail.body as { name: string }).name).toBe('Kept');
+    const detail = await okBody(org.call('owner', 'getProject', { path: { projectId } }), 200);
+    expect(detail.name).toBe('Kept');
   });
 
   it('keeps a well-formed astral character (a surrogate pair) and line breaks in free text', async () => {

@@ -2,7 +2,7 @@
 // parse → org role → contract validation → project guard. Each test sends a request that more
 // than one stage would refuse and checks that the earlier stage answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../support/assertions.js';
+import { expectError, okBody } from '../support/assertions.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
 
@@ -107,9 +107,7 @@ describe('the request pipeline', () => {
   it('checks the project grant only after validation', async () => {
     const org = await freshOrg('guard');
     // A malformed body on a project the member cannot manage: validation answers first.
-    const project = await org.call('owner', 'createProject', { body: { name: 'P' } });
-    expect(project.status).toBe(201);
-    const id = (project.body as { id: string }).id;
+    const { id } = await okBody(org.call('owner', 'createProject', { body: { name: 'P' } }), 201);
     expectError(
       await org.api('member', 'PUT', `/projects/${id}/team-access`, { role: 'NOPE' }),
       400,

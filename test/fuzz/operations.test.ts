@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations, loadOpenApiDocument, type OperationLocation } from '../../src/http/openapi-document.js';
+import { errorCodeOf, okBody } from '../support/assertions.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub, type HttpResult } from '../support/test-hub.js';
 import { invalidBody, resolverFor, validValue, type JsonSchema } from './schema-arbitrary.js';
@@ -48,16 +49,15 @@ beforeAll(async () => {
   // A high request-rate ceiling: thousands of requests in a minute are the point here.
   hub = await TestHub.start({ config: { ceilings: { requestRate: 1e9 } } });
   org = await seedOrg(hub, 'fuzz');
-  const team = await org.call('owner', 'createTeam', { body: { slug: 'fuzz-team', name: 'Fuzz team' } });
-  const folder = await org.call('owner', 'createFolder', { body: { name: 'Fuzz folder' } });
-  const project = await org.call('owner', 'createProject', { body: { name: 'Fuzz project' } });
-  const id = (res: HttpResult) => (res.body as { id: string }).id;
+  const team = await okBody(org.call('owner', 'createTeam', { body: { slug: 'fuzz-team', name: 'Fuzz team' } }), 201);
+  const folder = await okBody(org.call('owner', 'createFolder', { body: { name: 'Fuzz folder' } }), 201);
+  const project = await okBody(org.call('owner', 'createProject', { body: { name: 'Fuzz project' } }), 201);
   Object.assign(pools, {
     orgSlug: [org.slug],
     userId: Object.values(org.userIds),
-    teamId: [id(team)],
-    folderId: [id(folder)],
-    projectId: [id(project)],
+    teamId: [team.id],
+    folderId: [folder.id],
+    projectId: [project.id],
     providerId: ['anthropic', 'openai'],
     roleId: ['default', 'reviewer'],
     name: ['code-review'],
@@ -203,7 +203,7 @@ function expectContractAnswer(location: OperationLocation, request: GeneratedReq
     expect(res.body, what).toEqual({
       error: expect.objectContaining({ code: expect.any(String), message: expect.any(String) }),
     });
-    expect(CONTRACT_CODES.has((res.body as { error: { code: string } }).error.code), what).toBe(true);
+    expect(CONTRACT_CODES.has(errorCodeOf(res)), what).toBe(true);
   }
 }
 

@@ -4,7 +4,8 @@
 // never with a 5xx, and a refusal never leaves the structure inconsistent.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { okBody } from '../support/assertions.js';
+import type { ErrorEnvelope } from '../support/api-client.js';
+import { expectOk, okBody } from '../support/assertions.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub, type HttpResult } from '../support/test-hub.js';
 
@@ -30,14 +31,19 @@ interface Known {
 type Action = (org: OrgFixture, known: Known, pick: (list: string[]) => string | undefined) => Promise<HttpResult>;
 
 const ROLES = ['READ', 'EDIT', 'MANAGE'] as const;
-const idOf = (res: HttpResult) => (res.body as { id: string }).id;
+/** Remembers the id of what a create made; a refused create (a 4xx) adds nothing. */
+function remember<T extends { id: string }>(list: string[], res: HttpResult<T | ErrorEnvelope>): void {
+  if (res.status !== 201) return;
+  expectOk(res, 201);
+  list.push(res.body.id);
+}
 
 const ACTIONS: Record<string, Action> = {
   createTeam: async (org, known) => {
     const res = await org.call('owner', 'createTeam', {
       body: { slug: `t${known.teams.length}`, name: `Team ${known.teams.length}` },
     });
-    if (res.status === 201) known.teams.push(idOf(res));
+    remember(known.teams, res);
     return res;
   },
   archiveTeam: (org, known, pick) =>
@@ -64,7 +70,7 @@ const ACTIONS: Record<string, Action> = {
     const res = await org.call('owner', 'createFolder', {
       body: { name: `Folder ${known.folders.length}`, ...(parentId ? { parentId } : {}) },
     });
-    if (res.status === 201) known.folders.push(idOf(res));
+    remember(known.folders, res);
     return res;
   },
   moveFolder: (org, known, pick) =>
@@ -79,7 +85,7 @@ const ACTIONS: Record<string, Action> = {
     const res = await org.call('owner', 'createProject', {
       body: { name: `Project ${known.projects.length}`, ...(folderId ? { folderId } : {}) },
     });
-    if (res.status === 201) known.projects.push(idOf(res));
+    remember(known.projects, res);
     return res;
   },
   moveProject: (org, known, pick) =>
