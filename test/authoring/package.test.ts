@@ -40,7 +40,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed authoring tool', () => {
-  it('ships its sources, kinds and schema, and none of the server or tests', () => {
+  it('ships its sources, kinds, schema and LICENSE, and none of the server or tests', () => {
     expect(tarballFiles).toEqual(
       expect.arrayContaining([
         'bin/cph.js',
@@ -49,10 +49,13 @@ describe('the packed authoring tool', () => {
         'schema/course.schema.json',
         'template/course.yaml',
         'package.json',
+        'LICENSE',
       ]),
     );
     expect(
-      tarballFiles.filter((f) => !/^(bin|src|kinds|schema|template)\/|^(index\.ts|package\.json|README\.md)$/.test(f)),
+      tarballFiles.filter(
+        (f) => !/^(bin|src|kinds|schema|template)\/|^(index\.ts|package\.json|README\.md|LICENSE)$/.test(f),
+      ),
     ).toEqual([]);
   });
 

@@ -135,12 +135,12 @@ describe('the packed SDK against the real service', () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('packs the build, its README and package.json, and depends on openapi-fetch alone', async () => {
+  it('packs the build, its README, LICENSE and package.json, and depends on openapi-fetch alone', async () => {
     const files = (await sh('tar', ['-tzf', tarball], work))
       .trim()
       .split('\n')
       .map((f) => f.replace(/^package\//, ''));
-    expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual(['README.md', 'package.json']);
+    expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual(['LICENSE', 'README.md', 'package.json']);
     expect(files).toEqual(
       expect.arrayContaining([
         'dist/index.js',
