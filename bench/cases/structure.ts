@@ -356,22 +356,17 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
   const plan: [string, string, TimingOptions, () => Promise<unknown> | unknown][] = [
     [
       'getExplorer',
-      'folders query (folderStore.listActiveWithCounts)',
+      'folders query alone (folderStore.listActiveWithCounts)',
       BIG,
       () => services.folderStore.listActiveWithCounts(services.db, orgId),
     ],
-    ['getExplorer', 'projects query (explorer.activeProjects)', BIG, () => services.explorer.activeProjects(orgId)],
     [
       'getExplorer',
-      'both queries, concurrently as the handler runs them',
+      'the tree statement: folders, projects, bindings (explorer.tree)',
       BIG,
-      () =>
-        Promise.all([
-          services.folderStore.listActiveWithCounts(services.db, orgId),
-          services.explorer.activeProjects(orgId),
-        ]),
+      () => services.explorer.tree(orgId),
     ],
-    ['getExplorer', 'handler: both queries + mapping + sorting', BIG, () => getExplorer({ access })],
+    ['getExplorer', 'handler: the tree statement + mapping + sorting', BIG, () => getExplorer({ access })],
     ['getExplorer', 'JSON.stringify of the answer', BIG, () => JSON.stringify(explorerBody)],
     [
       'listMyProjects',

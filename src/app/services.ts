@@ -142,7 +142,7 @@ export function createServices(deps: {
   const teamAccess = new TeamAccessService(uow, teamStore, grants, clock);
   const workspacesDir = path.join(config.dataDir, 'workspaces');
   const projects = new ProjectService(uow, projectStore, grants, folders, projectGuard, clock, workspacesDir, capacity);
-  const explorer = new ExplorerService(uow, new ExplorerStore(), folderStore);
+  const explorer = new ExplorerService(uow, new ExplorerStore());
   const usage = new UsageService(uow, new UsageStore(), folderStore);
   const memberStore = new MemberStore();
   const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity);

@@ -28,10 +28,7 @@ export function explorerOperations({ explorer }: Services) {
     getExplorer: {
       rule: 'orgAdmin',
       async handle({ access }) {
-        const [folders, projects] = await Promise.all([
-          explorer.activeFolders(access.organization.id),
-          explorer.activeProjects(access.organization.id),
-        ]);
+        const { folders, projects } = await explorer.tree(access.organization.id);
         return {
           folders: folders.map(toExplorerFolder).sort(folderOrder),
           projects: sortProjects(projects.map(toExplorerProject)),

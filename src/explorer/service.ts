@@ -1,5 +1,5 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import type { FolderStore, FolderWithCounts } from '../folders/store.js';
+import type { FolderWithCounts } from '../folders/store.js';
 import type { ExplorerProjectRecord, ExplorerStore } from './store.js';
 
 /** The read side of the folder tree: plain reads, each one statement outside any transaction. */
@@ -7,17 +7,14 @@ export class ExplorerService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly explorer: ExplorerStore,
-    private readonly folders: FolderStore,
   ) {}
 
-  /** Every active folder of the organization with its active projects and child folders counted. */
-  activeFolders(organizationId: string): Promise<FolderWithCounts[]> {
-    return this.folders.listActiveWithCounts(this.uow.executor, organizationId);
-  }
-
-  /** Every active project of the organization with its live chat binding. */
-  activeProjects(organizationId: string): Promise<ExplorerProjectRecord[]> {
-    return this.explorer.activeProjects(this.uow.executor, organizationId);
+  /**
+   * The organization's whole tree in one statement: every active folder with its active projects
+   * and child folders counted, and every active project with its live chat binding.
+   */
+  tree(organizationId: string): Promise<{ folders: FolderWithCounts[]; projects: ExplorerProjectRecord[] }> {
+    return this.explorer.tree(this.uow.executor, organizationId);
   }
 
   /** Active projects on which the user holds any grant. */

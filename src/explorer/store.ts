@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { jsonRows } from '../db/json-rows.js';
+import { jsonRowSets } from '../db/json-rows.js';
+import { activeFoldersWithCounts, FOLDER_WITH_COUNTS_COLUMNS, type FolderWithCounts } from '../folders/store.js';
 import type { Executor } from '../db/unit-of-work.js';
 import { grantsOfUser } from '../grants/store.js';
 
@@ -15,21 +16,38 @@ export interface ExplorerProjectRecord {
 /** The columns of a project as the explorer reads it, before its binding is attached. */
 const PROJECT_COLUMNS = ['id', 'name', 'folder_id', 'created_at'] as const;
 type ProjectRow = Pick<ExplorerProjectRecord, (typeof PROJECT_COLUMNS)[number]>;
+const BINDING_COLUMNS = ['project_id', 'chat_id', 'created_at'] as const;
+type BindingRow = { [Column in (typeof BINDING_COLUMNS)[number]]: string };
 
-/** The read side of the folder tree: one set-based query per list, never one per row. */
+/** The read side of the folder tree: one statement per answer, never one per row. */
 export class ExplorerStore {
-  /** Every active project of the organization with its live chat binding. */
-  activeProjects(db: Executor, organizationId: string): Promise<ExplorerProjectRecord[]> {
-    return withBindings(db, organizationId, activeProjectsIn(organizationId, db('projects as p')));
+  /** The organization's whole tree: its active folders with their counts, and its active projects. */
+  async tree(
+    db: Executor,
+    organizationId: string,
+  ): Promise<{ folders: FolderWithCounts[]; projects: ExplorerProjectRecord[] }> {
+    const { folders, projects, bindings } = await jsonRowSets(db, {
+      folders: { query: activeFoldersWithCounts(db, organizationId), columns: FOLDER_WITH_COUNTS_COLUMNS },
+      projects: { query: activeProjectsIn(organizationId, db('projects as p')), columns: PROJECT_COLUMNS },
+      bindings: { query: liveBindings(db, organizationId), columns: BINDING_COLUMNS },
+    });
+    return {
+      folders: folders as FolderWithCounts[],
+      projects: withBindings(projects as ProjectRow[], bindings as BindingRow[]),
+    };
   }
 
   /** Active projects on which the user holds any grant (all grants are READ or higher). */
-  projectsOfUser(db: Executor, organizationId: string, userId: string): Promise<ExplorerProjectRecord[]> {
+  async projectsOfUser(db: Executor, organizationId: string, userId: string): Promise<ExplorerProjectRecord[]> {
     // Driven from the caller's grants, then projects by primary key: the cost follows the
     // caller's grants, not the organization's project count.
     const granted = grantsOfUser(db, organizationId, userId).distinct('g.project_id as project_id');
     const from = db.from(granted.as('mine')).join('projects as p', 'p.id', 'mine.project_id');
-    return withBindings(db, organizationId, activeProjectsIn(organizationId, from));
+    const { projects, bindings } = await jsonRowSets(db, {
+      projects: { query: activeProjectsIn(organizationId, from), columns: PROJECT_COLUMNS },
+      bindings: { query: liveBindings(db, organizationId), columns: BINDING_COLUMNS },
+    });
+    return withBindings(projects as ProjectRow[], bindings as BindingRow[]);
   }
 }
 
@@ -42,22 +60,18 @@ function activeProjectsIn(organizationId: string, from: Knex.QueryBuilder): Knex
 }
 
 /**
- * The projects `query` selects, each with its live binding. The organization's live bindings are
- * read apart, in one range of their index, and matched here: an organization has far fewer
- * bindings than projects, and a join would probe the bindings once per project.
+ * The organization's live chat bindings, in one range of their index. Matched to the projects
+ * here rather than joined: an organization has far fewer bindings than projects, and a join
+ * probes the bindings once per project (20,000 projects: most of the explorer's query time).
  */
-async function withBindings(
-  db: Executor,
-  organizationId: string,
-  query: Knex.QueryBuilder,
-): Promise<ExplorerProjectRecord[]> {
-  const [projects, bindings] = await Promise.all([
-    jsonRows<ProjectRow>(db, query, PROJECT_COLUMNS),
-    db('project_bindings')
-      .where({ organization_id: organizationId })
-      .whereNull('archived_at')
-      .select<{ project_id: string; chat_id: string; created_at: string }[]>('project_id', 'chat_id', 'created_at'),
-  ]);
+function liveBindings(db: Executor, organizationId: string): Knex.QueryBuilder {
+  return db('project_bindings')
+    .where({ organization_id: organizationId })
+    .whereNull('archived_at')
+    .select(BINDING_COLUMNS);
+}
+
+function withBindings(projects: ProjectRow[], bindings: BindingRow[]): ExplorerProjectRecord[] {
   const bindingOf = new Map(bindings.map((b) => [b.project_id, b]));
   return projects.map((project) => {
     const binding = bindingOf.get(project.id);

@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+import { jsonRows } from '../db/json-rows.js';
 import type { Executor } from '../db/unit-of-work.js';
 import { FolderTreeStore, type FolderRecord } from '../folder-tree/store.js';
 
@@ -16,28 +18,41 @@ export class FolderStore extends FolderTreeStore {
 
   /** Active folders with their active projects and child folders counted, in one statement. */
   async listActiveWithCounts(db: Executor, organizationId: string): Promise<FolderWithCounts[]> {
-    const projectCounts = db('projects')
-      .where('organization_id', organizationId)
-      .whereNull('archived_at')
-      .whereNotNull('folder_id')
-      .groupBy('folder_id')
-      .select('folder_id', db.raw('count(*) as n'));
-    const childCounts = db('folders')
-      .where('organization_id', organizationId)
-      .whereNull('archived_at')
-      .whereNotNull('parent_id')
-      .groupBy('parent_id')
-      .select('parent_id', db.raw('count(*) as n'));
-    return db('folders as f')
-      .leftJoin(projectCounts.as('pc'), 'pc.folder_id', 'f.id')
-      .leftJoin(childCounts.as('cc'), 'cc.parent_id', 'f.id')
-      .where('f.organization_id', organizationId)
-      .whereNull('f.archived_at')
-      .select('f.*', db.raw('coalesce(pc.n, 0) as project_count'), db.raw('coalesce(cc.n, 0) as child_folder_count'));
+    return jsonRows<FolderWithCounts>(db, activeFoldersWithCounts(db, organizationId), FOLDER_WITH_COUNTS_COLUMNS);
   }
 
   /** Whether the folder still holds an active project. */
   async hasActiveProject(db: Executor, folderId: string): Promise<boolean> {
     return (await db('projects').where({ folder_id: folderId }).whereNull('archived_at').first('id')) !== undefined;
   }
+}
+
+const FOLDER_COLUMNS = ['id', 'organization_id', 'parent_id', 'name', 'sort_key', 'created_at', 'archived_at'] as const;
+/** What `activeFoldersWithCounts` selects, named as a `FolderWithCounts` names them. */
+export const FOLDER_WITH_COUNTS_COLUMNS = [...FOLDER_COLUMNS, 'project_count', 'child_folder_count'] as const;
+
+/** The organization's active project folders, each with its active projects and child folders counted. */
+export function activeFoldersWithCounts(db: Executor, organizationId: string): Knex.QueryBuilder {
+  const projectCounts = db('projects')
+    .where('organization_id', organizationId)
+    .whereNull('archived_at')
+    .whereNotNull('folder_id')
+    .groupBy('folder_id')
+    .select('folder_id', db.raw('count(*) as n'));
+  const childCounts = db('folders')
+    .where('organization_id', organizationId)
+    .whereNull('archived_at')
+    .whereNotNull('parent_id')
+    .groupBy('parent_id')
+    .select('parent_id', db.raw('count(*) as n'));
+  return db('folders as f')
+    .leftJoin(projectCounts.as('pc'), 'pc.folder_id', 'f.id')
+    .leftJoin(childCounts.as('cc'), 'cc.parent_id', 'f.id')
+    .where('f.organization_id', organizationId)
+    .whereNull('f.archived_at')
+    .select(
+      ...FOLDER_COLUMNS.map((column) => `f.${column}`),
+      db.raw('coalesce(pc.n, 0) as project_count'),
+      db.raw('coalesce(cc.n, 0) as child_folder_count'),
+    );
 }
