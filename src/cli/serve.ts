@@ -20,7 +20,7 @@ export interface ServeOptions {
  *
  * 1. the configuration (a malformed variable stops here, one line);
  * 2. the port: bound before the database is touched, so a port in use fails before anything is
- *    migrated or seeded; until the app is ready every request is answered 503;
+ *    migrated or seeded; until the app is ready `/healthz` answers 200 and every other request 503;
  * 3. the database: migrate, load the keys, listen for the other instances' invalidations;
  * 4. the demo organization, only on the embedded SQLite default or with `--demo`, and only on an
  *    empty database; its one-time login link goes to stderr, never among the JSON log lines;
@@ -34,10 +34,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const logger = createLogger({ level: configured.logLevel });
   const state: InstanceState = { draining: false };
 
-  let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => {
-    res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '1', Connection: 'close' });
-    res.end('{"error":{"code":"starting","message":"The service is starting; retry in a moment."}}');
-  };
+  let handler: (req: IncomingMessage, res: ServerResponse) => void = answerWhileStarting;
   const server = http.createServer((req, res) => {
     if (state.draining) res.setHeader('Connection', 'close');
     handler(req, res);
@@ -116,6 +113,32 @@ export async function serve(options: ServeOptions): Promise<void> {
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+/**
+ * The answer until the app is ready (migrations can wait up to a minute for another instance's
+ * lock): the process is alive, so `/healthz` is 200 as the app answers it; everything else,
+ * `/readyz` included, is 503 `starting`.
+ */
+function answerWhileStarting(req: IncomingMessage, res: ServerResponse): void {
+  const pathname = (req.url ?? '').split('?', 1)[0];
+  if (pathname === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
+    res.writeHead(200, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    res.end('{"status":"ok"}');
+    return;
+  }
+  res.writeHead(503, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Retry-After': '1',
+    Connection: 'close',
+  });
+  res.end('{"error":{"code":"starting","message":"The service is starting; retry in a moment."}}');
 }
 
 function listen(server: Server, config: Pick<Config, 'host' | 'port'>): Promise<void> {

@@ -4,6 +4,7 @@ import { connect, createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openSqlite } from '../../src/db/connect.js';
 import { cliEnv, HUB_BIN, runHub } from '../support/hub-cli.js';
 
 const dirs: string[] = [];
@@ -103,6 +104,64 @@ describe('hub serve: a failed start is one line and leaves nothing behind', () =
     expect(result.stderr).not.toContain('s3cret');
   });
 });
+
+describe('hub serve: while it starts', () => {
+  it('answers /healthz 200 (alive) and /readyz and the rest 503 until its migrations are done', async () => {
+    const dataDir = freshDir();
+    expect((await runHub(['migrate'], cliEnv(dataDir, undefined))).code).toBe(0);
+    // Another instance's migration run, as this one sees it: the lock is held until the test lets go.
+    const db = openSqlite(path.join(dataDir, 'hub.sqlite'));
+    await db('knex_migrations_lock').update({ is_locked: 1 });
+    const port = await freePort();
+    const child = spawn(process.execPath, [HUB_BIN, 'serve'], {
+      env: cliEnv(dataDir, undefined, { PORT: String(port), LOG_LEVEL: 'info' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      let health: Response | undefined;
+      while (!health) {
+        if (child.exitCode !== null) throw new Error(`hub serve exited: ${output}`);
+        health = await fetch(`${url}/healthz`).catch(() => undefined);
+        if (!health) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok' });
+      const ready = await fetch(`${url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(((await ready.json()) as { error: { code: string } }).error.code).toBe('starting');
+      expect((await fetch(`${url}/api/me`)).status).toBe(503);
+      expect(output).not.toContain('"msg":"listening"');
+
+      await db('knex_migrations_lock').update({ is_locked: 0 });
+      for (;;) {
+        if (child.exitCode !== null) throw new Error(`hub serve exited: ${output}`);
+        if ((await fetch(`${url}/readyz`)).status === 200) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    } finally {
+      await db.destroy();
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 describe('hub serve: a clean start', () => {
   it(
