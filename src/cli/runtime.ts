@@ -119,30 +119,53 @@ export function recordServerBaseUrl(dataDir: string, baseUrl: string): void {
   fs.renameSync(temporary, file);
 }
 
+/** What `hub serve` recorded, when the process that recorded it is still running. */
+function runningServer(dataDir: string): { baseUrl?: unknown; pid: number } | undefined {
+  let recorded: unknown;
+  try {
+    recorded = JSON.parse(fs.readFileSync(path.join(dataDir, SERVER_FILE), 'utf8'));
+  } catch {
+    return undefined; // No server has run on this data directory (or the file is unreadable).
+  }
+  if (typeof recorded !== 'object' || recorded === null) return undefined;
+  const { pid } = recorded as { pid?: unknown };
+  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return undefined;
+  return { ...recorded, pid };
+}
+
+/** Signal 0 checks the process exists; EPERM means it does, under another user. */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** The pid of a `hub serve` other than this process still running on the data directory, if any. */
 export function otherServerOn(dataDir: string): number | undefined {
+  const running = runningServer(dataDir);
+  return running && running.pid !== process.pid ? running.pid : undefined;
+}
+
+/** On a clean stop: removes the record when this process wrote it (not when another server took over). */
+export function forgetServerBaseUrl(dataDir: string): void {
+  if (runningServer(dataDir)?.pid !== process.pid) return;
   try {
-    const { pid } = JSON.parse(fs.readFileSync(path.join(dataDir, SERVER_FILE), 'utf8')) as { pid?: unknown };
-    if (typeof pid !== 'number' || pid === process.pid) return undefined;
-    process.kill(pid, 0);
-    return pid;
+    fs.rmSync(path.join(dataDir, SERVER_FILE), { force: true });
   } catch {
-    return undefined;
+    // Left behind, it names a pid no longer running and is ignored.
   }
 }
 
 /**
  * The base URL for links the host console prints: the one the server running on this data
  * directory recorded, else the configuration's (`HUB_BASE_URL`, else `http://localhost:$PORT`).
+ * A record left by a server that has stopped (its pid no longer runs) is ignored.
  */
 export function serverBaseUrl(config: Pick<Config, 'dataDir' | 'baseUrl'>): string {
-  try {
-    const recorded = JSON.parse(fs.readFileSync(path.join(config.dataDir, SERVER_FILE), 'utf8')) as {
-      baseUrl?: unknown;
-    };
-    if (typeof recorded.baseUrl === 'string' && /^https?:\/\//.test(recorded.baseUrl)) return recorded.baseUrl;
-  } catch {
-    // No server has run on this data directory (or the file is unreadable): use the configuration.
-  }
+  const recorded = runningServer(config.dataDir)?.baseUrl;
+  if (typeof recorded === 'string' && /^https?:\/\//.test(recorded)) return recorded;
   return config.baseUrl;
 }

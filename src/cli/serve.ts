@@ -5,7 +5,14 @@ import { createLogger, type Logger } from '../log/logger.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { HOUR_MS } from '../config/clock.js';
 import type { InstanceState } from '../ops/readiness.js';
-import { loginUrl, openRuntime, otherServerOn, recordServerBaseUrl, type Runtime } from './runtime.js';
+import {
+  forgetServerBaseUrl,
+  loginUrl,
+  openRuntime,
+  otherServerOn,
+  recordServerBaseUrl,
+  type Runtime,
+} from './runtime.js';
 import { StartupError } from './startup-error.js';
 
 const DEMO = { slug: 'demo', name: 'Demo Organization', ownerImOpenId: 'demo-owner', ownerDisplayName: 'Demo Owner' };
@@ -27,7 +34,8 @@ export interface ServeOptions {
  * 5. the app; the base URL is recorded in the data directory for `hub login-link`.
  *
  * SIGTERM/SIGINT drain: /readyz turns 503, no new connection is accepted, in-flight requests
- * finish (answered with `Connection: close`) within `HUB_SHUTDOWN_GRACE_MS`, then the process exits.
+ * finish (answered with `Connection: close`) within `HUB_SHUTDOWN_GRACE_MS`, then the record of
+ * the base URL is removed (when it is still this process's) and the process exits.
  */
 export async function serve(options: ServeOptions): Promise<void> {
   const configured = loadConfig();
@@ -104,6 +112,7 @@ export async function serve(options: ServeOptions): Promise<void> {
         .close()
         .catch((err: unknown) => logger.warn({ err }, 'closing the database failed'))
         .finally(() => {
+          forgetServerBaseUrl(config.dataDir);
           logger.info('stopped');
           process.exit(0);
         });

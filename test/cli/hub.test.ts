@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { createServer } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { cliEnv, HUB_BIN, runHub } from '../support/hub-cli.js';
@@ -107,6 +109,29 @@ describe('hub login-link', () => {
 
   it('refuses an unknown user', async () => {
     expectUsageError(await runHub(['login-link', 'ou_nobody'], env), /ou_nobody/);
+  });
+
+  it('uses the base URL a running server recorded, and ignores one whose server no longer runs', async () => {
+    const serverFile = path.join(database.dataDir, 'server.json');
+    const record = (pid: number) =>
+      fs.writeFileSync(serverFile, JSON.stringify({ baseUrl: 'http://localhost:4711', pid, startedAt: '' }));
+    const configured = { ...env, HUB_BASE_URL: 'https://hub.example.com' };
+    try {
+      record(process.pid); // a process that runs: this test's
+      const running = await runHub(['login-link', 'ou_peter'], configured);
+      expect(running.code, running.stderr).toBe(0);
+      expect(running.stdout).toMatch(/^http:\/\/localhost:4711\/auth\/login\?token=/);
+
+      // A server that stopped without removing its record (killed): its pid no longer runs.
+      const gone = spawn(process.execPath, ['-e', '']);
+      await new Promise((resolve) => gone.once('exit', resolve));
+      record(gone.pid!);
+      const stopped = await runHub(['login-link', 'ou_peter'], configured);
+      expect(stopped.code, stopped.stderr).toBe(0);
+      expect(stopped.stdout).toMatch(/^https:\/\/hub\.example\.com\/auth\/login\?token=/);
+    } finally {
+      fs.rmSync(serverFile, { force: true });
+    }
   });
 });
 

@@ -166,7 +166,7 @@ function freePort(): Promise<number> {
 describe('hub serve: a clean start', () => {
   it(
     'listens on HOST (127.0.0.1 by default), prints the demo link ' +
-      'on stderr only, and records its base URL for hub login-link',
+      'on stderr only, and records its base URL for hub login-link until it stops',
     async () => {
       const dataDir = freshDir();
       const serve = await startServe(dataDir);
@@ -191,6 +191,13 @@ describe('hub serve: a clean start', () => {
         expect(await serve.exited).toBe(0);
       }
       expect(serve.output.stdout).toContain('"msg":"stopped"');
+      // Stopped, it no longer names its URL: the console's configuration applies again.
+      expect(fs.existsSync(path.join(dataDir, 'server.json'))).toBe(false);
+      const after = await runHub(
+        ['login-link', 'demo-owner'],
+        cliEnv(dataDir, undefined, { HUB_BASE_URL: 'https://hub.example.com' }),
+      );
+      expect(after.stdout).toMatch(/^https:\/\/hub\.example\.com\/auth\/login\?token=/);
     },
   );
 
