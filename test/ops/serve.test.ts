@@ -266,7 +266,10 @@ describe('hub serve: a clean start', () => {
       serve.child.kill('SIGTERM');
       expect(await serve.exited).toBe(0);
       await closed;
-      expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(900);
+      // Cut off at the grace period, not before it; the upper bound is generous for slow CI machines.
+      const drainedIn = Date.now() - stoppedAt;
+      expect(drainedIn).toBeGreaterThanOrEqual(900);
+      expect(drainedIn).toBeLessThan(1_000 + 10_000);
       expect(answer).toBe('');
       expect(serve.output.stdout).toContain('still in flight at the end of the grace period');
     },
