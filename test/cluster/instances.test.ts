@@ -373,5 +373,7 @@ describe.skipIf(!onPostgres)(title, () => {
       Number(new RegExp(`hub_capacity_refusals_total\\{code="${code}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
     expect(metrics.reduce((sum, text) => sum + refusals(text, 'rate_limited'), 0)).toBeGreaterThan(0);
     expect(metrics.reduce((sum, text) => sum + refusals(text, 'capacity_exceeded'), 0)).toBeGreaterThan(0);
+    // C answered a 413 in the capacity case (A did too, but its counts went with the restart).
+    expect(metrics.reduce((sum, text) => sum + refusals(text, 'payload_too_large'), 0)).toBeGreaterThan(0);
   });
 });
