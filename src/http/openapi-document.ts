@@ -26,11 +26,18 @@ export interface OperationLocation {
   operation: OpenApiOperation;
 }
 
+/** openapi.yaml as JSON text, defined by the bundle hub starts from (bin/bundle.js); absent elsewhere. */
+declare const __HUB_OPENAPI_JSON__: string | undefined;
+
 let cached: OpenApiDocument | undefined;
 
 /** The contract, parsed once per process. Callers that hand it to a library get a copy. */
 export function loadOpenApiDocument(): OpenApiDocument {
-  cached ??= parse(fs.readFileSync(OPENAPI_PATH, 'utf8')) as OpenApiDocument;
+  cached ??= (
+    typeof __HUB_OPENAPI_JSON__ === 'string'
+      ? JSON.parse(__HUB_OPENAPI_JSON__)
+      : parse(fs.readFileSync(OPENAPI_PATH, 'utf8'))
+  ) as OpenApiDocument;
   return cached;
 }
 

@@ -55,6 +55,22 @@ describe('the hub bundle', () => {
     expect(current(root)).toBeUndefined();
   });
 
+  it('carries openapi.yaml as JSON, and is not used once the contract changes', async () => {
+    write(
+      'src/cli/hub.ts',
+      'declare const __HUB_OPENAPI_JSON__: string | undefined;\n' +
+        "export const main = async (): Promise<string> => typeof __HUB_OPENAPI_JSON__ === 'string' " +
+        "? JSON.parse(__HUB_OPENAPI_JSON__).info.title : 'not embedded';\n",
+    );
+    const contract = write('openapi.yaml', 'openapi: 3.1.0\ninfo:\n  title: Embedded\n');
+    const { bundle } = await build(root);
+    const { main } = (await import(pathToFileURL(bundle).href)) as { main: () => Promise<string> };
+    expect(await main()).toBe('Embedded');
+
+    fs.appendFileSync(contract, 'paths: {}\n');
+    expect(current(root)).toBeUndefined();
+  });
+
   it('is not used when the bundle itself is missing', async () => {
     const { bundle } = await build(root);
     fs.rmSync(bundle);
