@@ -226,3 +226,36 @@ describe('methods', () => {
     }
   });
 });
+
+describe('deeply nested bodies', () => {
+  /** `depth` arrays, each holding the next. */
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  it('refuse 6,000 levels of brackets with 400, and the server keeps answering', async () => {
+    const before = await teamSlugs();
+    const res = await send('POST', '/teams', nested(6000), { 'content-type': 'application/json' });
+    expectError(res, 400, 'validation_failed');
+    expect(res.body).toMatchObject({ error: { message: expect.stringContaining('64 levels') } });
+    // Far deeper still, and inside an object: the walk keeps its own stack.
+    const deeper = `{"slug":"deep","name":"Deep","x":${nested(200_000)}}`;
+    expectError(await send('POST', '/teams', deeper, { 'content-type': 'application/json' }), 400, 'validation_failed');
+    expect(await teamSlugs()).toEqual(before);
+  });
+
+  it('allow 64 levels (the contract then judges the body) and refuse 65', async () => {
+    const at64 = await send('POST', '/teams', nested(64), { 'content-type': 'application/json' });
+    expectError(at64, 400, 'validation_failed');
+    expect(at64.text).not.toContain('levels');
+    const at65 = await send('POST', '/teams', nested(65), { 'content-type': 'application/json' });
+    expectError(at65, 400, 'validation_failed');
+    expect(at65.body).toMatchObject({ error: { details: [{ path: `/body${'/0'.repeat(64)}` }] } });
+  });
+
+  it('answer an anonymous caller 401 before reading them', async () => {
+    expectError(
+      await hub.request('POST', `/api/org/${org.slug}/teams`, { body: nested(6000) }),
+      401,
+      'unauthenticated',
+    );
+  });
+});

@@ -18,7 +18,8 @@ function verifyUtf8(_req: IncomingMessage, _res: unknown, body: Buffer): void {
  * Parses a JSON body within the limit the body-size stage set. Refuses, before any rule or
  * schema sees the body: a body that is not `application/json` (415), bytes that are not UTF-8
  * or a `Content-Encoding` that does not decode (400), malformed JSON (400), a body that outgrows
- * the limit while it streams (413), and text no field may hold (400, see `forbiddenTextAt`).
+ * the limit while it streams (413), and text no field may hold or nesting deeper than any request
+ * needs (400, see `bodyProblem`).
  * Parsers are made once per distinct limit: organizations share a handful of limits.
  */
 export const parseJsonBody =
@@ -44,15 +45,19 @@ export const parseJsonBody =
       }
       const limit = contextOf(res).bodyLimit ?? serverLimit;
       parserFor(limit)(req, res, (err?: unknown) => {
-        if (err) return next(parseError(err, limit));
-        const where = forbiddenTextAt(req.body, '/body');
-        if (where)
-          return next(
-            badRequest(`${where} holds U+0000 or a lone surrogate, which no text here may contain.`, [
-              { path: where, message: 'must not contain U+0000 or a lone surrogate' },
-            ]),
-          );
-        next();
+        // This runs from the parser's stream callbacks, outside Express's own catch: whatever
+        // goes wrong here must reach next(), or it would end the process.
+        let refusal: unknown;
+        try {
+          if (err) refusal = parseError(err, limit);
+          else {
+            const problem = bodyProblem(req.body);
+            if (problem) refusal = badRequest(`${problem.path} ${problem.message}.`, [problem]);
+          }
+        } catch (caught) {
+          refusal = caught;
+        }
+        next(refusal);
       });
     };
   };
@@ -75,24 +80,72 @@ function parseError(err: unknown, limit: number): ApiError {
 }
 
 /**
- * The JSON path of the first string (or key) holding U+0000 or a lone surrogate, if any:
- * refusing both here keeps every field, present and future, storable on either database.
+ * How deeply arrays and objects may nest in a body (the top-level value is depth 1). The
+ * deepest body the contract describes nests four levels; the cap only keeps a body of nothing
+ * but brackets from costing more than its bytes, in this walk or in any later one.
  */
-export function forbiddenTextAt(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return isStorableText(value) ? undefined : path;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = forbiddenTextAt(value[i], `${path}/${i}`);
-      if (found) return found;
+export const MAX_BODY_DEPTH = 64;
+
+interface Problem {
+  path: string;
+  message: string;
+}
+
+/** A value still to visit, with what it takes to name its JSON path should it be refused. */
+interface Visit {
+  value: unknown;
+  depth: number;
+  parent: Visit | undefined;
+  key: string;
+}
+
+/**
+ * The first thing in a parsed body that no field may hold: a string (or key) with U+0000 or a
+ * lone surrogate — refusing both here keeps every field, present and future, storable on either
+ * database — or arrays and objects nested deeper than MAX_BODY_DEPTH. The walk keeps its own
+ * stack, so no body can exhaust the call stack, and names a path only for what it refuses.
+ */
+export function bodyProblem(body: unknown): Problem | undefined {
+  const stack: Visit[] = [{ value: body, depth: 0, parent: undefined, key: '' }];
+  for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
+    const { value, depth } = visit;
+    if (typeof value === 'string') {
+      if (!isStorableText(value)) return unstorable(pathOf(visit));
+      continue;
     }
-    return undefined;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if (!isStorableText(key)) return `${path}/${key}`;
-      const found = forbiddenTextAt(item, `${path}/${key}`);
-      if (found) return found;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth + 1 > MAX_BODY_DEPTH)
+      return {
+        path: pathOf(visit),
+        message: `must not nest arrays and objects more than ${MAX_BODY_DEPTH} levels deep`,
+      };
+    // Children are pushed last to first, so the first problem in document order is the one named.
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--)
+        stack.push({ value: value[i], depth: depth + 1, parent: visit, key: String(i) });
+      continue;
+    }
+    const entries = Object.entries(value);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i] as [string, unknown];
+      stack.push({ value: item, depth: depth + 1, parent: visit, key });
+    }
+    for (const [key] of entries) {
+      if (!isStorableText(key)) return unstorable(pathOf({ value: undefined, depth, parent: visit, key }));
     }
   }
   return undefined;
+}
+
+const unstorable = (path: string): Problem => ({
+  path,
+  message: 'must not contain U+0000 or a lone surrogate',
+});
+
+/** The JSON pointer of a visited value under `/body` (RFC 6901: `~` and `/` in keys escaped). */
+function pathOf(visit: Visit): string {
+  const keys: string[] = [];
+  for (let at: Visit | undefined = visit; at?.parent !== undefined; at = at.parent)
+    keys.push(at.key.replace(/~/g, '~0').replace(/\//g, '~1'));
+  return ['/body', ...keys.reverse()].join('/');
 }
