@@ -69,7 +69,32 @@ function toApiError(err: unknown): ApiError | undefined {
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return new ApiError(400, 'validation_failed', 'The request body must be UTF-8 JSON.');
   }
-  return undefined;
+  return clientErrorOf(err);
+}
+
+/**
+ * An error Express, its router or a middleware of theirs raised for something the client sent
+ * (`status` or `statusCode` 400–499, as http-errors sets it): the router's URIError for a path
+ * whose percent-encoding does not decode to UTF-8, for one. Answered with the contract's code
+ * for that status; a status the contract has no code for becomes 400 `validation_failed`.
+ * Their own messages are not passed on: they echo the input and name internals.
+ */
+function clientErrorOf(err: unknown): ApiError | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const { status, statusCode } = err as { status?: unknown; statusCode?: unknown };
+  const code = typeof status === 'number' ? status : statusCode;
+  if (typeof code !== 'number' || code < 400 || code > 499) return undefined;
+  if (err instanceof URIError)
+    return new ApiError(
+      400,
+      'validation_failed',
+      'The request path is not valid percent-encoded UTF-8 (a "%" must be followed by two hex digits, and the ' +
+        'bytes they encode must be UTF-8).',
+    );
+  if (code === 404) return new ApiError(404, 'not_found', 'No such resource.');
+  if (code === 413) return tooLarge();
+  if (code === 415) return new ApiError(415, 'unsupported_media_type', 'The request body must be JSON.');
+  return new ApiError(400, 'validation_failed', 'The request is malformed.');
 }
 
 const tooLarge = () => new ApiError(413, 'payload_too_large', 'The request body is larger than this service accepts.');

@@ -11,6 +11,7 @@ import { limitBodySize } from './pipeline/body-size.js';
 import { enforceOrgRole } from './pipeline/org-role.js';
 import { enforceTokenScope } from './pipeline/token-scope.js';
 import { parseJsonBody } from './pipeline/parse-body.js';
+import { checkParameterText } from './pipeline/parameter-text.js';
 import { guardProject } from './pipeline/project-guard.js';
 import { limitRequestRate } from './pipeline/rate-limit.js';
 import { resolveOrganization } from './pipeline/resolve-organization.js';
@@ -63,6 +64,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
       pipeline: [
         contract.checkResponses,
         authenticate(authorizer), // 401
+        checkParameterText, // 400 U+0000 or a lone surrogate in the path or query, a query that does not decode
         resolveOrganization(authorizer), // 404 org_not_found
         limitRequestRate(capacity), // 429, valid request or not
         limitBodySize(capacity, config.bodyLimitBytes), // 413 from Content-Length

@@ -259,3 +259,79 @@ describe('deeply nested bodies', () => {
     );
   });
 });
+
+describe('paths and query strings', () => {
+  /** A request to exactly this path (fetch keeps percent-escapes as they are), signed in or not. */
+  const raw = (method: string, path: string, signedIn: boolean, body?: unknown) =>
+    hub.request(method, path, { cookie: signedIn ? org.cookies.owner : undefined, body });
+
+  it('refuse percent-encoding that does not decode in a path with 400, signed in or not', async () => {
+    const before = await teamSlugs();
+    for (const signedIn of [true, false]) {
+      for (const [method, path, body] of [
+        ['GET', '/api/org/%FF/teams'],
+        ['POST', '/api/org/%E0%A4%A/teams', { slug: 'pct', name: 'Pct' }],
+        ['PATCH', `/api/org/${org.slug}/teams/%ED%A0%80`, { name: 'Surrogate' }],
+        ['GET', `/api/org/${org.slug}/projects/50%`],
+      ] as const) {
+        const res = await raw(method, path, signedIn, body);
+        expectError(res, 400, 'validation_failed');
+        expect(res.body).toMatchObject({ error: { message: expect.stringContaining('percent-encoded UTF-8') } });
+      }
+    }
+    expect(await teamSlugs()).toEqual(before);
+  });
+
+  it('refuse U+0000 in any path parameter or query value with 400 (PostgreSQL cannot hold it)', async () => {
+    const team = await org.call('owner', 'createTeam', { body: { slug: 'kept-nul', name: 'Kept' } });
+    expect(team.status, team.text).toBe(201);
+    const project = await org.call('owner', 'createProject', { body: { name: 'Kept nul' } });
+    expect(project.status, project.text).toBe(201);
+    const [teamId, projectId] = [(team.body as { id: string }).id, (project.body as { id: string }).id];
+    const before = await teamSlugs();
+    const cases: Array<[string, string, unknown?]> = [
+      ['GET', `/api/org/${org.slug}/audit-events?targetId=a%00b`],
+      ['GET', `/api/org/${org.slug}/audit-events?actorId=a%00b`],
+      ['GET', `/api/org/${org.slug}/audit-events?action=a%00b`],
+      ['GET', `/api/org/${org.slug}/audit-events?targetType=a%00b`],
+      ['GET', `/api/org/${org.slug}/usage/breakdown?projectId=a%00b`],
+      ['GET', `/api/org/${org.slug}/usage?folderId=%00`],
+      ['POST', `/api/org/${org.slug}/projects/a%00b/archive`],
+      ['POST', `/api/org/${org.slug}/projects/${projectId}%00/archive`],
+      ['PATCH', `/api/org/${org.slug}/teams/a%00b`, { name: 'Renamed' }],
+      ['PATCH', `/api/org/${org.slug}/teams/${teamId}%00`, { name: 'Renamed' }],
+      ['GET', '/api/org/a%00b'],
+      ['GET', `/api/org/${org.slug}%00`],
+    ];
+    for (const [method, path, body] of cases) {
+      const res = await raw(method, path, true, body);
+      expectError(res, 400, 'validation_failed');
+      expect(res.body, path).toMatchObject({ error: { message: expect.stringContaining('U+0000') } });
+    }
+    expect(await teamSlugs()).toEqual(before);
+    const teams = (await org.call('owner', 'listTeams')).body as { teams: Array<{ id: string; name: string }> };
+    expect(teams.teams.find((t) => t.id === teamId)).toMatchObject({ name: 'Kept' });
+    expect((await org.call('owner', 'getProject', { path: { projectId } })).body).toMatchObject({ archivedAt: null });
+  });
+
+  it('refuse a query value whose percent-encoding does not decode, rather than repair it', async () => {
+    for (const query of ['from=%FF', 'targetId=%ED%A0%80', 'action=100%', 'targetType=%E0%A4%A']) {
+      const res = await raw('GET', `/api/org/${org.slug}/audit-events?${query}`, true);
+      expectError(res, 400, 'validation_failed');
+      expect(res.body).toMatchObject({ error: { details: [{ path: `/query/${query.split('=')[0]}` }] } });
+    }
+    // A well-encoded value that decodes to a percent sign or to any character is fine.
+    const fine = await raw('GET', `/api/org/${org.slug}/audit-events?action=100%25&targetId=%F0%9F%9A%80`, true);
+    expect(fine.status, fine.text).toBe(200);
+  });
+
+  it('answer an anonymous caller 401 first, as for any other bad input', async () => {
+    for (const path of [
+      `/api/org/${org.slug}/audit-events?targetId=a%00b`,
+      '/api/org/a%00b',
+      `/api/org/${org.slug}/usage?from=%FF`,
+    ]) {
+      expectError(await raw('GET', path, false), 401, 'unauthenticated');
+    }
+  });
+});
