@@ -335,3 +335,36 @@ describe('paths and query strings', () => {
     }
   });
 });
+
+describe('timestamps at the ends of the range', () => {
+  const tokenNames = async () =>
+    ((await org.call('owner', 'listApiTokens')).body as { tokens: Array<{ name: string }> }).tokens.map((t) => t.name);
+
+  it('refuse one whose instant in UTC leaves the years 0000–9999, on every database', async () => {
+    for (const expiresAt of ['9999-12-31T23:59:59-23:59', '9999-12-31T23:00:00-01:00']) {
+      const res = await org.api('owner', 'POST', '/api-tokens', { name: 'far', scopes: ['org:read'], expiresAt });
+      expectError(res, 400, 'validation_failed');
+    }
+    expect(await tokenNames()).not.toContain('far');
+    for (const from of ['0000-01-01T00:00:00+01:00', '0000-01-01T00:59:59+01:00']) {
+      expectError(
+        await org.api('owner', 'GET', `/usage?from=${encodeURIComponent(from)}&to=2028-01-01T00:00:00Z`),
+        400,
+        'validation_failed',
+      );
+    }
+  });
+
+  it('accept the last and first instants of the range and answer them as given, in UTC', async () => {
+    const created = await org.api('owner', 'POST', '/api-tokens', {
+      name: 'farthest',
+      scopes: ['org:read'],
+      expiresAt: '9999-12-31T23:58:59-00:01',
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ expiresAt: '9999-12-31T23:59:59.000Z' });
+    const usage = await org.api('owner', 'GET', `/usage?from=${encodeURIComponent('0000-01-01T01:00:00+01:00')}`);
+    expect(usage.status, usage.text).toBe(200);
+    expect(usage.body).toMatchObject({ from: '0000-01-01T00:00:00.000Z' });
+  });
+});
