@@ -2350,10 +2350,13 @@ export interface components {
             /** @description Relative POSIX path inside the skill (no `..`, no leading `/`, no backslash, no NUL). */
             path: string;
             /**
-             * @description The file's content as UTF-8 text. The bound is the default `fileSize`
-             *     ceiling (5 MiB) in characters, which no file within it can exceed;
-             *     the organization's effective `fileSize` limit is then checked in
-             *     bytes (422 `invalid_skill`).
+             * @description The file's content as UTF-8 text. Its bound is the organization's
+             *     effective `fileSize` limit, counted in bytes of UTF-8 (a character
+             *     outside ASCII takes 2 to 4), and enforced by the service rather than
+             *     by this schema, since it is a per-organization limit up to the
+             *     platform ceiling: a larger file gives 422 `invalid_skill`. The
+             *     whole body is bounded first by the effective `requestBodySize`
+             *     (413 `payload_too_large`).
              */
             content: string;
         };
