@@ -2127,9 +2127,11 @@ export interface components {
             connection: components["schemas"]["ChatApplicationConnection"] | null;
         };
         PutChatApplicationConnectionRequest: {
+            /** Format: name */
             appId: string;
             /** @description Secret; write-only. */
             appSecret: string;
+            /** Format: name */
             botOpenId: string;
             /** @description Secret; write-only. */
             verificationToken?: string;
@@ -2375,7 +2377,10 @@ export interface components {
             contentDigest: string;
         };
         UpdateAgentSkillRequest: {
-            /** @description The new label; changes nothing else. */
+            /**
+             * Format: name
+             * @description The new label (one line, not blank, like every label); changes nothing else.
+             */
             description?: string;
             /** @description `true` disables the skill and archives the open sessions of its bound roles; `false` re-enables it. */
             disabled?: boolean;

@@ -368,3 +368,37 @@ describe('timestamps at the ends of the range', () => {
     expect(usage.body).toMatchObject({ from: '0000-01-01T00:00:00.000Z' });
   });
 });
+
+describe('labels and ids', () => {
+  it('refuse a control character in a skill label and in the chat application ids, changing nothing', async () => {
+    const skill = await org.call('owner', 'installAgentSkill', {
+      path: { name: 'labelled' },
+      body: {
+        version: '1.0.0',
+        files: [{ path: 'SKILL.md', content: '---\nname: labelled\ndescription: Kept\n---\n' }],
+      },
+    });
+    expect(skill.status, skill.text).toBe(200);
+    for (const description of ['x\u0007y', 'two\nlines', '   ', '']) {
+      const res = await org.api('owner', 'PATCH', '/agent-skills/labelled', { description });
+      expectError(res, 400, 'validation_failed');
+      expect(res.body).toMatchObject({ error: { details: [{ path: '/body/description' }] } });
+    }
+    const skills = (await org.call('owner', 'listAgentSkills')).body as {
+      skills: Array<{ name: string; description: string }>;
+    };
+    expect(skills.skills.find((s) => s.name === 'labelled')).toMatchObject({ description: 'Kept' });
+
+    const chat = { appId: 'cli_a1b2c3', appSecret: 'secret', botOpenId: 'ou_bot' };
+    for (const [field, value] of [
+      ['botOpenId', 'ou\u0007bot'],
+      ['botOpenId', 'ou\tbot'],
+      ['appId', 'cli\u001b'],
+    ] as const) {
+      const res = await org.api('owner', 'PUT', '/imapp-application-connection', { ...chat, [field]: value });
+      expectError(res, 400, 'validation_failed');
+      expect(res.body).toMatchObject({ error: { details: [{ path: `/body/${field}` }] } });
+    }
+    expect((await org.call('owner', 'getChatApplicationConnection')).body).toEqual({ connection: null });
+  });
+});
