@@ -27,7 +27,7 @@ describe('jsonRows', () => {
     const { db } = database;
     const query = () => db('items').select('id', 'name', 'note', 'size', 'price');
     const direct = await query();
-    const viaJson = await jsonRows(db, query(), ['id', 'name', 'note', 'size', 'price']);
+    const viaJson = await jsonRows<{ id: string }>(db, query(), ['id', 'name', 'note', 'size', 'price']);
     const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
     expect(viaJson.sort(byId)).toEqual(direct.sort(byId));
   });
