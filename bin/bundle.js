@@ -10,17 +10,18 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const ENTRY = 'src/cli/hub.ts';
+/** hub's own bundle; the bench bundles its server entries the same way, under other names. */
+const HUB = { entry: 'src/cli/hub.ts', name: 'hub' };
 
-/** Where a project's bundle lives, and its manifest: each source it holds, with the size and mtime it had. */
-function outputsOf(root) {
+/** Where a bundle lives, and its manifest: each source it holds, with the size and mtime it had. */
+function outputsOf(root, name) {
   const dir = path.join(root, 'dist');
-  return { dir, bundle: path.join(dir, 'hub.mjs'), manifest: path.join(dir, 'hub.manifest.json') };
+  return { dir, bundle: path.join(dir, `${name}.mjs`), manifest: path.join(dir, `${name}.manifest.json`) };
 }
 
 /** The bundle's path when it is current with every source it holds; undefined otherwise. */
-export function currentBundle(root = ROOT) {
-  const { bundle, manifest: manifestFile } = outputsOf(root);
+export function currentBundle(root = ROOT, { name } = HUB) {
+  const { bundle, manifest: manifestFile } = outputsOf(root, name);
   let manifest;
   try {
     manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
@@ -35,18 +36,18 @@ export function currentBundle(root = ROOT) {
 }
 
 /**
- * Bundles src/ with the esbuild that tsx brings. Each source keeps its own `import.meta.url`, so
+ * Bundles an entry's sources (src/ for hub) with the esbuild that tsx brings. Each source keeps its own `import.meta.url`, so
  * the files it finds beside itself (openapi.yaml, web/dist, package.json) are found from the
  * bundle too. The bundle is written before the manifest that vouches for it, each by an atomic
  * rename, so a run that starts meanwhile sees the old pair, no pair, or the new one.
  */
-export async function buildBundle(root = ROOT) {
-  const { dir, bundle, manifest } = outputsOf(root);
+export async function buildBundle(root = ROOT, { entry, name } = HUB) {
+  const { dir, bundle, manifest } = outputsOf(root, name);
   const esbuild = createRequire(import.meta.resolve('tsx'))('esbuild');
   const contract = embeddedContract(root);
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: [ENTRY],
+    entryPoints: [entry],
     bundle: true,
     packages: 'external',
     platform: 'node',
@@ -64,7 +65,7 @@ export async function buildBundle(root = ROOT) {
   }
   fs.mkdirSync(dir, { recursive: true });
   writeAtomically(bundle, result.outputFiles[0].contents);
-  writeAtomically(manifest, JSON.stringify({ entry: ENTRY, inputs }));
+  writeAtomically(manifest, JSON.stringify({ entry, inputs }));
   return { bundle, sources: Object.keys(inputs).length };
 }
 
@@ -88,7 +89,7 @@ function embeddedContract(root) {
 const ownModuleUrls = {
   name: 'own-module-urls',
   setup(build) {
-    build.onLoad({ filter: /\/src\/.*\.ts$/ }, (args) => ({
+    build.onLoad({ filter: /\/(src|bench)\/.*\.ts$/ }, (args) => ({
       loader: 'ts',
       contents: fs
         .readFileSync(args.path, 'utf8')

@@ -1,8 +1,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildBundle } from '../../bin/bundle.js';
 import { isChildMessage, type CpuReply, type LoadTarget, type ParentMessage } from './protocol.js';
 
-/** Start-up includes tsx compiling the app and running migrations; a healthy child is ready in seconds. */
+/** Start-up includes running migrations and seeding; a healthy child is ready in seconds. */
 const READY_TIMEOUT_MS = 60_000;
 const CPU_REPLY_TIMEOUT_MS = 10_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -15,7 +17,9 @@ export interface ServerChildOptions {
 }
 
 /**
- * The parent's handle on one server child: forked with tsx so it runs the TypeScript sources,
+ * The parent's handle on one server child: its entry (bench/servers/<x>.ts of this checkout or
+ * of the baseline's) bundled as `hub` runs in production (bin/bundle.js: the sources in one file,
+ * packages loaded natively, no TypeScript loader in the process to add its memory and CPU),
  * stderr shared with the terminal so a crash is visible (stdout on /dev/null), and its own process so its CPU time is
  * measured apart from the load generator's.
  */
@@ -34,9 +38,12 @@ export class ServerChild {
     });
   }
 
-  static start(name: string, entry: URL, options: ServerChildOptions = {}): Promise<ServerChild> {
-    const child = fork(fileURLToPath(entry), options.args ?? [], {
-      execArgv: ['--import', 'tsx', ...(options.nodeFlags ?? [])],
+  static async start(name: string, entry: URL, options: ServerChildOptions = {}): Promise<ServerChild> {
+    const file = fileURLToPath(entry);
+    const root = path.resolve(path.dirname(file), '../..');
+    const { bundle } = await buildBundle(root, { entry: path.relative(root, file), name: `bench-server-${name}` });
+    const child = fork(bundle, options.args ?? [], {
+      execArgv: options.nodeFlags ?? [],
       // stdout to /dev/null: our server logs a line per request there, as in production.
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
