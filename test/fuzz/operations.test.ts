@@ -12,7 +12,14 @@ import { listOperations, loadOpenApiDocument, type OperationLocation } from '../
 import { errorCodeOf, okBody } from '../support/assertions.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub, type HttpResult } from '../support/test-hub.js';
-import { invalidBody, resolverFor, validValue, type JsonSchema } from './schema-arbitrary.js';
+import {
+  hostileParameter,
+  invalidBody,
+  resolverFor,
+  validValue,
+  wrongQueryValue,
+  type JsonSchema,
+} from './schema-arbitrary.js';
 import { tableNames } from '../support/every-row.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
@@ -54,7 +61,9 @@ beforeAll(async () => {
   const project = await okBody(org.call('owner', 'createProject', { body: { name: 'Fuzz project' } }), 201);
   Object.assign(pools, {
     orgSlug: [org.slug],
-    userId: Object.values(org.userIds),
+    // Not the fuzzing owner: a valid request could demote or revoke it, and every operation
+    // fuzzed after that would stop at the role check (403) or the organization (404), testing nothing.
+    userId: [org.userIds.admin, org.userIds.member],
     teamId: [team.id],
     folderId: [folder.id],
     projectId: [project.id],
@@ -122,11 +131,15 @@ function validRequest(location: OperationLocation): fc.Arbitrary<GeneratedReques
 function invalidRequest(location: OperationLocation): fc.Arbitrary<GeneratedRequest> {
   const schema = bodySchemaOf(location);
   const queryParameters = parametersOf(location).filter((p) => p.in === 'query');
-  const breakers: Array<fc.Arbitrary<GeneratedRequest>> = [];
+  const breakers: Array<fc.MaybeWeightedArbitrary<GeneratedRequest>> = [];
   if (schema) {
-    breakers.push(
-      fc.tuple(validRequest(location), invalidBody(schema, resolve)).map(([request, body]) => ({ ...request, body })),
-    );
+    breakers.push({
+      // A body has the most rules, and its breakers the most ways to break them.
+      arbitrary: fc
+        .tuple(validRequest(location), invalidBody(schema, resolve))
+        .map(([request, body]) => ({ ...request, body })),
+      weight: 4,
+    });
     breakers.push(validRequest(location).map((request) => ({ ...request, body: '{"unterminated": ' })));
   }
   breakers.push(
@@ -137,14 +150,28 @@ function invalidRequest(location: OperationLocation): fc.Arbitrary<GeneratedRequ
   );
   for (const p of queryParameters) {
     breakers.push(
-      validRequest(location).map((request) => {
+      fc.tuple(validRequest(location), wrongQueryValue(p.schema, resolve)).map(([request, value]) => {
+        // The value goes in as it is sent: URLSearchParams would re-encode a malformed escape.
         const url = new URL(request.path, 'http://x');
-        url.searchParams.set(
-          p.name,
-          p.schema && resolve(p.schema).type === 'integer' ? 'not-a-number' : '2026-13-01T00:00:00Z',
-        );
-        return { ...request, path: url.pathname + url.search };
+        url.searchParams.delete(p.name);
+        const rest = url.searchParams.toString();
+        return { ...request, path: `${url.pathname}?${rest ? `${rest}&` : ''}${p.name}=${value}` };
       }),
+    );
+  }
+  const segments = location.path.split('/');
+  const parameterSegments = segments.flatMap((segment, i) => (/^\{[^}]+\}$/.test(segment) ? [i] : []));
+  if (parameterSegments.length > 0) {
+    // One path parameter holds U+0000 or percent-encoding that does not decode (the orgSlug too).
+    breakers.push(
+      fc
+        .tuple(validRequest(location), fc.constantFrom(...parameterSegments), hostileParameter)
+        .map(([request, at, value]) => {
+          const [path = '', query] = request.path.split('?', 2);
+          const sent = path.split('/');
+          sent[at] = value;
+          return { ...request, path: `${sent.join('/')}${query === undefined ? '' : `?${query}`}` };
+        }),
     );
   }
   return fc.oneof(...breakers);
