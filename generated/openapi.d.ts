@@ -2377,10 +2377,7 @@ export interface components {
             contentDigest: string;
         };
         UpdateAgentSkillRequest: {
-            /**
-             * Format: name
-             * @description The new label (one line, not blank, like every label); changes nothing else.
-             */
+            /** @description The new label; changes nothing else. Text as a SKILL.md description may hold it: line breaks and tabs are kept, other control characters are refused (400), so a label read from the skill can be saved back unchanged. */
             description?: string;
             /** @description `true` disables the skill and archives the open sessions of its bound roles; `false` re-enables it. */
             disabled?: boolean;

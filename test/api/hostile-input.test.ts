@@ -3,7 +3,7 @@
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, okBody } from '../support/assertions.js';
+import { expectError, expectOk, okBody } from '../support/assertions.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
 
@@ -372,7 +372,7 @@ describe('timestamps at the ends of the range', () => {
 });
 
 describe('labels and ids', () => {
-  it('refuse a control character in a skill label and in the chat application ids, changing nothing', async () => {
+  it('refuse a control character in a skill label (line breaks and tabs aside) and in the chat application ids', async () => {
     const skill = await org.call('owner', 'installAgentSkill', {
       path: { name: 'labelled' },
       body: {
@@ -381,15 +381,18 @@ describe('labels and ids', () => {
       },
     });
     expect(skill.status, skill.text).toBe(200);
-    for (const description of ['x\u0007y', 'two\nlines', '   ', '']) {
+    for (const description of ['x\u0007y', 'esc\u001b[0m', 'form\ffeed', '']) {
       const res = await org.api('owner', 'PATCH', '/agent-skills/labelled', { description });
       expectError(res, 400, 'validation_failed');
       expect(res.body).toMatchObject({ error: { details: [{ path: '/body/description' }] } });
     }
-    const skills = (await org.call('owner', 'listAgentSkills')).body as {
-      skills: Array<{ name: string; description: string }>;
-    };
-    expect(skills.skills.find((s) => s.name === 'labelled')).toMatchObject({ description: 'Kept' });
+    const labelOf = async () =>
+      (await okBody(org.call('owner', 'listAgentSkills'))).skills.find((s) => s.name === 'labelled')?.description;
+    expect(await labelOf()).toBe('Kept');
+    // A label is text as a SKILL.md description may hold it: line breaks and tabs stay.
+    const multiline = 'Two lines\n\twith a tab\r\n';
+    expectOk(await org.api('owner', 'PATCH', '/agent-skills/labelled', { description: multiline }));
+    expect(await labelOf()).toBe(multiline);
 
     const chat = { appId: 'cli_a1b2c3', appSecret: 'secret', botOpenId: 'ou_bot' };
     for (const [field, value] of [
