@@ -33,21 +33,17 @@ export const FOLDER_WITH_COUNTS_COLUMNS = [...FOLDER_COLUMNS, 'project_count', '
 
 /** The organization's active project folders, each with its active projects and child folders counted. */
 export function activeFoldersWithCounts(db: Executor, organizationId: string): Knex.QueryBuilder {
-  const projectCounts = db('projects')
-    .where('organization_id', organizationId)
-    .whereNull('archived_at')
-    .whereNotNull('folder_id')
-    .groupBy('folder_id')
-    .select('folder_id', db.raw('count(*) as n'));
-  const childCounts = db('folders')
-    .where('organization_id', organizationId)
-    .whereNull('archived_at')
-    .whereNotNull('parent_id')
-    .groupBy('parent_id')
-    .select('parent_id', db.raw('count(*) as n'));
+  /** The organization's active rows of `table` counted per `parent` (the folder they sit in). */
+  const countedBy = (table: 'projects' | 'folders', parent: 'folder_id' | 'parent_id') =>
+    db(table)
+      .where('organization_id', organizationId)
+      .whereNull('archived_at')
+      .whereNotNull(parent)
+      .groupBy(parent)
+      .select({ folder_id: parent }, db.raw('count(*) as n'));
   return db('folders as f')
-    .leftJoin(projectCounts.as('pc'), 'pc.folder_id', 'f.id')
-    .leftJoin(childCounts.as('cc'), 'cc.parent_id', 'f.id')
+    .leftJoin(countedBy('projects', 'folder_id').as('pc'), 'pc.folder_id', 'f.id')
+    .leftJoin(countedBy('folders', 'parent_id').as('cc'), 'cc.folder_id', 'f.id')
     .where('f.organization_id', organizationId)
     .whereNull('f.archived_at')
     .select(

@@ -372,7 +372,7 @@ describe('timestamps at the ends of the range', () => {
 });
 
 describe('labels and ids', () => {
-  it('refuse a control character in a skill label (line breaks and tabs aside) and in the chat application ids', async () => {
+  it('refuse control characters in a skill label (line breaks and tabs aside) and the chat ids', async () => {
     const skill = await org.call('owner', 'installAgentSkill', {
       path: { name: 'labelled' },
       body: {
