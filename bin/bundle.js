@@ -39,7 +39,8 @@ export function currentBundle(root = ROOT, { name } = HUB) {
  * Bundles an entry's sources (src/ for hub) with the esbuild that tsx brings. Each source keeps
  * its own `import.meta.url`, so the files it finds beside itself (openapi.yaml, web/dist,
  * package.json) are found from the bundle too. The bundle is written before the manifest that
- * vouches for it, each by an atomic rename, so a run that starts meanwhile sees the old pair, no pair, or the new one.
+ * vouches for it, each by an atomic rename, so a run that starts meanwhile sees the old pair, no
+ * pair, or the new one.
  */
 export async function buildBundle(root = ROOT, { entry, name } = HUB) {
   const { dir, bundle, manifest } = outputsOf(root, name);
