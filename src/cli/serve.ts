@@ -58,7 +58,6 @@ export async function serve(options: ServeOptions): Promise<void> {
     throw err;
   }
   try {
-    const engine = config.databaseUrl ? 'postgresql' : `sqlite in ${config.dataDir}`;
     // Staging directories of installs a crash interrupted; entries themselves are never partial.
     const staleSkillStaging = await runtime.skills.prepareStore();
     if (staleSkillStaging > 0) logger.info({ removed: staleSkillStaging }, 'removed stale skill staging directories');
@@ -75,7 +74,6 @@ export async function serve(options: ServeOptions): Promise<void> {
       );
     }
     recordServerBaseUrl(config.dataDir, config.baseUrl);
-    logger.info({ host: config.host, port: config.port, baseUrl: config.baseUrl, database: engine }, 'listening');
   } catch (err) {
     await closeServer(server);
     await runtime.close();
@@ -122,6 +120,10 @@ export async function serve(options: ServeOptions): Promise<void> {
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+  // Announced only once the signals are handled: a supervisor that stops the server as soon as it
+  // reads this line must get a drain, not the default action of a signal nobody listens for yet.
+  const engine = config.databaseUrl ? 'postgresql' : `sqlite in ${config.dataDir}`;
+  logger.info({ host: config.host, port: config.port, baseUrl: config.baseUrl, database: engine }, 'listening');
 }
 
 /**
