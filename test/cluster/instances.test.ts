@@ -380,10 +380,12 @@ describe.skipIf(!onPostgres)(title, () => {
 });
 
 /**
- * Refused before anything was sent, so safe to send elsewhere: `ECONNREFUSED` on the error
- * (node:http) or on its cause (fetch, undici).
+ * Refused before anything was sent, so safe to send elsewhere: `ECONNREFUSED`, or a reset while
+ * connecting (a connection the kernel had queued when the instance stopped listening), on the
+ * error (node:http) or on its cause (fetch, undici). A reset after the request went out fails.
  */
 function connectionRefused(err: unknown): boolean {
-  const { code, cause } = (err ?? {}) as { code?: unknown; cause?: { code?: unknown } };
-  return code === 'ECONNREFUSED' || cause?.code === 'ECONNREFUSED';
+  const { code, syscall, cause } = (err ?? {}) as { code?: unknown; syscall?: unknown; cause?: unknown };
+  if (code === 'ECONNREFUSED' || (code === 'ECONNRESET' && syscall === 'connect')) return true;
+  return cause !== undefined && cause !== err && connectionRefused(cause);
 }
