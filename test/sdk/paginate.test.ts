@@ -102,10 +102,21 @@ describe('paginate', () => {
     await expect(walk()).rejects.toMatchObject({ name: 'AbortError' });
     expect([seen, searches]).toEqual([[member(1)], ['?limit=2']]);
 
-    server.use(http.get(`${BASE}/api/org/acme/teams`, () => new Promise<Response>(() => {})));
+    // Aborted once the page request has reached the server, not after a guess at how long that takes.
+    let arrived!: () => void;
+    const reached = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    server.use(
+      http.get(`${BASE}/api/org/acme/teams`, () => {
+        arrived();
+        return new Promise<Response>(() => {});
+      }),
+    );
     const inFlight = new AbortController();
     const pending = collect(c.paginate(c.listTeams, undefined, { signal: inFlight.signal }));
-    setTimeout(() => inFlight.abort(), 20);
+    await reached;
+    inFlight.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
 
     const before = new AbortController();
