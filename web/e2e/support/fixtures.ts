@@ -38,8 +38,17 @@ export async function signIn(page: Page, imOpenId: string) {
 
 /** No serious or critical accessibility violation on what is on screen now. */
 export async function expectAccessible(page: Page) {
-  // A dialog still fading in is half transparent: contrast is measured once every transition has ended.
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  // A dialog or menu still fading in is half transparent: contrast is measured once every
+  // transition has ended and each open one, with everything around it, is fully opaque (a
+  // transition may not have started yet on a busy machine, so no running animation is not enough).
+  await page.waitForFunction(() => {
+    if (!document.getAnimations().every((a) => a.playState !== 'running')) return false;
+    for (const layer of document.querySelectorAll('[role="dialog"], [role="menu"]')) {
+      for (let e: Element | null = layer; e; e = e.parentElement)
+        if (Number(getComputedStyle(e).opacity) < 1) return false;
+    }
+    return true;
+  });
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
     .analyze();
