@@ -9,7 +9,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly details?: ReadonlyArray<{ path: string; message: string }>,
+    readonly details?: ReadonlyArray<ErrorDetail>,
     readonly headers?: Readonly<Record<string, string>>,
   ) {
     super(message);
@@ -17,8 +17,16 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, details?: ReadonlyArray<{ path: string; message: string }>) =>
+/** What in a request is refused (a JSON pointer such as `/body/name` or `/query/from`), and why. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export const badRequest = (message: string, details?: ReadonlyArray<ErrorDetail>) =>
   new ApiError(400, 'validation_failed', message, details);
+/** 400 for one refused part of the request, its message saying where and why. */
+export const badRequestAt = (detail: ErrorDetail) => badRequest(`${detail.path} ${detail.message}.`, [detail]);
 export const unauthenticated = (message = 'Sign in to continue.') => new ApiError(401, 'unauthenticated', message);
 export const forbidden = (code: ForbiddenCode, message: string) => new ApiError(403, code, message);
 export const notFound = (code: NotFoundCode, message: string) => new ApiError(404, code, message);

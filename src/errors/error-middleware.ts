@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { error as validatorErrors } from 'express-openapi-validator';
 import type { Logger } from '../log/logger.js';
 import { requestLogger } from '../http/request-log.js';
-import { ApiError } from './api-error.js';
+import { ApiError, type ErrorDetail } from './api-error.js';
 
 /** Unknown paths under the API answer in the same envelope as everything else. */
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
@@ -99,7 +99,7 @@ function clientErrorOf(err: unknown): ApiError | undefined {
 
 const tooLarge = () => new ApiError(413, 'payload_too_large', 'The request body is larger than this service accepts.');
 
-function summarize(details: Array<{ path: string; message: string }>): string | undefined {
+function summarize(details: ErrorDetail[]): string | undefined {
   const first = details[0];
   if (!first) return undefined;
   const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';

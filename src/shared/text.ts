@@ -15,3 +15,6 @@ export const isName = (text: string): boolean => !CONTROL_CHARACTERS.test(text) 
  * surrogate is not text in any encoding.
  */
 export const isStorableText = (text: string): boolean => !text.includes('\u0000') && isWellFormed(text);
+
+/** Why text that is not `isStorableText` is refused, wherever in a request it is. */
+export const UNSTORABLE_TEXT = 'must not contain U+0000 or a lone surrogate';

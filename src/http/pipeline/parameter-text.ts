@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import { badRequest } from '../../errors/api-error.js';
-import { isStorableText } from '../../shared/text.js';
+import { badRequestAt, type ErrorDetail } from '../../errors/api-error.js';
+import { isStorableText, UNSTORABLE_TEXT } from '../../shared/text.js';
 import type { Stage } from './stage.js';
 
 /**
@@ -17,25 +17,18 @@ import type { Stage } from './stage.js';
  */
 export const checkParameterText: Stage = () => (req, _res, next) => {
   const problem = pathProblem(req.params) ?? queryProblem(req);
-  next(problem ? badRequest(`${problem.path} ${problem.message}.`, [problem]) : undefined);
+  next(problem ? badRequestAt(problem) : undefined);
 };
 
-interface Problem {
-  path: string;
-  message: string;
-}
-
-const UNSTORABLE = 'must not contain U+0000 or a lone surrogate';
-
-function pathProblem(params: Record<string, string | string[]>): Problem | undefined {
+function pathProblem(params: Record<string, string | string[]>): ErrorDetail | undefined {
   for (const [name, value] of Object.entries(params)) {
     const values = typeof value === 'string' ? [value] : value;
-    if (!values.every(isStorableText)) return { path: `/path/${name}`, message: UNSTORABLE };
+    if (!values.every(isStorableText)) return { path: `/path/${name}`, message: UNSTORABLE_TEXT };
   }
   return undefined;
 }
 
-function queryProblem(req: Request): Problem | undefined {
+function queryProblem(req: Request): ErrorDetail | undefined {
   const url = req.originalUrl;
   const start = url.indexOf('?');
   if (start < 0) return undefined;
@@ -50,7 +43,7 @@ function queryProblem(req: Request): Problem | undefined {
     const value = percentDecoded(rawValue);
     const path = `/query/${name ?? rawName}`;
     if (name === undefined || value === undefined) return { path, message: 'is not valid percent-encoded UTF-8' };
-    if (!isStorableText(name) || !isStorableText(value)) return { path, message: UNSTORABLE };
+    if (!isStorableText(name) || !isStorableText(value)) return { path, message: UNSTORABLE_TEXT };
   }
   return undefined;
 }

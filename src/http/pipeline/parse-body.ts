@@ -1,8 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { ApiError, badRequest } from '../../errors/api-error.js';
-import { isStorableText } from '../../shared/text.js';
+import { ApiError, badRequest, badRequestAt, type ErrorDetail } from '../../errors/api-error.js';
+import { isStorableText, UNSTORABLE_TEXT } from '../../shared/text.js';
 import { payloadTooLarge } from './body-size.js';
 import { carriesBody, contextOf, type Stage } from './stage.js';
 
@@ -52,7 +52,7 @@ export const parseJsonBody =
           if (err) refusal = parseError(err, limit);
           else {
             const problem = bodyProblem(req.body);
-            if (problem) refusal = badRequest(`${problem.path} ${problem.message}.`, [problem]);
+            if (problem) refusal = badRequestAt(problem);
           }
         } catch (caught) {
           refusal = caught;
@@ -86,11 +86,6 @@ function parseError(err: unknown, limit: number): ApiError {
  */
 export const MAX_BODY_DEPTH = 64;
 
-interface Problem {
-  path: string;
-  message: string;
-}
-
 /** A value still to visit, with what it takes to name its JSON path should it be refused. */
 interface Visit {
   value: unknown;
@@ -105,7 +100,7 @@ interface Visit {
  * database — or arrays and objects nested deeper than MAX_BODY_DEPTH. The walk keeps its own
  * stack, so no body can exhaust the call stack, and names a path only for what it refuses.
  */
-export function bodyProblem(body: unknown): Problem | undefined {
+export function bodyProblem(body: unknown): ErrorDetail | undefined {
   const stack: Visit[] = [{ value: body, depth: 0, parent: undefined, key: '' }];
   for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
     const { value, depth } = visit;
@@ -137,10 +132,7 @@ export function bodyProblem(body: unknown): Problem | undefined {
   return undefined;
 }
 
-const unstorable = (path: string): Problem => ({
-  path,
-  message: 'must not contain U+0000 or a lone surrogate',
-});
+const unstorable = (path: string): ErrorDetail => ({ path, message: UNSTORABLE_TEXT });
 
 /** The JSON pointer of a visited value under `/body` (RFC 6901: `~` and `/` in keys escaped). */
 function pathOf(visit: Visit): string {
