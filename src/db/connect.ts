@@ -79,9 +79,17 @@ interface SqliteConnection {
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
+ * The statements worth keeping prepared: the queries and writes the app repeats. Schema changes
+ * and pragmas run once. EXPLAIN must not be kept at all: SQLite counts an EXPLAIN that ran to
+ * its end as still reading until it is reset, and while it does, DROP INDEX or DROP TABLE on the
+ * connection fails with SQLITE_LOCKED.
+ */
+const REPEATED_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
+
+/**
  * knex runs every statement through the driver's `all` / `run` on the connection, which prepare,
  * execute and finalize it: three trips to the libuv pool and a compile per query. This keeps each
- * distinct SQL text prepared, so a query is one trip that binds and steps. A statement that ends
+ * distinct query or write prepared, so it is one trip that binds and steps. A statement that ends
  * in an error is finalized and forgotten, the oldest beyond the cache size too; `all` and `run`
  * step to the end, which ends the statement's implicit transaction as the uncached calls do;
  * SQLite re-prepares a statement by itself after a schema change. Statements run one after the
@@ -124,11 +132,16 @@ function cacheStatements(conn: SqliteConnection): void {
     statements.set(sql, entry);
     return entry;
   };
+  const uncached = { all: conn.all.bind(conn), run: conn.run.bind(conn) };
   const cached =
     (method: 'all' | 'run') =>
     (sql: string, params: unknown, cb?: Callback): void => {
       if (typeof params === 'function') {
         cached(method)(sql, [], params as Callback);
+        return;
+      }
+      if (!REPEATED_STATEMENT.test(sql)) {
+        uncached[method](sql, params ?? [], cb ?? (() => {}));
         return;
       }
       const entry = entryFor(sql);

@@ -58,6 +58,14 @@ describe('SQLite prepared-statement cache', () => {
     expect(Object.keys((await db.raw('select * from items limit 1'))[0])).toEqual(['id', 'name', 'note']);
   });
 
+  it('leaves nothing reading after an EXPLAIN: the index it used can be dropped', async () => {
+    await db.raw('create index items_name_idx on items (name)');
+    const plan = await db.raw('explain query plan select id from items where name = ?', ['a']);
+    expect(JSON.stringify(plan)).toContain('items_name_idx');
+    await db.raw('drop index items_name_idx');
+    expect(await db('items').where({ name: 'a' }).first('name')).toEqual({ name: 'a' });
+  });
+
   it('keeps working inside a transaction and after a rollback', async () => {
     await expect(
       db.transaction(async (trx) => {
