@@ -9,6 +9,7 @@ import { toUsageBreakdown, toUsageReport } from './mapper.js';
 import { parseRunLine, type RunLine, type UsageFact } from './run-line.js';
 import type { FactRecord, RunRecord, SessionActivity, UsageFilter, UsageStore } from './store.js';
 import { timeOrderedId } from './time-ordered-id.js';
+import { WriteBehind } from './write-behind.js';
 
 /** A problem with an ingest file; the message names the line. Nothing has been written. */
 export class IngestError extends Error {}
@@ -106,27 +107,41 @@ export class UsageService {
         await this.usage.recordSessionActivity(trx, organizationId, [...sessions.values()], new Set(existing.keys()));
         let batch: RunRecord[] = [];
         let facts: FactRecord[] = [];
-        let written = 0;
-        // Runs first, then their facts: every fact refers to its run.
+        // Lines handed to a write, and lines whose write has finished (what progress reports).
+        let queued = 0;
+        let stored = 0;
+        const storedUpTo = (lines: number) => {
+          if (Math.floor(lines / progressEvery) > Math.floor(stored / progressEvery))
+            onProgress({ phase: 'written', lines });
+          stored = lines;
+        };
+        // Runs first, then their facts: every fact refers to its run. Each batch is stored while
+        // the next one is read and parsed.
+        const writes = new WriteBehind();
         const flush = async () => {
-          await this.usage.insertRuns(trx, batch);
-          await this.usage.insertFacts(trx, facts);
+          const [runRows, factRows, before] = [batch, facts, queued];
+          queued += batch.length;
           batch = [];
           facts = [];
+          await writes.after(async () => {
+            await this.usage.insertRuns(trx, runRows);
+            await this.usage.insertFacts(trx, factRows);
+          });
+          storedUpTo(before);
         };
-        for await (const { run } of readRuns(file)) {
-          const record = toRunRecord(organizationId, run);
-          batch.push(record);
-          for (const [ordinal, fact] of (run.facts ?? []).entries()) facts.push(toFactRecord(record, ordinal, fact));
-          if (batch.length === batchSize) {
-            const before = written;
-            written += batch.length;
-            await flush();
-            if (Math.floor(written / progressEvery) > Math.floor(before / progressEvery))
-              onProgress({ phase: 'written', lines: written });
+        try {
+          for await (const { run } of readRuns(file)) {
+            const record = toRunRecord(organizationId, run);
+            batch.push(record);
+            for (const [ordinal, fact] of (run.facts ?? []).entries()) facts.push(toFactRecord(record, ordinal, fact));
+            if (batch.length === batchSize) await flush();
           }
+          await flush();
+          await writes.drain();
+          storedUpTo(queued);
+        } finally {
+          await writes.settle();
         }
-        await flush();
         await recordChange(trx, {
           organizationId,
           target: { type: 'usage', id: null },

@@ -8,6 +8,9 @@ import { seedOrg, type OrgActor, type OrgFixture } from '../support/org-fixture.
 import { expectError, okBody } from '../support/assertions.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
 import { runLine, writeJsonl } from '../support/usage-runs.js';
+import { UnitOfWork } from '../../src/db/unit-of-work.js';
+import { UsageService } from '../../src/usage/service.js';
+import { UsageStore } from '../../src/usage/store.js';
 
 let hub: TestHub;
 let org: OrgFixture;
@@ -144,6 +147,62 @@ describe('hub usage ingest', () => {
     );
     expect(result).toEqual({ runs: 1250, sessions: 1 });
     expect(progress).toEqual(['checked 600', 'checked 1200', 'written 600', 'written 1200']);
+  });
+
+  // In an organization of their own, so the reports below see none of these runs.
+  describe('a failure in the write pass, with the next batch already being written', () => {
+    const lines = () =>
+      Array.from({ length: 1250 }, (_, i) =>
+        run(ids.initech!, 's-failing', new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(), { costUsd: null }),
+      );
+    const nothingWritten = async () => {
+      expect(await runCount()).toBe(runsBefore);
+      expect(await hub.services.db('agent_sessions').where({ id: 's-failing' }).first()).toBeUndefined();
+    };
+    let runsBefore = 0;
+    let initechId = '';
+    beforeAll(async () => {
+      const initech = await seedOrg(hub, 'initech');
+      initechId = (await hub.services.organizations.findBySlug('initech'))!.id;
+      ids.initech = (await okBody(initech.call('owner', 'createProject', { body: { name: 'Initech project' } }))).id;
+      runsBefore = await runCount();
+    });
+
+    it('a write the database refuses rolls every batch back', async () => {
+      let writes = 0;
+      const store = new UsageStore();
+      const insertRuns = store.insertRuns.bind(store);
+      store.insertRuns = async (trx, runs) => {
+        writes += 1;
+        if (writes === 2) throw new Error('disk full');
+        await insertRuns(trx, runs);
+      };
+      const usage = new UsageService(new UnitOfWork(hub.services.db), store, hub.services.folderStore);
+      await expect(usage.ingest(initechId, jsonl('refused.jsonl', lines()), () => {}, 600)).rejects.toThrow(
+        'disk full',
+      );
+      expect(writes).toBe(2);
+      await nothingWritten();
+    });
+
+    it('a failure while reading the next batch waits for the write in flight, then rolls back', async () => {
+      const failing = hub.services.usage.ingest(
+        initechId,
+        jsonl('interrupted.jsonl', lines()),
+        (p) => {
+          if (p.phase === 'written') throw new Error('interrupted');
+        },
+        600,
+      );
+      await expect(failing).rejects.toThrow('interrupted');
+      await nothingWritten();
+      // The connection is free and the data intact: the same file loads whole afterwards.
+      expect(await hub.services.usage.ingest(initechId, path.join(tmp, 'interrupted.jsonl'))).toEqual({
+        runs: 1250,
+        sessions: 1,
+      });
+      expect(await runCount()).toBe(runsBefore + 1250);
+    });
   });
 });
 
