@@ -26,7 +26,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ServerChild } from '../lib/child.js';
+import { fileURLToPath } from 'node:url';
+import { hubNodeFlags, ServerChild } from '../lib/child.js';
 import { envInteger } from '../lib/env.js';
 import { Loader, type LoaderReply } from '../lib/loader.js';
 import { cpuMicrosOf, cpuPlan, pin, rssMbOf } from '../lib/proc.js';
@@ -40,9 +41,15 @@ type ServerName = (typeof SERVER_NAMES)[number] | 'baseline';
 const PROFILE_DIR = path.join(os.tmpdir(), 'hub-bench-profiles');
 const HIGH_CONNECTIONS = 50;
 
+/** The checkout a server of ours comes from: this one, or BENCH_BASELINE's. */
+const checkoutOf = (name: 'ours' | 'baseline'): string =>
+  name === 'baseline'
+    ? path.resolve(process.env.BENCH_BASELINE!.trim())
+    : fileURLToPath(new URL('../..', import.meta.url));
+
 const entry = (name: ServerName): URL =>
   name === 'baseline'
-    ? new URL(`file://${path.resolve(process.env.BENCH_BASELINE!.trim(), 'bench/servers/ours.ts')}`)
+    ? new URL(`file://${path.join(checkoutOf(name), 'bench/servers/ours.ts')}`)
     : new URL(`../servers/${name}.ts`, import.meta.url);
 
 /** One server loaded once with one request. */
@@ -146,7 +153,9 @@ async function run(): Promise<number> {
 
   const start = async (name: ServerName, args: string[]): Promise<ServerChild> => {
     process.stdout.write(`${name}: starting… `);
-    const nodeFlags = name === profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+    // Ours (and the baseline checkout's) with hub's own node flags; Express and bare with node's defaults.
+    const ownFlags = name === 'ours' || name === 'baseline' ? hubNodeFlags(checkoutOf(name)) : [];
+    const nodeFlags = [...ownFlags, ...(name === profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [])];
     const child = await ServerChild.start(name, entry(name), { args, nodeFlags });
     running.add(child);
     pin(child.pid, cpus.server);

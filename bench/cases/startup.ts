@@ -1,10 +1,10 @@
 /**
- * The `startup` case: `node bin/hub.js serve` as an operator starts it, timed from spawn to the
- * first 200 of an API request (GET /members as the owner: the app built, the database open, the
+ * The `startup` case: `bin/hub.js serve` as an operator starts it (`npm start`), timed from spawn to
+ * the first 200 of an API request (GET /members as the owner: the app built, the database open, the
  * request validated), on a SQLite data directory prepared beforehand (migrated, one organization
- * of 100 members, a session). One untimed start first (tsx's compile cache, the page cache), then
- * BENCH_STARTS timed starts (default 5), the server pinned to CPU 0 like the load case's; the
- * figure is the median.
+ * of 100 members, a session), with hub's bundle brought up to date as `npm ci` leaves it. One
+ * untimed start first (tsx's compile cache, the page cache), then BENCH_STARTS timed starts
+ * (default 5), the server pinned to CPU 0 like the load case's; the figure is the median.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,6 +25,7 @@ import { cpuMicrosOf, cpuPlan } from '../lib/proc.js';
 import { LOAD_SIZE, seedStructure } from '../lib/seed-structure.js';
 import { recordCaseReport, recordTarget } from '../lib/targets.js';
 import type { BenchCase } from './case.js';
+import { buildBundle } from '../../bin/bundle.js';
 
 const HUB_BIN = fileURLToPath(new URL('../../bin/hub.js', import.meta.url));
 const GIVE_UP_MS = 60_000;
@@ -54,9 +55,8 @@ async function freePort(): Promise<number> {
 async function timeOneStart(dir: string, pathname: string, cookie: string): Promise<{ wallMs: number; cpuMs: number }> {
   const port = await freePort();
   const cpus = cpuPlan();
-  const [command, args] = cpus.pinned
-    ? ['taskset', ['-c', cpus.server, process.execPath, HUB_BIN, 'serve']]
-    : [process.execPath, [HUB_BIN, 'serve']];
+  // The script itself, as `npm start` runs it: its interpreter line carries hub's node flags.
+  const [command, args] = cpus.pinned ? ['taskset', ['-c', cpus.server, HUB_BIN, 'serve']] : [HUB_BIN, ['serve']];
   const started = performance.now();
   const proc = spawn(command, args as string[], {
     env: { ...process.env, HUB_DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: '' },
@@ -108,6 +108,9 @@ async function run(): Promise<number> {
   } finally {
     await db.destroy();
   }
+  // As installed: `npm ci` writes hub's bundle (the `prepare` script); after a source edit it is
+  // stale and hub would fall back to compiling the sources, which is not what operators start.
+  await buildBundle();
   process.stdout.write('startup: one untimed start… ');
   await timeOneStart(dataDir, pathname, cookie);
   const times: { wallMs: number; cpuMs: number }[] = [];

@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildBundle } from '../../bin/bundle.js';
@@ -8,6 +9,18 @@ import { isChildMessage, type CpuReply, type LoadTarget, type ParentMessage } fr
 const READY_TIMEOUT_MS = 60_000;
 const CPU_REPLY_TIMEOUT_MS = 10_000;
 const STOP_TIMEOUT_MS = 10_000;
+
+/**
+ * The node flags `hub` runs with in production: those of `bin/hub.js`'s interpreter line
+ * (`#!/usr/bin/env -S node <flags>`) in the given checkout, so a bench server measures the
+ * configuration operators run.
+ */
+export function hubNodeFlags(checkoutRoot: string): string[] {
+  const [first = ''] = fs.readFileSync(path.join(checkoutRoot, 'bin/hub.js'), 'utf8').split('\n', 1);
+  const interpreter = /^#!\S*env(?: -S)? node((?: --?[\w-]+(?:=\S+)?)*)$/.exec(first);
+  if (!interpreter) throw new Error(`bin/hub.js: an interpreter line this bench does not read: ${first}`);
+  return interpreter[1]!.split(' ').filter(Boolean);
+}
 
 export interface ServerChildOptions {
   /** Arguments for the entry (the comparison servers take the body size). */
