@@ -1,42 +1,86 @@
 // The CLI compiled once into one JavaScript file (its own sources and its packages, bundled by the
-// esbuild that tsx brings), cached, and imported without any loader. Loading the sources through
+// esbuild that tsx brings), cached, and run without any loader. Loading the sources through
 // tsx costs a round trip to the loader's thread per module and most of a build's time on a large
-// course; one precompiled file costs one native import. The cache is keyed by the size and
+// course; one precompiled file costs one compile. The cache is keyed by the size and
 // modification time of every file that went into it, so an edited source is compiled again on
 // its next run, and there is still no build step. Anything in the way (no esbuild, no writable
 // temporary directory) answers undefined, and the caller runs the sources through tsx instead.
+//
+// The bundle is a CommonJS function body run by vm.Script with V8's code cache beside it, one per
+// command (`<bundle>.<command>.v8`, written after the first run of the command that lacked it): V8
+// then neither parses the ~1 MB bundle nor compiles the functions the command runs, which was a
+// sixth of a cold `cph check`. The code cache holds cph's compiled code only, nothing of any course.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import vm from 'node:vm';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ENTRY = path.join(ROOT, 'src', 'cli.ts');
 /** Loaded by typeset builds only, and native: required from the sources' directory at run time. */
 const EXTERNAL = ['@myriaddreamin/typst-ts-node-compiler'];
-// A bundled CommonJS package may require a built-in module; an ES module has no `require` of its own.
-const BANNER =
-  "import { createRequire as cphCreateRequire } from 'node:module';\n" +
-  'const require = cphCreateRequire(import.meta.url);';
+const BUNDLE_KIND = 'commonjs, run by vm.Script';
+/** The parameters the bundle's function body is run with, as Node runs a CommonJS module. */
+const WRAPPER = ['(function (exports, require, module, __filename, __dirname) {', '\n})'];
 
-/** The CLI module (`{ main }`) from the cache, compiled first when missing or stale; undefined when it cannot be. */
-export async function importCompiledCli() {
+/**
+ * The CLI module (`{ main }`) from the cache, compiled first when missing or stale, to run `command`;
+ * undefined when it cannot be.
+ */
+export async function importCompiledCli(command) {
   let cacheDir;
   let manifestFile;
   try {
-    // One cache per copy of cph and per node version: two checkouts never share (or fight over) one.
-    const key = createHash('sha256').update(`${ROOT}\0${process.version}`).digest('hex').slice(0, 16);
+    // One cache per copy of cph, per node version and per way of running bundles: two checkouts never
+    // share (or fight over) one, and a bundle made for `import()` is never run as a script.
+    const key = createHash('sha256').update(`${ROOT}\0${process.version}\0${BUNDLE_KIND}`).digest('hex').slice(0, 16);
     cacheDir = path.join(os.tmpdir(), `cph-${os.userInfo().uid}`);
     manifestFile = path.join(cacheDir, `${key}.json`);
     const cached = freshBundle(manifestFile, cacheDir);
-    if (cached) return await import(pathToFileURL(cached).href);
+    if (cached) return run(cached, command);
   } catch {
     return undefined;
   }
   const compiled = await compile(cacheDir, manifestFile).catch(() => undefined);
-  return compiled && import(pathToFileURL(compiled).href);
+  return compiled && run(compiled, command);
+}
+
+let pendingCodeCache;
+
+/** Runs the bundle and answers its exports, compiled from V8's code cache when there is one that fits. */
+function run(bundle, command) {
+  // The command names the cache file: only the commands cph has, anything else shares one.
+  const cacheFile = `${bundle}.${/^[a-z]{1,20}$/.test(command ?? '') ? command : 'other'}.v8`;
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    // none yet: this run makes it
+  }
+  const code = fs.readFileSync(bundle, 'utf8');
+  const script = new vm.Script(`${WRAPPER[0]}${code}${WRAPPER[1]}`, { filename: bundle, cachedData });
+  if (cachedData === undefined || script.cachedDataRejected) pendingCodeCache = { script, cacheFile };
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(ENTRY), module, bundle, path.dirname(ENTRY));
+  return module.exports;
+}
+
+/**
+ * Writes the code cache the last run lacked. Called once the command has run, so that the
+ * cache holds the functions it compiled too, not only the top level.
+ */
+export function saveCodeCache() {
+  if (!pendingCodeCache) return;
+  const { script, cacheFile } = pendingCodeCache;
+  pendingCodeCache = undefined;
+  try {
+    writeAtomically(cacheFile, script.createCachedData());
+  } catch {
+    // A cache that cannot be written only costs the next run its compile.
+  }
 }
 
 /** The bundle the manifest names, when every input it lists is unchanged. */
@@ -62,29 +106,29 @@ async function compile(cacheDir, manifestFile) {
     entryPoints: [ENTRY],
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
     target: `node${process.versions.node}`,
     external: EXTERNAL,
     // Every import.meta.url of cph's sources reads files beside them (kinds, schema, template).
     define: { 'import.meta.url': JSON.stringify(pathToFileURL(ENTRY).href) },
-    banner: { js: BANNER },
     metafile: true,
     write: false,
     logLevel: 'silent',
   });
   const code = result.outputFiles[0].contents;
   const inputs = {};
-  for (const input of Object.keys(result.metafile.inputs)) {
+  // This file too: a bundle made by another version of it may not run the way it now runs bundles.
+  for (const input of ['bin/compiled.js', ...Object.keys(result.metafile.inputs)]) {
     const stat = fs.statSync(path.join(ROOT, input));
     inputs[input] = `${stat.size}:${stat.mtimeMs}`;
   }
   fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-  const bundle = `cli-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
+  const bundle = `cli-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.cjs`;
   const previous = readManifest(manifestFile)?.bundle;
   writeAtomically(path.join(cacheDir, bundle), code);
   writeAtomically(manifestFile, JSON.stringify({ root: ROOT, bundle, inputs }));
   // The bundle it replaces; a run importing it right now has it open already, or falls back to tsx.
-  if (previous && previous !== bundle) fs.rmSync(path.join(cacheDir, previous), { force: true });
+  if (previous && previous !== bundle) removeBundle(cacheDir, previous);
   forgetRemovedCopies(cacheDir);
   return path.join(cacheDir, bundle);
 }
@@ -95,9 +139,15 @@ function forgetRemovedCopies(cacheDir) {
     if (!name.endsWith('.json')) continue;
     const manifest = readManifest(path.join(cacheDir, name));
     if (!manifest?.root || fs.existsSync(manifest.root)) continue;
-    fs.rmSync(path.join(cacheDir, manifest.bundle), { force: true });
+    removeBundle(cacheDir, manifest.bundle);
     fs.rmSync(path.join(cacheDir, name), { force: true });
   }
+}
+
+function removeBundle(cacheDir, bundle) {
+  for (const name of fs.readdirSync(cacheDir))
+    if (name === bundle || (name.startsWith(`${bundle}.`) && name.endsWith('.v8')))
+      fs.rmSync(path.join(cacheDir, name), { force: true });
 }
 
 function readManifest(manifestFile) {

@@ -10,8 +10,8 @@ import { helpText } from '../src/usage.js';
  * for speed only; a command finds its modules either way.
  */
 const PRELOAD = {
-  check: ['yaml', 'ajv', 'unified', 'remark-parse', 'unist-util-visit', 'vfile', 'vfile-message', 'vfile-reporter'],
-  build: ['yaml', 'ajv', 'unified', 'remark-parse', 'unist-util-visit', 'vfile', 'vfile-message', 'vfile-reporter'],
+  check: ['yaml', 'ajv', 'unified', 'remark-parse', 'vfile', 'vfile-message', 'vfile-reporter'],
+  build: ['yaml', 'ajv', 'unified', 'remark-parse', 'vfile', 'vfile-message', 'vfile-reporter'],
   targets: ['yaml', 'ajv'],
 };
 
@@ -28,8 +28,9 @@ const text = helpText(argv);
 if (text !== undefined) {
   process.stdout.write(`${text}\n`);
 } else {
-  const { importCompiledCli } = await import('./compiled.js');
-  const { main } = (await importCompiledCli()) ?? (await throughTsx(argv[0]));
+  const { importCompiledCli, saveCodeCache } = await import('./compiled.js');
+  const { main } = (await importCompiledCli(argv[0])) ?? (await throughTsx(argv[0]));
   // exitCode, not exit(): lets piped stdout drain before the process ends.
   process.exitCode = await main(argv);
+  saveCodeCache();
 }

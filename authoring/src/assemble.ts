@@ -8,13 +8,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Root } from 'mdast';
-import { visit } from 'unist-util-visit';
 import type { Course, PartContent } from './course.js';
 import { BuildError, type BuildProblem } from './errors.js';
 import { headingShiftEdits } from './headings.js';
 import { classifyUrl, resolveImage, sharedImageDestinations } from './images.js';
 import { parsePart } from './markdown.js';
 import { applyEdits, type Edit } from './splice.js';
+import { walk } from './walk.js';
 
 export interface AssembledMarkdown {
   markdown: string;
@@ -124,7 +124,7 @@ function checkDefinitions(
 ): void {
   const used = new Set<string>();
   const own = new Map<string, { value: string; line: number }>();
-  visit(tree, (node) => {
+  walk(tree, (node) => {
     if (node.type === 'imageReference' || node.type === 'linkReference') used.add(node.identifier);
     if (node.type === 'definition' && !own.has(node.identifier)) {
       const destination = [...rewritten.entries()].find(

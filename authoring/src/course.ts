@@ -10,6 +10,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import type { Diagnostic } from './diagnostics.js';
 import { contentExtension, FORMAT_EXTENSIONS, type Format, type Kind, type KindRegistry } from './kinds.js';
+import { parseSimpleYaml } from './simple-yaml.js';
 import { suggesting } from './suggest.js';
 
 export const COURSE_FILE = 'course.yaml';
@@ -80,7 +81,9 @@ let courseValidator: ValidateFunction | undefined;
 
 function validateCourse(data: unknown): readonly ErrorObject[] {
   // verbose: errors carry the schema and the data, which the "did you mean" suggestions need.
-  courseValidator ??= new Ajv({ strict: true, allErrors: true, verbose: true }).compile(
+  // validateSchema: the schema is cph's own, checked against the meta-schema by the tests; checking it
+  // here again compiled the whole draft-07 meta-schema on every run (~25 ms, a tenth of a build).
+  courseValidator ??= new Ajv({ strict: true, allErrors: true, verbose: true, validateSchema: false }).compile(
     JSON.parse(fs.readFileSync(COURSE_SCHEMA_FILE, 'utf8')),
   );
   return courseValidator(data) ? [] : (courseValidator.errors ?? []);
@@ -106,14 +109,31 @@ export function readCourseFile(root: string): CourseFile {
     return { config: undefined, data: undefined, diagnostics: [invalid(message)], locate: () => null };
   }
 
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  // `yaml`'s document, made only when needed: for a text the simple reader leaves to it, or to place a diagnostic.
+  let parsed: { doc: Document; lineCounter: LineCounter } | undefined;
+  const full = () => {
+    if (!parsed) {
+      const lineCounter = new LineCounter();
+      parsed = { doc: parseDocument(text, { lineCounter, prettyErrors: false }), lineCounter };
+    }
+    return parsed;
+  };
   const placeAt = (offset: number): Place => {
-    const { line, col } = lineCounter.linePos(offset);
+    const { line, col } = full().lineCounter.linePos(offset);
     return { line, column: col };
   };
-  const locate = (at: YamlPath, options: { key?: boolean } = {}) => nodePlace(doc, at, options.key ?? false, placeAt);
+  const locate = (at: YamlPath, options: { key?: boolean } = {}) =>
+    nodePlace(full().doc, at, options.key ?? false, placeAt);
 
+  // A valid course.yaml in plain YAML is read without `yaml`. Its keys are words, never integer-like,
+  // so the object keeps the targets in the file's order.
+  const simple = parseSimpleYaml(text);
+  if (simple !== undefined && validateCourse(simple).length === 0) {
+    const targetNames = Object.keys((simple as { targets?: object }).targets ?? {});
+    return { config: courseConfig(simple, targetNames), data: simple, diagnostics: [], locate };
+  }
+
+  const { doc } = full();
   if (doc.errors.length > 0) {
     return {
       config: undefined,
@@ -128,25 +148,24 @@ export function readCourseFile(root: string): CourseFile {
     const diagnostics = schemaDiagnostics(errors, locate).map((d) => invalid(d.message, d.place, d.expected));
     return { config: undefined, data, diagnostics, locate };
   }
-
-  const raw = data as { title: string; parts: PartConfig[]; targets?: Record<string, TargetBody> };
   // Target order from the YAML map itself: a JS object would move integer-like names first.
   const targetsNode = isMap(doc.contents) ? doc.contents.get('targets', true) : undefined;
   const targetNames = isMap(targetsNode)
     ? targetsNode.items.map((pair) => String(isScalar(pair.key) ? pair.key.value : pair.key))
     : [];
+  return { config: courseConfig(data, targetNames), data, diagnostics: [], locate };
+}
+
+/** The configuration of a course.yaml whose data matched the schema, its targets in `targetNames` order. */
+function courseConfig(data: unknown, targetNames: readonly string[]): CourseConfig {
+  const raw = data as { title: string; parts: PartConfig[]; targets?: Record<string, TargetBody> };
   const targets = targetNames.map((name): Target => {
     const body = raw.targets![name]!;
     return 'compile' in body
       ? { name, action: 'compile', compile: body.compile }
       : { name, action: 'assemble-markdown', field: body['assemble-markdown'].field };
   });
-  return {
-    config: { title: raw.title, parts: raw.parts.map(({ id, kind, format }) => ({ id, kind, format })), targets },
-    data,
-    diagnostics: [],
-    locate,
-  };
+  return { title: raw.title, parts: raw.parts.map(({ id, kind, format }) => ({ id, kind, format })), targets };
 }
 
 type TargetBody = { 'assemble-markdown': { field: string } } | { compile: 'typeset' };

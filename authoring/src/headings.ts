@@ -11,16 +11,16 @@
  * A part without a level-1 heading (every valid slide outline) is left byte for byte.
  */
 import type { Heading, Root } from 'mdast';
-import { visit } from 'unist-util-visit';
 import type { Edit } from './splice.js';
+import { walk } from './walk.js';
 
 const MAX_DEPTH = 6;
 
 /** The edits that shift the headings of `source` (parsed as `tree`) among its first `limit` characters. */
 export function headingShiftEdits(source: string, tree: Root, limit = source.length): Edit[] {
   const headings: Heading[] = [];
-  visit(tree, 'heading', (node) => {
-    if (node.position!.start.offset! < limit) headings.push(node);
+  walk(tree, (node) => {
+    if (node.type === 'heading' && node.position!.start.offset! < limit) headings.push(node);
   });
   if (!headings.some((h) => h.depth === 1)) return [];
   return headings.flatMap((heading) => shiftHeading(source, heading));

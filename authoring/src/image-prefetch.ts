@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CourseConfig, Part } from './course.js';
-import { classifyUrl, resolveImage, sharedImageDestinations } from './images.js';
+import { classifyUrl, COPY_MODE, resolveImage, sharedImageDestinations } from './images.js';
 import { parsePart } from './markdown.js';
 
 export class ImagePrefetch {
@@ -19,6 +19,8 @@ export class ImagePrefetch {
   private off = false;
   /** Directories made in the staging directory, course-relative. */
   readonly directories = new Set<string>();
+  /** Each staging directory asked for: being made (what waits for it), made, or why it could not be. */
+  private readonly made = new Map<string, ((error: Error | null) => void)[] | 'made' | Error>();
   /** Images whose copy was started, and why the copies that failed did. */
   private readonly started = new Set<string>();
   private readonly failures = new Map<string, Error>();
@@ -72,6 +74,7 @@ export class ImagePrefetch {
     if (this.staging !== undefined) {
       fs.rmSync(this.staging, { recursive: true, force: true });
       this.directories.clear();
+      this.made.clear();
       this.started.clear();
     }
     this.staging = undefined;
@@ -82,23 +85,47 @@ export class ImagePrefetch {
   }
 
   private copy(file: string): void {
+    let staging: string | undefined;
     try {
-      const staging = this.stagingDir();
-      if (staging === undefined) return;
-      for (const dir of parentsOf(file)) {
-        if (this.directories.has(dir)) continue;
-        fs.mkdirSync(path.join(staging, dir));
-        this.directories.add(dir);
-      }
-      this.started.add(file);
-      this.pending++;
-      fs.copyFile(path.join(this.root, file), path.join(staging, file), fs.constants.COPYFILE_FICLONE, (error) => {
-        if (error) this.failures.set(file, error);
-        if (--this.pending === 0) for (const resolve of this.waiting.splice(0)) resolve();
-      });
+      staging = this.stagingDir();
     } catch {
       // Whatever cannot be staged now is copied when the build publishes, which reports the failure.
       this.off = true;
+    }
+    if (staging === undefined) return;
+    this.started.add(file);
+    this.pending++;
+    const done = (error: Error | null) => {
+      if (error) this.failures.set(file, error);
+      if (--this.pending === 0) for (const resolve of this.waiting.splice(0)) resolve();
+    };
+    this.inDirectory(staging, path.posix.dirname(file), (error) => {
+      if (error) done(error);
+      else fs.copyFile(path.join(this.root, file), path.join(staging, file), COPY_MODE, done);
+    });
+  }
+
+  /**
+   * Calls `then` once `dir` exists in the staging directory. Each directory is made once, after
+   * its parent, by the thread pool: a synchronous mkdir would hold the parse up, and on a busy
+   * file system it waits for the copies' writes.
+   */
+  private inDirectory(staging: string, dir: string, then: (error: Error | null) => void): void {
+    const state = dir === '.' ? 'made' : this.made.get(dir);
+    if (Array.isArray(state)) state.push(then);
+    else if (state !== undefined) then(state === 'made' ? null : state);
+    else {
+      const waiting = [then];
+      this.made.set(dir, waiting);
+      this.inDirectory(staging, path.posix.dirname(dir), (parentError) => {
+        const settle = (error: Error | null) => {
+          this.made.set(dir, error ?? 'made');
+          if (!error) this.directories.add(dir);
+          for (const next of waiting) next(error);
+        };
+        if (parentError) settle(parentError);
+        else fs.mkdir(path.join(staging, dir), settle);
+      });
     }
   }
 
@@ -111,11 +138,4 @@ export class ImagePrefetch {
     }
     return this.staging;
   }
-}
-
-/** The directories of a POSIX relative path, parents first. */
-function parentsOf(file: string): string[] {
-  const dirs: string[] = [];
-  for (let dir = path.posix.dirname(file); dir !== '.'; dir = path.posix.dirname(dir)) dirs.unshift(dir);
-  return dirs;
 }

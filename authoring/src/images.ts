@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Root } from 'mdast';
-import { visit } from 'unist-util-visit';
+import { walk } from './walk.js';
 
 export interface ImageDestination {
   /** `image`: `![alt](dest "title")`; `definition`: `[label]: dest "title"` used by an image reference. */
@@ -38,13 +38,13 @@ export function sharedImageDestinations(source: string, tree: Root): readonly Im
 export function imageDestinations(source: string, tree: Root): ImageDestination[] {
   const imageLabels = new Set<string>();
   const quoted = new Set<unknown>();
-  visit(tree, (node) => {
+  walk(tree, (node) => {
     if (node.type === 'imageReference') imageLabels.add(node.identifier);
-    if (node.type === 'blockquote') visit(node, (inner) => void quoted.add(inner));
+    if (node.type === 'blockquote') walk(node, (inner) => void quoted.add(inner));
   });
   const found: ImageDestination[] = [];
   const definitionsSeen = new Set<string>();
-  visit(tree, (node) => {
+  walk(tree, (node) => {
     if (node.type !== 'image' && node.type !== 'definition') return;
     const start = node.position?.start;
     const end = node.position?.end;
@@ -230,6 +230,12 @@ function safeDecode(text: string): string {
 }
 
 /**
+ * How images are copied: always into a build's new staging directory, never over a file (EXCL
+ * spares libuv an fstat and a truncate per file), and as a reflink where the file system has them.
+ */
+export const COPY_MODE = fs.constants.COPYFILE_EXCL | fs.constants.COPYFILE_FICLONE;
+
+/**
  * Copies course-relative files from `root` to the same relative paths under `destRoot`. Each
  * directory not among `existing` is made once, parents first, so there is one mkdir per directory
  * (as `cp -r` does), not one recursive mkdir per file or per image directory.
@@ -245,7 +251,7 @@ export async function copyFiles(
   const worker = async () => {
     while (next < files.length) {
       const file = files[next++]!;
-      await fs.promises.copyFile(path.join(root, file), path.join(destRoot, file), fs.constants.COPYFILE_FICLONE);
+      await fs.promises.copyFile(path.join(root, file), path.join(destRoot, file), COPY_MODE);
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 8, files.length) }, worker));

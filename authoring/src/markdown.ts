@@ -3,6 +3,7 @@ import type { Root } from 'mdast';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import type { PartContent } from './course.js';
+import { parseSimpleMarkdown } from './simple-markdown.js';
 
 const parser = unified().use(remarkParse).freeze();
 
@@ -39,7 +40,9 @@ export function parsePart(content: PartContent): ParsedPart {
     const source = content.text;
     const closing = /[\r\n]$/.test(source) ? '' : '\n';
     const blank = source.endsWith('\r') ? '\r' : '\n';
-    const tree = parseMarkdown(`${source}${closing}${blank}${NEXT_PART}\n`);
+    const text = `${source}${closing}${blank}${NEXT_PART}\n`;
+    // A valid outline is read line by line, to the same tree; anything else goes to remark.
+    const tree = parseSimpleMarkdown(text) ?? parseMarkdown(text);
     parsed = { tree, next: source.length + closing.length + blank.length, closing, blank };
     parsedParts.set(content, parsed);
   }

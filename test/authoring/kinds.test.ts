@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import {
   compileKind,
   CONTENT_KEYWORD,
   contentExtension,
+  COURSE_SCHEMA_FILE,
   createKindAjv,
   KINDS_DIR,
   KindSchemaError,
@@ -17,9 +19,26 @@ const shipped = fs
   .map((f) => f.slice(0, -'.schema.json'.length))
   .sort();
 
+describe('the course schema', () => {
+  // cph compiles it without checking it against the meta-schema at run time: this is that check.
+  it('is a valid draft-07 schema', () => {
+    const ajv = new Ajv({ strict: true });
+    expect(ajv.validateSchema(JSON.parse(fs.readFileSync(COURSE_SCHEMA_FILE, 'utf8'))), ajv.errorsText()).toBe(true);
+  });
+});
+
 describe('shipped kinds', () => {
   it('are exactly the five of the design', () => {
     expect(shipped).toEqual(['assessment', 'lab', 'lesson', 'reference', 'sop']);
+  });
+
+  // cph compiles them without checking them against the meta-schema at run time: this is that check.
+  it('are valid draft-07 schemas, with valid markers', () => {
+    const ajv = createKindAjv();
+    for (const name of shipped) {
+      const schema = JSON.parse(fs.readFileSync(path.join(KINDS_DIR, `${name}.schema.json`), 'utf8'));
+      expect(ajv.validateSchema(schema), `${name}: ${ajv.errorsText()}`).toBe(true);
+    }
   });
 
   it('all load, compiled once per directory', () => {
