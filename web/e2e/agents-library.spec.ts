@@ -4,7 +4,7 @@
  * folders, and archive, which the server refuses while a folder holds anything.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
+import { expect, expectAccessible, menuAction, screenshot, signIn, test } from './support/fixtures';
 import { apiAs, hub } from './support/hub';
 
 const ORG = 'agents-library';
@@ -29,11 +29,6 @@ test.beforeAll(async () => {
 });
 
 const folderRow = (page: Page, name: string) => page.getByTestId(`row-folder-${name}`);
-
-async function action(page: Page, target: string, item: string) {
-  await page.getByRole('button', { name: `Actions for ${target}` }).click();
-  await page.getByRole('menuitem', { name: item }).click();
-}
 
 async function nameDialog(page: Page, title: string | RegExp, label: string, value: string, submit: string) {
   const dialog = page.getByRole('dialog', { name: title });
@@ -64,32 +59,32 @@ test('folders: create, rename, move, reorder; roles and skills into folders; arc
   await page.getByRole('button', { name: 'New folder' }).click();
   await nameDialog(page, 'New folder', 'Folder name', 'Support', 'Create folder');
   await expect(folderRow(page, 'Support')).toBeVisible();
-  await action(page, 'folder Support', 'New folder inside');
+  await menuAction(page, 'folder Support', 'New folder inside');
   await nameDialog(page, 'New folder in Support', 'Folder name', 'Tier 2', 'Create folder');
   await expect(folderRow(page, 'Tier 2')).toBeVisible();
   await expect(folderRow(page, 'Support')).toContainText('1 folder · 0 roles · 0 skills');
 
   // Rename, then move to the root and back under Support
-  await action(page, 'folder Tier 2', 'Rename');
+  await menuAction(page, 'folder Tier 2', 'Rename');
   await nameDialog(page, 'Rename Tier 2', 'New name', 'Escalations', 'Rename');
   await expect(folderRow(page, 'Escalations')).toBeVisible();
-  await action(page, 'folder Escalations', 'Move to…');
+  await menuAction(page, 'folder Escalations', 'Move to…');
   await expect(page.getByRole('dialog', { name: 'Move Escalations' })).toContainText('Now in: Support');
   await expectAccessible(page);
   await screenshot(page, 'agents-library-move-dialog');
   await moveTo(page, 'Move Escalations', '/ (library root)');
   await expect(page.getByText('Moved Escalations to /')).toBeVisible();
   await expect(folderRow(page, 'Support')).toContainText('0 folders');
-  await action(page, 'folder Escalations', 'Move to…');
+  await menuAction(page, 'folder Escalations', 'Move to…');
   await moveTo(page, 'Move Escalations', 'Support');
   await expect(folderRow(page, 'Support')).toContainText('1 folder');
 
   // A role and a skill into folders
-  await action(page, 'role Triage', 'Move to folder…');
+  await menuAction(page, 'role Triage', 'Move to folder…');
   await moveTo(page, 'Move Triage', 'Support / Escalations');
   await expect(page.getByText('Moved Triage to Support / Escalations')).toBeVisible();
   await expect(folderRow(page, 'Escalations')).toContainText('1 role');
-  await action(page, 'skill kb-search', 'Move to folder…');
+  await menuAction(page, 'skill kb-search', 'Move to folder…');
   await moveTo(page, 'Move kb-search', 'Support');
   await expect(folderRow(page, 'Support')).toContainText('1 folder · 0 roles · 1 skill');
   // The role kept everything else: still the default, as the roles page shows
@@ -103,12 +98,12 @@ test('folders: create, rename, move, reorder; roles and skills into folders; arc
   const topFolders = page.locator('[data-testid^="row-folder-"]');
   await page.getByRole('button', { name: 'Collapse all' }).click();
   await expect(topFolders.first()).toHaveAttribute('data-testid', 'row-folder-Archive shelf');
-  await action(page, 'folder Support', 'Move up');
+  await menuAction(page, 'folder Support', 'Move up');
   await expect(page.getByText('Moved Support up')).toBeVisible();
   await expect(topFolders.first()).toHaveAttribute('data-testid', 'row-folder-Support');
 
   // Archive: refused with the server's message while the folder holds something
-  await action(page, 'folder Archive shelf', 'Archive…');
+  await menuAction(page, 'folder Archive shelf', 'Archive…');
   const archive = page.getByRole('dialog', { name: 'Archive Archive shelf?' });
   await expect(archive).toContainText('it holds 0 folders, 1 role, 0 skills');
   await archive.getByRole('button', { name: 'Archive folder' }).click();
@@ -119,10 +114,10 @@ test('folders: create, rename, move, reorder; roles and skills into folders; arc
 
   // Empty it, then it goes
   await page.getByRole('button', { name: 'Expand Archive shelf' }).click();
-  await action(page, 'role Old bot', 'Move to folder…');
+  await menuAction(page, 'role Old bot', 'Move to folder…');
   await moveTo(page, 'Move Old bot', '/ (library root)');
   await expect(folderRow(page, 'Archive shelf')).toContainText('0 folders · 0 roles · 0 skills');
-  await action(page, 'folder Archive shelf', 'Archive…');
+  await menuAction(page, 'folder Archive shelf', 'Archive…');
   await page
     .getByRole('dialog', { name: 'Archive Archive shelf?' })
     .getByRole('button', { name: 'Archive folder' })

@@ -3,7 +3,7 @@
  * agnes) so that nothing here changes what the other specs see.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
+import { expect, expectAccessible, menuAction, screenshot, signIn, test } from './support/fixtures';
 import { apiAs, hub } from './support/hub';
 
 const ORG = 'agents-roles';
@@ -26,11 +26,6 @@ test.beforeAll(async () => {
     });
   await owner.call('POST', `${API}/agent-library/folders`, { name: 'Support desk' });
 });
-
-async function action(page: Page, role: string, item: string) {
-  await page.getByRole('button', { name: `Actions for ${role}` }).click();
-  await page.getByRole('menuitem', { name: item }).click();
-}
 
 /** The row of a role, found by its exact roleId. */
 const rowOf = (page: Page, roleId: string) =>
@@ -101,7 +96,7 @@ test('roles: create with the model picker, prompt and tools; skills; order; edit
   await expect(rowOf(page, 'support')).toContainText('runtime default');
 
   // Skill bindings
-  await action(page, 'Lead', 'Skills…');
+  await menuAction(page, 'Lead', 'Skills…');
   const skills = page.getByRole('dialog', { name: 'Skills of Lead' });
   const bound = skills
     .getByRole('combobox', { name: 'Bound skills' })
@@ -119,7 +114,7 @@ test('roles: create with the model picker, prompt and tools; skills; order; edit
   // Order: Support (created last) moves above Lead, and stays there after a reload
   const firstRow = page.getByRole('table', { name: 'Agent roles' }).getByRole('row').nth(1);
   await expect(firstRow).toContainText('lead');
-  await action(page, 'Support', 'Move up');
+  await menuAction(page, 'Support', 'Move up');
   await expect(page.getByText('Moved Support up')).toBeVisible();
   await expect(firstRow).toContainText('support');
   await page.reload();
@@ -134,7 +129,7 @@ test('roles: create with the model picker, prompt and tools; skills; order; edit
   await expect(page.getByRole('menu')).toBeHidden(); // closed, not still fading out beside the next one
 
   // Disable: the consequence first
-  await action(page, 'Support', 'Disable…');
+  await menuAction(page, 'Support', 'Disable…');
   const disable = page.getByRole('dialog', { name: 'Disable Support?' });
   await expect(disable).toContainText('Every open session that runs as Support (support) is archived now');
   await expectAccessible(page);
@@ -144,7 +139,7 @@ test('roles: create with the model picker, prompt and tools; skills; order; edit
   await expect(rowOf(page, 'support')).toContainText('disabled');
 
   // A disabled role cannot become the default; edit it otherwise
-  await action(page, 'Support', 'Edit…');
+  await menuAction(page, 'Support', 'Edit…');
   const edit = page.getByRole('dialog', { name: 'Edit role Support' });
   await expect(edit.getByRole('switch', { name: /^Default role/ })).toBeDisabled();
   await edit.getByRole('textbox', { name: 'Label', exact: true }).fill('Support desk agent');
@@ -153,10 +148,10 @@ test('roles: create with the model picker, prompt and tools; skills; order; edit
   await expect(rowOf(page, 'support')).toContainText('Support desk agent');
 
   // Enable, then make it the default: Lead loses the flag
-  await action(page, 'Support desk agent', 'Enable');
+  await menuAction(page, 'Support desk agent', 'Enable');
   await expect(page.getByText('Enabled role Support desk agent')).toBeVisible();
   await expect(rowOf(page, 'support')).not.toContainText('disabled');
-  await action(page, 'Support desk agent', 'Edit…');
+  await menuAction(page, 'Support desk agent', 'Edit…');
   const edit2 = page.getByRole('dialog', { name: 'Edit role Support desk agent' });
   await edit2.getByRole('switch', { name: /^Default role/ }).check();
   await expect(edit2.getByText('Takes the default from Lead.')).toBeVisible();

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
+import { expect, expectAccessible, menuAction, screenshot, signIn, test } from './support/fixtures';
 import { apiAs, hub } from './support/hub';
 
 const ORG = 'agents-skills';
@@ -64,11 +64,6 @@ test.beforeAll(async () => {
   await owner.call('PUT', `${API}/agent-roles/writer`, { label: 'Writer' });
 });
 
-async function action(page: Page, skill: string, item: string) {
-  await page.getByRole('button', { name: `Actions for ${skill}` }).click();
-  await page.getByRole('menuitem', { name: item }).click();
-}
-
 const rowOf = (page: Page, name: string) =>
   page
     .getByRole('table', { name: 'Agent skills' })
@@ -104,7 +99,7 @@ test('install from a folder, see its files, relabel, move, new version', async (
   await expect(row.getByTitle(digest)).toHaveText(`${digest.slice(0, 12)}…`);
 
   // Its files, as stored
-  await action(page, 'pdf-tools', 'View files…');
+  await menuAction(page, 'pdf-tools', 'View files…');
   const files = page.getByRole('dialog', { name: 'Files of pdf-tools 1.2.0' });
   await expect(files.getByRole('region', { name: 'Content of SKILL.md' })).toContainText('# PDF tools');
   await files.getByLabel(/^File/).selectOption('scripts/extract.py');
@@ -114,7 +109,7 @@ test('install from a folder, see its files, relabel, move, new version', async (
   await files.getByRole('button', { name: 'Close' }).first().click();
 
   // Relabel
-  await action(page, 'pdf-tools', 'Relabel…');
+  await menuAction(page, 'pdf-tools', 'Relabel…');
   const relabel = page.getByRole('dialog', { name: 'Relabel pdf-tools' });
   await relabel.getByLabel('Description').fill('PDF in and out');
   await relabel.getByRole('button', { name: 'Save label' }).click();
@@ -122,7 +117,7 @@ test('install from a folder, see its files, relabel, move, new version', async (
   await expect(row).toContainText('PDF in and out');
 
   // Into a library folder
-  await action(page, 'pdf-tools', 'Move to folder…');
+  await menuAction(page, 'pdf-tools', 'Move to folder…');
   const move = page.getByRole('dialog', { name: 'Move pdf-tools' });
   await move.getByRole('combobox', { name: 'Destination folder' }).click();
   await page.getByRole('option', { name: 'Documents' }).click();
@@ -133,7 +128,7 @@ test('install from a folder, see its files, relabel, move, new version', async (
 
   // A new version replaces the content and keeps the place; the label comes from the new SKILL.md
   const v2 = folder('pdf-tools-v2', { 'SKILL.md': PDF_MD.replace('1.2.0', '1.3.0'), 'notes.txt': 'new\n' });
-  await action(page, 'pdf-tools', 'Install new version…');
+  await menuAction(page, 'pdf-tools', 'Install new version…');
   const again = page.getByRole('dialog', { name: 'Install a new version of pdf-tools' });
   await again.locator('input[aria-label="Skill folder"]').setInputFiles(v2);
   await expect(again.getByRole('textbox', { name: 'Version' })).toHaveValue('1.3.0');
@@ -172,7 +167,7 @@ test('the server refuses an invalid skill, and files that are not text are named
   await dialog.getByRole('button', { name: 'Install skill' }).click();
   await expect(dialog).toBeHidden();
   await expect(rowOf(page, 'with-logo')).toContainText('0.0.0');
-  await action(page, 'with-logo', 'View files…');
+  await menuAction(page, 'with-logo', 'View files…');
   await expect(page.getByRole('dialog', { name: 'Files of with-logo 0.0.0' }).getByLabel(/^File/)).toContainText(
     'SKILL.md',
   );
@@ -218,7 +213,7 @@ test('disable says which roles lose their open sessions, then enable', async ({ 
   await expect(row).toContainText('Researcher');
   await expect(row).toContainText('Writer');
 
-  await action(page, 'web-research', 'Disable…');
+  await menuAction(page, 'web-research', 'Disable…');
   const dialog = page.getByRole('dialog', { name: 'Disable web-research?' });
   await expect(dialog).toContainText('Every open session of these 2 roles, bound to web-research, is archived now');
   await expect(dialog.getByRole('listitem')).toHaveText(['Researcher (researcher)', 'Writer (writer)']);
@@ -229,11 +224,11 @@ test('disable says which roles lose their open sessions, then enable', async ({ 
   await expect(page.getByText('the open sessions of 2 roles were archived')).toBeVisible();
   await expect(row).toContainText('disabled');
 
-  await action(page, 'web-research', 'Enable');
+  await menuAction(page, 'web-research', 'Enable');
   await expect(page.getByText('Enabled web-research')).toBeVisible();
   await expect(row).not.toContainText('disabled');
 
-  await action(page, 'lonely', 'Disable…');
+  await menuAction(page, 'lonely', 'Disable…');
   const lonely = page.getByRole('dialog', { name: 'Disable lonely?' });
   await expect(lonely).toContainText('No role is bound to lonely, so no session is archived.');
   await lonely.getByRole('button', { name: 'Disable skill' }).click();

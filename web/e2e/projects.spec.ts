@@ -1,13 +1,8 @@
 import type { Page } from '@playwright/test';
 import { apiAs, hub } from './support/hub';
-import { expect, signIn, test } from './support/fixtures';
+import { expect, menuAction, signIn, test } from './support/fixtures';
 
 const row = (page: Page, kind: 'folder' | 'project', name: string) => page.getByTestId(`row-${kind}-${name}`);
-
-async function action(page: Page, name: string, item: string) {
-  await page.getByRole('button', { name: `Actions for ${name}` }).click();
-  await page.getByRole('menuitem', { name: item }).click();
-}
 
 async function nameDialog(page: Page, title: string | RegExp, label: string, value: string, submit: string) {
   const dialog = page.getByRole('dialog', { name: title });
@@ -27,19 +22,19 @@ test('the explorer: create, rename, move by dialog and by drag and drop, reorder
   await page.getByRole('button', { name: 'New folder' }).click();
   await nameDialog(page, 'New folder', 'Folder name', 'Scratch', 'Create folder');
 
-  await action(page, 'Ops', 'New project inside');
+  await menuAction(page, 'Ops', 'New project inside');
   await nameDialog(page, /New project in Ops/, 'Project name', 'Runbook', 'Create project');
   await expect(row(page, 'project', 'Runbook')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Collapse Ops' })).toHaveAttribute('aria-expanded', 'true');
 
   await page.getByRole('button', { name: 'New project' }).click();
   await nameDialog(page, 'New project', 'Project name', 'Loose', 'Create project');
-  await action(page, 'Loose', 'Rename');
+  await menuAction(page, 'Loose', 'Rename');
   await nameDialog(page, 'Rename Loose', 'New name', 'Loose End', 'Rename');
   await expect(row(page, 'project', 'Loose End')).toBeVisible();
 
   // Move to… dialog
-  await action(page, 'Loose End', 'Move to…');
+  await menuAction(page, 'Loose End', 'Move to…');
   const move = page.getByRole('dialog', { name: 'Move Loose End' });
   await move.getByRole('combobox', { name: 'Destination folder' }).fill('Ops');
   await page.getByRole('option', { name: 'Ops', exact: true }).click();
@@ -66,23 +61,23 @@ test('the explorer: create, rename, move by dialog and by drag and drop, reorder
   const topFolders = page.locator('[data-testid^="row-folder-"]');
   await page.getByRole('button', { name: 'Collapse all' }).click();
   await expect(topFolders.first()).toHaveAttribute('data-testid', 'row-folder-Engineering');
-  await action(page, 'Ops', 'Move up');
+  await menuAction(page, 'Ops', 'Move up');
   await expect(page.getByText('Moved Ops up')).toBeVisible();
   await expect(topFolders.first()).toHaveAttribute('data-testid', 'row-folder-Ops');
   await page.reload();
   await expect(topFolders.first()).toHaveAttribute('data-testid', 'row-folder-Ops');
 
   // Archive: a folder that still holds things is refused with the server's reason
-  await action(page, 'Ops', 'Archive');
+  await menuAction(page, 'Ops', 'Archive');
   const archive = page.getByRole('dialog', { name: 'Archive Ops?' });
   await archive.getByRole('button', { name: 'Archive' }).click();
   await expect(archive.getByRole('alert')).toBeVisible();
   await archive.getByRole('button', { name: 'Cancel' }).click();
   await page.getByRole('button', { name: 'Expand Ops' }).click();
-  await action(page, 'Runbook', 'Archive');
+  await menuAction(page, 'Runbook', 'Archive');
   await page.getByRole('dialog', { name: 'Archive Runbook?' }).getByRole('button', { name: 'Archive' }).click();
   await expect(row(page, 'project', 'Runbook')).toBeHidden();
-  await action(page, 'Scratch', 'Archive');
+  await menuAction(page, 'Scratch', 'Archive');
   await page.getByRole('dialog', { name: 'Archive Scratch?' }).getByRole('button', { name: 'Archive' }).click();
   await expect(row(page, 'folder', 'Scratch')).toBeHidden();
 

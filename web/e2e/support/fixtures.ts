@@ -72,3 +72,14 @@ export async function screenshot(page: Page, name: string) {
   const width = page.viewportSize()?.width ?? 0;
   await page.screenshot({ path: `${SCREENSHOT_DIR}${name}-${width}.png`, fullPage: true });
 }
+
+/**
+ * Opens the actions menu of one row and picks an item in that menu. The item is looked up in the
+ * menu labelled by its button: the previous row's menu may still be fading out, and its items can
+ * carry the same name (after "Enable", that row offers "Disable…" too).
+ */
+export async function menuAction(page: Page, target: string, item: string) {
+  const name = `Actions for ${target}`;
+  await page.getByRole('button', { name }).click();
+  await page.getByRole('menu', { name }).getByRole('menuitem', { name: item }).click();
+}
