@@ -11,7 +11,7 @@ import type { Root } from 'mdast';
 import type { Course, PartContent } from './course.js';
 import { BuildError, type BuildProblem } from './errors.js';
 import { headingShiftEdits } from './headings.js';
-import { classifyUrl, resolveImage, sharedImageDestinations } from './images.js';
+import { localImages } from './images.js';
 import { parsePart } from './markdown.js';
 import { applyEdits, type Edit } from './splice.js';
 import { walk } from './walk.js';
@@ -31,12 +31,21 @@ interface Reference {
   url: string;
 }
 
+export interface AssembleOptions {
+  /**
+   * Images whose existence the caller answers for: they are not looked up. A build copying an
+   * image already learns from the copy whether it is there, and assembles again without this
+   * when a copy fails, for the image-missing errors.
+   */
+  vouched?: (image: string) => boolean;
+}
+
 /**
  * Assembles `field` of the course's parts. Throws BuildError listing every local image that
  * is missing or lies outside the course, and every way concatenation would change what a part
  * means (a block running into the next part, a reference label defined differently elsewhere).
  */
-export function assembleMarkdown(course: Course, field: string): AssembledMarkdown {
+export function assembleMarkdown(course: Course, field: string, options: AssembleOptions = {}): AssembledMarkdown {
   const problems: BuildProblem[] = [];
   const references = new Map<string, Reference[]>();
   const definitions = new Map<string, { value: string; file: string; line: number }>();
@@ -63,8 +72,10 @@ export function assembleMarkdown(course: Course, field: string): AssembledMarkdo
     files.push(content.file);
   }
 
+  // With other problems the build fails here: every image is looked up, so that all are listed.
+  const vouched = problems.length === 0 ? options.vouched : undefined;
   for (const [image, refs] of references) {
-    if (isFile(path.join(course.root, image))) continue;
+    if (vouched?.(image) || isFile(path.join(course.root, image))) continue;
     for (const ref of refs) {
       problems.push({
         file: ref.file,
@@ -93,9 +104,7 @@ function rebaseImages(
   const edits: Edit[] = [];
   // Definition start line → its destination as written in the output.
   const rewritten = new Map<number, string>();
-  for (const d of sharedImageDestinations(source, tree)) {
-    if (classifyUrl(d.url) !== 'relative') continue;
-    const resolved = resolveImage(dir, source.slice(d.start, d.end), d.url);
+  for (const { destination: d, resolved } of localImages(dir, source, tree)) {
     if ('error' in resolved) {
       const message = `image "${d.url}" ${resolved.error}: copy the file into the course and refer to it there`;
       problems.push({ file: content.file, line: d.line, column: d.column, rule: 'image-outside-course', message });

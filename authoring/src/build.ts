@@ -89,9 +89,11 @@ async function writeMarkdownTarget(
   outDir: string,
   prefetch: ImagePrefetch,
 ): Promise<BuiltFile> {
-  const assembled = assembleMarkdown(course, target.field);
+  const assembled = assembleMarkdown(course, target.field, { vouched: prefetch.copying });
   const document = `${target.name}.md`;
   const { staging, rest } = await prefetch.adopt(assembled.images).catch((err: unknown) => {
+    // A copy failed: if an image is missing, assembling with every image looked up says which.
+    assembleMarkdown(course, target.field);
     throw asBuildError(err, outDir);
   });
   await publish(

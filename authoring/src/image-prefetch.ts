@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CourseConfig, Part } from './course.js';
-import { classifyUrl, COPY_MODE, resolveImage, sharedImageDestinations } from './images.js';
+import { COPY_MODE, localImages } from './images.js';
 import { parsePart } from './markdown.js';
 
 export class ImagePrefetch {
@@ -42,27 +42,28 @@ export class ImagePrefetch {
     if (target?.action !== 'assemble-markdown') return;
     const content = part.content.get(target.field);
     if (content?.extension !== 'md' || content.text.trim() === '') return;
-    for (const d of sharedImageDestinations(content.text, parsePart(content).tree)) {
-      if (classifyUrl(d.url) !== 'relative') continue;
-      const resolved = resolveImage(part.dir, content.text.slice(d.start, d.end), d.url);
+    for (const { resolved } of localImages(part.dir, content.text, parsePart(content).tree))
       if (!('error' in resolved) && !this.started.has(resolved.path)) this.copy(resolved.path);
-    }
   };
+
+  /** Whether the image's copy was started: the copy finds out whether it is there (adopt throws if not). */
+  readonly copying = (file: string): boolean => this.started.has(file);
 
   /**
    * Hands the staging directory to the build once every copy has settled, with the images
-   * (of `images`, the ones to publish) still to copy; a failed copy of one of them throws its
-   * error. Staged files that are not to be published (never expected: the part's images are
-   * found as assembly finds them) discard the staging, and everything is copied afresh.
+   * (of `images`, the ones to publish) still to copy. A failed copy of one of them throws its
+   * error: an image that is not there, too (assembly does not look up the images being copied).
+   * Staged files that are not to be published (never expected: the part's images are found as
+   * assembly finds them) discard the staging, and everything is copied afresh.
    */
   async adopt(images: readonly string[]): Promise<{ staging: string | undefined; rest: readonly string[] }> {
     await this.settled();
     const wanted = new Set(images);
+    for (const [file, error] of this.failures) if (wanted.has(file)) throw error;
     if (this.staging === undefined || [...this.started].some((file) => !wanted.has(file))) {
       await this.discard();
       return { staging: undefined, rest: images };
     }
-    for (const error of this.failures.values()) throw error;
     const staging = this.staging;
     this.staging = undefined;
     return { staging, rest: images.filter((file) => !this.started.has(file)) };

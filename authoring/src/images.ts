@@ -22,15 +22,26 @@ export interface ImageDestination {
   column: number;
 }
 
-// A build looks a part's images up twice: to start copying them during the check, and to assemble.
-const destinationsOf = new WeakMap<Root, { source: string; found: readonly ImageDestination[] }>();
+export interface LocalImage {
+  destination: ImageDestination;
+  /** Where it reads from the course root, or why it cannot. */
+  resolved: ResolvedImage | { error: string };
+}
 
-/** imageDestinations, found once per parsed tree and shared: the result must not be changed. */
-export function sharedImageDestinations(source: string, tree: Root): readonly ImageDestination[] {
-  const known = destinationsOf.get(tree);
-  if (known?.source === source) return known.found;
-  const found = imageDestinations(source, tree);
-  destinationsOf.set(tree, { source, found });
+// A build looks a part's images up twice: to start copying them during the check, and to assemble.
+const localImagesOf = new WeakMap<Root, { dir: string; source: string; found: readonly LocalImage[] }>();
+
+/**
+ * The part's relative image destinations (the ones a build copies and rewrites), each resolved
+ * against the part's directory `dir`, found once per parsed tree and shared: the result must not be changed.
+ */
+export function localImages(dir: string, source: string, tree: Root): readonly LocalImage[] {
+  const known = localImagesOf.get(tree);
+  if (known?.source === source && known.dir === dir) return known.found;
+  const found = imageDestinations(source, tree)
+    .filter((d) => classifyUrl(d.url) === 'relative')
+    .map((d) => ({ destination: d, resolved: resolveImage(dir, source.slice(d.start, d.end), d.url) }));
+  localImagesOf.set(tree, { dir, source, found });
   return found;
 }
 
@@ -213,7 +224,7 @@ export function resolveImage(dir: string, raw: string, url: string): ResolvedIma
   const segments: string[] = [];
   const all = [...dir.split('/'), ...rawPath.split('/')];
   for (const [i, segment] of all.entries()) {
-    const meaning = safeDecode(segment.replace(/\\(.)/g, '$1'));
+    const meaning = safeDecode(segment.includes('\\') ? segment.replace(/\\(.)/g, '$1') : segment);
     if (meaning === '.' || (meaning === '' && i < all.length - 1)) continue;
     if (meaning === '..') segments.pop();
     else segments.push(segment);
@@ -222,6 +233,7 @@ export function resolveImage(dir: string, raw: string, url: string): ResolvedIma
 }
 
 function safeDecode(text: string): string {
+  if (!text.includes('%')) return text;
   try {
     return decodeURIComponent(text);
   } catch {

@@ -163,6 +163,31 @@ describe('assembly', () => {
     ]);
   });
 
+  it('lists a missing image, and an image that is a directory, beside the other problems', async () => {
+    const dir = course({
+      a: '![gone](img/gone.png)\n\n![dir](img/dir.png)\n\n![here](img/here.png)\n',
+      b: 'B\n\n~~~\nopen fence',
+      c: 'C\n',
+    });
+    fs.mkdirSync(path.join(dir, 'parts/a/img/dir.png'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'parts/a/img/here.png'), 'png');
+    const out = path.join(tempDir(), 'out');
+    const problems = async () => {
+      const err = await failure(buildTarget(dir, 'all', { out }));
+      expect(err).toBeInstanceOf(BuildError);
+      return (err as BuildError).problems.map((p) => [p.file, p.line, p.rule]);
+    };
+    const missing = [
+      ['parts/a/reference.md', 1, 'image-missing'],
+      ['parts/a/reference.md', 3, 'image-missing'],
+    ];
+    expect(await problems()).toEqual([...missing, ['parts/b/reference.md', 3, 'part-unclosed']]);
+    fs.writeFileSync(path.join(dir, 'parts/b/reference.md'), 'B\n');
+    expect(await problems()).toEqual(missing);
+    expect(fs.existsSync(out)).toBe(false);
+    expect(fs.readdirSync(path.dirname(out))).toEqual([]);
+  });
+
   it('accepts the same label defined identically in two parts', async () => {
     const dir = course({ a: '[x]: https://same.example\n\n[a][x]\n', b: '[b][x]\n\n[x]: https://same.example\n' });
     expect(await assembled(dir)).toContain('[b][x]');
