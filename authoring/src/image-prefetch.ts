@@ -17,10 +17,10 @@ export class ImagePrefetch {
   private staging: string | undefined;
   /** Set when nothing is staged early: the build root's parent does not exist yet, and is not made for a check. */
   private off = false;
-  /** Directories made in the staging directory, course-relative. */
-  readonly directories = new Set<string>();
   /** Each staging directory asked for: being made (what waits for it), made, or why it could not be. */
   private readonly made = new Map<string, ((error: Error | null) => void)[] | 'made' | Error>();
+  /** The directories made in the staging directory, course-relative. */
+  readonly directories: Pick<ReadonlySet<string>, 'has'> = { has: (dir) => this.made.get(dir) === 'made' };
   /** Images whose copy was started, and why the copies that failed did. */
   private readonly started = new Set<string>();
   private readonly failures = new Map<string, Error>();
@@ -74,7 +74,6 @@ export class ImagePrefetch {
     await this.settled();
     if (this.staging !== undefined) {
       fs.rmSync(this.staging, { recursive: true, force: true });
-      this.directories.clear();
       this.made.clear();
       this.started.clear();
     }
@@ -121,7 +120,6 @@ export class ImagePrefetch {
       this.inDirectory(staging, path.posix.dirname(dir), (parentError) => {
         const settle = (error: Error | null) => {
           this.made.set(dir, error ?? 'made');
-          if (!error) this.directories.add(dir);
           for (const next of waiting) next(error);
         };
         if (parentError) settle(parentError);

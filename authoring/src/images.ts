@@ -256,7 +256,7 @@ export async function copyFiles(
   root: string,
   files: readonly string[],
   destRoot: string,
-  options: { existing?: ReadonlySet<string>; concurrency?: number } = {},
+  options: { existing?: Pick<ReadonlySet<string>, 'has'>; concurrency?: number } = {},
 ): Promise<void> {
   for (const dir of directoriesOf(files)) if (!options.existing?.has(dir)) fs.mkdirSync(path.join(destRoot, dir));
   let next = 0;
