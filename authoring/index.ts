@@ -58,6 +58,7 @@ export {
   type Format,
   type Kind,
   type KindRegistry,
+  type Validator,
 } from './src/kinds.js';
 export { initCourse, TEMPLATE_DIR, type InitOptions, type InitResult } from './src/init.js';
 export { checkOutline, type OutlineProblem } from './src/outline.js';

@@ -6,10 +6,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type CodeOptions, type ErrorObject } from 'ajv';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import type { Diagnostic } from './diagnostics.js';
-import { contentExtension, FORMAT_EXTENSIONS, type Format, type Kind, type KindRegistry } from './kinds.js';
+import {
+  contentExtension,
+  FORMAT_EXTENSIONS,
+  type Format,
+  type Kind,
+  type KindRegistry,
+  type Validator,
+} from './kinds.js';
+import { precompiledCourseValidator } from './precompiled.js';
 import { parseSimpleYaml } from './simple-yaml.js';
 import { suggesting } from './suggest.js';
 
@@ -77,15 +85,23 @@ export interface CourseFile {
   locate(at: YamlPath, options?: { key?: boolean }): Place | null;
 }
 
-let courseValidator: ValidateFunction | undefined;
+/**
+ * The one ajv configuration of course.yaml's schema; `code` is set only by the generator of the
+ * precompiled validators. verbose: errors carry the schema and the data, which the "did you mean"
+ * suggestions need. validateSchema: the schema is cph's own, checked against the meta-schema by the
+ * tests; checking it here again compiled the whole draft-07 meta-schema (~25 ms, a tenth of a build).
+ */
+export function courseAjv(code?: CodeOptions): Ajv {
+  return new Ajv({ strict: true, allErrors: true, verbose: true, validateSchema: false, ...(code ? { code } : {}) });
+}
+
+let courseValidator: Validator | undefined;
 
 function validateCourse(data: unknown): readonly ErrorObject[] {
-  // verbose: errors carry the schema and the data, which the "did you mean" suggestions need.
-  // validateSchema: the schema is cph's own, checked against the meta-schema by the tests; checking it
-  // here again compiled the whole draft-07 meta-schema on every run (~25 ms, a tenth of a build).
-  courseValidator ??= new Ajv({ strict: true, allErrors: true, verbose: true, validateSchema: false }).compile(
-    JSON.parse(fs.readFileSync(COURSE_SCHEMA_FILE, 'utf8')),
-  );
+  if (!courseValidator) {
+    const text = fs.readFileSync(COURSE_SCHEMA_FILE, 'utf8');
+    courseValidator = precompiledCourseValidator(text) ?? courseAjv().compile(JSON.parse(text));
+  }
   return courseValidator(data) ? [] : (courseValidator.errors ?? []);
 }
 

@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv, type AnySchemaObject, type ValidateFunction } from 'ajv';
+import { Ajv, type AnySchemaObject, type CodeOptions, type ValidateFunction } from 'ajv';
+import { precompiledKindValidator } from './precompiled.js';
 
 /** The keyword that turns a kind property into a content file. */
 export const CONTENT_KEYWORD = 'x-cph-content';
@@ -30,6 +31,9 @@ const MARKER_METASCHEMA = {
   anyOf: [{ const: true }, { type: 'string', pattern: '^[a-z0-9]+$' }],
 } as const;
 
+/** A compiled schema: true when the data matches it; what did not match is then in `errors`. */
+export type Validator = ((data: unknown) => boolean) & Pick<ValidateFunction, 'errors'>;
+
 export interface ContentProperty {
   name: string;
   marker: ContentMarker;
@@ -44,7 +48,7 @@ export interface Kind {
   /** In the schema's order; the property named after the kind (the main content) is among them. */
   properties: readonly ContentProperty[];
   /** The compiled schema; validates a part object (property name → file text). */
-  validate: ValidateFunction;
+  validate: Validator;
 }
 
 export type KindRegistry = ReadonlyMap<string, Kind>;
@@ -65,8 +69,9 @@ export function createKindAjv(): Ajv {
   return kindAjv(true);
 }
 
-function kindAjv(validateSchema: boolean): Ajv {
-  const ajv = new Ajv({ strict: true, allErrors: true, validateSchema });
+/** The one ajv configuration of kinds; `code` is set only by the generator of the precompiled validators. */
+export function kindAjv(validateSchema: boolean, code?: CodeOptions): Ajv {
+  const ajv = new Ajv({ strict: true, allErrors: true, validateSchema, ...(code ? { code } : {}) });
   ajv.addKeyword({ keyword: CONTENT_KEYWORD, metaSchema: MARKER_METASCHEMA });
   return ajv;
 }
@@ -97,9 +102,14 @@ function shippedKindAjv(): Ajv {
 /**
  * Checks and compiles one kind schema. Besides what ajv enforces (strict mode, the marker's
  * metaschema), a kind must be an object schema with `additionalProperties: false` whose every
- * property is a string content file, one of them named after the kind.
+ * property is a string content file, one of them named after the kind. `validate`: the schema's
+ * validator compiled already (cph's precompiled ones), used instead of compiling it again.
  */
-export function compileKind(name: string, schema: unknown, options: { ajv?: Ajv; file?: string } = {}): Kind {
+export function compileKind(
+  name: string,
+  schema: unknown,
+  options: { ajv?: Ajv; file?: string; validate?: Validator } = {},
+): Kind {
   const { file } = options;
   const fail = (message: string): never => {
     throw new KindSchemaError(file, message);
@@ -107,9 +117,9 @@ export function compileKind(name: string, schema: unknown, options: { ajv?: Ajv;
   if (!KIND_NAME.test(name)) fail(`kind name "${name}" must match ${KIND_NAME}`);
   if (!isObject(schema)) return fail('a kind schema must be a JSON object');
 
-  let validate: ValidateFunction;
+  let validate: Validator;
   try {
-    validate = (options.ajv ?? sharedKindAjv()).compile(schema);
+    validate = options.validate ?? (options.ajv ?? sharedKindAjv()).compile(schema);
   } catch (err) {
     return fail((err as Error).message);
   }
@@ -139,6 +149,15 @@ export function compileKind(name: string, schema: unknown, options: { ajv?: Ajv;
 
 const registries = new Map<string, KindRegistry>();
 
+/** The kind schema files of a directory, by kind name, in name order. */
+export function kindFiles(dir: string): { name: string; file: string }[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(KIND_FILE_SUFFIX))
+    .sort()
+    .map((fileName) => ({ name: fileName.slice(0, -KIND_FILE_SUFFIX.length), file: path.join(dir, fileName) }));
+}
+
 /** Every `<kind>.schema.json` of a directory, compiled once per directory for the process's life. */
 export function loadKinds(dir: string = KINDS_DIR): KindRegistry {
   const key = path.resolve(dir);
@@ -146,20 +165,19 @@ export function loadKinds(dir: string = KINDS_DIR): KindRegistry {
   if (cached) return cached;
   const kinds = new Map<string, Kind>();
   const shipped = key === path.resolve(KINDS_DIR);
-  const names = fs
-    .readdirSync(key)
-    .filter((f) => f.endsWith(KIND_FILE_SUFFIX))
-    .sort();
-  for (const fileName of names) {
-    const file = path.join(key, fileName);
+  for (const { name, file } of kindFiles(key)) {
+    let text: string;
     let schema: unknown;
     try {
-      schema = JSON.parse(fs.readFileSync(file, 'utf8'));
+      text = fs.readFileSync(file, 'utf8');
+      schema = JSON.parse(text);
     } catch (err) {
       throw new KindSchemaError(file, `not valid JSON: ${(err as Error).message}`);
     }
-    const name = fileName.slice(0, -KIND_FILE_SUFFIX.length);
-    kinds.set(name, compileKind(name, schema, { file, ...(shipped ? { ajv: shippedKindAjv() } : {}) }));
+    // cph's own kinds come precompiled unless edited since; the ajv is made only for one that is not.
+    const validate = shipped ? precompiledKindValidator(name, text) : undefined;
+    const compiler = validate ? { validate } : shipped ? { ajv: shippedKindAjv() } : {};
+    kinds.set(name, compileKind(name, schema, { file, ...compiler }));
   }
   registries.set(key, kinds);
   return kinds;

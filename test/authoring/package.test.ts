@@ -40,10 +40,11 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the packed authoring tool', () => {
-  it('ships its sources, kinds, schema and LICENSE, and none of the server or tests', () => {
+  it('ships its sources, precompiled validators, kinds, schema and LICENSE, and none of the server or tests', () => {
     expect(tarballFiles).toEqual(
       expect.arrayContaining([
         'bin/cph.js',
+        'generated/kind-validators.cjs',
         'index.ts',
         'kinds/lesson.schema.json',
         'schema/course.schema.json',
@@ -54,7 +55,7 @@ describe('the packed authoring tool', () => {
     );
     expect(
       tarballFiles.filter(
-        (f) => !/^(bin|src|kinds|schema|template)\/|^(index\.ts|package\.json|README\.md|LICENSE)$/.test(f),
+        (f) => !/^(bin|generated|src|kinds|schema|template)\/|^(index\.ts|package\.json|README\.md|LICENSE)$/.test(f),
       ),
     ).toEqual([]);
   });
