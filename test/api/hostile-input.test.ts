@@ -65,6 +65,39 @@ describe('request bodies', () => {
     expect(await teamSlugs()).not.toContain('utf');
   });
 
+  it('reads UTF-8 beyond ASCII, with or without a byte-order mark, and a charset of UTF-8', async () => {
+    const bodies: Array<[Buffer, string]> = [
+      [Buffer.from('{"slug":"accents","name":"Équipe née à Zürich 🚀"}'), 'application/json'],
+      [Buffer.from('\ufeff{"slug":"bom","name":"Byte-order mark"}'), 'application/json'],
+      [Buffer.from(' \r\n\t{"slug":"spaced","name":"Spaced"}'), 'application/json; charset=UTF-8'],
+      [Buffer.from('{"slug":"quoted","name":"Quoted"}'), 'application/json; charset="utf-8"'],
+    ];
+    for (const [body, type] of bodies) {
+      const res = await send('POST', '/teams', body, { 'content-type': type });
+      expect(res.status, `${type}: ${res.text}`).toBe(201);
+    }
+    const { teams } = await okBody(org.call('owner', 'listTeams'), 200);
+    expect(teams.find((t) => t.slug === 'accents')?.name).toBe('Équipe née à Zürich 🚀');
+  });
+
+  it('refuses another charset, a top-level value that is not an object or array, and bare whitespace', async () => {
+    const before = await teamSlugs();
+    const refused: Array<[string, string]> = [
+      ['{"slug":"latin","name":"Latin"}', 'application/json; charset=iso-8859-1'],
+      ['{"slug":"wide","name":"Wide"}', 'application/json; charset=utf-16'],
+      ['"a string"', 'application/json'],
+      ['42', 'application/json'],
+      ['null', 'application/json'],
+      [' \n ', 'application/json'],
+      ['{"slug":"cut","name":', 'application/json'],
+    ];
+    for (const [body, type] of refused) {
+      const res = await send('POST', '/teams', body, { 'content-type': type });
+      expectError(res, 400, 'validation_failed');
+    }
+    expect(await teamSlugs()).toEqual(before);
+  });
+
   it('answers 415 to a body that is not JSON', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
       expectError(
