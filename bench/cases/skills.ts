@@ -7,7 +7,8 @@
  *   install duplicate  the same content again: inspect, found in the store, row only
  *   read back          getAgentSkillFiles: the entry read from disk as UTF-8
  * each in process (services.skills, what the HTTP handler and `hub skill install` call) and over
- * HTTP on a loopback port (PUT and GET with the JSON bodies). For scale, the same files written
+ * HTTP on a loopback port (PUT and GET with the JSON bodies), sent by a client process of its own
+ * (bench/lib/http-client.ts) so the server's thread does only the server's work. For scale, the same files written
  * plainly to a fresh directory, with and without an fsync per file, and the inspection alone
  * (rules, hashes, digest). Once, untimed: the stored entry's recomputed digest and the read-back
  * files are checked against the input.
@@ -30,6 +31,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { removeTree } from '../../src/skills/content-store.js';
 import { inspectSkill, type IngestionLimits } from '../../src/skills/ingest.js';
 import { benchConfig, envInteger } from '../lib/env.js';
+import { HttpClientChild } from '../lib/http-client.js';
 import { openScratchDb, type ScratchDb } from '../lib/scratch-db.js';
 import { timeRounds, type Step } from '../lib/timing.js';
 import { login } from '../lib/in-process.js';
@@ -41,11 +43,12 @@ interface TextFile {
   content: string;
 }
 
-let held: { server?: http.Server; scratch?: ScratchDb; workDir?: string } = {};
+let held: { server?: http.Server; client?: HttpClientChild; scratch?: ScratchDb; workDir?: string } = {};
 
 async function release(): Promise<void> {
-  const { server, scratch, workDir } = held;
+  const { server, client, scratch, workDir } = held;
   held = {};
+  client?.stop();
   if (server) {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -116,20 +119,34 @@ async function run(): Promise<number> {
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/org/${org.slug}/agent-skills`;
   const cookie = await login(services, 'bench-owner');
+  const client = HttpClientChild.start();
+  held.client = client;
   /**
-   * A request with its body already serialized: the client's own JSON.stringify of 2 MB runs on
-   * this thread, the server's, and is an integrator's cost, not the answer's (see `encoded`).
+   * One request from the client process, its body handed over beforehand (`stored`): serializing
+   * and sending 2 MB are an integrator's costs, not the answer's. The answer comes back only with `read`.
    */
-  const request = async (method: string, name: string, body?: Uint8Array<ArrayBuffer>, suffix = '') => {
-    const response = await fetch(`${base}/${name}${suffix}`, {
+  const request = async (
+    method: string,
+    name: string,
+    options: { bodyId?: string; suffix?: string; read?: boolean } = {},
+  ): Promise<Record<string, unknown> | undefined> => {
+    const { bodyId, suffix = '', read = false } = options;
+    const { status, text } = await client.request({
       method,
-      headers: { accept: 'application/json', cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body,
+      url: `${base}/${name}${suffix}`,
+      headers: { accept: 'application/json', cookie, ...(bodyId ? { 'content-type': 'application/json' } : {}) },
+      ...(bodyId ? { bodyId } : {}),
+      wantText: read,
     });
-    const text = await response.text();
-    if (response.status !== 200)
-      throw new Error(`${method} ${name}${suffix} answered ${response.status}: ${text.slice(0, 300)}`);
-    return JSON.parse(text) as Record<string, unknown>;
+    if (status !== 200) throw new Error(`${method} ${name}${suffix} answered ${status}: ${text?.slice(0, 300)}`);
+    return text === undefined ? undefined : (JSON.parse(text) as Record<string, unknown>);
+  };
+  let storedBodies = 0;
+  /** Serializes a request body and hands it to the client process, untimed; answers its id. */
+  const stored = async (body: unknown): Promise<string> => {
+    const bodyId = `body-${++storedBodies}`;
+    await client.storeBody(bodyId, new TextEncoder().encode(JSON.stringify(body)));
+    return bodyId;
   };
 
   // Once, untimed: the pipeline stores what it was given, under the right address.
@@ -147,9 +164,11 @@ async function run(): Promise<number> {
   const readBack = await services.skills.files(org.id, 'checked');
   const sorted = [...sample].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
   check(JSON.stringify(readBack) === JSON.stringify(sorted), 'the files read back differ from the files installed');
-  const encoded = (body: unknown) => new TextEncoder().encode(JSON.stringify(body));
-  const overHttp = await request('PUT', 'checked', encoded({ version: '1.0.0', files: sample }));
-  check(overHttp.contentDigest === installed.contentDigest, 'the same files over HTTP got another content address');
+  const overHttp = await request('PUT', 'checked', {
+    bodyId: await stored({ version: '1.0.0', files: sample }),
+    read: true,
+  });
+  check(overHttp?.contentDigest === installed.contentDigest, 'the same files over HTTP got another content address');
 
   const limits: IngestionLimits = await (async () => {
     const [fileSize, attachmentCount, archiveExpansion] = await Promise.all(
@@ -166,7 +185,8 @@ async function run(): Promise<number> {
 
   // Each cold step gets content never stored; the duplicate steps reinstall the last of it.
   let serviceFiles = generateSkill('svc', fileCount, totalKb * 1024);
-  let httpBody = encoded({ version: '1', files: generateSkill('web', fileCount, totalKb * 1024) });
+  const webSkill = () => stored({ version: '1', files: generateSkill('web', fileCount, totalKb * 1024) });
+  let httpBody = await webSkill();
   const workDir = fs.mkdtempSync(path.join(scratch.dataDir, 'plain-'));
   held.workDir = workDir;
   let plainRound = 0;
@@ -199,11 +219,13 @@ async function run(): Promise<number> {
     { label: 'read back (service)', timed: () => services.skills.files(org.id, 'svc') },
     {
       label: 'install cold (HTTP PUT)',
-      before: () => (httpBody = encoded({ version: '1', files: generateSkill('web', fileCount, totalKb * 1024) })),
-      timed: () => request('PUT', 'web', httpBody),
+      before: async () => {
+        httpBody = await webSkill();
+      },
+      timed: () => request('PUT', 'web', { bodyId: httpBody }),
     },
-    { label: 'install duplicate (HTTP PUT)', timed: () => request('PUT', 'web', httpBody) },
-    { label: 'read back (HTTP GET files)', timed: () => request('GET', 'web', undefined, '/files') },
+    { label: 'install duplicate (HTTP PUT)', timed: () => request('PUT', 'web', { bodyId: httpBody }) },
+    { label: 'read back (HTTP GET files)', timed: () => request('GET', 'web', { suffix: '/files' }) },
     { label: 'inspect only (rules, hashes)', timed: async () => inspectSkill('svc', '1', serviceFiles, limits) },
     { label: 'plain write, no fsync', timed: () => plainWrite(false) },
     { label: 'plain write, fsync each file', timed: () => plainWrite(true) },

@@ -90,10 +90,10 @@ export async function timeInterleaved<K extends string>(
   ) as Record<K, CpuTimingStats>;
 }
 
-/** One step of a round: `before` runs untimed, `timed` is measured. */
+/** One step of a round: `before` runs (and is awaited) untimed, `timed` is measured. */
 export interface Step {
   label: string;
-  before?: () => void;
+  before?: () => unknown;
   timed: () => Promise<unknown>;
 }
 
@@ -110,7 +110,7 @@ export async function timeRounds(
   for (let round = 0; round < warmup + rounds; round++) {
     for (let j = 0; j < steps.length; j++) {
       const step = steps[(round + j) % steps.length]!;
-      step.before?.();
+      await step.before?.();
       const started = performance.now();
       await step.timed();
       if (round >= warmup) samples.get(step.label)!.push(performance.now() - started);
