@@ -2,7 +2,8 @@
  * The `structure` case: an organization at the issue's scale (20,000 projects in 2,000
  * folders, 5,000 members, 500 teams, 50,000 grants, a few hundred chat bindings), seeded
  * straight into a scratch database, then our real app (createServices + createApp, no response
- * validation, info logging to /dev/null) answering on a loopback port in this process.
+ * validation, info logging to /dev/null) answering on a loopback port in this process, to a client
+ * process of its own (bench/lib/http-client.ts) that reads each answer whole.
  *
  * Timed one request at a time (single-request latency, not throughput): getExplorer and
  * listMembers as the owner, listMyProjects as a member of 20 teams, getProject as that member
@@ -46,7 +47,7 @@ import {
   type StructureReport,
 } from '../lib/structure-report.js';
 import { timeCalls, type TimingOptions, type TimingStats } from '../lib/timing.js';
-import { type Answer, HeldResources, getJson, login } from '../lib/in-process.js';
+import { type Answer, HeldResources, getJson, login, readJson } from '../lib/in-process.js';
 import { recordCaseReport, recordTarget } from '../lib/targets.js';
 import type { BenchCase } from './case.js';
 
@@ -63,7 +64,9 @@ const SLOW_MS = { getExplorer: 1_000, listMembers: 1_000, listMyProjects: 250, g
 const held = new HeldResources();
 const release = () => held.release();
 
-const get = (url: string, cookie: string): Promise<Answer> => getJson(url, cookie, REQUEST_TIMEOUT_MS);
+const get = (url: string, cookie: string): Promise<Answer> =>
+  getJson(held.httpClient(), url, cookie, REQUEST_TIMEOUT_MS);
+const read = (url: string, cookie: string) => readJson(held.httpClient(), url, cookie, REQUEST_TIMEOUT_MS);
 
 interface EndpointSpec {
   operation: keyof typeof SLOW_MS;
@@ -135,7 +138,7 @@ async function run(): Promise<number> {
     process.stdout.write(`${spec.operation} as ${spec.actor}: `);
     const url = base + spec.path;
     const cookie = cookies[spec.actor];
-    const first = await get(url, cookie);
+    const first = await read(url, cookie);
     if (first.status !== 200)
       throw new Error(`GET ${spec.path} as ${spec.actor} answered ${first.status}: ${first.text.slice(0, 300)}`);
     const problems: string[] = [];

@@ -10,9 +10,9 @@
  *    is reported (a failed check) and the file loaded through the same service with the store's
  *    INSERTs cut to 500 rows, so the report can still be measured.
  * 3. Starts our real app in this process (createServices + createApp, no response validation,
- *    info logging to /dev/null) on a loopback port, logs the owner in, and times
- *    GET /api/org/{slug}/usage unfiltered, for one month, and for one root folder's subtree
- *    (~1/100 of the projects). Interleaved with each request, round by round: the same report
+ *    info logging to /dev/null) on a loopback port, logs the owner in, and times, from a client
+ *    process of its own (bench/lib/http-client.ts), GET /api/org/{slug}/usage unfiltered, for one
+ *    month, and for one root folder's subtree (~1/100 of the projects). Interleaved with each request, round by round: the same report
  *    in process (services.usage.report), the same aggregation as one hand-written statement
  *    through db.raw, and a pre-aggregating rewrite of it (runs grouped by project first, then
  *    joined to projects; the folder's runs picked by project id). Every answer is checked
@@ -76,7 +76,7 @@ import {
   type UsageVariant,
   type VariantFigures,
 } from '../lib/usage-report.js';
-import { type Answer, HeldResources, getJson, login } from '../lib/in-process.js';
+import { type Answer, HeldResources, getJson, login, readJson } from '../lib/in-process.js';
 import { recordCaseReport, recordTarget } from '../lib/targets.js';
 import type { BenchCase } from './case.js';
 import type { UsageRowRecord } from '../../src/usage/store.js';
@@ -416,7 +416,7 @@ async function measureVariant(
   process.stdout.write(`  ${spec.variant}: `);
 
   // One answer of each kind, checked against the model and against each other.
-  const first = await get(url, cookie);
+  const first = await read(url, cookie);
   if (first.status !== 200) throw new Error(`GET ${url} answered ${first.status}: ${first.text.slice(0, 300)}`);
   const body = JSON.parse(first.text) as Schema<'UsageReport'>;
   const problems: string[] = [];
@@ -595,7 +595,9 @@ function compareTotals(actual: ReportTotals, expected: ReportTotals, what: strin
   if (off.length) problems.push(`${what}: ${off.join(', ')}`);
 }
 
-const get = (url: string, cookie: string): Promise<Answer> => getJson(url, cookie, REQUEST_TIMEOUT_MS);
+const get = (url: string, cookie: string): Promise<Answer> =>
+  getJson(held.httpClient(), url, cookie, REQUEST_TIMEOUT_MS);
+const read = (url: string, cookie: string) => readJson(held.httpClient(), url, cookie, REQUEST_TIMEOUT_MS);
 
 export const usageCase: BenchCase = {
   name: 'usage',
@@ -726,7 +728,7 @@ async function measureBreakdown(
         await db.raw(rawByCapability(spec.where), spec.bindings),
       ),
     });
-    const answer = await get(url, cookie);
+    const answer = await read(url, cookie);
     if (answer.status !== 200) throw new Error(`GET ${url} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
     const body = JSON.parse(answer.text) as Schema<'UsageBreakdown'>;
     const expected = await raw();

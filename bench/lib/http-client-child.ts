@@ -17,15 +17,23 @@ function send(message: HttpClientMessage & { type: 'request' }): Promise<HttpCli
   if (message.bodyId !== undefined && !body) throw new Error(`no body ${message.bodyId}`);
   return new Promise((resolve, reject) => {
     const headers = { ...message.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
-    const req = http.request(message.url, { method: message.method, headers, agent }, (res) => {
+    const signal = message.timeoutMs === undefined ? undefined : AbortSignal.timeout(message.timeoutMs);
+    const req = http.request(message.url, { method: message.method, headers, agent, signal }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
       res.on('end', () => {
         const status = res.statusCode ?? 0;
+        const body = Buffer.concat(chunks);
         // The text only when wanted, or to explain a failure: 2 MB over IPC is not the answer's cost.
-        const text = message.wantText || status !== 200 ? Buffer.concat(chunks).toString('utf8') : undefined;
-        resolve({ type: 'response', id: message.id, status, ...(text === undefined ? {} : { text }) });
+        const text = message.wantText || status !== 200 ? body.toString('utf8') : undefined;
+        resolve({
+          type: 'response',
+          id: message.id,
+          status,
+          bytes: body.length,
+          ...(text === undefined ? {} : { text }),
+        });
       });
     });
     req.on('error', reject);

@@ -12,12 +12,14 @@ export type HttpClientMessage =
       headers: Record<string, string>;
       bodyId?: string;
       wantText?: boolean;
+      /** Abort the request after this long. */
+      timeoutMs?: number;
     };
 
 /** child → parent. */
 export type HttpClientReply =
   | { type: 'stored'; id: number }
-  | { type: 'response'; id: number; status: number; text?: string }
+  | { type: 'response'; id: number; status: number; bytes: number; text?: string }
   | { type: 'failed'; id: number; message: string };
 
 /**
@@ -49,10 +51,10 @@ export class HttpClientChild {
   /** One request; the body text comes back only with `wantText` (or when the status is not 200). */
   async request(
     options: Omit<Extract<HttpClientMessage, { type: 'request' }>, 'type' | 'id'>,
-  ): Promise<{ status: number; text?: string }> {
+  ): Promise<{ status: number; bytes: number; text?: string }> {
     const reply = await this.call({ type: 'request', id: ++this.nextId, ...options });
     if (reply.type !== 'response') throw new Error('HTTP client: unexpected reply');
-    return { status: reply.status, ...(reply.text === undefined ? {} : { text: reply.text }) };
+    return { status: reply.status, bytes: reply.bytes, ...(reply.text === undefined ? {} : { text: reply.text }) };
   }
 
   stop(): void {

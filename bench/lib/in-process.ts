@@ -2,6 +2,7 @@ import type http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Services } from '../../src/app/services.js';
 import type { Db } from '../../src/db/connect.js';
+import { HttpClientChild } from './http-client.js';
 import type { ScratchDb } from './scratch-db.js';
 
 /** Logs a user in through the real one-time link flow; returns the Cookie header value. */
@@ -11,21 +12,42 @@ export async function login(services: Services, imOpenId: string): Promise<strin
   return `hub_session=${session.token}`;
 }
 
-/** A response read whole: its status, its size and its text. */
+/** A response read whole: its status, its size, and its text when it was asked for (or was not a 200). */
 export interface Answer {
   status: number;
   bytes: number;
-  text: string;
+  text?: string;
 }
 
-/** GET with the session cookie, read to the end (the timing includes the body), bounded in time. */
-export async function getJson(url: string, cookie: string, timeoutMs: number): Promise<Answer> {
-  const response = await fetch(url, {
+/**
+ * GET with the session cookie, sent by the client process and read to the end there (the timing
+ * includes the body), bounded in time. The text crosses back only when the status is not 200: a
+ * timed call needs the status alone (`readJson` brings the text, for checks).
+ */
+export async function getJson(
+  client: HttpClientChild,
+  url: string,
+  cookie: string,
+  timeoutMs: number,
+): Promise<Answer> {
+  return client.request({ method: 'GET', url, headers: { accept: 'application/json', cookie }, timeoutMs });
+}
+
+/** getJson with the answer's text. */
+export async function readJson(
+  client: HttpClientChild,
+  url: string,
+  cookie: string,
+  timeoutMs: number,
+): Promise<Answer & { text: string }> {
+  const answer = await client.request({
+    method: 'GET',
+    url,
     headers: { accept: 'application/json', cookie },
-    signal: AbortSignal.timeout(timeoutMs),
+    timeoutMs,
+    wantText: true,
   });
-  const body = Buffer.from(await response.arrayBuffer());
-  return { status: response.status, bytes: body.length, text: body.toString('utf8') };
+  return { ...answer, text: answer.text ?? '' };
 }
 
 /**
@@ -42,11 +64,23 @@ export async function waitForIdlePool(db: Db, timeoutMs = 2_000): Promise<void> 
 export class HeldResources {
   server?: http.Server;
   scratch?: ScratchDb;
+  private client?: HttpClientChild;
+
+  /**
+   * The HTTP client process the case's requests go through, started on first use: the server runs in
+   * this process, and a client here would spend this thread's time (and heap) on reading the answers.
+   */
+  httpClient(): HttpClientChild {
+    this.client ??= HttpClientChild.start();
+    return this.client;
+  }
 
   async release(): Promise<void> {
-    const { server, scratch } = this;
+    const { server, scratch, client } = this;
     this.server = undefined;
     this.scratch = undefined;
+    this.client = undefined;
+    client?.stop();
     if (server) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -145,7 +145,7 @@ export function formatUsageReport(report: UsageBenchReport, options: { allPlans:
     'time per call' +
       (report.database === 'postgresql'
         ? " (the PostgreSQL server's share not included)"
-        : ' (SQLite runs in this process: the whole cost)') +
+        : " (SQLite runs in this process: the server's whole cost; the HTTP client runs in another)") +
       '.',
   );
   for (const pass of report.passes) {
