@@ -8,10 +8,21 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Ajv } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import { COURSE_SCHEMA_FILE, courseAjv } from '../src/course.js';
-import { KINDS_DIR, kindAjv, kindFiles } from '../src/kinds.js';
 
 export const GENERATED_DIR = fileURLToPath(new URL('../generated/', import.meta.url));
+const MODULES = ['course-validator.cjs', 'kind-validators.cjs'];
+
+// The sources load the modules written here: a missing one is first written empty (no validators,
+// so every schema is compiled at run time), and the generator runs in a checkout without them.
+for (const name of MODULES) {
+  const file = path.join(GENERATED_DIR, name);
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(GENERATED_DIR, { recursive: true });
+    fs.writeFileSync(file, '"use strict";\n');
+  }
+}
+const { COURSE_SCHEMA_FILE, courseAjv } = await import('../src/course.js');
+const { KINDS_DIR, kindAjv, kindFiles } = await import('../src/kinds.js');
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -47,14 +58,13 @@ function validatorModule(ajv: Ajv, schemas: readonly { name: string; file: strin
 export function generatedValidators(): Map<string, string> {
   const code = { source: true, lines: true } as const;
   return new Map([
-    ['course-validator.cjs', validatorModule(courseAjv(code), [{ name: 'course', file: COURSE_SCHEMA_FILE }])],
+    [MODULES[0]!, validatorModule(courseAjv(code), [{ name: 'course', file: COURSE_SCHEMA_FILE }])],
     ['course-validator.d.cts', DECLARATION],
-    ['kind-validators.cjs', validatorModule(kindAjv(false, code), kindFiles(KINDS_DIR))],
+    [MODULES[1]!, validatorModule(kindAjv(false, code), kindFiles(KINDS_DIR))],
     ['kind-validators.d.cts', DECLARATION],
   ]);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  fs.mkdirSync(GENERATED_DIR, { recursive: true });
   for (const [name, content] of generatedValidators()) fs.writeFileSync(path.join(GENERATED_DIR, name), content);
 }
