@@ -12,11 +12,11 @@
  * 3. Starts our real app in this process (createServices + createApp, no response validation,
  *    info logging to /dev/null) on a loopback port, logs the owner in, and times, from a client
  *    process of its own (bench/lib/http-client.ts), GET /api/org/{slug}/usage unfiltered, for one
- *    month, and for one root folder's subtree (~1/100 of the projects). Interleaved with each request, round by round: the same report
- *    in process (services.usage.report), the same aggregation as one hand-written statement
- *    through db.raw, and a pre-aggregating rewrite of it (runs grouped by project first, then
- *    joined to projects; the folder's runs picked by project id). Every answer is checked
- *    against the generator's model and against each other.
+ *    month, and for one root folder's subtree (~1/100 of the projects). Interleaved with each
+ *    request, round by round: the same report in process (services.usage.report), the same
+ *    aggregation as one hand-written statement through db.raw, and a pre-aggregating rewrite of
+ *    it (runs grouped by project first, then joined to projects; the folder's runs picked by
+ *    project id). Every answer is checked against the generator's model and against each other.
  * 4. Repeats step 3 with each candidate index (INDEX_PASSES) added alone to the scratch
  *    database, to show what it would buy before a migration adds it.
  * 5. The breakdown: gives every run three usage facts (model tokens, tool calls, calls of one
