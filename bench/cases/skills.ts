@@ -8,10 +8,10 @@
  *   read back          getAgentSkillFiles: the entry read from disk as UTF-8
  * each in process (services.skills, what the HTTP handler and `hub skill install` call) and over
  * HTTP on a loopback port (PUT and GET with the JSON bodies), sent by a client process of its own
- * (bench/lib/http-client.ts) so the server's thread does only the server's work. For scale, the same files written
- * plainly to a fresh directory, with and without an fsync per file, and the inspection alone
- * (rules, hashes, digest). Once, untimed: the stored entry's recomputed digest and the read-back
- * files are checked against the input.
+ * (bench/lib/http-client.ts) so the server's thread does only the server's work. For scale, the
+ * same files written plainly to a fresh directory, with and without an fsync per file, and the
+ * inspection alone (rules, hashes, digest). Once, untimed: the stored entry's recomputed digest
+ * and the read-back files are checked against the input.
  *
  * Environment: DATABASE_URL, BENCH_SKILLS_FILES (default 200), BENCH_SKILLS_KB (total, default
  * 2048), BENCH_SKILLS_ROUNDS (default 10, after one warm-up round).
