@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ask, stopChild } from './ipc.js';
 
 /** parent → child: store a body for later requests, or send a request. */
 export type HttpClientMessage =
@@ -58,26 +59,10 @@ export class HttpClientChild {
   }
 
   stop(): void {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill();
+    stopChild(this.child);
   }
 
-  private call(message: HttpClientMessage): Promise<HttpClientReply> {
-    return new Promise((resolve, reject) => {
-      const onMessage = (reply: HttpClientReply): void => {
-        if (reply.id !== message.id) return;
-        done();
-        if (reply.type === 'failed') reject(new Error(`HTTP client: ${reply.message}`));
-        else resolve(reply);
-      };
-      const onExit = (): void => {
-        done();
-        reject(new Error('the HTTP client process exited during a request'));
-      };
-      const done = (): void => {
-        this.child.off('message', onMessage).off('exit', onExit);
-      };
-      this.child.on('message', onMessage).once('exit', onExit);
-      this.child.send(message);
-    });
+  private call(message: HttpClientMessage) {
+    return ask<HttpClientReply>(this.child, message, 'HTTP client', 'the HTTP client process exited during a request');
   }
 }

@@ -24,13 +24,8 @@ export interface Answer {
  * includes the body), bounded in time. The text crosses back only when the status is not 200: a
  * timed call needs the status alone (`readJson` brings the text, for checks).
  */
-export async function getJson(
-  client: HttpClientChild,
-  url: string,
-  cookie: string,
-  timeoutMs: number,
-): Promise<Answer> {
-  return client.request({ method: 'GET', url, headers: { accept: 'application/json', cookie }, timeoutMs });
+export function getJson(client: HttpClientChild, url: string, cookie: string, timeoutMs: number): Promise<Answer> {
+  return get(client, url, cookie, timeoutMs, false);
 }
 
 /** getJson with the answer's text. */
@@ -40,14 +35,12 @@ export async function readJson(
   cookie: string,
   timeoutMs: number,
 ): Promise<Answer & { text: string }> {
-  const answer = await client.request({
-    method: 'GET',
-    url,
-    headers: { accept: 'application/json', cookie },
-    timeoutMs,
-    wantText: true,
-  });
+  const answer = await get(client, url, cookie, timeoutMs, true);
   return { ...answer, text: answer.text ?? '' };
+}
+
+function get(client: HttpClientChild, url: string, cookie: string, timeoutMs: number, wantText: boolean) {
+  return client.request({ method: 'GET', url, headers: { accept: 'application/json', cookie }, timeoutMs, wantText });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { LoadOptions } from './load.js';
+import { ask, stopChild } from './ipc.js';
 import { pin } from './proc.js';
 
 export interface LoaderRequest {
@@ -42,28 +43,11 @@ export class Loader {
   }
 
   load(options: LoadOptions): Promise<LoaderReply> {
-    const id = ++this.nextId;
-    return new Promise<LoaderReply>((resolve, reject) => {
-      const onMessage = (message: LoaderMessage): void => {
-        if (message.id !== id) return;
-        done();
-        if (message.type === 'failed') reject(new Error(`load generator: ${message.message}`));
-        else resolve(message);
-      };
-      const onExit = (): void => {
-        done();
-        reject(new Error('the load generator exited during a load'));
-      };
-      const done = (): void => {
-        this.child.off('message', onMessage).off('exit', onExit);
-      };
-      this.child.on('message', onMessage).once('exit', onExit);
-      const request: LoaderRequest = { type: 'load', id, options };
-      this.child.send(request);
-    });
+    const request: LoaderRequest = { type: 'load', id: ++this.nextId, options };
+    return ask<LoaderMessage>(this.child, request, 'load generator', 'the load generator exited during a load');
   }
 
   stop(): void {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill();
+    stopChild(this.child);
   }
 }
