@@ -73,7 +73,7 @@ export interface UsageBenchReport {
     sessions: number;
     ms: number;
     /** Time to the last progress report of the first (checking) pass, when it ends on one. */
-    checkMs: number | null;
+    lastLineMs: number | null;
     runsPerSecond: number;
     mibPerSecond: number;
     rowsAfter: { runs: number; agentSessions: number };
@@ -124,10 +124,10 @@ export function formatUsageReport(report: UsageBenchReport, options: { allPlans:
     `ingest through ${ingest.path}: ${int(ingest.runs)} runs, ${int(ingest.sessions)} sessions ` +
       `in ${(ingest.ms / 1000).toFixed(1)} s ` +
       `= ${int(Math.round(ingest.runsPerSecond))} runs/s, ` +
-      `${ingest.mibPerSecond.toFixed(1)} MiB/s of JSONL (both passes)` +
-      (ingest.checkMs !== null
-        ? `; check pass ${(ingest.checkMs / 1000).toFixed(1)} s, ` +
-          `lookups + write pass ${((ingest.ms - ingest.checkMs) / 1000).toFixed(1)} s`
+      `${ingest.mibPerSecond.toFixed(1)} MiB/s of JSONL` +
+      (ingest.lastLineMs !== null
+        ? `; last line read at ${(ingest.lastLineMs / 1000).toFixed(1)} s, then ` +
+          `${((ingest.ms - ingest.lastLineMs) / 1000).toFixed(1)} s to the commit (last writes, sessions)`
         : ''),
     `  afterwards: runs ${int(ingest.rowsAfter.runs)}, agent_sessions ${int(ingest.rowsAfter.agentSessions)}` +
       (report.analyzeMs !== null ? `; ANALYZE ${(report.analyzeMs / 1000).toFixed(1)} s` : ''),

@@ -9,7 +9,7 @@ import { loginUrl, openRuntime, serverBaseUrl, type Runtime } from './runtime.js
 import { StartupError } from './startup-error.js';
 import { BindingConflict } from '../projects/service.js';
 import { platformConnectionCommand } from '../connections/platform-command.js';
-import { IngestError } from '../usage/service.js';
+import { IngestError } from '../usage/ingest-tally.js';
 import { skillCommand } from '../skills/command.js';
 import { CAPACITY_DIMENSIONS, isCapacityDimension } from '../capacity/dimensions.js';
 import { serve } from './serve.js';
@@ -27,7 +27,7 @@ Commands:
   org create <slug> --name N --owner <imOpenId> [--owner-name D] [--avatar-url https://…]
                                            create an organization and its first OWNER (the avatar is the owner's)
   login-link <imOpenId>                    print a one-time login URL (valid 15 minutes)
-  usage ingest <file.jsonl> --org <slug>   load agent runs, one JSON object per line (all lines checked first)
+  usage ingest <file.jsonl> --org <slug>   load agent runs, one JSON object per line (all or nothing)
   project bind <org> <projectId> <chatId>  bind a chat to a project (replacing the project's previous chat)
   connection platform <org> <providerId> --base-url U
                                            create or rotate a PLATFORM_MANAGED provider connection; the token comes

@@ -12,6 +12,7 @@ import * as usageFacts from './migrations/20261123120000_usage_facts.js';
 import * as apiTokensAndAudit from './migrations/20261123130000_api_tokens_and_audit.js';
 import * as sharedInstances from './migrations/20261123000000_shared_instances.js';
 import * as bindingOrganization from './migrations/20261123140000_binding_organization.js';
+import * as usageWritePath from './migrations/20261124000000_usage_write_path.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -30,6 +31,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261123120000_usage_facts': usageFacts,
   '20261123130000_api_tokens_and_audit': apiTokensAndAudit,
   '20261123140000_binding_organization': bindingOrganization,
+  '20261124000000_usage_write_path': usageWritePath,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

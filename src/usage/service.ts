@@ -1,18 +1,16 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { recordChange } from '../audit/trail.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
+import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, notFound } from '../errors/api-error.js';
 import type { FolderStore } from '../folders/store.js';
 import type { Schema } from '../http/operation-types.js';
 import { toUsageBreakdown, toUsageReport } from './mapper.js';
+import { IngestError, ProjectCheck, SessionTally, type TalliedSession } from './ingest-tally.js';
 import { parseRunLine, type RunLine, type UsageFact } from './run-line.js';
-import type { FactRecord, RunRecord, SessionActivity, UsageFilter, UsageStore } from './store.js';
+import type { FactRecord, RunRecord, UsageFilter, UsageStore } from './store.js';
 import { timeOrderedId } from './time-ordered-id.js';
 import { WriteBehind } from './write-behind.js';
-
-/** A problem with an ingest file; the message names the line. Nothing has been written. */
-export class IngestError extends Error {}
 
 export interface IngestProgress {
   phase: 'checked' | 'written';
@@ -26,7 +24,7 @@ export interface IngestResult {
 
 /** How often ingest reports progress, in lines. */
 const PROGRESS_EVERY = 100_000;
-/** Runs written per batch while streaming the file a second time. */
+/** Runs written per batch; the next batch is read while one is written. */
 const WRITE_BATCH = 5_000;
 
 /**
@@ -42,9 +40,15 @@ export class UsageService {
   ) {}
 
   /**
-   * Loads one run per line. Every line is checked before anything is written (first pass);
-   * then all runs and their sessions are written in one transaction (second pass), so a bad
-   * line or a failure half-way leaves the database as it was.
+   * Loads one run per line, in one pass and one transaction: each line is parsed and checked as
+   * it is read, and the runs are written in batches while the next batch is read. A bad line —
+   * or any failure — rolls the transaction back, so the database is as it was: nothing is
+   * committed until every line has passed. (Checking the whole file in a pass of its own first
+   * cost a quarter of the time of a good file.)
+   *
+   * Before a batch is written, the projects it names are checked, and the sessions it starts are
+   * checked (an existing one must be this organization's and this project's) and created empty;
+   * once the file has said everything about them, all its sessions are widened in bulk.
    */
   async ingest(
     organizationId: string,
@@ -52,59 +56,13 @@ export class UsageService {
     onProgress: (p: IngestProgress) => void = () => {},
     progressEvery = PROGRESS_EVERY,
   ): Promise<IngestResult> {
-    const sessions = new Map<string, SessionActivity & { line: number }>();
-    const projectLines = new Map<string, number>();
-    let runs = 0;
-    for await (const { run, line } of readRuns(file)) {
-      runs += 1;
-      if (!projectLines.has(run.projectId)) projectLines.set(run.projectId, line);
-      const seen = sessions.get(run.sessionId);
-      if (!seen) {
-        sessions.set(run.sessionId, {
-          id: run.sessionId,
-          projectId: run.projectId,
-          provider: run.provider,
-          roleId: run.roleId,
-          model: run.model,
-          title: run.title,
-          firstAt: run.at,
-          lastAt: run.at,
-          runs: 1,
-          line,
-        });
-      } else {
-        if (seen.projectId !== run.projectId)
-          throw new IngestError(
-            `line ${line}: session ${run.sessionId} belongs to project ${seen.projectId} (line ${seen.line}), not ` +
-              `${run.projectId}`,
-          );
-        seen.runs += 1;
-        if (run.at < seen.firstAt) seen.firstAt = run.at;
-        if (run.at >= seen.lastAt) {
-          seen.lastAt = run.at;
-          if (run.title !== undefined) seen.title = run.title;
-        }
-      }
-      if (runs % progressEvery === 0) onProgress({ phase: 'checked', lines: runs });
-    }
-
-    const known = await this.usage.projectIdsInOrg(this.uow.executor, organizationId, [...projectLines.keys()]);
-    for (const [projectId, line] of projectLines) {
-      if (!known.has(projectId)) throw new IngestError(`line ${line}: no project ${projectId} in this organization`);
-    }
-    const existing = await this.usage.existingSessions(this.uow.executor, [...sessions.keys()]);
-    for (const [id, found] of existing) {
-      const session = sessions.get(id)!;
-      if (found.organization_id !== organizationId || found.project_id !== session.projectId) {
-        throw new IngestError(`line ${session.line}: session ${id} already exists for another project`);
-      }
-    }
-
     const batchSize = Math.min(WRITE_BATCH, progressEvery);
-    await this.uow.run((trx) =>
+    return this.uow.run((trx) =>
       this.usage.withBulkWriteCache(trx, async () => {
-        // Sessions first: every run row refers to its session.
-        await this.usage.recordSessionActivity(trx, organizationId, [...sessions.values()], new Set(existing.keys()));
+        const sessions = new SessionTally();
+        let existingSessions = 0;
+        const projects = new ProjectCheck(this.usage, trx, organizationId);
+        let runs = 0;
         let batch: RunRecord[] = [];
         let facts: FactRecord[] = [];
         // Lines handed to a write, and lines whose write has finished (what progress reports).
@@ -119,6 +77,8 @@ export class UsageService {
         // the next one is read and parsed.
         const writes = new WriteBehind();
         const flush = async () => {
+          await projects.verify();
+          existingSessions += await this.startSessions(trx, organizationId, sessions.takeNew());
           const [runRows, factRows, before] = [batch, facts, queued];
           queued += batch.length;
           batch = [];
@@ -130,10 +90,14 @@ export class UsageService {
           storedUpTo(before);
         };
         try {
-          for await (const { run } of readRuns(file)) {
+          for await (const { run, line } of readRuns(file)) {
+            runs += 1;
+            sessions.add(run, line);
+            projects.add(run.projectId, line);
             const record = toRunRecord(organizationId, run);
             batch.push(record);
             for (const [ordinal, fact] of (run.facts ?? []).entries()) facts.push(toFactRecord(record, ordinal, fact));
+            if (runs % progressEvery === 0) onProgress({ phase: 'checked', lines: runs });
             if (batch.length === batchSize) await flush();
           }
           await flush();
@@ -142,15 +106,41 @@ export class UsageService {
         } finally {
           await writes.settle();
         }
+
+        await this.usage.widenSessions(trx, sessions.all());
         await recordChange(trx, {
           organizationId,
           target: { type: 'usage', id: null },
           before: null,
-          after: { runs, sessions: sessions.size, newSessions: sessions.size - existing.size },
+          after: { runs, sessions: sessions.size, newSessions: sessions.size - existingSessions },
         });
+        return { runs, sessions: sessions.size };
       }),
     );
-    return { runs, sessions: sessions.size };
+  }
+
+  /**
+   * Creates the sessions an ingest has just met for the first time, once each is known not to
+   * exist elsewhere: a session already stored must be this organization's, in the same project.
+   * Returns how many of them already existed.
+   */
+  private async startSessions(trx: Executor, organizationId: string, met: TalliedSession[]): Promise<number> {
+    const existing = await this.usage.existingSessions(
+      trx,
+      met.map((s) => s.id),
+    );
+    for (const session of met) {
+      const found = existing.get(session.id);
+      if (found && (found.organization_id !== organizationId || found.project_id !== session.projectId)) {
+        throw new IngestError(`line ${session.line}: session ${session.id} already exists for another project`);
+      }
+    }
+    await this.usage.insertSessions(
+      trx,
+      organizationId,
+      met.filter((s) => !existing.has(s.id)),
+    );
+    return existing.size;
   }
 
   /** Per-project totals of runs in [from, to) — optionally only under a folder — and their sums. */

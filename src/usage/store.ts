@@ -204,17 +204,12 @@ export class UsageStore {
   }
 
   /**
-   * Creates sessions seen for the first time and widens the existing ones: the earliest run
-   * sets createdAt, the latest sets updatedAt, and runCount counts every run.
+   * Creates sessions an ingest sees for the first time, before their first runs are written
+   * (every run refers to its session). They start empty — no runs, no title — at their first
+   * run's time, and `widenSessions` gives them what the whole file says.
    */
-  async recordSessionActivity(
-    trx: Executor,
-    organizationId: string,
-    activity: SessionActivity[],
-    existing: Set<string>,
-  ): Promise<void> {
-    const fresh = activity.filter((s) => !existing.has(s.id));
-    for (const chunk of chunks(fresh, INSERT_CHUNK)) {
+  async insertSessions(trx: Executor, organizationId: string, sessions: SessionActivity[]): Promise<void> {
+    for (const chunk of chunks(sessions, INSERT_CHUNK)) {
       await trx('agent_sessions').insert(
         chunk.map((s) => ({
           id: s.id,
@@ -223,30 +218,45 @@ export class UsageStore {
           provider: s.provider,
           role_id: s.roleId,
           model: s.model,
-          title: s.title ?? null,
-          run_count: s.runs,
+          title: null,
+          run_count: 0,
           created_at: s.firstAt,
           updated_at: s.lastAt,
           archived_at: null,
         })),
       );
     }
-    for (const s of activity.filter((a) => existing.has(a.id))) {
-      const row = await trx('agent_sessions')
-        .where({ id: s.id })
-        .first<{ created_at: string; updated_at: string; run_count: number | string }>(
-          'created_at',
-          'updated_at',
-          'run_count',
-        );
-      await trx('agent_sessions')
-        .where({ id: s.id })
-        .update({
-          created_at: earlier(row!.created_at, s.firstAt),
-          updated_at: later(row!.updated_at, s.lastAt),
-          run_count: Number(row!.run_count) + s.runs,
-          ...(s.title !== undefined ? { title: s.title } : {}),
-        });
+  }
+
+  /**
+   * Widens each session by what an ingest said about it, in one statement per 5,000 sessions:
+   * its earliest run sets createdAt, its latest updatedAt, runCount counts every run, and a title
+   * given by its latest titled run replaces the stored one.
+   */
+  async widenSessions(trx: Executor, sessions: SessionActivity[]): Promise<void> {
+    const sql = isPostgres(trx)
+      ? 'update agent_sessions s set run_count = s.run_count + v.runs, created_at = least(s.created_at, v.first_at), ' +
+        'updated_at = greatest(s.updated_at, v.last_at), ' +
+        'title = case when v.title_given then v.title else s.title end ' +
+        'from json_to_recordset(?::json) as v(id text, runs bigint, first_at text, last_at text, title text, ' +
+        'title_given boolean) where s.id = v.id'
+      : 'update agent_sessions set run_count = agent_sessions.run_count + v.runs, ' +
+        'created_at = min(agent_sessions.created_at, v.first_at), ' +
+        'updated_at = max(agent_sessions.updated_at, v.last_at), ' +
+        'title = iif(v.title_given, v.title, agent_sessions.title) ' +
+        "from (select value ->> 'id' as id, value ->> 'runs' as runs, value ->> 'first_at' as first_at, " +
+        "value ->> 'last_at' as last_at, value ->> 'title' as title, value ->> 'title_given' as title_given " +
+        'from json_each(?)) as v where agent_sessions.id = v.id';
+    for (const chunk of chunks(sessions, LOOKUP_CHUNK)) {
+      const rows = chunk.map((s) => ({
+        id: s.id,
+        runs: s.runs,
+        first_at: s.firstAt,
+        last_at: s.lastAt,
+        title: s.title ?? null,
+        title_given: s.title !== undefined,
+      }));
+      await trx.raw(sql, [JSON.stringify(rows)]);
     }
   }
 
@@ -340,7 +350,3 @@ function applyFilter(
 function* chunks<T>(items: T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
-
-// ISO 8601 UTC timestamps order as text; Math.min/max would turn them into NaN.
-const earlier = (a: string, b: string): string => (a < b ? a : b);
-const later = (a: string, b: string): string => (a > b ? a : b);

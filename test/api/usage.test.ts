@@ -49,7 +49,7 @@ afterAll(async () => {
 });
 
 describe('hub usage ingest', () => {
-  it('checks every line first: a bad line names its number and nothing is written', async () => {
+  it('stops at a bad line, naming its number, and writes nothing', async () => {
     const cases: Array<[Array<Record<string, unknown> | string>, RegExp]> = [
       [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z'), '{"projectId": oops'], /line 2: not valid JSON/],
       [[run(ids.alpha!, 's-a', '2026-01-05T10:00:00Z'), run(ids.alpha!, 's-a', 'yesterday')], /line 2: at "yesterday"/],
@@ -161,11 +161,48 @@ describe('hub usage ingest', () => {
     };
     let runsBefore = 0;
     let initechId = '';
+    let initech: OrgFixture;
     beforeAll(async () => {
-      const initech = await seedOrg(hub, 'initech');
+      initech = await seedOrg(hub, 'initech');
       initechId = (await hub.services.organizations.findBySlug('initech'))!.id;
       ids.initech = (await okBody(initech.call('owner', 'createProject', { body: { name: 'Initech project' } }))).id;
       runsBefore = await runCount();
+    });
+
+    it('a bad line after batches were written rolls them back', async () => {
+      const projectOfElsewhere = run(ids.globex!, 's-elsewhere', '2024-02-01T00:00:00Z', { costUsd: null });
+      for (const [bad, message] of [
+        ['{"projectId": oops', /line 1201: not valid JSON/],
+        [projectOfElsewhere, /line 1201: no project/],
+      ] as const) {
+        const progress: string[] = [];
+        const ingest = hub.services.usage.ingest(
+          initechId,
+          jsonl('late-bad-line.jsonl', [...lines().slice(0, 1200), bad, ...lines().slice(1200)]),
+          (p) => progress.push(`${p.phase} ${p.lines}`),
+          600,
+        );
+        await expect(ingest).rejects.toThrow(message);
+        expect(progress).toContain('written 600');
+        await nothingWritten();
+      }
+    });
+
+    it('a session found to belong to another project after every run was written rolls them back', async () => {
+      const otherProject = (
+        await okBody(initech.call('owner', 'createProject', { body: { name: 'Initech other project' } }))
+      ).id;
+      const taken = run(otherProject, 's-taken', '2024-03-01T00:00:00Z', { costUsd: null });
+      await hub.services.usage.ingest(initechId, jsonl('taken.jsonl', [taken]));
+      runsBefore = await runCount();
+      const late = run(ids.initech!, 's-taken', '2024-03-02T00:00:00Z', { costUsd: null });
+      const ingest = hub.services.usage.ingest(initechId, jsonl('late-taken.jsonl', [...lines(), late]), () => {}, 600);
+      await expect(ingest).rejects.toThrow(/line 1251: session s-taken already exists for another project/);
+      await nothingWritten();
+      expect(await hub.services.db('agent_sessions').where({ id: 's-taken' }).first()).toMatchObject({
+        project_id: otherProject,
+        run_count: 1,
+      });
     });
 
     it('a write the database refuses rolls every batch back', async () => {
