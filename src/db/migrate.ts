@@ -52,6 +52,11 @@ export async function pendingMigrations(db: Db): Promise<string[]> {
   return pending.map((entry) => (typeof entry === 'string' ? entry : entry.file));
 }
 
+/** Undoes the latest migration applied: for tests of what a migration does to existing rows. */
+export async function rollbackLatest(db: Db): Promise<void> {
+  await db.migrate.down({ migrationSource });
+}
+
 export async function rollbackAll(db: Db): Promise<void> {
   await db.migrate.rollback({ migrationSource }, true);
 }

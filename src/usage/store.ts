@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import { type BulkColumns, insertRows } from '../db/bulk-insert.js';
 import { isPostgres } from '../db/connect.js';
 import type { Executor } from '../db/unit-of-work.js';
 
@@ -84,13 +84,8 @@ export interface UsageRowRecord {
 const INSERT_CHUNK = 500;
 /** Rows per bulk INSERT of runs or facts (~1.2 MB of JSON for runs on PostgreSQL). */
 const JSON_INSERT_CHUNK = 5000;
-/** Bound parameters per SQLite statement: below its limit of 32,766, with room to spare. */
-const SQLITE_PARAMETERS = 16_000;
 
-/** A bulk-written table's columns with their PostgreSQL types (SQLite binds each value as it is). */
-type JsonColumns = Readonly<Record<string, string>>;
-
-const RUN_COLUMNS: JsonColumns = {
+const RUN_COLUMNS: BulkColumns = {
   id: 'text',
   organization_id: 'text',
   project_id: 'text',
@@ -101,7 +96,7 @@ const RUN_COLUMNS: JsonColumns = {
   cost_usd: 'double precision',
 } satisfies Record<keyof RunRecord, string>;
 
-const FACT_COLUMNS: JsonColumns = {
+const FACT_COLUMNS: BulkColumns = {
   run_id: 'text',
   ordinal: 'integer',
   organization_id: 'text',
@@ -114,32 +109,6 @@ const FACT_COLUMNS: JsonColumns = {
   cost_usd: 'double precision',
 } satisfies Record<keyof FactRecord, string>;
 
-/**
- * Inserts a batch in one statement whose text depends only on the table and the batch's size,
- * so the connection keeps it prepared (src/db/connect.ts) and no query builder runs per batch.
- * PostgreSQL: the rows as one JSON parameter unpacked by json_to_recordset into the column types
- * above (one value to send instead of one per column, parsed by the server: the role COPY plays
- * elsewhere). SQLite: a multi-row VALUES list of bound parameters, which measured faster there
- * than json_each (7 vs 11 µs a row), in slices within SQLite's 32,766-parameter bound.
- */
-async function insertBatch(trx: Executor, table: string, columns: JsonColumns, rows: object[]): Promise<void> {
-  if (rows.length === 0) return;
-  const names = Object.keys(columns);
-  const list = names.map((n) => `"${n}"`).join(', ');
-  if (isPostgres(trx)) {
-    const types = names.map((n) => `"${n}" ${columns[n]}`).join(', ');
-    await trx.raw(`insert into ${table} (${list}) select ${list} from json_to_recordset(?::json) as r(${types})`, [
-      JSON.stringify(rows),
-    ]);
-    return;
-  }
-  const tuple = `(${names.map(() => '?').join(', ')})`;
-  for (const slice of chunks(rows, Math.floor(SQLITE_PARAMETERS / names.length))) {
-    const values: Knex.Value[] = [];
-    for (const row of slice) for (const name of names) values.push((row as Record<string, Knex.Value>)[name]!);
-    await trx.raw(`insert into ${table} (${list}) values ${Array(slice.length).fill(tuple).join(', ')}`, values);
-  }
-}
 /** SQLite's page cache during a bulk write, in KiB (as a negative cache_size): 256 MiB at most. */
 const BULK_WRITE_CACHE_KIB = -262_144;
 /** Ids per `IN (…)` lookup. */
@@ -195,12 +164,12 @@ export class UsageStore {
   }
 
   async insertRuns(trx: Executor, runs: RunRecord[]): Promise<void> {
-    for (const chunk of chunks(runs, JSON_INSERT_CHUNK)) await insertBatch(trx, 'runs', RUN_COLUMNS, chunk);
+    for (const chunk of chunks(runs, JSON_INSERT_CHUNK)) await insertRows(trx, 'runs', RUN_COLUMNS, chunk);
   }
 
   /** Facts of runs already inserted (each refers to its run). */
   async insertFacts(trx: Executor, facts: FactRecord[]): Promise<void> {
-    for (const chunk of chunks(facts, JSON_INSERT_CHUNK)) await insertBatch(trx, 'run_facts', FACT_COLUMNS, chunk);
+    for (const chunk of chunks(facts, JSON_INSERT_CHUNK)) await insertRows(trx, 'run_facts', FACT_COLUMNS, chunk);
   }
 
   /**
