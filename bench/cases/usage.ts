@@ -48,12 +48,10 @@ import { createServices, type Services } from '../../src/app/services.js';
 import { systemClock } from '../../src/config/clock.js';
 import type { Config } from '../../src/config/config.js';
 import type { Db } from '../../src/db/connect.js';
-import { UnitOfWork } from '../../src/db/unit-of-work.js';
 import { createApp } from '../../src/http/app.js';
 import type { Schema } from '../../src/http/operation-types.js';
 import { createLogger } from '../../src/log/logger.js';
-import { UsageService, type IngestResult } from '../../src/usage/service.js';
-import { UsageStore, type RunRecord, type SessionActivity } from '../../src/usage/store.js';
+import type { UsageService, IngestResult } from '../../src/usage/service.js';
 import { benchConfig, envNumber } from '../lib/env.js';
 import { captureQueries, explain, isRead, type QueryPlan } from '../lib/query-plan.js';
 import { openScratchDb } from '../lib/scratch-db.js';
@@ -227,48 +225,8 @@ async function run(): Promise<number> {
   // Ingest through the real path, as `hub usage ingest` runs it.
   const countOf = async (table: string) =>
     Number(rowsOf<{ n: number | string }>(await db.raw(`select count(*) as n from ${table}`))[0]?.n ?? Number.NaN);
-  let ingestPath = 'services.usage.ingest (in process, as `hub usage ingest` calls it)';
-  let failedAttempt: { error: string; ms: number } | null = null;
-  let ingest = await timedIngest(services.usage, seed.org.id, gen.file, size.runs).catch(
-    (err: unknown) => err as Error,
-  );
-  if (ingest instanceof Error) {
-    const error = ingest;
-    const reason =
-      /too many terms in compound SELECT/.exec(error.message) && scratch.engine === 'sqlite'
-        ? sqliteMessage(error.message)
-        : undefined;
-    if (!reason) throw error;
-    // knex writes a multi-row insert on sqlite3 as `select … union all select …`, and SQLite
-    // allows at most 500 terms in a compound SELECT: src/usage/store.ts inserts 1,000 rows per
-    // statement. Report it, check that the failed ingest left nothing behind, then load the file
-    // through the same service with the store's writes cut into 500-row statements, so the
-    // report can still be measured.
-    failedAttempt = { error: reason, ms: (error as Error & { ms?: number }).ms ?? Number.NaN };
-    process.stdout.write(`\n  FAILED: ${reason}\n`);
-    check(
-      false,
-      `ingest through services.usage.ingest on SQLite: ${reason} ` +
-        "(src/usage/store.ts writes 1,000 rows per INSERT; knex's sqlite3 multi-row INSERT is a compound SELECT, " +
-        'limited to 500 terms)',
-    );
-    const left = { runs: await countOf('runs'), agentSessions: await countOf('agent_sessions') };
-    check(
-      left.runs === 0 && left.agentSessions === 0,
-      `the failed ingest left ${left.runs} runs and ${left.agentSessions} sessions behind ` +
-        '(expected none: one transaction)',
-    );
-    ingestPath =
-      "UsageService.ingest with the store's INSERTs cut to 500 rows " +
-      '(bench workaround: the real path fails on SQLite, see checks)';
-    process.stdout.write('ingest again, store writes in 500-row statements:');
-    ingest = await timedIngest(
-      new UsageService(new UnitOfWork(db), new CompoundSafeUsageStore(), services.folderStore),
-      seed.org.id,
-      gen.file,
-      size.runs,
-    );
-  }
+  const ingestPath = 'services.usage.ingest (in process, as `hub usage ingest` calls it)';
+  const ingest = await timedIngest(services.usage, seed.org.id, gen.file, size.runs);
   const { result, ms: ingestMs, lastLineMs } = ingest;
   const runsPerSecond = result.runs / (ingestMs / 1000);
   process.stdout.write(
@@ -352,7 +310,6 @@ async function run(): Promise<number> {
     file: { bytes: gen.bytes, lines: gen.lines, sessions: gen.sessions, generateMs: gen.generateMs },
     ingest: {
       path: ingestPath,
-      failedAttempt,
       runs: result.runs,
       sessions: result.sessions,
       ms: ingestMs,
@@ -538,27 +495,6 @@ async function timedIngest(
   } catch (err) {
     if (err instanceof Error) Object.assign(err, { ms: performance.now() - started });
     throw err;
-  }
-}
-
-/** The SQLite part of a knex error message (knex prefixes it with the whole statement). */
-function sqliteMessage(message: string): string {
-  return /(SQLITE_[A-Z]+: [^\n]*)$/.exec(message)?.[1] ?? message.slice(-200);
-}
-
-/** SQLite's default SQLITE_MAX_COMPOUND_SELECT. */
-const SQLITE_COMPOUND_LIMIT = 500;
-
-/** The real store with its batch writes handed over in pieces SQLite's compound-SELECT limit allows. */
-class CompoundSafeUsageStore extends UsageStore {
-  override async insertRuns(trx: Db, runs: RunRecord[]): Promise<void> {
-    for (let i = 0; i < runs.length; i += SQLITE_COMPOUND_LIMIT)
-      await super.insertRuns(trx, runs.slice(i, i + SQLITE_COMPOUND_LIMIT));
-  }
-
-  override async insertSessions(trx: Db, organizationId: string, sessions: SessionActivity[]): Promise<void> {
-    for (let i = 0; i < sessions.length; i += SQLITE_COMPOUND_LIMIT)
-      await super.insertSessions(trx, organizationId, sessions.slice(i, i + SQLITE_COMPOUND_LIMIT));
   }
 }
 

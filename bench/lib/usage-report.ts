@@ -68,7 +68,6 @@ export interface UsageBenchReport {
     /** What loaded the file: the real path, or the bench's workaround when the real path failed. */
     path: string;
     /** The real path's attempt, when it failed (and left nothing behind); null when it worked. */
-    failedAttempt: { error: string; ms: number } | null;
     runs: number;
     sessions: number;
     ms: number;
@@ -115,12 +114,6 @@ export function formatUsageReport(report: UsageBenchReport, options: { allPlans:
       `(${size.rootFolders} roots × ${size.childrenPerRoot} children + 1 archived)`,
     `seeded org, owner, folders, projects in ${(report.seed.seedMs / 1000).toFixed(1)} s; ` +
       `JSONL file ${mib(file.bytes)} (${int(file.lines)} lines) generated in ${(file.generateMs / 1000).toFixed(1)} s`,
-    ...(ingest.failedAttempt
-      ? [
-          `INGEST FAILED through services.usage.ingest after ${(ingest.failedAttempt.ms / 1000).toFixed(1)} s: ` +
-            ingest.failedAttempt.error,
-        ]
-      : []),
     `ingest through ${ingest.path}: ${int(ingest.runs)} runs, ${int(ingest.sessions)} sessions ` +
       `in ${(ingest.ms / 1000).toFixed(1)} s ` +
       `= ${int(Math.round(ingest.runsPerSecond))} runs/s, ` +

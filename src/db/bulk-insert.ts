@@ -1,28 +1,33 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Knex } from 'knex';
+import { from as copyFrom } from 'pg-copy-streams';
 import { isPostgres } from './connect.js';
 import type { Executor } from './unit-of-work.js';
 
-/** A bulk-written table's columns with their PostgreSQL types; `double precision` also matters on SQLite. */
+/** A bulk-written table's columns with their PostgreSQL types (SQLite sends `double precision` in two parts). */
 export type BulkColumns = Readonly<Record<string, string>>;
 
 /**
- * Inserts rows in one statement whose text depends only on the table, so the connection keeps it
- * prepared (src/db/connect.ts) and no query builder runs per row: the rows go as one JSON
- * parameter, unpacked by the database into the columns (PostgreSQL: json_to_recordset with the
- * columns' types; SQLite: json_each, each row an array). Bulk writes are bound by the main thread,
- * and one string crosses to the driver where a VALUES list bound each value on its own (~3.4 µs
- * a usage run, with knex's formatting of 16,000 placeholders); the parsing is the database's,
- * off the main thread. A few thousand rows at a time: the JSON text is held whole.
+ * Inserts rows, a few thousand at a time (their text is held whole), without a query builder per
+ * row, in two steps: the rows are encoded now and written when the returned function is called,
+ * so a writer that pipelines batches encodes the next one while the database is still storing
+ * the one before, instead of leaving it idle while the text is built.
+ *
+ * PostgreSQL: COPY … FROM STDIN in its text format, on the transaction's connection. SQLite: one
+ * statement whose text depends only on the table, so the connection keeps it prepared
+ * (src/db/connect.ts), with the rows as one JSON parameter unpacked by json_each, each row an
+ * array. Ingest on SQLite is bound by the main thread, and one string crosses to the driver where
+ * a VALUES list bound each value on its own (~3.4 µs a usage run, with knex's formatting of
+ * 16,000 placeholders); the parsing is SQLite's, off the main thread.
  */
-export async function insertRows(trx: Executor, table: string, columns: BulkColumns, rows: object[]): Promise<void> {
-  if (rows.length === 0) return;
+export function prepareInsert(trx: Executor, table: string, columns: BulkColumns, rows: object[]): () => Promise<void> {
+  if (rows.length === 0) return async () => {};
   const names = Object.keys(columns);
-  const list = names.map((n) => `"${n}"`).join(', ');
+  const target = `${table} (${names.map((n) => `"${n}"`).join(', ')})`;
   if (isPostgres(trx)) {
-    const types = names.map((n) => `"${n}" ${columns[n]}`).join(', ');
-    await trx.raw(`insert into ${table} (${list}) select ${list} from json_to_recordset(?::json) as r(${types})`, [
-      JSON.stringify(rows),
-    ]);
-    return;
+    const text = copyText(names, rows);
+    return () => copyRows(trx, target, text);
   }
   const doubles = names.map((n) => columns[n] === 'double precision');
   const fields: string[] = [];
@@ -37,9 +42,10 @@ export async function insertRows(trx: Executor, table: string, columns: BulkColu
       return doubles[i] ? binaryParts(value as number | null) : [value];
     }),
   );
-  await trx.raw(`insert into ${table} (${list}) select ${fields.join(', ')} from json_each(?)`, [
-    JSON.stringify(tuples),
-  ]);
+  const json = JSON.stringify(tuples);
+  return async () => {
+    await trx.raw(`insert into ${target} select ${fields.join(', ')} from json_each(?)`, [json]);
+  };
 }
 
 const float64 = new DataView(new ArrayBuffer(8));
@@ -59,3 +65,32 @@ export function binaryParts(value: number | null): [number, number] | [null, nul
   // Exponent 0: zero and the subnormals, whose fraction has no implicit leading 1.
   return exponent === 0 ? [sign * fraction, -1074] : [sign * (fraction + 2 ** 52), exponent - 1075];
 }
+
+/** The rows in COPY's text format: a line per row, its fields separated by tabs. */
+function copyText(names: string[], rows: object[]): string {
+  let text = '';
+  for (const row of rows) {
+    text += `${names.map((name) => copyField((row as Record<string, unknown>)[name])).join('\t')}\n`;
+  }
+  return text;
+}
+
+/** COPY's text into `target`, through the connection of `trx` (the transaction's own, when it is one). */
+async function copyRows(trx: Executor, target: string, text: string): Promise<void> {
+  const client = trx.client as Knex.Client;
+  const connection = (await client.acquireConnection()) as { query: (copy: unknown) => NodeJS.WritableStream };
+  try {
+    await pipeline(Readable.from([text]), connection.query(copyFrom(`copy ${target} from stdin`)));
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+/** A value in COPY's text format: \N for null; backslash, tab, newline and carriage return escaped. */
+function copyField(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  if (typeof value !== 'string') return String(value);
+  return value.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!);
+}
+
+const COPY_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };

@@ -73,20 +73,17 @@ export class UsageService {
             onProgress({ phase: 'written', lines });
           stored = lines;
         };
-        // Runs first, then their facts: every fact refers to its run. Each batch is stored while
-        // the next one is read and parsed.
+        // Each batch is stored while the next one is read, parsed and encoded; its projects and
+        // sessions are checked, and new sessions created, before its runs are written.
         const writes = new WriteBehind();
         const flush = async () => {
-          await projects.verify();
-          existingSessions += await this.startSessions(trx, organizationId, sessions.takeNew());
-          const [runRows, factRows, before] = [batch, facts, queued];
+          const [write, before] = [this.usage.prepareBatch(trx, batch, facts), queued];
           queued += batch.length;
           batch = [];
           facts = [];
-          await writes.after(async () => {
-            await this.usage.insertRuns(trx, runRows);
-            await this.usage.insertFacts(trx, factRows);
-          });
+          await projects.verify();
+          existingSessions += await this.startSessions(trx, organizationId, sessions.takeNew());
+          await writes.after(write);
           storedUpTo(before);
         };
         try {

@@ -1,4 +1,4 @@
-import { type BulkColumns, insertRows } from '../db/bulk-insert.js';
+import { type BulkColumns, prepareInsert } from '../db/bulk-insert.js';
 import { isPostgres } from '../db/connect.js';
 import type { Executor } from '../db/unit-of-work.js';
 
@@ -82,8 +82,8 @@ export interface UsageRowRecord {
  * limits.
  */
 const INSERT_CHUNK = 500;
-/** Rows per bulk INSERT of runs or facts (~1.2 MB of JSON for runs on PostgreSQL). */
-const JSON_INSERT_CHUNK = 5000;
+/** Rows per bulk insert of runs or facts (~1 MB of text for runs). */
+const BULK_CHUNK = 5000;
 
 const RUN_COLUMNS: BulkColumns = {
   id: 'text',
@@ -163,13 +163,18 @@ export class UsageStore {
     }
   }
 
-  async insertRuns(trx: Executor, runs: RunRecord[]): Promise<void> {
-    for (const chunk of chunks(runs, JSON_INSERT_CHUNK)) await insertRows(trx, 'runs', RUN_COLUMNS, chunk);
-  }
-
-  /** Facts of runs already inserted (each refers to its run). */
-  async insertFacts(trx: Executor, facts: FactRecord[]): Promise<void> {
-    for (const chunk of chunks(facts, JSON_INSERT_CHUNK)) await insertRows(trx, 'run_facts', FACT_COLUMNS, chunk);
+  /**
+   * A batch of runs and their facts, encoded now and written when the returned function is called
+   * (runs first: every fact refers to its run).
+   */
+  prepareBatch(trx: Executor, runs: RunRecord[], facts: FactRecord[]): () => Promise<void> {
+    const writes = [
+      ...[...chunks(runs, BULK_CHUNK)].map((chunk) => prepareInsert(trx, 'runs', RUN_COLUMNS, chunk)),
+      ...[...chunks(facts, BULK_CHUNK)].map((chunk) => prepareInsert(trx, 'run_facts', FACT_COLUMNS, chunk)),
+    ];
+    return async () => {
+      for (const write of writes) await write();
+    };
   }
 
   /**
@@ -232,7 +237,10 @@ export class UsageStore {
   /**
    * Per-project sums of the organization's runs in [from, to), optionally only for projects in
    * some folders; one statement. Runs are grouped by project first (an index-only scan of
-   * runs_org_project_cover_idx) and only the per-project rows are joined to projects.
+   * runs_org_project_cover_idx) and only the per-project rows are joined to the organization's
+   * projects. The organization is named in the join: on PostgreSQL a run's project id compares
+   * bytewise (migration 20261124000000) and projects.id in the database's collation, so the join
+   * cannot probe projects' primary key, and without it would read every organization's projects.
    */
   async usageByProject(db: Executor, organizationId: string, window: UsageFilter): Promise<UsageRowRecord[]> {
     const sums = db('runs as r')
@@ -249,7 +257,7 @@ export class UsageStore {
     applyFilter(db, sums, 'r', organizationId, window);
     return db
       .from(sums.as('s'))
-      .join('projects as p', 'p.id', 's.project_id')
+      .join('projects as p', (on) => on.on('p.id', 's.project_id').andOnVal('p.organization_id', '=', organizationId))
       .select('s.*', 'p.name as project_name', 'p.folder_id');
   }
 

@@ -208,11 +208,14 @@ describe('hub usage ingest', () => {
     it('a write the database refuses rolls every batch back', async () => {
       let writes = 0;
       const store = new UsageStore();
-      const insertRuns = store.insertRuns.bind(store);
-      store.insertRuns = async (trx, runs) => {
-        writes += 1;
-        if (writes === 2) throw new Error('disk full');
-        await insertRuns(trx, runs);
+      const prepareBatch = store.prepareBatch.bind(store);
+      store.prepareBatch = (trx, runs, facts) => {
+        const write = prepareBatch(trx, runs, facts);
+        return async () => {
+          writes += 1;
+          if (writes === 2) throw new Error('disk full');
+          await write();
+        };
       };
       const usage = new UsageService(new UnitOfWork(hub.services.db), store, hub.services.folderStore);
       await expect(usage.ingest(initechId, jsonl('refused.jsonl', lines()), () => {}, 600)).rejects.toThrow(

@@ -1,7 +1,7 @@
 // Bulk inserts as usage ingest writes them: every value arrives as it was, doubles to the bit.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binaryParts, insertRows } from '../../src/db/bulk-insert.js';
+import { binaryParts, prepareInsert } from '../../src/db/bulk-insert.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 let database: TestDatabase;
@@ -39,7 +39,7 @@ describe('binaryParts', () => {
   });
 });
 
-describe(`insertRows (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`, () => {
+describe(`prepareInsert (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`, () => {
   it('stores every value as given, doubles to the bit and nulls as NULL', async () => {
     const rows = fc.sample(
       fc.record({
@@ -50,9 +50,17 @@ describe(`insertRows (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`
       3000,
     );
     rows.push(...MISREAD.map((amount) => ({ label: null, count: 1, amount })));
+    // What COPY's text format escapes, and what looks like its null.
+    rows.push(
+      ...['back\\slash', 'tab\there', 'new\nline', 'carriage\rreturn', '\\N', ''].map((label) => ({
+        label,
+        count: 0,
+        amount: 0,
+      })),
+    );
     // PostgreSQL text cannot hold NUL.
     const withIds = rows.map((row, n) => ({ n, ...row, label: row.label?.replaceAll('\u0000', '') ?? null }));
-    await database.db.transaction((trx) => insertRows(trx, 'samples', COLUMNS, withIds));
+    await database.db.transaction((trx) => prepareInsert(trx, 'samples', COLUMNS, withIds)());
     const stored = await database.db('samples').orderBy('n');
     expect(stored.map((row) => ({ ...row, count: Number(row.count) }))).toEqual(withIds);
   });
@@ -60,7 +68,7 @@ describe(`insertRows (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`
   it('inserts nothing for no rows', async () => {
     const count = async () => Number((await database.db('samples').count({ n: '*' }).first())?.n);
     const before = await count();
-    await insertRows(database.db, 'samples', COLUMNS, []);
+    await prepareInsert(database.db, 'samples', COLUMNS, [])();
     expect(await count()).toBe(before);
   });
 });

@@ -54,6 +54,16 @@ async function referencing(table: string): Promise<string[]> {
   return ((await db.raw(`pragma foreign_key_list(${table})`)) as { from: string }[]).map((r) => r.from).sort();
 }
 
+/** On PostgreSQL, the collation of runs.id, runs.project_id and agent_sessions.id (null: the default). */
+async function collations(): Promise<(string | null)[]> {
+  const result = await hub.services.db.raw(
+    `select table_name || '.' || column_name as name, collation_name from information_schema.columns
+     where (table_name, column_name) in (('runs', 'id'), ('runs', 'project_id'), ('agent_sessions', 'id'))
+     order by name`,
+  );
+  return (result.rows as { collation_name: string | null }[]).map((r) => r.collation_name);
+}
+
 describe('migration 20261124000000_usage_write_path', () => {
   it('keeps every run and fact, down and up again', async () => {
     const before = await rows();
@@ -72,6 +82,17 @@ describe('migration 20261124000000_usage_write_path', () => {
     expect(await rows()).toEqual(before);
     expect(await referencing('runs')).toEqual(['session_id']);
   });
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'compares the keys ingest writes bytewise on PostgreSQL, and back',
+    async () => {
+      expect(await collations()).toEqual(['C', 'C', 'C']);
+      await rollbackLatest(hub.services.db);
+      expect(await collations()).toEqual([null, null, null]);
+      await migrateLatest(hub.services.db);
+      expect(await collations()).toEqual(['C', 'C', 'C']);
+    },
+  );
 
   it('still refuses a run without its session and a fact without its run', async () => {
     const [run] = (await rows()).runs;

@@ -10,17 +10,18 @@ import type { Knex } from 'knex';
  *   project are copies of the session's (ingest checks that a run's project is its session's), kept
  *   so the report and the breakdown read one index; references on the copies checked nothing the
  *   session's does not, and deleting an organization or a project still reaches every run and fact
- *   through projects → sessions → runs → facts. Each reference is a lookup per row: on PostgreSQL
- *   ~7 µs, most of a run's cost.
+ *   through projects → sessions → runs → facts. Each reference is a lookup per row, on PostgreSQL
+ *   3–7 µs: with three, more than the row's own writes.
  *
  * SQLite cannot drop a constraint, so there the two tables are rebuilt as they were, less those.
  * Nothing deletes organizations, projects or sessions (they are archived), so the cascades are
  * left without an index on runs.session_id.
  *
- * 1,000,000 runs through `hub usage ingest` (bench/cases/usage.ts): SQLite 30,400 → 52,000 runs/s
- * with the ingest in one pass; PostgreSQL 20,300 → 37,500 with the indexes gone, and → (see the
- * README's benchmarks) with the references. Storing runs and facts WITHOUT ROWID on SQLite measured
- * slower: every secondary index then carries the 36-character id instead of an 8-byte rowid.
+ * 1,000,000 runs through `hub usage ingest` (bench/cases/usage.ts), with the ingest in one pass
+ * and its bulk writes as they are since: SQLite 30,400 → ~60,000 runs/s; PostgreSQL 20,300 →
+ * ~57,000, of which the references and the collation below are ~10,000 each. Storing runs and
+ * facts WITHOUT ROWID on SQLite measured slower: every secondary index then carries the
+ * 36-character id instead of an 8-byte rowid.
  */
 const DROPPED_INDEXES = {
   runs_org_at_idx: '(organization_id, at)',
@@ -36,7 +37,30 @@ const DROPPED_REFERENCES = [
   ['run_facts', 'project_id', 'projects'],
 ] as const;
 
+/**
+ * PostgreSQL: the text columns ingest writes into keys, compared byte by byte (COLLATE "C"), as
+ * SQLite compares all text. They hold ids, ISO times and fixed words, never prose, and a
+ * database's default collation (say en_US.UTF-8, or C.UTF-8 before PostgreSQL 17) compares
+ * through the C library's strcoll: with a whole organization's runs sharing their first key
+ * column, and time-ordered ids sharing their first characters, that was ~15 % of a run's cost.
+ */
+const BYTEWISE_COLUMNS = {
+  agent_sessions: { id: 64 },
+  runs: { id: 36, organization_id: 36, project_id: 36, session_id: 64, at: 24 },
+  run_facts: { run_id: 36, organization_id: 36, project_id: 36, at: 24, kind: 16, capability_id: 63 },
+} as const;
+
 const onPostgres = (knex: Knex) => knex.client.config.client === 'pg';
+
+/** The columns of BYTEWISE_COLUMNS in `collation` ("C", or the database's default). */
+async function collate(knex: Knex, collation: string): Promise<void> {
+  for (const [table, columns] of Object.entries(BYTEWISE_COLUMNS)) {
+    const changes = Object.entries(columns).map(
+      ([column, length]) => `alter column ${column} type varchar(${length}) collate "${collation}"`,
+    );
+    await knex.raw(`alter table ${table} ${changes.join(', ')}`);
+  }
+}
 
 export async function up(knex: Knex): Promise<void> {
   for (const name of Object.keys(DROPPED_INDEXES)) await knex.raw(`drop index ${name}`);
@@ -44,10 +68,12 @@ export async function up(knex: Knex): Promise<void> {
   for (const [table, column] of DROPPED_REFERENCES) {
     await knex.raw(`alter table ${table} drop constraint ${table}_${column}_foreign`);
   }
+  await collate(knex, 'C');
 }
 
 export async function down(knex: Knex): Promise<void> {
   if (onPostgres(knex)) {
+    await collate(knex, 'default');
     for (const [table, column, parent] of DROPPED_REFERENCES) {
       await knex.raw(
         `alter table ${table} add constraint ${table}_${column}_foreign foreign key (${column}) ` +
