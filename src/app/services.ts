@@ -143,7 +143,7 @@ export function createServices(deps: {
   const workspacesDir = path.join(config.dataDir, 'workspaces');
   const projects = new ProjectService(uow, projectStore, grants, folders, projectGuard, clock, workspacesDir, capacity);
   const explorer = new ExplorerService(uow, new ExplorerStore());
-  const usage = new UsageService(uow, new UsageStore(), folderStore);
+  const usage = new UsageService(uow, new UsageStore(folderStore), folderStore);
   const memberStore = new MemberStore();
   const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity);
   const teams = new TeamService(uow, teamStore, memberStore, users, orgAccess, clock, capacity);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Executor } from '../db/unit-of-work.js';
 
 /** A row of a folder tree's table: the project folders (`folders`) or the agent library (`library_folders`). */
@@ -44,6 +45,35 @@ export class FolderTreeStore {
       .whereNull('archived_at')
       .select<{ sort_key: string }[]>('sort_key');
     return rows.map((r) => r.sort_key);
+  }
+
+  /** Whether the organization has this folder, archived or not. */
+  async exists(db: Executor, organizationId: string, folderId: string): Promise<boolean> {
+    return (await db(this.table).where({ id: folderId, organization_id: organizationId }).first('id')) !== undefined;
+  }
+
+  /**
+   * The ids of a folder and of every folder below it, archived ones included, as a subquery: one
+   * recursive walk down `(organization_id, parent_id)`, inside the statement that uses it. Empty
+   * when the organization has no such folder.
+   */
+  subtreeIds(db: Executor, organizationId: string, folderId: string): Knex.QueryBuilder {
+    return db
+      .withRecursive('subtree', ['id'], (walk) => {
+        walk
+          .select('id')
+          .from(this.table)
+          .where({ id: folderId, organization_id: organizationId })
+          .unionAll((below) => {
+            below
+              .select('f.id')
+              .from(`${this.table} as f`)
+              .join('subtree', 'f.parent_id', 'subtree.id')
+              .where('f.organization_id', organizationId);
+          });
+      })
+      .select('id')
+      .from('subtree');
   }
 
   /** id → parent id of every folder of the organization, archived ones included. */

@@ -145,12 +145,10 @@ export class UsageService {
     organizationId: string,
     query: { from?: string; to?: string; folderId?: string },
   ): Promise<Schema<'UsageReport'>> {
-    const filter = await this.filterOf(organizationId, query);
-    return toUsageReport(
-      filter.from,
-      filter.to,
-      await this.usage.usageByProject(this.uow.executor, organizationId, filter),
-    );
+    const filter = this.filterOf(query);
+    const rows = await this.usage.usageByProject(this.uow.executor, organizationId, filter);
+    if (rows.length === 0) await this.folderMustExist(organizationId, filter);
+    return toUsageReport(filter.from, filter.to, rows);
   }
 
   /**
@@ -161,7 +159,7 @@ export class UsageService {
     organizationId: string,
     query: { from?: string; to?: string; folderId?: string; projectId?: string },
   ): Promise<Schema<'UsageBreakdown'>> {
-    const filter = await this.filterOf(organizationId, query);
+    const filter = this.filterOf(query);
     if (
       query.projectId !== undefined &&
       !(await this.usage.projectIdsInOrg(this.uow.executor, organizationId, [query.projectId])).has(query.projectId)
@@ -173,17 +171,16 @@ export class UsageService {
       this.usage.factsByKind(db, organizationId, filter),
       this.usage.factsByCapability(db, organizationId, filter),
     ]);
+    if (byKind.length === 0) await this.folderMustExist(organizationId, filter);
     return toUsageBreakdown(filter.from, filter.to, byKind, byCapability);
   }
 
   /**
-   * The window (normalized; 400 when reversed), the folder's subtree and the project, as the report and the breakdown
-   * read them.
+   * The window (normalized; 400 when reversed), the folder and the project, as the report and the
+   * breakdown read them. The folder's subtree is walked inside their statements, archived folders
+   * included (their projects' runs count).
    */
-  private async filterOf(
-    organizationId: string,
-    query: { from?: string; to?: string; folderId?: string; projectId?: string },
-  ): Promise<UsageFilter> {
+  private filterOf(query: { from?: string; to?: string; folderId?: string; projectId?: string }): UsageFilter {
     const from = query.from === undefined ? undefined : new Date(query.from).toISOString();
     const to = query.to === undefined ? undefined : new Date(query.to).toISOString();
     if (from !== undefined && to !== undefined && from > to) {
@@ -191,23 +188,18 @@ export class UsageService {
         { path: '/query/from', message: 'must not be later than to' },
       ]);
     }
-    const folderIds = query.folderId === undefined ? undefined : await this.subtree(organizationId, query.folderId);
-    return { from, to, folderIds, projectId: query.projectId };
+    return { from, to, folderId: query.folderId, projectId: query.projectId };
   }
 
-  /** The folder and every folder below it, archived ones included (their projects' runs count). */
-  private async subtree(organizationId: string, folderId: string): Promise<string[]> {
-    const parents = await this.folders.parentMap(this.uow.executor, organizationId);
-    if (!parents.has(folderId)) throw notFound('folder_not_found', `No folder ${folderId} in this organization.`);
-    const children = new Map<string, string[]>();
-    for (const [id, parent] of parents) if (parent) children.set(parent, [...(children.get(parent) ?? []), id]);
-    const out: string[] = [];
-    for (const queue = [folderId]; queue.length; ) {
-      const id = queue.pop()!;
-      out.push(id);
-      queue.push(...(children.get(id) ?? []));
+  /**
+   * 404 for a folder the organization does not have. Asked only when an answer came back empty:
+   * rows under a folder prove it exists, so a report with rows costs no second statement.
+   */
+  private async folderMustExist(organizationId: string, filter: UsageFilter): Promise<void> {
+    if (filter.folderId === undefined) return;
+    if (!(await this.folders.exists(this.uow.executor, organizationId, filter.folderId))) {
+      throw notFound('folder_not_found', `No folder ${filter.folderId} in this organization.`);
     }
-    return out;
   }
 }
 

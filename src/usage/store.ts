@@ -1,6 +1,7 @@
 import { type BulkColumns, prepareInsert } from '../db/bulk-insert.js';
 import { isPostgres } from '../db/connect.js';
 import type { Executor } from '../db/unit-of-work.js';
+import type { FolderTreeStore } from '../folder-tree/store.js';
 
 export interface RunRecord {
   id: string;
@@ -31,8 +32,8 @@ export interface FactRecord {
 export interface UsageFilter {
   from?: string | undefined;
   to?: string | undefined;
-  /** Only projects in these folders (a folder's subtree). */
-  folderIds?: string[] | undefined;
+  /** Only projects in this folder or below it. */
+  folderId?: string | undefined;
   /** Only this project. */
   projectId?: string | undefined;
 }
@@ -116,6 +117,9 @@ const LOOKUP_CHUNK = 5000;
 
 /** Runs and the sessions they belong to; the usage report's aggregation. */
 export class UsageStore {
+  /** The project folders, whose subtrees the folder filter reads. */
+  constructor(private readonly folders: FolderTreeStore) {}
+
   /** Which of these project ids belong to the organization. */
   async projectIdsInOrg(db: Executor, organizationId: string, ids: string[]): Promise<Set<string>> {
     const found = new Set<string>();
@@ -254,7 +258,7 @@ export class UsageStore {
         db.raw('sum(r.output_tokens) as output_tokens'),
         db.raw('sum(r.cost_usd) as cost_usd'),
       );
-    applyFilter(db, sums, 'r', organizationId, window);
+    this.applyFilter(db, sums, 'r', organizationId, window);
     return db
       .from(sums.as('s'))
       .join('projects as p', (on) => on.on('p.id', 's.project_id').andOnVal('p.organization_id', '=', organizationId))
@@ -275,7 +279,7 @@ export class UsageStore {
         db.raw('sum(f.quantity) as quantity'),
         db.raw('sum(f.cost_usd) as cost_usd'),
       );
-    applyFilter(db, sums, 'f', organizationId, filter);
+    this.applyFilter(db, sums, 'f', organizationId, filter);
     return sums;
   }
 
@@ -295,7 +299,7 @@ export class UsageStore {
         db.raw('sum(f.quantity) as quantity'),
         db.raw('sum(f.cost_usd) as cost_usd'),
       );
-    applyFilter(db, sums, 'f', organizationId, filter);
+    this.applyFilter(db, sums, 'f', organizationId, filter);
     return db
       .from(sums.as('s'))
       .leftJoin('capability_connections as c', (on) =>
@@ -303,24 +307,25 @@ export class UsageStore {
       )
       .select('s.*', 'c.label');
   }
-}
 
-/** The window, folder and project filters, on a query over `runs` or `run_facts` aliased `alias`. */
-function applyFilter(
-  db: Executor,
-  query: ReturnType<Executor>,
-  alias: string,
-  organizationId: string,
-  filter: UsageFilter,
-): void {
-  if (filter.from) query.where(`${alias}.at`, '>=', filter.from);
-  if (filter.to) query.where(`${alias}.at`, '<', filter.to);
-  if (filter.projectId) query.where(`${alias}.project_id`, filter.projectId);
-  if (filter.folderIds) {
-    query.whereIn(
-      `${alias}.project_id`,
-      db('projects').where('organization_id', organizationId).whereIn('folder_id', filter.folderIds).select('id'),
-    );
+  /** The window, folder and project filters, on a query over `runs` or `run_facts` aliased `alias`. */
+  private applyFilter(
+    db: Executor,
+    query: ReturnType<Executor>,
+    alias: string,
+    organizationId: string,
+    filter: UsageFilter,
+  ): void {
+    if (filter.from) query.where(`${alias}.at`, '>=', filter.from);
+    if (filter.to) query.where(`${alias}.at`, '<', filter.to);
+    if (filter.projectId) query.where(`${alias}.project_id`, filter.projectId);
+    if (filter.folderId) {
+      const subtree = this.folders.subtreeIds(db, organizationId, filter.folderId);
+      query.whereIn(
+        `${alias}.project_id`,
+        db('projects').where('organization_id', organizationId).whereIn('folder_id', subtree).select('id'),
+      );
+    }
   }
 }
 

@@ -207,7 +207,7 @@ describe('hub usage ingest', () => {
 
     it('a write the database refuses rolls every batch back', async () => {
       let writes = 0;
-      const store = new UsageStore();
+      const store = new UsageStore(hub.services.folderStore);
       const prepareBatch = store.prepareBatch.bind(store);
       store.prepareBatch = (trx, runs, facts) => {
         const write = prepareBatch(trx, runs, facts);
@@ -311,6 +311,18 @@ describe('GET /usage', () => {
     expect(res.projects.map((p: { projectName: string }) => p.projectName)).toEqual(['alpha', 'Beta']);
     const deep = await okBody(report({ folderId: ids.deep }));
     expect(deep.projects.map((p: { projectName: string }) => p.projectName)).toEqual(['Beta']);
+    // An archived folder is still walked, and still answers on its own.
+    await okBody(org.call('owner', 'archiveFolder', { path: { folderId: ids.deep! } }));
+    const walked = await okBody(report({ folderId: ids.research }));
+    expect(walked.projects.map((p: { projectName: string }) => p.projectName)).toEqual(['alpha', 'Beta']);
+    expect((await okBody(report({ folderId: ids.deep }))).projects).toHaveLength(1);
+  });
+
+  it('answers an empty report for a folder with no runs below it', async () => {
+    const empty = await okBody(org.call('owner', 'createFolder', { body: { name: 'Empty' } }));
+    const res = await okBody(report({ folderId: empty.id }));
+    expect(res.projects).toEqual([]);
+    expect(res.totals.runCount).toBe(0);
   });
 
   it('refuses a folder of another organization, a reversed window and bad values', async () => {
