@@ -2,7 +2,7 @@ import type { Executor } from '../db/unit-of-work.js';
 import type { RunLine } from './run-line.js';
 import type { SessionActivity, UsageStore } from './store.js';
 
-/** A problem with an ingest file; the message names the line. Nothing has been written. */
+/** A problem with an ingest file; the message names the line. Its transaction is rolled back: nothing is written. */
 export class IngestError extends Error {}
 
 /** A session as the file describes it so far, with the line that named it first. */

@@ -239,8 +239,8 @@ export class UsageStore {
   }
 
   /**
-   * Per-project sums of the organization's runs in [from, to), optionally only for projects in
-   * some folders; one statement. Runs are grouped by project first (an index-only scan of
+   * Per-project sums of the organization's runs in [from, to), optionally only for projects in a
+   * folder's subtree; one statement. Runs are grouped by project first (an index-only scan of
    * runs_org_project_cover_idx) and only the per-project rows are joined to the organization's
    * projects. The organization is named in the join: on PostgreSQL a run's project id compares
    * bytewise (migration 20261124000000) and projects.id in the database's collation, so the join
