@@ -5,10 +5,7 @@
  *    straight into a scratch database, and writes the runs as a JSON Lines file (~20,000
  *    sessions, twelve months, ~20 % without cost) into the run's temp dir.
  * 2. Loads the file through the real ingest path, services.usage.ingest (what `hub usage
- *    ingest` calls: every line checked, then one transaction), and reports runs/s; then checks
- *    the row counts. Should the real path fail on SQLite's compound-SELECT limit, the failure
- *    is reported (a failed check) and the file loaded through the same service with the store's
- *    INSERTs cut to 500 rows, so the report can still be measured.
+ *    ingest` calls: one pass, one transaction), and reports runs/s; then checks the row counts.
  * 3. Starts our real app in this process (createServices + createApp, no response validation,
  *    info logging to /dev/null) on a loopback port, logs the owner in, and times, from a client
  *    process of its own (bench/lib/http-client.ts), GET /api/org/{slug}/usage unfiltered, for one
@@ -34,8 +31,8 @@
  * every plan; the unfiltered plans are printed anyway when its HTTP median is above 2 s),
  * BENCH_USAGE_INDEXES=0 (skip the index passes), BENCH_USAGE_REPORT=0 (ingest only: no report passes, no
  * breakdown).
- * Returns 1 when a check failed (an answer did not match the data, or the real ingest path
- * failed); slow figures are reported, not failed.
+ * Returns 1 when a check failed (an answer did not match the data); slow figures are reported,
+ * not failed.
  */
 import fs from 'node:fs';
 import http from 'node:http';

@@ -71,7 +71,7 @@ export interface UsageBenchReport {
     runs: number;
     sessions: number;
     ms: number;
-    /** Time to the last progress report of the first (checking) pass, when it ends on one. */
+    /** Time to the progress report at the file's last line (read and checked), when it ends on one. */
     lastLineMs: number | null;
     runsPerSecond: number;
     mibPerSecond: number;
