@@ -40,7 +40,7 @@ const DROPPED_REFERENCES = [
 /**
  * PostgreSQL: the text columns ingest writes into keys, compared byte by byte (COLLATE "C"), as
  * SQLite compares all text. They hold ids, ISO times and fixed words, never prose, and a
- * database's default collation (say en_US.UTF-8, or C.UTF-8 before PostgreSQL 17) compares
+ * database's default collation (say en_US.UTF-8, or the C library's C.UTF-8, as here) compares
  * through the C library's strcoll: with a whole organization's runs sharing their first key
  * column, and time-ordered ids sharing their first characters, that was ~15 % of a run's cost.
  */
