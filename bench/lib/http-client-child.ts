@@ -14,7 +14,8 @@ const bodies = new Map<string, Buffer>();
 
 function send(message: HttpClientMessage & { type: 'request' }): Promise<HttpClientReply> {
   const body = message.bodyId === undefined ? undefined : bodies.get(message.bodyId);
-  if (message.bodyId !== undefined && !body) throw new Error(`no body ${message.bodyId}`);
+  // A rejection, not a throw: a throw here would end the process instead of failing the request.
+  if (message.bodyId !== undefined && !body) return Promise.reject(new Error(`no body ${message.bodyId}`));
   return new Promise((resolve, reject) => {
     const headers = { ...message.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
     const signal = message.timeoutMs === undefined ? undefined : AbortSignal.timeout(message.timeoutMs);

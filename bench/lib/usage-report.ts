@@ -65,9 +65,8 @@ export interface UsageBenchReport {
   };
   file: { bytes: number; lines: number; sessions: number; generateMs: number };
   ingest: {
-    /** What loaded the file: the real path, or the bench's workaround when the real path failed. */
+    /** What loaded the file: the real ingest path, called in process. */
     path: string;
-    /** The real path's attempt, when it failed (and left nothing behind); null when it worked. */
     runs: number;
     sessions: number;
     ms: number;
