@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { jsonRowSets } from '../db/json-rows.js';
+import { preparedRowSets } from '../db/json-rows.js';
 import { activeFoldersWithCounts, FOLDER_WITH_COUNTS_COLUMNS, type FolderWithCounts } from '../folders/store.js';
 import type { Executor } from '../db/unit-of-work.js';
 import { grantsOfUser } from '../grants/store.js';
@@ -26,11 +26,7 @@ export class ExplorerStore {
     db: Executor,
     organizationId: string,
   ): Promise<{ folders: FolderWithCounts[]; projects: ExplorerProjectRecord[] }> {
-    const { folders, projects, bindings } = await jsonRowSets(db, {
-      folders: { query: activeFoldersWithCounts(db, organizationId), columns: FOLDER_WITH_COUNTS_COLUMNS },
-      projects: { query: activeProjectsIn(organizationId, db('projects as p')), columns: PROJECT_COLUMNS },
-      bindings: { query: liveBindings(db, organizationId), columns: BINDING_COLUMNS },
-    });
+    const { folders, projects, bindings } = await treeRowSets(db, { organizationId });
     return {
       folders: folders as FolderWithCounts[],
       projects: withBindings(projects as ProjectRow[], bindings as BindingRow[]),
@@ -39,17 +35,29 @@ export class ExplorerStore {
 
   /** Active projects on which the user holds any grant (all grants are READ or higher). */
   async projectsOfUser(db: Executor, organizationId: string, userId: string): Promise<ExplorerProjectRecord[]> {
+    const { projects, bindings } = await userProjectRowSets(db, { organizationId, userId });
+    return withBindings(projects as ProjectRow[], bindings as BindingRow[]);
+  }
+}
+
+const treeRowSets = preparedRowSets((db, { organizationId }: { organizationId: string }) => ({
+  folders: { query: activeFoldersWithCounts(db, organizationId), columns: FOLDER_WITH_COUNTS_COLUMNS },
+  projects: { query: activeProjectsIn(organizationId, db('projects as p')), columns: PROJECT_COLUMNS },
+  bindings: { query: liveBindings(db, organizationId), columns: BINDING_COLUMNS },
+}));
+
+const userProjectRowSets = preparedRowSets(
+  (db, { organizationId, userId }: { organizationId: string; userId: string }) => {
     // Driven from the caller's grants, then projects by primary key: the cost follows the
     // caller's grants, not the organization's project count.
     const granted = grantsOfUser(db, organizationId, userId).distinct('g.project_id as project_id');
     const from = db.from(granted.as('mine')).join('projects as p', 'p.id', 'mine.project_id');
-    const { projects, bindings } = await jsonRowSets(db, {
+    return {
       projects: { query: activeProjectsIn(organizationId, from), columns: PROJECT_COLUMNS },
       bindings: { query: liveBindings(db, organizationId), columns: BINDING_COLUMNS },
-    });
-    return withBindings(projects as ProjectRow[], bindings as BindingRow[]);
-  }
-}
+    };
+  },
+);
 
 /** The organization's active projects among `from` (aliased `p`). */
 function activeProjectsIn(organizationId: string, from: Knex.QueryBuilder): Knex.QueryBuilder {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { jsonRows } from '../db/json-rows.js';
+import { preparedRows } from '../db/json-rows.js';
 import type { Executor } from '../db/unit-of-work.js';
 import { FolderTreeStore, type FolderRecord } from '../folder-tree/store.js';
 
@@ -18,7 +18,7 @@ export class FolderStore extends FolderTreeStore {
 
   /** Active folders with their active projects and child folders counted, in one statement. */
   async listActiveWithCounts(db: Executor, organizationId: string): Promise<FolderWithCounts[]> {
-    return jsonRows<FolderWithCounts>(db, activeFoldersWithCounts(db, organizationId), FOLDER_WITH_COUNTS_COLUMNS);
+    return activeFolderRows(db, { organizationId });
   }
 
   /** Whether the folder still holds an active project. */
@@ -30,6 +30,11 @@ export class FolderStore extends FolderTreeStore {
 const FOLDER_COLUMNS = ['id', 'organization_id', 'parent_id', 'name', 'sort_key', 'created_at', 'archived_at'] as const;
 /** What `activeFoldersWithCounts` selects, named as a `FolderWithCounts` names them. */
 export const FOLDER_WITH_COUNTS_COLUMNS = [...FOLDER_COLUMNS, 'project_count', 'child_folder_count'] as const;
+
+const activeFolderRows = preparedRows<{ organizationId: string }, FolderWithCounts>((db, { organizationId }) => ({
+  query: activeFoldersWithCounts(db, organizationId),
+  columns: FOLDER_WITH_COUNTS_COLUMNS,
+}));
 
 /** The organization's active project folders, each with its active projects and child folders counted. */
 export function activeFoldersWithCounts(db: Executor, organizationId: string): Knex.QueryBuilder {

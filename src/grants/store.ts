@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { preparedQuery } from '../db/prepared-query.js';
 import type { Executor } from '../db/unit-of-work.js';
 import type { GrantRole } from './roles.js';
 
@@ -35,13 +36,18 @@ export function grantsOfUser(db: Executor, organizationId: string, userId: strin
     .where('g.organization_id', organizationId);
 }
 
+const rolesOfUserOnProject = preparedQuery<
+  { organizationId: string; userId: string; projectId: string },
+  { role: GrantRole }
+>((db, { organizationId, userId, projectId }) =>
+  grantsOfUser(db, organizationId, userId).where('g.project_id', projectId).select('g.role'),
+);
+
 /** Permission grants on projects, for users and teams. */
 export class GrantStore {
   /** Every role the user holds on the project, through any principal. */
   async rolesOnProject(db: Executor, organizationId: string, userId: string, projectId: string): Promise<GrantRole[]> {
-    const rows = await grantsOfUser(db, organizationId, userId)
-      .where('g.project_id', projectId)
-      .select<{ role: GrantRole }[]>('g.role');
+    const rows = await rolesOfUserOnProject(db, { organizationId, userId, projectId });
     return rows.map((r) => r.role);
   }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { jsonRows } from '../db/json-rows.js';
+import { preparedRows } from '../db/json-rows.js';
 import type { Executor } from '../db/unit-of-work.js';
 import type { OrgRole } from '../orgs/store.js';
 import { byCodeUnits, byName } from '../shared/order.js';
@@ -28,7 +28,7 @@ export const memberOrder = listOrder((m: OrgMemberRecord) => [m.display_name, m.
 export class MemberStore {
   /** The organization's active members, in one query, ordered by display name. */
   async listActive(db: Executor, organizationId: string): Promise<OrgMemberRecord[]> {
-    const rows = await jsonRows<OrgMemberRecord>(db, activeMembers(db, organizationId), MEMBER_COLUMNS);
+    const rows = await activeMemberRows(db, { organizationId });
     return rows.sort(memberOrder.sort);
   }
 
@@ -119,6 +119,11 @@ export class MemberStore {
 
 /** What `activeMembers` selects, named as an `OrgMemberRecord` names them. */
 const MEMBER_COLUMNS = ['user_id', 'im_open_id', 'display_name', 'avatar_url', 'role', 'created_at'] as const;
+
+const activeMemberRows = preparedRows<{ organizationId: string }, OrgMemberRecord>((db, { organizationId }) => ({
+  query: activeMembers(db, organizationId),
+  columns: MEMBER_COLUMNS,
+}));
 
 function activeMembers(db: Executor, organizationId: string) {
   return db('memberships as m')

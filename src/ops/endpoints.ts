@@ -1,7 +1,8 @@
-import express, { type Router } from 'express';
+import express, { type RequestHandler } from 'express';
 import type { Db } from '../db/connect.js';
 import { docsRoutes } from './docs.js';
 import type { Metrics } from './metrics.js';
+import { isOperationsPath } from './paths.js';
 import { checkReadiness, type InstanceState } from './readiness.js';
 
 /**
@@ -14,7 +15,7 @@ import { checkReadiness, type InstanceState } from './readiness.js';
  * - `/metrics`: Prometheus text.
  * - `/docs`: the contract rendered by Redoc.
  */
-export function operationsEndpoints(deps: { db: Db; metrics: Metrics; state: InstanceState }): Router {
+export function operationsEndpoints(deps: { db: Db; metrics: Metrics; state: InstanceState }): RequestHandler {
   const router = express.Router();
   router.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' });
@@ -30,5 +31,7 @@ export function operationsEndpoints(deps: { db: Db; metrics: Metrics; state: Ins
     res.set('Cache-Control', 'no-store').type(deps.metrics.registry.contentType).send(text);
   });
   router.use(docsRoutes());
-  return router;
+  // Only requests for these paths enter the router: one that leaves an Express router unanswered
+  // goes on in a later turn of the event loop (setImmediate), which every API request would pay.
+  return (req, res, next) => (isOperationsPath(req.path) ? router(req, res, next) : next());
 }

@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/connect.js';
 import { listOperations, toExpressPath, type OpenApiDocument } from '../http/openapi-document.js';
+import { isOperationsPath } from './paths.js';
 
 /** Error codes that mean "refused by a capacity limit", counted on their own. */
 const CAPACITY_REFUSALS = new Set(['rate_limited', 'payload_too_large', 'capacity_exceeded']);
@@ -101,7 +102,7 @@ function operationNamer(spec: OpenApiDocument): (req: Request) => string {
       const id = byRoute.get(`${req.method} ${routePath}`);
       if (id) return id;
     }
-    if (/^\/(healthz|readyz|metrics|docs)(\/|$)/.test(req.path)) return 'ops';
+    if (isOperationsPath(req.path)) return 'ops';
     return 'other';
   };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { preparedQuery } from '../db/prepared-query.js';
 import type { Executor } from '../db/unit-of-work.js';
 import type { ProjectRecord } from './project.js';
 
@@ -29,10 +30,34 @@ export interface SessionRecord {
   updated_at: string;
 }
 
+// The reads of a project that each request on it makes, prepared (src/db/prepared-query.ts).
+const projectInOrg = preparedQuery<{ organizationId: string; projectId: string }, ProjectRecord>(
+  (db, { organizationId, projectId }) =>
+    db('projects').where({ id: projectId, organization_id: organizationId }).limit(1).select('*'),
+);
+
+const projectDetail = preparedQuery<{ projectId: string }, ProjectDetailRecord>((db, { projectId }) =>
+  db('projects as p')
+    .leftJoin('folders as f', 'f.id', 'p.folder_id')
+    .leftJoin('users as u', 'u.id', 'p.created_by')
+    .leftJoin('project_bindings as b', (on) => on.on('b.project_id', 'p.id').andOnNull('b.archived_at'))
+    .where('p.id', projectId)
+    .limit(1)
+    .select(
+      'p.*',
+      'f.name as folder_name',
+      'u.display_name as creator_display_name',
+      'u.im_open_id as creator_im_open_id',
+      'b.chat_id as binding_chat_id',
+      'b.created_at as binding_created_at',
+    ),
+);
+
 /** Projects, their chat bindings and their agent sessions. */
 export class ProjectStore {
   async findInOrg(db: Executor, organizationId: string, projectId: string): Promise<ProjectRecord | undefined> {
-    return db<ProjectRecord>('projects').where({ id: projectId, organization_id: organizationId }).first();
+    const [project] = await projectInOrg(db, { organizationId, projectId });
+    return project;
   }
 
   async countActive(db: Executor, organizationId: string): Promise<number> {
@@ -45,19 +70,8 @@ export class ProjectStore {
   }
 
   async detail(db: Executor, projectId: string): Promise<ProjectDetailRecord | undefined> {
-    return db('projects as p')
-      .leftJoin('folders as f', 'f.id', 'p.folder_id')
-      .leftJoin('users as u', 'u.id', 'p.created_by')
-      .leftJoin('project_bindings as b', (on) => on.on('b.project_id', 'p.id').andOnNull('b.archived_at'))
-      .where('p.id', projectId)
-      .first(
-        'p.*',
-        'f.name as folder_name',
-        'u.display_name as creator_display_name',
-        'u.im_open_id as creator_im_open_id',
-        'b.chat_id as binding_chat_id',
-        'b.created_at as binding_created_at',
-      );
+    const [detail] = await projectDetail(db, { projectId });
+    return detail;
   }
 
   async insert(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonRowSets, jsonRows } from '../../src/db/json-rows.js';
+import { preparedRowSets, preparedRows } from '../../src/db/json-rows.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 // Rows read through one JSON text (src/db/json-rows.ts) are the rows the driver would give, on
@@ -22,24 +22,28 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 
-describe('jsonRows', () => {
+describe('preparedRows', () => {
   it('gives the rows the driver gives, value for value', async () => {
     const { db } = database;
-    const query = () => db('items').select('id', 'name', 'note', 'size', 'price');
-    const direct = await query();
-    const viaJson = await jsonRows<{ id: string }>(db, query(), ['id', 'name', 'note', 'size', 'price']);
+    const direct = await db('items').select('id', 'name', 'note', 'size', 'price');
+    const read = preparedRows<{ minSize: number }, { id: string }>((db, { minSize }) => ({
+      query: db('items').where('size', '>=', minSize).select('id', 'name', 'note', 'size', 'price'),
+      columns: ['id', 'name', 'note', 'size', 'price'],
+    }));
+    const viaJson = await read(db, { minSize: 0 });
     const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
     expect(viaJson.sort(byId)).toEqual(direct.sort(byId));
+    // The second call runs the kept statement with its own value.
+    expect(await read(db, { minSize: 1 })).toEqual(direct.filter((row) => row.size >= 1));
   });
 
   it('counts as numbers, and an empty set as no rows', async () => {
     const { db } = database;
-    const counted = db('items').groupBy('name').select('name', db.raw('count(*) as n'));
-    const none = db('items').where({ id: 'nobody' }).select('id');
-    const { counts, empty } = await jsonRowSets(db, {
-      counts: { query: counted, columns: ['name', 'n'] },
-      empty: { query: none, columns: ['id'] },
-    });
+    const read = preparedRowSets((db, { id }: { id: string }) => ({
+      counts: { query: db('items').groupBy('name').select('name', db.raw('count(*) as n')), columns: ['name', 'n'] },
+      empty: { query: db('items').where({ id }).select('id'), columns: ['id'] },
+    }));
+    const { counts, empty } = await read(db, { id: 'nobody' });
     expect(counts).toHaveLength(2);
     for (const row of counts as { n: unknown }[]) expect(row.n).toBe(1);
     expect(empty).toEqual([]);
@@ -47,6 +51,7 @@ describe('jsonRows', () => {
 
   it('fails on a column the query does not select, rather than reading its name as text', async () => {
     const { db } = database;
-    await expect(jsonRows(db, db('items').select('id'), ['id', 'missing'])).rejects.toThrow();
+    const read = preparedRows((db) => ({ query: db('items').select('id'), columns: ['id', 'missing'] }));
+    await expect(read(db, {})).rejects.toThrow();
   });
 });

@@ -59,6 +59,17 @@ describe('/healthz and /readyz', () => {
     expect(ready.body).toEqual({ status: 'ready' });
   });
 
+  it('are matched as Express matches routes: any case, a trailing slash; nothing else under their names', async () => {
+    for (const path of ['/HEALTHZ', '/healthz/', '/Readyz']) {
+      const res = await hub.request('GET', path);
+      expect([path, res.status]).toEqual([path, 200]);
+    }
+    for (const path of ['/healthzx', '/healthz/more', '/docsx']) {
+      const res = await hub.request('GET', path);
+      expect([path, res.status]).toEqual([path, 404]);
+    }
+  });
+
   it('/readyz answers 503 with the reason when the database does not answer; /healthz stays 200', async () => {
     // Nothing listens on port 1: the connection is refused at once.
     const app = await appOn(openPostgres('postgres://hub@127.0.0.1:1/nowhere'));
@@ -139,10 +150,14 @@ describe('/metrics', () => {
       expect(text).toMatch(/process_cpu_seconds_total \d/);
       expect(text).toMatch(/nodejs_eventloop_lag_seconds \d/);
       // Unknown paths share one label value, so a scanner cannot grow the series without bound.
+      const unknownAnswered = async () => {
+        const line = /^hub_http_requests_total\{operation="other",status="404"\} (\d+)$/m;
+        return Number(line.exec(await (await fetch(`${hub.url}/metrics`)).text())?.[1] ?? 0);
+      };
+      const before = await unknownAnswered();
       await hub.request('GET', '/api/nothing-here');
-      expect(await (await fetch(`${hub.url}/metrics`)).text()).toContain(
-        'hub_http_requests_total{operation="other",status="404"} 1',
-      );
+      await hub.request('GET', '/healthzx');
+      expect(await unknownAnswered()).toBe(before + 2);
     },
   );
 });

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { preparedQuery } from '../../src/db/prepared-query.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+
+// A prepared query (src/db/prepared-query.ts) is built once and run with each call's values, on
+// the engine under test, inside and outside a transaction; a build it cannot keep fails loudly.
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const { db } = database;
+  await db.schema.createTable('things', (t) => {
+    t.string('id', 36).primary();
+    t.string('owner').notNullable();
+    t.string('label').nullable();
+    t.integer('size').notNullable();
+  });
+  await db('things').insert([
+    { id: 'a', owner: 'ann', label: 'first', size: 1 },
+    { id: 'b', owner: 'ann', label: null, size: 2 },
+    { id: 'c', owner: 'bob', label: "it's", size: 3 },
+  ]);
+});
+afterAll(() => database.drop());
+
+type Thing = { id: string; owner: string; label: string | null; size: number };
+
+const byOwner = preparedQuery<{ owner: string; minSize: number }, Thing>((db, { owner, minSize }) =>
+  db('things').where({ owner }).andWhere('size', '>=', minSize).orderBy('id').select('id', 'owner', 'label', 'size'),
+);
+
+describe('preparedQuery', () => {
+  it("binds each call's values, and answers the rows knex's builder answers", async () => {
+    const { db } = database;
+    const built = await db('things').where({ owner: 'ann' }).orderBy('id').select('id', 'owner', 'label', 'size');
+    expect(await byOwner(db, { owner: 'ann', minSize: 0 })).toEqual(built);
+    expect(await byOwner(db, { owner: 'ann', minSize: 2 })).toEqual(built.filter((t) => t.size >= 2));
+    expect(await byOwner(db, { owner: 'bob', minSize: 0 })).toEqual([
+      { id: 'c', owner: 'bob', label: "it's", size: 3 },
+    ]);
+    expect(await byOwner(db, { owner: "nobody' or 1=1 --", minSize: 0 })).toEqual([]);
+  });
+
+  it("keeps the build's own constants, and uses one parameter in several places", async () => {
+    const { db } = database;
+    const firstOf = preparedQuery<{ owner: string }, { id: string }>((db, { owner }) =>
+      db('things').where({ owner }).orWhere({ id: owner }).orderBy('size', 'desc').limit(1).select('id'),
+    );
+    expect(await firstOf(db, { owner: 'ann' })).toEqual([{ id: 'b' }]);
+    expect(await firstOf(db, { owner: 'a' })).toEqual([{ id: 'a' }]);
+  });
+
+  it('runs in the transaction it is given, seeing its uncommitted rows', async () => {
+    const { db } = database;
+    await db
+      .transaction(async (trx) => {
+        await trx('things').insert({ id: 'd', owner: 'cid', label: null, size: 4 });
+        expect(await byOwner(trx, { owner: 'cid', minSize: 0 })).toEqual([
+          { id: 'd', owner: 'cid', label: null, size: 4 },
+        ]);
+        throw new Error('roll back');
+      })
+      .catch((err: Error) => expect(err.message).toBe('roll back'));
+    expect(await byOwner(db, { owner: 'cid', minSize: 0 })).toEqual([]);
+  });
+
+  it('refuses a build that would not bind a value as a whole', async () => {
+    const { db } = database;
+    const spliced = preparedQuery<{ owner: string }, Thing>((db, { owner }) =>
+      db('things').whereRaw(`owner = '${owner}'`),
+    );
+    await expect(spliced(db, { owner: 'ann' })).rejects.toThrow(/written into the SQL text/);
+    const partOf = preparedQuery<{ owner: string }, Thing>((db, { owner }) =>
+      db('things').where('owner', 'like', `%${owner}%`),
+    );
+    await expect(partOf(db, { owner: 'ann' })).rejects.toThrow(/bound as part of/);
+  });
+
+  it('refuses a call without a value for a parameter', async () => {
+    const { db } = database;
+    await expect(byOwner(db, { owner: 'ann' } as never)).rejects.toThrow(/no value for the parameter "minSize"/);
+  });
+});
