@@ -46,9 +46,14 @@ export class ProjectGuard {
     projectId: string,
   ): Promise<ProjectAccess> {
     const db = this.uow.executor;
-    const project = await this.projects.findInOrg(db, access.organization.id, projectId);
-    if (!project) throw notFound('project_not_found', `No project ${projectId} in this organization.`);
-    const grant = await this.grantOf(access.organization.id, userId, projectId);
+    const found = await this.projects.findInOrgWithRoles(db, {
+      organizationId: access.organization.id,
+      projectId,
+      userId,
+    });
+    if (!found) throw notFound('project_not_found', `No project ${projectId} in this organization.`);
+    const { project } = found;
+    const grant = strongestGrant(found.roles);
     const isOrgAdmin = isOrgAdminRole(access.role);
     const refused = describeOperation(operation);
     if (rule === 'projectRead' && !isOrgAdmin && !grantAtLeast(grant, 'READ')) {

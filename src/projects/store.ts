@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { Executor } from '../db/unit-of-work.js';
+import type { GrantRole } from '../grants/roles.js';
+import { grantsOfUser } from '../grants/store.js';
 import type { ProjectRecord } from './project.js';
 
 /** A project with everything its detail view shows, from one joined query. */
@@ -36,6 +38,24 @@ const projectInOrg = preparedQuery<{ organizationId: string; projectId: string }
     db('projects').where({ id: projectId, organization_id: organizationId }).limit(1).select('*'),
 );
 
+/** One row per role the user holds on the project, or one with a null role when they hold none. */
+const projectInOrgWithRoles = preparedQuery<
+  { organizationId: string; projectId: string; userId: string },
+  ProjectRecord & { grant_role: GrantRole | null }
+>((db, { organizationId, projectId, userId }) =>
+  db('projects as p')
+    .leftJoin(
+      grantsOfUser(db, organizationId, userId)
+        .where('g.project_id', projectId)
+        .select('g.project_id', 'g.role')
+        .as('gr'),
+      'gr.project_id',
+      'p.id',
+    )
+    .where({ 'p.id': projectId, 'p.organization_id': organizationId })
+    .select('p.*', 'gr.role as grant_role'),
+);
+
 const projectDetail = preparedQuery<{ projectId: string }, ProjectDetailRecord>((db, { projectId }) =>
   db('projects as p')
     .leftJoin('folders as f', 'f.id', 'p.folder_id')
@@ -58,6 +78,20 @@ export class ProjectStore {
   async findInOrg(db: Executor, organizationId: string, projectId: string): Promise<ProjectRecord | undefined> {
     const [project] = await projectInOrg(db, { organizationId, projectId });
     return project;
+  }
+
+  /**
+   * The project, if it is in the organization, with every role the user holds on it through any
+   * principal: the two questions of the project rules, in one statement.
+   */
+  async findInOrgWithRoles(
+    db: Executor,
+    params: { organizationId: string; projectId: string; userId: string },
+  ): Promise<{ project: ProjectRecord; roles: GrantRole[] } | undefined> {
+    const rows = await projectInOrgWithRoles(db, params);
+    if (rows.length === 0) return undefined;
+    const { grant_role: _role, ...project } = rows[0]!;
+    return { project, roles: rows.flatMap((row) => (row.grant_role ? [row.grant_role] : [])) };
   }
 
   async countActive(db: Executor, organizationId: string): Promise<number> {

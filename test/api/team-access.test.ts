@@ -149,6 +149,27 @@ describe('what grants confer', () => {
     );
   });
 
+  it('a member in several granted teams holds the strongest of their roles, and loses only what a team took', async () => {
+    const project = await okBody(org.call('owner', 'createProject', { body: { name: 'Many ways in' } }), 201);
+    const readers = await team('many-readers', ['member']);
+    const editors = await team('many-editors', ['member']);
+    const managers = await team('many-managers', ['member']);
+    await grant(project.id, { teamId: readers.id, role: 'READ' });
+    await grant(project.id, { teamId: managers.id, role: 'MANAGE' });
+    await grant(project.id, { teamId: editors.id, role: 'EDIT' });
+    const viaAll = await okBody(org.call('member', 'getProject', { path: { projectId: project.id } }), 200);
+    expect(viaAll).toMatchObject({ id: project.id, actorCanManageProject: true });
+
+    await okBody(org.call('owner', 'archiveTeam', { path: { teamId: managers.id } }), 200);
+    const viaTwo = await okBody(org.call('member', 'getProject', { path: { projectId: project.id } }), 200);
+    expect(viaTwo.actorCanManageProject).toBe(false);
+    const manage = await org.call('member', 'putProjectTeamAccess', {
+      path: { projectId: project.id },
+      body: { teamId: readers.id, role: 'EDIT' },
+    });
+    expect(errorBody(manage).error.code).toBe('project_manage_required');
+  });
+
   it('MANAGE through a team lets a member manage team access; org admins without it may not', async () => {
     const project = await okBody(org.call('owner', 'createProject', { body: { name: 'Delegated' } }), 201);
     const managers = await team('managers', ['member']);
