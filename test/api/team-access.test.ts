@@ -149,7 +149,7 @@ describe('what grants confer', () => {
     );
   });
 
-  it('a member in several granted teams holds the strongest of their roles, and loses only what a team took', async () => {
+  it('a member in several granted teams holds the strongest role, and keeps the others when one goes', async () => {
     const project = await okBody(org.call('owner', 'createProject', { body: { name: 'Many ways in' } }), 201);
     const readers = await team('many-readers', ['member']);
     const editors = await team('many-editors', ['member']);
