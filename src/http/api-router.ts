@@ -1,4 +1,5 @@
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import type express from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { isScope } from '../api-tokens/scopes.js';
 import type { AuthenticatedToken } from '../api-tokens/service.js';
 import { type AuditActor, withAuditScope } from '../audit/scope.js';
@@ -22,19 +23,24 @@ export interface ApiRouterOptions {
   clock: Clock;
 }
 
+/** Where the routes go: the app itself, or a router. */
+export type RouteTarget = Pick<express.Router, 'route'>;
+
 /**
  * The one place that turns openapi.yaml into routes: one route per operation, running the
  * pipeline's stages that apply to it and then its handler, whose result is sent with the
  * operation's success status. A method the path does not have answers 405 with `Allow`.
+ *
+ * The routes are added to `target`, in practice the app itself: a router of their own would be
+ * one more routing pass per request, with its own closures for every request to allocate.
  */
-export function createApiRouter(options: ApiRouterOptions): express.Router {
-  const router = express.Router();
+export function addApiRoutes(target: RouteTarget, options: ApiRouterOptions): void {
   const operationsByPath = new Map<string, OperationLocation[]>();
   for (const location of listOperations(options.spec)) {
     operationsByPath.set(location.path, [...(operationsByPath.get(location.path) ?? []), location]);
   }
   for (const [path, located] of operationsByPath) {
-    const route = router.route(toExpressPath(path));
+    const route = target.route(toExpressPath(path));
     for (const location of located) {
       const spec = options.operations[location.operationId as keyof OperationTable] as unknown as
         | RuntimeSpec
@@ -49,7 +55,6 @@ export function createApiRouter(options: ApiRouterOptions): express.Router {
       throw new ApiError(405, 'method_not_allowed', `This path allows ${allow}.`, undefined, { Allow: allow });
     });
   }
-  return router;
 }
 
 function pipelineOperation({ operationId, method, path, operation }: OperationLocation, rule: Rule): PipelineOperation {

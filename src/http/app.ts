@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import type { Services } from '../app/services.js';
 import { csrfGuard } from '../auth/csrf.js';
 import { errorMiddleware, notFoundHandler } from '../errors/error-middleware.js';
-import { createApiRouter } from './api-router.js';
+import { addApiRoutes } from './api-router.js';
 import { loadOpenApiDocument } from './openapi-document.js';
 import type { OperationTable } from './operation-table.js';
 import { buildOperationTable } from './operations.js';
@@ -57,27 +57,25 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   // /healthz /readyz /metrics /docs
   app.use(operationsEndpoints({ db, metrics, state: options.instance ?? { draining: false } }));
   app.use(csrfGuard(config.baseUrl));
-  app.use(
-    createApiRouter({
-      spec,
-      operations: (options.adjustOperations ?? ((table) => table))(buildOperationTable(services)),
-      pipeline: [
-        contract.checkResponses,
-        authenticate(authorizer), // 401
-        checkParameterText, // 400 U+0000 or a lone surrogate in the path or query, a query that does not decode
-        resolveOrganization(authorizer), // 404 org_not_found
-        limitRequestRate(capacity), // 429, valid request or not
-        limitBodySize(capacity, config.bodyLimitBytes), // 413 from Content-Length
-        parseJsonBody(config.bodyLimitBytes), // 400 malformed JSON, 413 while streaming
-        enforceTokenScope(authorizer), // 403 token_scope_required
-        enforceOrgRole(authorizer), // 403 org_admin_required
-        contract.validateRequest, // 400 validation_failed
-        guardProject(authorizer), // 404 project_not_found, 403 project_access_denied / project_manage_required
-      ],
-      logger,
-      clock: services.clock,
-    }),
-  );
+  addApiRoutes(app, {
+    spec,
+    operations: (options.adjustOperations ?? ((table) => table))(buildOperationTable(services)),
+    pipeline: [
+      contract.checkResponses,
+      authenticate(authorizer), // 401
+      checkParameterText, // 400 U+0000 or a lone surrogate in the path or query, a query that does not decode
+      resolveOrganization(authorizer), // 404 org_not_found
+      limitRequestRate(capacity), // 429, valid request or not
+      limitBodySize(capacity, config.bodyLimitBytes), // 413 from Content-Length
+      parseJsonBody(config.bodyLimitBytes), // 400 malformed JSON, 413 while streaming
+      enforceTokenScope(authorizer), // 403 token_scope_required
+      enforceOrgRole(authorizer), // 403 org_admin_required
+      contract.validateRequest, // 400 validation_failed
+      guardProject(authorizer), // 404 project_not_found, 403 project_access_denied / project_manage_required
+    ],
+    logger,
+    clock: services.clock,
+  });
   app.use(webAppRoutes(options.webDistDir));
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger));
