@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { error as validatorErrors } from 'express-openapi-validator';
 import type { Logger } from '../log/logger.js';
 import { requestLogger } from '../http/request-log.js';
@@ -27,6 +27,7 @@ export function errorMiddleware(fallbackLogger: Logger): ErrorRequestHandler {
       apiError ??
       new ApiError(500, 'internal_error', `Internal error; quote request id ${String(res.locals.requestId ?? 'n/a')}.`);
     if (res.headersSent) return;
+    (res.locals as RenderedLocals)[RENDERED_CODE] = rendered.code;
     for (const [name, value] of Object.entries(rendered.headers ?? {})) res.setHeader(name, value);
     res.status(rendered.status).json({
       error: {
@@ -37,6 +38,12 @@ export function errorMiddleware(fallbackLogger: Logger): ErrorRequestHandler {
     });
   };
 }
+
+const RENDERED_CODE = Symbol('renderedErrorCode');
+type RenderedLocals = { [RENDERED_CODE]?: string };
+
+/** The `error.code` the renderer answered the request with; undefined when it did not answer it. */
+export const renderedErrorCode = (res: Response): string | undefined => (res.locals as RenderedLocals)[RENDERED_CODE];
 
 function toApiError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;

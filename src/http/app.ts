@@ -22,7 +22,7 @@ import { webAppRoutes } from './web-app.js';
 import { operationsEndpoints } from '../ops/endpoints.js';
 import { createMetrics } from '../ops/metrics.js';
 import type { InstanceState } from '../ops/readiness.js';
-import { securityHeaders } from '../ops/security-headers.js';
+import { installSecurityHeaders } from '../ops/security-headers.js';
 
 export interface AppOptions {
   /** Validate every response against openapi.yaml (tests). */
@@ -50,7 +50,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.set('etag', false);
   app.set('query parser', parseQueryWithoutEmptyValues);
 
-  app.use(securityHeaders()); // nosniff on everything; CSP, frame-ancestors, referrer policy on HTML
+  installSecurityHeaders(app); // nosniff on everything; CSP, frame-ancestors, referrer policy on HTML
   const metrics = createMetrics({ db, spec });
   app.use(metrics.recordRequests);
   app.use(requestLog(logger));

@@ -1,6 +1,7 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/connect.js';
+import { renderedErrorCode } from '../errors/error-middleware.js';
 import { listOperations, toExpressPath, type OpenApiDocument } from '../http/openapi-document.js';
 import { isOperationsPath } from './paths.js';
 
@@ -76,12 +77,11 @@ export function createMetrics(deps: { db: Db; spec: OpenApiDocument }): Metrics 
   const operationOf = operationNamer(deps.spec);
   const recordRequests: RequestHandler = (req, res, next) => {
     const started = process.hrtime.bigint();
-    const refusal = watchErrorCode(res);
     res.on('finish', () => {
       const labels = { operation: operationOf(req), status: String(res.statusCode) };
       requests.inc(labels);
       latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-      const code = refusal();
+      const code = renderedErrorCode(res);
       if (code && CAPACITY_REFUSALS.has(code)) refusals.inc({ code });
     });
     next();
@@ -105,18 +105,4 @@ function operationNamer(spec: OpenApiDocument): (req: Request) => string {
     if (isOperationsPath(req.path)) return 'ops';
     return 'other';
   };
-}
-
-/** The `error.code` of a JSON error answer, read as the body is sent (the error renderer owns the body). */
-function watchErrorCode(res: Response): () => string | undefined {
-  let code: string | undefined;
-  const json = res.json;
-  res.json = function (this: Response, body?: unknown) {
-    if (this.statusCode >= 400) {
-      const candidate = (body as { error?: { code?: unknown } } | null | undefined)?.error?.code;
-      if (typeof candidate === 'string') code = candidate;
-    }
-    return json.call(this, body);
-  } as Response['json'];
-  return () => code;
 }
