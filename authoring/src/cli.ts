@@ -59,7 +59,6 @@ const commands: Record<string, Command> = {
     const { watchCourse } = await import('./watch.js');
     // A bad command line (an unknown target) throws and is not watched; check and build problems are.
     await build();
-    io.stderr.write(`cph build: watching ${dir} for changes (Ctrl-C to stop)\n`);
     // A failure of one rebuild (an unreadable file mid-save) is reported; the next change builds again.
     const rebuild = () =>
       build().catch((err: unknown) =>
@@ -69,6 +68,7 @@ const commands: Record<string, Command> = {
       ignore: buildRootOf(dir, values.out),
       signal: io.signal ?? interrupted(),
       onChange: rebuild,
+      onReady: () => io.stderr.write(`cph build: watching ${dir} for changes (Ctrl-C to stop)\n`),
     });
     return 0;
   },
