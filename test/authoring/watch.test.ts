@@ -31,6 +31,17 @@ function watched(dir: string, onReady: () => void) {
   };
 }
 
+/** A watch of `dir`, once it says every directory in it is watched. */
+async function watchedOnceReady(dir: string): Promise<ReturnType<typeof watched>> {
+  let ready!: () => void;
+  const isReady = new Promise<void>((resolve) => {
+    ready = resolve;
+  });
+  const watch = watched(dir, () => ready());
+  await isReady;
+  return watch;
+}
+
 describe('watchCourse', () => {
   it('sees a change deep in the course made the moment it says it is watching', async () => {
     const dir = tempDir('cph-watch-');
@@ -46,11 +57,7 @@ describe('watchCourse', () => {
   it('watches a directory made after it started', async () => {
     const dir = tempDir('cph-watch-');
     fs.mkdirSync(path.join(dir, 'parts'));
-    let watch!: ReturnType<typeof watched>;
-    const ready = new Promise<void>((resolve) => {
-      watch = watched(dir, resolve);
-    });
-    await ready;
+    const watch = await watchedOnceReady(dir);
     const first = watch.nextBurst();
     fs.mkdirSync(path.join(dir, 'parts', 'new'));
     await first;
@@ -66,10 +73,7 @@ describe('watchCourse', () => {
   it('keeps watching while directories appear and vanish under it', async () => {
     const dir = tempDir('cph-watch-');
     fs.mkdirSync(path.join(dir, 'parts'));
-    let watch!: ReturnType<typeof watched>;
-    await new Promise<void>((resolve) => {
-      watch = watched(dir, resolve);
-    });
+    const watch = await watchedOnceReady(dir);
     // Files came and went: that is a change, and it gives a burst (Node's recursive fs.watch gave none).
     const churned = watch.nextBurst();
     for (let i = 0; i < 50; i++) {
