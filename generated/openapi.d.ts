@@ -1311,7 +1311,9 @@ export interface paths {
          *     the skill name; sizes are bounded by the effective `fileSize`,
          *     `attachmentCount` and `archiveExpansion` limits. Any violation gives 422
          *     `invalid_skill`. Identical content is stored once (same
-         *     `contentDigest`). Answers 200 with the installed skill.
+         *     `contentDigest`). Installing what the skill already holds (the same
+         *     content, version and description) changes nothing: no write, no audit
+         *     event, `updatedAt` kept. Answers 200 with the installed skill.
          *
          *     Who may call: an org admin (OWNER or ADMIN).
          */

@@ -4,7 +4,10 @@
  * On a scratch database (SQLite, or DATABASE_URL's PostgreSQL) with the app wired as in
  * production, round by round, steps interleaved so drifting load falls on all alike:
  *   install cold       fresh content (a new digest): inspect, populate with fsyncs, rename, row
- *   install duplicate  the same content again: inspect, found in the store, row only
+ *   install duplicate  the same request again: inspect, found in the store, and the row already
+ *                      holds it, so nothing is written (the issue's duplicate target)
+ *   new version        the same content under a new version (HTTP): found in the store, the row
+ *                      and its audit event written in one transaction
  *   read back          getAgentSkillFiles: the entry read from disk as UTF-8
  * each in process (services.skills, what the HTTP handler and `hub skill install` call) and over
  * HTTP on a loopback port (PUT and GET with the JSON bodies), sent by a client process of its own
@@ -185,8 +188,14 @@ async function run(): Promise<number> {
 
   // Each cold step gets content never stored; the duplicate steps reinstall the last of it.
   let serviceFiles = generateSkill('svc', fileCount, totalKb * 1024);
-  const webSkill = () => stored({ version: '1', files: generateSkill('web', fileCount, totalKb * 1024) });
+  let webFiles = generateSkill('web', fileCount, totalKb * 1024);
+  const webSkill = () => {
+    webFiles = generateSkill('web', fileCount, totalKb * 1024);
+    return stored({ version: '1', files: webFiles });
+  };
   let httpBody = await webSkill();
+  let versions = 1;
+  let newVersionBody = httpBody;
   const workDir = fs.mkdtempSync(path.join(scratch.dataDir, 'plain-'));
   held.workDir = workDir;
   let plainRound = 0;
@@ -225,6 +234,13 @@ async function run(): Promise<number> {
       timed: () => request('PUT', 'web', { bodyId: httpBody }),
     },
     { label: 'install duplicate (HTTP PUT)', timed: () => request('PUT', 'web', { bodyId: httpBody }) },
+    {
+      label: 'duplicate, new version (HTTP PUT)',
+      before: async () => {
+        newVersionBody = await stored({ version: String(++versions), files: webFiles });
+      },
+      timed: () => request('PUT', 'web', { bodyId: newVersionBody }),
+    },
     { label: 'read back (HTTP GET files)', timed: () => request('GET', 'web', { suffix: '/files' }) },
     { label: 'inspect only (rules, hashes)', timed: async () => inspectSkill('svc', '1', serviceFiles, limits) },
     { label: 'plain write, no fsync', timed: () => plainWrite(false) },

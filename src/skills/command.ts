@@ -37,8 +37,8 @@ export async function skillCommand(
   await withRuntime(async (runtime) => {
     const org = await runtime.organizations.findBySlug(orgSlug);
     if (!org) throw new UsageError(`no organization ${JSON.stringify(orgSlug)}`);
-    const { skill, stored } = await runtime.skills.installDirectory(org.id, name, dir, parsed.values.version);
-    const note = stored ? '' : ' (content already in the store)';
+    const { skill, stored, changed } = await runtime.skills.installDirectory(org.id, name, dir, parsed.values.version);
+    const note = !changed ? ' (unchanged: the skill already held it)' : stored ? '' : ' (content already in the store)';
     io.stdout.write(
       `installed skill ${skill.name} ${JSON.stringify(skill.version)} into ${orgSlug}: ` +
         `${skill.content_digest}${note}\n`,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { byPathBytes } from './paths.js';
 
 /** One file of a skill as the content address sees it. */
@@ -8,7 +8,8 @@ export interface FileHash {
   sha256: string;
 }
 
-export const sha256Hex = (data: Uint8Array | string): string => createHash('sha256').update(data).digest('hex');
+/** Lowercase hex SHA-256 of the bytes, or of a string's UTF-8 bytes. */
+export const sha256Hex = (data: Uint8Array | string): string => hash('sha256', data, 'hex');
 
 /**
  * The manifest text the content address is the hash of: one line per file,

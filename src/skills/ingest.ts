@@ -3,12 +3,12 @@ import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { recordSkillChange } from './audit.js';
-import type { SkillContent } from './content-store.js';
+import type { EntryFile, SkillContent } from './content-store.js';
 import { contentDigest, sha256Hex } from './digest.js';
 import { invalidSkill, quoted } from './invalid.js';
 import { MANIFEST_PATH, MAX_VERSION_LENGTH, parseSkillManifest, type SkillManifest } from './manifest.js';
 import { byPathBytes, checkPaths } from './paths.js';
-import type { SkillRecord, SkillStore } from './store.js';
+import { holdsContent, type SkillRecord, type SkillStore } from './store.js';
 import { CONTROL_CHARACTERS, isWellFormed } from '../shared/text.js';
 
 /** A skill `name`: the contract's pattern. */
@@ -40,9 +40,20 @@ export interface SkillInstallRequest {
   files: readonly SkillFileInput[];
 }
 
-/** A skill that passed inspection: its files as bytes (sorted by path bytewise) and its content address. */
+/**
+ * A file that passed inspection, as it was given: text stays text until the store needs its
+ * bytes (`entryFiles`), so content already in the store is never copied into a buffer.
+ */
+export interface InspectedFile {
+  path: string;
+  content: string | Buffer;
+  /** Its size in UTF-8 bytes. */
+  size: number;
+}
+
+/** A skill that passed inspection: its files (sorted by path bytewise) and its content address. */
 export interface InspectedSkill {
-  files: Array<{ path: string; bytes: Buffer }>;
+  files: InspectedFile[];
   manifest: SkillManifest;
   version: string;
   contentDigest: string;
@@ -52,6 +63,8 @@ export interface SkillInstallOutcome {
   skill: SkillRecord;
   /** False when the content was already in the store (deduplicated). */
   stored: boolean;
+  /** False when the skill already held this content, version and description: nothing was written. */
+  changed: boolean;
 }
 
 /**
@@ -93,7 +106,7 @@ export class SkillIngestion {
     const inspected = inspectSkill(request.name, request.version, request.files, limits);
     let stored = false;
     if (!(await this.content.has(inspected.contentDigest)))
-      stored = await this.content.put(inspected.contentDigest, inspected.files);
+      stored = await this.content.put(inspected.contentDigest, entryFiles(inspected));
     const content = {
       organizationId: request.organizationId,
       name: request.name,
@@ -101,6 +114,12 @@ export class SkillIngestion {
       description: inspected.manifest.description,
       contentDigest: inspected.contentDigest,
     };
+    // Installing what the skill already holds changes nothing, so it writes nothing: no row
+    // update, no audit event, the same `updatedAt`. Deploys reinstall every skill they ship, and
+    // PUT is idempotent. A concurrent install may still replace it a moment later, as it may
+    // replace any install.
+    const current = await this.rows.findByName(this.uow.executor, request.organizationId, request.name);
+    if (current && holdsContent(current, content)) return { skill: current, stored, changed: false };
     const at = this.clock.now().toISOString();
     const skill = await this.uow.run(async (trx) => {
       const before = await this.rows.findWithRoles(trx, request.organizationId, request.name);
@@ -109,7 +128,7 @@ export class SkillIngestion {
       await recordSkillChange(trx, before ?? null, { skill: installed, boundRoleIds: before?.boundRoleIds ?? [] });
       return installed;
     });
-    return { skill, stored };
+    return { skill, stored, changed: true };
   }
 }
 
@@ -136,49 +155,60 @@ export function inspectSkill(
   checkPaths(files.map((file) => file.path));
 
   let total = 0;
-  const encoded = files.map((file) => {
-    const bytes = toBytes(file);
-    if (limits.fileSize !== null && bytes.length > limits.fileSize) {
+  const checked = files.map((file) => {
+    const checkedFile = checkContent(file);
+    if (limits.fileSize !== null && checkedFile.size > limits.fileSize) {
       throw invalidSkill(
-        `The file ${quoted(file.path)} has ${bytes.length} bytes; this organization's fileSize limit is ` +
+        `The file ${quoted(file.path)} has ${checkedFile.size} bytes; this organization's fileSize limit is ` +
           `${limits.fileSize}`,
       );
     }
-    total += bytes.length;
+    total += checkedFile.size;
     if (limits.archiveExpansion !== null && total > limits.archiveExpansion) {
       throw invalidSkill(
         `The skill's files add up to more than this organization's archiveExpansion limit of ` +
           `${limits.archiveExpansion} bytes (at ${quoted(file.path)})`,
       );
     }
-    return { path: file.path, bytes };
+    return checkedFile;
   });
 
-  const manifestFile = encoded.find((file) => file.path === MANIFEST_PATH);
+  const manifestFile = checked.find((file) => file.path === MANIFEST_PATH);
   if (!manifestFile) throw invalidSkill(`The skill has no ${MANIFEST_PATH} at its root`);
-  const manifest = parseSkillManifest(manifestFile.bytes.toString('utf8'));
+  const { content: manifestContent } = manifestFile;
+  const manifest = parseSkillManifest(
+    typeof manifestContent === 'string' ? manifestContent : manifestContent.toString('utf8'),
+  );
   if (manifest.name !== undefined && manifest.name !== name) {
     throw invalidSkill(`The name in ${MANIFEST_PATH} is ${quoted(manifest.name)}, not the skill name ${quoted(name)}`);
   }
   const resolvedVersion = version ?? manifest.version ?? DEFAULT_VERSION;
   if (version === undefined) checkVersion(resolvedVersion);
 
-  encoded.sort((a, b) => byPathBytes(a.path, b.path));
-  const digest = contentDigest(encoded.map((file) => ({ path: file.path, sha256: sha256Hex(file.bytes) })));
-  return { files: encoded, manifest, version: resolvedVersion, contentDigest: digest };
+  checked.sort((a, b) => byPathBytes(a.path, b.path));
+  // A string is hashed as its UTF-8 bytes without first being copied into a buffer of its own.
+  const digest = contentDigest(checked.map((file) => ({ path: file.path, sha256: sha256Hex(file.content) })));
+  return { files: checked, manifest, version: resolvedVersion, contentDigest: digest };
 }
 
-/** The file's bytes; text must be well-formed Unicode and bytes valid UTF-8, so reading back gives the same content. */
-function toBytes(file: SkillFileInput): Buffer {
+/** The inspected files as the store writes them. */
+export const entryFiles = (inspected: InspectedSkill): EntryFile[] =>
+  inspected.files.map((file) => ({ path: file.path, bytes: Buffer.from(file.content) }));
+
+/**
+ * The file with its UTF-8 size; text must be well-formed Unicode and bytes valid UTF-8, so reading
+ * back gives the same content.
+ */
+function checkContent(file: SkillFileInput): InspectedFile {
   if (typeof file.content === 'string') {
     if (!isWellFormed(file.content))
       throw invalidSkill(`The file ${quoted(file.path)} is not valid UTF-8 text (it has a lone surrogate)`);
-    return Buffer.from(file.content, 'utf8');
+    return { path: file.path, content: file.content, size: Buffer.byteLength(file.content, 'utf8') };
   }
   const bytes = Buffer.from(file.content.buffer, file.content.byteOffset, file.content.byteLength);
   if (!isUtf8(bytes))
     throw invalidSkill(`The file ${quoted(file.path)} is not UTF-8 text (skills hold text files only)`);
-  return bytes;
+  return { path: file.path, content: bytes, size: bytes.length };
 }
 
 function checkVersion(version: string): void {

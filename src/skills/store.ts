@@ -27,6 +27,12 @@ export interface SkillContent {
   contentDigest: string;
 }
 
+/** Whether the row already has everything an install of `content` would write (its time aside). */
+export const holdsContent = (row: SkillRecord, content: SkillContent): boolean =>
+  row.version === content.version &&
+  row.description === content.description &&
+  row.content_digest === content.contentDigest;
+
 /** By name (unique in the organization). */
 export const skillOrder = listOrder((s: SkillWithRoles) => [s.skill.name], byCodeUnits);
 

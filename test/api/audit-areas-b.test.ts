@@ -364,6 +364,9 @@ describe('agent roles, their skills and agent skills', () => {
     }));
     const v2 = await skillRow('reviewer');
     expect(v2).toMatchObject({ id: v1.id, version: '2.0.0', description: 'Reviews code closely' });
+    // Installing what the skill holds again changes nothing, its time included.
+    await expectUnaudited(org, install('reviewer', '2.0.0', 'Reviews code closely'), 200);
+    expect(await skillRow('reviewer')).toEqual(v2);
     await expectUnaudited(
       org,
       // No SKILL.md: inspection refuses it before anything is written.

@@ -223,6 +223,22 @@ describe('PUT /agent-skills/{name}', () => {
     },
   );
 
+  it('a reinstall of what the skill holds writes nothing; the content under a new version is written', async () => {
+    const files = sampleFiles('steady');
+    const first = await okBody(install(acme, 'steady', files, '1.0.0'));
+    const installed = await rowOf(acme, 'steady');
+    hub.clock.advance(60_000);
+    expect(await okBody(install(acme, 'steady', files, '1.0.0'))).toEqual(first);
+    expect(await rowOf(acme, 'steady')).toEqual(installed);
+    // The same content under another version is a change: the row takes it, and the time.
+    expect(await okBody(install(acme, 'steady', files, '1.0.1'))).toEqual(first);
+    expect(await rowOf(acme, 'steady')).toEqual({
+      ...installed,
+      version: '1.0.1',
+      updatedAt: hub.clock.now().toISOString(),
+    });
+  });
+
   it('deduplicates identical content across names and organizations: one entry, one digest', async () => {
     const files = (name: string) => [
       { path: 'SKILL.md', content: '---\ndescription: shared\n---\nShared body.\n' },
@@ -636,6 +652,9 @@ describe('hub skill install', () => {
       expect((await rowOf(acme, 'versioned')).version).toBe('1.10');
       const again = await runHub(['skill', 'install', withVersion, '--org', 'globex', '--name', 'versioned'], env);
       expect(again.stdout).toMatch(/\(content already in the store\)\n$/);
+      const unchanged = await runHub(['skill', 'install', withVersion, '--org', 'globex', '--name', 'versioned'], env);
+      expect(unchanged.code, unchanged.stderr).toBe(0);
+      expect(unchanged.stdout).toMatch(/\(unchanged: the skill already held it\)\n$/);
       const bare = writeDir('bare-skill', [{ path: 'SKILL.md', content: '---\n---\nbody\n' }]);
       expect((await runHub(['skill', 'install', bare, '--org', 'acme'], env)).code).toBe(0);
       expect((await rowOf(acme, 'bare-skill')).version).toBe('0.0.0');
