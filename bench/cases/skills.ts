@@ -34,7 +34,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { removeTree } from '../../src/skills/content-store.js';
 import { inspectSkill, type IngestionLimits } from '../../src/skills/ingest.js';
 import { benchConfig, envInteger } from '../lib/env.js';
-import { HttpClientChild } from '../lib/http-client.js';
+import { type ClientAnswer, HttpClientChild } from '../lib/http-client.js';
 import { openScratchDb, type ScratchDb } from '../lib/scratch-db.js';
 import { timeRounds, type Step } from '../lib/timing.js';
 import { login } from '../lib/in-process.js';
@@ -126,23 +126,25 @@ async function run(): Promise<number> {
   held.client = client;
   /**
    * One request from the client process, its body handed over beforehand (`stored`): serializing
-   * and sending 2 MB are an integrator's costs, not the answer's. The answer comes back only with `read`.
+   * and sending 2 MB are an integrator's costs, not the answer's. The answer's text comes back only
+   * with `read`; its time always (the timing helpers take it).
    */
   const request = async (
     method: string,
     name: string,
     options: { bodyId?: string; suffix?: string; read?: boolean } = {},
-  ): Promise<Record<string, unknown> | undefined> => {
+  ): Promise<ClientAnswer> => {
     const { bodyId, suffix = '', read = false } = options;
-    const { status, text } = await client.request({
+    const answer = await client.request({
       method,
       url: `${base}/${name}${suffix}`,
       headers: { accept: 'application/json', cookie, ...(bodyId ? { 'content-type': 'application/json' } : {}) },
       ...(bodyId ? { bodyId } : {}),
       wantText: read,
     });
-    if (status !== 200) throw new Error(`${method} ${name}${suffix} answered ${status}: ${text?.slice(0, 300)}`);
-    return text === undefined ? undefined : (JSON.parse(text) as Record<string, unknown>);
+    if (answer.status !== 200)
+      throw new Error(`${method} ${name}${suffix} answered ${answer.status}: ${answer.text?.slice(0, 300)}`);
+    return answer;
   };
   let storedBodies = 0;
   /** Serializes a request body and hands it to the client process, untimed; answers its id. */
@@ -171,7 +173,10 @@ async function run(): Promise<number> {
     bodyId: await stored({ version: '1.0.0', files: sample }),
     read: true,
   });
-  check(overHttp?.contentDigest === installed.contentDigest, 'the same files over HTTP got another content address');
+  check(
+    (JSON.parse(overHttp.text ?? '{}') as { contentDigest?: string }).contentDigest === installed.contentDigest,
+    'the same files over HTTP got another content address',
+  );
 
   const limits: IngestionLimits = await (async () => {
     const [fileSize, attachmentCount, archiveExpansion] = await Promise.all(

@@ -157,6 +157,7 @@ async function run(): Promise<number> {
         const answer = await get(url, cookie);
         if (answer.status !== 200)
           throw new Error(`GET ${spec.path} as ${spec.actor} answered ${answer.status} during timing`);
+        return answer;
       }, spec.timing);
     });
     const figures: EndpointFigures = {

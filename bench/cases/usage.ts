@@ -419,12 +419,14 @@ async function measureVariant(
   const timing = await timeInterleaved(
     {
       http: async () => {
+        let answer: Answer | undefined;
         const queries = await captureQueries(db, async () => {
-          const answer = await get(url, cookie);
+          answer = await get(url, cookie);
           if (answer.status !== 200) throw new Error(`GET ${url} answered ${answer.status} during timing`);
         });
         calls += 1;
         statements += queries.length;
+        return answer;
       },
       service: () => services.usage.report(seed.org.id, spec.query),
       raw: () => db.raw(appStatement.sql, appStatement.bindings),
@@ -694,6 +696,7 @@ async function measureBreakdown(
         http: async () => {
           const res = await get(url, cookie);
           if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status} during timing`);
+          return res;
         },
         service: () => services.usage.breakdown(orgId, spec.query),
         raw,

@@ -19,11 +19,15 @@ function send(message: HttpClientMessage & { type: 'request' }): Promise<HttpCli
   return new Promise((resolve, reject) => {
     const headers = { ...message.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
     const signal = message.timeoutMs === undefined ? undefined : AbortSignal.timeout(message.timeoutMs);
+    // The request is timed here, from its start to its answer's last byte: the parent's own clock
+    // would add the IPC round trip to this process, which is no part of the answer.
+    const started = performance.now();
     const req = http.request(message.url, { method: message.method, headers, agent, signal }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
       res.on('end', () => {
+        const clientElapsedMs = performance.now() - started;
         const status = res.statusCode ?? 0;
         const body = Buffer.concat(chunks);
         // The text only when wanted, or to explain a failure: 2 MB over IPC is not the answer's cost.
@@ -33,6 +37,7 @@ function send(message: HttpClientMessage & { type: 'request' }): Promise<HttpCli
           id: message.id,
           status,
           bytes: body.length,
+          clientElapsedMs,
           ...(text === undefined ? {} : { text }),
         });
       });

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ask, stopChild } from './ipc.js';
+import type { SelfTimed } from './timing.js';
 
 /** parent → child: store a body for later requests, or send a request. */
 export type HttpClientMessage =
@@ -20,14 +21,24 @@ export type HttpClientMessage =
 /** child → parent. */
 export type HttpClientReply =
   | { type: 'stored'; id: number }
-  | { type: 'response'; id: number; status: number; bytes: number; text?: string }
+  | { type: 'response'; id: number; status: number; bytes: number; clientElapsedMs: number; text?: string }
   | { type: 'failed'; id: number; message: string };
+
+/** An answer read whole by the client process, with the time the request took there. */
+export interface ClientAnswer extends SelfTimed {
+  status: number;
+  bytes: number;
+  /** The answer's text, when it was asked for (or the status was not 200). */
+  text?: string;
+}
 
 /**
  * The parent's handle on an HTTP client process (bench/lib/http-client-child.ts): for the cases
  * whose server runs in the bench's own process, so that a timed request costs that thread the
- * server's work only. A timed call is a round trip over IPC besides the request (well under a
- * millisecond of small messages): the figures can only come out slower than the server's, never faster.
+ * server's work only. Each answer carries the request's duration as the client process measured it
+ * (`clientElapsedMs`, from sending the request to the last byte of the answer); the timing helpers
+ * (bench/lib/timing.ts) take that figure, so the IPC round trip to the process (~0.25 ms) is not
+ * counted as the request's.
  */
 export class HttpClientChild {
   private nextId = 0;
@@ -50,12 +61,11 @@ export class HttpClientChild {
   }
 
   /** One request; the body text comes back only with `wantText` (or when the status is not 200). */
-  async request(
-    options: Omit<Extract<HttpClientMessage, { type: 'request' }>, 'type' | 'id'>,
-  ): Promise<{ status: number; bytes: number; text?: string }> {
+  async request(options: Omit<Extract<HttpClientMessage, { type: 'request' }>, 'type' | 'id'>): Promise<ClientAnswer> {
     const reply = await this.call({ type: 'request', id: ++this.nextId, ...options });
     if (reply.type !== 'response') throw new Error('HTTP client: unexpected reply');
-    return { status: reply.status, bytes: reply.bytes, ...(reply.text === undefined ? {} : { text: reply.text }) };
+    const { status, bytes, clientElapsedMs, text } = reply;
+    return { status, bytes, clientElapsedMs, ...(text === undefined ? {} : { text }) };
   }
 
   stop(): void {

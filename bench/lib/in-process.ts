@@ -2,7 +2,7 @@ import type http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Services } from '../../src/app/services.js';
 import type { Db } from '../../src/db/connect.js';
-import { HttpClientChild } from './http-client.js';
+import { type ClientAnswer, HttpClientChild } from './http-client.js';
 import type { ScratchDb } from './scratch-db.js';
 
 /** Logs a user in through the real one-time link flow; returns the Cookie header value. */
@@ -12,12 +12,8 @@ export async function login(services: Services, imOpenId: string): Promise<strin
   return `hub_session=${session.token}`;
 }
 
-/** A response read whole: its status, its size, and its text when it was asked for (or was not a 200). */
-export interface Answer {
-  status: number;
-  bytes: number;
-  text?: string;
-}
+/** A response read whole: its status, its size, its time, and its text when it was asked for (or was not a 200). */
+export type Answer = ClientAnswer;
 
 /**
  * GET with the session cookie, sent by the client process and read to the end there (the timing

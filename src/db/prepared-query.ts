@@ -48,6 +48,32 @@ export function preparedQuery<Params extends Record<string, ParamValue>, Row>(
   };
 }
 
+/**
+ * preparedQuery for a read whose SQL depends on which of its optional parameters are given, never on
+ * their values (a filter is there or not): one kept statement per set of given parameters, its
+ * build handed only those (an absent one is `undefined`, as the caller's is).
+ */
+export function preparedPerPresence<Params extends { [Name in keyof Params]: ParamValue | undefined }, Row>(
+  build: QueryBuild<Params>,
+): (db: Executor, params: Params) => Promise<Row[]> {
+  const byPresence = new Map<string, (db: Executor, params: Params) => Promise<Row[]>>();
+  return (db, params) => {
+    const values = params as Record<string, ParamValue | undefined>;
+    const given = Object.keys(values)
+      .filter((name) => values[name] !== undefined)
+      .sort();
+    const key = given.join('\u0000');
+    let run = byPresence.get(key);
+    if (!run) {
+      run = preparedQuery<Record<string, ParamValue>, Row>((executor, markers) =>
+        build(executor, Object.fromEntries(given.map((name) => [name, markers[name]])) as Params),
+      ) as (db: Executor, params: Params) => Promise<Row[]>;
+      byPresence.set(key, run);
+    }
+    return run(db, params);
+  };
+}
+
 function compile<Params>(db: Executor, build: QueryBuild<Params>): Compiled {
   const markers = new Proxy({} as Record<string, string>, {
     get: (_target, key) => (typeof key === 'string' ? `${MARK}${key}` : undefined),

@@ -1,5 +1,6 @@
 import { type BulkColumns, prepareInsert } from '../db/bulk-insert.js';
 import { isPostgres } from '../db/connect.js';
+import { preparedPerPresence } from '../db/prepared-query.js';
 import type { Executor } from '../db/unit-of-work.js';
 import type { FolderTreeStore } from '../folder-tree/store.js';
 
@@ -29,6 +30,9 @@ export interface FactRecord {
 }
 
 /** The filters the report and the breakdown share: a window and, optionally, some projects. */
+/** The parameters of the usage reads: the organization and the filter, each read prepared per filter present. */
+type FilterParams = UsageFilter & { organizationId: string };
+
 export interface UsageFilter {
   from?: string | undefined;
   to?: string | undefined;
@@ -246,9 +250,13 @@ export class UsageStore {
    * bytewise (migration 20261124000000) and projects.id in the database's collation, so the join
    * cannot probe projects' primary key, and without it would read every organization's projects.
    */
-  async usageByProject(db: Executor, organizationId: string, window: UsageFilter): Promise<UsageRowRecord[]> {
+  async usageByProject(db: Executor, organizationId: string, filter: UsageFilter): Promise<UsageRowRecord[]> {
+    return this.byProject(db, { organizationId, ...filter });
+  }
+
+  private readonly byProject = preparedPerPresence<FilterParams, UsageRowRecord>((db, params) => {
     const sums = db('runs as r')
-      .where('r.organization_id', organizationId)
+      .where('r.organization_id', params.organizationId)
       .groupBy('r.project_id')
       .select(
         'r.project_id',
@@ -258,20 +266,26 @@ export class UsageStore {
         db.raw('sum(r.output_tokens) as output_tokens'),
         db.raw('sum(r.cost_usd) as cost_usd'),
       );
-    this.applyFilter(db, sums, 'r', organizationId, window);
+    this.applyFilter(db, sums, 'r', params);
     return db
       .from(sums.as('s'))
-      .join('projects as p', (on) => on.on('p.id', 's.project_id').andOnVal('p.organization_id', '=', organizationId))
+      .join('projects as p', (on) =>
+        on.on('p.id', 's.project_id').andOnVal('p.organization_id', '=', params.organizationId),
+      )
       .select('s.*', 'p.name as project_name', 'p.folder_id');
-  }
+  });
 
   /**
    * Sums of the organization's facts per kind under the filter: one statement, an index-only
    * scan of run_facts_org_project_cover_idx.
    */
   async factsByKind(db: Executor, organizationId: string, filter: UsageFilter): Promise<FactKindSumRecord[]> {
+    return this.byKind(db, { organizationId, ...filter });
+  }
+
+  private readonly byKind = preparedPerPresence<FilterParams, FactKindSumRecord>((db, params) => {
     const sums = db('run_facts as f')
-      .where('f.organization_id', organizationId)
+      .where('f.organization_id', params.organizationId)
       .groupBy('f.kind')
       .select(
         'f.kind',
@@ -279,9 +293,9 @@ export class UsageStore {
         db.raw('sum(f.quantity) as quantity'),
         db.raw('sum(f.cost_usd) as cost_usd'),
       );
-    this.applyFilter(db, sums, 'f', organizationId, filter);
+    this.applyFilter(db, sums, 'f', params);
     return sums;
-  }
+  });
 
   /**
    * Sums of the capability facts per capability under the filter, each with the label of the
@@ -289,8 +303,12 @@ export class UsageStore {
    * grouped first, and only the per-capability rows joined to the connections.
    */
   async factsByCapability(db: Executor, organizationId: string, filter: UsageFilter): Promise<CapabilitySumRecord[]> {
+    return this.byCapability(db, { organizationId, ...filter });
+  }
+
+  private readonly byCapability = preparedPerPresence<FilterParams, CapabilitySumRecord>((db, params) => {
     const sums = db('run_facts as f')
-      .where('f.organization_id', organizationId)
+      .where('f.organization_id', params.organizationId)
       .where('f.kind', 'capability')
       .groupBy('f.capability_id')
       .select(
@@ -299,31 +317,28 @@ export class UsageStore {
         db.raw('sum(f.quantity) as quantity'),
         db.raw('sum(f.cost_usd) as cost_usd'),
       );
-    this.applyFilter(db, sums, 'f', organizationId, filter);
+    this.applyFilter(db, sums, 'f', params);
     return db
       .from(sums.as('s'))
       .leftJoin('capability_connections as c', (on) =>
-        on.on('c.capability_id', 's.capability_id').andOnVal('c.organization_id', '=', organizationId),
+        on.on('c.capability_id', 's.capability_id').andOnVal('c.organization_id', '=', params.organizationId),
       )
       .select('s.*', 'c.label');
-  }
+  });
 
-  /** The window, folder and project filters, on a query over `runs` or `run_facts` aliased `alias`. */
-  private applyFilter(
-    db: Executor,
-    query: ReturnType<Executor>,
-    alias: string,
-    organizationId: string,
-    filter: UsageFilter,
-  ): void {
-    if (filter.from) query.where(`${alias}.at`, '>=', filter.from);
-    if (filter.to) query.where(`${alias}.at`, '<', filter.to);
-    if (filter.projectId) query.where(`${alias}.project_id`, filter.projectId);
-    if (filter.folderId) {
-      const subtree = this.folders.subtreeIds(db, organizationId, filter.folderId);
+  /**
+   * The window, folder and project filters given, on a query over `runs` or `run_facts` aliased
+   * `alias`. Whether a filter applies depends on its presence alone, as preparedPerPresence needs.
+   */
+  private applyFilter(db: Executor, query: ReturnType<Executor>, alias: string, params: FilterParams): void {
+    if (params.from !== undefined) query.where(`${alias}.at`, '>=', params.from);
+    if (params.to !== undefined) query.where(`${alias}.at`, '<', params.to);
+    if (params.projectId !== undefined) query.where(`${alias}.project_id`, params.projectId);
+    if (params.folderId !== undefined) {
+      const subtree = this.folders.subtreeIds(db, params.organizationId, params.folderId);
       query.whereIn(
         `${alias}.project_id`,
-        db('projects').where('organization_id', organizationId).whereIn('folder_id', subtree).select('id'),
+        db('projects').where('organization_id', params.organizationId).whereIn('folder_id', subtree).select('id'),
       );
     }
   }

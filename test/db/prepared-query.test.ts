@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { preparedQuery } from '../../src/db/prepared-query.js';
+import { preparedPerPresence, preparedQuery } from '../../src/db/prepared-query.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 // A prepared query (src/db/prepared-query.ts) is built once and run with each call's values, on
@@ -78,5 +78,32 @@ describe('preparedQuery', () => {
   it('refuses a call without a value for a parameter', async () => {
     const { db } = database;
     await expect(byOwner(db, { owner: 'ann' } as never)).rejects.toThrow(/no value for the parameter "minSize"/);
+  });
+});
+
+describe('preparedPerPresence', () => {
+  const things = preparedPerPresence<
+    { owner: string; label?: string | undefined; minSize?: number | undefined },
+    Thing
+  >((db, { owner, label, minSize }) => {
+    const query = db('things').where({ owner }).orderBy('id').select('id', 'owner', 'label', 'size');
+    if (label !== undefined) query.where({ label });
+    if (minSize !== undefined) query.where('size', '>=', minSize);
+    return query;
+  });
+
+  it('keeps one statement per set of given parameters, each bound with its call values', async () => {
+    const { db } = database;
+    const ann = await db('things').where({ owner: 'ann' }).orderBy('id').select('id', 'owner', 'label', 'size');
+    expect(await things(db, { owner: 'ann' })).toEqual(ann);
+    expect(await things(db, { owner: 'ann', label: 'first' })).toEqual(ann.filter((t) => t.label === 'first'));
+    expect(await things(db, { owner: 'ann', minSize: 2 })).toEqual(ann.filter((t) => t.size >= 2));
+    expect(await things(db, { owner: 'ann', label: 'first', minSize: 2 })).toEqual([]);
+    // An absent filter given as undefined is the same statement as one left out; values change per call.
+    expect(await things(db, { owner: 'bob', label: undefined, minSize: 3 })).toEqual([
+      { id: 'c', owner: 'bob', label: "it's", size: 3 },
+    ]);
+    expect(await things(db, { minSize: 0, owner: 'bob' })).toEqual([{ id: 'c', owner: 'bob', label: "it's", size: 3 }]);
+    expect(await things(db, { owner: 'ann', label: "first' or 1=1 --" })).toEqual([]);
   });
 });
