@@ -39,13 +39,14 @@ describe(`database (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`, 
   });
 
   it.runIf(!process.env.TEST_DATABASE_URL)(
-    'opens SQLite with WAL, a busy timeout, foreign keys and synchronous=FULL',
+    'opens SQLite with WAL, a busy timeout, foreign keys, synchronous=FULL and a 64 MiB page cache',
     async () => {
       const pragma = async (name: string) => Object.values((await database.db.raw(`PRAGMA ${name}`))[0])[0];
       expect(await pragma('journal_mode')).toBe('wal');
       expect(await pragma('foreign_keys')).toBe(1);
       expect(await pragma('synchronous')).toBe(2);
       expect(await pragma('busy_timeout')).toBe(30000);
+      expect(await pragma('cache_size')).toBe(-65_536);
     },
   );
 });
