@@ -2,7 +2,8 @@
  * Our service as production runs it: the whole createApp stack (request log, CSRF guard, body and
  * cookie parsing, express-openapi-validator on requests only, the authorizer with its caches,
  * the database), info-level logging on, on a fresh database seeded with one organization of 100
- * members, 12 active projects in folders and a few teams (bench/lib/seed-structure.ts).
+ * members, 12 active projects in folders and a few teams (bench/lib/seed-structure.ts), that has
+ * made one change through the services in an audit scope, as the API makes it, before the load.
  *
  * The requests it hands the load generator are all database reads (the session and membership
  * caches answer who is calling, not what is asked): the member list and the explorer as the
@@ -13,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createServices } from '../../src/app/services.js';
+import { CONSOLE_ACTOR, withAuditScope } from '../../src/audit/scope.js';
 import { systemClock } from '../../src/config/clock.js';
 import { loadConfig } from '../../src/config/config.js';
 import { openDatabase } from '../../src/db/connect.js';
@@ -46,6 +48,11 @@ await runBenchServer(async () => {
     const seed = await seedStructure(db, LOAD_SIZE, randomBytes(4).toString('hex'));
     const owner = await login(services, seed.owner.imOpenId);
     const member = await login(services, seed.member.imOpenId);
+    // A running server has served changes: one is made here as the API makes it, in an audit
+    // scope, so whatever a change leaves behind (an enabled AsyncLocalStorage, say) is measured.
+    await withAuditScope({ actor: CONSOLE_ACTOR, at: new Date(), action: 'createTeam', requestId: null }, () =>
+      services.teams.create(seed.org.id, { slug: 'bench-change', name: 'Bench change' }),
+    );
     const org = `/api/org/${seed.org.slug}`;
     const headers = (cookie: string) => ({ accept: 'application/json', cookie });
 
