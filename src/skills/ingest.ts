@@ -80,7 +80,8 @@ export interface SkillInstallOutcome {
  * 4. atomic rename into `<data>/skills/<digest>`.
  *    (Steps 2–4 are `SkillContent.put`; on PostgreSQL the entry is first inserted into the
  *    database in one transaction — the copy every instance reads — and then mirrored to disk.)
- * 5. commit the row naming the digest. The entry is durable before the row exists, so no row
+ * 5. commit the row naming the digest, with its audit event, unless the row already holds this
+ *    content, version and description. The entry is durable before the row exists, so no row
  *    ever names a missing entry; a crash between 4 and 5 leaves a complete entry no row names.
  */
 export class SkillIngestion {
@@ -193,7 +194,10 @@ export function inspectSkill(
 
 /** The inspected files as the store writes them. */
 export const entryFiles = (inspected: InspectedSkill): EntryFile[] =>
-  inspected.files.map((file) => ({ path: file.path, bytes: Buffer.from(file.content) }));
+  inspected.files.map(({ path, content }) => ({
+    path,
+    bytes: typeof content === 'string' ? Buffer.from(content, 'utf8') : content,
+  }));
 
 /**
  * The file with its UTF-8 size; text must be well-formed Unicode and bytes valid UTF-8, so reading

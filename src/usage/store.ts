@@ -30,9 +30,6 @@ export interface FactRecord {
 }
 
 /** The filters the report and the breakdown share: a window and, optionally, some projects. */
-/** The parameters of the usage reads: the organization and the filter, each read prepared per filter present. */
-type FilterParams = UsageFilter & { organizationId: string };
-
 export interface UsageFilter {
   from?: string | undefined;
   to?: string | undefined;
@@ -41,6 +38,9 @@ export interface UsageFilter {
   /** Only this project. */
   projectId?: string | undefined;
 }
+
+/** The parameters of the usage reads: the organization and the filter, each read prepared per filter present. */
+type FilterParams = UsageFilter & { organizationId: string };
 
 export interface FactKindSumRecord {
   kind: string;
