@@ -36,7 +36,7 @@ export function prepareInsert(trx: Executor, table: string, columns: BulkColumns
     fields.push(double ? `(value ->> ${at}) * power(2, value ->> ${at + 1})` : `value ->> ${at}`);
     at += double ? 2 : 1;
   }
-  // A loop per row: a flatMap made an array for every value (a usage run: 2.6 → 0.9 µs with the JSON).
+  // Each tuple is filled in place: a flatMap made an array per value (a usage run: 2.6 → 0.9 µs with the JSON).
   const tuples = rows.map((row) => {
     const tuple: unknown[] = [];
     names.forEach((name, i) => {
