@@ -36,11 +36,21 @@ export function grantsOfUser(db: Executor, organizationId: string, userId: strin
     .where('g.organization_id', organizationId);
 }
 
+/** The user's grants on one project, through any principal (`grantsOfUser`, narrowed to it). */
+export function grantsOfUserOnProject(
+  db: Executor,
+  organizationId: string,
+  userId: string,
+  projectId: string,
+): Knex.QueryBuilder {
+  return grantsOfUser(db, organizationId, userId).where('g.project_id', projectId);
+}
+
 const rolesOfUserOnProject = preparedQuery<
   { organizationId: string; userId: string; projectId: string },
   { role: GrantRole }
 >((db, { organizationId, userId, projectId }) =>
-  grantsOfUser(db, organizationId, userId).where('g.project_id', projectId).select('g.role'),
+  grantsOfUserOnProject(db, organizationId, userId, projectId).select('g.role'),
 );
 
 /** Permission grants on projects, for users and teams. */

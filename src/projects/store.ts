@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { Executor } from '../db/unit-of-work.js';
 import type { GrantRole } from '../grants/roles.js';
-import { grantsOfUser } from '../grants/store.js';
+import { grantsOfUserOnProject } from '../grants/store.js';
 import type { ProjectRecord } from './project.js';
 
 /** A project with everything its detail view shows, from one joined query. */
@@ -45,10 +45,7 @@ const projectInOrgWithRoles = preparedQuery<
 >((db, { organizationId, projectId, userId }) =>
   db('projects as p')
     .leftJoin(
-      grantsOfUser(db, organizationId, userId)
-        .where('g.project_id', projectId)
-        .select('g.project_id', 'g.role')
-        .as('gr'),
+      grantsOfUserOnProject(db, organizationId, userId, projectId).select('g.project_id', 'g.role').as('gr'),
       'gr.project_id',
       'p.id',
     )
