@@ -22,6 +22,11 @@ export type RowSetsOf<Sets extends RowSets> = { [Name in keyof Sets]: unknown[] 
  * list (100 members: ~240 → ~150 µs of CPU; 20,000 projects: about half the query's time), and
  * each statement is a trip to the driver's thread. For lists the app reads whole.
  *
+ * Each row travels as an array of its values, in `columns` order, and becomes an object here:
+ * the database builds an array faster than an object (SQLite, 20,000 projects: 19 against 31 ms),
+ * and JSON.parse reads one faster than an object, whose every key it must look up and whose shape
+ * it must build (100 members: ~25 against ~50 µs; with the objects made here, ~40).
+ *
  * The statement is prepared (`preparedQuery`): `build` makes the sets from named parameters,
  * and is held to the same rules.
  *
@@ -33,9 +38,11 @@ export function preparedRowSets<Params extends Record<string, ParamValue>, Sets 
   build: (db: Executor, params: Params) => Sets,
 ): (db: Executor, params: Params) => Promise<RowSetsOf<Sets>> {
   let names: string[] = [];
+  let columns: (readonly string[])[] = [];
   const read = preparedQuery<Params, Record<string, unknown>>((db, params) => {
     const sets = build(db, params);
     names = Object.keys(sets);
+    columns = Object.values(sets).map((set) => set.columns);
     return rowSetsQuery(db, sets);
   });
   return async (db, params) => {
@@ -43,7 +50,7 @@ export function preparedRowSets<Params extends Record<string, ParamValue>, Sets 
     const answer: Record<string, unknown[]> = {};
     names.forEach((name, i) => {
       const value = result![`set_${i}`];
-      answer[name] = (typeof value === 'string' ? JSON.parse(value) : value) as unknown[];
+      answer[name] = rowObjects((typeof value === 'string' ? JSON.parse(value) : value) as unknown[][], columns[i]!);
     });
     return answer as RowSetsOf<Sets>;
   };
@@ -57,25 +64,40 @@ export function preparedRows<Params extends Record<string, ParamValue>, Row>(
   return async (db, params) => (await read(db, params)).rows as Row[];
 }
 
-/** One statement selecting each set as a JSON array, `set_0`, `set_1`, … in the order of `sets`. */
+/** Each row's values, in `columns` order, as an object keyed by the column names. */
+function rowObjects(rows: unknown[][], columns: readonly string[]): Record<string, unknown>[] {
+  const objects = new Array<Record<string, unknown>>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const values = rows[i]!;
+    const object: Record<string, unknown> = {};
+    for (let c = 0; c < columns.length; c++) object[columns[c]!] = values[c];
+    objects[i] = object;
+  }
+  return objects;
+}
+
+/**
+ * One statement selecting each set as a JSON array of rows, `set_0`, `set_1`, … in the order of
+ * `sets`; each row is an array of its values in `columns` order.
+ */
 function rowSetsQuery(db: Executor, sets: RowSets): Knex.QueryBuilder {
   const onPostgres = isPostgres(db);
   const selects = Object.values(sets).map(({ query, columns }, i) => {
-    const fields = columns.map(field).join(', ');
+    const values = columns.map(qualified).join(', ');
     const rows = onPostgres
-      ? `(select coalesce(json_agg(json_build_object(${fields})), '[]'::json) from (?) as r)`
-      : `(select json_group_array(json_object(${fields})) from (?) as r)`;
+      ? `(select coalesce(json_agg(json_build_array(${values})), '[]'::json) from (?) as r)`
+      : `(select json_group_array(json_array(${values})) from (?) as r)`;
     return db.raw(`${rows} as set_${i}`, [query]);
   });
   return db.select(selects);
 }
 
 /**
- * A column as a key and its value. Column names are the stores' own identifiers, never input. The
- * value is the column qualified by the row set's alias: SQLite would read a bare double-quoted name
- * that matches no column as a string, hiding a misnamed column; qualified, it fails on both engines.
+ * A column's value, qualified by the row set's alias. Column names are the stores' own
+ * identifiers, never input. Qualified, a misnamed column fails on both engines: SQLite would read
+ * a bare double-quoted name that matches no column as a string.
  */
-function field(column: string): string {
+function qualified(column: string): string {
   if (!/^[a-z_][a-z0-9_]*$/.test(column)) throw new Error(`row sets: "${column}" is not a column name`);
-  return `'${column}', r.${column}`;
+  return `r.${column}`;
 }
