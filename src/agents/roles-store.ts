@@ -71,9 +71,9 @@ export class AgentRoleStore {
     ]);
     const namesByRole = new Map<string, string[]>();
     for (const { role_key, name } of bindings) namesByRole.set(role_key, [...(namesByRole.get(role_key) ?? []), name]);
-    return roles
-      .map((role) => ({ role, skillNames: (namesByRole.get(role.id) ?? []).sort(byCodeUnits) }))
-      .sort(roleOrder.sort);
+    return roleOrder.sorted(
+      roles.map((role) => ({ role, skillNames: (namesByRole.get(role.id) ?? []).sort(byCodeUnits) })),
+    );
   }
 
   async find(

@@ -80,7 +80,7 @@ export class ApiTokenStore {
   list(db: Executor, organizationId: string, userId?: string): Promise<ApiTokenRecord[]> {
     const query = tokens(db).where('t.organization_id', organizationId);
     if (userId !== undefined) query.where('t.user_id', userId);
-    return query.select(COLUMNS).then((rows: ApiTokenRecord[]) => rows.sort(apiTokenOrder.sort));
+    return query.select(COLUMNS).then((rows: ApiTokenRecord[]) => apiTokenOrder.sorted(rows));
   }
 
   find(db: Executor, organizationId: string, tokenId: string): Promise<ApiTokenRecord | undefined> {

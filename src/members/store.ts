@@ -29,7 +29,7 @@ export class MemberStore {
   /** The organization's active members, in one query, ordered by display name. */
   async listActive(db: Executor, organizationId: string): Promise<OrgMemberRecord[]> {
     const rows = await activeMemberRows(db, { organizationId });
-    return rows.sort(memberOrder.sort);
+    return memberOrder.sorted(rows);
   }
 
   async findActive(db: Executor, organizationId: string, userId: string): Promise<OrgMemberRecord | undefined> {

@@ -1,4 +1,5 @@
 import { badRequest } from '../errors/api-error.js';
+import { byCodeUnits, type FoldedOrder } from './order.js';
 
 /** The optional `limit` and `cursor` of a list operation (DESIGN §5 "Pagination"). */
 export interface PageRequest {
@@ -20,11 +21,20 @@ export interface ListOrder<T> {
   arity: number;
   keyOf(item: T): CursorKey;
   compare(a: CursorKey, b: CursorKey): number;
-  /** The same order as an `Array.prototype.sort` comparator. */
-  sort(a: T, b: T): number;
+  /** The items in this order, sorted in place. */
+  sorted(items: T[]): T[];
 }
 
 type KeyPart = string | number;
+
+type Comparator = (a: KeyPart, b: KeyPart) => number;
+
+/** An item with its sort key computed once, and the folded form of each part that has one. */
+interface Keyed<T> {
+  item: T;
+  key: CursorKey;
+  folded: (string | undefined)[];
+}
 
 /**
  * A list's order as its sort key and one comparator per part of it, so sorting the list and
@@ -34,14 +44,36 @@ export function listOrder<T, K extends KeyPart[]>(
   keyOf: (item: T) => [...K],
   ...comparators: { [I in keyof K]: (a: K[I], b: K[I]) => number }
 ): ListOrder<T> {
+  const parts = comparators as unknown as Comparator[];
+  const folds = parts.map((comparator) => (comparator as Partial<FoldedOrder>).fold);
   const compare = (a: CursorKey, b: CursorKey): number => {
-    for (let i = 0; i < comparators.length; i++) {
-      const order = (comparators[i] as (x: KeyPart, y: KeyPart) => number)(a[i]!, b[i]!);
+    for (let i = 0; i < parts.length; i++) {
+      const order = parts[i]!(a[i]!, b[i]!);
       if (order !== 0) return order;
     }
     return 0;
   };
-  return { arity: comparators.length, keyOf, compare, sort: (a, b) => compare(keyOf(a), keyOf(b)) };
+  // `compare` on keys made once per item, a folded part by its folded form made once too: what
+  // `foldedFirst` compares, without folding both strings at every comparison.
+  const compareKeyed = (a: Keyed<T>, b: Keyed<T>): number => {
+    for (let i = 0; i < parts.length; i++) {
+      const order = folds[i]
+        ? byCodeUnits(a.folded[i]!, b.folded[i]!) || byCodeUnits(a.key[i] as string, b.key[i] as string)
+        : parts[i]!(a.key[i]!, b.key[i]!);
+      if (order !== 0) return order;
+    }
+    return 0;
+  };
+  const sorted = (items: T[]): T[] => {
+    const keyed = items.map((item): Keyed<T> => {
+      const key = keyOf(item);
+      return { item, key, folded: folds.map((fold, i) => fold?.(key[i] as string)) };
+    });
+    keyed.sort(compareKeyed);
+    for (let i = 0; i < keyed.length; i++) items[i] = keyed[i]!.item;
+    return items;
+  };
+  return { arity: parts.length, keyOf, compare, sorted };
 }
 
 /** Opaque to clients: the key of the last item shown, as base64url JSON. */

@@ -81,9 +81,12 @@ export class SkillStore {
       }
       if (row.bound_role_id !== null) skill.roleIds.add(row.bound_role_id);
     }
-    return [...skills.values()]
-      .map(({ record, roleIds }) => ({ skill: record, boundRoleIds: [...roleIds].sort(byCodeUnits) }))
-      .sort(skillOrder.sort);
+    return skillOrder.sorted(
+      [...skills.values()].map(({ record, roleIds }) => ({
+        skill: record,
+        boundRoleIds: [...roleIds].sort(byCodeUnits),
+      })),
+    );
   }
 
   /** One skill with the `roleId`s of the roles bound to it, sorted: one statement, as `list` makes each. */

@@ -40,7 +40,7 @@ export class TeamStore {
   /** The organization's active teams with live member counts, in one query. */
   async listActive(db: Executor, organizationId: string): Promise<TeamRecord[]> {
     const rows = await activeTeams(db, organizationId);
-    return rows.sort(teamOrder.sort);
+    return teamOrder.sorted(rows);
   }
 
   async findActive(db: Executor, organizationId: string, teamId: string): Promise<TeamRecord | undefined> {
@@ -121,7 +121,7 @@ export class TeamStore {
   /** The team's active members, ordered by display name. */
   async listMembers(db: Executor, organizationId: string, teamId: string): Promise<TeamMemberRecord[]> {
     const rows = await activeTeamMembers(db, organizationId).where('tm.team_id', teamId);
-    return rows.sort(teamMemberOrder.sort);
+    return teamMemberOrder.sorted(rows);
   }
 
   /**
