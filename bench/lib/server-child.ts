@@ -5,6 +5,8 @@ import { isParentMessage, type ChildMessage, type LoadTarget } from './protocol.
 /** What a server entry sets up; everything else about being a bench child lives here. */
 export interface BenchServer {
   handler: http.RequestListener;
+  /** Options for http.createServer, as the server's production start gives them. */
+  serverOptions?: http.ServerOptions;
   targets?: LoadTarget[];
   /** Releases what set-up took (database, temp files); runs once, after the listener closed. */
   close?: () => Promise<void>;
@@ -30,7 +32,7 @@ export async function runBenchServer(setup: () => Promise<BenchServer>): Promise
   let server: http.Server;
   try {
     bench = await setup();
-    server = http.createServer(bench.handler);
+    server = http.createServer(bench.serverOptions ?? {}, bench.handler);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', resolve);

@@ -20,6 +20,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { migrateLatest } from '../../src/db/migrate.js';
 import { createApp } from '../../src/http/app.js';
+import { appServerObjects } from '../../src/http/server-objects.js';
 import { createLogger } from '../../src/log/logger.js';
 import { login, waitForIdlePool } from '../lib/in-process.js';
 import { LOAD_SIZE, seedStructure } from '../lib/seed-structure.js';
@@ -55,9 +56,14 @@ await runBenchServer(async () => {
     );
     const org = `/api/org/${seed.org.slug}`;
     const headers = (cookie: string) => ({ accept: 'application/json', cookie });
+    // The server is made as `hub serve` makes it (src/cli/serve.ts).
+    const app = createApp(services);
+    const objects = appServerObjects();
+    objects.adopt(app);
 
     return {
-      handler: createApp(services),
+      handler: app,
+      serverOptions: objects.options,
       targets: [
         {
           name: 'members',

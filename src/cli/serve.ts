@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../http/app.js';
+import { appServerObjects } from '../http/server-objects.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { HOUR_MS } from '../config/clock.js';
@@ -43,7 +44,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   const state: InstanceState = { draining: false };
 
   let handler: (req: IncomingMessage, res: ServerResponse) => void = answerWhileStarting;
-  const server = http.createServer((req, res) => {
+  const objects = appServerObjects();
+  const server = http.createServer(objects.options, (req, res) => {
     if (state.draining) res.setHeader('Connection', 'close');
     handler(req, res);
   });
@@ -64,7 +66,9 @@ export async function serve(options: ServeOptions): Promise<void> {
     if ((options.demo || !config.databaseUrl) && (await runtime.organizations.isEmpty()))
       await seedDemo(runtime, config, logger);
 
-    handler = createApp(runtime, { instance: state });
+    const app = createApp(runtime, { instance: state });
+    objects.adopt(app);
+    handler = app;
     const other = otherServerOn(config.dataDir);
     if (other !== undefined && !config.databaseUrl) {
       logger.warn(

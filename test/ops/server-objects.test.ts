@@ -1,0 +1,62 @@
+import http, { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
+import { appServerObjects } from '../../src/http/server-objects.js';
+
+// The server `hub serve` runs makes each request and response with the app's own prototypes, so
+// Express's per-request Object.setPrototypeOf finds them in place (src/http/server-objects.ts).
+// What the request listener receives is recorded before Express sees it.
+
+interface Seen {
+  request: object | null;
+  response: object | null;
+}
+
+let server: http.Server | undefined;
+afterEach(async () => {
+  const open = server;
+  server = undefined;
+  if (open) await new Promise((resolve) => open.close(resolve));
+});
+
+async function serve(app: express.Express, objects = appServerObjects()) {
+  const seen: Seen[] = [];
+  server = http.createServer(objects.options, (req, res) => {
+    seen.push({ request: Object.getPrototypeOf(req), response: Object.getPrototypeOf(res) });
+    app(req, res);
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+  return { seen, objects, get: (path: string) => fetch(base + path).then(async (r) => [r.status, await r.json()]) };
+}
+
+function echoApp(): express.Express {
+  const app = express();
+  app.get('/echo', (req, res) => {
+    res.json({ isRequest: req instanceof IncomingMessage, isResponse: res instanceof ServerResponse, path: req.path });
+  });
+  return app;
+}
+
+describe('appServerObjects', () => {
+  it("makes requests and responses with the adopted app's prototypes, and the app answers as usual", async () => {
+    const app = echoApp();
+    const { seen, objects, get } = await serve(app);
+    objects.adopt(app);
+    expect(await get('/echo')).toEqual([200, { isRequest: true, isResponse: true, path: '/echo' }]);
+    expect(seen).toEqual([{ request: app.request, response: app.response }]);
+  });
+
+  it("makes node:http's own objects until an app is adopted", async () => {
+    const app = echoApp();
+    const { seen, objects, get } = await serve(app);
+    expect(await get('/echo')).toEqual([200, { isRequest: true, isResponse: true, path: '/echo' }]);
+    objects.adopt(app);
+    expect(await get('/echo')).toEqual([200, { isRequest: true, isResponse: true, path: '/echo' }]);
+    expect(seen).toEqual([
+      { request: IncomingMessage.prototype, response: ServerResponse.prototype },
+      { request: app.request, response: app.response },
+    ]);
+  });
+});
