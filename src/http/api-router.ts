@@ -10,7 +10,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { Logger } from '../log/logger.js';
 import { listOperations, toExpressPath, type OpenApiDocument, type OperationLocation } from './openapi-document.js';
 import type { OperationTable } from './operation-table.js';
-import { contextOf, type PipelineOperation, type Stage } from './pipeline/stage.js';
+import { contextOf, type PipelineOperation, type RequestContext, type Stage } from './pipeline/stage.js';
 import { requestLogger } from './request-log.js';
 
 export interface ApiRouterOptions {
@@ -68,7 +68,7 @@ function pipelineOperation({ operationId, method, path, operation }: OperationLo
 interface RuntimeSpec {
   rule: Rule;
   status?: number;
-  handle: (ctx: Record<string, unknown>) => Promise<unknown>;
+  handle: (ctx: HandlerContext) => Promise<unknown>;
 }
 
 function operationHandler(
@@ -79,18 +79,7 @@ function operationHandler(
   const changesState = operation.method !== 'get';
   return async (req: Request, res: Response) => {
     const context = contextOf(res);
-    const handle = () =>
-      spec.handle({
-        req,
-        res,
-        params: req.params,
-        query: req.query,
-        body: req.body,
-        get log() {
-          return requestLogger(res, logger);
-        },
-        ...context,
-      });
+    const handle = () => spec.handle(new HandlerContext(req, res, context, logger));
     // A state change is recorded by the service that makes it, in its transaction; the scope
     // tells it who is calling, which operation this is and the request's id.
     const result =
@@ -110,6 +99,37 @@ function operationHandler(
     if (result === undefined) res.end();
     else res.json(result);
   };
+}
+
+/**
+ * What a handler is given: the request and its parsed parts, what the stages established, and a
+ * logger made on first use. A class, so that `log` is a getter on its prototype: an object literal
+ * with a getter of its own is made by V8's slow path, outside the young generation, and as it
+ * points at the request, every request's objects outlived the young-generation GC meant to free
+ * them (as with a changed prototype: see server-objects.ts).
+ */
+class HandlerContext {
+  readonly params: Request['params'];
+  readonly query: Request['query'];
+  readonly body: unknown;
+  readonly #logger: Logger;
+
+  constructor(
+    readonly req: Request,
+    readonly res: Response,
+    context: RequestContext,
+    logger: Logger,
+  ) {
+    this.params = req.params;
+    this.query = req.query;
+    this.body = req.body;
+    this.#logger = logger;
+    Object.assign(this, context);
+  }
+
+  get log(): Logger {
+    return requestLogger(this.res, this.#logger);
+  }
 }
 
 /** The audit log's actor: the member, or the token acting for them (named after both). */
