@@ -20,6 +20,13 @@ const SECRET_KEYS = [
   'secret',
 ];
 
+/**
+ * JSON lines to `destination`, by default to stdout, written as each is logged. pino's own default
+ * writes asynchronously, each line a task for libuv's thread pool: under load that is a thread
+ * hand-off and wake-up per request (the access log), on the pool the SQLite driver runs every
+ * statement on. Written in place, a line is one write(2) on the event loop, none is lost to a crash
+ * in between, and a slow reader of stdout slows the process rather than filling its memory.
+ */
 export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}): Logger {
   const paths = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
   return pino(
@@ -29,7 +36,7 @@ export function createLogger(options: { level?: string; destination?: pino.Desti
       redact: { paths, censor: '[redacted]' },
       serializers: { err: serializeError },
     },
-    options.destination,
+    options.destination ?? pino.destination({ dest: process.stdout.fd, sync: true }),
   );
 }
 
