@@ -19,7 +19,7 @@ export function explorerOperations({ explorer }: Services) {
       async handle({ access }) {
         const { folders, projects } = await explorer.tree(access.organization.id);
         return {
-          folders: folders.map(toExplorerFolder).sort(folderOrder),
+          folders: folderOrder.sorted(folders.map(toExplorerFolder)),
           projects: projectOrder.sorted(projects.map(toExplorerProject)),
         };
       },

@@ -1,7 +1,10 @@
 import { byCodeUnits, byName } from '../shared/order.js';
+import { listOrder } from '../shared/pagination.js';
 
 /** How every folder tree lists its folders: by sortKey, then name, then id, so the order is total. */
-export const folderOrder = (
-  a: { sortKey: string; name: string; id: string },
-  b: { sortKey: string; name: string; id: string },
-): number => byCodeUnits(a.sortKey, b.sortKey) || byName(a.name, b.name) || byCodeUnits(a.id, b.id);
+export const folderOrder = listOrder(
+  (folder: { sortKey: string; name: string; id: string }) => [folder.sortKey, folder.name, folder.id],
+  byCodeUnits,
+  byName,
+  byCodeUnits,
+);

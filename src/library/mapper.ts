@@ -14,5 +14,5 @@ export const toAgentLibraryFolder = (f: LibraryFolderWithCounts): AgentLibraryFo
 
 /** The whole library, folders in tree order. */
 export const toAgentLibrary = (folders: LibraryFolderWithCounts[]): Schema<'AgentLibrary'> => ({
-  folders: folders.map(toAgentLibraryFolder).sort(folderOrder),
+  folders: folderOrder.sorted(folders.map(toAgentLibraryFolder)),
 });

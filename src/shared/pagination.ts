@@ -22,7 +22,7 @@ export interface ListOrder<T> {
   keyOf(item: T): CursorKey;
   compare(a: CursorKey, b: CursorKey): number;
   /** The items in this order, sorted in place. */
-  sorted(items: T[]): T[];
+  sorted<Item extends T>(items: Item[]): Item[];
 }
 
 type KeyPart = string | number;
@@ -64,8 +64,8 @@ export function listOrder<T, K extends KeyPart[]>(
     }
     return 0;
   };
-  const sorted = (items: T[]): T[] => {
-    const keyed = items.map((item): Keyed<T> => {
+  const sorted = <Item extends T>(items: Item[]): Item[] => {
+    const keyed = items.map((item): Keyed<Item> => {
       const key = keyOf(item);
       return { item, key, folded: folds.map((fold, i) => fold?.(key[i] as string)) };
     });

@@ -1,5 +1,6 @@
 import type { Schema } from '../http/operation-types.js';
 import { byCodeUnits, byName } from '../shared/order.js';
+import { listOrder } from '../shared/pagination.js';
 import type { CapabilitySumRecord, FactKindSumRecord, UsageRowRecord } from './store.js';
 
 type ProjectUsageRow = Schema<'ProjectUsageRow'>;
@@ -13,11 +14,12 @@ export function toUsageReport(
   to: string | undefined,
   records: UsageRowRecord[],
 ): Schema<'UsageReport'> {
-  const rows = records
-    .map(toProjectUsageRow)
-    .sort((a, b) => byName(a.projectName, b.projectName) || byCodeUnits(a.projectId, b.projectId));
+  const rows = projectRowOrder.sorted(records.map(toProjectUsageRow));
   return { from: from ?? null, to: to ?? null, projects: rows, totals: sumRows(rows) };
 }
+
+/** A report's rows by project name as people read it, then id. */
+const projectRowOrder = listOrder((row: ProjectUsageRow) => [row.projectName, row.projectId], byName, byCodeUnits);
 
 function toProjectUsageRow(r: UsageRowRecord): ProjectUsageRow {
   const runCount = Number(r.run_count);
