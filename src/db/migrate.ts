@@ -13,6 +13,7 @@ import * as apiTokensAndAudit from './migrations/20261123130000_api_tokens_and_a
 import * as sharedInstances from './migrations/20261123000000_shared_instances.js';
 import * as bindingOrganization from './migrations/20261123140000_binding_organization.js';
 import * as usageWritePath from './migrations/20261124000000_usage_write_path.js';
+import * as projectNameOrder from './migrations/20261124100000_project_name_order.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -32,6 +33,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261123130000_api_tokens_and_audit': apiTokensAndAudit,
   '20261123140000_binding_organization': bindingOrganization,
   '20261124000000_usage_write_path': usageWritePath,
+  '20261124100000_project_name_order': projectNameOrder,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {
@@ -52,9 +54,12 @@ export async function pendingMigrations(db: Db): Promise<string[]> {
   return pending.map((entry) => (typeof entry === 'string' ? entry : entry.file));
 }
 
-/** Undoes the latest migration applied: for tests of what a migration does to existing rows. */
-export async function rollbackLatest(db: Db): Promise<void> {
-  await db.migrate.down({ migrationSource });
+/**
+ * Undoes one applied migration, by name (later ones stay applied): for tests of what a migration
+ * does to existing rows.
+ */
+export async function rollBack(db: Db, name: string): Promise<void> {
+  await db.migrate.down({ migrationSource, name });
 }
 
 export async function rollbackAll(db: Db): Promise<void> {

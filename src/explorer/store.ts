@@ -42,7 +42,14 @@ export class ExplorerStore {
 
 const treeRowSets = preparedRowSets((db, { organizationId }: { organizationId: string }) => ({
   folders: { query: activeFoldersWithCounts(db, organizationId), columns: FOLDER_WITH_COUNTS_COLUMNS },
-  projects: { query: activeProjectsIn(organizationId, db('projects as p')), columns: PROJECT_COLUMNS },
+  // In about the list's order (projectOrder, by name folded then exact, then id), read from the
+  // index kept in that order (migration 20261124100000): no sort here, and the explorer's own
+  // sort, which decides the order on both engines, finds the rows sorted and only confirms it
+  // (20,000 projects: 17 → ~1 ms). SQLite's lower() folds ASCII only; other names come close.
+  projects: {
+    query: activeProjectsIn(organizationId, db('projects as p')).orderByRaw('lower(p.name), p.name, p.id'),
+    columns: PROJECT_COLUMNS,
+  },
   bindings: { query: liveBindings(db, organizationId), columns: BINDING_COLUMNS },
 }));
 

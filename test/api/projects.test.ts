@@ -162,6 +162,47 @@ describe('project life cycle', () => {
   });
 });
 
+describe('project lists', () => {
+  /** The lists' order, written out here: by name lower-cased, then exactly, then id, all by code units. */
+  const inListOrder = (projects: { id: string; name: string }[]) => {
+    const byUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    return [...projects].sort(
+      (a, b) => byUnits(a.name.toLowerCase(), b.name.toLowerCase()) || byUnits(a.name, b.name) || byUnits(a.id, b.id),
+    );
+  };
+
+  it('come by name as people read it, then exactly, then id, whatever the engine folds', async () => {
+    // SQLite's lower() folds ASCII only, PostgreSQL's by its locale: the names the database
+    // orders differently from the list come out in the list's order all the same.
+    const names = ['Éclair', 'zulu', 'Alpha', 'alpha', 'ÉCLAIR', 'beta', 'Ärger', 'Beta', 'İzmir', 'izmir', 'Zulu'];
+    const ids: string[] = [];
+    for (const name of names) ids.push(await createProject({ name }));
+    const archived = await createProject({ name: 'Aaa archived' });
+    expectOk(await call('admin', 'archiveProject', { path: { projectId: archived } }));
+
+    const { projects } = await okBody(call('admin', 'getExplorer'));
+    expect(projects.map((p) => p.id)).toEqual(inListOrder(projects).map((p) => p.id));
+    expect(projects.map((p) => p.id)).not.toContain(archived);
+    const ours = projects.filter((p) => ids.includes(p.id)).map((p) => p.name);
+    expect(ours).toEqual([
+      'Alpha',
+      'alpha',
+      'Beta',
+      'beta',
+      'izmir',
+      'İzmir',
+      'Zulu',
+      'zulu',
+      'Ärger',
+      'ÉCLAIR',
+      'Éclair',
+    ]);
+
+    const mine = await okBody(call('admin', 'listMyProjects'));
+    expect(mine.projects.map((p) => p.id)).toEqual(inListOrder(mine.projects).map((p) => p.id));
+  });
+});
+
 describe('chat bindings', () => {
   it('are made with hub project bind, shown on the project, and archived over HTTP', async () => {
     const id = await createProject({ name: 'Bound' });

@@ -5,12 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPostgres } from '../../src/db/connect.js';
-import { migrateLatest, pendingMigrations, rollbackLatest } from '../../src/db/migrate.js';
+import { migrateLatest, pendingMigrations, rollBack } from '../../src/db/migrate.js';
 import { okBody } from '../support/assertions.js';
 import { seedOrg } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
 import { runLine, writeJsonl } from '../support/usage-runs.js';
 
+const USAGE_WRITE_PATH = '20261124000000_usage_write_path';
 let hub: TestHub;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'usage-write-path-'));
 let projectId = '';
@@ -64,7 +65,7 @@ async function collations(): Promise<(string | null)[]> {
   return (result.rows as { collation_name: string | null }[]).map((r) => r.collation_name);
 }
 
-describe('migration 20261124000000_usage_write_path', () => {
+describe(`migration ${USAGE_WRITE_PATH}`, () => {
   it('keeps every run and fact, down and up again', async () => {
     const before = await rows();
     expect(before.runs).toHaveLength(30);
@@ -72,8 +73,8 @@ describe('migration 20261124000000_usage_write_path', () => {
     expect(await referencing('runs')).toEqual(['session_id']);
     expect(await referencing('run_facts')).toEqual(['run_id']);
 
-    await rollbackLatest(hub.services.db);
-    expect(await pendingMigrations(hub.services.db)).toEqual(['20261124000000_usage_write_path']);
+    await rollBack(hub.services.db, USAGE_WRITE_PATH);
+    expect(await pendingMigrations(hub.services.db)).toEqual([USAGE_WRITE_PATH]);
     expect(await rows()).toEqual(before);
     expect(await referencing('runs')).toEqual(['organization_id', 'project_id', 'session_id']);
     expect(await referencing('run_facts')).toEqual(['organization_id', 'project_id', 'run_id']);
@@ -87,7 +88,7 @@ describe('migration 20261124000000_usage_write_path', () => {
     'compares the keys ingest writes bytewise on PostgreSQL, and back',
     async () => {
       expect(await collations()).toEqual(['C', 'C', 'C']);
-      await rollbackLatest(hub.services.db);
+      await rollBack(hub.services.db, USAGE_WRITE_PATH);
       expect(await collations()).toEqual([null, null, null]);
       await migrateLatest(hub.services.db);
       expect(await collations()).toEqual(['C', 'C', 'C']);
