@@ -360,12 +360,6 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
   const plan: [string, string, TimingOptions, () => Promise<unknown> | unknown][] = [
     [
       'getExplorer',
-      'folders query alone (folderStore.listActiveWithCounts)',
-      BIG,
-      () => services.folderStore.listActiveWithCounts(services.db, orgId),
-    ],
-    [
-      'getExplorer',
       'the tree statement: folders, projects, bindings (explorer.tree)',
       BIG,
       () => services.explorer.tree(orgId),

@@ -1,18 +1,17 @@
-import type { FolderWithCounts } from '../folders/store.js';
 import type { Schema } from '../http/operation-types.js';
-import type { ExplorerProjectRecord } from './store.js';
+import type { ExplorerFolderRecord, ExplorerProjectRecord } from './store.js';
 
 type ExplorerFolder = Schema<'ExplorerFolder'>;
 type ExplorerProject = Schema<'ExplorerProject'>;
 
-/** A folder of the tree with its counts; the counts come back as numbers or bigint strings. */
-export const toExplorerFolder = (f: FolderWithCounts): ExplorerFolder => ({
+/** A folder of the tree with its counts. */
+export const toExplorerFolder = (f: ExplorerFolderRecord): ExplorerFolder => ({
   id: f.id,
   name: f.name,
   parentId: f.parent_id,
   sortKey: f.sort_key,
-  projectCount: Number(f.project_count),
-  childFolderCount: Number(f.child_folder_count),
+  projectCount: f.project_count,
+  childFolderCount: f.child_folder_count,
 });
 
 export const toExplorerProject = (p: ExplorerProjectRecord): ExplorerProject => ({

@@ -1,6 +1,5 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import type { FolderWithCounts } from '../folders/store.js';
-import type { ExplorerProjectRecord, ExplorerStore } from './store.js';
+import type { ExplorerFolderRecord, ExplorerProjectRecord, ExplorerStore } from './store.js';
 
 /** The read side of the folder tree: plain reads, each one statement outside any transaction. */
 export class ExplorerService {
@@ -13,7 +12,7 @@ export class ExplorerService {
    * The organization's whole tree in one statement: every active folder with its active projects
    * and child folders counted, and every active project with its live chat binding.
    */
-  tree(organizationId: string): Promise<{ folders: FolderWithCounts[]; projects: ExplorerProjectRecord[] }> {
+  tree(organizationId: string): Promise<{ folders: ExplorerFolderRecord[]; projects: ExplorerProjectRecord[] }> {
     return this.explorer.tree(this.uow.executor, organizationId);
   }
 

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import { preparedRowSets } from '../db/json-rows.js';
-import { activeFoldersWithCounts, FOLDER_WITH_COUNTS_COLUMNS, type FolderWithCounts } from '../folders/store.js';
 import type { Executor } from '../db/unit-of-work.js';
 import { grantsOfUser } from '../grants/store.js';
 
@@ -13,9 +12,36 @@ export interface ExplorerProjectRecord {
   binding_created_at: string | null;
 }
 
+/** A folder of the tree, with its active projects and active child folders counted. */
+export interface ExplorerFolderRecord {
+  id: string;
+  parent_id: string | null;
+  name: string;
+  sort_key: string;
+  project_count: number;
+  child_folder_count: number;
+}
+
+/** The columns of a folder as the explorer reads it, before it is counted. */
+const FOLDER_COLUMNS = ['id', 'parent_id', 'name', 'sort_key'] as const;
+type FolderRow = Pick<ExplorerFolderRecord, (typeof FOLDER_COLUMNS)[number]>;
+
 /** The columns of a project as the explorer reads it, before its binding is attached. */
 const PROJECT_COLUMNS = ['id', 'name', 'folder_id', 'created_at'] as const;
-type ProjectRow = Pick<ExplorerProjectRecord, (typeof PROJECT_COLUMNS)[number]>;
+
+/**
+ * A project's record from its values in `PROJECT_COLUMNS` order, unbound until `withBindings`
+ * fills in the few that are bound: one object per project, where an object keyed by the columns
+ * and then a copy of it with its binding made two (20,000 projects: ~4 ms and their collection).
+ */
+const projectRecord = (values: unknown[]): ExplorerProjectRecord => ({
+  id: values[0] as string,
+  name: values[1] as string,
+  folder_id: values[2] as string | null,
+  created_at: values[3] as string,
+  binding_chat_id: null,
+  binding_created_at: null,
+});
 const BINDING_COLUMNS = ['project_id', 'chat_id', 'created_at'] as const;
 type BindingRow = { [Column in (typeof BINDING_COLUMNS)[number]]: string };
 
@@ -25,23 +51,29 @@ export class ExplorerStore {
   async tree(
     db: Executor,
     organizationId: string,
-  ): Promise<{ folders: FolderWithCounts[]; projects: ExplorerProjectRecord[] }> {
+  ): Promise<{ folders: ExplorerFolderRecord[]; projects: ExplorerProjectRecord[] }> {
     const { folders, projects, bindings } = await treeRowSets(db, { organizationId });
     return {
-      folders: folders as FolderWithCounts[],
-      projects: withBindings(projects as ProjectRow[], bindings as BindingRow[]),
+      folders: withCounts(folders as FolderRow[], projects as ExplorerProjectRecord[]),
+      projects: withBindings(projects as ExplorerProjectRecord[], bindings as BindingRow[]),
     };
   }
 
   /** Active projects on which the user holds any grant (all grants are READ or higher). */
   async projectsOfUser(db: Executor, organizationId: string, userId: string): Promise<ExplorerProjectRecord[]> {
     const { projects, bindings } = await userProjectRowSets(db, { organizationId, userId });
-    return withBindings(projects as ProjectRow[], bindings as BindingRow[]);
+    return withBindings(projects as ExplorerProjectRecord[], bindings as BindingRow[]);
   }
 }
 
 const treeRowSets = preparedRowSets((db, { organizationId }: { organizationId: string }) => ({
-  folders: { query: activeFoldersWithCounts(db, organizationId), columns: FOLDER_WITH_COUNTS_COLUMNS },
+  folders: {
+    query: db('folders as f')
+      .where('f.organization_id', organizationId)
+      .whereNull('f.archived_at')
+      .select(FOLDER_COLUMNS.map((column) => `f.${column}`)),
+    columns: FOLDER_COLUMNS,
+  },
   // In about the list's order (projectOrder, by name folded then exact, then id), read from the
   // index kept in that order (migration 20261124100000): no sort here, and the explorer's own
   // sort, which decides the order on both engines, finds the rows sorted and only confirms it
@@ -49,6 +81,7 @@ const treeRowSets = preparedRowSets((db, { organizationId }: { organizationId: s
   projects: {
     query: activeProjectsIn(organizationId, db('projects as p')).orderByRaw('lower(p.name), p.name, p.id'),
     columns: PROJECT_COLUMNS,
+    row: projectRecord,
   },
   bindings: { query: liveBindings(db, organizationId), columns: BINDING_COLUMNS },
 }));
@@ -60,7 +93,7 @@ const userProjectRowSets = preparedRowSets(
     const granted = grantsOfUser(db, organizationId, userId).distinct('g.project_id as project_id');
     const from = db.from(granted.as('mine')).join('projects as p', 'p.id', 'mine.project_id');
     return {
-      projects: { query: activeProjectsIn(organizationId, from), columns: PROJECT_COLUMNS },
+      projects: { query: activeProjectsIn(organizationId, from), columns: PROJECT_COLUMNS, row: projectRecord },
       bindings: { query: liveBindings(db, organizationId), columns: BINDING_COLUMNS },
     };
   },
@@ -87,21 +120,44 @@ function liveBindings(db: Executor, organizationId: string): Knex.QueryBuilder {
 }
 
 /**
- * Each project with its binding. The record is written out field by field: V8 copies an object
- * that JSON.parse made by spreading it ~25 times slower than it builds a literal (20,000
- * projects: 34 ms against 1.4 ms).
+ * Each folder with its counts, made from the rows the tree reads anyway (every active folder and
+ * project of the organization): the database counted them with two grouped joins, which SQLite
+ * builds and indexes afresh on every call (20,000 projects in 2,000 folders: ~6 ms of the
+ * statement, against ~1 ms here).
  */
-function withBindings(projects: ProjectRow[], bindings: BindingRow[]): ExplorerProjectRecord[] {
+function withCounts(folders: FolderRow[], projects: ExplorerProjectRecord[]): ExplorerFolderRecord[] {
+  const projectCount = countBy(projects, (project) => project.folder_id);
+  const childCount = countBy(folders, (folder) => folder.parent_id);
+  return folders.map(({ id, parent_id, name, sort_key }) => ({
+    id,
+    parent_id,
+    name,
+    sort_key,
+    project_count: projectCount.get(id) ?? 0,
+    child_folder_count: childCount.get(id) ?? 0,
+  }));
+}
+
+/** How many of the rows sit in each folder (rows in none are not counted). */
+function countBy<Row>(rows: Row[], folderOf: (row: Row) => string | null): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const row of rows) {
+    const folder = folderOf(row);
+    if (folder !== null) counts.set(folder, (counts.get(folder) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Each project's live binding, filled into its record. */
+function withBindings(projects: ExplorerProjectRecord[], bindings: BindingRow[]): ExplorerProjectRecord[] {
+  if (bindings.length === 0) return projects;
   const bindingOf = new Map(bindings.map((b) => [b.project_id, b]));
-  return projects.map(({ id, name, folder_id, created_at }) => {
-    const binding = bindingOf.get(id);
-    return {
-      id,
-      name,
-      folder_id,
-      created_at,
-      binding_chat_id: binding?.chat_id ?? null,
-      binding_created_at: binding?.created_at ?? null,
-    };
-  });
+  for (const project of projects) {
+    const binding = bindingOf.get(project.id);
+    if (binding) {
+      project.binding_chat_id = binding.chat_id;
+      project.binding_created_at = binding.created_at;
+    }
+  }
+  return projects;
 }

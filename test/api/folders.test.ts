@@ -41,10 +41,16 @@ describe('folders', () => {
     await createFolder({ name: 'Sub 2', parentId: parent.id, sortKey: 'b' });
     await createFolder({ name: 'Sub 1', parentId: parent.id, sortKey: 'b' });
     await createFolder({ name: 'Sub 0', parentId: parent.id, sortKey: 'a' });
-    await call('admin', 'createProject', { body: { name: 'In counted', folderId: parent.id } });
+    expectOk(await call('admin', 'createProject', { body: { name: 'In counted', folderId: parent.id } }), 201);
+    const archived = await okBody(call('admin', 'createProject', { body: { name: 'Gone', folderId: parent.id } }));
+    expectOk(await call('admin', 'archiveProject', { path: { projectId: archived.id } }));
+    const archivedSub = await createFolder({ name: 'Archived sub', parentId: parent.id });
+    expectOk(await call('admin', 'archiveFolder', { path: { folderId: archivedSub.id } }));
     const { folders } = await explorer();
     const counted = folders.find((f) => f.id === parent.id);
+    // Only what is active counts: the archived project and sub-folder are in neither count.
     expect(counted).toMatchObject({ projectCount: 1, childFolderCount: 3 });
+    expect(folders.find((f) => f.id === archivedSub.id)).toBeUndefined();
     const subs = folders.filter((f) => f.parentId === parent.id).map((f) => f.name);
     expect(subs).toEqual(['Sub 0', 'Sub 1', 'Sub 2']);
     const keys = folders.map((f) => f.sortKey);

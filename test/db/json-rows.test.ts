@@ -49,6 +49,25 @@ describe('preparedRows', () => {
     expect(empty).toEqual([]);
   });
 
+  it("makes each row with the set's own builder, from its values in column order", async () => {
+    const { db } = database;
+    const read = preparedRowSets(() => ({
+      built: {
+        query: db('items').orderBy('id').select('id', 'size', 'note'),
+        columns: ['id', 'size', 'note'],
+        row: ([id, size, note]: unknown[]) => ({ label: `${id}:${size}`, note }),
+      },
+      plain: { query: db('items').orderBy('id').select('id'), columns: ['id'] },
+    }));
+    expect(await read(db, {})).toEqual({
+      built: [
+        { label: 'a:3', note: null },
+        { label: 'b:0', note: 'x' },
+      ],
+      plain: [{ id: 'a' }, { id: 'b' }],
+    });
+  });
+
   it('fails on a column the query does not select, rather than reading its name as text', async () => {
     const { db } = database;
     const read = preparedRows((db) => ({ query: db('items').select('id'), columns: ['id', 'missing'] }));
