@@ -64,11 +64,35 @@ export function listOrder<T, K extends KeyPart[]>(
     }
     return 0;
   };
+  /** Fills `into` with the item, its key and the key's folded parts. */
+  const keyInto = <Item extends T>(into: Keyed<Item>, item: Item): Keyed<Item> => {
+    const key = keyOf(item);
+    into.item = item;
+    into.key = key;
+    for (let i = 0; i < folds.length; i++) into.folded[i] = folds[i]?.(key[i] as string);
+    return into;
+  };
+  const keyedOf = <Item extends T>(item: Item): Keyed<Item> =>
+    keyInto({ item, key: [], folded: new Array<string | undefined>(folds.length) }, item);
+  // A list the database read in this order (the explorer's projects) is checked rather than
+  // sorted: one pass over two entries refilled in turn, so nothing is kept of the items passed,
+  // and no array of keys is built, sorted and copied back (20,000 projects: 3.9 → ~2 ms). Any
+  // other list stops the check at its first item out of place.
+  const inOrder = (items: T[]): boolean => {
+    if (items.length < 2) return true;
+    let previous = keyedOf(items[0]!);
+    let current = keyedOf(items[1]!);
+    for (let i = 2; compareKeyed(previous, current) <= 0; i++) {
+      if (i === items.length) return true;
+      const spare = previous;
+      previous = current;
+      current = keyInto(spare, items[i]!);
+    }
+    return false;
+  };
   const sorted = <Item extends T>(items: Item[]): Item[] => {
-    const keyed = items.map((item): Keyed<Item> => {
-      const key = keyOf(item);
-      return { item, key, folded: folds.map((fold, i) => fold?.(key[i] as string)) };
-    });
+    if (inOrder(items)) return items;
+    const keyed = items.map(keyedOf);
     keyed.sort(compareKeyed);
     for (let i = 0; i < keyed.length; i++) items[i] = keyed[i]!.item;
     return items;

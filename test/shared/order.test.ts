@@ -46,6 +46,19 @@ describe('listOrder.sorted', () => {
     );
   });
 
+  it('keeps a list already in order, and sorts one with a single item out of place late in it', () => {
+    fc.assert(
+      fc.property(fc.array(item, { minLength: 2, maxLength: 60 }), fc.nat(), (items, at) => {
+        const inOrder = [...items].sort(byKeys);
+        expect(order.sorted([...inOrder])).toEqual(inOrder);
+        const i = at % (inOrder.length - 1);
+        const swapped = [...inOrder];
+        [swapped[i], swapped[i + 1]] = [swapped[i + 1]!, swapped[i]!];
+        expect(order.sorted(swapped)).toEqual(inOrder);
+      }),
+    );
+  });
+
   it('sorts the array it is given and returns it', () => {
     const items: Item[] = [
       { name: 'b', rank: 0, id: '1' },
