@@ -181,6 +181,18 @@ async function run(): Promise<number> {
     process.stdout.write(`median ${figures.timing.medianMs.toFixed(2)} ms over ${figures.timing.n}\n`);
   }
 
+  if (scratch.engine === 'sqlite') {
+    // The explorer's projects are read in their list's order from the index kept in it: a plan
+    // that sorts them, or reads them another way, has lost what that index bought.
+    const tree = endpoints.find((e) => e.operation === 'getExplorer')?.plans.find((p) => p.sql.includes('`p`.`name`'));
+    const plan = tree?.plan ?? [];
+    check(
+      plan.some((line) => line.includes('USING INDEX projects_active_org_name_idx')) &&
+        !plan.some((line) => line.includes('TEMP B-TREE')),
+      'getExplorer: the projects come from projects_active_org_name_idx, in order, with no sort in the plan',
+    );
+  }
+
   process.stdout.write('timing the stages in process… ');
   const stages = await timeStages(services, seed);
   process.stdout.write('done\n');
