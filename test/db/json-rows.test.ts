@@ -51,7 +51,7 @@ describe('preparedRows', () => {
 
   it("makes each row with the set's own builder, from its values in column order", async () => {
     const { db } = database;
-    const read = preparedRowSets(() => ({
+    const read = preparedRowSets((db) => ({
       built: {
         query: db('items').orderBy('id').select('id', 'size', 'note'),
         columns: ['id', 'size', 'note'],
