@@ -20,7 +20,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { migrateLatest } from '../../src/db/migrate.js';
 import { createApp } from '../../src/http/app.js';
-import { appServerObjects } from '../../src/http/server-objects.js';
+import { appServerOptions } from '../../src/http/server-objects.js';
 import { createLogger } from '../../src/log/logger.js';
 import { login, waitForIdlePool } from '../lib/in-process.js';
 import { LOAD_SIZE, seedStructure } from '../lib/seed-structure.js';
@@ -58,12 +58,10 @@ await runBenchServer(async () => {
     const headers = (cookie: string) => ({ accept: 'application/json', cookie });
     // The server is made as `hub serve` makes it (src/cli/serve.ts).
     const app = createApp(services);
-    const objects = appServerObjects();
-    objects.adopt(app);
 
     return {
       handler: app,
-      serverOptions: objects.options,
+      serverOptions: appServerOptions(app),
       targets: [
         {
           name: 'members',

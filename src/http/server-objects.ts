@@ -50,3 +50,10 @@ export function appServerObjects(): AppServerObjects {
     },
   };
 }
+
+/** Server options whose requests and responses are made with `app`'s prototypes from the first one. */
+export function appServerOptions(app: Express): AppServerObjects['options'] {
+  const objects = appServerObjects();
+  objects.adopt(app);
+  return objects.options;
+}

@@ -2,7 +2,7 @@ import http, { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appServerObjects } from '../../src/http/server-objects.js';
+import { appServerObjects, appServerOptions } from '../../src/http/server-objects.js';
 
 // The server `hub serve` runs makes each request and response with the app's own prototypes, so
 // Express's per-request Object.setPrototypeOf finds them in place (src/http/server-objects.ts).
@@ -20,15 +20,15 @@ afterEach(async () => {
   if (open) await new Promise((resolve) => open.close(resolve));
 });
 
-async function serve(app: express.Express, objects = appServerObjects()) {
+async function serve(app: express.Express, options: http.ServerOptions) {
   const seen: Seen[] = [];
-  server = http.createServer(objects.options, (req, res) => {
+  server = http.createServer(options, (req, res) => {
     seen.push({ request: Object.getPrototypeOf(req), response: Object.getPrototypeOf(res) });
     app(req, res);
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
-  return { seen, objects, get: (path: string) => fetch(base + path).then(async (r) => [r.status, await r.json()]) };
+  return { seen, get: (path: string) => fetch(base + path).then(async (r) => [r.status, await r.json()]) };
 }
 
 function echoApp(): express.Express {
@@ -42,15 +42,24 @@ function echoApp(): express.Express {
 describe('appServerObjects', () => {
   it("makes requests and responses with the adopted app's prototypes, and the app answers as usual", async () => {
     const app = echoApp();
-    const { seen, objects, get } = await serve(app);
+    const objects = appServerObjects();
+    const { seen, get } = await serve(app, objects.options);
     objects.adopt(app);
+    expect(await get('/echo')).toEqual([200, { isRequest: true, isResponse: true, path: '/echo' }]);
+    expect(seen).toEqual([{ request: app.request, response: app.response }]);
+  });
+
+  it("gives options (appServerOptions) that make the app's objects from the first request", async () => {
+    const app = echoApp();
+    const { seen, get } = await serve(app, appServerOptions(app));
     expect(await get('/echo')).toEqual([200, { isRequest: true, isResponse: true, path: '/echo' }]);
     expect(seen).toEqual([{ request: app.request, response: app.response }]);
   });
 
   it("makes node:http's own objects until an app is adopted", async () => {
     const app = echoApp();
-    const { seen, objects, get } = await serve(app);
+    const objects = appServerObjects();
+    const { seen, get } = await serve(app, objects.options);
     expect(await get('/echo')).toEqual([200, { isRequest: true, isResponse: true, path: '/echo' }]);
     objects.adopt(app);
     expect(await get('/echo')).toEqual([200, { isRequest: true, isResponse: true, path: '/echo' }]);

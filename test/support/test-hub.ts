@@ -6,7 +6,7 @@ import { ManualClock } from '../../src/config/clock.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { migrateLatest } from '../../src/db/migrate.js';
 import { createApp, type AppOptions } from '../../src/http/app.js';
-import { appServerObjects } from '../../src/http/server-objects.js';
+import { appServerOptions } from '../../src/http/server-objects.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { OperationId } from '../../src/http/operation-types.js';
 import type { OrgRole } from '../../src/orgs/store.js';
@@ -74,10 +74,8 @@ export class TestHub {
     const services = createServices({ config, db: database.db, clock, logger });
     const app = createApp(services, { validateResponses: true, ...options.app });
     // Made as `hub serve` makes its server, so every API test runs on the same request objects.
-    const objects = appServerObjects();
-    objects.adopt(app);
     const server: Server = await new Promise((resolve) => {
-      const s = http.createServer(objects.options, app).listen(0, '127.0.0.1', () => resolve(s));
+      const s = http.createServer(appServerOptions(app), app).listen(0, '127.0.0.1', () => resolve(s));
     });
     const { port } = server.address() as AddressInfo;
     return new TestHub(lines, services, database, clock, server, `http://127.0.0.1:${port}`);
