@@ -106,9 +106,17 @@ export class FolderTreeStore {
     if (Object.keys(changes).length) await trx(this.table).where({ id: folderId }).update(changes);
   }
 
-  /** Whether the folder still holds an active child folder. */
-  async hasActiveChild(db: Executor, folderId: string): Promise<boolean> {
-    return (await db(this.table).where({ parent_id: folderId }).whereNull('archived_at').first('id')) !== undefined;
+  /**
+   * Whether the folder still holds an active child folder. Asked within its organization, so that
+   * the (organization_id, parent_id) index finds the children: by `parent_id` alone SQLite read
+   * the folders of every organization.
+   */
+  async hasActiveChild(db: Executor, organizationId: string, folderId: string): Promise<boolean> {
+    const child = await db(this.table)
+      .where({ organization_id: organizationId, parent_id: folderId })
+      .whereNull('archived_at')
+      .first('id');
+    return child !== undefined;
   }
 
   async archive(trx: Executor, folderId: string, at: string): Promise<void> {

@@ -26,7 +26,7 @@ export interface FolderTreeOptions {
   /** Every tree whose active folders count toward the organization's `folderCount`. */
   countedWith: readonly FolderTreeStore[];
   /** Whether the folder holds anything besides child folders that keeps it from being archived. */
-  holdsContent: (db: Executor, folderId: string) => Promise<boolean>;
+  holdsContent: (db: Executor, organizationId: string, folderId: string) => Promise<boolean>;
   /** What `folder_not_empty` says: "active folders or projects", "active folders, roles or skills". */
   contentName: string;
   /** What `folder_not_found` calls the folder: "folder", "agent library folder". */
@@ -95,7 +95,10 @@ export class FolderTree {
     const at = this.clock.now().toISOString();
     await this.uow.run(async (trx) => {
       const folder = await this.requireActive(organizationId, folderId, trx);
-      if ((await this.store.hasActiveChild(trx, folderId)) || (await this.options.holdsContent(trx, folderId))) {
+      const holdsAnything =
+        (await this.store.hasActiveChild(trx, organizationId, folderId)) ||
+        (await this.options.holdsContent(trx, organizationId, folderId));
+      if (holdsAnything) {
         throw conflict(
           'folder_not_empty',
           `The folder still holds ${this.options.contentName}; move or archive them first.`,

@@ -22,7 +22,7 @@ export class FolderService extends FolderTree {
     super(uow, clock, capacity, {
       store: folders,
       countedWith,
-      holdsContent: (db, folderId) => folders.hasActiveProject(db, folderId),
+      holdsContent: (db, organizationId, folderId) => folders.hasActiveProject(db, organizationId, folderId),
       contentName: 'active folders or projects',
       folderName: 'folder',
       auditTarget: 'folder',

@@ -9,8 +9,16 @@ export class FolderStore extends FolderTreeStore {
     super('folders');
   }
 
-  /** Whether the folder still holds an active project. */
-  async hasActiveProject(db: Executor, folderId: string): Promise<boolean> {
-    return (await db('projects').where({ folder_id: folderId }).whereNull('archived_at').first('id')) !== undefined;
+  /**
+   * Whether the folder still holds an active project: one search of the organization's active
+   * projects by folder (projects_active_org_folder_idx), where `folder_id` alone read that index
+   * for every organization.
+   */
+  async hasActiveProject(db: Executor, organizationId: string, folderId: string): Promise<boolean> {
+    const project = await db('projects')
+      .where({ organization_id: organizationId, folder_id: folderId })
+      .whereNull('archived_at')
+      .first('id');
+    return project !== undefined;
   }
 }

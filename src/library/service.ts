@@ -21,7 +21,7 @@ export class LibraryService extends FolderTree {
     super(unitOfWork, clock, capacity, {
       store: folders,
       countedWith,
-      holdsContent: (db, folderId) => folders.holdsRoleOrSkill(db, folderId),
+      holdsContent: (db, organizationId, folderId) => folders.holdsRoleOrSkill(db, organizationId, folderId),
       contentName: 'active folders, roles or skills',
       folderName: 'agent library folder',
       auditTarget: 'library_folder',

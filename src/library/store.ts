@@ -28,10 +28,11 @@ export class LibraryFolderStore extends FolderTreeStore {
       .select('f.*', db.raw('coalesce(rc.n, 0) as role_count'), db.raw('coalesce(sc.n, 0) as skill_count'));
   }
 
-  /** Whether a role or a skill (disabled ones too) sits in the folder. */
-  async holdsRoleOrSkill(db: Executor, folderId: string): Promise<boolean> {
+  /** Whether a role or a skill (disabled ones too) of the organization sits in the folder. */
+  async holdsRoleOrSkill(db: Executor, organizationId: string, folderId: string): Promise<boolean> {
     for (const table of ['agent_roles', 'agent_skills']) {
-      if ((await db(table).where({ library_folder_id: folderId }).first('id')) !== undefined) return true;
+      const held = await db(table).where({ organization_id: organizationId, library_folder_id: folderId }).first('id');
+      if (held !== undefined) return true;
     }
     return false;
   }

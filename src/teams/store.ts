@@ -152,12 +152,21 @@ export class TeamStore {
     return updated > 0;
   }
 
-  /** Ends every team membership the user holds in the organization's teams. */
+  /**
+   * Ends every team membership the user holds in the organization's teams. Driven from the user's
+   * memberships, each team looked up by its key: a list of the organization's team ids read every
+   * team of every organization, as `teams` has no index on `organization_id` alone.
+   */
   async revokeUserFromOrganization(trx: Executor, organizationId: string, userId: string, at: string): Promise<void> {
     await trx('team_members')
       .where('user_id', userId)
       .whereNull('revoked_at')
-      .whereIn('team_id', trx('teams').where('organization_id', organizationId).select('id'))
+      .whereExists(
+        trx('teams')
+          .whereRaw('teams.id = team_members.team_id')
+          .where('teams.organization_id', organizationId)
+          .select(1),
+      )
       .update({ revoked_at: at });
   }
 }

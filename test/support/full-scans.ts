@@ -1,0 +1,65 @@
+import { type CapturedQuery, captureQueries } from '../../bench/lib/query-plan.js';
+import type { Db } from '../../src/db/connect.js';
+import { tableNames } from './every-row.js';
+import type { TestHub } from './test-hub.js';
+
+/** A read or write that went through a whole table, and the line of its plan that says so. */
+export interface FullScan {
+  sql: string;
+  line: string;
+}
+
+/** The statements the hub's database ran while `work` did, in order (the bench's capture). */
+export const statementsOf = (hub: TestHub, work: () => Promise<unknown>): Promise<CapturedQuery[]> =>
+  captureQueries(hub.services.db, work);
+
+const PLANNED = /^\s*(select|update|delete|with)\b/i;
+
+/**
+ * The statements among `statements` whose plan reads a whole table, each with its plan line.
+ * On SQLite: a `SCAN` of a table (by name or by its alias in the statement), through an index or
+ * not. On PostgreSQL: a `Seq Scan` that remains with sequential scans priced out of reach, that is
+ * a statement no index can serve, whatever the size of the test's tables. PostgreSQL then reads a
+ * whole index as readily as it searches one, and its plan does not say which; SQLite's does.
+ */
+export async function fullScans(hub: TestHub, statements: readonly CapturedQuery[]): Promise<FullScan[]> {
+  const db = hub.services.db;
+  const tables = new Set(await tableNames(hub));
+  const distinct = [...new Map(statements.filter((s) => PLANNED.test(s.sql)).map((s) => [s.sql, s])).values()];
+  const scans: FullScan[] = [];
+  for (const statement of distinct) {
+    const lines =
+      hub.database.engine === 'sqlite' ? await sqlitePlan(db, statement) : await postgresPlan(db, statement);
+    for (const line of lines) {
+      const scanned =
+        hub.database.engine === 'sqlite' ? /^SCAN (\w+)/.exec(line)?.[1] : /Seq Scan on (\w+)/.exec(line)?.[1];
+      if (scanned === undefined) continue;
+      const table = aliasesOf(statement.sql).get(scanned) ?? scanned;
+      if (tables.has(table)) scans.push({ sql: statement.sql, line: line.trim() });
+    }
+  }
+  return scans;
+}
+
+async function sqlitePlan(db: Db, { sql, bindings }: CapturedQuery): Promise<string[]> {
+  const rows = (await db.raw(`explain query plan ${sql}`, bindings as never)) as { detail: string }[];
+  return rows.map((row) => row.detail);
+}
+
+async function postgresPlan(db: Db, { sql, bindings }: CapturedQuery): Promise<string[]> {
+  return db.transaction(async (trx) => {
+    await trx.raw('set local enable_seqscan = off');
+    // knex reports PostgreSQL statements with $n placeholders; raw() takes positional ones.
+    const result = (await trx.raw(`explain ${sql.replace(/\$\d+/g, '?')}`, bindings as never)) as {
+      rows: { 'QUERY PLAN': string }[];
+    };
+    return result.rows.map((row) => row['QUERY PLAN']);
+  });
+}
+
+/** The tables of a statement by the alias each goes by in it (`"teams" as "t"`, either quoting). */
+function aliasesOf(sql: string): Map<string, string> {
+  const aliases = new Map<string, string>();
+  for (const [, table, alias] of sql.matchAll(/[`"](\w+)[`"] as [`"](\w+)[`"]/g)) aliases.set(alias!, table!);
+  return aliases;
+}
