@@ -13,6 +13,13 @@ export interface FullScan {
 export const statementsOf = (hub: TestHub, work: () => Promise<unknown>): Promise<CapturedQuery[]> =>
   captureQueries(hub.services.db, work);
 
+/** What `work` gives, the statements it sent added to `sent`. */
+export async function recordedInto<T>(hub: TestHub, sent: CapturedQuery[], work: () => Promise<T>): Promise<T> {
+  let result: T | undefined;
+  sent.push(...(await statementsOf(hub, async () => (result = await work()))));
+  return result as T;
+}
+
 const PLANNED = /^\s*(select|update|delete|with)\b/i;
 
 /**
