@@ -2,11 +2,6 @@
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's purpose.
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** True when the string has no lone surrogate, i.e. it can be written as UTF-8 without loss. */
-export const isWellFormed = (text: string): boolean => !LONE_SURROGATE.test(text);
-
 /** A name, label or handle (`format: name` in openapi.yaml): one line, no control characters, not blank. */
 export const isName = (text: string): boolean => !CONTROL_CHARACTERS.test(text) && /\S/u.test(text);
 
@@ -14,7 +9,7 @@ export const isName = (text: string): boolean => !CONTROL_CHARACTERS.test(text) 
  * Text either database can store: PostgreSQL's text type cannot hold U+0000, and a lone
  * surrogate is not text in any encoding.
  */
-export const isStorableText = (text: string): boolean => !text.includes('\u0000') && isWellFormed(text);
+export const isStorableText = (text: string): boolean => !text.includes('\u0000') && text.isWellFormed();
 
 /** Why text that is not `isStorableText` is refused, wherever in a request it is. */
 export const UNSTORABLE_TEXT = 'must not contain U+0000 or a lone surrogate';

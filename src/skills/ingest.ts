@@ -9,7 +9,7 @@ import { invalidSkill, quoted } from './invalid.js';
 import { MANIFEST_PATH, MAX_VERSION_LENGTH, parseSkillManifest, type SkillManifest } from './manifest.js';
 import { byPathBytes, checkPaths } from './paths.js';
 import { holdsContent, type SkillRecord, type SkillStore } from './store.js';
-import { CONTROL_CHARACTERS, isWellFormed } from '../shared/text.js';
+import { CONTROL_CHARACTERS } from '../shared/text.js';
 
 /** A skill `name`: the contract's pattern. */
 export const SKILL_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -205,7 +205,7 @@ export const entryFiles = (inspected: InspectedSkill): EntryFile[] =>
  */
 function checkContent(file: SkillFileInput): InspectedFile {
   if (typeof file.content === 'string') {
-    if (!isWellFormed(file.content))
+    if (!file.content.isWellFormed())
       throw invalidSkill(`The file ${quoted(file.path)} is not valid UTF-8 text (it has a lone surrogate)`);
     return { path: file.path, content: file.content, size: Buffer.byteLength(file.content, 'utf8') };
   }
@@ -219,7 +219,7 @@ function checkVersion(version: string): void {
   if (version.length === 0 || version.length > MAX_VERSION_LENGTH) {
     throw invalidSkill(`The version must have 1 to ${MAX_VERSION_LENGTH} characters`);
   }
-  if (!isWellFormed(version) || CONTROL_CHARACTERS.test(version)) {
+  if (!version.isWellFormed() || CONTROL_CHARACTERS.test(version)) {
     throw invalidSkill(`The version ${quoted(version)} must be text without control characters`);
   }
 }

@@ -1,5 +1,5 @@
 import { invalidSkill, quoted } from './invalid.js';
-import { CONTROL_CHARACTERS, isWellFormed } from '../shared/text.js';
+import { CONTROL_CHARACTERS } from '../shared/text.js';
 
 /** Longest file path inside a skill, in UTF-8 bytes (the request schema's `maxLength` too). */
 export const MAX_PATH_BYTES = 512;
@@ -18,7 +18,7 @@ const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
  */
 export function pathProblem(path: string): string | null {
   if (path === '') return 'is empty';
-  if (!isWellFormed(path)) return 'is not valid Unicode (it has a lone surrogate)';
+  if (!path.isWellFormed()) return 'is not valid Unicode (it has a lone surrogate)';
   if (path.includes('\u0000')) return 'contains a NUL character';
   if (CONTROL_CHARACTERS.test(path)) return 'contains a control character';
   if (path.includes('\\')) return 'contains a backslash (paths use "/")';
