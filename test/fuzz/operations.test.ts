@@ -21,6 +21,8 @@ import {
   type JsonSchema,
 } from './schema-arbitrary.js';
 import { tableNames } from '../support/every-row.js';
+import { fullScans, recordedInto } from '../support/full-scans.js';
+import type { CapturedQuery } from '../../bench/lib/query-plan.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -51,6 +53,8 @@ let org: OrgFixture;
 /** Ids of real rows of the organization, so generated paths reach existing resources too. */
 const pools: Record<string, string[]> = {};
 let sent = 0;
+/** Every statement the valid requests sent, whose plans are checked once every operation is fuzzed. */
+const statements: CapturedQuery[] = [];
 
 beforeAll(async () => {
   // A high request-rate ceiling: thousands of requests in a minute are the point here.
@@ -240,7 +244,7 @@ describe.each(fuzzed.map((l) => [l.operationId, l] as const))('%s', (_operationI
   it('answers generated valid requests within the contract', async () => {
     await fc.assert(
       fc.asyncProperty(validRequest(location), async (request) => {
-        expectContractAnswer(location, request, await send(location, request));
+        expectContractAnswer(location, request, await recordedInto(hub, statements, () => send(location, request)));
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
@@ -262,5 +266,13 @@ describe.each(fuzzed.map((l) => [l.operationId, l] as const))('%s', (_operationI
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
+  });
+});
+
+describe('query plans of the valid requests', () => {
+  // Every operation's statements find their rows by index (test/support/full-scans.ts).
+  it('no valid request of any operation sent a statement that reads a whole table', async () => {
+    expect(statements.length).toBeGreaterThan(fuzzed.length);
+    expect(await fullScans(hub, statements)).toEqual([]);
   });
 });
