@@ -32,10 +32,7 @@ export async function captureQueries(db: Db, work: () => Promise<unknown>): Prom
 /** The plan of one captured read statement; the statement runs for real on PostgreSQL (ANALYZE). */
 export async function explain(db: Db, query: CapturedQuery): Promise<QueryPlan> {
   if (isPostgres(db)) {
-    // knex reports PostgreSQL statements with native $n placeholders, numbered in order of
-    // appearance; raw() wants positional ? placeholders back.
-    const sql = query.sql.replace(/\$\d+/g, '?');
-    const result = (await db.raw(`explain (analyze, buffers) ${sql}`, query.bindings as never)) as {
+    const result = (await db.raw(`explain (analyze, buffers) ${positional(query.sql)}`, query.bindings as never)) as {
       rows: { 'QUERY PLAN': string }[];
     };
     return { sql: query.sql, plan: result.rows.map((r) => r['QUERY PLAN']) };
@@ -53,6 +50,12 @@ export async function explain(db: Db, query: CapturedQuery): Promise<QueryPlan> 
   });
   return { sql: query.sql, plan };
 }
+
+/**
+ * A captured statement's SQL as raw() takes it: knex reports PostgreSQL statements with native $n
+ * placeholders, numbered in order of appearance; raw() wants positional ? placeholders back.
+ */
+export const positional = (sql: string): string => sql.replace(/\$\d+/g, '?');
 
 /** Only reads can be explained safely (ANALYZE executes); session upkeep writes are skipped. */
 export const isRead = (q: CapturedQuery): boolean => /^\s*(select|with)\b/i.test(q.sql);

@@ -1,4 +1,4 @@
-import { type CapturedQuery, captureQueries } from '../../bench/lib/query-plan.js';
+import { type CapturedQuery, captureQueries, explain, positional } from '../../bench/lib/query-plan.js';
 import type { Db } from '../../src/db/connect.js';
 import { tableNames } from './every-row.js';
 import type { TestHub } from './test-hub.js';
@@ -41,13 +41,13 @@ export async function fullScans(hub: TestHub, statements: readonly CapturedQuery
   const tables = new Set(await tableNames(hub));
   const planned = statements.filter((s) => PLANNED.test(s.sql) && !WHOLE_BY_DESIGN.some((by) => by.test(s.sql)));
   const distinct = [...new Map(planned.map((s) => [s.sql, s])).values()];
+  const onSqlite = hub.database.engine === 'sqlite';
+  const scan = onSqlite ? /^\s*SCAN (\w+)/ : /Seq Scan on (\w+)/;
   const scans: FullScan[] = [];
   for (const statement of distinct) {
-    const lines =
-      hub.database.engine === 'sqlite' ? await sqlitePlan(db, statement) : await postgresPlan(db, statement);
+    const lines = onSqlite ? (await explain(db, statement)).plan : await postgresPlan(db, statement);
     for (const line of lines) {
-      const scanned =
-        hub.database.engine === 'sqlite' ? /^SCAN (\w+)/.exec(line)?.[1] : /Seq Scan on (\w+)/.exec(line)?.[1];
+      const scanned = scan.exec(line)?.[1];
       if (scanned === undefined) continue;
       const table = aliasesOf(statement.sql).get(scanned) ?? scanned;
       if (tables.has(table)) scans.push({ sql: statement.sql, line: line.trim() });
@@ -56,16 +56,11 @@ export async function fullScans(hub: TestHub, statements: readonly CapturedQuery
   return scans;
 }
 
-async function sqlitePlan(db: Db, { sql, bindings }: CapturedQuery): Promise<string[]> {
-  const rows = (await db.raw(`explain query plan ${sql}`, bindings as never)) as { detail: string }[];
-  return rows.map((row) => row.detail);
-}
-
 async function postgresPlan(db: Db, { sql, bindings }: CapturedQuery): Promise<string[]> {
   return db.transaction(async (trx) => {
     await trx.raw('set local enable_seqscan = off');
-    // knex reports PostgreSQL statements with $n placeholders; raw() takes positional ones.
-    const result = (await trx.raw(`explain ${sql.replace(/\$\d+/g, '?')}`, bindings as never)) as {
+    // Not the bench's explain: that one runs the statement (ANALYZE), and with sequential scans on.
+    const result = (await trx.raw(`explain ${positional(sql)}`, bindings as never)) as {
       rows: { 'QUERY PLAN': string }[];
     };
     return result.rows.map((row) => row['QUERY PLAN']);
