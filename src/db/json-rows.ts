@@ -15,11 +15,33 @@ export interface RowSet {
   row?: (values: unknown[]) => unknown;
 }
 
-/** Rows of several reads, by name. */
-export type RowSets = Record<string, RowSet>;
+/**
+ * A read whose rows are wanted as the JSON text of an answer: an array holding one object per row,
+ * made by the database and handed over unparsed, for a long list answered as it is read (the
+ * explorer's 20,000 projects: no JSON.parse of the rows, no object per row, no JSON.stringify of
+ * them again).
+ */
+export interface JsonTextSet {
+  query: Knex.QueryBuilder;
+  /** Each member of a row's object, in order (`jsonObjectSql`), over the query's columns as `r.<column>`. */
+  members: JsonMembers;
+  /**
+   * The array's order: text expressions over `r.<column>`, each compared by code points (byte
+   * order on SQLite; PostgreSQL is told `collate "C"`, where its default follows the locale).
+   */
+  orderBy: readonly string[];
+}
 
-/** What a prepared row-set read answers: each set's rows, by the set's name. */
-export type RowSetsOf<Sets extends RowSets> = { [Name in keyof Sets]: unknown[] };
+/** A JSON object's members: SQL values (text, number or NULL), or SQL making JSON text or NULL. */
+export type JsonMembers = Record<string, { value: string } | { json: Knex.Raw }>;
+
+/** Rows of several reads, by name. */
+export type RowSets = Record<string, RowSet | JsonTextSet>;
+
+/** What a prepared row-set read answers: each set's rows, or its JSON text, by the set's name. */
+export type RowSetsOf<Sets extends RowSets> = {
+  [Name in keyof Sets]: Sets[Name] extends JsonTextSet ? string : unknown[];
+};
 
 /**
  * The rows of several reads in one statement, each set built into one JSON text by the database
@@ -45,25 +67,31 @@ export function preparedRowSets<Params extends Record<string, ParamValue>, Sets 
   build: (db: Executor, params: Params) => Sets,
 ): (db: Executor, params: Params) => Promise<RowSetsOf<Sets>> {
   let names: string[] = [];
-  let shapes: Pick<RowSet, 'columns' | 'row'>[] = [];
+  let shapes: (Pick<RowSet, 'columns' | 'row'> | 'text')[] = [];
   const read = preparedQuery<Params, Record<string, unknown>>((db, params) => {
     const sets = build(db, params);
     names = Object.keys(sets);
-    shapes = Object.values(sets).map(({ columns, row }) => ({ columns, row }));
+    shapes = Object.values(sets).map((set) => (isJsonTextSet(set) ? 'text' : { columns: set.columns, row: set.row }));
     return rowSetsQuery(db, sets);
   });
   return async (db, params) => {
     const [result] = await read(db, params);
-    const answer: Record<string, unknown[]> = {};
+    const answer: Record<string, unknown> = {};
     names.forEach((name, i) => {
       const value = result![`set_${i}`];
+      const shape = shapes[i]!;
+      if (shape === 'text') {
+        answer[name] = value;
+        return;
+      }
       const rows = (typeof value === 'string' ? JSON.parse(value) : value) as unknown[][];
-      const { columns, row } = shapes[i]!;
-      answer[name] = row ? rows.map((values) => row(values)) : rowObjects(rows, columns);
+      answer[name] = shape.row ? rows.map((values) => shape.row!(values)) : rowObjects(rows, shape.columns);
     });
     return answer as RowSetsOf<Sets>;
   };
 }
+
+const isJsonTextSet = (set: RowSet | JsonTextSet): set is JsonTextSet => 'members' in set;
 
 /** The rows of one read whole, as `preparedRowSets` reads them. */
 export function preparedRows<Params extends Record<string, ParamValue>, Row>(
@@ -87,18 +115,62 @@ function rowObjects(rows: unknown[][], columns: readonly string[]): Record<strin
 
 /**
  * One statement selecting each set as a JSON array of rows, `set_0`, `set_1`, … in the order of
- * `sets`; each row is an array of its values in `columns` order.
+ * `sets`; each row is an array of its values in `columns` order, or a JSON text set's object.
  */
 function rowSetsQuery(db: Executor, sets: RowSets): Knex.QueryBuilder {
   const onPostgres = isPostgres(db);
-  const selects = Object.values(sets).map(({ query, columns }, i) => {
-    const values = columns.map(qualified).join(', ');
+  const selects = Object.values(sets).map((set, i) => {
+    if (isJsonTextSet(set)) return db.raw(`(?) as set_${i}`, [jsonArrayText(db, set)]);
+    const values = set.columns.map(qualified).join(', ');
     const rows = onPostgres
       ? `(select coalesce(json_agg(json_build_array(${values})), '[]'::json) from (?) as r)`
       : `(select json_group_array(json_array(${values})) from (?) as r)`;
-    return db.raw(`${rows} as set_${i}`, [query]);
+    return db.raw(`${rows} as set_${i}`, [set.query]);
   });
   return db.select(selects);
+}
+
+/**
+ * The select that makes a JSON text set's array from its query (aliased `r`). SQLite keeps the
+ * order of a FROM-clause subquery whose outer query aggregates with anything but count(), min() or
+ * max(), which json_group_array is: the order is the subquery's, which an index can give as it is
+ * read (an ORDER BY in the aggregate sorts again: 20,000 projects, 19 → 36 ms). PostgreSQL promises
+ * no such thing, and its aggregate sorts.
+ */
+function jsonArrayText(db: Executor, set: JsonTextSet): Knex.Raw {
+  const object = jsonObjectSql(db, set.members);
+  if (isPostgres(db)) {
+    const order = set.orderBy.map((text) => `${text} collate "C"`).join(', ');
+    return db.raw(`select coalesce('[' || string_agg(?, ',' order by ${order}) || ']', '[]') from (?) as r`, [
+      object,
+      set.query,
+    ]);
+  }
+  return db.raw(`select json_group_array(?) from (select * from (?) as r order by ${set.orderBy.join(', ')}) as r`, [
+    object,
+    set.query,
+  ]);
+}
+
+/**
+ * The compact text of one JSON object, its members in the order given. SQLite's json_object
+ * writes it so; PostgreSQL's json_build_object would put spaces around every colon and comma, so
+ * there the text is joined from to_json's values. Member names are the stores' own, never input.
+ */
+export function jsonObjectSql(db: Executor, members: JsonMembers): Knex.Raw {
+  const entries = Object.entries(members);
+  for (const [name] of entries)
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`JSON object: "${name}" is not a member name`);
+  const nested = entries.flatMap(([, member]) => ('json' in member ? [member.json] : []));
+  if (!isPostgres(db)) {
+    const values = entries.map(([name, member]) => `'${name}', ${'value' in member ? member.value : 'json(?)'}`);
+    return db.raw(`json_object(${values.join(', ')})`, nested);
+  }
+  const parts = entries.map(([name, member], i) => {
+    const text = 'value' in member ? `to_json(${member.value})::text` : '(?)::text';
+    return `'${i === 0 ? '{' : ','}"${name}":' || coalesce(${text}, 'null')`;
+  });
+  return db.raw(`(${parts.join(' || ')} || '}')`, nested);
 }
 
 /**

@@ -3,9 +3,12 @@ import type { OperationModule } from '../http/operation-table.js';
 import type { Schema } from '../http/operation-types.js';
 import { byCodeUnits, byName } from '../shared/order.js';
 import { listOrder } from '../shared/pagination.js';
+import { isAscii } from '../shared/text.js';
+import { JsonText } from '../http/json-text.js';
 import { folderOrder } from '../folder-tree/order.js';
 import { toExplorerFolder, toExplorerProject } from './mapper.js';
 
+type ExplorerData = Schema<'ExplorerData'>;
 type ExplorerProject = Schema<'ExplorerProject'>;
 
 /** Projects by name as people read them, then id, so the order is total. */
@@ -17,11 +20,16 @@ export function explorerOperations({ explorer }: Services) {
     getExplorer: {
       rule: 'orgAdmin',
       async handle({ access }) {
-        const { folders, projects } = await explorer.tree(access.organization.id);
-        return {
-          folders: folderOrder.sorted(folders.map(toExplorerFolder)),
-          projects: projectOrder.sorted(projects.map(toExplorerProject)),
-        };
+        const { folders, projectsJson } = await explorer.tree(access.organization.id);
+        const sortedFolders = folderOrder.sorted(folders.map(toExplorerFolder));
+        // The database wrote the projects in order of lower(name), name and id by code points,
+        // which is projectOrder when every character is ASCII: toLowerCase then folds as lower()
+        // does. The text is then the answer's as it is (20,000 projects: no parse, no objects,
+        // no serializing again). Otherwise the list is sorted here, as every other list is.
+        if (isAscii(projectsJson))
+          return new JsonText<ExplorerData>(`{"folders":${JSON.stringify(sortedFolders)},"projects":${projectsJson}}`);
+        const projects = JSON.parse(projectsJson) as ExplorerProject[];
+        return { folders: sortedFolders, projects: projectOrder.sorted(projects) };
       },
     },
 

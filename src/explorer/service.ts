@@ -10,9 +10,10 @@ export class ExplorerService {
 
   /**
    * The organization's whole tree in one statement: every active folder with its active projects
-   * and child folders counted, and every active project with its live chat binding.
+   * and child folders counted, and every active project with its live chat binding, as the
+   * answer's JSON text.
    */
-  tree(organizationId: string): Promise<{ folders: ExplorerFolderRecord[]; projects: ExplorerProjectRecord[] }> {
+  tree(organizationId: string): Promise<{ folders: ExplorerFolderRecord[]; projectsJson: string }> {
     return this.explorer.tree(this.uow.executor, organizationId);
   }
 

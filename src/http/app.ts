@@ -43,7 +43,8 @@ export interface AppOptions {
 export function createApp(services: Services, options: AppOptions = {}): Express {
   const { config, logger, db, authorizer, capacity } = services;
   const spec = loadOpenApiDocument();
-  const contract = contractValidation(spec, { checkResponses: options.validateResponses ?? false });
+  const checkResponses = options.validateResponses ?? false;
+  const contract = contractValidation(spec, { checkResponses });
   const app = express();
   app.disable('x-powered-by');
   // Responses are per-user and small; hashing each body for an ETag costs more than it saves.
@@ -75,6 +76,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     ],
     logger,
     clock: services.clock,
+    checkResponses,
   });
   app.use(webAppRoutes(options.webDistDir));
   app.use(notFoundHandler);

@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Schema } from '../../src/http/operation-types.js';
+import { expectOk, okBody } from '../support/assertions.js';
+import type { OrgCallArgs, OrgOperationId } from '../support/api-client.js';
+import { TestHub } from '../support/test-hub.js';
+
+/**
+ * The explorer's answer as production sends it: without the contract's response check, which
+ * sees only what passes through `res.json`, so the projects' text the database writes is sent as
+ * it is when every name is ASCII. These tests hold that text to what the API promises: the
+ * schema's members in order, every project's own values, the list's order, and the very bytes
+ * `res.json` would send.
+ */
+let hub: TestHub;
+let cookie: string;
+
+beforeAll(async () => {
+  hub = await TestHub.start({ app: { validateResponses: false } });
+  await hub.createOrg('initech', 'initech-owner');
+  cookie = await hub.login('initech-owner');
+});
+afterAll(() => hub.stop());
+
+const call = <O extends OrgOperationId>(operationId: O, ...input: OrgCallArgs<O>) =>
+  hub.orgCall('initech', cookie, operationId, ...input);
+
+/** The lists' order, written out here: by name lower-cased, then exactly, then id, all by code units. */
+const byUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const inListOrder = (projects: Schema<'ExplorerProject'>[]) =>
+  [...projects].sort(
+    (a, b) => byUnits(a.name.toLowerCase(), b.name.toLowerCase()) || byUnits(a.name, b.name) || byUnits(a.id, b.id),
+  );
+
+async function createProject(name: string, folderId: string | null): Promise<string> {
+  const res = await call('createProject', { body: { name, ...(folderId && { folderId }) } });
+  expectOk(res, 201);
+  return res.body.id;
+}
+
+/** The explorer's answer as sent: its text and headers, and its body parsed. */
+async function explorer() {
+  const res = await hub.request('GET', '/api/org/initech/explorer', { cookie });
+  expect(res.status).toBe(200);
+  return { text: res.text, type: res.headers.get('content-type'), body: res.body as Schema<'ExplorerData'> };
+}
+
+/** Each listed project against the project's own detail, member by member and in the schema's order. */
+async function expectEachProjectAsItsDetail(projects: Schema<'ExplorerProject'>[]) {
+  for (const listed of projects) {
+    expect(Object.keys(listed)).toEqual(['id', 'name', 'folderId', 'createdAt', 'binding']);
+    const detail = await okBody(call('getProject', { path: { projectId: listed.id } }));
+    expect(listed).toEqual({
+      id: detail.id,
+      name: detail.name,
+      folderId: detail.folder?.id ?? null,
+      createdAt: detail.createdAt,
+      binding: detail.binding,
+    });
+  }
+}
+
+describe('the explorer answer', () => {
+  // Names whose order by bytes and by the locale differ (case, punctuation, digits), a tie only
+  // the id breaks, and JSON's own escapes.
+  const names = [
+    'beta',
+    'Alpha',
+    'alpha',
+    'a_b',
+    'ab',
+    'A-c',
+    'Zeta',
+    '0day',
+    'zeta',
+    '~tilde',
+    'Alpha',
+    'say "hi" \\ o/',
+  ];
+  const ids: string[] = [];
+  let folderId: string;
+
+  beforeAll(async () => {
+    const folder = await call('createFolder', { body: { name: 'Ops' } });
+    expectOk(folder, 201);
+    folderId = folder.body.id;
+    for (const [i, name] of names.entries()) ids.push(await createProject(name, i % 3 === 0 ? folderId : null));
+    const org = await hub.services.organizations.findBySlug('initech');
+    await hub.services.projects.bindChat(org!.id, ids[1]!, 'oc_initech_1');
+    await hub.services.projects.bindChat(org!.id, ids[7]!, 'oc_initech_2');
+    expectOk(await call('archiveProject', { path: { projectId: await createProject('aaa archived', folderId) } }));
+  });
+
+  it('with ASCII names: the database text, byte for byte what res.json sends, in the list order', async () => {
+    const { text, type, body } = await explorer();
+    expect(type).toBe('application/json; charset=utf-8');
+    expect(text).toBe(JSON.stringify(body));
+    expect(body.projects.map((p) => p.name).sort()).toEqual([...names].sort());
+    expect(body.projects.map((p) => p.id)).toEqual(inListOrder(body.projects).map((p) => p.id));
+    expect(body.projects.filter((p) => p.binding).map((p) => [p.id, p.binding!.chatId])).toEqual(
+      expect.arrayContaining([
+        [ids[1], 'oc_initech_1'],
+        [ids[7], 'oc_initech_2'],
+      ]),
+    );
+    await expectEachProjectAsItsDetail(body.projects);
+    const [ops] = body.folders;
+    expect(body.folders).toHaveLength(1);
+    expect(ops).toMatchObject({ id: folderId, name: 'Ops', projectCount: 4, childFolderCount: 0 });
+  });
+
+  it('with a name beyond ASCII: sorted here, the same members and text as res.json makes', async () => {
+    const id = await createProject('Ärger', folderId);
+    const { text, body } = await explorer();
+    expect(text).toBe(JSON.stringify(body));
+    expect(body.projects.map((p) => p.id)).toEqual(inListOrder(body.projects).map((p) => p.id));
+    expect(body.projects.at(-1)!.id).toBe(id);
+    await expectEachProjectAsItsDetail(body.projects);
+    expect(body.folders[0]!.projectCount).toBe(5);
+  });
+
+  it('with no projects: an empty list', async () => {
+    await hub.createOrg('hooli', 'hooli-owner');
+    const owner = await hub.login('hooli-owner');
+    const res = await hub.request('GET', '/api/org/hooli/explorer', { cookie: owner });
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('{"folders":[],"projects":[]}');
+  });
+});
