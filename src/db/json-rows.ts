@@ -19,7 +19,8 @@ export interface RowSet {
  * A read whose rows are wanted as the JSON text of an answer: an array holding one object per row,
  * made by the database and handed over unparsed, for a long list answered as it is read (the
  * explorer's 20,000 projects: no JSON.parse of the rows, no object per row, no JSON.stringify of
- * them again).
+ * them again). It comes as its UTF-8 bytes, a Buffer copied from the database's own: a string
+ * would be decoded from UTF-8 on the way in and encoded again to be sent (3.5 MB: ~3 ms).
  */
 export interface JsonTextSet {
   query: Knex.QueryBuilder;
@@ -38,9 +39,9 @@ export type JsonMembers = Record<string, { value: string } | { json: Knex.Raw }>
 /** Rows of several reads, by name. */
 export type RowSets = Record<string, RowSet | JsonTextSet>;
 
-/** What a prepared row-set read answers: each set's rows, or its JSON text, by the set's name. */
+/** What a prepared row-set read answers: each set's rows, or its JSON text's bytes, by the set's name. */
 export type RowSetsOf<Sets extends RowSets> = {
-  [Name in keyof Sets]: Sets[Name] extends JsonTextSet ? string : unknown[];
+  [Name in keyof Sets]: Sets[Name] extends JsonTextSet ? Buffer : unknown[];
 };
 
 /**
@@ -141,15 +142,11 @@ function jsonArrayText(db: Executor, set: JsonTextSet): Knex.Raw {
   const object = jsonObjectSql(db, set.members);
   if (isPostgres(db)) {
     const order = set.orderBy.map((text) => `${text} collate "C"`).join(', ');
-    return db.raw(`select coalesce('[' || string_agg(?, ',' order by ${order}) || ']', '[]') from (?) as r`, [
-      object,
-      set.query,
-    ]);
+    const array = `coalesce('[' || string_agg(?, ',' order by ${order}) || ']', '[]')`;
+    return db.raw(`select convert_to(${array}, 'UTF8') from (?) as r`, [object, set.query]);
   }
-  return db.raw(`select json_group_array(?) from (select * from (?) as r order by ${set.orderBy.join(', ')}) as r`, [
-    object,
-    set.query,
-  ]);
+  const ordered = `select * from (?) as r order by ${set.orderBy.join(', ')}`;
+  return db.raw(`select cast(json_group_array(?) as blob) from (${ordered}) as r`, [object, set.query]);
 }
 
 /**

@@ -1,9 +1,9 @@
+import { isAscii } from 'node:buffer';
 import type { Services } from '../app/services.js';
 import type { OperationModule } from '../http/operation-table.js';
 import type { Schema } from '../http/operation-types.js';
 import { byCodeUnits, byName } from '../shared/order.js';
 import { listOrder } from '../shared/pagination.js';
-import { isAscii } from '../shared/text.js';
 import { JsonText } from '../http/json-text.js';
 import { folderOrder } from '../folder-tree/order.js';
 import { toExplorerFolder, toExplorerProject } from './mapper.js';
@@ -27,8 +27,12 @@ export function explorerOperations({ explorer }: Services) {
         // does. The text is then the answer's as it is (20,000 projects: no parse, no objects,
         // no serializing again). Otherwise the list is sorted here, as every other list is.
         if (isAscii(projectsJson))
-          return new JsonText<ExplorerData>(`{"folders":${JSON.stringify(sortedFolders)},"projects":${projectsJson}}`);
-        const projects = JSON.parse(projectsJson) as ExplorerProject[];
+          return JsonText.of<ExplorerData>(
+            `{"folders":${JSON.stringify(sortedFolders)},"projects":`,
+            projectsJson,
+            '}',
+          );
+        const projects = JSON.parse(projectsJson.toString('utf8')) as ExplorerProject[];
         return { folders: sortedFolders, projects: projectOrder.sorted(projects) };
       },
     },

@@ -13,7 +13,7 @@ export class ExplorerService {
    * and child folders counted, and every active project with its live chat binding, as the
    * answer's JSON text.
    */
-  tree(organizationId: string): Promise<{ folders: ExplorerFolderRecord[]; projectsJson: string }> {
+  tree(organizationId: string): Promise<{ folders: ExplorerFolderRecord[]; projectsJson: Buffer }> {
     return this.explorer.tree(this.uow.executor, organizationId);
   }
 

@@ -53,10 +53,10 @@ type BindingRow = { [Column in (typeof BINDING_COLUMNS)[number]]: string };
 export class ExplorerStore {
   /**
    * The organization's whole tree: its active folders with their counts, and its active projects
-   * as the JSON text of the answer's `projects` (ExplorerProject objects, each with its live
+   * as the UTF-8 JSON text of the answer's `projects` (ExplorerProject objects, each with its live
    * binding), ordered by lower(name), name and id compared by code points.
    */
-  async tree(db: Executor, organizationId: string): Promise<{ folders: ExplorerFolderRecord[]; projectsJson: string }> {
+  async tree(db: Executor, organizationId: string): Promise<{ folders: ExplorerFolderRecord[]; projectsJson: Buffer }> {
     const { folders, projectCounts, projects } = await treeRowSets(db, { organizationId });
     return {
       folders: withCounts(folders as FolderRow[], projectCounts as ProjectCountRow[]),

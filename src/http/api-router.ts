@@ -112,11 +112,12 @@ function operationHandler(
  */
 function sendJsonText(res: Response, answer: JsonText<unknown>, checkResponses: boolean): void {
   if (checkResponses) {
-    res.json(JSON.parse(answer.text));
+    res.json(JSON.parse(answer.bytes.toString('utf8')));
     return;
   }
-  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
-  res.send(answer.text);
+  // res.json's type, with the charset it adds to a string body (a Buffer gets none by itself).
+  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json; charset=utf-8');
+  res.send(answer.bytes);
 }
 
 /**

@@ -13,6 +13,3 @@ export const isStorableText = (text: string): boolean => !text.includes('\u0000'
 
 /** Why text that is not `isStorableText` is refused, wherever in a request it is. */
 export const UNSTORABLE_TEXT = 'must not contain U+0000 or a lone surrogate';
-
-/** Whether every character is ASCII, in one native pass: UTF-8 takes one byte for exactly those (3.5 MB: ~0.4 ms). */
-export const isAscii = (text: string): boolean => Buffer.byteLength(text, 'utf8') === text.length;
