@@ -400,8 +400,10 @@ export interface paths {
          * @description Returns every active folder and every active project of the
          *     organization (archived ones are left out). Folders are ordered by
          *     `sortKey`, then by name; `projectCount` and `childFolderCount` count
-         *     active direct children. A project's `binding` is its active chat
-         *     binding, or null.
+         *     active direct children. Projects are ordered by name as people read
+         *     it (lower-cased first, then exactly), then by id, each compared by
+         *     UTF-16 code units, the same on every database. A project's `binding`
+         *     is its active chat binding, or null.
          *
          *     Who may call: an org admin (OWNER or ADMIN).
          */
@@ -429,7 +431,7 @@ export interface paths {
          * @description Returns the active projects on which the caller holds a READ-or-higher
          *     grant through any of the caller's principals (the user itself or any
          *     active team the caller belongs to). Org-admin oversight does not add
-         *     projects to this list.
+         *     projects to this list. Ordered as the explorer orders its projects.
          *
          *     Who may call: any active member of the organization.
          */

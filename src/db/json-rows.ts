@@ -33,7 +33,10 @@ export interface JsonTextSet {
   orderBy: readonly string[];
 }
 
-/** A JSON object's members: SQL values (text, number or NULL), or SQL making JSON text or NULL. */
+/**
+ * A JSON object's members: SQL values (text, number or NULL), or SQL making JSON text or NULL. The
+ * SQL is the stores' own, written in code; input only ever reaches it as a bound value.
+ */
 export type JsonMembers = Record<string, { value: string } | { json: Knex.Raw }>;
 
 /** Rows of several reads, by name. */
@@ -86,7 +89,8 @@ export function preparedRowSets<Params extends Record<string, ParamValue>, Sets 
         return;
       }
       const rows = (typeof value === 'string' ? JSON.parse(value) : value) as unknown[][];
-      answer[name] = shape.row ? rows.map((values) => shape.row!(values)) : rowObjects(rows, shape.columns);
+      const { columns, row } = shape;
+      answer[name] = row ? rows.map((values) => row(values)) : rowObjects(rows, columns);
     });
     return answer as RowSetsOf<Sets>;
   };
