@@ -6,12 +6,10 @@
  * untimed start first (tsx's compile cache, the page cache), then BENCH_STARTS timed starts
  * (default 5), the server pinned to CPU 0 like the load case's; the figure is the median.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { createServices } from '../../src/app/services.js';
 import { systemClock } from '../../src/config/clock.js';
@@ -25,9 +23,8 @@ import { cpuMicrosOf, cpuPlan } from '../lib/proc.js';
 import { LOAD_SIZE, seedStructure } from '../lib/seed-structure.js';
 import { recordCaseReport, recordTarget } from '../lib/targets.js';
 import type { BenchCase } from './case.js';
-import { buildBundle } from '../../bin/bundle.js';
+import { freePort, prepareHub, spawnHubServe } from '../lib/hub-serve.js';
 
-const HUB_BIN = fileURLToPath(new URL('../../bin/hub.js', import.meta.url));
 const GIVE_UP_MS = 60_000;
 
 let dataDir: string | undefined;
@@ -40,14 +37,6 @@ async function abort(): Promise<void> {
   dataDir = undefined;
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /**
  * Starts `hub serve`, polls the request every 5 ms; returns the ms from spawn to its first 200 and
  * the CPU ms the server had used by then (steadier than the wall time on a busy machine).
@@ -55,13 +44,8 @@ async function freePort(): Promise<number> {
 async function timeOneStart(dir: string, pathname: string, cookie: string): Promise<{ wallMs: number; cpuMs: number }> {
   const port = await freePort();
   const cpus = cpuPlan();
-  // The script itself, as `npm start` runs it: its interpreter line carries hub's node flags.
-  const [command, args] = cpus.pinned ? ['taskset', ['-c', cpus.server, HUB_BIN, 'serve']] : [HUB_BIN, ['serve']];
   const started = performance.now();
-  const proc = spawn(command, args as string[], {
-    env: { ...process.env, HUB_DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: '' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const proc = spawnHubServe({ dataDir: dir, databaseUrl: undefined }, port, cpus.pinned ? { cpu: cpus.server } : {});
   child = proc;
   const exited = new Promise<never>((_, reject) =>
     proc.once('exit', (code) => reject(new Error(`hub serve exited (code ${code}) before answering 200`))),
@@ -108,9 +92,7 @@ async function run(): Promise<number> {
   } finally {
     await db.destroy();
   }
-  // As installed: `npm ci` writes hub's bundle (the `prepare` script); after a source edit it is
-  // stale and hub would fall back to compiling the sources, which is not what operators start.
-  await buildBundle();
+  await prepareHub();
   process.stdout.write('startup: one untimed start… ');
   await timeOneStart(dataDir, pathname, cookie);
   const times: { wallMs: number; cpuMs: number }[] = [];

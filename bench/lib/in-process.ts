@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Services } from '../../src/app/services.js';
 import type { Db } from '../../src/db/connect.js';
 import { type ClientAnswer, HttpClientChild } from './http-client.js';
+import type { HubServe } from './hub-serve.js';
 import type { ScratchDb } from './scratch-db.js';
 
 /** Logs a user in through the real one-time link flow; returns the Cookie header value. */
@@ -53,6 +54,8 @@ export async function waitForIdlePool(db: Db, timeoutMs = 2_000): Promise<void> 
 export class HeldResources {
   server?: http.Server;
   scratch?: ScratchDb;
+  /** A `hub serve` process on the scratch database. */
+  hub?: HubServe;
   private client?: HttpClientChild;
 
   /**
@@ -65,11 +68,13 @@ export class HeldResources {
   }
 
   async release(): Promise<void> {
-    const { server, scratch, client } = this;
+    const { server, scratch, client, hub } = this;
     this.server = undefined;
     this.scratch = undefined;
     this.client = undefined;
+    this.hub = undefined;
     client?.stop();
+    await hub?.stop();
     if (server) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -87,7 +87,18 @@ export function formatStructureReport(report: StructureReport, options: { allPla
 
   out.push(
     ...table(
-      ['request (sequential, loopback)', 'as', 'n', 'min ms', 'median ms', 'p95 ms', 'items', 'bytes', 'SQL/req', ''],
+      [
+        'request to hub serve (sequential, loopback)',
+        'as',
+        'n',
+        'min ms',
+        'median ms',
+        'p95 ms',
+        'items',
+        'bytes',
+        'SQL/req',
+        '',
+      ],
       report.endpoints.map((e) => [
         `${e.operation.padEnd(14)} GET ` +
           e.path.replace(/^\/api\/org\/[^/]+/, '…').replace(/[0-9a-f]{8}-[0-9a-f-]{27}$/, '{id}'),
