@@ -89,8 +89,9 @@ const treeRowSets = preparedRowSets((db, { organizationId }: { organizationId: s
       .select('folder_id', db.raw('count(*) as projects')),
     columns: PROJECT_COUNT_COLUMNS,
   },
-  // Read from the index kept in this order (migration 20261124100000), with no sort on SQLite.
-  // SQLite's lower() folds ASCII only, so this is the list's order when every name is ASCII.
+  // On SQLite, read from the index kept in this order (migration 20261124100000), with no sort.
+  // lower() folds ASCII letters alike on both engines (SQLite's folds nothing else), so this is
+  // the list's order when every name is ASCII.
   projects: {
     query: activeProjectsIn(organizationId, db('projects as p'))
       .leftJoin('project_bindings as b', (on) =>

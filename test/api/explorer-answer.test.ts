@@ -90,7 +90,7 @@ describe('the explorer answer', () => {
     expectOk(await call('archiveProject', { path: { projectId: await createProject('aaa archived', folderId) } }));
   });
 
-  it('with ASCII names: the bytes res.json would send (on SQLite, the text the database wrote)', async () => {
+  it('with ASCII names: the text the database wrote, the bytes res.json would send', async () => {
     const { text, type, body } = await explorer();
     expect(type).toBe('application/json; charset=utf-8');
     expect(text).toBe(JSON.stringify(body));
