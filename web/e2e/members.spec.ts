@@ -35,10 +35,11 @@ test('add a member with a role; a duplicate shows the server message and keeps t
 });
 
 test('change a role; demoting the last OWNER is refused and explained', async ({ page }) => {
+  // Names are matched exactly: the list filters on a deferred value, so User 100 may still be on screen.
   await page.getByLabel('Search members').fill('user-010');
-  await page.getByRole('combobox', { name: 'Role of User 10' }).selectOption('ADMIN');
+  await page.getByRole('combobox', { name: 'Role of User 10', exact: true }).selectOption('ADMIN');
   await expect(page.getByText('User 10 is now ADMIN')).toBeVisible();
-  await expect(page.getByRole('combobox', { name: 'Role of User 10' })).toHaveValue('ADMIN');
+  await expect(page.getByRole('combobox', { name: 'Role of User 10', exact: true })).toHaveValue('ADMIN');
 
   await page.getByLabel('Search members').fill('olivia');
   await page.getByRole('combobox', { name: 'Role of Olivia Owner' }).selectOption('ADMIN');
@@ -49,7 +50,7 @@ test('change a role; demoting the last OWNER is refused and explained', async ({
 
 test('revoke a member after confirming', async ({ page }) => {
   await page.getByLabel('Search members').fill('user-020');
-  await page.getByRole('button', { name: 'Revoke User 20' }).click();
+  await page.getByRole('button', { name: 'Revoke User 20', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Revoke User 20?' });
   await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: 'Revoke membership' }).click();
@@ -66,6 +67,6 @@ test('an ADMIN is offered no OWNER choices and sees why', async ({ page }) => {
   await expect(page.getByRole('combobox', { name: 'Role of Olivia Owner' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Revoke Olivia Owner' })).toBeDisabled();
   await page.getByLabel('Search members').fill('user-003');
-  const options = page.getByRole('combobox', { name: 'Role of User 3' }).locator('option');
+  const options = page.getByRole('combobox', { name: 'Role of User 3', exact: true }).locator('option');
   await expect(options).toHaveText(['ADMIN', 'MEMBER']);
 });

@@ -73,7 +73,8 @@ test('dialogs and menus are accessible too', async ({ page }) => {
 
   await page.goto('/o/acme/members');
   await page.getByLabel('Search members').fill('user-001');
-  await page.getByRole('button', { name: 'Revoke User 1' }).click();
+  // Exact: the list filters on a deferred value, so User 10 to 19 may still be on screen.
+  await page.getByRole('button', { name: 'Revoke User 1', exact: true }).click();
   await expect(page.getByRole('dialog', { name: 'Revoke User 1?' })).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, 'members-revoke-dialog');
