@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schema } from '../../src/http/operation-types.js';
 import { expectOk, okBody } from '../support/assertions.js';
 import type { OrgCallArgs, OrgOperationId } from '../support/api-client.js';
+import { inProjectListOrder } from '../support/project-order.js';
 import { TestHub } from '../support/test-hub.js';
 
 /**
@@ -23,13 +24,6 @@ afterAll(() => hub.stop());
 
 const call = <O extends OrgOperationId>(operationId: O, ...input: OrgCallArgs<O>) =>
   hub.orgCall('initech', cookie, operationId, ...input);
-
-/** The lists' order, written out here: by name lower-cased, then exactly, then id, all by code units. */
-const byUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const inListOrder = (projects: Schema<'ExplorerProject'>[]) =>
-  [...projects].sort(
-    (a, b) => byUnits(a.name.toLowerCase(), b.name.toLowerCase()) || byUnits(a.name, b.name) || byUnits(a.id, b.id),
-  );
 
 async function createProject(name: string, folderId: string | null): Promise<string> {
   const res = await call('createProject', { body: { name, ...(folderId && { folderId }) } });
@@ -95,7 +89,7 @@ describe('the explorer answer', () => {
     expect(type).toBe('application/json; charset=utf-8');
     expect(text).toBe(JSON.stringify(body));
     expect(body.projects.map((p) => p.name).sort()).toEqual([...names].sort());
-    expect(body.projects.map((p) => p.id)).toEqual(inListOrder(body.projects).map((p) => p.id));
+    expect(body.projects.map((p) => p.id)).toEqual(inProjectListOrder(body.projects).map((p) => p.id));
     expect(body.projects.filter((p) => p.binding).map((p) => [p.id, p.binding!.chatId])).toEqual(
       expect.arrayContaining([
         [ids[1], 'oc_initech_1'],
@@ -112,7 +106,7 @@ describe('the explorer answer', () => {
     const id = await createProject('Ärger', folderId);
     const { text, body } = await explorer();
     expect(text).toBe(JSON.stringify(body));
-    expect(body.projects.map((p) => p.id)).toEqual(inListOrder(body.projects).map((p) => p.id));
+    expect(body.projects.map((p) => p.id)).toEqual(inProjectListOrder(body.projects).map((p) => p.id));
     expect(body.projects.at(-1)!.id).toBe(id);
     await expectEachProjectAsItsDetail(body.projects);
     expect(body.folders[0]!.projectCount).toBe(5);

@@ -6,6 +6,7 @@ import type { OrgCallArgs, OrgOperationId, RequestBody } from '../support/api-cl
 import { TestHub } from '../support/test-hub.js';
 import { seedActors, type ActorName } from '../support/actors.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
+import { inProjectListOrder } from '../support/project-order.js';
 
 let hub: TestHub;
 let cookies: Record<ActorName, string | undefined>;
@@ -163,14 +164,6 @@ describe('project life cycle', () => {
 });
 
 describe('project lists', () => {
-  /** The lists' order, written out here: by name lower-cased, then exactly, then id, all by code units. */
-  const inListOrder = (projects: { id: string; name: string }[]) => {
-    const byUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-    return [...projects].sort(
-      (a, b) => byUnits(a.name.toLowerCase(), b.name.toLowerCase()) || byUnits(a.name, b.name) || byUnits(a.id, b.id),
-    );
-  };
-
   it('come by name as people read it, then exactly, then id, whatever the engine folds', async () => {
     // SQLite's lower() folds ASCII only, PostgreSQL's by its locale: the names the database
     // orders differently from the list come out in the list's order all the same.
@@ -181,7 +174,7 @@ describe('project lists', () => {
     expectOk(await call('admin', 'archiveProject', { path: { projectId: archived } }));
 
     const { projects } = await okBody(call('admin', 'getExplorer'));
-    expect(projects.map((p) => p.id)).toEqual(inListOrder(projects).map((p) => p.id));
+    expect(projects.map((p) => p.id)).toEqual(inProjectListOrder(projects).map((p) => p.id));
     expect(projects.map((p) => p.id)).not.toContain(archived);
     const ours = projects.filter((p) => ids.includes(p.id)).map((p) => p.name);
     expect(ours).toEqual([
@@ -199,7 +192,7 @@ describe('project lists', () => {
     ]);
 
     const mine = await okBody(call('admin', 'listMyProjects'));
-    expect(mine.projects.map((p) => p.id)).toEqual(inListOrder(mine.projects).map((p) => p.id));
+    expect(mine.projects.map((p) => p.id)).toEqual(inProjectListOrder(mine.projects).map((p) => p.id));
   });
 });
 
