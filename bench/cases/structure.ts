@@ -188,9 +188,8 @@ async function run(): Promise<number> {
       plans: [],
     };
     endpoints.push(figures);
-    // The plans of one request's reads (the session and membership caches may be warm or not).
-    const one = await captureQueries(db, () => get(inProcess + spec.path, cookie));
-    const distinct = [...new Map(one.filter(isRead).map((q) => [q.sql, q])).values()];
+    // The plans of the counted requests' reads, each distinct statement once.
+    const distinct = [...new Map(queries.filter(isRead).map((q) => [q.sql, q])).values()];
     for (const q of distinct) figures.plans.push(await explain(db, q));
     process.stdout.write(`median ${figures.timing.medianMs.toFixed(2)} ms over ${figures.timing.n}\n`);
   }
