@@ -1,8 +1,8 @@
-import { isAscii } from 'node:buffer';
 import type { Services } from '../app/services.js';
 import type { OperationModule } from '../http/operation-table.js';
 import type { Schema } from '../http/operation-types.js';
 import { byCodeUnits, byName } from '../shared/order.js';
+import { isInListOrder, sortedItemsOf } from '../shared/listed-text.js';
 import { listOrder } from '../shared/pagination.js';
 import { JsonText } from '../http/json-text.js';
 import { folderOrder } from '../folder-tree/order.js';
@@ -22,18 +22,16 @@ export function explorerOperations({ explorer }: Services) {
       async handle({ access }) {
         const { folders, projectsJson } = await explorer.tree(access.organization.id);
         const sortedFolders = folderOrder.sorted(folders.map(toExplorerFolder));
-        // The database wrote the projects in order of lower(name), name and id by code points,
-        // which is projectOrder when every character is ASCII: toLowerCase then folds as lower()
-        // does. The text is then the answer's as it is (20,000 projects: no parse, no objects,
-        // no serializing again). Otherwise the list is sorted here, as every other list is.
-        if (isAscii(projectsJson))
+        // The database wrote the projects in the list's order when every name is ASCII: the text
+        // is then the answer's as it is (20,000 projects: no parse, no objects, no serializing
+        // again). Otherwise they are sorted here, as every other list is.
+        if (isInListOrder(projectsJson))
           return JsonText.of<ExplorerData>(
             `{"folders":${JSON.stringify(sortedFolders)},"projects":`,
             projectsJson,
             '}',
           );
-        const projects = JSON.parse(projectsJson.toString('utf8')) as ExplorerProject[];
-        return { folders: sortedFolders, projects: projectOrder.sorted(projects) };
+        return { folders: sortedFolders, projects: sortedItemsOf(projectsJson, projectOrder) };
       },
     },
 

@@ -54,8 +54,8 @@ async function expectEachProjectAsItsDetail(projects: Schema<'ExplorerProject'>[
 }
 
 describe('the explorer answer', () => {
-  // Names whose order by bytes and by the locale differ (case, punctuation, digits), a tie only
-  // the id breaks, and JSON's own escapes.
+  // Names whose order by bytes and by the locale differ (case, punctuation, digits), letters
+  // beyond ASCII that lower-casing leaves alone, a tie only the id breaks, and JSON's own escapes.
   const names = [
     'beta',
     'Alpha',
@@ -69,6 +69,8 @@ describe('the explorer answer', () => {
     '~tilde',
     'Alpha',
     'say "hi" \\ o/',
+    'émile',
+    'Zürich',
   ];
   const ids: string[] = [];
   let folderId: string;
@@ -84,7 +86,7 @@ describe('the explorer answer', () => {
     expectOk(await call('archiveProject', { path: { projectId: await createProject('aaa archived', folderId) } }));
   });
 
-  it('with ASCII names: the text the database wrote, the bytes res.json would send', async () => {
+  it('with names lower() folds as toLowerCase does: the text as written, the bytes res.json would send', async () => {
     const { text, type, body } = await explorer();
     expect(type).toBe('application/json; charset=utf-8');
     expect(text).toBe(JSON.stringify(body));
@@ -99,17 +101,19 @@ describe('the explorer answer', () => {
     await expectEachProjectAsItsDetail(body.projects);
     const [ops] = body.folders;
     expect(body.folders).toHaveLength(1);
-    expect(ops).toMatchObject({ id: folderId, name: 'Ops', projectCount: 4, childFolderCount: 0 });
+    expect(ops).toMatchObject({ id: folderId, name: 'Ops', projectCount: 5, childFolderCount: 0 });
   });
 
-  it('with a name beyond ASCII: sorted here, the same members and text as res.json makes', async () => {
+  it('with a capital beyond ASCII: sorted here, the same members and text as res.json makes', async () => {
+    // 'ß' sorts between 'Ä' and 'ä': the database's order puts Ärger first, the list's ßar.
     const id = await createProject('Ärger', folderId);
+    const sharp = await createProject('ßar', null);
     const { text, body } = await explorer();
     expect(text).toBe(JSON.stringify(body));
     expect(body.projects.map((p) => p.id)).toEqual(inProjectListOrder(body.projects).map((p) => p.id));
-    expect(body.projects.at(-1)!.id).toBe(id);
+    expect(body.projects.slice(-3).map((p) => p.id)).toEqual([sharp, id, ids[names.indexOf('émile')]]);
     await expectEachProjectAsItsDetail(body.projects);
-    expect(body.folders[0]!.projectCount).toBe(5);
+    expect(body.folders[0]!.projectCount).toBe(6);
   });
 
   it('with no projects: an empty list', async () => {
