@@ -145,7 +145,10 @@ export interface paths {
         };
         /**
          * List the organization's members
-         * @description Returns the active members of the organization with their roles.
+         * @description Returns the active members of the organization with their roles,
+         *     ordered by display name as people read it (lower-cased first, then
+         *     exactly), then by `imOpenId`, each compared by UTF-16 code units, the
+         *     same on every database.
          *
          *     Who may call: an org admin (OWNER or ADMIN).
          */

@@ -383,6 +383,9 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
   // No limit: the whole list, as GET /members without a cursor answers it.
   const membersBody = await listMembers({ access, query: {} });
   type Stage = [string, string, TimingOptions, () => Promise<unknown> | unknown];
+  /** Serializing an answer, unless it is the database's text, sent as it is. */
+  const serializing = (operation: string, body: unknown, options: TimingOptions): Stage[] =>
+    body instanceof JsonText ? [] : [[operation, 'JSON.stringify of the answer', options, () => JSON.stringify(body)]];
   const plan: Stage[] = [
     [
       'getExplorer',
@@ -391,10 +394,9 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
       () => services.explorer.tree(orgId),
     ],
     ['getExplorer', 'handler: the tree statement + mapping + sorting', BIG, () => getExplorer({ access })],
-    // An answer the database wrote (ASCII names) is sent as it is: nothing is serialized.
-    ...(explorerBody instanceof JsonText
-      ? []
-      : [['getExplorer', 'JSON.stringify of the answer', BIG, () => JSON.stringify(explorerBody)] satisfies Stage]),
+    // An answer the database wrote in the list's order (isInListOrder) is sent as it is: nothing
+    // is serialized.
+    ...serializing('getExplorer', explorerBody, BIG),
     [
       'listMyProjects',
       'projects query (explorer.projectsOfUser)',
@@ -403,8 +405,13 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
     ],
     ['listMyProjects', 'handler: query + mapping + sorting', SMALL, () => listMyProjects(memberCtx)],
     ['listMyProjects', 'JSON.stringify of the answer', SMALL, () => JSON.stringify(myBody)],
-    ['listMembers', 'handler: query + mapping + sorting (members.list)', BIG, () => listMembers({ access, query: {} })],
-    ['listMembers', 'JSON.stringify of the answer', BIG, () => JSON.stringify(membersBody)],
+    [
+      'listMembers',
+      'handler: the list statement (+ sorting, when needed)',
+      BIG,
+      () => listMembers({ access, query: {} }),
+    ],
+    ...serializing('listMembers', membersBody, BIG),
   ];
   const stages: StageFigures[] = [];
   for (const [operation, stage, options, fn] of plan)

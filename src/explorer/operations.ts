@@ -22,9 +22,9 @@ export function explorerOperations({ explorer }: Services) {
       async handle({ access }) {
         const { folders, projectsJson } = await explorer.tree(access.organization.id);
         const sortedFolders = folderOrder.sorted(folders.map(toExplorerFolder));
-        // The database wrote the projects in the list's order when every name is ASCII: the text
-        // is then the answer's as it is (20,000 projects: no parse, no objects, no serializing
-        // again). Otherwise they are sorted here, as every other list is.
+        // The database wrote the projects in the list's order unless a name holds a character
+        // `isInListOrder` looks for: the text is then the answer's as it is (20,000 projects: no
+        // parse, no objects, no serializing again). Otherwise they are sorted here.
         if (isInListOrder(projectsJson))
           return JsonText.of<ExplorerData>(
             `{"folders":${JSON.stringify(sortedFolders)},"projects":`,

@@ -90,8 +90,8 @@ const treeRowSets = preparedRowSets((db, { organizationId }: { organizationId: s
     columns: PROJECT_COUNT_COLUMNS,
   },
   // On SQLite, read from the index kept in this order (migration 20261124100000), with no sort.
-  // lower() folds ASCII letters alike on both engines (SQLite's folds nothing else), so this is
-  // the list's order when every name is ASCII.
+  // lower() folds A–Z as toLowerCase does on both engines, so this is the list's order unless a
+  // name holds a character `isInListOrder` looks for.
   projects: {
     query: activeProjectsIn(organizationId, db('projects as p'))
       .leftJoin('project_bindings as b', (on) =>

@@ -1,9 +1,12 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
 import type { OperationId } from '../http/operation-types.js';
-import { pageOf } from '../shared/pagination.js';
+import { JsonText } from '../http/json-text.js';
+import type { Schema } from '../http/operation-types.js';
+import { isInListOrder, sortedItemsOf } from '../shared/listed-text.js';
+import { byCodeUnits, byName } from '../shared/order.js';
+import { listOrder, pageOf } from '../shared/pagination.js';
 import { toOrgMember } from './mapper.js';
-import { memberOrder } from './store.js';
 import type { MemberCaller } from './service.js';
 
 /** The organization the request addresses and the signed-in user making the change. */
@@ -12,14 +15,25 @@ const callerOf = ({ access, session }: Pick<OrgContext<OperationId>, 'access' | 
   userId: session.user.id,
 });
 
+type OrgMember = Schema<'OrgMember'>;
+
+/** By display name as people read it, then by imOpenId, so the order is total. */
+const memberOrder = listOrder((m: OrgMember) => [m.displayName, m.imOpenId], byName, byCodeUnits);
+
 /** Organization members: list, add, change role, revoke. */
 export function memberOperations({ members }: Services) {
   return {
     listMembers: {
       rule: 'orgAdmin',
       handle: async ({ access, query }) => {
-        const { items, nextCursor } = pageOf(await members.list(access.organization.id), query, memberOrder);
-        return { members: items.map(toOrgMember), nextCursor };
+        const text = await members.listText(access.organization.id);
+        // The whole list, written by the database in its order: the text is the answer's as it
+        // is, never decoded, parsed, sorted and serialized again (100 members: ~20 % of the
+        // request's CPU). A page, or a list the check refuses, is sorted here.
+        if (query.limit === undefined && query.cursor === undefined && isInListOrder(text))
+          return JsonText.of<Schema<'MemberList'>>('{"members":', text, ',"nextCursor":null}');
+        const { items, nextCursor } = pageOf(sortedItemsOf(text, memberOrder), query, memberOrder);
+        return { members: items, nextCursor };
       },
     },
 

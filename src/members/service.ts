@@ -48,8 +48,9 @@ export class MemberService {
     private readonly capacity: CapacityService,
   ) {}
 
-  list(organizationId: string): Promise<OrgMemberRecord[]> {
-    return this.members.listActive(this.uow.executor, organizationId);
+  /** The active members as the JSON text of their list (`MemberStore.listActiveText`). */
+  listText(organizationId: string): Promise<Buffer> {
+    return this.members.listActiveText(this.uow.executor, organizationId);
   }
 
   /** Adds the user (created when the imOpenId is new), or reactivates a revoked membership. */

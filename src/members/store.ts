@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { preparedRows } from '../db/json-rows.js';
+import { preparedRowSets } from '../db/json-rows.js';
 import type { Executor } from '../db/unit-of-work.js';
 import type { OrgRole } from '../orgs/store.js';
-import { byCodeUnits, byName } from '../shared/order.js';
-import { listOrder } from '../shared/pagination.js';
 
 /** An active membership joined to its user. */
 export interface OrgMemberRecord {
@@ -21,15 +19,15 @@ export interface MembershipState {
   revokedAt: string | null;
 }
 
-/** By display name as people read it, then by imOpenId, so the order is total. */
-export const memberOrder = listOrder((m: OrgMemberRecord) => [m.display_name, m.im_open_id], byName, byCodeUnits);
-
 /** Organization memberships with the users behind them. */
 export class MemberStore {
-  /** The organization's active members, in one query, ordered by display name. */
-  async listActive(db: Executor, organizationId: string): Promise<OrgMemberRecord[]> {
-    const rows = await activeMemberRows(db, { organizationId });
-    return memberOrder.sorted(rows);
+  /**
+   * The organization's active members, in one statement, as the UTF-8 JSON text of an array of
+   * OrgMember objects ordered by lower(display name), display name and imOpenId, each compared by
+   * code points (`isInListOrder` says when that is the list's order).
+   */
+  async listActiveText(db: Executor, organizationId: string): Promise<Buffer> {
+    return (await activeMembersText(db, { organizationId })).members;
   }
 
   async findActive(db: Executor, organizationId: string, userId: string): Promise<OrgMemberRecord | undefined> {
@@ -117,12 +115,19 @@ export class MemberStore {
   }
 }
 
-/** What `activeMembers` selects, named as an `OrgMemberRecord` names them. */
-const MEMBER_COLUMNS = ['user_id', 'im_open_id', 'display_name', 'avatar_url', 'role', 'created_at'] as const;
-
-const activeMemberRows = preparedRows<{ organizationId: string }, OrgMemberRecord>((db, { organizationId }) => ({
-  query: activeMembers(db, organizationId),
-  columns: MEMBER_COLUMNS,
+const activeMembersText = preparedRowSets((db, { organizationId }: { organizationId: string }) => ({
+  members: {
+    query: activeMembers(db, organizationId),
+    members: {
+      userId: { value: 'r.user_id' },
+      imOpenId: { value: 'r.im_open_id' },
+      displayName: { value: 'r.display_name' },
+      avatarUrl: { value: 'r.avatar_url' },
+      role: { value: 'r.role' },
+      createdAt: { value: 'r.created_at' },
+    },
+    orderBy: ['lower(r.display_name)', 'r.display_name', 'r.im_open_id'],
+  },
 }));
 
 function activeMembers(db: Executor, organizationId: string) {

@@ -2,24 +2,65 @@ import { isAscii } from 'node:buffer';
 import type { ListOrder } from './pagination.js';
 
 /**
- * A character after which the database's order of a list by name can differ from the list's
- * order in code: one that lower-casing changes, other than A–Z, or one beyond the Basic
- * Multilingual Plane (UTF-16 sorts it before U+E000–U+FFFF; code points, after).
- */
-const FOLDED_APART = /(?![A-Z])\p{Changes_When_Lowercased}|[\u{10000}-\u{10FFFF}]/u;
-
-/**
  * Whether a list the database wrote as JSON text (`JsonTextSet` in db/json-rows.ts), ordered by
  * lower(name), name and then a unique key, each compared by code points, is in the list's order
- * in code (`byName`, then `byCodeUnits`). It is unless a character of `FOLDED_APART` occurs:
- * lower() folds A–Z as toLowerCase does and leaves the rest (SQLite's folds nothing else; the
- * characters PostgreSQL's locale would fold are all in that set), and code points order every
- * other character as UTF-16 does. An ASCII text needs no decoding (3.5 MB: well under 1 ms); any
- * other is decoded and searched (members' 20 KB: ~25 µs; parsing and sorting it again: ~100).
+ * in code (`byName`, then `byCodeUnits`).
+ *
+ * It is unless the text holds a character toLowerCase changes, other than A–Z, or one beyond the
+ * Basic Multilingual Plane. lower() folds A–Z as toLowerCase does, and SQLite's folds nothing
+ * else (PostgreSQL's locale may fold more, but only characters toLowerCase changes too); code
+ * points order every character of the BMP as UTF-16 code units do, and those beyond it differently.
+ *
+ * The text is searched as it came, never decoded: an ASCII text is known at once (3.5 MB: well
+ * under a millisecond), any other is matched byte for byte against the UTF-8 of those characters
+ * (members' 20 KB: ~8 µs, where decoding it alone took ~20).
  */
-export const isInListOrder = (text: Buffer): boolean => isAscii(text) || !FOLDED_APART.test(text.toString('utf8'));
+export function isInListOrder(text: Buffer): boolean {
+  if (isAscii(text)) return true;
+  foldedApart ??= foldedApartPattern();
+  // Latin-1 makes one character of each byte, by copying.
+  return !foldedApart.test(text.toString('latin1'));
+}
 
 /** A listed text's items, sorted into the list's order (for a text `isInListOrder` refused, or a page of it). */
 export function sortedItemsOf<T>(text: Buffer, order: ListOrder<T>): T[] {
   return order.sorted(JSON.parse(text.toString('utf8')) as T[]);
+}
+
+/** Made on the first text beyond ASCII (~20 ms, once): most lists never need it. */
+let foldedApart: RegExp | undefined;
+
+/**
+ * The UTF-8 of every character `isInListOrder` looks for, as a pattern over bytes read as Latin-1:
+ * one alternative per leading byte sequence, ending in a class of last bytes, and any lead byte of
+ * a character beyond the BMP. In UTF-8 a lead byte is never a continuation byte, so a match always
+ * starts where a character does.
+ */
+function foldedApartPattern(): RegExp {
+  const lastBytes = new Map<string, number[]>();
+  for (let codePoint = 0x80; codePoint <= 0xffff; codePoint++) {
+    if (codePoint >= 0xd800 && codePoint <= 0xdfff) continue; // surrogates: never in UTF-8 text
+    const character = String.fromCharCode(codePoint);
+    if (character.toLowerCase() === character) continue;
+    const utf8 = Buffer.from(character);
+    const lead = [...utf8.subarray(0, -1)].map(byteEscape).join('');
+    lastBytes.set(lead, [...(lastBytes.get(lead) ?? []), utf8.at(-1)!]);
+  }
+  const alternatives = [...lastBytes].map(([lead, last]) => lead + byteClass(last));
+  alternatives.push(byteClass([0xf0, 0xf1, 0xf2, 0xf3, 0xf4]));
+  return new RegExp(alternatives.join('|'));
+}
+
+const byteEscape = (byte: number): string => `\\x${byte.toString(16).padStart(2, '0')}`;
+
+/** A character class of the bytes given (ascending), runs written as ranges. */
+function byteClass(bytes: number[]): string {
+  let members = '';
+  for (let i = 0; i < bytes.length; ) {
+    let end = i;
+    while (bytes[end + 1] === bytes[end]! + 1) end++;
+    members += end === i ? byteEscape(bytes[i]!) : `${byteEscape(bytes[i]!)}-${byteEscape(bytes[end]!)}`;
+    i = end + 1;
+  }
+  return `[${members}]`;
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schema } from '../../src/http/operation-types.js';
 import { expectOk, okBody } from '../support/assertions.js';
 import type { OrgCallArgs, OrgOperationId } from '../support/api-client.js';
-import { inProjectListOrder } from '../support/project-order.js';
+import { inProjectListOrder } from '../support/list-order.js';
 import { TestHub } from '../support/test-hub.js';
 
 /**

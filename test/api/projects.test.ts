@@ -6,7 +6,7 @@ import type { OrgCallArgs, OrgOperationId, RequestBody } from '../support/api-cl
 import { TestHub } from '../support/test-hub.js';
 import { seedActors, type ActorName } from '../support/actors.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
-import { inProjectListOrder } from '../support/project-order.js';
+import { inProjectListOrder } from '../support/list-order.js';
 
 let hub: TestHub;
 let cookies: Record<ActorName, string | undefined>;

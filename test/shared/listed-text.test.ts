@@ -23,12 +23,12 @@ const textOf = (items: Item[]) => Buffer.from(JSON.stringify(items));
 
 describe('isInListOrder', () => {
   it('takes ASCII, and characters beyond it that lower-casing leaves alone', () => {
-    for (const name of ['Alpha beta', 'García', 'émile', 'Müller ß ς', 'ı', '\uE000', '\uFFFD'])
+    for (const name of ['Alpha beta', 'García', 'émile', 'Müller ß ς', 'ı', 'ａ', '\uE000', '\uFFFD'])
       expect(isInListOrder(textOf([{ name, id: '1' }])), name).toBe(true);
   });
 
   it('refuses a character beyond A–Z that lower-casing changes, or one beyond the BMP', () => {
-    for (const name of ['Émile', 'MÜLLER', 'İstanbul', '\u212A', 'Σ', 'ǅ', 'Ⓐ', '𝔘', '😀'])
+    for (const name of ['Émile', 'MÜLLER', 'İstanbul', '\u212A', 'Σ', 'ǅ', 'Ⓐ', 'Ａ', 'Ⅻ', '𝔘', '😀'])
       expect(isInListOrder(textOf([{ name, id: '1' }])), name).toBe(false);
   });
 
