@@ -22,14 +22,12 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import path from 'node:path';
 import pino from 'pino';
 import { createServices } from '../../src/app/services.js';
 import { systemClock } from '../../src/config/clock.js';
 import type { Config } from '../../src/config/config.js';
-import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/log/logger.js';
 import { removeTree } from '../../src/skills/content-store.js';
 import { inspectSkill, type IngestionLimits } from '../../src/skills/ingest.js';
@@ -37,7 +35,7 @@ import { benchConfig, envInteger } from '../lib/env.js';
 import { type ClientAnswer, HttpClientChild } from '../lib/http-client.js';
 import { openScratchDb, type ScratchDb } from '../lib/scratch-db.js';
 import { timeRounds, type Step } from '../lib/timing.js';
-import { login } from '../lib/in-process.js';
+import { listenInProcess, login } from '../lib/in-process.js';
 import { recordCaseReport, recordTarget } from '../lib/targets.js';
 import type { BenchCase } from './case.js';
 
@@ -114,13 +112,9 @@ async function run(): Promise<number> {
   const org = await services.organizations.create({ slug: 'bench', name: 'Bench', ownerImOpenId: 'bench-owner' });
   await services.skills.prepareStore();
 
-  const server = http.createServer(createApp(services));
+  const { server, origin } = await listenInProcess(services);
   held.server = server;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/org/${org.slug}/agent-skills`;
+  const base = `${origin}/api/org/${org.slug}/agent-skills`;
   const cookie = await login(services, 'bench-owner');
   const client = HttpClientChild.start();
   held.client = client;

@@ -24,8 +24,6 @@
  * Returns 1 when an answer did not match the seed; slow figures are reported, not failed.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +33,6 @@ import { systemClock } from '../../src/config/clock.js';
 import type { Config } from '../../src/config/config.js';
 import type { Db } from '../../src/db/connect.js';
 import { explorerOperations } from '../../src/explorer/operations.js';
-import { createApp } from '../../src/http/app.js';
 import { JsonText } from '../../src/http/json-text.js';
 import type { Schema } from '../../src/http/operation-types.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -53,7 +50,7 @@ import {
   type StructureReport,
 } from '../lib/structure-report.js';
 import { timeCalls, type TimingOptions } from '../lib/timing.js';
-import { type Answer, HeldResources, getJson, login, readJson } from '../lib/in-process.js';
+import { type Answer, HeldResources, getJson, listenInProcess, login, readJson } from '../lib/in-process.js';
 import { recordCaseReport, recordTarget } from '../lib/targets.js';
 import { ceilingVariable } from '../../src/capacity/dimensions.js';
 import { startHubServe } from '../lib/hub-serve.js';
@@ -119,13 +116,9 @@ async function run(): Promise<number> {
   const config: Config = benchConfig(scratch);
   const logger = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }) });
   const services = createServices({ config, db, clock: systemClock, logger });
-  const server = http.createServer(createApp(services));
+  const { server, origin } = await listenInProcess(services);
   held.server = server;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const inProcess = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const inProcess = origin;
   process.stdout.write('starting hub serve on the scratch database… ');
   // Every timed loop stays far below this: a 429 would time the refusal.
   const hub = await startHubServe(scratch, { env: { [ceilingVariable('requestRate')]: '1000000000' } });

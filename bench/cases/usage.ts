@@ -35,8 +35,6 @@
  * not failed.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +43,6 @@ import { createServices, type Services } from '../../src/app/services.js';
 import { systemClock } from '../../src/config/clock.js';
 import type { Config } from '../../src/config/config.js';
 import type { Db } from '../../src/db/connect.js';
-import { createApp } from '../../src/http/app.js';
 import type { Schema } from '../../src/http/operation-types.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { UsageService, IngestResult } from '../../src/usage/service.js';
@@ -71,7 +68,7 @@ import {
   type UsageVariant,
   type VariantFigures,
 } from '../lib/usage-report.js';
-import { type Answer, HeldResources, getJson, login, readJson } from '../lib/in-process.js';
+import { type Answer, HeldResources, getJson, listenInProcess, login, readJson } from '../lib/in-process.js';
 import { recordCaseReport, recordTarget } from '../lib/targets.js';
 import type { BenchCase } from './case.js';
 import type { UsageRowRecord } from '../../src/usage/store.js';
@@ -250,13 +247,9 @@ async function run(): Promise<number> {
     analyzeMs = performance.now() - started;
   }
 
-  const server = http.createServer(createApp(services));
+  const { server, origin } = await listenInProcess(services);
   held.server = server;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/org/${seed.org.slug}`;
+  const base = `${origin}/api/org/${seed.org.slug}`;
   const cookie = await login(services, seed.owner.imOpenId);
 
   const specs = variantSpecs(seed, gen);

@@ -1,10 +1,28 @@
-import type http from 'node:http';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Services } from '../../src/app/services.js';
 import type { Db } from '../../src/db/connect.js';
+import { createApp } from '../../src/http/app.js';
+import { appServerOptions } from '../../src/http/server-objects.js';
 import { type ClientAnswer, HttpClientChild } from './http-client.js';
 import type { HubServe } from './hub-serve.js';
 import type { ScratchDb } from './scratch-db.js';
+
+/**
+ * Our app on a loopback port of this process, its server made as `hub serve` makes it: requests
+ * and responses with the app's own prototypes (src/http/server-objects.ts), so that what a case
+ * times over HTTP is what production runs. `origin` is `http://127.0.0.1:<port>`.
+ */
+export async function listenInProcess(services: Services): Promise<{ server: http.Server; origin: string }> {
+  const app = createApp(services);
+  const server = http.createServer(appServerOptions(app), app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
 
 /** Logs a user in through the real one-time link flow; returns the Cookie header value. */
 export async function login(services: Services, imOpenId: string): Promise<string> {
