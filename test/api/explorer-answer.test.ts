@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Schema } from '../../src/http/operation-types.js';
 import { expectOk, okBody } from '../support/assertions.js';
 import type { OrgCallArgs, OrgOperationId } from '../support/api-client.js';
 import { inProjectListOrder } from '../support/list-order.js';
-import { TestHub } from '../support/test-hub.js';
+import { hubWithOwnedOrg } from '../support/owned-org.js';
 
 /**
  * The explorer's answer as production sends it: without the contract's response check, which
@@ -12,18 +12,10 @@ import { TestHub } from '../support/test-hub.js';
  * schema's members in order, every project's own values, the list's order, and the very bytes
  * `res.json` would send.
  */
-let hub: TestHub;
-let cookie: string;
-
-beforeAll(async () => {
-  hub = await TestHub.start({ app: { validateResponses: false } });
-  await hub.createOrg('initech', 'initech-owner');
-  cookie = await hub.login('initech-owner');
-});
-afterAll(() => hub.stop());
+const initech = hubWithOwnedOrg('initech', { app: { validateResponses: false } });
 
 const call = <O extends OrgOperationId>(operationId: O, ...input: OrgCallArgs<O>) =>
-  hub.orgCall('initech', cookie, operationId, ...input);
+  initech.hub.orgCall('initech', initech.cookie, operationId, ...input);
 
 async function createProject(name: string, folderId: string | null): Promise<string> {
   const res = await call('createProject', { body: { name, ...(folderId && { folderId }) } });
@@ -33,7 +25,7 @@ async function createProject(name: string, folderId: string | null): Promise<str
 
 /** The explorer's answer as sent: its text and headers, and its body parsed. */
 async function explorer() {
-  const res = await hub.request('GET', '/api/org/initech/explorer', { cookie });
+  const res = await initech.hub.request('GET', '/api/org/initech/explorer', { cookie: initech.cookie });
   expect(res.status).toBe(200);
   return { text: res.text, type: res.headers.get('content-type'), body: res.body as Schema<'ExplorerData'> };
 }
@@ -80,9 +72,9 @@ describe('the explorer answer', () => {
     expectOk(folder, 201);
     folderId = folder.body.id;
     for (const [i, name] of names.entries()) ids.push(await createProject(name, i % 3 === 0 ? folderId : null));
-    const org = await hub.services.organizations.findBySlug('initech');
-    await hub.services.projects.bindChat(org!.id, ids[1]!, 'oc_initech_1');
-    await hub.services.projects.bindChat(org!.id, ids[7]!, 'oc_initech_2');
+    const org = await initech.hub.services.organizations.findBySlug('initech');
+    await initech.hub.services.projects.bindChat(org!.id, ids[1]!, 'oc_initech_1');
+    await initech.hub.services.projects.bindChat(org!.id, ids[7]!, 'oc_initech_2');
     expectOk(await call('archiveProject', { path: { projectId: await createProject('aaa archived', folderId) } }));
   });
 
@@ -117,9 +109,9 @@ describe('the explorer answer', () => {
   });
 
   it('with no projects: an empty list', async () => {
-    await hub.createOrg('hooli', 'hooli-owner');
-    const owner = await hub.login('hooli-owner');
-    const res = await hub.request('GET', '/api/org/hooli/explorer', { cookie: owner });
+    await initech.hub.createOrg('hooli', 'hooli-owner');
+    const owner = await initech.hub.login('hooli-owner');
+    const res = await initech.hub.request('GET', '/api/org/hooli/explorer', { cookie: owner });
     expect(res.status).toBe(200);
     expect(res.text).toBe('{"folders":[],"projects":[]}');
   });

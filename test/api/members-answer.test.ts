@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Schema } from '../../src/http/operation-types.js';
 import { expectOk } from '../support/assertions.js';
 import { inMemberListOrder } from '../support/list-order.js';
-import { TestHub } from '../support/test-hub.js';
+import { hubWithOwnedOrg } from '../support/owned-org.js';
 
 /**
  * The member list's answer as production sends it: without the contract's response check, which
@@ -13,22 +13,14 @@ import { TestHub } from '../support/test-hub.js';
  */
 type OrgMember = Schema<'OrgMember'>;
 
-let hub: TestHub;
-let cookie: string;
-
-beforeAll(async () => {
-  hub = await TestHub.start({ app: { validateResponses: false } });
-  await hub.createOrg('initech', 'initech-owner');
-  cookie = await hub.login('initech-owner');
-});
-afterAll(() => hub.stop());
+const initech = hubWithOwnedOrg('initech', { app: { validateResponses: false } });
 
 /** Each member as addMember answered it, by userId. */
 const answered = new Map<string, OrgMember>();
 
 async function addMember(imOpenId: string, displayName: string, avatarUrl?: string): Promise<OrgMember> {
   const body = { imOpenId, displayName, role: 'MEMBER' as const, ...(avatarUrl && { avatarUrl }) };
-  const res = await hub.orgCall('initech', cookie, 'addMember', { body });
+  const res = await initech.hub.orgCall('initech', initech.cookie, 'addMember', { body });
   expectOk(res, 201);
   answered.set(res.body.userId, res.body);
   return res.body;
@@ -36,7 +28,7 @@ async function addMember(imOpenId: string, displayName: string, avatarUrl?: stri
 
 /** The member list as sent: its text and type, and its body parsed. */
 async function listMembers(query = '') {
-  const res = await hub.request('GET', `/api/org/initech/members${query}`, { cookie });
+  const res = await initech.hub.request('GET', `/api/org/initech/members${query}`, { cookie: initech.cookie });
   expect(res.status).toBe(200);
   return { text: res.text, type: res.headers.get('content-type'), body: res.body as Schema<'MemberList'> };
 }
@@ -116,7 +108,9 @@ describe('the member list answer', () => {
 
   it('leaves out revoked members', async () => {
     const revoked = [...answered.values()].find((m) => m.imOpenId === 'u-beta')!;
-    expectOk(await hub.orgCall('initech', cookie, 'revokeMember', { path: { userId: revoked.userId } }));
+    expectOk(
+      await initech.hub.orgCall('initech', initech.cookie, 'revokeMember', { path: { userId: revoked.userId } }),
+    );
     const { body } = await listMembers();
     expect(body.members.map((m) => m.userId)).not.toContain(revoked.userId);
     expect(body.members).toHaveLength(answered.size);
