@@ -116,9 +116,8 @@ async function run(): Promise<number> {
   const config: Config = benchConfig(scratch);
   const logger = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }) });
   const services = createServices({ config, db, clock: systemClock, logger });
-  const { server, origin } = await listenInProcess(services);
+  const { server, origin: inProcess } = await listenInProcess(services);
   held.server = server;
-  const inProcess = origin;
   process.stdout.write('starting hub serve on the scratch database… ');
   // Every timed loop stays far below this: a 429 would time the refusal.
   const hub = await startHubServe(scratch, { env: { [ceilingVariable('requestRate')]: '1000000000' } });

@@ -19,8 +19,9 @@ export interface RowSet {
  * A read whose rows are wanted as the JSON text of an answer: an array holding one object per row,
  * made by the database and handed over unparsed, for a list answered as it is read (the
  * explorer's 20,000 projects, the member list: no JSON.parse of the rows, no object per row, no
- * JSON.stringify of them again). It comes as its UTF-8 bytes, on SQLite a Buffer copied from the database's own: a
- * string would be decoded from UTF-8 on the way in and encoded again to be sent (3.5 MB: ~3 ms).
+ * JSON.stringify of them again). It comes as its UTF-8 bytes, on SQLite a Buffer copied from the
+ * database's own: a string would be decoded from UTF-8 on the way in and encoded again to be sent
+ * (3.5 MB: ~3 ms).
  */
 export interface JsonTextSet {
   query: Knex.QueryBuilder;

@@ -44,7 +44,9 @@ function foldedApartPattern(): RegExp {
     if (character.toLowerCase() === character) continue;
     const utf8 = Buffer.from(character);
     const lead = [...utf8.subarray(0, -1)].map(byteEscape).join('');
-    lastBytes.set(lead, [...(lastBytes.get(lead) ?? []), utf8.at(-1)!]);
+    const last = lastBytes.get(lead) ?? [];
+    last.push(utf8.at(-1)!);
+    lastBytes.set(lead, last);
   }
   const alternatives = [...lastBytes].map(([lead, last]) => lead + byteClass(last));
   alternatives.push(byteClass([0xf0, 0xf1, 0xf2, 0xf3, 0xf4]));
