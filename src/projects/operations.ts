@@ -31,7 +31,8 @@ export function projectOperations({ projects }: Services) {
 
     getProject: {
       rule: 'projectRead',
-      handle: async ({ project }) => toProjectDetail(await projects.detail(project.project.id, viewerFrom(project))),
+      // The rules read the project's detail with the caller's grants: no second read.
+      handle: async ({ project }) => toProjectDetail({ ...project.project, ...viewerFrom(project) }),
     },
 
     renameProject: {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { Executor } from '../db/unit-of-work.js';
 import type { GrantRole } from '../grants/roles.js';
@@ -38,28 +39,15 @@ const projectInOrg = preparedQuery<{ organizationId: string; projectId: string }
     db('projects').where({ id: projectId, organization_id: organizationId }).limit(1).select('*'),
 );
 
-/** One row per role the user holds on the project, or one with a null role when they hold none. */
-const projectInOrgWithRoles = preparedQuery<
-  { organizationId: string; projectId: string; userId: string },
-  ProjectRecord & { grant_role: GrantRole | null }
->((db, { organizationId, projectId, userId }) =>
-  db('projects as p')
-    .leftJoin(
-      grantsOfUserOnProject(db, organizationId, userId, projectId).select('g.project_id', 'g.role').as('gr'),
-      'gr.project_id',
-      'p.id',
-    )
-    .where({ 'p.id': projectId, 'p.organization_id': organizationId })
-    .select('p.*', 'gr.role as grant_role'),
-);
-
-const projectDetail = preparedQuery<{ projectId: string }, ProjectDetailRecord>((db, { projectId }) =>
+/**
+ * The project with everything its detail view shows: its folder's name, its creator, its active
+ * chat binding (one at most, by a unique index, so the joins add no rows).
+ */
+const withDetail = (db: Executor): Knex.QueryBuilder =>
   db('projects as p')
     .leftJoin('folders as f', 'f.id', 'p.folder_id')
     .leftJoin('users as u', 'u.id', 'p.created_by')
     .leftJoin('project_bindings as b', (on) => on.on('b.project_id', 'p.id').andOnNull('b.archived_at'))
-    .where('p.id', projectId)
-    .limit(1)
     .select(
       'p.*',
       'f.name as folder_name',
@@ -67,7 +55,28 @@ const projectDetail = preparedQuery<{ projectId: string }, ProjectDetailRecord>(
       'u.im_open_id as creator_im_open_id',
       'b.chat_id as binding_chat_id',
       'b.created_at as binding_created_at',
-    ),
+    );
+
+/**
+ * One row per role the user holds on the project, or one with a null role when they hold none,
+ * each with the project's detail: a read of the project asks its rules and shows it in one trip.
+ */
+const projectInOrgWithRoles = preparedQuery<
+  { organizationId: string; projectId: string; userId: string },
+  ProjectDetailRecord & { grant_role: GrantRole | null }
+>((db, { organizationId, projectId, userId }) =>
+  withDetail(db)
+    .leftJoin(
+      grantsOfUserOnProject(db, organizationId, userId, projectId).select('g.project_id', 'g.role').as('gr'),
+      'gr.project_id',
+      'p.id',
+    )
+    .where({ 'p.id': projectId, 'p.organization_id': organizationId })
+    .select('gr.role as grant_role'),
+);
+
+const projectDetail = preparedQuery<{ projectId: string }, ProjectDetailRecord>((db, { projectId }) =>
+  withDetail(db).where('p.id', projectId).limit(1),
 );
 
 /** Projects, their chat bindings and their agent sessions. */
@@ -78,13 +87,13 @@ export class ProjectStore {
   }
 
   /**
-   * The project, if it is in the organization, with every role the user holds on it through any
-   * principal: the two questions of the project rules, in one statement.
+   * The project's detail, if it is in the organization, with every role the user holds on it
+   * through any principal: the two questions of the project rules, in one statement.
    */
   async findInOrgWithRoles(
     db: Executor,
     params: { organizationId: string; projectId: string; userId: string },
-  ): Promise<{ project: ProjectRecord; roles: GrantRole[] } | undefined> {
+  ): Promise<{ project: ProjectDetailRecord; roles: GrantRole[] } | undefined> {
     const rows = await projectInOrgWithRoles(db, params);
     if (rows.length === 0) return undefined;
     const { grant_role: _role, ...project } = rows[0]!;
