@@ -63,6 +63,32 @@ describe('preparedQuery', () => {
     expect(await byOwner(db, { owner: 'cid', minSize: 0 })).toEqual([]);
   });
 
+  it("is seen by knex's query listeners with its SQL and values", async () => {
+    const { db } = database;
+    const seen: { sql: string; bindings: unknown[] }[] = [];
+    const listener = (query: { sql: string; bindings: unknown[] }): void => void seen.push(query);
+    db.on('query', listener);
+    try {
+      await byOwner(db, { owner: 'bob', minSize: 3 });
+    } finally {
+      db.off('query', listener);
+    }
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.sql).toMatch(/from "things"|from `things`/);
+    expect(seen[0]!.bindings).toEqual(['bob', 3]);
+  });
+
+  it("fails with the database's error naming the SQL, and gives its connection back", async () => {
+    const { db } = database;
+    await db.schema.createTable('doomed', (t) => t.string('id').primary());
+    const fromDoomed = preparedQuery<{ id: string }, { id: string }>((db, { id }) => db('doomed').where({ id }));
+    expect(await fromDoomed(db, { id: 'x' })).toEqual([]);
+    await db.schema.dropTable('doomed');
+    await expect(fromDoomed(db, { id: 'x' })).rejects.toThrow(/doomed.*(no such table|does not exist)/s);
+    // SQLite's pool holds one connection: a call that kept it would leave this one waiting.
+    expect(await byOwner(db, { owner: 'bob', minSize: 0 })).toHaveLength(1);
+  });
+
   it('refuses a build that would not bind a value as a whole', async () => {
     const { db } = database;
     const spliced = preparedQuery<{ owner: string }, Thing>((db, { owner }) =>
