@@ -16,6 +16,15 @@ export interface TargetDefinition {
   measuredBy: string;
 }
 
+/**
+ * The CPU targets' 250 µs per request was set on the machine of the issue's bracketed figures,
+ * where plain Express answering the same bytes used 85 µs. A CPU second is not the same on every
+ * machine (here plain Express alone has used 139–317 µs), so each CPU target is printed twice: as
+ * the issue words it, and as that same allowance over plain Express in the same run, which holds on
+ * any machine.
+ */
+const CPU_LIMIT_OVER_EXPRESS = 250 / 85;
+
 export const TARGETS: readonly TargetDefinition[] = [
   {
     id: 'members.ratio',
@@ -34,6 +43,14 @@ export const TARGETS: readonly TargetDefinition[] = [
     measuredBy: 'load',
   },
   {
+    id: 'members.cpuVsExpress',
+    label: 'GET /members (100) server CPU per request vs plain Express',
+    unit: '×',
+    kind: 'max',
+    limit: CPU_LIMIT_OVER_EXPRESS,
+    measuredBy: 'load',
+  },
+  {
     id: 'explorer.ratio',
     label: 'GET /explorer (12) req/s vs plain Express',
     unit: '×',
@@ -47,6 +64,14 @@ export const TARGETS: readonly TargetDefinition[] = [
     unit: 'µs',
     kind: 'max',
     limit: 250,
+    measuredBy: 'load',
+  },
+  {
+    id: 'explorer.cpuVsExpress',
+    label: 'GET /explorer (12) server CPU per request vs plain Express',
+    unit: '×',
+    kind: 'max',
+    limit: CPU_LIMIT_OVER_EXPRESS,
     measuredBy: 'load',
   },
   {
