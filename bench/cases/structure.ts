@@ -196,6 +196,13 @@ async function run(): Promise<number> {
         !plan.some((line) => line.includes('TEMP B-TREE')),
       'getExplorer: the projects come from projects_active_org_name_idx, in order, with no sort in the plan',
     );
+    // A member's own projects are found from their grants, whatever the organization's size: a
+    // plan that reads the organization's projects through that index instead costs ~3×.
+    const mine = endpoints.find((e) => e.operation === 'listMyProjects')?.plans[0]?.plan ?? [];
+    check(
+      mine.length > 0 && !mine.some((line) => line.includes('projects_active_org_name_idx')),
+      "listMyProjects: the projects are looked up from the member's grants, not read through the organization's",
+    );
   }
 
   process.stdout.write('timing the stages in process… ');
@@ -391,12 +398,12 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
     ...serializing('getExplorer', explorerBody, BIG),
     [
       'listMyProjects',
-      'projects query (explorer.projectsOfUser)',
+      'projects statement, as JSON text (explorer.projectsOfUser)',
       SMALL,
       () => services.explorer.projectsOfUser(orgId, seed.member.id),
     ],
-    ['listMyProjects', 'handler: query + mapping + sorting', SMALL, () => listMyProjects(memberCtx)],
-    ['listMyProjects', 'JSON.stringify of the answer', SMALL, () => JSON.stringify(myBody)],
+    ['listMyProjects', 'handler: the statement (+ sorting, when needed)', SMALL, () => listMyProjects(memberCtx)],
+    ...serializing('listMyProjects', myBody, SMALL),
     [
       'listMembers',
       'handler: the list statement (+ sorting, when needed)',

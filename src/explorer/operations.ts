@@ -6,13 +6,29 @@ import { isInListOrder, sortedItemsOf } from '../shared/listed-text.js';
 import { listOrder } from '../shared/pagination.js';
 import { JsonText } from '../http/json-text.js';
 import { folderOrder } from '../folder-tree/order.js';
-import { toExplorerFolder, toExplorerProject } from './mapper.js';
+import { toExplorerFolder } from './mapper.js';
 
 type ExplorerData = Schema<'ExplorerData'>;
 type ExplorerProject = Schema<'ExplorerProject'>;
+type MyProjectList = Schema<'MyProjectList'>;
 
 /** Projects by name as people read them, then id, so the order is total. */
 const projectOrder = listOrder((project: ExplorerProject) => [project.name, project.id], byName, byCodeUnits);
+
+/**
+ * An answer holding a list of projects, from their JSON text as the database wrote it: the text is
+ * the answer's `projects` as it is (20,000 projects: no parse, no objects, no serializing again)
+ * unless a name holds a character `isInListOrder` looks for; they are then sorted here. `opening`
+ * is the answer's text up to its `projects` member, `answer` makes the answer from sorted projects.
+ */
+function projectsAnswer<Answer>(
+  projectsJson: Buffer,
+  opening: string,
+  answer: (projects: ExplorerProject[]) => Answer,
+): JsonText<Answer> | Answer {
+  if (isInListOrder(projectsJson)) return JsonText.of<Answer>(`${opening}"projects":`, projectsJson, '}');
+  return answer(sortedItemsOf(projectsJson, projectOrder));
+}
 
 /** The admin's whole tree, and a member's own projects. */
 export function explorerOperations({ explorer }: Services) {
@@ -22,24 +38,22 @@ export function explorerOperations({ explorer }: Services) {
       async handle({ access }) {
         const { folders, projectsJson } = await explorer.tree(access.organization.id);
         const sortedFolders = folderOrder.sorted(folders.map(toExplorerFolder));
-        // The database wrote the projects in the list's order unless a name holds a character
-        // `isInListOrder` looks for: the text is then the answer's as it is (20,000 projects: no
-        // parse, no objects, no serializing again). Otherwise they are sorted here.
-        if (isInListOrder(projectsJson))
-          return JsonText.of<ExplorerData>(
-            `{"folders":${JSON.stringify(sortedFolders)},"projects":`,
-            projectsJson,
-            '}',
-          );
-        return { folders: sortedFolders, projects: sortedItemsOf(projectsJson, projectOrder) };
+        return projectsAnswer<ExplorerData>(
+          projectsJson,
+          `{"folders":${JSON.stringify(sortedFolders)},`,
+          (projects) => ({
+            folders: sortedFolders,
+            projects,
+          }),
+        );
       },
     },
 
     listMyProjects: {
       rule: 'member',
       async handle({ access, session }) {
-        const projects = await explorer.projectsOfUser(access.organization.id, session.user.id);
-        return { projects: projectOrder.sorted(projects.map(toExplorerProject)) };
+        const projectsJson = await explorer.projectsOfUser(access.organization.id, session.user.id);
+        return projectsAnswer<MyProjectList>(projectsJson, '{', (projects) => ({ projects }));
       },
     },
   } satisfies OperationModule;

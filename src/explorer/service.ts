@@ -1,5 +1,5 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import type { ExplorerFolderRecord, ExplorerProjectRecord, ExplorerStore } from './store.js';
+import type { ExplorerFolderRecord, ExplorerStore } from './store.js';
 
 /** The read side of the folder tree: plain reads, each one statement outside any transaction. */
 export class ExplorerService {
@@ -17,8 +17,8 @@ export class ExplorerService {
     return this.explorer.tree(this.uow.executor, organizationId);
   }
 
-  /** Active projects on which the user holds any grant. */
-  projectsOfUser(organizationId: string, userId: string): Promise<ExplorerProjectRecord[]> {
+  /** Active projects on which the user holds any grant, as the answer's JSON text. */
+  projectsOfUser(organizationId: string, userId: string): Promise<Buffer> {
     return this.explorer.projectsOfUser(this.uow.executor, organizationId, userId);
   }
 }

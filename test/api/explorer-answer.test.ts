@@ -6,11 +6,11 @@ import { inProjectListOrder } from '../support/list-order.js';
 import { hubWithOwnedOrg } from '../support/owned-org.js';
 
 /**
- * The explorer's answer as production sends it: without the contract's response check, which
- * sees only what passes through `res.json`, so the projects' text the database writes is sent as
- * it is when every name is ASCII. These tests hold that text to what the API promises: the
- * schema's members in order, every project's own values, the list's order, and the very bytes
- * `res.json` would send.
+ * The explorer's answer, and a member's own projects, as production sends them: without the
+ * contract's response check, which sees only what passes through `res.json`, so the projects' text
+ * the database writes is sent as it is when `isInListOrder` takes it. These tests hold that text to
+ * what the API promises: the schema's members in order, every project's own values, the list's
+ * order, and the very bytes `res.json` would send.
  */
 const initech = hubWithOwnedOrg('initech', { app: { validateResponses: false } });
 
@@ -28,6 +28,17 @@ async function explorer() {
   const res = await initech.hub.request('GET', '/api/org/initech/explorer', { cookie: initech.cookie });
   expect(res.status).toBe(200);
   return { text: res.text, type: res.headers.get('content-type'), body: res.body as Schema<'ExplorerData'> };
+}
+
+/**
+ * The caller's own projects as sent. The owner made every project here, and a project's creator
+ * holds MANAGE on it, so theirs are the explorer's projects: the same objects in the same order.
+ */
+async function expectMyProjectsAsTheExplorers(projects: Schema<'ExplorerProject'>[]) {
+  const res = await initech.hub.request('GET', '/api/org/initech/my-projects', { cookie: initech.cookie });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  expect(res.text).toBe(JSON.stringify({ projects }));
 }
 
 /** Each listed project against the project's own detail, member by member and in the schema's order. */
@@ -91,6 +102,7 @@ describe('the explorer answer', () => {
       ]),
     );
     await expectEachProjectAsItsDetail(body.projects);
+    await expectMyProjectsAsTheExplorers(body.projects);
     const [ops] = body.folders;
     expect(body.folders).toHaveLength(1);
     expect(ops).toMatchObject({ id: folderId, name: 'Ops', projectCount: 5, childFolderCount: 0 });
@@ -105,6 +117,7 @@ describe('the explorer answer', () => {
     expect(body.projects.map((p) => p.id)).toEqual(inProjectListOrder(body.projects).map((p) => p.id));
     expect(body.projects.slice(-3).map((p) => p.id)).toEqual([sharp, id, ids[names.indexOf('émile')]]);
     await expectEachProjectAsItsDetail(body.projects);
+    await expectMyProjectsAsTheExplorers(body.projects);
     expect(body.folders[0]!.projectCount).toBe(6);
   });
 
@@ -114,5 +127,8 @@ describe('the explorer answer', () => {
     const res = await initech.hub.request('GET', '/api/org/hooli/explorer', { cookie: owner });
     expect(res.status).toBe(200);
     expect(res.text).toBe('{"folders":[],"projects":[]}');
+    const mine = await initech.hub.request('GET', '/api/org/hooli/my-projects', { cookie: owner });
+    expect(mine.status).toBe(200);
+    expect(mine.text).toBe('{"projects":[]}');
   });
 });
