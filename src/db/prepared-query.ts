@@ -61,10 +61,10 @@ interface StatementClient {
 /**
  * Runs kept SQL on a connection of the executor's client: the database's pool, or the connection
  * of the transaction the executor is. `db.raw` would rewrite the whole SQL text on every call to
- * find its `?` (for the explorer's ~3 KB statement, ~30 µs of a ~50 µs read) and hand the
- * statement cache a new string to hash; the client's `query` is what knex itself runs a statement
- * with, so it still emits the `query` event, numbers PostgreSQL's parameters and names the SQL in
- * an error.
+ * find its `?`, and hand the statement cache a new string to hash: the explorer's read (1.2 KB of
+ * SQL) took 70–78 µs of CPU in process that way, 52–60 µs this way. The client's `query` is what
+ * knex itself runs a statement with, so it still emits the `query` event, numbers PostgreSQL's
+ * parameters and names the SQL in an error.
  */
 async function runOnConnection(db: Executor, sql: string, bindings: unknown[]): Promise<unknown> {
   const client = db.client as unknown as StatementClient;
