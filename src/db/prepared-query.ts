@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isPostgres } from './connect.js';
+import { isPostgres, readerFor } from './connect.js';
 import type { Executor } from './unit-of-work.js';
 
 /** A value a prepared query binds: one per parameter, never a list (the SQL's shape is fixed). */
@@ -59,15 +59,16 @@ interface StatementClient {
 }
 
 /**
- * Runs kept SQL on a connection of the executor's client: the database's pool, or the connection
- * of the transaction the executor is. `db.raw` would rewrite the whole SQL text on every call to
- * find its `?`, and hand the statement cache a new string to hash: the explorer's read (1.2 KB of
- * SQL) took 70–78 µs of CPU in process that way, 52–60 µs this way. The client's `query` is what
+ * Runs kept SQL on a connection of the executor's client: for the database, SQLite's readers
+ * (`readerFor`) or PostgreSQL's pool; for a transaction, its own connection. `db.raw` would
+ * rewrite the whole SQL text on every call to find its `?`, and hand the statement cache a new
+ * string to hash: the explorer's read (1.2 KB of SQL) took 70–78 µs of CPU in process that way,
+ * 52–60 µs this way. The client's `query` is what
  * knex itself runs a statement with, so it still emits the `query` event, numbers PostgreSQL's
  * parameters and names the SQL in an error.
  */
 async function runOnConnection(db: Executor, sql: string, bindings: unknown[]): Promise<unknown> {
-  const client = db.client as unknown as StatementClient;
+  const client = (readerFor(db) ?? db).client as unknown as StatementClient;
   const connection = await client.acquireConnection();
   try {
     return (await client.query(connection, { sql, bindings, method: 'raw' })).response;

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Db } from '../db/connect.js';
+import { readerFor, type Db } from '../db/connect.js';
 import { renderedErrorCode } from '../errors/error-middleware.js';
 import { listOperations, toExpressPath, type OpenApiDocument } from '../http/openapi-document.js';
 import { isOperationsPath } from './paths.js';
@@ -33,7 +33,8 @@ export interface Metrics {
  *   app and unknown paths, so the label's values stay bounded) and `status`;
  * - `hub_capacity_refusals_total` by `code`: `rate_limited` (429), `payload_too_large` (413),
  *   `capacity_exceeded` (409);
- * - `hub_db_pool_connections` by `state` (`used`, `free`, `pending_acquire`, `pending_create`);
+ * - `hub_db_pool_connections` by `state` (`used`, `free`, `pending_acquire`, `pending_create`), over
+ *   the database's pools (on SQLite, the writer's and its readers');
  * - the process metrics of prom-client (`process_*`, `nodejs_*`: CPU, memory, event-loop lag).
  */
 export function createMetrics(deps: { db: Db; spec: OpenApiDocument }): Metrics {
@@ -65,12 +66,24 @@ export function createMetrics(deps: { db: Db; spec: OpenApiDocument }): Metrics 
     labelNames: ['state'] as const,
     registers: [registry],
     collect() {
-      const pool = (deps.db.client as { pool?: PoolView }).pool;
-      if (!pool) return;
-      this.set({ state: 'used' }, pool.numUsed());
-      this.set({ state: 'free' }, pool.numFree());
-      this.set({ state: 'pending_acquire' }, pool.numPendingAcquires());
-      this.set({ state: 'pending_create' }, pool.numPendingCreates());
+      const pools = [deps.db, readerFor(deps.db)].flatMap((db) => (db?.client as { pool?: PoolView })?.pool ?? []);
+      const total = (count: (pool: PoolView) => number): number => pools.reduce((sum, pool) => sum + count(pool), 0);
+      this.set(
+        { state: 'used' },
+        total((pool) => pool.numUsed()),
+      );
+      this.set(
+        { state: 'free' },
+        total((pool) => pool.numFree()),
+      );
+      this.set(
+        { state: 'pending_acquire' },
+        total((pool) => pool.numPendingAcquires()),
+      );
+      this.set(
+        { state: 'pending_create' },
+        total((pool) => pool.numPendingCreates()),
+      );
     },
   });
 

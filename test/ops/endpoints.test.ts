@@ -10,6 +10,7 @@ import { ManualClock } from '../../src/config/clock.js';
 import { loadConfig } from '../../src/config/config.js';
 import { openPostgres, openSqlite, type Db } from '../../src/db/connect.js';
 import { createApp } from '../../src/http/app.js';
+import { preparedQuery } from '../../src/db/prepared-query.js';
 import { createLogger } from '../../src/log/logger.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/ops/security-headers.js';
 import { TestHub } from '../support/test-hub.js';
@@ -160,6 +161,28 @@ describe('/metrics', () => {
       expect(await unknownAnswered()).toBe(before + 2);
     },
   );
+
+  it("counts the connections of every pool of the database, SQLite's readers with its writer", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-pools-'));
+    const db = openSqlite(path.join(dir, 'hub.sqlite'));
+    const app = await appOn(db);
+    try {
+      const connections = async (): Promise<number> => {
+        const text = await (await fetch(`${app.url}/metrics`)).text();
+        const counts = [...text.matchAll(/^hub_db_pool_connections\{state="\w+"\} (\d+)$/gm)];
+        expect(counts).toHaveLength(4);
+        return counts.reduce((sum, [, count]) => sum + Number(count), 0);
+      };
+      await db.raw('select 1');
+      expect(await connections()).toBe(1);
+      // A kept read outside a transaction opens a reader.
+      await preparedQuery(() => db.raw('select 1'))(db, {});
+      expect(await connections()).toBe(2);
+    } finally {
+      await app.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('/docs', () => {
