@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
 import { skillMd } from '../skills/support.js';
-import { get, Instance, logIn, request, SHARED_KEYS, sleep, type Answer } from './instances.js';
+import { failedBeforeAnswer, get, Instance, logIn, request, SHARED_KEYS, sleep, type Answer } from './instances.js';
 
 /**
  * Three `hub serve` processes on one PostgreSQL database, each with a data directory of its own
@@ -291,13 +291,18 @@ describe.skipIf(!onPostgres)(title, () => {
     let pool = [a, b, c];
     let sent = 0;
     let retried = 0;
+    let reset = 0;
     const failures: string[] = [];
     const statuses = new Map<number, number>();
     let stopLoad = false;
     let sigtermAt = Number.POSITIVE_INFINITY;
     let inFlightAtSigterm = 0;
-    // A load balancer: round robin; a refused connection goes to the next instance. Nothing else is
-    // retried: a connection reset, or an answer cut off, would be a request the draining instance lost.
+    // A load balancer: round robin; a GET whose connection was refused or reset before any of the
+    // answer came goes to the next instance. A connection the kernel completed in the listen queue
+    // just before the instance stopped listening is reset when it does: the app never accepted it,
+    // nor saw its request. Balancers retry those for an idempotent request (nginx's
+    // proxy_next_upstream error, HAProxy's retry-on conn-failure). Nothing else is retried: an
+    // answer cut off, or an error status, would be a request the draining instance lost.
     const call = async (i: number): Promise<Answer> => {
       for (let attempt = 0; attempt < 6; attempt++) {
         const instance = pool[(i + attempt) % pool.length]!;
@@ -308,8 +313,10 @@ describe.skipIf(!onPostgres)(title, () => {
             inFlightAtSigterm += 1;
           return answer;
         } catch (err) {
-          if (!connectionRefused(err) || attempt === 5) throw err;
-          retried += 1;
+          const failed = failedConnection(err);
+          if (!failed || attempt === 5) throw err;
+          if (failed === 'refused') retried += 1;
+          else reset += 1;
         }
       }
       throw new Error('unreachable');
@@ -356,7 +363,7 @@ describe.skipIf(!onPostgres)(title, () => {
     console.info(
       `rolling restart: ${sent} requests, ${JSON.stringify(Object.fromEntries(statuses))}, ` +
         `${inFlightAtSigterm} in flight on A at SIGTERM answered 200, ` +
-        `${retried} refused connections retried on another instance`,
+        `${retried} refused and ${reset} reset connections retried on another instance`,
     );
     expect(failures).toEqual([]);
     expect(statuses.get(200)).toBe(sent);
@@ -379,13 +386,11 @@ describe.skipIf(!onPostgres)(title, () => {
   });
 });
 
-/**
- * Refused before anything was sent, so safe to send elsewhere: `ECONNREFUSED`, or a reset while
- * connecting (a connection the kernel had queued when the instance stopped listening), on the
- * error (node:http) or on its cause (fetch, undici). A reset after the request went out fails.
- */
-function connectionRefused(err: unknown): boolean {
-  const { code, syscall, cause } = (err ?? {}) as { code?: unknown; syscall?: unknown; cause?: unknown };
-  if (code === 'ECONNREFUSED' || (code === 'ECONNRESET' && syscall === 'connect')) return true;
-  return cause !== undefined && cause !== err && connectionRefused(cause);
+/** How a request that may go elsewhere failed: its connection refused, or reset before any of the answer came. */
+function failedConnection(err: unknown): 'refused' | 'reset' | undefined {
+  if (!failedBeforeAnswer(err)) return undefined;
+  const { code } = err as { code?: unknown };
+  if (code === 'ECONNREFUSED') return 'refused';
+  if (code === 'ECONNRESET') return 'reset';
+  return undefined;
 }

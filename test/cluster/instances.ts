@@ -112,7 +112,9 @@ export function request(
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(options.declaredLength ?? Buffer.byteLength(payload!));
     }
+    let answering = false;
     const req = http.request(url, { method, headers, agent: false }, (res) => {
+      answering = true;
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d) => (text += d));
@@ -127,7 +129,10 @@ export function request(
       });
       res.on('error', reject);
     });
-    req.on('error', reject);
+    req.on('error', (err) => {
+      if (!answering) unanswered.add(err);
+      reject(err);
+    });
     if (options.onSent) req.on('finish', options.onSent);
     // An answer that never comes is a failure of its own, not a test that hangs.
     req.setTimeout(30_000, () => req.destroy(new Error(`no answer to ${method} ${url} within 30 s`)));
@@ -139,6 +144,11 @@ export function request(
 }
 
 export const get = (url: string, cookie?: string) => request('GET', url, { cookie });
+
+const unanswered = new WeakSet<Error>();
+
+/** Whether `request` failed before any of an answer arrived (the connection refused, or reset first). */
+export const failedBeforeAnswer = (err: unknown): boolean => err instanceof Error && unanswered.has(err);
 
 /** A session cookie for the user, from a login link printed by `hub login-link` on the instance's data directory. */
 export async function logIn(instance: Instance, imOpenId: string, databaseUrl: string): Promise<string> {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import os from 'node:os';
@@ -236,6 +237,29 @@ describe('hub serve: a clean start', () => {
     expect(bytes).toBe(Number(response.headers.get('content-length')));
     expect(await serve.exited).toBe(0);
     expect(serve.output.stdout).toContain('draining');
+  });
+
+  it('drains on SIGTERM: a connection opened before it, its request sent after it, is answered', async () => {
+    const dataDir = freshDir();
+    const serve = await startServe(dataDir, { HUB_SHUTDOWN_GRACE_MS: '60000' });
+    const url = serve.baseUrl.replace('localhost', '127.0.0.1');
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    await once(socket, 'connect');
+    // Waiting connections are accepted in order: once a later one is answered, this one is accepted.
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    serve.child.kill('SIGTERM');
+    while (!serve.output.stdout.includes('draining')) await new Promise((resolve) => setTimeout(resolve, 20));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk));
+    const ended = new Promise<void>((resolve, reject) => {
+      socket.once('end', resolve);
+      socket.once('error', reject);
+    });
+    socket.write('GET /healthz HTTP/1.1\r\nHost: hub\r\n\r\n');
+    await ended;
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+    expect(await serve.exited).toBe(0);
   });
 
   it(
