@@ -10,6 +10,14 @@ const CAPACITY_REFUSALS = new Set(['rate_limited', 'payload_too_large', 'capacit
 /** Request latency buckets, in seconds: most answers take milliseconds, skill installs longer. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** Each state of `hub_db_pool_connections`, and the pool's count of its connections. */
+const POOL_STATES = {
+  used: 'numUsed',
+  free: 'numFree',
+  pending_acquire: 'numPendingAcquires',
+  pending_create: 'numPendingCreates',
+} as const;
+
 /** The part of knex's (tarn) pool the gauges read. */
 interface PoolView {
   numUsed(): number;
@@ -67,23 +75,10 @@ export function createMetrics(deps: { db: Db; spec: OpenApiDocument }): Metrics 
     registers: [registry],
     collect() {
       const pools = [deps.db, readerFor(deps.db)].flatMap((db) => (db?.client as { pool?: PoolView })?.pool ?? []);
-      const total = (count: (pool: PoolView) => number): number => pools.reduce((sum, pool) => sum + count(pool), 0);
-      this.set(
-        { state: 'used' },
-        total((pool) => pool.numUsed()),
-      );
-      this.set(
-        { state: 'free' },
-        total((pool) => pool.numFree()),
-      );
-      this.set(
-        { state: 'pending_acquire' },
-        total((pool) => pool.numPendingAcquires()),
-      );
-      this.set(
-        { state: 'pending_create' },
-        total((pool) => pool.numPendingCreates()),
-      );
+      for (const [state, count] of Object.entries(POOL_STATES)) {
+        const connections = pools.reduce((sum, pool) => sum + pool[count](), 0);
+        this.set({ state }, connections);
+      }
     },
   });
 
