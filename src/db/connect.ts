@@ -42,20 +42,21 @@ const READERS = 2;
  * back from the file system on every request (the explorer's tree of 20,000 projects: 92 → 76 ms,
  * its system time 34 → 14 ms).
  *
- * Everything runs on one writer connection, so the app's transactions never meet each other's
- * locks. The reads kept as prepared statements (`preparedQuery`: the lists, the project guard)
- * run outside a transaction on a small pool of readers instead (`readerFor`), which WAL lets read
- * beside the writer: several reads go to the driver's thread pool at once and come back together,
- * instead of one trip at a time through the writer, and on a machine with cores to spare they
- * run in parallel. Under load on one core, the 100-member list, the explorer and a project's read
- * each answered ×1.10–1.12 the requests a second, for ×0.89–0.91 the CPU per request (6 paired
+ * Writes and transactions run on one writer connection, so the app's transactions never meet each
+ * other's locks. The reads kept as prepared statements (`preparedQuery`: the lists, the project
+ * guard) run outside a transaction on a small pool of readers instead (`readerFor`), which WAL lets
+ * read beside the writer: several reads go to the driver's thread pool at once and come back
+ * together, instead of one trip at a time through the writer, and on a machine with cores to spare
+ * they run in parallel. Under load on one core, the 100-member list, the explorer and a project's
+ * read each answered ×1.10–1.12 the requests a second, for ×0.89–0.91 the CPU per request (6 paired
  * rounds each). A reader sees every transaction committed before its read began, as a read on the
  * writer would, and `query_only` makes it refuse any write.
  */
 export function openSqlite(filename: string): Db {
   const writer = knexFactory(sqliteOptions(filename, 1, []));
   const readers = knexFactory(sqliteOptions(filename, READERS, ['PRAGMA query_only = ON']));
-  // The readers' statements are the database's: its listeners (metrics, the bench's counts) see them.
+  // The readers' statements are the database's: its listeners (statement counts in tests and the
+  // bench) see them.
   for (const event of ['query', 'query-error', 'query-response'])
     readers.on(event, (...args: unknown[]) => writer.emit(event, ...args));
   // knex has no hook on destroy: closing the database (its client's pool) closes its readers too.

@@ -63,9 +63,8 @@ interface StatementClient {
  * (`readerFor`) or PostgreSQL's pool; for a transaction, its own connection. `db.raw` would
  * rewrite the whole SQL text on every call to find its `?`, and hand the statement cache a new
  * string to hash: the explorer's read (1.2 KB of SQL) took 70–78 µs of CPU in process that way,
- * 52–60 µs this way. The client's `query` is what
- * knex itself runs a statement with, so it still emits the `query` event, numbers PostgreSQL's
- * parameters and names the SQL in an error.
+ * 52–60 µs this way. The client's `query` is what knex itself runs a statement with, so it still
+ * emits the `query` event, numbers PostgreSQL's parameters and names the SQL in an error.
  */
 async function runOnConnection(db: Executor, sql: string, bindings: unknown[]): Promise<unknown> {
   const client = (readerFor(db) ?? db).client as unknown as StatementClient;
