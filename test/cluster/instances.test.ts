@@ -290,7 +290,7 @@ describe.skipIf(!onPostgres)(title, () => {
   it('drains in-flight requests on SIGTERM, and a rolling restart of one instance loses no request', async () => {
     let pool = [a, b, c];
     let sent = 0;
-    let retried = 0;
+    let refused = 0;
     let reset = 0;
     const failures: string[] = [];
     const statuses = new Map<number, number>();
@@ -299,8 +299,8 @@ describe.skipIf(!onPostgres)(title, () => {
     let inFlightAtSigterm = 0;
     // A load balancer: round robin; a GET whose connection was refused or reset before any of the
     // answer came goes to the next instance. A connection the kernel completed in the listen queue
-    // just before the instance stopped listening is reset when it does: the app never accepted it,
-    // nor saw its request. Balancers retry those for an idempotent request (nginx's
+    // just before the instance stopped listening is reset as the listener closes: the app never
+    // accepted it, nor saw its request. Balancers retry those for an idempotent request (nginx's
     // proxy_next_upstream error, HAProxy's retry-on conn-failure). Nothing else is retried: an
     // answer cut off, or an error status, would be a request the draining instance lost.
     const call = async (i: number): Promise<Answer> => {
@@ -315,7 +315,7 @@ describe.skipIf(!onPostgres)(title, () => {
         } catch (err) {
           const failed = failedConnection(err);
           if (!failed || attempt === 5) throw err;
-          if (failed === 'refused') retried += 1;
+          if (failed === 'refused') refused += 1;
           else reset += 1;
         }
       }
@@ -363,7 +363,7 @@ describe.skipIf(!onPostgres)(title, () => {
     console.info(
       `rolling restart: ${sent} requests, ${JSON.stringify(Object.fromEntries(statuses))}, ` +
         `${inFlightAtSigterm} in flight on A at SIGTERM answered 200, ` +
-        `${retried} refused and ${reset} reset connections retried on another instance`,
+        `${refused} refused and ${reset} reset connections retried on another instance`,
     );
     expect(failures).toEqual([]);
     expect(statuses.get(200)).toBe(sent);
