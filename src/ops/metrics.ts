@@ -18,13 +18,8 @@ const POOL_STATES = {
   pending_create: 'numPendingCreates',
 } as const;
 
-/** The part of knex's (tarn) pool the gauges read. */
-interface PoolView {
-  numUsed(): number;
-  numFree(): number;
-  numPendingAcquires(): number;
-  numPendingCreates(): number;
-}
+/** The part of knex's (tarn) pool the gauges read: the counts POOL_STATES names. */
+type PoolView = Record<(typeof POOL_STATES)[keyof typeof POOL_STATES], () => number>;
 
 export interface Metrics {
   registry: Registry;
