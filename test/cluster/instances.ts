@@ -147,7 +147,7 @@ export const get = (url: string, cookie?: string) => request('GET', url, { cooki
 
 const unanswered = new WeakSet<Error>();
 
-/** Whether `request` failed before any of an answer arrived (the connection refused, or reset first). */
+/** Whether `request` failed before any of an answer arrived: its connection refused or reset, or no answer in time. */
 export const failedBeforeAnswer = (err: unknown): boolean => err instanceof Error && unanswered.has(err);
 
 /** A session cookie for the user, from a login link printed by `hub login-link` on the instance's data directory. */
