@@ -23,7 +23,8 @@ import { notifySuccess } from '../../../lib/notify';
 import { useAgentLibrary } from '../api/get-agent-library';
 import { useAgentModels } from '../api/get-agent-models';
 import { usePutAgentRole } from '../api/put-agent-role';
-import { buildLibrary, folderOptions, ROOT, type Role } from './library-tree';
+import { folderOptions, TOP_LEVEL } from '../../../lib/folder-tree';
+import { buildLibrary, LIBRARY_ROOT, type Role } from './library-tree';
 
 const ROLE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const PROMPT_MAX = 100_000;
@@ -53,7 +54,7 @@ function valuesOf(role: Role | null, roles: readonly Role[]): Values {
       tools: [],
       sortOrder: Number.isFinite(last) ? Math.min(last + 10, 2_147_483_647) : 0,
       isDefault: false,
-      folder: ROOT,
+      folder: TOP_LEVEL,
     };
   }
   return {
@@ -65,7 +66,7 @@ function valuesOf(role: Role | null, roles: readonly Role[]): Values {
     tools: role.tools ?? [],
     sortOrder: role.sortOrder,
     isDefault: role.isDefault,
-    folder: role.libraryFolderId ?? ROOT,
+    folder: role.libraryFolderId ?? TOP_LEVEL,
   };
 }
 
@@ -130,7 +131,10 @@ export function RoleFormDialog({
   ];
   const promptLength = form.values.systemPrompt.length;
   const chosenModel = modelRows.find((m) => m.id === form.values.defaultModel);
-  const folders = useMemo(() => folderOptions(buildLibrary(library.data?.folders, [], [])), [library.data]);
+  const folders = useMemo(
+    () => folderOptions(buildLibrary(library.data?.folders, [], []), LIBRARY_ROOT),
+    [library.data],
+  );
 
   const submit = form.onSubmit((v) =>
     run(async () => {
@@ -143,7 +147,7 @@ export function RoleFormDialog({
           tools: v.toolsMode === 'default' ? null : v.toolsMode === 'none' ? [] : v.tools,
           sortOrder: Number(v.sortOrder),
           isDefault: v.isDefault,
-          libraryFolderId: v.folder === ROOT ? null : v.folder,
+          libraryFolderId: v.folder === TOP_LEVEL ? null : v.folder,
         },
       });
       notifySuccess(role ? `Saved role ${saved.label}` : `Created role ${saved.label}`);

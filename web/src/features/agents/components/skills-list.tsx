@@ -1,9 +1,11 @@
 import { ActionIcon, Badge, Button, CopyButton, Group, Menu, Stack, Text, Tooltip } from '@mantine/core';
 import { ListToolbar } from './list-toolbar';
 import { useDeferredValue, useMemo, useState } from 'react';
+import { TreeMoveDialog } from '../../../components/folder-explorer/tree-move-dialog';
 import { QueryError } from '../../../components/query-error';
 import { type Column, VirtualTable } from '../../../components/virtual-table';
 import { useOrg } from '../../../lib/authorization';
+import { folderPath } from '../../../lib/folder-tree';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useAgentLibrary } from '../api/get-agent-library';
 import { useAgentRoles } from '../api/get-agent-roles';
@@ -11,8 +13,7 @@ import { useAgentSkills } from '../api/get-agent-skills';
 import { useUpdateAgentSkill } from '../api/update-agent-skill';
 import { DisableSkillDialog } from './disable-skill-dialog';
 import { InstallSkillDialog } from './install-skill-dialog';
-import { type LibraryItem, LibraryMoveDialog } from './library-move-dialog';
-import { buildLibrary, folderPath, type Skill } from './library-tree';
+import { buildLibrary, LIBRARY_ROOT, type Skill } from './library-tree';
 import { RelabelSkillDialog } from './relabel-skill-dialog';
 import { SkillFilesDialog } from './skill-files-dialog';
 import { useLibraryMove } from './use-library-move';
@@ -21,7 +22,7 @@ type Dialog =
   | { type: 'install'; name: string | null }
   | { type: 'files'; skill: Skill }
   | { type: 'relabel'; skill: Skill }
-  | { type: 'move'; item: LibraryItem }
+  | { type: 'move'; skill: Skill }
   | { type: 'disable'; skill: Skill };
 
 /** Two overlapping sheets, drawn inline (no icon font), hidden from assistive technology. */
@@ -70,7 +71,7 @@ export function SkillsList() {
   const library = useAgentLibrary(orgSlug);
   const allRoles = roles.data?.roles ?? [];
   const lib = useMemo(() => buildLibrary(library.data?.folders, [], []), [library.data]);
-  const move = useLibraryMove(lib, allRoles);
+  const move = useLibraryMove();
   const update = useUpdateAgentSkill();
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [search, setSearch] = useState('');
@@ -156,16 +157,7 @@ export function SkillsList() {
             <Menu.Item onClick={() => setDialog({ type: 'files', skill: s })}>View files…</Menu.Item>
             <Menu.Item onClick={() => setDialog({ type: 'install', name: s.name })}>Install new version…</Menu.Item>
             <Menu.Item onClick={() => setDialog({ type: 'relabel', skill: s })}>Relabel…</Menu.Item>
-            <Menu.Item
-              onClick={() =>
-                setDialog({
-                  type: 'move',
-                  item: { kind: 'skill', id: s.name, name: s.name, folderId: s.libraryFolderId },
-                })
-              }
-            >
-              Move to folder…
-            </Menu.Item>
+            <Menu.Item onClick={() => setDialog({ type: 'move', skill: s })}>Move to folder…</Menu.Item>
             {s.disabledAt ? (
               <Menu.Item onClick={() => enable(s)}>Enable</Menu.Item>
             ) : (
@@ -207,11 +199,16 @@ export function SkillsList() {
       />
       <SkillFilesDialog skill={d?.type === 'files' ? d.skill : null} onClose={() => setDialog(null)} />
       <RelabelSkillDialog skill={d?.type === 'relabel' ? d.skill : null} onClose={() => setDialog(null)} />
-      <LibraryMoveDialog
-        lib={lib}
-        item={d?.type === 'move' ? d.item : null}
+      <TreeMoveDialog
+        tree={lib}
+        rootLabel={LIBRARY_ROOT}
+        subject={d?.type === 'move' ? { name: d.skill.name, parentId: d.skill.libraryFolderId } : null}
         onClose={() => setDialog(null)}
-        onMove={move}
+        onMove={async (folderId) => {
+          if (d?.type !== 'move') return;
+          await move({ kind: 'leaf', leaf: { kind: 'skill', skill: d.skill } }, folderId);
+          notifySuccess(`Moved ${d.skill.name} to ${folderPath(lib, folderId)}`);
+        }}
       />
       <DisableSkillDialog
         skill={d?.type === 'disable' ? d.skill : null}

@@ -1,41 +1,36 @@
 import { useOrg } from '../../../lib/authorization';
-import { notifySuccess } from '../../../lib/notify';
+import type { TreeEntry } from '../../../lib/folder-tree';
 import { usePutAgentRole } from '../api/put-agent-role';
 import { useUpdateAgentSkill } from '../api/update-agent-skill';
 import { useUpdateLibraryFolder } from '../api/update-library-folder';
-import type { LibraryItem } from './library-move-dialog';
-import { folderPath, type Library, type Role } from './library-tree';
+import type { LibraryFolder, LibraryLeaf } from './library-tree';
 import { roleBody } from './role-order';
 
 /**
- * Moves a folder (`parentId`), a role (`libraryFolderId` in its full PUT) or a skill
- * (`libraryFolderId` by PATCH) and says where it went; a refusal is thrown for the dialog to show.
+ * Moves a folder (`parentId`), a role (`libraryFolderId` in its full PUT, keeping the rest) or a
+ * skill (`libraryFolderId` by PATCH); a refusal is thrown for the dialog to show.
  */
-export function useLibraryMove(lib: Library, roles: readonly Role[]) {
+export function useLibraryMove() {
   const { org } = useOrg();
   const orgSlug = org.slug;
   const updateFolder = useUpdateLibraryFolder();
   const putRole = usePutAgentRole();
   const updateSkill = useUpdateAgentSkill();
-  return async (item: LibraryItem, folderId: string | null) => {
-    if (item.kind === 'folder') {
-      await updateFolder.mutateAsync({
-        params: { path: { orgSlug, folderId: item.id } },
+  return (entry: TreeEntry<LibraryFolder, LibraryLeaf>, folderId: string | null): Promise<unknown> => {
+    if (entry.kind === 'folder')
+      return updateFolder.mutateAsync({
+        params: { path: { orgSlug, folderId: entry.folder.id } },
         body: { parentId: folderId },
       });
-    } else if (item.kind === 'role') {
-      const role = roles.find((r) => r.roleId === item.id);
-      if (!role) throw new Error(`The role ${item.name} is no longer listed; reload the page.`);
-      await putRole.mutateAsync({
-        params: { path: { orgSlug, roleId: role.roleId } },
-        body: roleBody(role, { libraryFolderId: folderId }),
+    const { leaf } = entry;
+    if (leaf.kind === 'role')
+      return putRole.mutateAsync({
+        params: { path: { orgSlug, roleId: leaf.role.roleId } },
+        body: roleBody(leaf.role, { libraryFolderId: folderId }),
       });
-    } else {
-      await updateSkill.mutateAsync({
-        params: { path: { orgSlug, name: item.id } },
-        body: { libraryFolderId: folderId },
-      });
-    }
-    notifySuccess(`Moved ${item.name} to ${folderPath(lib, folderId)}`);
+    return updateSkill.mutateAsync({
+      params: { path: { orgSlug, name: leaf.skill.name } },
+      body: { libraryFolderId: folderId },
+    });
   };
 }

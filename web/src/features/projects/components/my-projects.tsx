@@ -10,7 +10,7 @@ import { notifySuccess } from '../../../lib/notify';
 import { useSettings } from '../../settings/api/get-settings';
 import { useCreateProject } from '../api/create-project';
 import { useMyProjects } from '../api/get-my-projects';
-import { NameDialog } from './name-dialog';
+import { NameDialog } from '../../../components/name-dialog';
 
 type Project = Schemas['ExplorerProject'];
 

@@ -3,17 +3,18 @@ import { useDisclosure } from '@mantine/hooks';
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmAction } from '../../../components/confirm-action';
+import { TreeMoveDialog } from '../../../components/folder-explorer/tree-move-dialog';
 import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
+import { folderPath } from '../../../lib/folder-tree';
 import { notifySuccess } from '../../../lib/notify';
 import { useArchiveBinding } from '../api/archive-binding';
 import { useArchiveProject } from '../api/archive-project';
 import { useExplorer } from '../api/get-explorer';
 import { useMoveProject } from '../api/move-project';
 import { useRenameProject } from '../api/rename-project';
-import { MoveDialog } from './move-dialog';
-import { NameDialog } from './name-dialog';
-import { buildTree, folderPath } from './tree-model';
+import { NameDialog } from '../../../components/name-dialog';
+import { buildProjectTree, PROJECTS_TOP_LEVEL } from './project-tree';
 
 type Project = Schemas['ProjectDetail'];
 
@@ -32,8 +33,8 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 function useFolderPath(project: Project, isAdmin: boolean) {
   const { org } = useOrg();
   const explorer = useExplorer(org.slug, isAdmin);
-  const tree = useMemo(() => buildTree(explorer.data), [explorer.data]);
-  if (!project.folder) return { path: '/ (top level)', tree };
+  const tree = useMemo(() => buildProjectTree(explorer.data), [explorer.data]);
+  if (!project.folder) return { path: PROJECTS_TOP_LEVEL, tree };
   if (isAdmin && explorer.data && tree.folders.has(project.folder.id))
     return { path: folderPath(tree, project.folder.id), tree };
   return { path: project.folder.name, tree };
@@ -139,10 +140,10 @@ export function ProjectDetail({ project }: { project: Project }) {
           renameProject.mutateAsync({ ...ids, body: { name } }).then(() => notifySuccess(`Renamed to ${name}`))
         }
       />
-      <MoveDialog
-        opened={moving}
+      <TreeMoveDialog
         tree={tree}
-        item={{ kind: 'project', id: project.id, name: project.name, parentId: project.folderId }}
+        rootLabel={PROJECTS_TOP_LEVEL}
+        subject={moving ? { name: project.name, parentId: project.folderId } : null}
         onClose={moveDialog.close}
         onMove={(folderId) =>
           moveProject.mutateAsync({ ...ids, body: { folderId } }).then(() => notifySuccess(`Moved ${project.name}`))

@@ -1,7 +1,8 @@
 import { Button, Group, NativeSelect, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useMemo, useState } from 'react';
 import type { Schemas } from '../../../lib/api-client';
-import { buildTree, folderPath } from '../../projects/components/tree-model';
+import { folderPath } from '../../../lib/folder-tree';
+import { buildProjectTree } from '../../projects/components/project-tree';
 import { isDay, matchPreset, PRESETS, presetRange, type UsageFilter } from './usage-filter';
 
 /**
@@ -22,7 +23,7 @@ export function UsageFilters({
   const today = new Date();
   const active = matchPreset(filter, today);
   const folders = useMemo(() => {
-    const tree = buildTree(explorer);
+    const tree = buildProjectTree(explorer);
     return [...tree.folders.values()]
       .map((f) => ({ value: f.id, label: folderPath(tree, f.id) }))
       .sort((a, b) => a.label.localeCompare(b.label, 'en'));

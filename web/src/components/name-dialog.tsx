@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { DialogError, useDialogAction } from '../../../components/dialog-action';
+import { DialogError, useDialogAction } from './dialog-action';
 
 /** One dialog for naming things (create folder or project, rename). Stays open with the typed name on failure. */
 export function NameDialog({
