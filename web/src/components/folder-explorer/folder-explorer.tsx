@@ -348,13 +348,13 @@ export function FolderExplorer<F extends TreeFolder, L>(props: FolderExplorerPro
             </Button>
           )}
           <Button
-            variant="subtle"
+            variant="default"
             onClick={() => setExpanded(new Set(tree.folders.keys()))}
             disabled={tree.folders.size > EXPAND_ALL_LIMIT}
           >
             Expand all
           </Button>
-          <Button variant="subtle" onClick={() => setExpanded(new Set())}>
+          <Button variant="default" onClick={() => setExpanded(new Set())}>
             Collapse all
           </Button>
         </Group>
