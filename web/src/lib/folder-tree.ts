@@ -106,7 +106,7 @@ export function subtreeIds(tree: FolderTree<TreeFolder, unknown>, folderId: stri
   return ids;
 }
 
-/** Choices for "which folder": the top level (as `rootLabel`) first, then every folder by its path, minus `excluded`. */
+/** Choices for "which folder": the top level (as `rootLabel`), then every folder by its path, minus `excluded`. */
 export function folderOptions(
   tree: FolderTree<TreeFolder, unknown>,
   rootLabel: string,

@@ -19,11 +19,11 @@ import { useEffect, useMemo } from 'react';
 import { DialogError, useDialogAction } from '../../../components/dialog-action';
 import { QueryError } from '../../../components/query-error';
 import { useOrg } from '../../../lib/authorization';
+import { folderOptions, TOP_LEVEL } from '../../../lib/folder-tree';
 import { notifySuccess } from '../../../lib/notify';
 import { useAgentLibrary } from '../api/get-agent-library';
 import { useAgentModels } from '../api/get-agent-models';
 import { usePutAgentRole } from '../api/put-agent-role';
-import { folderOptions, TOP_LEVEL } from '../../../lib/folder-tree';
 import { buildLibrary, LIBRARY_ROOT, type Role } from './library-tree';
 
 const ROLE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -2,6 +2,7 @@ import { Alert, Anchor, Badge, Button, Group, Stack, Text, TextInput } from '@ma
 import { useDisclosure } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { NameDialog } from '../../../components/name-dialog';
 import { QueryError } from '../../../components/query-error';
 import { type Column, VirtualTable } from '../../../components/virtual-table';
 import type { Schemas } from '../../../lib/api-client';
@@ -10,7 +11,6 @@ import { notifySuccess } from '../../../lib/notify';
 import { useSettings } from '../../settings/api/get-settings';
 import { useCreateProject } from '../api/create-project';
 import { useMyProjects } from '../api/get-my-projects';
-import { NameDialog } from '../../../components/name-dialog';
 
 type Project = Schemas['ExplorerProject'];
 

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { TreeMoveDialog } from '../../../components/folder-explorer/tree-move-dialog';
+import { NameDialog } from '../../../components/name-dialog';
 import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { folderPath } from '../../../lib/folder-tree';
@@ -13,7 +14,6 @@ import { useArchiveProject } from '../api/archive-project';
 import { useExplorer } from '../api/get-explorer';
 import { useMoveProject } from '../api/move-project';
 import { useRenameProject } from '../api/rename-project';
-import { NameDialog } from '../../../components/name-dialog';
 import { buildProjectTree, PROJECTS_TOP_LEVEL } from './project-tree';
 
 type Project = Schemas['ProjectDetail'];
