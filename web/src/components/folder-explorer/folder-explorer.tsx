@@ -282,7 +282,7 @@ export function FolderExplorer<F extends TreeFolder, L>(props: FolderExplorerPro
       <Group
         gap="xs"
         wrap="nowrap"
-        mih={ROW_HEIGHT}
+        h={ROW_HEIGHT}
         pl={needle ? 8 : 8 + row.depth * 20}
         pr={8}
         data-testid={row.kind === 'folder' ? `row-folder-${name}` : leaf.testId(row.leaf)}
@@ -411,8 +411,6 @@ export function FolderExplorer<F extends TreeFolder, L>(props: FolderExplorerPro
             {virtualizer.getVirtualItems().map((v) => (
               <div
                 key={v.key}
-                data-index={v.index}
-                ref={virtualizer.measureElement}
                 style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${v.start}px)` }}
               >
                 {renderRow(rows[v.index]!)}
