@@ -105,7 +105,7 @@ export function createServices(deps: {
 }): Services {
   const { config, db, clock, logger } = deps;
   const ttl = deps.accessCacheTtlMs ?? DEFAULT_ACCESS_CACHE_TTL_MS;
-  const uow = new UnitOfWork(db);
+  const uow = new UnitOfWork(db, config.dbWaitMs);
   const users = new UserStore();
   const orgStore = new OrganizationStore();
   const invalidations = deps.sharedDatabase?.invalidations;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { DimensionValues } from '../capacity/dimensions.js';
 import { parseCeilings } from './ceilings.js';
+import { DEFAULT_LOG_BUFFER_BYTES } from '../log/log-output.js';
 import { ConfigError } from './config-error.js';
 import { parseMasterKeyVariables, type MasterKeys } from './master-keys.js';
 import { parseModels, type AgentModel } from './models.js';
@@ -30,6 +31,14 @@ export interface Config {
    */
   shutdownGraceMs: number;
   /**
+   * How long a request waits for the database before it is answered 503 (`HUB_DB_WAIT_MS`): for a
+   * PostgreSQL connection (`database_unavailable`), or for SQLite's write lock held by another
+   * process (`database_busy`).
+   */
+  dbWaitMs: number;
+  /** Bytes of log lines that may wait for a stalled reader of stdout before lines are dropped. */
+  logBufferBytes: number;
+  /**
    * Platform ceilings set by `HUB_CEILING_<DIMENSION>`; a dimension left out takes its built-in
    * ceiling, never none (`platformCeilings` in src/capacity/ceilings.ts).
    */
@@ -49,6 +58,8 @@ const DEFAULT_PORT = 8080;
 const DEFAULT_HOST = '127.0.0.1';
 /** Long enough for any API request (skill installs included), short of a typical orchestrator's kill timeout (30 s). */
 const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/** Long enough for any write the app or the host console makes; short enough that a client is told. */
+export const DEFAULT_DB_WAIT_MS = 5_000;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 /** Skill installs carry whole directories as JSON, so the default is well above a typical API body. */
 const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
@@ -78,6 +89,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       DEFAULT_SHUTDOWN_GRACE_MS,
       0,
       600_000,
+    ),
+    dbWaitMs: parseInteger(env.HUB_DB_WAIT_MS, 'HUB_DB_WAIT_MS', DEFAULT_DB_WAIT_MS, 100, 600_000),
+    logBufferBytes: parseInteger(
+      env.HUB_LOG_BUFFER_BYTES,
+      'HUB_LOG_BUFFER_BYTES',
+      DEFAULT_LOG_BUFFER_BYTES,
+      0,
+      1024 ** 3,
     ),
     ceilings: parseCeilings(env, bodyLimitBytes),
     models: parseModels(env.HUB_MODELS),

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import type { Config } from '../config/config.js';
+import { DEFAULT_DB_WAIT_MS, type Config } from '../config/config.js';
 
 export type Db = Knex;
 
@@ -9,16 +9,27 @@ export type Db = Knex;
  * Opens the database the configuration names: PostgreSQL when DATABASE_URL is set,
  * otherwise the SQLite file `hub.sqlite` in the data directory.
  */
-export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Db {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl);
+export function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbWaitMs'>): Db {
+  const wait = { waitMs: config.dbWaitMs };
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, wait);
   fs.mkdirSync(config.dataDir, { recursive: true });
-  return openSqlite(path.join(config.dataDir, 'hub.sqlite'));
+  return openSqlite(path.join(config.dataDir, 'hub.sqlite'), wait);
 }
 
-export function openPostgres(connectionString: string): Db {
+/** How long a statement waits for the database: a connection, or SQLite's lock (`HUB_DB_WAIT_MS`). */
+interface WaitOptions {
+  waitMs?: number;
+}
+
+/**
+ * A stopped or unreachable server makes every new connection fail at once, and knex keeps trying
+ * for its whole acquire time: bounding that bounds how long a request waits before its 503.
+ */
+export function openPostgres(connectionString: string, { waitMs = DEFAULT_DB_WAIT_MS }: WaitOptions = {}): Db {
   return knexFactory({
     client: 'pg',
-    connection: { connectionString },
+    connection: { connectionString, connectionTimeoutMillis: waitMs },
+    acquireConnectionTimeout: waitMs,
     pool: { min: 0, max: 10 },
   });
 }
@@ -52,9 +63,9 @@ const READERS = 2;
  * rounds each). A reader sees every transaction committed before its read began, as a read on the
  * writer would, and `query_only` makes it refuse any write.
  */
-export function openSqlite(filename: string): Db {
-  const writer = knexFactory(sqliteOptions(filename, 1, []));
-  const readers = knexFactory(sqliteOptions(filename, READERS, ['PRAGMA query_only = ON']));
+export function openSqlite(filename: string, { waitMs = DEFAULT_DB_WAIT_MS }: WaitOptions = {}): Db {
+  const writer = knexFactory(sqliteOptions(filename, 1, waitMs, []));
+  const readers = knexFactory(sqliteOptions(filename, READERS, waitMs, ['PRAGMA query_only = ON']));
   // The readers' statements are the database's: its listeners (statement counts in tests and the
   // bench) see them.
   for (const event of ['query', 'query-error', 'query-response'])
@@ -80,10 +91,12 @@ export function readerFor(db: Knex | Knex.Transaction): Knex | undefined {
   return readersOf.get(db);
 }
 
-function sqliteOptions(filename: string, connections: number, extraPragmas: string[]): Knex.Config {
+function sqliteOptions(filename: string, connections: number, waitMs: number, extraPragmas: string[]): Knex.Config {
   const pragmas = [
     // First: a connection opening while another sets up the file waits for it instead of failing.
-    'PRAGMA busy_timeout = 30000',
+    // A lock held longer (another process's transaction: a backup) fails the statement with
+    // SQLITE_BUSY, answered 503 `database_busy`.
+    `PRAGMA busy_timeout = ${waitMs}`,
     'PRAGMA journal_mode = WAL',
     'PRAGMA foreign_keys = ON',
     'PRAGMA synchronous = FULL',

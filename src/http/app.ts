@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import type { Services } from '../app/services.js';
 import { csrfGuard } from '../auth/csrf.js';
 import { errorMiddleware, notFoundHandler } from '../errors/error-middleware.js';
+import type { LogOutput } from '../log/log-output.js';
 import { addApiRoutes } from './api-router.js';
 import { loadOpenApiDocument } from './openapi-document.js';
 import type { OperationTable } from './operation-table.js';
@@ -33,6 +34,8 @@ export interface AppOptions {
   webDistDir?: string;
   /** Set `draining` when shutdown begins: /readyz then answers 503. */
   instance?: InstanceState;
+  /** The log's output, whose dropped lines `/metrics` counts (`hub serve`'s stdout). */
+  logOutput?: Pick<LogOutput, 'dropped'>;
 }
 
 /**
@@ -52,7 +55,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.set('query parser', parseQueryWithoutEmptyValues);
 
   installSecurityHeaders(app); // nosniff on everything; CSP, frame-ancestors, referrer policy on HTML
-  const metrics = createMetrics({ db, spec });
+  const metrics = createMetrics({ db, spec, logOutput: options.logOutput });
   app.use(metrics.recordRequests);
   app.use(requestLog(logger));
   // /healthz /readyz /metrics /docs

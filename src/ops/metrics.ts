@@ -2,6 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { readerFor, type Db } from '../db/connect.js';
 import { renderedErrorCode } from '../errors/error-middleware.js';
+import type { LogOutput } from '../log/log-output.js';
 import { listOperations, toExpressPath, type OpenApiDocument } from '../http/openapi-document.js';
 import { isOperationsPath } from './paths.js';
 
@@ -38,9 +39,15 @@ export interface Metrics {
  *   `capacity_exceeded` (409);
  * - `hub_db_pool_connections` by `state` (`used`, `free`, `pending_acquire`, `pending_create`), over
  *   the database's pools (on SQLite, the writer's and its readers');
+ * - `hub_log_lines_dropped_total`: log lines dropped because stdout was not read fast enough, or
+ *   failed (a full disk, a reader gone);
  * - the process metrics of prom-client (`process_*`, `nodejs_*`: CPU, memory, event-loop lag).
  */
-export function createMetrics(deps: { db: Db; spec: OpenApiDocument }): Metrics {
+export function createMetrics(deps: {
+  db: Db;
+  spec: OpenApiDocument;
+  logOutput?: Pick<LogOutput, 'dropped'>;
+}): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -74,6 +81,16 @@ export function createMetrics(deps: { db: Db; spec: OpenApiDocument }): Metrics 
         const connections = pools.reduce((sum, pool) => sum + pool[count](), 0);
         this.set({ state }, connections);
       }
+    },
+  });
+
+  new Counter({
+    name: 'hub_log_lines_dropped_total',
+    help: 'Log lines dropped: stdout was not read fast enough, or writing to it failed',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(deps.logOutput?.dropped ?? 0);
     },
   });
 
