@@ -17,6 +17,7 @@ import { tokenCommand } from '../api-tokens/command.js';
 import { auditCommand } from '../audit/command.js';
 import { CONSOLE_ACTOR, type AuditScope, withAuditScope } from '../audit/scope.js';
 import { UsageError } from './usage-error.js';
+import { environmentFault } from '../errors/environment-fault.js';
 
 const USAGE = `Usage: hub <command>
 
@@ -249,9 +250,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`hub ${name}: ${err.message}\n`);
       return 2;
     }
-    // The environment is wrong (a port in use, a database that does not answer): one line, exit 1.
-    if (err instanceof StartupError) {
-      process.stderr.write(`hub ${name}: ${err.message}\n`);
+    // The environment is wrong (a port in use, a database that does not answer, a full disk): one
+    // line, exit 1. Commands write in one transaction, so nothing of theirs was written.
+    const fault = err instanceof StartupError ? err : environmentFault(err);
+    if (fault) {
+      process.stderr.write(`hub ${name}: ${fault.message}\n`);
       return 1;
     }
     const message = err instanceof Error ? withoutStatement(err.message) : String(err);

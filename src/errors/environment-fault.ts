@@ -19,7 +19,7 @@ export const storageFull = () =>
   new ApiError(
     507,
     'storage_full',
-    'The server is out of storage space, so nothing of this request was written. Try again once space is freed.',
+    'The server is out of storage space, so nothing was written. Try again once space is freed.',
     undefined,
     { 'Retry-After': '60' },
   );
@@ -29,7 +29,7 @@ export const databaseUnavailable = () =>
   new ApiError(
     503,
     'database_unavailable',
-    'The database is not reachable right now, so nothing of this request was written. Try again shortly.',
+    'The database is not reachable right now, so nothing was written. Try again shortly.',
     undefined,
     { 'Retry-After': '5' },
   );
@@ -39,7 +39,7 @@ export const databaseBusy = () =>
   new ApiError(
     503,
     'database_busy',
-    'The database is held by another process (a backup or a maintenance command), so nothing of this request ' +
+    'The database is held by another process (a backup or a maintenance command), so nothing ' +
       'was written. Try again shortly.',
     undefined,
     { 'Retry-After': '5' },
@@ -57,9 +57,12 @@ const UNREACHABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE',
  */
 const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
 
-/** The pg driver's messages for a connection lost or never made, which carry no code. */
+/**
+ * The pg driver's messages for a connection lost or not made in time, which carry no code (knex
+ * puts the statement before them: `ROLLBACK - Connection terminated unexpectedly`).
+ */
 const CONNECTION_LOST =
-  /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect)/;
+  /(^|- )(Connection terminated|Client has encountered a connection error|Client was closed|timeout expired$|timeout exceeded when trying to connect)/;
 
 function faultOf(err: unknown): ApiError | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
