@@ -61,8 +61,10 @@ const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
  * The pg driver's messages for a connection lost or not made in time, which carry no code (knex
  * puts the statement before them: `ROLLBACK - Connection terminated unexpectedly`).
  */
-const CONNECTION_LOST =
-  /(^|- )(Connection terminated|Client has encountered a connection error|Client was closed|timeout expired$|timeout exceeded when trying to connect)/;
+const CONNECTION_LOST = new RegExp(
+  '(^|- )(Connection terminated|Client has encountered a connection error|Client was closed|timeout expired$|' +
+    'timeout exceeded when trying to connect)',
+);
 
 function faultOf(err: unknown): ApiError | undefined {
   if (typeof err !== 'object' || err === null) return undefined;

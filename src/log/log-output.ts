@@ -89,7 +89,8 @@ export class StreamLogOutput implements LogOutput {
         this.dropping = true;
         this.droppedBefore = this.dropped;
         this.notice(
-          `log output stalled: stdout is not being read; log lines are dropped (hub_log_lines_dropped_total) until it is`,
+          'log output stalled: stdout is not being read; log lines are dropped ' +
+            '(hub_log_lines_dropped_total) until it is',
         );
       }
       this.dropped++;
