@@ -26,7 +26,7 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('SQLite held by another 
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers writes 503 database_busy after the bounded wait, keeps reading, and writes again once released', async () => {
+  it('answers writes 503 database_busy after the wait, keeps reading, and writes again once released', async () => {
     await run(holder, 'begin immediate');
     const answers = [];
     for (let i = 0; i < 5; i++)
