@@ -1734,7 +1734,7 @@ export interface components {
          * @description Machine-readable error code (see the table in the API description).
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "rate_limited" | "internal_error";
+        ErrorCode: "validation_failed" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
         ErrorDetail: {
             /** @description Where the problem is, e.g. `/body/role` or `/query/limit`. */
             path: string;
@@ -2495,7 +2495,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Any other error, with the usual envelope: 415 `unsupported_media_type` for a body that is not JSON, 405 `method_not_allowed` (with `Allow`), or 500 `internal_error` (logged with a request id; the message says only that). */
+        /** @description Any other error, with the usual envelope: 415 `unsupported_media_type` for a body that is not JSON, 405 `method_not_allowed` (with `Allow`), 500 `internal_error` (logged with a request id; the message says only that), 503 `database_unavailable` or `database_busy` and 507 `storage_full` (faults of the environment, with `Retry-After`; nothing was written). */
         Unexpected: {
             headers: {
                 [name: string]: unknown;
