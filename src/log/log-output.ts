@@ -150,8 +150,10 @@ export class DescriptorLogOutput implements LogOutput {
 
 /**
  * Notices go to stderr through its own stream, which never blocks either; at most two per stall,
- * so what waits in it stays small even when stderr is the same stalled pipe.
+ * so what waits in it stays small even when stderr is the same stalled pipe. They are best effort:
+ * a stderr nobody reads any more (EPIPE) must not stop the service either.
  */
 const stderrNotice: Notice = (line) => {
-  process.stderr.write(`hub: ${line}\n`, () => {});
+  if (process.stderr.listenerCount('error') === 0) process.stderr.on('error', () => {});
+  process.stderr.write(`hub: ${line}\n`);
 };
