@@ -52,7 +52,8 @@ export const loggingCase: BenchCase = {
       const sorted = [...values].sort((a, b) => a - b);
       const median = sorted[Math.floor(sorted.length / 2)]!;
       console.log(
-        `  ${name.padEnd(18)} median ${median.toFixed(2)} µs  (min ${sorted[0]!.toFixed(2)}, max ${sorted.at(-1)!.toFixed(2)})`,
+        `  ${name.padEnd(18)} median ${median.toFixed(2)} µs  ` +
+          `(min ${sorted[0]!.toFixed(2)}, max ${sorted.at(-1)!.toFixed(2)})`,
       );
     }
 
