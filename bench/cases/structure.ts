@@ -39,7 +39,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { memberOperations } from '../../src/members/operations.js';
 import type { OrgAccess } from '../../src/orgs/store.js';
 import { byCodeUnits, byName } from '../../src/shared/order.js';
-import { benchConfig, envNumber } from '../lib/env.js';
+import { benchConfig, envNumber, envSwitch } from '../lib/env.js';
 import { captureQueries, explain, isRead } from '../lib/query-plan.js';
 import { openScratchDb } from '../lib/scratch-db.js';
 import { FULL_SIZE, scaledSize, seedStructure, type SeededStructure } from '../lib/seed-structure.js';
@@ -88,7 +88,7 @@ interface EndpointSpec {
 async function run(): Promise<number> {
   const scale = envNumber('BENCH_SCALE', 1, 0, 1);
   const size = scale === 1 ? FULL_SIZE : scaledSize(scale);
-  const explainAll = process.env.BENCH_EXPLAIN?.trim() === '1';
+  const explainAll = envSwitch('BENCH_EXPLAIN', false);
   const tag = randomBytes(4).toString('hex');
 
   process.stdout.write('structure: creating the scratch database… ');
@@ -103,8 +103,7 @@ async function run(): Promise<number> {
   const seed = await seedStructure(db, size, tag);
   process.stdout.write(`${(seed.seedMs / 1000).toFixed(1)} s\n`);
 
-  const analyzeRaw = process.env.BENCH_ANALYZE?.trim();
-  const analyzed = analyzeRaw ? analyzeRaw === '1' : scratch.engine === 'postgresql';
+  const analyzed = envSwitch('BENCH_ANALYZE', scratch.engine === 'postgresql');
   let analyzeMs: number | null = null;
   if (analyzed) {
     const started = performance.now();

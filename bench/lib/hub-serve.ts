@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { buildBundle } from '../../bin/bundle.js';
+import { inheritedEnvironment } from './env.js';
 
 const HUB_BIN = fileURLToPath(new URL('../../bin/hub.js', import.meta.url));
 const READY_TIMEOUT_MS = 60_000;
@@ -44,7 +45,7 @@ export function spawnHubServe(
   const [command, args] = options.cpu ? ['taskset', ['-c', options.cpu, HUB_BIN, 'serve']] : [HUB_BIN, ['serve']];
   return spawn(command, args, {
     env: {
-      ...process.env,
+      ...inheritedEnvironment(),
       ...options.env,
       HUB_DATA_DIR: data.dataDir,
       DATABASE_URL: data.databaseUrl ?? '',

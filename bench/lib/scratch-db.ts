@@ -10,6 +10,7 @@ import path from 'node:path';
 import knexFactory from 'knex';
 import { openPostgres, openSqlite, type Db } from '../../src/db/connect.js';
 import { migrateLatest } from '../../src/db/migrate.js';
+import { benchDatabaseUrl } from './env.js';
 
 export interface ScratchDb {
   db: Db;
@@ -28,7 +29,7 @@ export interface ScratchDb {
 export async function openScratchDb(tag: string, name = 'structure'): Promise<ScratchDb> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `hub-bench-${name}-`));
   const removeDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
-  const serverUrl = process.env.DATABASE_URL?.trim();
+  const serverUrl = benchDatabaseUrl();
   if (!serverUrl) {
     const file = path.join(dataDir, 'hub.sqlite');
     const db = openSqlite(file);

@@ -24,11 +24,12 @@ import { appServerOptions } from '../../src/http/server-objects.js';
 import { createLogger } from '../../src/log/logger.js';
 import { login, waitForIdlePool } from '../lib/in-process.js';
 import { LOAD_SIZE, seedStructure } from '../lib/seed-structure.js';
+import { inheritedEnvironment } from '../lib/env.js';
 import { runBenchServer } from '../lib/server-child.js';
 
 await runBenchServer(async () => {
   // DATABASE_URL selects PostgreSQL exactly as in production; otherwise SQLite in a temp dir.
-  const env = loadConfig(process.env);
+  const env = loadConfig(inheritedEnvironment());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-bench-'));
   // The per-organization request rate is still counted on every request, under a ceiling no load
   // here reaches: a 429 would measure the refusal, not the read.
