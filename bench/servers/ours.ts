@@ -20,7 +20,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { migrateLatest } from '../../src/db/migrate.js';
 import { createApp } from '../../src/http/app.js';
-import { appServerOptions } from '../../src/http/server-objects.js';
+import { appServerOptions } from '../../src/http/platform/server-objects.js';
 import { createLogger } from '../../src/log/logger.js';
 import { login, waitForIdlePool } from '../lib/in-process.js';
 import { LOAD_SIZE, seedStructure } from '../lib/seed-structure.js';
@@ -35,9 +35,10 @@ await runBenchServer(async () => {
   // here reaches: a 429 would measure the refusal, not the read.
   const config = { ...env, dataDir, ceilings: { ...env.ceilings, requestRate: 1e9 } };
   const onPostgres = config.databaseUrl !== undefined;
-  const db = openDatabase(config);
+  const database = openDatabase(config);
+  const db = database.writer;
   const release = async (): Promise<void> => {
-    await db.destroy();
+    await database.destroy();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
@@ -45,7 +46,7 @@ await runBenchServer(async () => {
     // Info level on, to stdout through the logger's own destination, as in production; the bench
     // starts this child with stdout on /dev/null.
     const logger = createLogger({ level: 'info' });
-    const services = createServices({ config, db, clock: systemClock, logger });
+    const services = createServices({ config, db, readers: database.readers, clock: systemClock, logger });
     // A shared PostgreSQL database may hold an earlier run's org: the tag keeps slugs apart.
     const seed = await seedStructure(db, LOAD_SIZE, randomBytes(4).toString('hex'));
     const owner = await login(services, seed.owner.imOpenId);

@@ -16,11 +16,22 @@ const MAX_ATTEMPTS = 8;
  * does. Services receive it instead of a database handle, so they never import knex.
  */
 export class UnitOfWork {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly readers: Db = db,
+  ) {}
 
   /** The database outside any transaction, for reads and single-statement writes. */
   get executor(): Executor {
     return this.db;
+  }
+
+  /**
+   * The database's readers (Database.readers), for the reads kept as prepared statements outside
+   * a transaction: they run beside a write in progress. Read-only: a write through them fails.
+   */
+  get reader(): Executor {
+    return this.readers;
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { readerFor, type Db } from '../db/connect.js';
+import type { Db } from '../db/connect.js';
 import { renderedErrorCode } from '../errors/error-middleware.js';
 import { listOperations, toExpressPath, type OpenApiDocument } from '../http/openapi-document.js';
 import { isOperationsPath } from './paths.js';
@@ -40,7 +40,7 @@ export interface Metrics {
  *   the database's pools (on SQLite, the writer's and its readers');
  * - the process metrics of prom-client (`process_*`, `nodejs_*`: CPU, memory, event-loop lag).
  */
-export function createMetrics(deps: { db: Db; spec: OpenApiDocument }): Metrics {
+export function createMetrics(deps: { db: Db; readers: Db; spec: OpenApiDocument }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -69,7 +69,8 @@ export function createMetrics(deps: { db: Db; spec: OpenApiDocument }): Metrics 
     labelNames: ['state'] as const,
     registers: [registry],
     collect() {
-      const pools = [deps.db, readerFor(deps.db)].flatMap((db) => (db?.client as { pool?: PoolView })?.pool ?? []);
+      const databases = new Set([deps.db, deps.readers]);
+      const pools = [...databases].flatMap((db) => (db.client as { pool?: PoolView }).pool ?? []);
       for (const [state, count] of Object.entries(POOL_STATES)) {
         const connections = pools.reduce((sum, pool) => sum + pool[count](), 0);
         this.set({ state }, connections);
