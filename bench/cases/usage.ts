@@ -48,7 +48,7 @@ import { createLogger } from '../../src/log/logger.js';
 import type { UsageService, IngestResult } from '../../src/usage/service.js';
 import { benchConfig, envNumber, envSwitch } from '../lib/env.js';
 import { captureQueries, explain, isRead, type QueryPlan } from '../lib/query-plan.js';
-import { openScratchDb } from '../lib/scratch-db.js';
+import { analyzeWhenAsked, openScratchDb, reportHeader } from '../lib/scratch-db.js';
 import {
   MONTH_WINDOW,
   USAGE_FULL_SIZE,
@@ -214,7 +214,7 @@ async function run(): Promise<number> {
   // The app as production wires it, minus the port: info logging (to /dev/null), no response validation.
   const config: Config = benchConfig(scratch);
   const logger = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }) });
-  const services = createServices({ config, db, clock: systemClock, logger });
+  const services = createServices({ config, db, readers: scratch.readers, clock: systemClock, logger });
 
   // Ingest through the real path, as `hub usage ingest` runs it.
   const countOf = async (table: string) =>
@@ -238,13 +238,7 @@ async function run(): Promise<number> {
   // The file is not needed any more; the temp dir goes with the scratch database anyway.
   fs.rmSync(gen.file, { force: true });
 
-  const analyzed = envSwitch('BENCH_ANALYZE', scratch.engine === 'postgresql');
-  let analyzeMs: number | null = null;
-  if (analyzed) {
-    const started = performance.now();
-    await db.raw('analyze');
-    analyzeMs = performance.now() - started;
-  }
+  const { analyzed, analyzeMs } = await analyzeWhenAsked(scratch);
 
   const { server, origin } = await listenInProcess(services);
   held.server = server;
@@ -289,11 +283,7 @@ async function run(): Promise<number> {
       : await measureBreakdown(db, services, base, cookie, seed, analyzed, check);
 
   const report: UsageBenchReport = {
-    finishedAt: new Date().toISOString(),
-    node: process.version,
-    database: scratch.engine,
-    where: scratch.where,
-    analyzed,
+    ...reportHeader(scratch, analyzed),
     size,
     seed: { rows: seed.rows, seedMs: seed.seedMs, folders: seed.folders, filterFolder: seed.filterFolder },
     file: { bytes: gen.bytes, lines: gen.lines, sessions: gen.sessions, generateMs: gen.generateMs },
