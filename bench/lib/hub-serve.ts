@@ -1,6 +1,6 @@
 /**
  * `hub serve` as operators start it, for the cases that time what a hub process answers: the
- * script itself (`npm start` runs it; its interpreter line carries hub's node flags), on the bundle
+ * script itself (`npm start` runs it, with whatever node flags its interpreter line names), on the bundle
  * `npm ci` builds, in a process of its own with nothing of the bench's in its heap.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
