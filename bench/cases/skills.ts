@@ -108,7 +108,7 @@ async function run(): Promise<number> {
   console.log(`${scratch.engine}, ${scratch.where}`);
   const config: Config = benchConfig(scratch);
   const logger = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }) });
-  const services = createServices({ config, db: scratch.db, clock: systemClock, logger });
+  const services = createServices({ config, db: scratch.db, readers: scratch.readers, clock: systemClock, logger });
   const org = await services.organizations.create({ slug: 'bench', name: 'Bench', ownerImOpenId: 'bench-owner' });
   await services.skills.prepareStore();
 

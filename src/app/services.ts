@@ -56,6 +56,8 @@ const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
 export interface Services {
   config: Config;
   db: Db;
+  /** Where kept reads run outside a transaction (Database.readers); the writer when none were given. */
+  readers: Db;
   clock: Clock;
   logger: Logger;
   users: UserStore;
@@ -91,6 +93,8 @@ export interface Services {
 export function createServices(deps: {
   config: Config;
   db: Db;
+  /** The database's readers (Database.readers); without them kept reads run on `db`. */
+  readers?: Db;
   clock: Clock;
   logger: Logger;
   accessCacheTtlMs?: number;
@@ -104,8 +108,9 @@ export function createServices(deps: {
   sharedDatabase?: { invalidations: CacheInvalidations } | undefined;
 }): Services {
   const { config, db, clock, logger } = deps;
+  const readers = deps.readers ?? db;
   const ttl = deps.accessCacheTtlMs ?? DEFAULT_ACCESS_CACHE_TTL_MS;
-  const uow = new UnitOfWork(db, config.dbWaitMs);
+  const uow = new UnitOfWork(db, readers, config.dbWaitMs);
   const users = new UserStore();
   const orgStore = new OrganizationStore();
   const invalidations = deps.sharedDatabase?.invalidations;
@@ -174,6 +179,7 @@ export function createServices(deps: {
   return {
     config,
     db,
+    readers,
     clock,
     logger,
     users,

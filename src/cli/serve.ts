@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../http/app.js';
-import { appServerObjects } from '../http/server-objects.js';
+import { appServerObjects } from '../http/platform/server-objects.js';
 import { stdoutLogOutput } from '../log/log-output.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { loadConfig, type Config } from '../config/config.js';

@@ -24,12 +24,21 @@ export class UnitOfWork {
    */
   constructor(
     private readonly db: Db,
+    private readonly readers: Db = db,
     private readonly retryForMs = DEFAULT_DB_WAIT_MS,
   ) {}
 
   /** The database outside any transaction, for reads and single-statement writes. */
   get executor(): Executor {
     return this.db;
+  }
+
+  /**
+   * The database's readers (Database.readers), for the reads kept as prepared statements outside
+   * a transaction: they run beside a write in progress. Read-only: a write through them fails.
+   */
+  get reader(): Executor {
+    return this.readers;
   }
 
   /**

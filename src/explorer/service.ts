@@ -14,11 +14,11 @@ export class ExplorerService {
    * answer's JSON text.
    */
   tree(organizationId: string): Promise<{ folders: ExplorerFolderRecord[]; projectsJson: Buffer }> {
-    return this.explorer.tree(this.uow.executor, organizationId);
+    return this.explorer.tree(this.uow.reader, organizationId);
   }
 
   /** Active projects on which the user holds any grant, as the answer's JSON text. */
   projectsOfUser(organizationId: string, userId: string): Promise<Buffer> {
-    return this.explorer.projectsOfUser(this.uow.executor, organizationId, userId);
+    return this.explorer.projectsOfUser(this.uow.reader, organizationId, userId);
   }
 }

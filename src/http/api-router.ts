@@ -125,7 +125,7 @@ function sendJsonText(res: Response, answer: JsonText<unknown>, checkResponses: 
  * logger made on first use. A class, so that `log` is a getter on its prototype: an object literal
  * with a getter of its own is made by V8's slow path, outside the young generation, and as it
  * points at the request, every request's objects outlived the young-generation GC meant to free
- * them (as with a changed prototype: see server-objects.ts).
+ * them (as with a changed prototype: see platform/server-objects.ts).
  */
 class HandlerContext {
   readonly params: Request['params'];

@@ -23,7 +23,7 @@ import { webAppRoutes } from './web-app.js';
 import { operationsEndpoints } from '../ops/endpoints.js';
 import { createMetrics } from '../ops/metrics.js';
 import type { InstanceState } from '../ops/readiness.js';
-import { installSecurityHeaders } from '../ops/security-headers.js';
+import { noSniff } from '../ops/security-headers.js';
 
 export interface AppOptions {
   /** Validate every response against openapi.yaml (tests). */
@@ -44,7 +44,7 @@ export interface AppOptions {
  * turns every refusal into `{error: {code, message}}`.
  */
 export function createApp(services: Services, options: AppOptions = {}): Express {
-  const { config, logger, db, authorizer, capacity } = services;
+  const { config, logger, db, readers, authorizer, capacity } = services;
   const spec = loadOpenApiDocument();
   const checkResponses = options.validateResponses ?? false;
   const contract = contractValidation(spec, { checkResponses });
@@ -54,8 +54,8 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.set('etag', false);
   app.set('query parser', parseQueryWithoutEmptyValues);
 
-  installSecurityHeaders(app); // nosniff on everything; CSP, frame-ancestors, referrer policy on HTML
-  const metrics = createMetrics({ db, spec, logOutput: options.logOutput });
+  app.use(noSniff); // on everything; the page policy is set by the routes that answer HTML
+  const metrics = createMetrics({ db, readers, spec, logOutput: options.logOutput });
   app.use(metrics.recordRequests);
   app.use(requestLog(logger));
   // /healthz /readyz /metrics /docs

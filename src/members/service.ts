@@ -50,7 +50,7 @@ export class MemberService {
 
   /** The active members as the JSON text of their list (`MemberStore.listActiveText`). */
   listText(organizationId: string): Promise<Buffer> {
-    return this.members.listActiveText(this.uow.executor, organizationId);
+    return this.members.listActiveText(this.uow.reader, organizationId);
   }
 
   /** Adds the user (created when the imOpenId is new), or reactivates a revoked membership. */

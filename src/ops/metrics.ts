@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { readerFor, type Db } from '../db/connect.js';
+import type { Db } from '../db/connect.js';
 import { renderedErrorCode } from '../errors/error-middleware.js';
 import type { LogOutput } from '../log/log-output.js';
 import { listOperations, toExpressPath, type OpenApiDocument } from '../http/openapi-document.js';
@@ -45,6 +45,7 @@ export interface Metrics {
  */
 export function createMetrics(deps: {
   db: Db;
+  readers: Db;
   spec: OpenApiDocument;
   logOutput?: Pick<LogOutput, 'dropped'>;
 }): Metrics {
@@ -76,7 +77,8 @@ export function createMetrics(deps: {
     labelNames: ['state'] as const,
     registers: [registry],
     collect() {
-      const pools = [deps.db, readerFor(deps.db)].flatMap((db) => (db?.client as { pool?: PoolView })?.pool ?? []);
+      const databases = new Set([deps.db, deps.readers]);
+      const pools = [...databases].flatMap((db) => (db.client as { pool?: PoolView }).pool ?? []);
       for (const [state, count] of Object.entries(POOL_STATES)) {
         const connections = pools.reduce((sum, pool) => sum + pool[count](), 0);
         this.set({ state }, connections);

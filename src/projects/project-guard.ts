@@ -45,8 +45,7 @@ export class ProjectGuard {
     userId: string,
     projectId: string,
   ): Promise<ProjectAccess> {
-    const db = this.uow.executor;
-    const found = await this.projects.findInOrgWithRoles(db, {
+    const found = await this.projects.findInOrgWithRoles(this.uow.reader, {
       organizationId: access.organization.id,
       projectId,
       userId,
@@ -73,6 +72,6 @@ export class ProjectGuard {
 
   /** The strongest grant the user holds on the project, through themselves or an active team. */
   async grantOf(organizationId: string, userId: string, projectId: string): Promise<GrantRole | null> {
-    return strongestGrant(await this.grants.rolesOnProject(this.uow.executor, organizationId, userId, projectId));
+    return strongestGrant(await this.grants.rolesOnProject(this.uow.reader, organizationId, userId, projectId));
   }
 }

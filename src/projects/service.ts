@@ -63,7 +63,7 @@ export class ProjectService {
 
   /** The project as the org admin mutation endpoints address it: in this organization, or 404. */
   async requireInOrg(organizationId: string, projectId: string): Promise<ProjectRecord> {
-    const project = await this.projects.findInOrg(this.uow.executor, organizationId, projectId);
+    const project = await this.projects.findInOrg(this.uow.reader, organizationId, projectId);
     if (!project) throw notFound('project_not_found', `No project ${projectId} in this organization.`);
     return project;
   }
@@ -133,7 +133,7 @@ export class ProjectService {
   }
 
   async detail(projectId: string, viewer: ProjectViewer): Promise<ProjectDetailRecord & ProjectViewer> {
-    return { ...(await this.requireDetail(this.uow.executor, projectId)), ...viewer };
+    return { ...(await this.requireDetail(this.uow.reader, projectId)), ...viewer };
   }
 
   /** The `actor…` flags for a caller whose grant is not known yet (org admin mutations). */

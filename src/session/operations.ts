@@ -3,6 +3,7 @@ import { sessionToken } from '../auth/authorize.js';
 import type { Services } from '../app/services.js';
 import { ApiError } from '../errors/api-error.js';
 import { escapeHtml, page } from '../http/html.js';
+import { sendPage } from '../ops/security-headers.js';
 import type { OperationModule } from '../http/operation-table.js';
 import { toMeResponse } from './mapper.js';
 
@@ -21,10 +22,7 @@ export function sessionOperations(services: Services) {
         } catch (err) {
           // A person who clicked a stale link gets a page that says what to do, not JSON.
           if (err instanceof ApiError && req.accepts(['json', 'html']) === 'html') {
-            res
-              .status(err.status)
-              .type('html')
-              .send(page('Login link not valid', `<p>${escapeHtml(err.message)}</p>`));
+            sendPage(res, err.status, page('Login link not valid', `<p>${escapeHtml(err.message)}</p>`));
             return undefined;
           }
           throw err;

@@ -6,7 +6,7 @@ import { ManualClock } from '../../src/config/clock.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { migrateLatest } from '../../src/db/migrate.js';
 import { createApp, type AppOptions } from '../../src/http/app.js';
-import { appServerOptions } from '../../src/http/server-objects.js';
+import { appServerOptions } from '../../src/http/platform/server-objects.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { OperationId } from '../../src/http/operation-types.js';
 import type { OrgRole } from '../../src/orgs/store.js';
@@ -71,7 +71,7 @@ export class TestHub {
       ...options.config,
     };
     const logger = createLogger({ level: 'info', destination: sink });
-    const services = createServices({ config, db: database.db, clock, logger });
+    const services = createServices({ config, db: database.db, readers: database.readers, clock, logger });
     const app = createApp(services, { validateResponses: true, ...options.app });
     // Made as `hub serve` makes its server, so every API test runs on the same request objects.
     const server: Server = await new Promise((resolve) => {

@@ -23,8 +23,8 @@ function verifyUtf8(_req: IncomingMessage, _res: unknown, body: Buffer): void {
  * see `bodyProblem`).
  *
  * body-parser reads the bytes (limit, Content-Length, Content-Encoding) and the text is decoded
- * here: its JSON parser decodes through iconv-lite's stream decoder, 1.4 ms for a 2 MB skill,
- * where a body of ASCII bytes (nearly every JSON body) becomes a string at copying speed.
+ * here: its JSON parser decodes through iconv-lite's stream decoder, slow on a large skill, where
+ * a body of ASCII bytes (nearly every JSON body) becomes a string at copying speed.
  * Parsers are made once per distinct limit: organizations share a handful of limits.
  */
 export const parseJsonBody =

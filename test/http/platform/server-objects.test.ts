@@ -1,11 +1,13 @@
+import fs from 'node:fs';
 import http, { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appServerObjects, appServerOptions } from '../../src/http/server-objects.js';
+import { appServerObjects, appServerOptions } from '../../../src/http/platform/server-objects.js';
 
 // The server `hub serve` runs makes each request and response with the app's own prototypes, so
-// Express's per-request Object.setPrototypeOf finds them in place (src/http/server-objects.ts).
+// Express's per-request Object.setPrototypeOf finds them in place (src/http/platform/server-objects.ts).
 // What the request listener receives is recorded before Express sees it.
 
 interface Seen {
@@ -67,5 +69,26 @@ describe('appServerObjects', () => {
       { request: IncomingMessage.prototype, response: ServerResponse.prototype },
       { request: app.request, response: app.response },
     ]);
+  });
+});
+
+// What the bend leans on: the day Node or Express changes one of these, this fails before the
+// server quietly pays the prototype change again (or stops making requests at all).
+describe('the internals appServerObjects leans on', () => {
+  it("node:http's request and response constructors are plain functions, callable on an object made elsewhere", () => {
+    for (const made of [IncomingMessage, ServerResponse])
+      expect(Function.prototype.toString.call(made)).toMatch(/^function \w+\(/);
+  });
+
+  it("Express's app.request and app.response inherit node:http's prototypes", () => {
+    const app = express();
+    expect(app.request).toBeInstanceOf(IncomingMessage);
+    expect(app.response).toBeInstanceOf(ServerResponse);
+  });
+
+  it("Express gives every request and response the app's prototypes in app.handle", () => {
+    const source = fs.readFileSync(createRequire(import.meta.url).resolve('express/lib/application.js'), 'utf8');
+    expect(source).toContain('Object.setPrototypeOf(req, this.request)');
+    expect(source).toContain('Object.setPrototypeOf(res, this.response)');
   });
 });

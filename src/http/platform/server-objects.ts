@@ -20,9 +20,11 @@ export interface AppServerObjects {
  * (`app.handle`). On V8, an object whose prototype is changed that way is no longer freed by the
  * young-generation GC meant for short-lived objects: every request's objects (the request, the
  * response and all they reach) were copied, promoted to the old generation and left to the full
- * collections. Made with the right prototype, Express's call finds it in place and changes nothing.
- * node:http answering from memory, under load on one CPU: 50k req/s with no prototype change,
- * 17k with Express's; a plain Express app: ~6k → 15–17k req/s, each young-generation GC 6.9 → 0.3 ms.
+ * collections. Made with the right prototype, Express's call finds it in place and changes nothing
+ * (what it buys: bench/README.md, "Framework bends").
+ *
+ * A bend of Express and node:http (README, "Where we bend Express, knex and sqlite3");
+ * test/http/platform/server-objects.test.ts fails when what it leans on changes shape.
  *
  * Until `adopt` names the app (`hub serve` binds its port first), they are node:http's own.
  */

@@ -1,17 +1,21 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import sqlite3 from 'sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSqlite, type Db } from '../../src/db/connect.js';
+import { openSqlite, type Database, type Db } from '../../../src/db/connect.js';
 
-// The prepared-statement cache of SQLite connections (src/db/connect.ts): the same answers,
-// errors and visibility of other connections' writes as the driver's uncached calls.
+// The prepared-statement cache of SQLite connections (src/db/sqlite/statement-cache.ts): the same
+// answers, errors and visibility of other connections' writes as the driver's uncached calls.
 let dir: string;
+let database: Database;
 let db: Db;
-let other: Db;
+let other: Database;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-statements-'));
-  db = openSqlite(path.join(dir, 'hub.sqlite'));
+  database = openSqlite(path.join(dir, 'hub.sqlite'));
+  db = database.writer;
   other = openSqlite(path.join(dir, 'hub.sqlite'));
   await db.schema.createTable('items', (t) => {
     t.increments('id');
@@ -19,7 +23,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await db.destroy();
+  await database.destroy();
   await other.destroy();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -48,7 +52,7 @@ describe('SQLite prepared-statement cache', () => {
   it('sees what another connection committed since the statement last ran', async () => {
     const names = async () => (await db('items').orderBy('id').select('name')).map((r) => r.name);
     expect(await names()).toEqual(['a', 'c']);
-    await other('items').insert({ name: 'e' });
+    await other.writer('items').insert({ name: 'e' });
     expect(await names()).toEqual(['a', 'c', 'e']);
   });
 
@@ -74,5 +78,47 @@ describe('SQLite prepared-statement cache', () => {
       }),
     ).rejects.toThrow('abort');
     expect(await db('items').where({ name: 'rolled back' }).first()).toBeUndefined();
+  });
+});
+
+// What the cache leans on: the day sqlite3 or knex changes one of these, this fails instead of the
+// cache being silently bypassed (or answering in a shape knex no longer reads).
+describe('the internals the statement cache leans on', () => {
+  it("knex's sqlite3 client runs every statement through the connection's all or run, reading `this` after", () => {
+    const source = fs.readFileSync(
+      createRequire(import.meta.url).resolve('knex/lib/dialects/sqlite3/index.js'),
+      'utf8',
+    );
+    expect(source).toContain('connection[callMethod](obj.sql, obj.bindings, function (err, response) {');
+    expect(source).toContain('obj.context = this;');
+    expect(source.match(/callMethod = (?:obj\.returning \? )?'(?:all|run)'/g)?.length).toBe(3);
+  });
+
+  it("sqlite3's connection and statement have the methods the cache wraps and calls", () => {
+    for (const method of ['all', 'run', 'prepare', 'close'] as const)
+      expect(typeof sqlite3.Database.prototype[method]).toBe('function');
+    for (const method of ['all', 'run', 'finalize'] as const)
+      expect(typeof sqlite3.Statement.prototype[method]).toBe('function');
+  });
+
+  it("is installed on every pooled connection: its all and run are not the driver's own", async () => {
+    const client = db.client as {
+      acquireConnection(): Promise<sqlite3.Database>;
+      releaseConnection(c: unknown): unknown;
+    };
+    const connection = await client.acquireConnection();
+    try {
+      expect(connection).toBeInstanceOf(sqlite3.Database);
+      expect(connection.all).not.toBe(sqlite3.Database.prototype.all);
+      expect(connection.run).not.toBe(sqlite3.Database.prototype.run);
+    } finally {
+      await client.releaseConnection(connection);
+    }
+  });
+
+  it('hands knex the statement as `this`, with the lastID and changes it reads', async () => {
+    const [id] = await db('items').insert({ name: 'context' });
+    expect(id).toEqual((await db('items').where({ name: 'context' }).first('id')).id);
+    expect(await db('items').where({ name: 'context' }).delete()).toBe(1);
   });
 });
