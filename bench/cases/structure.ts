@@ -33,7 +33,7 @@ import { systemClock } from '../../src/config/clock.js';
 import type { Config } from '../../src/config/config.js';
 import type { Db } from '../../src/db/connect.js';
 import { explorerOperations } from '../../src/explorer/operations.js';
-import { JsonText } from '../../src/http/json-text.js';
+import { listedAnswerText } from '../../src/http/answer.js';
 import type { Schema } from '../../src/http/operation-types.js';
 import { createLogger } from '../../src/log/logger.js';
 import { memberOperations } from '../../src/members/operations.js';
@@ -384,7 +384,7 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
   type Stage = [string, string, TimingOptions, () => Promise<unknown> | unknown];
   /** Serializing an answer, unless it is the database's text, sent as it is. */
   const serializing = (operation: string, body: unknown, options: TimingOptions): Stage[] =>
-    body instanceof JsonText ? [] : [[operation, 'JSON.stringify of the answer', options, () => JSON.stringify(body)]];
+    listedAnswerText(body) ? [] : [[operation, 'JSON.stringify of the answer', options, () => JSON.stringify(body)]];
   const plan: Stage[] = [
     [
       'getExplorer',

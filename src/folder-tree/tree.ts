@@ -4,7 +4,7 @@ import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { conflict, notFound } from '../errors/api-error.js';
-import { toFolderRow } from '../folders/mapper.js';
+import { folderProjection } from './projection.js';
 import { sortKeyAfter } from './sort-key.js';
 import type { FolderChangeColumns, FolderRecord, FolderTreeStore } from './store.js';
 
@@ -133,7 +133,7 @@ export class FolderTree {
     before: FolderRecord | null,
     after: FolderRecord | null,
   ): Promise<void> {
-    const shown = { before: before && toFolderRow(before), after: after && toFolderRow(after) };
+    const shown = { before: before && folderProjection.toApi(before), after: after && folderProjection.toApi(after) };
     if (isDeepStrictEqual(shown.before, shown.after)) return;
     await recordChange(trx, { organizationId, target: { type: this.options.auditTarget, id: folderId }, ...shown });
   }

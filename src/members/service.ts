@@ -1,7 +1,6 @@
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import { recordChange } from '../audit/trail.js';
-import { toOrgMember } from './mapper.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors/api-error.js';
 import { avatarUrlProblem } from '../users/avatar-url.js';
@@ -9,7 +8,9 @@ import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import type { OrgRole } from '../orgs/store.js';
 import type { TeamStore } from '../teams/store.js';
 import type { UserStore } from '../users/store.js';
-import type { MemberStore, OrgMemberRecord } from './store.js';
+import { type OrgMember, type OrgMemberRecord, memberProjection } from './projection.js';
+import type { MemberStore } from './store.js';
+import type { ListedText } from '../shared/listed-text.js';
 
 /** Who makes a membership change, and in which organization. */
 export interface MemberCaller {
@@ -48,9 +49,9 @@ export class MemberService {
     private readonly capacity: CapacityService,
   ) {}
 
-  /** The active members as the JSON text of their list (`MemberStore.listActiveText`). */
-  listText(organizationId: string): Promise<Buffer> {
-    return this.members.listActiveText(this.uow.executor, organizationId);
+  /** The active members, as the text of their list the database wrote. */
+  list(organizationId: string): Promise<ListedText<OrgMember>> {
+    return this.members.listActive(this.uow.executor, organizationId);
   }
 
   /** Adds the user (created when the imOpenId is new), or reactivates a revoked membership. */
@@ -143,8 +144,8 @@ const recordMemberChange = (
   recordChange(trx, {
     organizationId,
     target: { type: 'member', id: userId },
-    before: before && toOrgMember(before),
-    after: after && toOrgMember(after),
+    before: before && memberProjection.toApi(before),
+    after: after && memberProjection.toApi(after),
   });
 
 /**
