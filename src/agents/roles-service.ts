@@ -5,7 +5,7 @@ import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js';
 import { byCodeUnits } from '../shared/order.js';
 import type { AgentModel } from '../config/models.js';
-import { toAgentRoleRow } from './mapper.js';
+import { toAgentRoleRow } from './projection.js';
 import type { AgentRoleStore, RoleDefinition, RoleWithSkills } from './roles-store.js';
 
 /** A role as `PUT /agent-roles/{roleId}` gives it: only the label is required. */

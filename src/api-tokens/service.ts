@@ -5,7 +5,7 @@ import { MINUTE_MS, type Clock } from '../config/clock.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError, badRequest, notFound } from '../errors/api-error.js';
 import { PROCESS_LOCAL, TtlCache, type CacheInvalidations } from '../shared/ttl-cache.js';
-import { toApiToken } from './mapper.js';
+import { apiTokenProjection } from './projection.js';
 import { isScope, type Scope } from './scopes.js';
 import { looksLikeApiToken, newApiTokenSecret, VISIBLE_PREFIX_LENGTH } from './secret.js';
 import type { ApiTokenRecord, ApiTokenStore } from './store.js';
@@ -92,7 +92,7 @@ export class ApiTokenService {
         organizationId: caller.organizationId,
         target: { type: 'api_token', id },
         before: null,
-        after: toApiToken(created),
+        after: apiTokenProjection.toApi(created),
       });
       return created;
     });
@@ -116,8 +116,8 @@ export class ApiTokenService {
       await recordChange(trx, {
         organizationId: caller.organizationId,
         target: { type: 'api_token', id: tokenId },
-        before: toApiToken(before),
-        after: toApiToken(after),
+        before: apiTokenProjection.toApi(before),
+        after: apiTokenProjection.toApi(after),
       });
       return { record: after, hash: await this.store.hashOf(trx, tokenId) };
     });

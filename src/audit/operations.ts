@@ -1,6 +1,8 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule } from '../http/operation-table.js';
-import { toAuditEvent } from './mapper.js';
+import { auditEventProjection } from './projection.js';
+
+const { toApi: toAuditEvent } = auditEventProjection;
 
 /** The audit log, for org admins. */
 export function auditOperations({ auditLog }: Services) {

@@ -7,7 +7,7 @@ import { type ApiError, badRequest, forbidden, notFound } from '../errors/api-er
 import type { Schema } from '../http/operation-types.js';
 import type { Logger } from '../log/logger.js';
 import { baseUrlProblem } from './base-url.js';
-import { toCapabilityConnectionRow, toChatApplicationConnection, toProviderConnectionRow } from './mapper.js';
+import { toCapabilityConnectionRow, toChatApplicationConnection, toProviderConnectionRow } from './projection.js';
 import {
   encodeCapabilityCredentials,
   encodeChatApplicationCredentials,

@@ -1,7 +1,8 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
 import type { OperationId, Schema } from '../http/operation-types.js';
-import { toProjectDetail, toSessionSummary } from './mapper.js';
+import { toProjectDetail } from './mapper.js';
+import { sessionProjection } from './session-projection.js';
 import type { ProjectRecord } from './project.js';
 import { viewerFrom } from './service.js';
 
@@ -62,7 +63,7 @@ export function projectOperations({ projects }: Services) {
       rule: 'projectRead',
       async handle({ project, query }) {
         const { items, nextCursor } = await projects.listSessions(project.project.id, query.limit ?? 50, query.cursor);
-        return { sessions: items.map(toSessionSummary), nextCursor };
+        return { sessions: items.map(sessionProjection.toApi), nextCursor };
       },
     },
   } satisfies OperationModule;

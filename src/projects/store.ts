@@ -5,6 +5,7 @@ import type { Executor } from '../db/unit-of-work.js';
 import type { GrantRole } from '../grants/roles.js';
 import { grantsOfUserOnProject } from '../grants/store.js';
 import type { ProjectRecord } from './project.js';
+import { type SessionRecord, sessionProjection } from './session-projection.js';
 
 /** A project with everything its detail view shows, from one joined query. */
 export interface ProjectDetailRecord extends ProjectRecord {
@@ -20,17 +21,6 @@ export interface BindingRecord {
   id: string;
   chat_id: string;
   created_at: string;
-}
-
-export interface SessionRecord {
-  id: string;
-  provider: string;
-  role_id: string;
-  model: string;
-  title: string | null;
-  run_count: number | string;
-  created_at: string;
-  updated_at: string;
 }
 
 // The reads of a project that each request on it makes, prepared (src/db/prepared-query.ts).
@@ -194,10 +184,7 @@ export class ProjectStore {
       );
     }
     return query
-      .orderBy([
-        { column: 'updated_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
+      .orderBy(sessionProjection.sqlOrder)
       .limit(limit)
       .select('id', 'provider', 'role_id', 'model', 'title', 'run_count', 'created_at', 'updated_at');
   }

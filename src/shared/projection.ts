@@ -1,5 +1,5 @@
 import { byCodeUnits, byName } from './order.js';
-import { type CursorKey, type ListOrder, listOrder } from './pagination.js';
+import { type CursorKey, type ListOrder, listOrder, type Page, type PageRequest, pageOf } from './pagination.js';
 
 /**
  * A resource's projection: its API shape declared once, field by field over the columns of its
@@ -79,6 +79,8 @@ export interface Projection<Row, Api> {
   toApi(row: Row): Api;
   /** The order of the API items (sorting, and finding where a cursor's page starts). */
   readonly order: ListOrder<Api>;
+  /** One page of the list of all these rows, as the API shows it, in the list's order. */
+  pageOf(rows: readonly Row[], request: PageRequest): Page<Api>;
   /** A row's place in the order, as a cursor holds it (for lists paged in SQL). */
   keyOfRow(row: Row): CursorKey;
   /** The order in SQL terms: each part's column and direction, for knex's `orderBy`. */
@@ -124,12 +126,16 @@ function compile(declaration: ProjectionDeclaration<RowObject, unknown>): Projec
   const keys = declaration.order ?? [];
   const toApi = mapperOf(fields);
   let order: ListOrder<unknown> | undefined;
+  const orderOfItems = () => {
+    order ??= apiOrder(fields, keys);
+    return order;
+  };
   return {
     toApi,
     get order() {
-      order ??= apiOrder(fields, keys);
-      return order;
+      return orderOfItems();
     },
+    pageOf: (rows, request) => pageOf(orderOfItems().sorted(rows.map(toApi)), request, orderOfItems()),
     keyOfRow: (row) => keys.map(({ column, by }) => (isNumeric(by) ? Number(row[column]) : (row[column] as string))),
     sqlOrder: keys.map(({ column, by }) => ({ column, order: isDescending(by) ? 'desc' : 'asc' })),
     textOrder: keys.flatMap(({ column, by }) => {
