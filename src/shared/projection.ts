@@ -138,15 +138,9 @@ function compile(declaration: ProjectionDeclaration<RowObject, unknown>): Projec
     pageOf: (rows, request) => pageOf(orderOfItems().sorted(rows.map(toApi)), request, orderOfItems()),
     keyOfRow: (row) => keys.map(({ column, by }) => (isNumeric(by) ? Number(row[column]) : (row[column] as string))),
     sqlOrder: keys.map(({ column, by }) => ({ column, order: isDescending(by) ? 'desc' : 'asc' })),
-    textOrder: keys.flatMap(({ column, by }) => {
-      if (by !== 'name' && by !== 'codeUnits') throw new Error(`projection: "${column}" is no ascending text part`);
-      return by === 'name'
-        ? [
-            { column, folded: true },
-            { column, folded: false },
-          ]
-        : [{ column, folded: false }];
-    }),
+    get textOrder() {
+      return textOrderOf(keys);
+    },
     get jsonShape() {
       return jsonShapeOf(fields);
     },
@@ -187,6 +181,18 @@ function apiOrder(fields: Record<string, AnyField>, keys: readonly OrderKey<RowO
     (item: unknown) => names.map((name) => (item as RowObject)[name] as string | number),
     ...comparators,
   );
+}
+
+/** The order as text expressions, for a list the database writes in it: ascending text parts only. */
+function textOrderOf(keys: readonly OrderKey<RowObject>[]): SqlOrderPart[] {
+  return keys.flatMap(({ column, by }) => {
+    if (by !== 'name' && by !== 'codeUnits') throw new Error(`projection: "${column}" is no ascending text part`);
+    if (by === 'codeUnits') return [{ column, folded: false }];
+    return [
+      { column, folded: true },
+      { column, folded: false },
+    ];
+  });
 }
 
 const columnOf = (field: AnyField): string | undefined =>
