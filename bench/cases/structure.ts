@@ -34,7 +34,7 @@ import type { Config } from '../../src/config/config.js';
 import type { Db } from '../../src/db/connect.js';
 import { explorerOperations } from '../../src/explorer/operations.js';
 import { listedAnswerText } from '../../src/http/answer.js';
-import type { Schema } from '../../src/http/operation-types.js';
+import type { Schema } from '../../src/api/types.js';
 import { createLogger } from '../../src/log/logger.js';
 import { memberOperations } from '../../src/members/operations.js';
 import type { OrgAccess } from '../../src/orgs/store.js';

@@ -1,7 +1,7 @@
 import type { Services } from '../app/services.js';
 import { isOrgAdminRole } from '../auth/rules.js';
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
-import type { OperationId } from '../http/operation-types.js';
+import type { OperationId } from '../api/types.js';
 import { apiTokenProjection } from './projection.js';
 import type { TokenCaller } from './service.js';
 

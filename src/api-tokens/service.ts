@@ -10,6 +10,7 @@ import { isScope, type Scope } from './scopes.js';
 import { looksLikeApiToken, newApiTokenSecret, VISIBLE_PREFIX_LENGTH } from './secret.js';
 import type { ApiTokenRecord, ApiTokenStore } from './store.js';
 import type { User } from '../users/store.js';
+import type { Schema } from '../api/types.js';
 
 /** `lastUsedAt` is written at most this often per token, not on every request. */
 const TOUCH_INTERVAL_MS = MINUTE_MS;
@@ -21,11 +22,7 @@ export interface TokenCaller {
   isOrgAdmin: boolean;
 }
 
-export interface NewTokenInput {
-  name: string;
-  scopes: string[];
-  expiresAt?: string | null | undefined;
-}
+export type NewTokenInput = Schema<'CreateApiTokenRequest'>;
 
 /** A token that authenticated a request: whom it acts for, where, and within which scopes. */
 export interface AuthenticatedToken {

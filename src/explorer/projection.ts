@@ -1,5 +1,5 @@
 import { FOLDER_ORDER, folderFields } from '../folder-tree/projection.js';
-import type { Schema } from '../http/operation-types.js';
+import type { Schema } from '../api/types.js';
 import { projection } from '../shared/projection.js';
 
 /** A folder of the tree, with its active projects and active child folders counted. */

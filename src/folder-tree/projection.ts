@@ -1,4 +1,4 @@
-import type { Schema } from '../http/operation-types.js';
+import type { Schema } from '../api/types.js';
 import { type Fields, type OrderKey, projection } from '../shared/projection.js';
 import type { FolderRecord } from './store.js';
 

@@ -7,18 +7,11 @@ import { conflict, notFound } from '../errors/api-error.js';
 import { folderProjection } from './projection.js';
 import { sortKeyAfter } from './sort-key.js';
 import type { FolderChangeColumns, FolderRecord, FolderTreeStore } from './store.js';
+import type { Schema } from '../api/types.js';
 
-export interface FolderInput {
-  name: string;
-  parentId?: string | undefined;
-  sortKey?: string | undefined;
-}
+export type FolderInput = Schema<'CreateFolderRequest'>;
 
-export interface FolderChanges {
-  name?: string | undefined;
-  sortKey?: string | undefined;
-  parentId?: string | null | undefined;
-}
+export type FolderChanges = Schema<'UpdateFolderRequest'>;
 
 /** What differs between two folder trees: their table, what a folder holds, how that is named. */
 export interface FolderTreeOptions {

@@ -5,14 +5,7 @@ import type { ProjectAccess } from '../projects/project-guard.js';
 import type { AuthenticatedSession } from '../auth/sessions.js';
 import type { Rule } from '../auth/rules.js';
 import type { OrgAccess } from '../orgs/store.js';
-import type {
-  OperationId,
-  PathParams,
-  QueryParams,
-  RequestBody,
-  SuccessBody,
-  SuccessStatus,
-} from './operation-types.js';
+import type { OperationId, PathParams, QueryParams, RequestBody, SuccessBody, SuccessStatus } from '../api/types.js';
 
 interface BaseContext<O extends OperationId> {
   req: Request;

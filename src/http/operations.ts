@@ -16,7 +16,7 @@ import { skillOperations } from '../skills/operations.js';
 import { teamOperations } from '../teams/operations.js';
 import { usageOperations } from '../usage/operations.js';
 import type { OperationTable } from './operation-table.js';
-import type { OperationId } from './operation-types.js';
+import type { OperationId } from '../api/types.js';
 
 /** Every feature module: each declares some operations, none twice. */
 const MODULES = [

@@ -1,6 +1,6 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
-import type { OperationId } from '../http/operation-types.js';
+import type { OperationId } from '../api/types.js';
 import { pageOfListed } from '../shared/listed-text.js';
 import { memberProjection } from './projection.js';
 import type { MemberCaller } from './service.js';

@@ -11,6 +11,7 @@ import type { UserStore } from '../users/store.js';
 import { type OrgMember, type OrgMemberRecord, memberProjection } from './projection.js';
 import type { MemberStore } from './store.js';
 import type { ListedText } from '../shared/listed-text.js';
+import type { Schema } from '../api/types.js';
 
 /** Who makes a membership change, and in which organization. */
 export interface MemberCaller {
@@ -18,13 +19,7 @@ export interface MemberCaller {
   userId: string;
 }
 
-export interface AddMemberInput {
-  imOpenId: string;
-  displayName?: string | undefined;
-  /** An https URL; stored when the user is created or has no avatar yet. */
-  avatarUrl?: string | undefined;
-  role: OrgRole;
-}
+export type AddMemberInput = Schema<'AddMemberRequest'>;
 
 const ownerRequired = (what: string) => forbidden('owner_required', `Only an OWNER may ${what}.`);
 const memberNotFound = (userId: string) =>

@@ -1,4 +1,4 @@
-import type { Schema } from '../http/operation-types.js';
+import type { Schema } from '../api/types.js';
 import type { TeamAccessRecord } from '../grants/store.js';
 import type { ProjectDetailRecord } from './store.js';
 

@@ -1,6 +1,6 @@
 import type { Services } from '../app/services.js';
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
-import type { OperationId, Schema } from '../http/operation-types.js';
+import type { OperationId, Schema } from '../api/types.js';
 import { toProjectDetail } from './mapper.js';
 import { sessionProjection } from './session-projection.js';
 import type { ProjectRecord } from './project.js';
@@ -32,8 +32,7 @@ export function projectOperations({ projects }: Services) {
 
     getProject: {
       rule: 'projectRead',
-      // The rules read the project's detail with the caller's grants: no second read.
-      handle: async ({ project }) => toProjectDetail({ ...project.project, ...viewerFrom(project) }),
+      handle: async ({ project }) => toProjectDetail(await projects.detail(project.project.id, viewerFrom(project))),
     },
 
     renameProject: {

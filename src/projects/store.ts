@@ -53,9 +53,10 @@ const withDetail = (db: Executor): Knex.QueryBuilder =>
  */
 const projectInOrgWithRoles = preparedQuery<
   { organizationId: string; projectId: string; userId: string },
-  ProjectDetailRecord & { grant_role: GrantRole | null }
+  ProjectRecord & { grant_role: GrantRole | null }
 >((db, { organizationId, projectId, userId }) =>
-  withDetail(db)
+  db('projects as p')
+    .select('p.*')
     .leftJoin(
       grantsOfUserOnProject(db, organizationId, userId, projectId).select('g.project_id', 'g.role').as('gr'),
       'gr.project_id',
@@ -77,13 +78,13 @@ export class ProjectStore {
   }
 
   /**
-   * The project's detail, if it is in the organization, with every role the user holds on it
-   * through any principal: the two questions of the project rules, in one statement.
+   * The project, if it is in the organization, with every role the user holds on it through any
+   * principal: the two questions of the project rules, in one statement.
    */
   async findInOrgWithRoles(
     db: Executor,
     params: { organizationId: string; projectId: string; userId: string },
-  ): Promise<{ project: ProjectDetailRecord; roles: GrantRole[] } | undefined> {
+  ): Promise<{ project: ProjectRecord; roles: GrantRole[] } | undefined> {
     const rows = await projectInOrgWithRoles(db, params);
     if (rows.length === 0) return undefined;
     const { grant_role: _role, ...project } = rows[0]!;

@@ -2,7 +2,7 @@ import type { LibraryFolderCheck } from '../agents/roles-service.js';
 import type { Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { notFound } from '../errors/api-error.js';
-import type { Schema } from '../http/operation-types.js';
+import type { Schema } from '../api/types.js';
 import { recordSkillChange } from './audit.js';
 import type { SkillContent } from './content-store.js';
 import { readSkillDirectory } from './directory.js';

@@ -1,4 +1,4 @@
-import type { Schema } from '../http/operation-types.js';
+import type { Schema } from '../api/types.js';
 import { projection } from '../shared/projection.js';
 import type { TeamMemberRecord, TeamRecord } from './store.js';
 

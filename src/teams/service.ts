@@ -10,18 +10,12 @@ import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import type { User, UserStore } from '../users/store.js';
 import { teamMemberProjection, teamProjection } from './projection.js';
 import type { TeamChanges, TeamMemberRecord, TeamRecord, TeamStore } from './store.js';
+import type { Schema } from '../api/types.js';
 
-export interface CreateTeamInput {
-  slug: string;
-  name: string;
-  description?: string | undefined;
-}
+export type CreateTeamInput = Schema<'CreateTeamRequest'>;
 
 /** Who to add to a team: exactly one of the two. */
-export interface TeamMemberRef {
-  userId?: string | undefined;
-  imOpenId?: string | undefined;
-}
+export type TeamMemberRef = Schema<'AddTeamMemberRequest'>;
 
 const teamNotFound = (teamId: string) => notFound('team_not_found', `No active team with the id "${teamId}".`);
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
 import type { User } from '../users/store.js';
+import type { Schema } from '../api/types.js';
 
 /** An active team with its live member count. */
 export interface TeamRecord {
@@ -21,10 +22,7 @@ export interface TeamMemberRecord {
   created_at: string;
 }
 
-export interface TeamChanges {
-  name?: string | undefined;
-  description?: string | null | undefined;
-}
+export type TeamChanges = Schema<'UpdateTeamRequest'>;
 
 /**
  * Teams and team memberships. "Active" means a team not archived and a team membership not
