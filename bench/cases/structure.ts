@@ -367,10 +367,10 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
   const orgId = seed.org.id;
   // Handlers are called as the router calls them, with only the context fields they read.
   type Handle = (ctx: unknown) => Promise<unknown>;
-  const explorerOps = explorerOperations(services);
+  const explorerOps = explorerOperations(services.explorer);
   const getExplorer = explorerOps.getExplorer!.handle as unknown as Handle;
   const listMyProjects = explorerOps.listMyProjects!.handle as unknown as Handle;
-  const listMembers = memberOperations(services).listMembers!.handle as unknown as Handle;
+  const listMembers = memberOperations(services.members).listMembers!.handle as unknown as Handle;
   const memberCtx = {
     access: { ...access, role: 'MEMBER' },
     session: { user: { id: seed.member.id } },

@@ -1,9 +1,9 @@
-import type { Services } from '../app/services.js';
+import type { AgentRoleService } from './roles-service.js';
 import type { OperationModule } from '../http/operation-table.js';
 import { roleProjection, roleRowOf, toAgentRoleRow } from './projection.js';
 
 /** Agent roles, the skills bound to them, and the model picker: organization administration. */
-export function agentRoleOperations({ agentRoles }: Services) {
+export function agentRoleOperations(agentRoles: AgentRoleService) {
   return {
     listAgentRoles: {
       rule: 'orgAdmin',

@@ -1,9 +1,8 @@
-import type { Services } from '../app/services.js';
 import { isOrgAdminRole } from '../auth/rules.js';
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
 import type { OperationId } from '../api/types.js';
 import { apiTokenProjection } from './projection.js';
-import type { TokenCaller } from './service.js';
+import type { TokenCaller, ApiTokenService } from './service.js';
 
 const { toApi: toApiToken } = apiTokenProjection;
 
@@ -14,7 +13,7 @@ const callerOf = ({ access, session }: Pick<OrgContext<OperationId>, 'access' | 
 });
 
 /** Personal API tokens: create (shown once), list, revoke. Signed-in members only, never a token. */
-export function apiTokenOperations({ apiTokens }: Services) {
+export function apiTokenOperations(apiTokens: ApiTokenService) {
   return {
     createApiToken: {
       rule: 'member',

@@ -1,4 +1,4 @@
-import type { Services } from '../app/services.js';
+import type { ConnectionService } from './service.js';
 import type { OperationModule } from '../http/operation-table.js';
 import {
   capabilityConnectionProjection,
@@ -9,7 +9,7 @@ import {
 } from './projection.js';
 
 /** Provider, chat-application and external-capability connections; secrets go in, never out. */
-export function connectionOperations({ connections }: Services) {
+export function connectionOperations(connections: ConnectionService) {
   return {
     listProviderConnections: {
       rule: 'orgAdmin',

@@ -1,11 +1,11 @@
-import type { Services } from '../app/services.js';
+import type { ExplorerService } from './service.js';
 import type { OperationModule } from '../http/operation-table.js';
 import { explorerFolderProjection } from './projection.js';
 
 const folders = explorerFolderProjection;
 
 /** The admin's whole tree, and a member's own projects. */
-export function explorerOperations({ explorer }: Services) {
+export function explorerOperations(explorer: ExplorerService) {
   return {
     getExplorer: {
       rule: 'orgAdmin',

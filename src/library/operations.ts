@@ -1,4 +1,4 @@
-import type { Services } from '../app/services.js';
+import type { LibraryService } from './service.js';
 import { folderTreeOperations } from '../folder-tree/operations.js';
 import type { OperationModule } from '../http/operation-table.js';
 import { libraryFolderProjection } from './projection.js';
@@ -9,7 +9,7 @@ const folders = libraryFolderProjection;
  * The agent library's folder tree: read, then create, rename/reorder/move and archive like project folders. Org admins
  * only.
  */
-export function libraryOperations({ library }: Services) {
+export function libraryOperations(library: LibraryService) {
   return {
     getAgentLibrary: {
       rule: 'orgAdmin',

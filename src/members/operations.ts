@@ -1,9 +1,8 @@
-import type { Services } from '../app/services.js';
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
 import type { OperationId } from '../api/types.js';
 import { pageOfListed } from '../shared/listed-text.js';
 import { memberProjection } from './projection.js';
-import type { MemberCaller } from './service.js';
+import type { MemberCaller, MemberService } from './service.js';
 
 /** The organization the request addresses and the signed-in user making the change. */
 const callerOf = ({ access, session }: Pick<OrgContext<OperationId>, 'access' | 'session'>): MemberCaller => ({
@@ -14,7 +13,7 @@ const callerOf = ({ access, session }: Pick<OrgContext<OperationId>, 'access' | 
 const { toApi } = memberProjection;
 
 /** Organization members: list, add, change role, revoke. */
-export function memberOperations({ members }: Services) {
+export function memberOperations(members: MemberService) {
   return {
     listMembers: {
       rule: 'orgAdmin',

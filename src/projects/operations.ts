@@ -1,13 +1,12 @@
-import type { Services } from '../app/services.js';
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
 import type { OperationId, Schema } from '../api/types.js';
 import { toProjectDetail } from './mapper.js';
 import { sessionProjection } from './session-projection.js';
 import type { ProjectRecord } from './project.js';
-import { viewerFrom } from './service.js';
+import { viewerFrom, type ProjectService } from './service.js';
 
 /** Projects: creation by members where allowed, reads under the project rules, admin mutations. */
-export function projectOperations({ projects }: Services) {
+export function projectOperations(projects: ProjectService) {
   /** Runs an org-admin mutation on a project of the addressed organization and returns its fresh detail. */
   async function mutate<O extends OperationId>(
     { access, session, params }: OrgContext<O> & { params: { projectId: string } },

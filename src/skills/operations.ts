@@ -1,9 +1,9 @@
-import type { Services } from '../app/services.js';
+import type { SkillService } from './service.js';
 import type { OperationModule } from '../http/operation-table.js';
 import { skillProjection, skillRowOf } from './projection.js';
 
 /** Agent skills: list, read back, install or replace, relabel and disable. Org admins only. */
-export function skillOperations({ skills }: Services) {
+export function skillOperations(skills: SkillService) {
   return {
     listAgentSkills: {
       rule: 'orgAdmin',

@@ -1,4 +1,4 @@
-import type { Services } from '../app/services.js';
+import type { TeamService } from './service.js';
 import type { OperationModule } from '../http/operation-table.js';
 import { teamMemberProjection, teamProjection } from './projection.js';
 
@@ -6,7 +6,7 @@ const toTeamRow = teamProjection.toApi;
 const toTeamMemberRow = teamMemberProjection.toApi;
 
 /** Teams and their members. */
-export function teamOperations({ teams }: Services) {
+export function teamOperations(teams: TeamService) {
   return {
     listTeams: {
       rule: 'orgAdmin',
