@@ -33,8 +33,8 @@ import { systemClock } from '../../src/config/clock.js';
 import type { Config } from '../../src/config/config.js';
 import type { Db } from '../../src/db/connect.js';
 import { explorerOperations } from '../../src/explorer/operations.js';
-import { JsonText } from '../../src/http/json-text.js';
-import type { Schema } from '../../src/http/operation-types.js';
+import { listedAnswerText } from '../../src/http/answer.js';
+import type { Schema } from '../../src/api/types.js';
 import { createLogger } from '../../src/log/logger.js';
 import { memberOperations } from '../../src/members/operations.js';
 import type { OrgAccess } from '../../src/orgs/store.js';
@@ -356,10 +356,10 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
   const orgId = seed.org.id;
   // Handlers are called as the router calls them, with only the context fields they read.
   type Handle = (ctx: unknown) => Promise<unknown>;
-  const explorerOps = explorerOperations(services);
+  const explorerOps = explorerOperations(services.explorer);
   const getExplorer = explorerOps.getExplorer!.handle as unknown as Handle;
   const listMyProjects = explorerOps.listMyProjects!.handle as unknown as Handle;
-  const listMembers = memberOperations(services).listMembers!.handle as unknown as Handle;
+  const listMembers = memberOperations(services.members).listMembers!.handle as unknown as Handle;
   const memberCtx = {
     access: { ...access, role: 'MEMBER' },
     session: { user: { id: seed.member.id } },
@@ -373,7 +373,7 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
   type Stage = [string, string, TimingOptions, () => Promise<unknown> | unknown];
   /** Serializing an answer, unless it is the database's text, sent as it is. */
   const serializing = (operation: string, body: unknown, options: TimingOptions): Stage[] =>
-    body instanceof JsonText ? [] : [[operation, 'JSON.stringify of the answer', options, () => JSON.stringify(body)]];
+    listedAnswerText(body) ? [] : [[operation, 'JSON.stringify of the answer', options, () => JSON.stringify(body)]];
   const plan: Stage[] = [
     [
       'getExplorer',

@@ -43,7 +43,7 @@ import { createServices, type Services } from '../../src/app/services.js';
 import { systemClock } from '../../src/config/clock.js';
 import type { Config } from '../../src/config/config.js';
 import type { Db } from '../../src/db/connect.js';
-import type { Schema } from '../../src/http/operation-types.js';
+import type { Schema } from '../../src/api/types.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { UsageService, IngestResult } from '../../src/usage/service.js';
 import { benchConfig, envNumber, envSwitch } from '../lib/env.js';

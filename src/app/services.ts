@@ -49,47 +49,15 @@ import type { CacheInvalidations } from '../shared/ttl-cache.js';
 import { SkillIngestion } from '../skills/ingest.js';
 import { SkillService } from '../skills/service.js';
 import { SkillStore } from '../skills/store.js';
+import { buildOperationTable } from './operations.js';
+import type { Services } from './service-set.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
 
-export interface Services {
-  config: Config;
-  db: Db;
-  /** Where kept reads run outside a transaction (Database.readers); the writer when none were given. */
-  readers: Db;
-  clock: Clock;
-  logger: Logger;
-  users: UserStore;
-  sessions: SessionService;
-  orgAccess: OrgAccessResolver;
-  organizations: OrganizationService;
-  authorizer: Authorizer;
-  /** Personal API tokens: create, list, revoke, and the bearer check. */
-  apiTokens: ApiTokenService;
-  /** Reads the audit log. */
-  auditLog: AuditLog;
-  folderStore: FolderStore;
-  folders: FolderService;
-  projects: ProjectService;
-  teamAccess: TeamAccessService;
-  explorer: ExplorerService;
-  usage: UsageService;
-  members: MemberService;
-  teams: TeamService;
-  capacity: CapacityService;
-  connections: ConnectionService;
-  /** What the agent runtime calls for decrypted credentials. */
-  credentials: CredentialResolver;
-  /** Agent roles, their skill bindings and the model picker. */
-  agentRoles: AgentRoleService;
-  /** The agent library: the folder tree that groups roles and skills (the same rules as project folders). */
-  library: LibraryService;
-  /** Agent skills: the ingestion pipeline, the store on disk (`<data>/skills`) and the PATCH rules. */
-  skills: SkillService;
-}
+export type { Services };
 
-/** Wires stores and services once per process (or per test). */
+/** Wires stores, services and the operations over them once per process (or per test). */
 export function createServices(deps: {
   config: Config;
   db: Db;
@@ -176,7 +144,7 @@ export function createServices(deps: {
     clock,
     requireLibraryFolder,
   );
-  return {
+  const services = {
     config,
     db,
     readers,
@@ -204,4 +172,5 @@ export function createServices(deps: {
     library,
     skills,
   };
+  return { ...services, operations: buildOperationTable(services) };
 }

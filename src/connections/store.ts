@@ -81,7 +81,7 @@ interface EnvelopeRow {
 /** Provider, chat-application and external-capability connections and their sealed credential versions. */
 export class ConnectionStore {
   async listProviders(db: Executor, organizationId: string): Promise<ProviderConnectionRecord[]> {
-    return withActiveKey(db, 'provider').where('c.organization_id', organizationId).orderBy('c.provider_id');
+    return withActiveKey(db, 'provider').where('c.organization_id', organizationId);
   }
 
   /**
@@ -105,7 +105,7 @@ export class ConnectionStore {
   }
 
   async listCapabilities(db: Executor, organizationId: string): Promise<CapabilityConnectionRecord[]> {
-    return withActiveKey(db, 'capability').where('c.organization_id', organizationId).orderBy('c.capability_id');
+    return withActiveKey(db, 'capability').where('c.organization_id', organizationId);
   }
 
   /**

@@ -11,7 +11,7 @@ import type { Logger } from '../log/logger.js';
 import { listOperations, toExpressPath, type OpenApiDocument, type OperationLocation } from './openapi-document.js';
 import type { OperationTable } from './operation-table.js';
 import { contextOf, type PipelineOperation, type RequestContext, type Stage } from './pipeline/stage.js';
-import { JsonText } from './json-text.js';
+import { listedAnswerText } from './answer.js';
 import { requestLogger } from './request-log.js';
 
 export interface ApiRouterOptions {
@@ -99,25 +99,29 @@ function operationHandler(
         : await handle();
     if (res.headersSent) return;
     res.status(spec.status ?? 200);
-    if (result === undefined) res.end();
-    else if (result instanceof JsonText) sendJsonText(res, result, checkResponses);
+    if (result === undefined) {
+      res.end();
+      return;
+    }
+    const text = listedAnswerText(result);
+    if (text) sendJsonText(res, text, checkResponses);
     else res.json(result);
   };
 }
 
 /**
- * An answer written as JSON text, sent as `res.json` sends what it serializes. The contract's
- * response check (tests) sees only what passes through `res.json`: there the text goes through it,
- * parsed, so it is checked as every other answer is.
+ * An answer's JSON text, sent as `res.json` sends what it serializes. The contract's response check
+ * (tests) sees only what passes through `res.json`: there the text goes through it, parsed, so it
+ * is checked as every other answer is.
  */
-function sendJsonText(res: Response, answer: JsonText<unknown>, checkResponses: boolean): void {
+function sendJsonText(res: Response, text: Buffer, checkResponses: boolean): void {
   if (checkResponses) {
-    res.json(JSON.parse(answer.bytes.toString('utf8')));
+    res.json(JSON.parse(text.toString('utf8')));
     return;
   }
   // res.json's type, with the charset it adds to a string body (a Buffer gets none by itself).
   if (!res.get('Content-Type')) res.set('Content-Type', 'application/json; charset=utf-8');
-  res.send(answer.bytes);
+  res.send(text);
 }
 
 /**

@@ -1,12 +1,16 @@
 import express, { type Express } from 'express';
-import type { Services } from '../app/services.js';
+import type { Authorizer } from '../auth/authorize.js';
+import type { CapacityService } from '../capacity/service.js';
+import type { Clock } from '../config/clock.js';
+import type { Config } from '../config/config.js';
+import type { Db } from '../db/connect.js';
+import type { Logger } from '../log/logger.js';
 import { csrfGuard } from '../auth/csrf.js';
 import { errorMiddleware, notFoundHandler } from '../errors/error-middleware.js';
 import type { LogOutput } from '../log/log-output.js';
 import { addApiRoutes } from './api-router.js';
 import { loadOpenApiDocument } from './openapi-document.js';
 import type { OperationTable } from './operation-table.js';
-import { buildOperationTable } from './operations.js';
 import { authenticate } from './pipeline/authenticate.js';
 import { limitBodySize } from './pipeline/body-size.js';
 import { enforceOrgRole } from './pipeline/org-role.js';
@@ -38,12 +42,26 @@ export interface AppOptions {
   logOutput?: Pick<LogOutput, 'dropped'>;
 }
 
+/** What the HTTP application is made from: the composition root's services (src/app/) provide it. */
+export interface AppDependencies {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  /** The database's readers (Database.readers), whose pool `/metrics` counts beside the writer's. */
+  readers: Db;
+  clock: Clock;
+  authorizer: Authorizer;
+  capacity: CapacityService;
+  /** Every operation's rule and handler. */
+  operations: OperationTable;
+}
+
 /**
  * The HTTP application, top to bottom in the order a request meets it (DESIGN §5 "Request
  * pipeline"): the first stage that refuses a request answers it, and one error renderer
  * turns every refusal into `{error: {code, message}}`.
  */
-export function createApp(services: Services, options: AppOptions = {}): Express {
+export function createApp(services: AppDependencies, options: AppOptions = {}): Express {
   const { config, logger, db, readers, authorizer, capacity } = services;
   const spec = loadOpenApiDocument();
   const checkResponses = options.validateResponses ?? false;
@@ -63,7 +81,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.use(csrfGuard(config.baseUrl));
   addApiRoutes(app, {
     spec,
-    operations: (options.adjustOperations ?? ((table) => table))(buildOperationTable(services)),
+    operations: (options.adjustOperations ?? ((table) => table))(services.operations),
     pipeline: [
       contract.checkResponses,
       authenticate(authorizer), // 401

@@ -4,12 +4,13 @@ import { grantAtLeast, strongestGrant, type GrantRole } from '../grants/roles.js
 import type { GrantStore } from '../grants/store.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { OrgAccess } from '../orgs/store.js';
-import type { ProjectDetailRecord, ProjectStore } from './store.js';
+import type { ProjectRecord } from './project.js';
+import type { ProjectStore } from './store.js';
 
 /** What the project rules established about the caller and the project in the path. */
 export interface ProjectAccess {
-  /** The project, with what its detail view shows: read in the same statement as the grants. */
-  project: ProjectDetailRecord;
+  /** The project's own row, read in the same statement as the grants. */
+  project: ProjectRecord;
   /** The strongest grant the caller holds through any principal, or null. */
   grant: GrantRole | null;
   isOrgAdmin: boolean;

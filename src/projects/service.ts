@@ -15,7 +15,8 @@ import { isOrgAdminRole } from '../auth/rules.js';
 import { type ProjectViewer, toProjectBinding, toProjectView } from './mapper.js';
 import { requireLive, type ProjectRecord } from './project.js';
 import type { ProjectAccess, ProjectGuard } from './project-guard.js';
-import type { BindingRecord, ProjectDetailRecord, ProjectStore, SessionRecord } from './store.js';
+import type { BindingRecord, ProjectDetailRecord, ProjectStore } from './store.js';
+import { type SessionRecord, sessionProjection } from './session-projection.js';
 
 /** Projects: creation with a workspace and a MANAGE grant for the creator, and their life cycle. */
 export class ProjectService {
@@ -146,7 +147,7 @@ export class ProjectService {
   async listSessions(projectId: string, limit: number, cursor?: string): Promise<Page<SessionRecord>> {
     const after = cursor === undefined ? undefined : (decodeCursor(cursor, 2) as [string, string]);
     const rows = await this.projects.listSessions(this.uow.executor, projectId, limit + 1, after);
-    return pageOfRows(rows, limit, (session) => [session.updated_at, session.id]);
+    return pageOfRows(rows, limit, sessionProjection.keyOfRow);
   }
 }
 

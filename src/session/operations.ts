@@ -1,6 +1,8 @@
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.js';
 import { sessionToken } from '../auth/authorize.js';
-import type { Services } from '../app/services.js';
+import type { SessionService } from '../auth/sessions.js';
+import type { Clock } from '../config/clock.js';
+import type { OrganizationService } from '../orgs/service.js';
 import { ApiError } from '../errors/api-error.js';
 import { escapeHtml, page } from '../http/html.js';
 import { sendPage } from '../ops/security-headers.js';
@@ -8,9 +10,19 @@ import type { OperationModule } from '../http/operation-table.js';
 import { toMeResponse } from './mapper.js';
 
 /** Login by one-time link, the current user, logout. */
-export function sessionOperations(services: Services) {
-  const { sessions, organizations, clock } = services;
-  const secure = services.config.baseUrl.startsWith('https:');
+export function sessionOperations({
+  sessions,
+  organizations,
+  clock,
+  secureCookie: secure,
+}: {
+  sessions: SessionService;
+  /** Whose memberships `/me` lists. */
+  organizations: OrganizationService;
+  clock: Clock;
+  /** Whether the session cookie is `Secure` (the service's base URL is https). */
+  secureCookie: boolean;
+}) {
   return {
     login: {
       rule: 'public',

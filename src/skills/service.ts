@@ -2,12 +2,12 @@ import type { LibraryFolderCheck } from '../agents/roles-service.js';
 import type { Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { notFound } from '../errors/api-error.js';
-import type { Schema } from '../http/operation-types.js';
+import type { Schema } from '../api/types.js';
 import { recordSkillChange } from './audit.js';
 import type { SkillContent } from './content-store.js';
 import { readSkillDirectory } from './directory.js';
 import type { SkillFileInput, SkillIngestion, SkillInstallOutcome } from './ingest.js';
-import { toInstalledSkillResult, toSkillFileEntry } from './mapper.js';
+import { installedSkillProjection, toSkillFileEntry } from './projection.js';
 import type { SkillRecord, SkillStore, SkillWithRoles } from './store.js';
 
 type SkillFileEntry = Schema<'SkillFileEntry'>;
@@ -55,7 +55,7 @@ export class SkillService {
     body: { version: string; files: SkillFileInput[] },
   ): Promise<InstalledSkillResult> {
     const { skill } = await this.ingestion.install({ organizationId, name, version: body.version, files: body.files });
-    return toInstalledSkillResult(skill);
+    return installedSkillProjection.toApi(skill);
   }
 
   /**

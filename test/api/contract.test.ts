@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULES } from '../../src/auth/rules.js';
 import { listOperations, loadOpenApiDocument } from '../../src/http/openapi-document.js';
-import { buildOperationTable } from '../../src/http/operations.js';
+import { buildOperationTable } from '../../src/app/operations.js';
 import type { OperationTable } from '../../src/http/operation-table.js';
 import { errorBody } from '../support/assertions.js';
 import { TestHub } from '../support/test-hub.js';

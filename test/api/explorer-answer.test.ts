@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Schema } from '../../src/http/operation-types.js';
+import type { Schema } from '../../src/api/types.js';
 import { expectOk, okBody } from '../support/assertions.js';
 import type { OrgCallArgs, OrgOperationId } from '../support/api-client.js';
 import { inProjectListOrder } from '../support/list-order.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Schema } from '../../src/http/operation-types.js';
+import type { Schema } from '../../src/api/types.js';
 import { expectOk } from '../support/assertions.js';
 import { inMemberListOrder } from '../support/list-order.js';
 import { hubWithOwnedOrg } from '../support/owned-org.js';

@@ -8,7 +8,7 @@ import { migrateLatest } from '../../src/db/migrate.js';
 import { createApp, type AppOptions } from '../../src/http/app.js';
 import { appServerOptions } from '../../src/http/platform/server-objects.js';
 import { createLogger } from '../../src/log/logger.js';
-import type { OperationId } from '../../src/http/operation-types.js';
+import type { OperationId } from '../../src/api/types.js';
 import type { OrgRole } from '../../src/orgs/store.js';
 import { OrganizationStore } from '../../src/orgs/store.js';
 import {
