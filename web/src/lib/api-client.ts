@@ -52,3 +52,10 @@ export function errorMessage(e: unknown): string {
 
 /** Path parameters of every `/api/org/{orgSlug}/…` call. */
 export const orgPath = (orgSlug: string) => ({ params: { path: { orgSlug } } });
+
+/**
+ * The key of every answer of a GET endpoint in one organization, whatever its other parameters: keys
+ * are `[method, path, init]`, and TanStack matches a key by its leading items and an init by the
+ * fields it names. An endpoint's own file builds it, beside its query-options factory.
+ */
+export const orgQueryKey = (path: keyof paths, orgSlug: string) => ['get', path, orgPath(orgSlug)] as const;

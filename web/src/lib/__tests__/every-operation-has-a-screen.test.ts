@@ -26,15 +26,22 @@ function sources(dir: string): string[] {
   });
 }
 
-/** `method path` of every call the app's sources make through the typed client. */
+/**
+ * `method path` of every call the app's sources make through the typed client. A path is written in
+ * the call, or in a constant of the same file (`const PATH = '/api/…'`) when its file also builds keys from it.
+ */
 function calledRoutes(): Set<string> {
   const calls = new Set<string>();
   const viaHooks =
-    /\$api\.(?:useQuery|queryOptions|useMutation|useInfiniteQuery|useSuspenseQuery)\(\s*'(\w+)',\s*'([^']+)'/g;
+    /\$api\.(?:queryOptions|use(?:Query|Mutation|InfiniteQuery|SuspenseQuery))\(\s*'(\w+)',\s*(?:'([^']+)'|(\w+))/g;
   const viaClient = /fetchClient\.(GET|POST|PUT|PATCH|DELETE)\(\s*'([^']+)'/g;
+  const constants = /const ([A-Z_]+) = '([^']+)'/g;
   for (const file of sources(WEB_SRC)) {
     const text = readFileSync(file, 'utf8');
-    for (const [, method, path] of text.matchAll(viaHooks)) calls.add(`${method} ${path}`);
+    const constant = new Map([...text.matchAll(constants)].map(([, name, value]) => [name!, value!]));
+    for (const [, method, path, name] of text.matchAll(viaHooks)) {
+      calls.add(`${method} ${path ?? constant.get(name!)}`);
+    }
     for (const [, method, path] of text.matchAll(viaClient)) calls.add(`${method!.toLowerCase()} ${path}`);
   }
   return calls;

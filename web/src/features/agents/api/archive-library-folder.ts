@@ -6,6 +6,6 @@ import { invalidateAgents } from './invalidate';
 export const useArchiveLibraryFolder = () => {
   const qc = useQueryClient();
   return $api.useMutation('post', '/api/org/{orgSlug}/agent-library/folders/{folderId}/archive', {
-    onSuccess: () => invalidateAgents(qc),
+    onSuccess: (_data, { params }) => invalidateAgents(qc, params.path.orgSlug),
   });
 };

@@ -5,6 +5,6 @@ import { invalidateAgents } from './invalidate';
 export const useCreateLibraryFolder = () => {
   const qc = useQueryClient();
   return $api.useMutation('post', '/api/org/{orgSlug}/agent-library/folders', {
-    onSuccess: () => invalidateAgents(qc),
+    onSuccess: (_data, { params }) => invalidateAgents(qc, params.path.orgSlug),
   });
 };

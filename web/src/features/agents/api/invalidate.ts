@@ -1,12 +1,15 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { getAgentLibraryQueryOptions } from './get-agent-library';
+import { getAgentRolesQueryOptions } from './get-agent-roles';
+import { getAgentSkillsQueryOptions } from './get-agent-skills';
 
 /**
  * Roles, skills and the library show one another: a role's skills, a skill's bound roles, the
  * folders' role and skill counts. Any change refreshes all three.
  */
-export const invalidateAgents = (qc: QueryClient) =>
+export const invalidateAgents = (qc: QueryClient, orgSlug: string) =>
   Promise.all(
-    ['/api/org/{orgSlug}/agent-roles', '/api/org/{orgSlug}/agent-skills', '/api/org/{orgSlug}/agent-library'].map(
-      (path) => qc.invalidateQueries({ queryKey: ['get', path] }),
+    [getAgentRolesQueryOptions(orgSlug), getAgentSkillsQueryOptions(orgSlug), getAgentLibraryQueryOptions(orgSlug)].map(
+      ({ queryKey }) => qc.invalidateQueries({ queryKey }),
     ),
   );

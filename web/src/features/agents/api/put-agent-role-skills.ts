@@ -6,6 +6,6 @@ import { invalidateAgents } from './invalidate';
 export const usePutAgentRoleSkills = () => {
   const qc = useQueryClient();
   return $api.useMutation('put', '/api/org/{orgSlug}/agent-roles/{roleId}/skills', {
-    onSuccess: () => invalidateAgents(qc),
+    onSuccess: (_data, { params }) => invalidateAgents(qc, params.path.orgSlug),
   });
 };

@@ -6,6 +6,6 @@ import { invalidateAgents } from './invalidate';
 export const useUpdateAgentRole = () => {
   const qc = useQueryClient();
   return $api.useMutation('patch', '/api/org/{orgSlug}/agent-roles/{roleId}', {
-    onSuccess: () => invalidateAgents(qc),
+    onSuccess: (_data, { params }) => invalidateAgents(qc, params.path.orgSlug),
   });
 };

@@ -6,6 +6,6 @@ import { invalidateAgents } from './invalidate';
 export const useUpdateAgentSkill = () => {
   const qc = useQueryClient();
   return $api.useMutation('patch', '/api/org/{orgSlug}/agent-skills/{name}', {
-    onSuccess: () => invalidateAgents(qc),
+    onSuccess: (_data, { params }) => invalidateAgents(qc, params.path.orgSlug),
   });
 };

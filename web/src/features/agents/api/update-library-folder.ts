@@ -6,6 +6,6 @@ import { invalidateAgents } from './invalidate';
 export const useUpdateLibraryFolder = () => {
   const qc = useQueryClient();
   return $api.useMutation('patch', '/api/org/{orgSlug}/agent-library/folders/{folderId}', {
-    onSuccess: () => invalidateAgents(qc),
+    onSuccess: (_data, { params }) => invalidateAgents(qc, params.path.orgSlug),
   });
 };

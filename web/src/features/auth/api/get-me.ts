@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { fetchClient } from '../../../lib/api-client';
+import { $api, fetchClient } from '../../../lib/api-client';
 
 /** `GET /api/me`; a 401 is an answer here (signed out → `null`), not an error. */
 export const getMeQueryOptions = () =>
   queryOptions({
-    queryKey: ['get', '/api/me'] as const,
+    queryKey: $api.queryOptions('get', '/api/me').queryKey,
     queryFn: async ({ signal }) => {
       const { data, error, response } = await fetchClient.GET('/api/me', { signal });
       if (response.status === 401) return null;

@@ -5,6 +5,6 @@ import { invalidateCapabilityConnections } from './invalidate';
 export const useDisableCapabilityConnection = () => {
   const qc = useQueryClient();
   return $api.useMutation('delete', '/api/org/{orgSlug}/capability-connections/{capabilityId}', {
-    onSuccess: () => invalidateCapabilityConnections(qc),
+    onSuccess: (_data, { params }) => invalidateCapabilityConnections(qc, params.path.orgSlug),
   });
 };

@@ -5,6 +5,6 @@ import { invalidateChatApplication } from './invalidate';
 export const useDisableChatApplication = () => {
   const qc = useQueryClient();
   return $api.useMutation('delete', '/api/org/{orgSlug}/imapp-application-connection', {
-    onSuccess: () => invalidateChatApplication(qc),
+    onSuccess: (_data, { params }) => invalidateChatApplication(qc, params.path.orgSlug),
   });
 };

@@ -5,6 +5,6 @@ import { invalidateProviderConnections } from './invalidate';
 export const useDisableProviderConnection = () => {
   const qc = useQueryClient();
   return $api.useMutation('delete', '/api/org/{orgSlug}/provider-connections/{providerId}', {
-    onSuccess: () => invalidateProviderConnections(qc),
+    onSuccess: (_data, { params }) => invalidateProviderConnections(qc, params.path.orgSlug),
   });
 };

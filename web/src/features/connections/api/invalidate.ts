@@ -1,16 +1,20 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { getOrgUsageBreakdownQueryKey } from '../../usage/api/get-usage-breakdown';
+import { getCapabilityConnectionsQueryOptions } from './get-capability-connections';
+import { getChatApplicationQueryOptions } from './get-chat-application';
+import { getProviderConnectionsQueryOptions } from './get-provider-connections';
 
-export const invalidateProviderConnections = (qc: QueryClient) =>
-  qc.invalidateQueries({ queryKey: ['get', '/api/org/{orgSlug}/provider-connections'] });
+export const invalidateProviderConnections = (qc: QueryClient, orgSlug: string) =>
+  qc.invalidateQueries({ queryKey: getProviderConnectionsQueryOptions(orgSlug).queryKey });
 
-export const invalidateChatApplication = (qc: QueryClient) =>
-  qc.invalidateQueries({ queryKey: ['get', '/api/org/{orgSlug}/imapp-application-connection'] });
+export const invalidateChatApplication = (qc: QueryClient, orgSlug: string) =>
+  qc.invalidateQueries({ queryKey: getChatApplicationQueryOptions(orgSlug).queryKey });
 
 /** A capability's label also names it in the usage breakdown. */
-export const invalidateCapabilityConnections = (qc: QueryClient) =>
+export const invalidateCapabilityConnections = (qc: QueryClient, orgSlug: string) =>
   Promise.all([
-    qc.invalidateQueries({ queryKey: ['get', '/api/org/{orgSlug}/capability-connections'] }),
-    qc.invalidateQueries({ queryKey: ['get', '/api/org/{orgSlug}/usage/breakdown'] }),
+    qc.invalidateQueries({ queryKey: getCapabilityConnectionsQueryOptions(orgSlug).queryKey }),
+    qc.invalidateQueries({ queryKey: getOrgUsageBreakdownQueryKey(orgSlug) }),
   ]);
 
 /**

@@ -7,6 +7,6 @@ export const usePutCapabilityConnection = () => {
   const qc = useQueryClient();
   return $api.useMutation('put', '/api/org/{orgSlug}/capability-connections/{capabilityId}', {
     ...SECRET_MUTATION,
-    onSuccess: () => invalidateCapabilityConnections(qc),
+    onSuccess: (_data, { params }) => invalidateCapabilityConnections(qc, params.path.orgSlug),
   });
 };

@@ -7,6 +7,6 @@ export const usePutChatApplication = () => {
   const qc = useQueryClient();
   return $api.useMutation('put', '/api/org/{orgSlug}/imapp-application-connection', {
     ...SECRET_MUTATION,
-    onSuccess: () => invalidateChatApplication(qc),
+    onSuccess: (_data, { params }) => invalidateChatApplication(qc, params.path.orgSlug),
   });
 };

@@ -7,6 +7,6 @@ export const useRotateProviderConnection = () => {
   const qc = useQueryClient();
   return $api.useMutation('put', '/api/org/{orgSlug}/provider-connections/{providerId}', {
     ...SECRET_MUTATION,
-    onSuccess: () => invalidateProviderConnections(qc),
+    onSuccess: (_data, { params }) => invalidateProviderConnections(qc, params.path.orgSlug),
   });
 };

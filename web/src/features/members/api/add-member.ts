@@ -4,5 +4,7 @@ import { invalidateMembers } from './invalidate';
 
 export const useAddMember = () => {
   const qc = useQueryClient();
-  return $api.useMutation('post', '/api/org/{orgSlug}/members', { onSuccess: () => invalidateMembers(qc) });
+  return $api.useMutation('post', '/api/org/{orgSlug}/members', {
+    onSuccess: (_data, { params }) => invalidateMembers(qc, params.path.orgSlug),
+  });
 };

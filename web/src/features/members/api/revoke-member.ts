@@ -5,6 +5,6 @@ import { invalidateMembers } from './invalidate';
 export const useRevokeMember = () => {
   const qc = useQueryClient();
   return $api.useMutation('post', '/api/org/{orgSlug}/members/{userId}/revoke', {
-    onSuccess: () => invalidateMembers(qc),
+    onSuccess: (_data, { params }) => invalidateMembers(qc, params.path.orgSlug),
   });
 };

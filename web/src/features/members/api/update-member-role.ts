@@ -4,5 +4,7 @@ import { invalidateMembers } from './invalidate';
 
 export const useUpdateMemberRole = () => {
   const qc = useQueryClient();
-  return $api.useMutation('patch', '/api/org/{orgSlug}/members/{userId}', { onSuccess: () => invalidateMembers(qc) });
+  return $api.useMutation('patch', '/api/org/{orgSlug}/members/{userId}', {
+    onSuccess: (_data, { params }) => invalidateMembers(qc, params.path.orgSlug),
+  });
 };

@@ -5,6 +5,6 @@ import { invalidateProjects } from './invalidate';
 export const useArchiveBinding = () => {
   const qc = useQueryClient();
   return $api.useMutation('post', '/api/org/{orgSlug}/projects/{projectId}/binding/archive', {
-    onSuccess: () => invalidateProjects(qc),
+    onSuccess: (_data, { params }) => invalidateProjects(qc, params.path.orgSlug),
   });
 };

@@ -5,6 +5,6 @@ import { invalidateProjects } from './invalidate';
 export const useArchiveFolder = () => {
   const qc = useQueryClient();
   return $api.useMutation('post', '/api/org/{orgSlug}/folders/{folderId}/archive', {
-    onSuccess: () => invalidateProjects(qc),
+    onSuccess: (_data, { params }) => invalidateProjects(qc, params.path.orgSlug),
   });
 };

@@ -4,5 +4,7 @@ import { invalidateProjects } from './invalidate';
 
 export const useCreateFolder = () => {
   const qc = useQueryClient();
-  return $api.useMutation('post', '/api/org/{orgSlug}/folders', { onSuccess: () => invalidateProjects(qc) });
+  return $api.useMutation('post', '/api/org/{orgSlug}/folders', {
+    onSuccess: (_data, { params }) => invalidateProjects(qc, params.path.orgSlug),
+  });
 };

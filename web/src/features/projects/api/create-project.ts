@@ -4,5 +4,7 @@ import { invalidateProjects } from './invalidate';
 
 export const useCreateProject = () => {
   const qc = useQueryClient();
-  return $api.useMutation('post', '/api/org/{orgSlug}/projects', { onSuccess: () => invalidateProjects(qc) });
+  return $api.useMutation('post', '/api/org/{orgSlug}/projects', {
+    onSuccess: (_data, { params }) => invalidateProjects(qc, params.path.orgSlug),
+  });
 };

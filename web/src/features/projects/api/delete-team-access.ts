@@ -5,6 +5,6 @@ import { invalidateTeamAccess } from './invalidate';
 export const useDeleteTeamAccess = () => {
   const qc = useQueryClient();
   return $api.useMutation('delete', '/api/org/{orgSlug}/projects/{projectId}/team-access/{teamId}', {
-    onSuccess: () => invalidateTeamAccess(qc),
+    onSuccess: (_data, { params }) => invalidateTeamAccess(qc, params.path.orgSlug, params.path.projectId),
   });
 };

@@ -1,15 +1,20 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { getExplorerQueryOptions } from './get-explorer';
+import { getMyProjectsQueryOptions } from './get-my-projects';
+import { getOrgProjectsQueryKey } from './get-project';
+import { getTeamAccessQueryOptions } from './get-team-access';
 
 /** A change to folders or projects shows in the explorer, My projects and the project's own page. */
-export const invalidateProjects = (qc: QueryClient) =>
-  Promise.all(
-    ['/api/org/{orgSlug}/explorer', '/api/org/{orgSlug}/my-projects', '/api/org/{orgSlug}/projects/{projectId}'].map(
-      (path) => qc.invalidateQueries({ queryKey: ['get', path] }),
-    ),
-  );
-
-export const invalidateTeamAccess = (qc: QueryClient) =>
+export const invalidateProjects = (qc: QueryClient, orgSlug: string) =>
   Promise.all([
-    qc.invalidateQueries({ queryKey: ['get', '/api/org/{orgSlug}/projects/{projectId}/team-access'] }),
-    qc.invalidateQueries({ queryKey: ['get', '/api/org/{orgSlug}/my-projects'] }),
+    qc.invalidateQueries({ queryKey: getExplorerQueryOptions(orgSlug).queryKey }),
+    qc.invalidateQueries({ queryKey: getMyProjectsQueryOptions(orgSlug).queryKey }),
+    qc.invalidateQueries({ queryKey: getOrgProjectsQueryKey(orgSlug) }),
+  ]);
+
+/** A project's access list, and My projects, which lists what the caller's teams reach. */
+export const invalidateTeamAccess = (qc: QueryClient, orgSlug: string, projectId: string) =>
+  Promise.all([
+    qc.invalidateQueries({ queryKey: getTeamAccessQueryOptions(orgSlug, projectId).queryKey }),
+    qc.invalidateQueries({ queryKey: getMyProjectsQueryOptions(orgSlug).queryKey }),
   ]);

@@ -5,6 +5,6 @@ import { invalidateProjects } from './invalidate';
 export const useMoveProject = () => {
   const qc = useQueryClient();
   return $api.useMutation('patch', '/api/org/{orgSlug}/projects/{projectId}/folder', {
-    onSuccess: () => invalidateProjects(qc),
+    onSuccess: (_data, { params }) => invalidateProjects(qc, params.path.orgSlug),
   });
 };

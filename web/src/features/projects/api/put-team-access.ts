@@ -5,6 +5,6 @@ import { invalidateTeamAccess } from './invalidate';
 export const usePutTeamAccess = () => {
   const qc = useQueryClient();
   return $api.useMutation('put', '/api/org/{orgSlug}/projects/{projectId}/team-access', {
-    onSuccess: () => invalidateTeamAccess(qc),
+    onSuccess: (_data, { params }) => invalidateTeamAccess(qc, params.path.orgSlug, params.path.projectId),
   });
 };

@@ -5,6 +5,6 @@ import { invalidateProjects } from './invalidate';
 export const useUpdateFolder = () => {
   const qc = useQueryClient();
   return $api.useMutation('patch', '/api/org/{orgSlug}/folders/{folderId}', {
-    onSuccess: () => invalidateProjects(qc),
+    onSuccess: (_data, { params }) => invalidateProjects(qc, params.path.orgSlug),
   });
 };

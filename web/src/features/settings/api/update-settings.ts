@@ -1,9 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { $api } from '../../../lib/api-client';
+import { getSettingsQueryOptions } from './get-settings';
 
 export const useUpdateSettings = () => {
   const qc = useQueryClient();
   return $api.useMutation('patch', '/api/org/{orgSlug}/settings', {
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['get', '/api/org/{orgSlug}/settings'] }),
+    onSuccess: (_data, { params }) =>
+      qc.invalidateQueries({ queryKey: getSettingsQueryOptions(params.path.orgSlug).queryKey }),
   });
 };

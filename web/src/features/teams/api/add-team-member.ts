@@ -5,6 +5,6 @@ import { invalidateTeams } from './invalidate';
 export const useAddTeamMember = () => {
   const qc = useQueryClient();
   return $api.useMutation('post', '/api/org/{orgSlug}/teams/{teamId}/members', {
-    onSuccess: () => invalidateTeams(qc),
+    onSuccess: (_data, { params }) => invalidateTeams(qc, params.path.orgSlug),
   });
 };

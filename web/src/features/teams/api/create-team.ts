@@ -4,5 +4,7 @@ import { invalidateTeams } from './invalidate';
 
 export const useCreateTeam = () => {
   const qc = useQueryClient();
-  return $api.useMutation('post', '/api/org/{orgSlug}/teams', { onSuccess: () => invalidateTeams(qc) });
+  return $api.useMutation('post', '/api/org/{orgSlug}/teams', {
+    onSuccess: (_data, { params }) => invalidateTeams(qc, params.path.orgSlug),
+  });
 };

@@ -4,5 +4,7 @@ import { invalidateTeams } from './invalidate';
 
 export const useUpdateTeam = () => {
   const qc = useQueryClient();
-  return $api.useMutation('patch', '/api/org/{orgSlug}/teams/{teamId}', { onSuccess: () => invalidateTeams(qc) });
+  return $api.useMutation('patch', '/api/org/{orgSlug}/teams/{teamId}', {
+    onSuccess: (_data, { params }) => invalidateTeams(qc, params.path.orgSlug),
+  });
 };

@@ -1,8 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { $api } from '../../../lib/api-client';
+import { $api, orgQueryKey } from '../../../lib/api-client';
 import type { UsageQuery } from './get-usage-report';
 
+const PATH = '/api/org/{orgSlug}/usage/breakdown';
+
 export const getUsageBreakdownQueryOptions = (orgSlug: string, query: UsageQuery & { projectId?: string }) =>
-  $api.queryOptions('get', '/api/org/{orgSlug}/usage/breakdown', { params: { path: { orgSlug }, query } });
+  $api.queryOptions('get', PATH, { params: { path: { orgSlug }, query } });
+/** The breakdown for every window and filter in the organization. */
+export const getOrgUsageBreakdownQueryKey = (orgSlug: string) => orgQueryKey(PATH, orgSlug);
 export const useUsageBreakdown = (orgSlug: string, query: UsageQuery & { projectId?: string }) =>
   useQuery({ ...getUsageBreakdownQueryOptions(orgSlug, query), placeholderData: keepPreviousData });
