@@ -49,6 +49,13 @@ import type { CacheInvalidations } from '../shared/ttl-cache.js';
 import { SkillIngestion } from '../skills/ingest.js';
 import { SkillService } from '../skills/service.js';
 import { SkillStore } from '../skills/store.js';
+import { UserIdentityStore } from '../identity/identity-store.js';
+import { LarkProtocol } from '../identity/lark.js';
+import { OidcProtocol } from '../identity/oidc.js';
+import { PendingSignInStore } from '../identity/pending-store.js';
+import { IdentityProviderStore } from '../identity/provider-store.js';
+import { IdentityProviderService } from '../identity/providers.js';
+import { SignInService } from '../identity/sign-in.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
@@ -85,6 +92,10 @@ export interface Services {
   library: LibraryService;
   /** Agent skills: the ingestion pipeline, the store on disk (`<data>/skills`) and the PATCH rules. */
   skills: SkillService;
+  /** The identity providers the operator configures (`hub identity-provider`). */
+  identityProviders: IdentityProviderService;
+  /** Sign-in through those providers: start, callback, the identity's user and the session. */
+  signIn: SignInService;
 }
 
 /** Wires stores and services once per process (or per test). */
@@ -171,6 +182,20 @@ export function createServices(deps: {
     clock,
     requireLibraryFolder,
   );
+  const identityProviders = new IdentityProviderService(uow, new IdentityProviderStore(), keyrings, clock, {
+    oidc: new OidcProtocol(),
+    lark: new LarkProtocol(),
+  });
+  const signIn = new SignInService(
+    uow,
+    identityProviders,
+    new PendingSignInStore(),
+    new UserIdentityStore(),
+    users,
+    sessions,
+    clock,
+    config.baseUrl,
+  );
   return {
     config,
     db,
@@ -197,5 +222,7 @@ export function createServices(deps: {
     agentRoles,
     library,
     skills,
+    identityProviders,
+    signIn,
   };
 }

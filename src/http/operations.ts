@@ -15,8 +15,17 @@ import { sessionOperations } from '../session/operations.js';
 import { skillOperations } from '../skills/operations.js';
 import { teamOperations } from '../teams/operations.js';
 import { usageOperations } from '../usage/operations.js';
+import { signInOperations } from '../identity/operations.js';
 import type { OperationTable } from './operation-table.js';
 import type { OperationId } from './operation-types.js';
+
+const signInModule = (services: Services) =>
+  signInOperations({
+    signIn: services.signIn,
+    sessions: services.sessions,
+    clock: services.clock,
+    baseUrl: services.config.baseUrl,
+  });
 
 /** Every feature module: each declares some operations, none twice. */
 const MODULES = [
@@ -36,6 +45,7 @@ const MODULES = [
   skillOperations,
   apiTokenOperations,
   auditOperations,
+  signInModule,
 ] as const;
 
 type DeclaredBy<M> = M extends (services: Services) => infer Module ? keyof Module : never;
