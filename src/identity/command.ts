@@ -80,7 +80,8 @@ async function setProvider(
       const { provider, created } = await runtime.identityProviders.set(settings, clientSecret);
       const callback = `${serverBaseUrl(runtime.config)}/auth/${provider.id}/callback`;
       io.stdout.write(
-        `${created ? 'created' : 'updated'} identity provider ${provider.id} (${provider.kind}, "${provider.label}"), ` +
+        `${created ? 'created' : 'updated'} identity provider ${provider.id} ` +
+          `(${provider.kind}, "${provider.label}"), ` +
           `enabled; client secret sealed with key ${provider.keyId}; redirect URI to register: ${callback}\n`,
       );
     } catch (err) {

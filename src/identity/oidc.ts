@@ -92,7 +92,10 @@ export class OidcProtocol implements SignInProtocol {
     };
   }
 
-  /** Userinfo claims about the same subject; none when the provider has no endpoint or it fails (the ID token suffices). */
+  /**
+   * Userinfo claims about the same subject; none when the provider has no userinfo endpoint or it
+   * fails (the ID token suffices).
+   */
   private async userInfo(config: client.Configuration, accessToken: string, subject: string) {
     if (!config.serverMetadata().userinfo_endpoint) return {};
     try {

@@ -91,7 +91,7 @@ describe('OpenID Connect sign-in', () => {
     expect(Boolean(identity.email_verified)).toBe(true);
   });
 
-  it('links a member an admin added by imOpenId, refreshes the name from the provider, and keeps the membership', async () => {
+  it('links a member added by imOpenId, refreshes the name from the provider, keeps the membership', async () => {
     const org = await hub.createOrg('linked', 'owner-of-linked');
     await hub.addMembership(org.id, 'dave', 'MEMBER');
     idp.addAccount('dave', { name: 'Dave from the provider' });
