@@ -87,7 +87,7 @@ export class LarkContractServer {
     res.writeHead(302, { location: back.href }).end();
   }
 
-  private token(req: IncomingMessage, text: string, res: ServerResponse): void {
+  private token(req: IncomingMessage, text: string, res: ServerResponse): undefined {
     if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
       return json(res, 400, { code: 20001, error: 'invalid_request', error_description: 'JSON body required' });
     }
@@ -120,7 +120,7 @@ export class LarkContractServer {
     json(res, 200, { code: 0, access_token: accessToken, expires_in: 7200, token_type: 'Bearer', scope: '' });
   }
 
-  private userInfo(req: IncomingMessage, res: ServerResponse): void {
+  private userInfo(req: IncomingMessage, res: ServerResponse): undefined {
     const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!token) return json(res, 400, { code: 99991661, msg: 'Missing access token for authorization.' });
     const user = this.tokens.get(token);
@@ -129,6 +129,7 @@ export class LarkContractServer {
   }
 }
 
-function json(res: ServerResponse, status: number, body: unknown): void {
+/** Answers JSON; `undefined`, so a handler can answer and return in one statement. */
+function json(res: ServerResponse, status: number, body: unknown): undefined {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
 }
