@@ -72,6 +72,8 @@ export class SignInService {
     const state = newToken();
     const request = this.authorizationRequest(providerId, browser, state, newToken());
     const now = this.clock.now();
+    // Sign-ins nobody came back to finish go as new ones start (an index range on expires_at).
+    await this.pending.deleteExpired(this.uow.executor, now.toISOString());
     await this.pending.insert(this.uow.executor, {
       stateHash: hashToken(state),
       browserHash: hashToken(browser),
@@ -114,11 +116,6 @@ export class SignInService {
     // Sessions carry the user's name and avatar, which this sign-in may have refreshed.
     await this.sessions.invalidateCache();
     return { session, userId, returnTo: pending.returnTo };
-  }
-
-  /** Removes sign-ins nobody came back to finish. */
-  deleteExpired(now: Date): Promise<number> {
-    return this.pending.deleteExpired(this.uow.executor, now.toISOString());
   }
 
   private async usableProvider(providerId: string): Promise<ProviderWithSecret> {
