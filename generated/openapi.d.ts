@@ -77,6 +77,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sign-in options
+         * @description The identity providers people may sign in with, as the platform
+         *     operator configured them (`hub identity-provider set`): enabled ones
+         *     only, ordered by id. Empty when none is configured (then the one-time
+         *     login link from `hub login-link` is the way in).
+         *
+         *     Who may call: anyone (no session needed).
+         */
+        get: operations["listSignInProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/{providerId}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start signing in with an identity provider
+         * @description Sends the browser (303) to the provider's sign-in page. The pending
+         *     sign-in (a hash of its `state`, its `nonce` and `returnTo`) is stored
+         *     server-side for 10 minutes and bound to this browser by the `hub_signin`
+         *     cookie; the PKCE verifier is derived from that cookie and never stored.
+         *     The provider sends the browser back to `/auth/{providerId}/callback`
+         *     (register `<HUB_BASE_URL>/auth/{providerId}/callback` with it; scopes
+         *     `openid profile email` for OpenID Connect).
+         *
+         *     An unknown or disabled provider sends the browser to
+         *     `/signin?error=provider_unavailable` instead. Sign-in attempts (starts
+         *     and callbacks) are limited per client address (429).
+         *
+         *     Who may call: anyone (no session needed).
+         */
+        get: operations["startSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/{providerId}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Finish signing in (the provider's redirect back)
+         * @description Where the provider sends the browser back. The `state` must name a
+         *     pending sign-in of this provider, started in this browser (`hub_signin`)
+         *     less than 10 minutes ago and not yet used; then the provider's answer is
+         *     verified (OpenID Connect: the code exchanged with PKCE, the ID token's
+         *     signature from the provider's keys, `iss`, `aud`, `exp` and `nonce`;
+         *     lark: the code exchanged at the platform's v2 token endpoint and the user
+         *     read from its user-info endpoint), and the provider's tenant and
+         *     email-domain allow-lists are applied.
+         *
+         *     On success the identity is linked to a user (the one it was linked to
+         *     before, else the user whose `imOpenId` equals the subject, else a new
+         *     user with no membership; never by email alone), the user's name and
+         *     https avatar are refreshed from the provider, and a session starts as
+         *     with a login link: a new `hub_session` (the browser's previous session
+         *     ends) and a 303 to the pending sign-in's `returnTo`.
+         *
+         *     Any failure sets no session, creates no user and sends the browser (303)
+         *     to `/signin?error=<code>` (`SignInErrorCode`). `/metrics` counts
+         *     callbacks by provider and outcome (`hub_sign_ins_total`).
+         *
+         *     Who may call: anyone (no session needed).
+         */
+        get: operations["finishSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/org/{orgSlug}": {
         parameters: {
             query?: never;
@@ -1772,6 +1869,34 @@ export interface components {
             status: string;
             role: components["schemas"]["OrgRole"];
         };
+        SignInProviderList: {
+            providers: components["schemas"]["SignInProvider"][];
+        };
+        SignInProvider: {
+            /** @description Used in `/auth/{providerId}/start`. */
+            id: string;
+            /** @description What the sign-in button says. */
+            label: string;
+            /**
+             * @description `oidc`: an OpenID Provider; `lark`: the chat platform's own sign-in.
+             * @enum {string}
+             */
+            kind: "oidc" | "lark";
+        };
+        /**
+         * @description Why a sign-in failed: the `error` of `/signin?error=<code>`, where the
+         *     admin app shows it in words.
+         *     `provider_unavailable` (unknown or disabled provider),
+         *     `provider_denied` (the provider reported an error, e.g. the person declined),
+         *     `provider_failed` (the provider could not be reached or refused the code exchange),
+         *     `state_invalid` (no, unknown or already used `state`, or another browser's),
+         *     `signin_expired` (more than 10 minutes between start and callback),
+         *     `token_invalid` (the ID token failed verification: signature, `iss`, `aud`, `exp` or `nonce`),
+         *     `identity_invalid` (the provider named no usable subject),
+         *     `tenant_not_allowed`, `email_domain_not_allowed` (the provider's allow-lists).
+         * @enum {string}
+         */
+        SignInErrorCode: "provider_unavailable" | "provider_denied" | "provider_failed" | "state_invalid" | "signin_expired" | "token_invalid" | "identity_invalid" | "tenant_not_allowed" | "email_domain_not_allowed";
         MeResponse: {
             user: components["schemas"]["CurrentUser"];
             /** @description The organizations in which the caller holds an active membership. */
@@ -2485,6 +2610,16 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description `rate_limited`: this client address made too many sign-in attempts in the last minute (`HUB_SIGNIN_RATE`); retry after `Retry-After` seconds. */
+        SignInRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description `rate_limited`: the organization exceeded its effective `requestRate` (requests per minute); retry after `Retry-After` seconds. */
         RateLimited: {
             headers: {
@@ -2506,6 +2641,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The identity provider's id (`hub identity-provider list`). */
+        SignInProviderId: string;
         /** @description The organization's slug. */
         OrgSlug: string;
         /** @description A user id (opaque). */
@@ -2624,6 +2761,121 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`: the request comes from another origin. */
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listSignInProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enabled identity providers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInProviderList"];
+                };
+            };
+            /** @description `validation_failed`: an unknown query parameter. */
+            400: components["responses"]["ValidationFailed"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    startSignIn: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where to land after signing in: a path of this origin (`/o/acme/teams`).
+                 *     Anything else (`//evil.example`, `https://evil.example`, `/\evil`,
+                 *     their percent-encoded forms, a scheme) is replaced by `/`.
+                 */
+                returnTo?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The identity provider's id (`hub identity-provider list`). */
+                providerId: components["parameters"]["SignInProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent to the provider, or to `/signin?error=provider_unavailable`. */
+            303: {
+                headers: {
+                    /** @description The provider's authorization URL, or the sign-in page with an error code. */
+                    Location: string;
+                    /** @description On a refusal, its code (the same as in `Location`). */
+                    "X-Sign-In-Error"?: components["schemas"]["SignInErrorCode"];
+                    /**
+                     * @description `hub_signin=<token>; Path=/auth/; Max-Age=600; HttpOnly; SameSite=Lax`,
+                     *     plus `Secure` when the server's base URL is `https`. Kept when the
+                     *     browser already holds one, so sign-ins started in two tabs both finish.
+                     */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: `providerId` or `returnTo` is malformed. */
+            400: components["responses"]["ValidationFailed"];
+            429: components["responses"]["SignInRateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    finishSignIn: {
+        parameters: {
+            query?: {
+                /** @description The `state` sent to the provider at the start. */
+                state?: string;
+                /** @description The authorization code. */
+                code?: string;
+                /** @description The provider's error (`access_denied` when the person declined). */
+                error?: string;
+                error_description?: string;
+                error_uri?: string;
+                /** @description The issuer, from providers that name it in the response (RFC 9207); checked. */
+                iss?: string;
+                session_state?: string;
+                scope?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The identity provider's id (`hub identity-provider list`). */
+                providerId: components["parameters"]["SignInProviderId"];
+            };
+            cookie?: {
+                /** @description The browser's sign-in cookie, set by `startSignIn`. */
+                hub_signin?: string;
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in (to `returnTo`), or refused (to `/signin?error=<code>`, a `SignInErrorCode`). */
+            303: {
+                headers: {
+                    /** @description The pending sign-in's `returnTo`, or `/signin?error=<code>`. */
+                    Location: string;
+                    /** @description On a refusal, its code (the same as in `Location`). */
+                    "X-Sign-In-Error"?: components["schemas"]["SignInErrorCode"];
+                    /**
+                     * @description Clears `hub_signin`; on success also sets `hub_session` as
+                     *     `login` does.
+                     */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: a parameter is malformed or unknown. */
+            400: components["responses"]["ValidationFailed"];
+            429: components["responses"]["SignInRateLimited"];
             default: components["responses"]["Unexpected"];
         };
     };

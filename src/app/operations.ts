@@ -16,6 +16,7 @@ import { sessionOperations } from '../session/operations.js';
 import { skillOperations } from '../skills/operations.js';
 import { teamOperations } from '../teams/operations.js';
 import { usageOperations } from '../usage/operations.js';
+import { signInOperations } from '../identity/operations.js';
 import type { Services } from './service-set.js';
 
 /** Every feature module, each given its own service: each declares some operations, none twice. */
@@ -38,6 +39,7 @@ function operationModules(services: Omit<Services, 'operations'>) {
     skillOperations(services.skills),
     apiTokenOperations(services.apiTokens),
     auditOperations(services.auditLog),
+    signInOperations({ signIn: services.signIn, sessions, clock, baseUrl: config.baseUrl }),
   ] as const;
 }
 

@@ -21,6 +21,8 @@ import type { OrganizationService } from '../orgs/service.js';
 import type { ProjectService } from '../projects/service.js';
 import type { TeamAccessService } from '../projects/team-access.js';
 import type { SkillService } from '../skills/service.js';
+import type { IdentityProviderService } from '../identity/providers.js';
+import type { SignInService } from '../identity/sign-in.js';
 import type { TeamService } from '../teams/service.js';
 import type { UsageService } from '../usage/service.js';
 import type { UserStore } from '../users/store.js';
@@ -60,6 +62,10 @@ export interface Services {
   library: LibraryService;
   /** Agent skills: the ingestion pipeline, the store on disk (`<data>/skills`) and the PATCH rules. */
   skills: SkillService;
+  /** The identity providers the operator configures (`hub identity-provider`). */
+  identityProviders: IdentityProviderService;
+  /** Sign-in through those providers: start, callback, the identity's user and the session. */
+  signIn: SignInService;
   /** Every operation of openapi.yaml with its rule and handler, each area's given its own service. */
   operations: OperationTable;
 }

@@ -49,6 +49,13 @@ import type { CacheInvalidations } from '../shared/ttl-cache.js';
 import { SkillIngestion } from '../skills/ingest.js';
 import { SkillService } from '../skills/service.js';
 import { SkillStore } from '../skills/store.js';
+import { UserIdentityStore } from '../identity/identity-store.js';
+import { LarkProtocol } from '../identity/lark.js';
+import { OidcProtocol } from '../identity/oidc.js';
+import { PendingSignInStore } from '../identity/pending-store.js';
+import { IdentityProviderStore } from '../identity/provider-store.js';
+import { IdentityProviderService } from '../identity/providers.js';
+import { SignInService } from '../identity/sign-in.js';
 import { buildOperationTable } from './operations.js';
 import type { Services } from './service-set.js';
 
@@ -144,6 +151,20 @@ export function createServices(deps: {
     clock,
     requireLibraryFolder,
   );
+  const identityProviders = new IdentityProviderService(uow, new IdentityProviderStore(), keyrings, clock, {
+    oidc: new OidcProtocol(),
+    lark: new LarkProtocol(),
+  });
+  const signIn = new SignInService(
+    uow,
+    identityProviders,
+    new PendingSignInStore(),
+    new UserIdentityStore(),
+    users,
+    sessions,
+    clock,
+    config.baseUrl,
+  );
   const services = {
     config,
     db,
@@ -171,6 +192,8 @@ export function createServices(deps: {
     agentRoles,
     library,
     skills,
+    identityProviders,
+    signIn,
   };
   return { ...services, operations: buildOperationTable(services) };
 }

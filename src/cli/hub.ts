@@ -18,6 +18,7 @@ import { auditCommand } from '../audit/command.js';
 import { CONSOLE_ACTOR, type AuditScope, withAuditScope } from '../audit/scope.js';
 import { UsageError } from './usage-error.js';
 import { environmentFault } from '../errors/environment-fault.js';
+import { identityProviderCommand } from '../identity/command.js';
 
 const USAGE = `Usage: hub <command>
 
@@ -42,6 +43,14 @@ Commands:
   token create <org> <imOpenId> --name N --scopes a,b [--expires 30d]
                                            create an API token for a member (printed alone on stdout, shown once;
                                            scopes like members:read, teams:write; --expires: a duration or a time)
+  identity-provider set <id> --kind oidc|lark --label L (--issuer U | --base-url U) --client-id X
+                                           [--subject-claim C] [--token-auth client_secret_post]
+                                           [--allowed-tenants k1,k2] [--allowed-email-domains d1,d2]
+                                           create or replace a sign-in provider and enable it; the client secret
+                                           comes from HUB_IDP_CLIENT_SECRET or one line on stdin, never the command
+                                           line (lark: --allowed-tenants required, --base-url default open.feishu.cn)
+  identity-provider list                   print the sign-in providers, one per line (never a secret)
+  identity-provider disable <id>           stop sign-ins through a provider
   audit <org> [--since 7d|<time>] [--limit N] [--json]
                                            print the organization's audit events, newest first (--json: one
                                            JSON object per line)
@@ -49,7 +58,8 @@ Commands:
 Options: hub --version, hub <command> --help.
 
 Configuration comes from the environment: HOST, PORT, HUB_DATA_DIR, DATABASE_URL, HUB_BASE_URL,
-HUB_MASTER_KEYS, HUB_ACTIVE_KEY_ID, LOG_LEVEL, HUB_SHUTDOWN_GRACE_MS (see .env.example).`;
+HUB_MASTER_KEYS, HUB_ACTIVE_KEY_ID, LOG_LEVEL, HUB_SHUTDOWN_GRACE_MS, HUB_TRUSTED_PROXIES,
+HUB_OUTBOUND_ALLOW_PRIVATE, HUB_SIGNIN_RATE (see .env.example).`;
 
 /** `hub <command> --help`: the command's lines of the usage. */
 function commandHelp(name: string): string | undefined {
@@ -176,6 +186,17 @@ const commands: Record<string, Command> = {
   token: (args) => tokenCommand(args, withRuntime, { stdout: process.stdout, stderr: process.stderr }),
 
   audit: (args) => auditCommand(args, withRuntime, { stdout: process.stdout }),
+
+  'identity-provider': (args) => {
+    const config = loadConfig();
+    const io = {
+      secret: config.identityProviderSecret,
+      allowHttp: config.outboundAllowPrivate,
+      stdin: process.stdin,
+      stdout: process.stdout,
+    };
+    return identityProviderCommand(args, (work) => withRuntime(work, config), io);
+  },
 
   capacity: async (args) => {
     const [sub, ...rest] = args;

@@ -5,6 +5,7 @@ import { DEFAULT_LOG_BUFFER_BYTES } from '../log/log-output.js';
 import { ConfigError } from './config-error.js';
 import { parseMasterKeyVariables, type MasterKeys } from './master-keys.js';
 import { parseModels, type AgentModel } from './models.js';
+import { parseTrustedProxies } from './trusted-proxies.js';
 
 /**
  * Everything the service and the host console read from the environment, parsed and checked
@@ -52,6 +53,20 @@ export interface Config {
    * `HUB_PROVIDER_AUTH_TOKEN` and `HUB_PROVIDER_VENDOR_API_KEY` (else the command reads stdin).
    */
   platformProvider: { authToken: string | undefined; vendorApiKey: string | undefined };
+  /**
+   * `HUB_TRUSTED_PROXIES`: proxies whose `X-Forwarded-For` hop is skipped when finding a request's
+   * client address (addresses or CIDR blocks); empty: the socket's address is the client's.
+   */
+  trustedProxies: string[];
+  /**
+   * `HUB_OUTBOUND_ALLOW_PRIVATE=1`: identity providers may be reached over plain http (a provider
+   * on loopback in tests); otherwise only https.
+   */
+  outboundAllowPrivate: boolean;
+  /** Sign-in attempts (starts and callbacks) one client address may make per minute (`HUB_SIGNIN_RATE`). */
+  signInRatePerMinute: number;
+  /** `hub identity-provider set` only: the client secret to seal (`HUB_IDP_CLIENT_SECRET`, else stdin). */
+  identityProviderSecret: string | undefined;
 }
 
 const DEFAULT_PORT = 8080;
@@ -63,6 +78,8 @@ export const DEFAULT_DB_WAIT_MS = 5_000;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 /** Skill installs carry whole directories as JSON, so the default is well above a typical API body. */
 const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
+/** A person signs in a few times a day; a flood from one address is somebody guessing or probing. */
+const DEFAULT_SIGNIN_RATE = 30;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parseInteger(env.PORT, 'PORT', DEFAULT_PORT, 0, 65535);
@@ -108,7 +125,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       authToken: env.HUB_PROVIDER_AUTH_TOKEN || undefined,
       vendorApiKey: env.HUB_PROVIDER_VENDOR_API_KEY || undefined,
     },
+    trustedProxies: parseTrustedProxies(env.HUB_TRUSTED_PROXIES),
+    outboundAllowPrivate: parseFlag(env.HUB_OUTBOUND_ALLOW_PRIVATE, 'HUB_OUTBOUND_ALLOW_PRIVATE'),
+    signInRatePerMinute: parseInteger(env.HUB_SIGNIN_RATE, 'HUB_SIGNIN_RATE', DEFAULT_SIGNIN_RATE, 1, 100_000),
+    identityProviderSecret: env.HUB_IDP_CLIENT_SECRET || undefined,
   };
+}
+
+function parseFlag(raw: string | undefined, name: string): boolean {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === '0') return false;
+  if (value === '1') return true;
+  throw new ConfigError(`${name} must be 1 or 0, got "${raw}"`);
 }
 
 function parseInteger(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {

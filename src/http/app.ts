@@ -28,6 +28,7 @@ import { operationsEndpoints } from '../ops/endpoints.js';
 import { createMetrics } from '../ops/metrics.js';
 import type { InstanceState } from '../ops/readiness.js';
 import { noSniff } from '../ops/security-headers.js';
+import { limitSignInsPerAddress } from '../identity/rate-limit.js';
 
 export interface AppOptions {
   /** Validate every response against openapi.yaml (tests). */
@@ -71,6 +72,9 @@ export function createApp(services: AppDependencies, options: AppOptions = {}): 
   // Responses are per-user and small; hashing each body for an ETag costs more than it saves.
   app.set('etag', false);
   app.set('query parser', parseQueryWithoutEmptyValues);
+  // req.ip, the client address of every per-address limit: the socket's, or behind the proxies
+  // HUB_TRUSTED_PROXIES names, the right-most X-Forwarded-For hop that is not one of them.
+  app.set('trust proxy', config.trustedProxies.length ? config.trustedProxies : false);
 
   app.use(noSniff); // on everything; the page policy is set by the routes that answer HTML
   const metrics = createMetrics({ db, readers, spec, logOutput: options.logOutput });
@@ -84,6 +88,7 @@ export function createApp(services: AppDependencies, options: AppOptions = {}): 
     operations: (options.adjustOperations ?? ((table) => table))(services.operations),
     pipeline: [
       contract.checkResponses,
+      limitSignInsPerAddress(config.signInRatePerMinute, services.clock), // 429 per client address
       authenticate(authorizer), // 401
       checkParameterText, // 400 U+0000 or a lone surrogate in the path or query, a query that does not decode
       resolveOrganization(authorizer), // 404 org_not_found

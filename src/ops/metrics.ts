@@ -5,6 +5,7 @@ import { renderedErrorCode } from '../errors/error-middleware.js';
 import type { LogOutput } from '../log/log-output.js';
 import { listOperations, toExpressPath, type OpenApiDocument } from '../http/openapi-document.js';
 import { isOperationsPath } from './paths.js';
+import { signInOutcomeOf } from '../identity/outcome.js';
 
 /** Error codes that mean "refused by a capacity limit", counted on their own. */
 const CAPACITY_REFUSALS = new Set(['rate_limited', 'payload_too_large', 'capacity_exceeded']);
@@ -37,6 +38,8 @@ export interface Metrics {
  *   app and unknown paths, so the label's values stay bounded) and `status`;
  * - `hub_capacity_refusals_total` by `code`: `rate_limited` (429), `payload_too_large` (413),
  *   `capacity_exceeded` (409);
+ * - `hub_sign_ins_total` by `provider` (a configured provider's id, else `unknown`) and `outcome`
+ *   (`success`, or the refusal's code), one per sign-in callback;
  * - `hub_db_pool_connections` by `state` (`used`, `free`, `pending_acquire`, `pending_create`), over
  *   the database's pools (on SQLite, the writer's and its readers');
  * - `hub_log_lines_dropped_total`: log lines dropped because stdout was not read fast enough, or
@@ -71,6 +74,12 @@ export function createMetrics(deps: {
     registers: [registry],
   });
   for (const code of CAPACITY_REFUSALS) refusals.inc({ code }, 0);
+  const signIns = new Counter({
+    name: 'hub_sign_ins_total',
+    help: 'Sign-in callbacks through identity providers, by provider and outcome (success or the refusal code)',
+    labelNames: ['provider', 'outcome'] as const,
+    registers: [registry],
+  });
   new Gauge({
     name: 'hub_db_pool_connections',
     help: 'Database pool connections by state',
@@ -105,6 +114,8 @@ export function createMetrics(deps: {
       latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
       const code = renderedErrorCode(res);
       if (code && CAPACITY_REFUSALS.has(code)) refusals.inc({ code });
+      const signIn = signInOutcomeOf(res);
+      if (signIn) signIns.inc({ provider: signIn.provider, outcome: signIn.outcome });
     });
     next();
   };

@@ -89,6 +89,11 @@ const SECOND_WAVE_OPERATION_IDS = [
   'listAuditEvents',
 ];
 
+/** DESIGN §6 "Sign-in with identity providers": public, browser-facing routes under /auth. */
+const SIGN_IN_OPERATION_IDS = ['listSignInProviders', 'startSignIn', 'finishSignIn'];
+/** Operations anyone may call, with no session or token. */
+const PUBLIC_OPERATION_IDS = ['login', ...SIGN_IN_OPERATION_IDS];
+
 const SCHEMA_NAMES = [
   'MeResponse',
   'OrgMembership',
@@ -153,10 +158,10 @@ interface JsonSchema {
 const schemas = (doc.components as { schemas: Record<string, JsonSchema> }).schemas;
 
 describe('openapi.yaml', () => {
-  it('is OpenAPI 3.1 with exactly the decided operations: the spec’s 47 plus login, plus the second wave’s', () => {
+  it('is OpenAPI 3.1 with exactly the decided operations: the spec’s 47 plus login, the second wave’s, sign-in', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(operations.map((o) => o.operationId).sort()).toEqual(
-      [...OPERATION_IDS, ...SECOND_WAVE_OPERATION_IDS].sort(),
+      [...OPERATION_IDS, ...SECOND_WAVE_OPERATION_IDS, ...SIGN_IN_OPERATION_IDS].sort(),
     );
     expect(OPERATION_IDS).toHaveLength(48);
   });
@@ -170,8 +175,15 @@ describe('openapi.yaml', () => {
   });
 
   it('puts org-scoped paths under /api/org/{orgSlug} and the rest under /api/me and /auth', () => {
-    for (const { path: p } of operations)
-      expect(p).toMatch(/^(\/api\/org\/\{orgSlug\}|\/api\/me$|\/auth\/(login|logout)$)/);
+    const ALLOWED_PATH = new RegExp(
+      [
+        '^/api/org/\\{orgSlug\\}',
+        '^/api/me$',
+        '^/auth/(login|logout|providers)$',
+        '^/auth/\\{providerId\\}/(start|callback)$',
+      ].join('|'),
+    );
+    for (const { path: p } of operations) expect(p).toMatch(ALLOWED_PATH);
   });
 
   it('gives every operation a summary, a tag and error responses; every mutation lists the CSRF 403', () => {
@@ -208,14 +220,21 @@ describe('openapi.yaml', () => {
     expect(doc.security).toEqual([{ hubSession: [] }, { apiToken: [] }]);
     for (const { operationId, operation } of operations) {
       const { scope } = operation['x-authorization'] ?? {};
-      if (operationId === 'login') expect(operation.security).toEqual([]);
+      if (PUBLIC_OPERATION_IDS.includes(operationId)) expect(operation.security, operationId).toEqual([]);
       else if (scope === undefined) expect(operation.security, operationId).toEqual([{ hubSession: [] }]);
       else expect(operation.security, operationId).toBeUndefined();
     }
   });
 
   it('names a known token scope for every organization operation but the token operations themselves', () => {
-    const sessionOnly = ['getMe', 'login', 'logout', 'createApiToken', 'listApiTokens', 'revokeApiToken'];
+    const sessionOnly = [
+      'getMe',
+      ...PUBLIC_OPERATION_IDS,
+      'logout',
+      'createApiToken',
+      'listApiTokens',
+      'revokeApiToken',
+    ];
     for (const { operationId, operation } of operations) {
       const { scope } = operation['x-authorization'] ?? {};
       if (sessionOnly.includes(operationId)) expect(scope, operationId).toBeUndefined();
