@@ -56,6 +56,8 @@ import { PendingSignInStore } from '../identity/pending-store.js';
 import { IdentityProviderStore } from '../identity/provider-store.js';
 import { IdentityProviderService } from '../identity/providers.js';
 import { SignInService } from '../identity/sign-in.js';
+import { InvitationService } from '../invitations/service.js';
+import { InvitationStore } from '../invitations/store.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
@@ -96,6 +98,8 @@ export interface Services {
   identityProviders: IdentityProviderService;
   /** Sign-in through those providers: start, callback, the identity's user and the session. */
   signIn: SignInService;
+  /** Invitations by link, and joining an organization by accepting one. */
+  invitations: InvitationService;
 }
 
 /** Wires stores and services once per process (or per test). */
@@ -196,6 +200,16 @@ export function createServices(deps: {
     clock,
     config.baseUrl,
   );
+  const invitations = new InvitationService(
+    uow,
+    new InvitationStore(),
+    memberStore,
+    teamStore,
+    users,
+    orgAccess,
+    capacity,
+    clock,
+  );
   return {
     config,
     db,
@@ -224,5 +238,6 @@ export function createServices(deps: {
     skills,
     identityProviders,
     signIn,
+    invitations,
   };
 }

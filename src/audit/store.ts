@@ -1,11 +1,12 @@
 import type { Executor } from '../db/unit-of-work.js';
+import type { AuditActor } from './scope.js';
 
 export interface AuditEventRecord {
   seq: number | string;
   id: string;
   organization_id: string;
   at: string;
-  actor_type: 'user' | 'token' | 'console';
+  actor_type: AuditActor['type'];
   actor_id: string | null;
   actor_display_name: string;
   action: string;

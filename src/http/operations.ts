@@ -16,6 +16,7 @@ import { skillOperations } from '../skills/operations.js';
 import { teamOperations } from '../teams/operations.js';
 import { usageOperations } from '../usage/operations.js';
 import { signInOperations } from '../identity/operations.js';
+import { invitationOperations } from '../invitations/operations.js';
 import type { OperationTable } from './operation-table.js';
 import type { OperationId } from './operation-types.js';
 
@@ -26,6 +27,9 @@ const signInModule = (services: Services) =>
     clock: services.clock,
     baseUrl: services.config.baseUrl,
   });
+
+const invitationModule = (services: Services) =>
+  invitationOperations({ invitations: services.invitations, clock: services.clock, baseUrl: services.config.baseUrl });
 
 /** Every feature module: each declares some operations, none twice. */
 const MODULES = [
@@ -46,6 +50,7 @@ const MODULES = [
   apiTokenOperations,
   auditOperations,
   signInModule,
+  invitationModule,
 ] as const;
 
 type DeclaredBy<M> = M extends (services: Services) => infer Module ? keyof Module : never;
