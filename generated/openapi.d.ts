@@ -1964,7 +1964,7 @@ export interface components {
          * @description Machine-readable error code (see the table in the API description).
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "rate_limited" | "internal_error";
+        ErrorCode: "validation_failed" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "invitation_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "rate_limited" | "internal_error";
         ErrorDetail: {
             /** @description Where the problem is, e.g. `/body/role` or `/query/limit`. */
             path: string;
@@ -2079,10 +2079,25 @@ export interface components {
             /** Format: date-time */
             acceptedAt: string | null;
         };
-        CreatedInvitation: components["schemas"]["Invitation"] & {
+        /** @description An invitation as just created, with its link. */
+        CreatedInvitation: {
+            id: string;
+            role: components["schemas"]["OrgRole"];
+            teamIds: string[];
+            /** @description Only a user whose sign-in identity carries this email address verified may accept. */
+            email: string | null;
+            status: components["schemas"]["InvitationStatus"];
+            createdBy: components["schemas"]["InvitationPerson"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            acceptedBy: components["schemas"]["InvitationPerson"] | null;
+            /** Format: date-time */
+            acceptedAt: string | null;
             /**
              * Format: uri
-             * @description `<base>/invite/<token>`; shown this once.
+             * @description `<base>/invite/<token>`; shown this once, as only the SHA-256 of the token is stored.
              */
             url: string;
         };
@@ -2095,8 +2110,8 @@ export interface components {
             teamIds?: string[];
             /** Format: email */
             email?: string;
-            /** @default 7 */
-            expiresInDays: number;
+            /** @description Days until the link expires; 7 when left out. */
+            expiresInDays?: number;
         };
         InvitationPreview: {
             organization: components["schemas"]["InvitedOrganization"];
