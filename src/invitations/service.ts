@@ -13,12 +13,7 @@ import type { OrgRole } from '../orgs/store.js';
 import type { TeamStore } from '../teams/store.js';
 import type { UserStore } from '../users/store.js';
 import { statusAt, toInvitation } from './mapper.js';
-import {
-  hasVerifiedEmail,
-  type InvitationRecord,
-  type InvitationStore,
-  type LinkedInvitationRecord,
-} from './store.js';
+import { hasVerifiedEmail, type InvitationRecord, type InvitationStore, type LinkedInvitationRecord } from './store.js';
 
 /** How long an invitation stands when the request names no expiry. */
 export const DEFAULT_INVITATION_DAYS = 7;
@@ -103,6 +98,11 @@ export class InvitationService {
     return { invitation, token };
   }
 
+  /** The id of the organization's active team with this slug (the console names teams by slug). */
+  async activeTeamId(organizationId: string, slug: string): Promise<string | undefined> {
+    return (await this.teams.findActiveBySlug(this.uow.executor, organizationId, slug))?.id;
+  }
+
   list(organizationId: string): Promise<InvitationRecord[]> {
     return this.invitations.listOf(this.uow.executor, organizationId);
   }
@@ -117,7 +117,10 @@ export class InvitationService {
       if (status === 'revoked') return found;
       const now = this.clock.now().toISOString();
       if (statusAt({ status: status!, expires_at: found.expires_at }, now) !== 'pending') {
-        throw conflict('invitation_not_pending', 'Only a pending invitation can be revoked; this one was used or expired.');
+        throw conflict(
+          'invitation_not_pending',
+          'Only a pending invitation can be revoked; this one was used or expired.',
+        );
       }
       await this.invitations.markRevoked(trx, invitationId, now);
       const revoked = await this.requireInvitation(trx, organizationId, invitationId);
@@ -215,5 +218,6 @@ export class InvitationService {
 function refuseUnusable(status: Schema<'InvitationStatus'>): void {
   if (status === 'revoked') throw gone('invitation_revoked', 'This invitation was revoked; ask for a new one.');
   if (status === 'expired') throw gone('invitation_expired', 'This invitation has expired; ask for a new one.');
-  if (status === 'accepted') throw conflict('invitation_used', 'This invitation was already accepted; a link is single use.');
+  if (status === 'accepted')
+    throw conflict('invitation_used', 'This invitation was already accepted; a link is single use.');
 }

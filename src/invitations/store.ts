@@ -86,7 +86,9 @@ export class InvitationStore {
   }
 
   async markAccepted(trx: Executor, invitationId: string, userId: string, at: string): Promise<void> {
-    await trx('invitations').where({ id: invitationId }).update({ status: 'accepted', accepted_by: userId, accepted_at: at });
+    await trx('invitations')
+      .where({ id: invitationId })
+      .update({ status: 'accepted', accepted_by: userId, accepted_at: at });
   }
 
   async markRevoked(trx: Executor, invitationId: string, at: string): Promise<void> {

@@ -55,8 +55,7 @@ async function invite(org: OrgFixture, body: RequestBody<'createInvitation'>, ac
 }
 
 const tokenOf = (url: string) => url.split('/invite/')[1]!;
-const accept = (token: string, cookie: string | undefined) =>
-  hub.call('acceptInvitation', { path: { token }, cookie });
+const accept = (token: string, cookie: string | undefined) => hub.call('acceptInvitation', { path: { token }, cookie });
 
 /** Every row an accept may write, to show a refused one wrote none. */
 async function stateOf(org: OrgFixture): Promise<string> {
@@ -120,9 +119,17 @@ describe('creating an invitation', () => {
       expect(created.expiresAt).toBe(new Date(now + days * DAY_MS).toISOString());
     }
     for (const expiresInDays of [0, 31, 1.5]) {
-      expectError(await org.api('owner', 'POST', '/invitations', { role: 'MEMBER', expiresInDays }), 400, 'validation_failed');
+      expectError(
+        await org.api('owner', 'POST', '/invitations', { role: 'MEMBER', expiresInDays }),
+        400,
+        'validation_failed',
+      );
     }
-    expectError(await org.api('owner', 'POST', '/invitations', { role: 'MEMBER', email: 'nobody' }), 400, 'validation_failed');
+    expectError(
+      await org.api('owner', 'POST', '/invitations', { role: 'MEMBER', email: 'nobody' }),
+      400,
+      'validation_failed',
+    );
     expectError(await org.api('owner', 'POST', '/invitations', { role: 'GUEST' }), 400, 'validation_failed');
   });
 
@@ -176,12 +183,16 @@ describe('looking at an invitation', () => {
       404,
       'invitation_not_found',
     );
-    expectError(await hub.request('GET', '/api/invitations/short', { cookie: visitor.cookie }), 400, 'validation_failed');
+    expectError(
+      await hub.request('GET', '/api/invitations/short', { cookie: visitor.cookie }),
+      400,
+      'validation_failed',
+    );
   });
 });
 
 describe('accepting an invitation', () => {
-  it('joins with the role and the active teams in one step, skipping archived teams, audited as the invitee', async () => {
+  it('joins with the role and the active teams at once, archived teams skipped, audited as the invitee', async () => {
     const org = await freshOrg();
     const eng = await okBody(org.call('owner', 'createTeam', { body: { slug: 'eng', name: 'Engineering' } }));
     const ops = await okBody(org.call('owner', 'createTeam', { body: { slug: 'ops', name: 'Operations' } }));
@@ -234,7 +245,9 @@ describe('accepting an invitation', () => {
     const created = await invite(org, { role: 'MEMBER' });
     const revoked = await okBody(org.call('admin', 'revokeInvitation', { path: { invitationId: created.id } }));
     expect(revoked.status).toBe('revoked');
-    expect(await okBody(org.call('admin', 'revokeInvitation', { path: { invitationId: created.id } }))).toEqual(revoked);
+    expect(await okBody(org.call('admin', 'revokeInvitation', { path: { invitationId: created.id } }))).toEqual(
+      revoked,
+    );
     await expectRefused(org, tokenOf(created.url), (await person()).cookie, 410, 'invitation_revoked');
 
     const used = await invite(org, { role: 'MEMBER' });
@@ -288,7 +301,13 @@ describe('accepting an invitation', () => {
     const token = tokenOf((await invite(org, { role: 'MEMBER', email: 'grace@example.com' })).url);
     const stranger = await person();
     await expectRefused(org, token, stranger.cookie, 403, 'invitation_email_mismatch');
-    await expectRefused(org, token, await signedInWithEmail('grace@example.com', false), 403, 'invitation_email_mismatch');
+    await expectRefused(
+      org,
+      token,
+      await signedInWithEmail('grace@example.com', false),
+      403,
+      'invitation_email_mismatch',
+    );
     await expectRefused(org, token, await signedInWithEmail('ada@example.com', true), 403, 'invitation_email_mismatch');
 
     const grace = await signedInWithEmail('Grace@Example.com', true);
