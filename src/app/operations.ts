@@ -17,6 +17,7 @@ import { skillOperations } from '../skills/operations.js';
 import { teamOperations } from '../teams/operations.js';
 import { usageOperations } from '../usage/operations.js';
 import { signInOperations } from '../identity/operations.js';
+import { invitationOperations } from '../invitations/operations.js';
 import type { Services } from './service-set.js';
 
 /** Every feature module, each given its own service: each declares some operations, none twice. */
@@ -40,6 +41,7 @@ function operationModules(services: Omit<Services, 'operations'>) {
     apiTokenOperations(services.apiTokens),
     auditOperations(services.auditLog),
     signInOperations({ signIn: services.signIn, sessions, clock, baseUrl: config.baseUrl }),
+    invitationOperations({ invitations: services.invitations, clock, baseUrl: config.baseUrl }),
   ] as const;
 }
 

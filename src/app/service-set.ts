@@ -23,6 +23,7 @@ import type { TeamAccessService } from '../projects/team-access.js';
 import type { SkillService } from '../skills/service.js';
 import type { IdentityProviderService } from '../identity/providers.js';
 import type { SignInService } from '../identity/sign-in.js';
+import type { InvitationService } from '../invitations/service.js';
 import type { TeamService } from '../teams/service.js';
 import type { UsageService } from '../usage/service.js';
 import type { UserStore } from '../users/store.js';
@@ -66,6 +67,8 @@ export interface Services {
   identityProviders: IdentityProviderService;
   /** Sign-in through those providers: start, callback, the identity's user and the session. */
   signIn: SignInService;
+  /** Invitations by link, and joining an organization by accepting one. */
+  invitations: InvitationService;
   /** Every operation of openapi.yaml with its rule and handler, each area's given its own service. */
   operations: OperationTable;
 }

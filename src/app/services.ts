@@ -58,6 +58,8 @@ import { IdentityProviderService } from '../identity/providers.js';
 import { SignInService } from '../identity/sign-in.js';
 import { buildOperationTable } from './operations.js';
 import type { Services } from './service-set.js';
+import { InvitationService } from '../invitations/service.js';
+import { InvitationStore } from '../invitations/store.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
@@ -165,6 +167,16 @@ export function createServices(deps: {
     clock,
     config.baseUrl,
   );
+  const invitations = new InvitationService(
+    uow,
+    new InvitationStore(),
+    memberStore,
+    teamStore,
+    users,
+    orgAccess,
+    capacity,
+    clock,
+  );
   const services = {
     config,
     db,
@@ -194,6 +206,7 @@ export function createServices(deps: {
     skills,
     identityProviders,
     signIn,
+    invitations,
   };
   return { ...services, operations: buildOperationTable(services) };
 }

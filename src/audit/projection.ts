@@ -1,3 +1,4 @@
+import type { AuditActor } from './scope.js';
 import type { Schema } from '../api/types.js';
 import { projection } from '../shared/projection.js';
 
@@ -6,7 +7,7 @@ export interface AuditEventRecord {
   id: string;
   organization_id: string;
   at: string;
-  actor_type: 'user' | 'token' | 'console';
+  actor_type: AuditActor['type'];
   actor_id: string | null;
   actor_display_name: string;
   action: string;

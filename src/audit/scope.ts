@@ -1,9 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** Who made a change: a signed-in member, an API token acting for one, or the host console. */
+/**
+ * Who made a change: a signed-in member, an API token acting for one, the host console, or the
+ * service itself acting on a rule an admin set (`system`: automatic membership).
+ */
 export interface AuditActor {
-  type: 'user' | 'token' | 'console';
-  /** The user's id, or the token's; null for the console. */
+  type: 'user' | 'token' | 'console' | 'system';
+  /** The user's id, or the token's; null for the console and the system. */
   id: string | null;
   displayName: string;
 }

@@ -15,6 +15,7 @@ import { CAPACITY_DIMENSIONS, isCapacityDimension } from '../capacity/dimensions
 import { serve } from './serve.js';
 import { tokenCommand } from '../api-tokens/command.js';
 import { auditCommand } from '../audit/command.js';
+import { inviteCommand } from '../invitations/command.js';
 import { CONSOLE_ACTOR, type AuditScope, withAuditScope } from '../audit/scope.js';
 import { UsageError } from './usage-error.js';
 import { environmentFault } from '../errors/environment-fault.js';
@@ -51,6 +52,9 @@ Commands:
                                            line (lark: --allowed-tenants required, --base-url default open.feishu.cn)
   identity-provider list                   print the sign-in providers, one per line (never a secret)
   identity-provider disable <id>           stop sign-ins through a provider
+  invite <org> --role R [--team T]… [--email E] [--expires 7d]
+                                           print an invitation link (shown once; --team: a team slug, repeatable;
+                                           --email: only that verified address may accept; --expires: 1d to 30d)
   audit <org> [--since 7d|<time>] [--limit N] [--json]
                                            print the organization's audit events, newest first (--json: one
                                            JSON object per line)
@@ -186,6 +190,8 @@ const commands: Record<string, Command> = {
   token: (args) => tokenCommand(args, withRuntime, { stdout: process.stdout, stderr: process.stderr }),
 
   audit: (args) => auditCommand(args, withRuntime, { stdout: process.stdout }),
+
+  invite: (args) => inviteCommand(args, withRuntime, { stdout: process.stdout, stderr: process.stderr }),
 
   'identity-provider': (args) => {
     const config = loadConfig();

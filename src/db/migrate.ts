@@ -15,6 +15,7 @@ import * as bindingOrganization from './migrations/20261123140000_binding_organi
 import * as usageWritePath from './migrations/20261124000000_usage_write_path.js';
 import * as projectNameOrder from './migrations/20261124100000_project_name_order.js';
 import * as signIn from './migrations/20261127000000_sign_in.js';
+import * as invitations from './migrations/20261128000000_invitations.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -36,6 +37,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261124000000_usage_write_path': usageWritePath,
   '20261124100000_project_name_order': projectNameOrder,
   '20261127000000_sign_in': signIn,
+  '20261128000000_invitations': invitations,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

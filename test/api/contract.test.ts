@@ -91,6 +91,14 @@ const SECOND_WAVE_OPERATION_IDS = [
 
 /** DESIGN §6 "Sign-in with identity providers": public, browser-facing routes under /auth. */
 const SIGN_IN_OPERATION_IDS = ['listSignInProviders', 'startSignIn', 'finishSignIn'];
+/** Invitations: the admins' three in the organization, the invitee's two by the link's token. */
+const INVITATION_OPERATION_IDS = [
+  'createInvitation',
+  'listInvitations',
+  'revokeInvitation',
+  'getInvitation',
+  'acceptInvitation',
+];
 /** Operations anyone may call, with no session or token. */
 const PUBLIC_OPERATION_IDS = ['login', ...SIGN_IN_OPERATION_IDS];
 
@@ -158,10 +166,10 @@ interface JsonSchema {
 const schemas = (doc.components as { schemas: Record<string, JsonSchema> }).schemas;
 
 describe('openapi.yaml', () => {
-  it('is OpenAPI 3.1 with exactly the decided operations: the spec’s 47 plus login, the second wave’s, sign-in', () => {
+  it('is OpenAPI 3.1 with exactly the decided operations: the spec’s 47 plus login, later waves’, sign-in', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(operations.map((o) => o.operationId).sort()).toEqual(
-      [...OPERATION_IDS, ...SECOND_WAVE_OPERATION_IDS, ...SIGN_IN_OPERATION_IDS].sort(),
+      [...OPERATION_IDS, ...SECOND_WAVE_OPERATION_IDS, ...SIGN_IN_OPERATION_IDS, ...INVITATION_OPERATION_IDS].sort(),
     );
     expect(OPERATION_IDS).toHaveLength(48);
   });
@@ -174,13 +182,14 @@ describe('openapi.yaml', () => {
     expect(schemas.CapacityDimension?.enum).toEqual(CAPACITY_DIMENSIONS);
   });
 
-  it('puts org-scoped paths under /api/org/{orgSlug} and the rest under /api/me and /auth', () => {
+  it('puts org-scoped paths under /api/org/{orgSlug} the rest under /api/me, /auth and /api/invitations', () => {
     const ALLOWED_PATH = new RegExp(
       [
         '^/api/org/\\{orgSlug\\}',
         '^/api/me$',
         '^/auth/(login|logout|providers)$',
         '^/auth/\\{providerId\\}/(start|callback)$',
+        '^/api/invitations/\\{token\\}(/accept)?$',
       ].join('|'),
     );
     for (const { path: p } of operations) expect(p).toMatch(ALLOWED_PATH);
@@ -234,6 +243,9 @@ describe('openapi.yaml', () => {
       'createApiToken',
       'listApiTokens',
       'revokeApiToken',
+      // A person's own answer to a link, not an organization's operation.
+      'getInvitation',
+      'acceptInvitation',
     ];
     for (const { operationId, operation } of operations) {
       const { scope } = operation['x-authorization'] ?? {};
