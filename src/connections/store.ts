@@ -1,3 +1,4 @@
+import { ENVELOPE_COLUMNS, envelopeColumns } from '../crypto/envelope-columns.js';
 import { randomUUID } from 'node:crypto';
 import type { Envelope } from '../crypto/envelope.js';
 import type { KeyUsage } from '../crypto/keyring.js';
@@ -65,8 +66,6 @@ const TABLES = {
 } as const;
 
 export type ConnectionKind = keyof typeof TABLES;
-
-const ENVELOPE_COLUMNS = ['key_id', 'wrapped_key', 'wrap_iv', 'wrap_tag', 'iv', 'tag', 'ciphertext'] as const;
 
 interface EnvelopeRow {
   key_id: string | null;
@@ -242,13 +241,7 @@ export class ConnectionStore {
     await trx(TABLES[kind].versions).insert({
       connection_id: input.connectionId,
       version: input.version,
-      key_id: envelope.keyId,
-      wrapped_key: envelope.wrappedKey,
-      wrap_iv: envelope.wrapIv,
-      wrap_tag: envelope.wrapTag,
-      iv: envelope.iv,
-      tag: envelope.tag,
-      ciphertext: envelope.ciphertext,
+      ...envelopeColumns(envelope),
       created_at: at,
     });
   }

@@ -1,3 +1,4 @@
+import { ENVELOPE_COLUMNS, envelopeColumns } from '../crypto/envelope-columns.js';
 import type { Envelope } from '../crypto/envelope.js';
 import type { KeyUsage } from '../crypto/keyring.js';
 import type { Executor } from '../db/unit-of-work.js';
@@ -65,7 +66,6 @@ const SETTINGS_COLUMNS = [
   'created_at',
   'updated_at',
 ] as const;
-const ENVELOPE_COLUMNS = ['key_id', 'wrapped_key', 'wrap_iv', 'wrap_tag', 'iv', 'tag', 'ciphertext'] as const;
 
 const toProvider = (row: ProviderRecord): IdentityProvider => ({
   id: row.id,
@@ -126,13 +126,7 @@ export class IdentityProviderStore {
       allowed_tenants: JSON.stringify(write.allowedTenants),
       allowed_email_domains: JSON.stringify(write.allowedEmailDomains),
       secret_version: write.secretVersion,
-      key_id: envelope.keyId,
-      wrapped_key: envelope.wrappedKey,
-      wrap_iv: envelope.wrapIv,
-      wrap_tag: envelope.wrapTag,
-      iv: envelope.iv,
-      tag: envelope.tag,
-      ciphertext: envelope.ciphertext,
+      ...envelopeColumns(envelope),
       disabled_at: null,
       updated_at: at,
     };
