@@ -17,6 +17,8 @@
  *              candidate indexes (see cases/usage.ts)
  *   skills     a 200-file, 2 MB skill through the ingestion pipeline: install cold and as a
  *              duplicate, and read back, in process and over HTTP (see cases/skills.ts)
+ *   logging    CPU per access-log line through the former synchronous destination and the bounded
+ *              output, to /dev/null and a drained pipe; a stalled pipe (see cases/logging.ts)
  *
  * DATABASE_URL runs the structure and usage cases (and ours in load) on PostgreSQL instead of a temp SQLite file.
  * Exit code: 0 when every case ran and measured valid figures, 1 when one failed, 2 on usage errors.
@@ -28,12 +30,21 @@ import { usageCase } from './cases/usage.js';
 import { authoringCase } from './cases/authoring.js';
 import { skillsCase } from './cases/skills.js';
 import { startupCase } from './cases/startup.js';
+import { loggingCase } from './cases/logging.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allCaseReports, formatTargets, targetResults } from './lib/targets.js';
 
-const CASES: readonly BenchCase[] = [loadCase, startupCase, structureCase, usageCase, authoringCase, skillsCase];
+const CASES: readonly BenchCase[] = [
+  loadCase,
+  startupCase,
+  structureCase,
+  usageCase,
+  authoringCase,
+  skillsCase,
+  loggingCase,
+];
 const JSON_FILE = fileURLToPath(new URL('./results/bench.json', import.meta.url));
 
 function usage(): string {

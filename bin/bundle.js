@@ -75,8 +75,8 @@ const CONTRACT = 'openapi.yaml';
 const CONTRACT_GLOBAL = '__HUB_OPENAPI_JSON__';
 
 /**
- * The contract as JSON text, for the bundle to carry: parsing the 190 KB of YAML took about a
- * quarter of start-up, JSON.parse of the same document a few milliseconds. The manifest lists
+ * The contract as JSON text, for the bundle to carry: parsing the YAML was a large part of
+ * start-up, JSON.parse of the same document a small one (bench `startup`). The manifest lists
  * openapi.yaml with the sources, so an edited contract makes the bundle stale like an edited source.
  */
 function embeddedContract(root) {

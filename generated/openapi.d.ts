@@ -77,6 +77,165 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sign-in options
+         * @description The identity providers people may sign in with, as the platform
+         *     operator configured them (`hub identity-provider set`): enabled ones
+         *     only, ordered by id. Empty when none is configured (then the one-time
+         *     login link from `hub login-link` is the way in).
+         *
+         *     Who may call: anyone (no session needed).
+         */
+        get: operations["listSignInProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/{providerId}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start signing in with an identity provider
+         * @description Sends the browser (303) to the provider's sign-in page. The pending
+         *     sign-in (a hash of its `state`, its `nonce` and `returnTo`) is stored
+         *     server-side for 10 minutes and bound to this browser by the `hub_signin`
+         *     cookie; the PKCE verifier is derived from that cookie and never stored.
+         *     The provider sends the browser back to `/auth/{providerId}/callback`
+         *     (register `<HUB_BASE_URL>/auth/{providerId}/callback` with it; scopes
+         *     `openid profile email` for OpenID Connect).
+         *
+         *     An unknown or disabled provider sends the browser to
+         *     `/signin?error=provider_unavailable` instead. Sign-in attempts (starts
+         *     and callbacks) are limited per client address (429).
+         *
+         *     Who may call: anyone (no session needed).
+         */
+        get: operations["startSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/{providerId}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Finish signing in (the provider's redirect back)
+         * @description Where the provider sends the browser back. The `state` must name a
+         *     pending sign-in of this provider, started in this browser (`hub_signin`)
+         *     less than 10 minutes ago and not yet used; then the provider's answer is
+         *     verified (OpenID Connect: the code exchanged with PKCE, the ID token's
+         *     signature from the provider's keys, `iss`, `aud`, `exp` and `nonce`;
+         *     lark: the code exchanged at the platform's v2 token endpoint and the user
+         *     read from its user-info endpoint), and the provider's tenant and
+         *     email-domain allow-lists are applied.
+         *
+         *     On success the identity is linked to a user (the one it was linked to
+         *     before, else the user whose `imOpenId` equals the subject, else a new
+         *     user with no membership; never by email alone), the user's name and
+         *     https avatar are refreshed from the provider, and a session starts as
+         *     with a login link: a new `hub_session` (the browser's previous session
+         *     ends) and a 303 to the pending sign-in's `returnTo`.
+         *
+         *     Any failure sets no session, creates no user and sends the browser (303)
+         *     to `/signin?error=<code>` (`SignInErrorCode`). `/metrics` counts
+         *     callbacks by provider and outcome (`hub_sign_ins_total`).
+         *
+         *     Who may call: anyone (no session needed).
+         */
+        get: operations["finishSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of an invitation link. */
+                token: components["parameters"]["InvitationToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Look at an invitation
+         * @description What the link invites to: the organization, the role, who invited and
+         *     until when, and the invitation's status, so the invitee sees an
+         *     expired, revoked or used link for what it is before accepting.
+         *
+         *     Who may call: anyone with a valid session.
+         */
+        get: operations["getInvitation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of an invitation link. */
+                token: components["parameters"]["InvitationToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Makes the caller a member with the invited role and adds them to each
+         *     invited team that is still active (archived ones are listed in
+         *     `skippedTeamIds`), marks the invitation accepted and records the
+         *     audit event `acceptInvitation` with the caller as actor, all in one
+         *     transaction: of two accepts of one link, exactly one succeeds.
+         *     Refusals change nothing: expired 410 `invitation_expired`, revoked
+         *     410 `invitation_revoked`, already accepted 409 `invitation_used`,
+         *     already an active member 409 `already_member`, the organization's
+         *     `memberCount` reached 409 `capacity_exceeded`, and an invitation for
+         *     an email address that none of the caller's sign-in identities carries
+         *     verified 403 `invitation_email_mismatch`.
+         *
+         *     Who may call: anyone with a valid session.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/org/{orgSlug}": {
         parameters: {
             query?: never;
@@ -227,6 +386,77 @@ export interface paths {
          *     an OWNER (403 `owner_required`).
          */
         post: operations["revokeMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the organization's invitations
+         * @description Returns the invitations of every status, newest first (by `createdAt`,
+         *     then `id`). An invitation past its `expiresAt` that nobody accepted is
+         *     listed as `expired`, never left out. `status` keeps only one status.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite someone by link
+         * @description Creates an invitation to join with `role` and, once accepted, the
+         *     listed teams; with `email`, only a user whose identity provider
+         *     vouches for that email address (verified) may accept it. It expires
+         *     after `expiresInDays` (1–30, default 7). Answers 201 with the
+         *     invitation and `url` (`<base>/invite/<token>`, a 256-bit token): the
+         *     link is shown this once, as only its SHA-256 is stored. A team that is
+         *     not an active team of the organization gives 404 `team_not_found`.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN); inviting with the OWNER
+         *     role requires an OWNER (403 `owner_required`).
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/invitations/{invitationId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description An invitation id (opaque). */
+                invitationId: components["parameters"]["InvitationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an invitation
+         * @description Revokes a pending invitation: its link is refused from then on (410
+         *     `invitation_revoked`). Answers 200 with the invitation. Revoking one
+         *     already revoked answers it as it is; one accepted or expired gives 409
+         *     `invitation_not_pending`.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN); revoking an invitation
+         *     with the OWNER role requires an OWNER (403 `owner_required`).
+         */
+        post: operations["revokeInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1707,8 +1937,8 @@ export interface components {
             at: string;
             actor: {
                 /** @enum {string} */
-                type: "user" | "token" | "console";
-                /** @description The user's or token's id; null for the host console. */
+                type: "user" | "token" | "console" | "system";
+                /** @description The user's or token's id; null for the host console and for the service itself (`system`). */
                 id: string | null;
                 displayName: string;
             };
@@ -1734,7 +1964,7 @@ export interface components {
          * @description Machine-readable error code (see the table in the API description).
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "rate_limited" | "internal_error";
+        ErrorCode: "validation_failed" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "invitation_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
         ErrorDetail: {
             /** @description Where the problem is, e.g. `/body/role` or `/query/limit`. */
             path: string;
@@ -1772,6 +2002,34 @@ export interface components {
             status: string;
             role: components["schemas"]["OrgRole"];
         };
+        SignInProviderList: {
+            providers: components["schemas"]["SignInProvider"][];
+        };
+        SignInProvider: {
+            /** @description Used in `/auth/{providerId}/start`. */
+            id: string;
+            /** @description What the sign-in button says. */
+            label: string;
+            /**
+             * @description `oidc`: an OpenID Provider; `lark`: the chat platform's own sign-in.
+             * @enum {string}
+             */
+            kind: "oidc" | "lark";
+        };
+        /**
+         * @description Why a sign-in failed: the `error` of `/signin?error=<code>`, where the
+         *     admin app shows it in words.
+         *     `provider_unavailable` (unknown or disabled provider),
+         *     `provider_denied` (the provider reported an error, e.g. the person declined),
+         *     `provider_failed` (the provider could not be reached or refused the code exchange),
+         *     `state_invalid` (no, unknown or already used `state`, or another browser's),
+         *     `signin_expired` (more than 10 minutes between start and callback),
+         *     `token_invalid` (the ID token failed verification: signature, `iss`, `aud`, `exp` or `nonce`),
+         *     `identity_invalid` (the provider named no usable subject),
+         *     `tenant_not_allowed`, `email_domain_not_allowed` (the provider's allow-lists).
+         * @enum {string}
+         */
+        SignInErrorCode: "provider_unavailable" | "provider_denied" | "provider_failed" | "state_invalid" | "signin_expired" | "token_invalid" | "identity_invalid" | "tenant_not_allowed" | "email_domain_not_allowed";
         MeResponse: {
             user: components["schemas"]["CurrentUser"];
             /** @description The organizations in which the caller holds an active membership. */
@@ -1794,6 +2052,88 @@ export interface components {
         };
         UpdateOrgSettingsRequest: {
             membersCanCreateProjects: boolean;
+        };
+        /**
+         * @description An invitation past its `expiresAt` that nobody accepted is `expired`.
+         * @enum {string}
+         */
+        InvitationStatus: "pending" | "accepted" | "expired" | "revoked";
+        InvitationPerson: {
+            /** @description The user's id; null for the host console (`hub invite`). */
+            id: string | null;
+            displayName: string;
+        };
+        Invitation: {
+            id: string;
+            role: components["schemas"]["OrgRole"];
+            teamIds: string[];
+            /** @description Only a user whose sign-in identity carries this email address verified may accept. */
+            email: string | null;
+            status: components["schemas"]["InvitationStatus"];
+            createdBy: components["schemas"]["InvitationPerson"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            acceptedBy: components["schemas"]["InvitationPerson"] | null;
+            /** Format: date-time */
+            acceptedAt: string | null;
+        };
+        /** @description An invitation as just created, with its link. */
+        CreatedInvitation: {
+            id: string;
+            role: components["schemas"]["OrgRole"];
+            teamIds: string[];
+            /** @description Only a user whose sign-in identity carries this email address verified may accept. */
+            email: string | null;
+            status: components["schemas"]["InvitationStatus"];
+            createdBy: components["schemas"]["InvitationPerson"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            acceptedBy: components["schemas"]["InvitationPerson"] | null;
+            /** Format: date-time */
+            acceptedAt: string | null;
+            /**
+             * Format: uri
+             * @description `<base>/invite/<token>`; shown this once, as only the SHA-256 of the token is stored.
+             */
+            url: string;
+        };
+        InvitationList: {
+            invitations: components["schemas"]["Invitation"][];
+            nextCursor: components["schemas"]["NextCursor"];
+        };
+        CreateInvitationRequest: {
+            role: components["schemas"]["OrgRole"];
+            teamIds?: string[];
+            /** Format: email */
+            email?: string;
+            /** @description Days until the link expires; 7 when left out. */
+            expiresInDays?: number;
+        };
+        InvitationPreview: {
+            organization: components["schemas"]["InvitedOrganization"];
+            role: components["schemas"]["OrgRole"];
+            invitedBy: {
+                displayName: string;
+            };
+            /** Format: date-time */
+            expiresAt: string;
+            status: components["schemas"]["InvitationStatus"];
+        };
+        InvitedOrganization: {
+            slug: string;
+            name: string;
+        };
+        InvitationAccepted: {
+            organization: components["schemas"]["InvitedOrganization"];
+            member: components["schemas"]["OrgMember"];
+            /** @description The invited teams the member joined. */
+            teamIds: string[];
+            /** @description The invited teams archived since, which were skipped. */
+            skippedTeamIds: string[];
         };
         OrgMember: {
             userId: string;
@@ -2440,7 +2780,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The caller may not do this: `csrf_rejected`, `org_admin_required`, `owner_required`, `project_access_denied`, `project_manage_required` or `platform_managed_connection`, as listed on the operation; `token_scope_required` when an API token lacks the operation's scope. */
+        /** @description The caller may not do this: `csrf_rejected`, `org_admin_required`, `owner_required`, `project_access_denied`, `project_manage_required`, `platform_managed_connection` or `invitation_email_mismatch`, as listed on the operation; `token_scope_required` when an API token lacks the operation's scope. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -2458,8 +2798,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request conflicts with the current state: `slug_taken`, `already_member`, `already_team_member`, `last_owner`, `folder_cycle`, `folder_not_empty`, `project_archived`, `capacity_exceeded` or `role_is_default`, as listed on the operation. */
+        /** @description The request conflicts with the current state: `slug_taken`, `already_member`, `already_team_member`, `last_owner`, `folder_cycle`, `folder_not_empty`, `project_archived`, `capacity_exceeded`, `role_is_default`, `invitation_used` or `invitation_not_pending`, as listed on the operation. */
         Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The link no longer admits anyone: `invitation_expired` or `invitation_revoked`. */
+        Gone: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2485,6 +2834,16 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description `rate_limited`: this client address made too many sign-in attempts in the last minute (`HUB_SIGNIN_RATE`); retry after `Retry-After` seconds. */
+        SignInRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description `rate_limited`: the organization exceeded its effective `requestRate` (requests per minute); retry after `Retry-After` seconds. */
         RateLimited: {
             headers: {
@@ -2495,7 +2854,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Any other error, with the usual envelope: 415 `unsupported_media_type` for a body that is not JSON, 405 `method_not_allowed` (with `Allow`), or 500 `internal_error` (logged with a request id; the message says only that). */
+        /** @description Any other error, with the usual envelope: 415 `unsupported_media_type` for a body that is not JSON, 405 `method_not_allowed` (with `Allow`), 500 `internal_error` (logged with a request id; the message says only that), 503 `database_unavailable` or `database_busy` and 507 `storage_full` (faults of the environment, with `Retry-After`; nothing was written). */
         Unexpected: {
             headers: {
                 [name: string]: unknown;
@@ -2506,10 +2865,16 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The identity provider's id (`hub identity-provider list`). */
+        SignInProviderId: string;
         /** @description The organization's slug. */
         OrgSlug: string;
         /** @description A user id (opaque). */
         UserId: string;
+        /** @description An invitation id (opaque). */
+        InvitationId: string;
+        /** @description The token of an invitation link. */
+        InvitationToken: string;
         /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
         PageLimit: number;
         /** @description A `nextCursor` from the previous page. */
@@ -2624,6 +2989,183 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`: the request comes from another origin. */
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listSignInProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enabled identity providers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInProviderList"];
+                };
+            };
+            /** @description `validation_failed`: an unknown query parameter. */
+            400: components["responses"]["ValidationFailed"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    startSignIn: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where to land after signing in: a path of this origin (`/o/acme/teams`).
+                 *     Anything else (`//evil.example`, `https://evil.example`, `/\evil`,
+                 *     their percent-encoded forms, a scheme) is replaced by `/`.
+                 */
+                returnTo?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The identity provider's id (`hub identity-provider list`). */
+                providerId: components["parameters"]["SignInProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent to the provider, or to `/signin?error=provider_unavailable`. */
+            303: {
+                headers: {
+                    /** @description The provider's authorization URL, or the sign-in page with an error code. */
+                    Location: string;
+                    /** @description On a refusal, its code (the same as in `Location`). */
+                    "X-Sign-In-Error"?: components["schemas"]["SignInErrorCode"];
+                    /**
+                     * @description `hub_signin=<token>; Path=/auth/; Max-Age=600; HttpOnly; SameSite=Lax`,
+                     *     plus `Secure` when the server's base URL is `https`. Kept when the
+                     *     browser already holds one, so sign-ins started in two tabs both finish.
+                     */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: `providerId` or `returnTo` is malformed. */
+            400: components["responses"]["ValidationFailed"];
+            429: components["responses"]["SignInRateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    finishSignIn: {
+        parameters: {
+            query?: {
+                /** @description The `state` sent to the provider at the start. */
+                state?: string;
+                /** @description The authorization code. */
+                code?: string;
+                /** @description The provider's error (`access_denied` when the person declined). */
+                error?: string;
+                error_description?: string;
+                error_uri?: string;
+                /** @description The issuer, from providers that name it in the response (RFC 9207); checked. */
+                iss?: string;
+                session_state?: string;
+                scope?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The identity provider's id (`hub identity-provider list`). */
+                providerId: components["parameters"]["SignInProviderId"];
+            };
+            cookie?: {
+                /** @description The browser's sign-in cookie, set by `startSignIn`. */
+                hub_signin?: string;
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in (to `returnTo`), or refused (to `/signin?error=<code>`, a `SignInErrorCode`). */
+            303: {
+                headers: {
+                    /** @description The pending sign-in's `returnTo`, or `/signin?error=<code>`. */
+                    Location: string;
+                    /** @description On a refusal, its code (the same as in `Location`). */
+                    "X-Sign-In-Error"?: components["schemas"]["SignInErrorCode"];
+                    /**
+                     * @description Clears `hub_signin`; on success also sets `hub_session` as
+                     *     `login` does.
+                     */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: a parameter is malformed or unknown. */
+            400: components["responses"]["ValidationFailed"];
+            429: components["responses"]["SignInRateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of an invitation link. */
+                token: components["parameters"]["InvitationToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationPreview"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `invitation_not_found`: no invitation has this token. */
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of an invitation link. */
+                token: components["parameters"]["InvitationToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The membership the invitation gave. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAccepted"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `invitation_email_mismatch`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `invitation_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `invitation_used`, `already_member`, `capacity_exceeded` (`memberCount`). */
+            409: components["responses"]["Conflict"];
+            /** @description `invitation_expired`, `invitation_revoked`. */
+            410: components["responses"]["Gone"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -2869,6 +3411,115 @@ export interface operations {
             /** @description `org_not_found`, `member_not_found` (no active membership for `userId`). */
             404: components["responses"]["NotFound"];
             /** @description `last_owner`: the member is the last active OWNER. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: {
+                /** @description Only the invitations in this status. */
+                status?: components["schemas"]["InvitationStatus"];
+                /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description A `nextCursor` from the previous page. */
+                cursor?: components["parameters"]["PageCursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation, with its link. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedInvitation"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `owner_required` (the role is OWNER and the caller is not an OWNER). */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `team_not_found`. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description An invitation id (opaque). */
+                invitationId: components["parameters"]["InvitationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked invitation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `owner_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `invitation_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `invitation_not_pending`: the invitation was accepted or has expired. */
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];

@@ -18,8 +18,9 @@
  * Environment: BENCH_DURATION (s per server per round, default 3), BENCH_ROUNDS (default 5),
  * BENCH_CONNECTIONS (default 10), BENCH_WARMUP (s per server and request, default 2),
  * BENCH_PROFILE=ours|express|bare (write a V8 CPU profile of that server), DATABASE_URL (run
- * ours on PostgreSQL instead of a temp SQLite file), BENCH_BASELINE=<checkout> (also load our
- * server from that checkout, `baseline`, in the same rounds: an A/B of a change, ours/baseline).
+ * ours on PostgreSQL instead of a temp SQLite file), BENCH_BASELINE=<checkout> or
+ * <name>=<checkout>,… (also load our server from each of those checkouts in the same rounds: an
+ * A/B of a change, ours/<name>).
  * Returns 1 when measured requests failed or an answer was wrong; the target verdicts are
  * printed, not turned into an exit code, because the figures vary with the machine.
  */
@@ -28,7 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hubNodeFlags, ServerChild } from '../lib/child.js';
-import { envInteger } from '../lib/env.js';
+import { benchBaselines, benchDatabaseUrl, envChoice, envInteger, type Baseline } from '../lib/env.js';
 import { Loader, type LoaderReply } from '../lib/loader.js';
 import { cpuMicrosOf, cpuPlan, pin, rssMbOf } from '../lib/proc.js';
 import type { LoadTarget } from '../lib/protocol.js';
@@ -36,20 +37,17 @@ import { recordCaseReport, recordTarget } from '../lib/targets.js';
 import type { BenchCase } from './case.js';
 
 const SERVER_NAMES = ['ours', 'express', 'bare'] as const;
-/** `baseline`: our server from another checkout (BENCH_BASELINE), for an A/B of a change. */
-type ServerName = (typeof SERVER_NAMES)[number] | 'baseline';
+/** Ours, the references, or a baseline: our server from another checkout (BENCH_BASELINE). */
+type ServerName = string;
 const PROFILE_DIR = path.join(os.tmpdir(), 'hub-bench-profiles');
 const HIGH_CONNECTIONS = 50;
 
-/** The checkout a server of ours comes from: this one, or BENCH_BASELINE's. */
-const checkoutOf = (name: 'ours' | 'baseline'): string =>
-  name === 'baseline'
-    ? path.resolve(process.env.BENCH_BASELINE!.trim())
-    : fileURLToPath(new URL('../..', import.meta.url));
+const OWN_CHECKOUT = fileURLToPath(new URL('../..', import.meta.url));
 
-const entry = (name: ServerName): URL =>
-  name === 'baseline'
-    ? new URL(`file://${path.join(checkoutOf(name), 'bench/servers/ours.ts')}`)
+/** Where a server's entry is: ours and the references in this checkout, a baseline's in its own. */
+const entry = (name: ServerName, baseline: Baseline | undefined): URL =>
+  baseline
+    ? new URL(`file://${path.join(baseline.checkout, 'bench/servers/ours.ts')}`)
     : new URL(`../servers/${name}.ts`, import.meta.url);
 
 /** One server loaded once with one request. */
@@ -75,16 +73,24 @@ export interface ServerFigures {
   peakRssMb: number;
 }
 
+export interface PairedRatios {
+  reqPerSec: number;
+  cpuPerRequest: number;
+  p99: number;
+}
+
 export interface RequestFigures {
   name: string;
   path: string;
   bodyBytes: number;
   connections: number;
-  servers: Partial<Record<ServerName, ServerFigures>>;
+  servers: Record<ServerName, ServerFigures>;
   /** Medians of the per-round ratios ours ÷ other. */
-  oursOverExpress: { reqPerSec: number; cpuPerRequest: number; p99: number };
-  oursOverBaseline: { reqPerSec: number; cpuPerRequest: number; p99: number };
-  oursOverBare: { reqPerSec: number; cpuPerRequest: number };
+  oursOverExpress: PairedRatios;
+  oursOverBare: PairedRatios;
+  /** Ours ÷ each baseline, and each baseline ÷ Express, by the baseline's name. */
+  oursOverBaselines: Record<string, PairedRatios>;
+  baselinesOverExpress: Record<string, PairedRatios>;
 }
 
 const median = (values: readonly number[]): number => {
@@ -93,14 +99,6 @@ const median = (values: readonly number[]): number => {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
-
-function profiledServer(): ServerName | undefined {
-  const raw = process.env.BENCH_PROFILE?.trim();
-  if (!raw) return undefined;
-  if (!(SERVER_NAMES as readonly string[]).includes(raw))
-    throw new Error(`BENCH_PROFILE must be one of ${SERVER_NAMES.join(', ')}, got "${raw}"`);
-  return raw as ServerName;
-}
 
 /** Every process started and not yet stopped, so an error or Ctrl-C leaves none behind. */
 const running = new Set<ServerChild>();
@@ -147,16 +145,19 @@ async function run(): Promise<number> {
   const durationSec = envInteger('BENCH_DURATION', 3, 1, 600);
   const roundCount = envInteger('BENCH_ROUNDS', 5, 1, 100);
   const connections = envInteger('BENCH_CONNECTIONS', 10, 1, 1000);
-  const profile = profiledServer();
+  const profile = envChoice('BENCH_PROFILE', SERVER_NAMES);
+  const baselines = benchBaselines();
   const cpus = cpuPlan();
   const problems: string[] = [];
 
   const start = async (name: ServerName, args: string[]): Promise<ServerChild> => {
     process.stdout.write(`${name}: starting… `);
-    // Ours (and the baseline checkout's) with hub's own node flags; Express and bare with node's defaults.
-    const ownFlags = name === 'ours' || name === 'baseline' ? hubNodeFlags(checkoutOf(name)) : [];
+    // Ours (and each baseline checkout's) with hub's own node flags; Express and bare with node's defaults.
+    const baseline = baselines.find((b) => b.name === name);
+    const checkout = baseline?.checkout ?? (name === 'ours' ? OWN_CHECKOUT : undefined);
+    const ownFlags = checkout ? hubNodeFlags(checkout) : [];
     const nodeFlags = [...ownFlags, ...(name === profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [])];
-    const child = await ServerChild.start(name, entry(name), { args, nodeFlags });
+    const child = await ServerChild.start(name, entry(name, baseline), { args, nodeFlags });
     running.add(child);
     pin(child.pid, cpus.server);
     process.stdout.write(`pid ${child.pid}\n`);
@@ -177,19 +178,20 @@ async function run(): Promise<number> {
       express: await start('express', [answersFile]),
       bare: await start('bare', [answersFile]),
     };
-    const withBaseline = Boolean(process.env.BENCH_BASELINE?.trim());
-    /** The baseline seeds its own organization (another slug and sessions): its requests, by name. */
-    const baselineTargets = new Map<string, LoadTarget>();
-    if (withBaseline) {
-      const baseline = await start('baseline', []);
-      servers.baseline = baseline;
+    /** Each baseline seeds its own organization (another slug and sessions): its requests, by name. */
+    const baselineTargets = new Map<ServerName, Map<string, LoadTarget>>();
+    for (const { name } of baselines) {
+      const baseline = await start(name, []);
+      servers[name] = baseline;
+      const own = new Map<string, LoadTarget>();
       for (const target of baseline.targets ?? []) {
         await fetchAnswer(baseline, target);
-        baselineTargets.set(target.name, target);
+        own.set(target.name, target);
       }
+      baselineTargets.set(name, own);
     }
     const targetFor = (name: ServerName, target: LoadTarget): LoadTarget =>
-      name === 'baseline' ? baselineTargets.get(target.name)! : target;
+      baselineTargets.get(name)?.get(target.name) ?? target;
     for (const name of ['express', 'bare'] as const)
       for (const target of targets) {
         const text = await fetchAnswer(servers[name]!, target);
@@ -256,7 +258,7 @@ async function run(): Promise<number> {
         }
       }
       process.stdout.write('\n');
-      const figures: Partial<Record<ServerName, ServerFigures>> = {};
+      const figures: Record<ServerName, ServerFigures> = {};
       for (const [name, list] of rounds)
         figures[name] = {
           name,
@@ -267,44 +269,35 @@ async function run(): Promise<number> {
           cpuMicrosPerRequest: median(list.map((f) => f.cpuMicrosPerRequest)),
           peakRssMb: Math.max(...list.map((f) => f.peakRssMb)),
         };
-      const paired = (other: ServerName, pick: (f: RoundFigures) => number): number => {
-        const a = rounds.get('ours');
+      const paired = (one: ServerName, other: ServerName, pick: (f: RoundFigures) => number): number => {
+        const a = rounds.get(one);
         const b = rounds.get(other);
         if (!a || !b) return Number.NaN;
         return median(a.map((f, i) => pick(f) / pick(b[i]!)));
       };
+      const ratios = (other: ServerName, one: ServerName = 'ours'): PairedRatios => ({
+        reqPerSec: paired(one, other, (f) => f.reqPerSec),
+        cpuPerRequest: paired(one, other, (f) => f.cpuMicrosPerRequest),
+        p99: paired(one, other, (f) => f.p99Ms),
+      });
       return {
         name: target.name,
         path: target.path,
         bodyBytes: Buffer.byteLength(texts[target.path]!),
         connections: conns,
         servers: figures,
-        oursOverExpress: {
-          reqPerSec: paired('express', (f) => f.reqPerSec),
-          cpuPerRequest: paired('express', (f) => f.cpuMicrosPerRequest),
-          p99: paired('express', (f) => f.p99Ms),
-        },
-        oursOverBaseline: {
-          reqPerSec: paired('baseline', (f) => f.reqPerSec),
-          cpuPerRequest: paired('baseline', (f) => f.cpuMicrosPerRequest),
-          p99: paired('baseline', (f) => f.p99Ms),
-        },
-        oursOverBare: {
-          reqPerSec: paired('bare', (f) => f.reqPerSec),
-          cpuPerRequest: paired('bare', (f) => f.cpuMicrosPerRequest),
-        },
+        oursOverExpress: ratios('express'),
+        oursOverBare: ratios('bare'),
+        oursOverBaselines: Object.fromEntries(baselines.map(({ name }) => [name, ratios(name)])),
+        baselinesOverExpress: Object.fromEntries(baselines.map(({ name }) => [name, ratios('express', name)])),
       };
     };
 
     const results: RequestFigures[] = [];
-    const everyServer: ServerName[] = [...SERVER_NAMES, ...(withBaseline ? (['baseline'] as const) : [])];
-    for (const target of targets) results.push(await compare(target, everyServer, connections));
+    const baselineNames = baselines.map((b) => b.name);
+    for (const target of targets) results.push(await compare(target, [...SERVER_NAMES, ...baselineNames], connections));
     const members = targets.find((t) => t.name === 'members')!;
-    const high = await compare(
-      members,
-      withBaseline ? ['ours', 'express', 'baseline'] : ['ours', 'express'],
-      HIGH_CONNECTIONS,
-    );
+    const high = await compare(members, ['ours', 'express', ...baselineNames], HIGH_CONNECTIONS);
 
     console.log(`\n${formatLoad([...results, high], { warmupSec, durationSec, roundCount, pinned: cpus.pinned })}`);
     const byName = new Map(results.map((r) => [r.name, r]));
@@ -323,7 +316,7 @@ async function run(): Promise<number> {
     );
     const peak = Math.max(...[...results, high].map((r) => r.servers.ours!.peakRssMb));
     recordTarget('rss', peak, 'peak VmRSS sampled every 200 ms over every load of ours');
-    const database = process.env.DATABASE_URL?.trim() ? 'postgresql' : 'sqlite';
+    const database = benchDatabaseUrl() ? 'postgresql' : 'sqlite';
     recordCaseReport('load', {
       node: process.version,
       database,
@@ -364,16 +357,16 @@ function formatLoad(
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 || i === 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  const ratios = results.map(
-    (r) =>
-      `${r.name} @${r.connections}: ours/express req/s ×${r.oursOverExpress.reqPerSec.toFixed(2)}, ` +
-      `CPU ×${r.oursOverExpress.cpuPerRequest.toFixed(2)}, p99 ×${r.oursOverExpress.p99.toFixed(2)}` +
-      (Number.isFinite(r.oursOverBare.reqPerSec) ? `; ours/bare req/s ×${r.oursOverBare.reqPerSec.toFixed(2)}` : '') +
-      (Number.isFinite(r.oursOverBaseline.reqPerSec)
-        ? `; ours/baseline req/s ×${r.oursOverBaseline.reqPerSec.toFixed(2)}, ` +
-          `CPU ×${r.oursOverBaseline.cpuPerRequest.toFixed(2)}, p99 ×${r.oursOverBaseline.p99.toFixed(2)}`
-        : ''),
-  );
+  const ratioText = (other: string, r: PairedRatios): string =>
+    `ours/${other} req/s ×${r.reqPerSec.toFixed(2)}, CPU ×${r.cpuPerRequest.toFixed(2)}, p99 ×${r.p99.toFixed(2)}`;
+  const ratios = results.flatMap((r) => [
+    `${r.name} @${r.connections}: ${ratioText('express', r.oursOverExpress)}` +
+      (Number.isFinite(r.oursOverBare.reqPerSec) ? `; ours/bare req/s ×${r.oursOverBare.reqPerSec.toFixed(2)}` : ''),
+    ...Object.entries(r.oursOverBaselines).map(
+      ([name, b]) =>
+        `  ${ratioText(name, b)}; ${name}/express req/s ×${r.baselinesOverExpress[name]!.reqPerSec.toFixed(2)}`,
+    ),
+  ]);
   return [
     `${p.roundCount} rounds × ${p.durationSec} s per server (after ${p.warmupSec} s warm-up), medians; ` +
       (p.pinned ? 'servers and load generator on separate CPUs' : 'NOT pinned'),

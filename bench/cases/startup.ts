@@ -79,18 +79,19 @@ async function run(): Promise<number> {
   const starts = envInteger('BENCH_STARTS', 5, 1, 50);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-bench-startup-'));
   const config = { ...loadConfig({}), dataDir };
-  const db = openDatabase(config);
+  const database = openDatabase(config);
+  const db = database.writer;
   let pathname: string;
   let cookie: string;
   try {
     await migrateLatest(db);
     const logger = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }) });
-    const services = createServices({ config, db, clock: systemClock, logger });
+    const services = createServices({ config, db, readers: database.readers, clock: systemClock, logger });
     const seed = await seedStructure(db, LOAD_SIZE, 'startup');
     cookie = await login(services, seed.owner.imOpenId);
     pathname = `/api/org/${seed.org.slug}/members`;
   } finally {
-    await db.destroy();
+    await database.destroy();
   }
   await prepareHub();
   process.stdout.write('startup: one untimed start… ');

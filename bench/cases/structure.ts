@@ -4,8 +4,8 @@
  * straight into a scratch database, then timed over HTTP from a client process of its own
  * (bench/lib/http-client.ts) that reads each answer whole, against `hub serve` on that database,
  * started as operators start it (bench/lib/hub-serve.ts): a process with nothing else in its heap,
- * where this one has just seeded the data (an answer of 20,000 projects took 58-64 ms in a process
- * that had made and dropped 300,000 objects, 50-57 ms in a fresh one). Our real app also answers
+ * where this one has just seeded the data (a process that has made and dropped hundreds of
+ * thousands of objects answers slower: bench/README.md). Our real app also answers
  * in this process (createServices + createApp, no response validation, info logging to /dev/null),
  * untimed, for what only a process's own database handle can see: each request's statements and
  * their plans.
@@ -33,15 +33,15 @@ import { systemClock } from '../../src/config/clock.js';
 import type { Config } from '../../src/config/config.js';
 import type { Db } from '../../src/db/connect.js';
 import { explorerOperations } from '../../src/explorer/operations.js';
-import { JsonText } from '../../src/http/json-text.js';
-import type { Schema } from '../../src/http/operation-types.js';
+import { listedAnswerText } from '../../src/http/answer.js';
+import type { Schema } from '../../src/api/types.js';
 import { createLogger } from '../../src/log/logger.js';
 import { memberOperations } from '../../src/members/operations.js';
 import type { OrgAccess } from '../../src/orgs/store.js';
 import { byCodeUnits, byName } from '../../src/shared/order.js';
-import { benchConfig, envNumber } from '../lib/env.js';
+import { benchConfig, envNumber, envSwitch } from '../lib/env.js';
 import { captureQueries, explain, isRead } from '../lib/query-plan.js';
-import { openScratchDb } from '../lib/scratch-db.js';
+import { analyzeWhenAsked, openScratchDb, reportHeader } from '../lib/scratch-db.js';
 import { FULL_SIZE, scaledSize, seedStructure, type SeededStructure } from '../lib/seed-structure.js';
 import {
   formatStructureReport,
@@ -88,7 +88,7 @@ interface EndpointSpec {
 async function run(): Promise<number> {
   const scale = envNumber('BENCH_SCALE', 1, 0, 1);
   const size = scale === 1 ? FULL_SIZE : scaledSize(scale);
-  const explainAll = process.env.BENCH_EXPLAIN?.trim() === '1';
+  const explainAll = envSwitch('BENCH_EXPLAIN', false);
   const tag = randomBytes(4).toString('hex');
 
   process.stdout.write('structure: creating the scratch database… ');
@@ -103,19 +103,12 @@ async function run(): Promise<number> {
   const seed = await seedStructure(db, size, tag);
   process.stdout.write(`${(seed.seedMs / 1000).toFixed(1)} s\n`);
 
-  const analyzeRaw = process.env.BENCH_ANALYZE?.trim();
-  const analyzed = analyzeRaw ? analyzeRaw === '1' : scratch.engine === 'postgresql';
-  let analyzeMs: number | null = null;
-  if (analyzed) {
-    const started = performance.now();
-    await db.raw('analyze');
-    analyzeMs = performance.now() - started;
-  }
+  const { analyzed, analyzeMs } = await analyzeWhenAsked(scratch);
 
   // The app as production wires it, minus the port: info logging (to /dev/null), no response validation.
   const config: Config = benchConfig(scratch);
   const logger = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }) });
-  const services = createServices({ config, db, clock: systemClock, logger });
+  const services = createServices({ config, db, readers: scratch.readers, clock: systemClock, logger });
   const { server, origin: inProcess } = await listenInProcess(services);
   held.server = server;
   process.stdout.write('starting hub serve on the scratch database… ');
@@ -210,11 +203,7 @@ async function run(): Promise<number> {
   process.stdout.write('done\n');
 
   const report: StructureReport = {
-    finishedAt: new Date().toISOString(),
-    node: process.version,
-    database: scratch.engine,
-    where: scratch.where,
-    analyzed,
+    ...reportHeader(scratch, analyzed),
     size,
     rows: seed.rows,
     seedMs: seed.seedMs,
@@ -367,10 +356,10 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
   const orgId = seed.org.id;
   // Handlers are called as the router calls them, with only the context fields they read.
   type Handle = (ctx: unknown) => Promise<unknown>;
-  const explorerOps = explorerOperations(services);
+  const explorerOps = explorerOperations(services.explorer);
   const getExplorer = explorerOps.getExplorer!.handle as unknown as Handle;
   const listMyProjects = explorerOps.listMyProjects!.handle as unknown as Handle;
-  const listMembers = memberOperations(services).listMembers!.handle as unknown as Handle;
+  const listMembers = memberOperations(services.members).listMembers!.handle as unknown as Handle;
   const memberCtx = {
     access: { ...access, role: 'MEMBER' },
     session: { user: { id: seed.member.id } },
@@ -384,7 +373,7 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
   type Stage = [string, string, TimingOptions, () => Promise<unknown> | unknown];
   /** Serializing an answer, unless it is the database's text, sent as it is. */
   const serializing = (operation: string, body: unknown, options: TimingOptions): Stage[] =>
-    body instanceof JsonText ? [] : [[operation, 'JSON.stringify of the answer', options, () => JSON.stringify(body)]];
+    listedAnswerText(body) ? [] : [[operation, 'JSON.stringify of the answer', options, () => JSON.stringify(body)]];
   const plan: Stage[] = [
     [
       'getExplorer',

@@ -43,12 +43,12 @@ import { createServices, type Services } from '../../src/app/services.js';
 import { systemClock } from '../../src/config/clock.js';
 import type { Config } from '../../src/config/config.js';
 import type { Db } from '../../src/db/connect.js';
-import type { Schema } from '../../src/http/operation-types.js';
+import type { Schema } from '../../src/api/types.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { UsageService, IngestResult } from '../../src/usage/service.js';
-import { benchConfig, envNumber } from '../lib/env.js';
+import { benchConfig, envNumber, envSwitch } from '../lib/env.js';
 import { captureQueries, explain, isRead, type QueryPlan } from '../lib/query-plan.js';
-import { openScratchDb } from '../lib/scratch-db.js';
+import { analyzeWhenAsked, openScratchDb, reportHeader } from '../lib/scratch-db.js';
 import {
   MONTH_WINDOW,
   USAGE_FULL_SIZE,
@@ -186,8 +186,8 @@ async function run(): Promise<number> {
   // BENCH_USAGE_SCALE sizes this case alone (e.g. 0.1 beside a full-scale structure case in one run).
   const scale = envNumber('BENCH_USAGE_SCALE', envNumber('BENCH_SCALE', 1, 0, 1), 0, 1);
   const size = scale === 1 ? USAGE_FULL_SIZE : scaledUsageSize(scale);
-  const explainAll = process.env.BENCH_EXPLAIN?.trim() === '1';
-  const indexPasses = process.env.BENCH_USAGE_INDEXES?.trim() === '0' ? [] : INDEX_PASSES;
+  const explainAll = envSwitch('BENCH_EXPLAIN', false);
+  const indexPasses = envSwitch('BENCH_USAGE_INDEXES', true) ? INDEX_PASSES : [];
   const tag = randomBytes(4).toString('hex');
 
   const passed: string[] = [];
@@ -214,7 +214,7 @@ async function run(): Promise<number> {
   // The app as production wires it, minus the port: info logging (to /dev/null), no response validation.
   const config: Config = benchConfig(scratch);
   const logger = createLogger({ level: 'info', destination: pino.destination({ dest: '/dev/null', sync: true }) });
-  const services = createServices({ config, db, clock: systemClock, logger });
+  const services = createServices({ config, db, readers: scratch.readers, clock: systemClock, logger });
 
   // Ingest through the real path, as `hub usage ingest` runs it.
   const countOf = async (table: string) =>
@@ -238,14 +238,7 @@ async function run(): Promise<number> {
   // The file is not needed any more; the temp dir goes with the scratch database anyway.
   fs.rmSync(gen.file, { force: true });
 
-  const analyzeRaw = process.env.BENCH_ANALYZE?.trim();
-  const analyzed = analyzeRaw ? analyzeRaw === '1' : scratch.engine === 'postgresql';
-  let analyzeMs: number | null = null;
-  if (analyzed) {
-    const started = performance.now();
-    await db.raw('analyze');
-    analyzeMs = performance.now() - started;
-  }
+  const { analyzed, analyzeMs } = await analyzeWhenAsked(scratch);
 
   const { server, origin } = await listenInProcess(services);
   held.server = server;
@@ -254,7 +247,7 @@ async function run(): Promise<number> {
 
   const specs = variantSpecs(seed, gen);
   const passes: IndexPass[] = [];
-  const reportToo = process.env.BENCH_USAGE_REPORT?.trim() !== '0';
+  const reportToo = envSwitch('BENCH_USAGE_REPORT', true);
   const passPlan: { name: string; index: (typeof INDEX_PASSES)[number] | null }[] = reportToo
     ? [
         { name: "migrations' indexes only", index: null },
@@ -285,16 +278,12 @@ async function run(): Promise<number> {
   }
 
   const breakdown =
-    process.env.BENCH_USAGE_BREAKDOWN?.trim() === '0' || !reportToo
+    !envSwitch('BENCH_USAGE_BREAKDOWN', true) || !reportToo
       ? null
       : await measureBreakdown(db, services, base, cookie, seed, analyzed, check);
 
   const report: UsageBenchReport = {
-    finishedAt: new Date().toISOString(),
-    node: process.version,
-    database: scratch.engine,
-    where: scratch.where,
-    analyzed,
+    ...reportHeader(scratch, analyzed),
     size,
     seed: { rows: seed.rows, seedMs: seed.seedMs, folders: seed.folders, filterFolder: seed.filterFolder },
     file: { bytes: gen.bytes, lines: gen.lines, sessions: gen.sessions, generateMs: gen.generateMs },

@@ -37,8 +37,8 @@ export interface ClientAnswer extends SelfTimed {
  * whose server runs in the bench's own process, so that a timed request costs that thread the
  * server's work only. Each answer carries the request's duration as the client process measured it
  * (`clientElapsedMs`, from sending the request to the last byte of the answer); the timing helpers
- * (bench/lib/timing.ts) take that figure, so the IPC round trip to the process (~0.25 ms) is not
- * counted as the request's.
+ * (bench/lib/timing.ts) take that figure, so the IPC round trip to the process is not counted as
+ * the request's.
  */
 export class HttpClientChild {
   private nextId = 0;

@@ -1,12 +1,13 @@
 /**
  * `hub serve` as operators start it, for the cases that time what a hub process answers: the
- * script itself (`npm start` runs it; its interpreter line carries hub's node flags), on the bundle
+ * script itself (`npm start` runs it, with whatever node flags its interpreter line names), on the bundle
  * `npm ci` builds, in a process of its own with nothing of the bench's in its heap.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { buildBundle } from '../../bin/bundle.js';
+import { inheritedEnvironment } from './env.js';
 
 const HUB_BIN = fileURLToPath(new URL('../../bin/hub.js', import.meta.url));
 const READY_TIMEOUT_MS = 60_000;
@@ -44,7 +45,7 @@ export function spawnHubServe(
   const [command, args] = options.cpu ? ['taskset', ['-c', options.cpu, HUB_BIN, 'serve']] : [HUB_BIN, ['serve']];
   return spawn(command, args, {
     env: {
-      ...process.env,
+      ...inheritedEnvironment(),
       ...options.env,
       HUB_DATA_DIR: data.dataDir,
       DATABASE_URL: data.databaseUrl ?? '',

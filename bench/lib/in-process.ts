@@ -4,14 +4,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Services } from '../../src/app/services.js';
 import type { Db } from '../../src/db/connect.js';
 import { createApp } from '../../src/http/app.js';
-import { appServerOptions } from '../../src/http/server-objects.js';
+import { appServerOptions } from '../../src/http/platform/server-objects.js';
 import { type ClientAnswer, HttpClientChild } from './http-client.js';
 import type { HubServe } from './hub-serve.js';
 import type { ScratchDb } from './scratch-db.js';
 
 /**
  * Our app on a loopback port of this process, its server made as `hub serve` makes it: requests
- * and responses with the app's own prototypes (src/http/server-objects.ts), so that what a case
+ * and responses with the app's own prototypes (src/http/platform/server-objects.ts), so that what a case
  * times over HTTP is what production runs. `origin` is `http://127.0.0.1:<port>`.
  */
 export async function listenInProcess(services: Services): Promise<{ server: http.Server; origin: string }> {

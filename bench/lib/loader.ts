@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { LoadOptions } from './load.js';
+import type { LoadOptions, LoadResult } from './load.js';
 import { ask, stopChild } from './ipc.js';
 import { pin } from './proc.js';
 
@@ -10,16 +10,10 @@ export interface LoaderRequest {
   options: LoadOptions;
 }
 
-/** One load's figures, as the loader process measured them. */
-export interface LoaderReply {
+/** One load's figures, as the loader process measured them: its counts, and the latency percentiles. */
+export interface LoaderReply extends Omit<LoadResult, 'latency'> {
   type: 'loaded';
   id: number;
-  completed: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  statusCodes: Record<string, number>;
-  elapsedSec: number;
   p50Ms: number;
   p99Ms: number;
 }

@@ -10,9 +10,12 @@ import path from 'node:path';
 import knexFactory from 'knex';
 import { openPostgres, openSqlite, type Db } from '../../src/db/connect.js';
 import { migrateLatest } from '../../src/db/migrate.js';
+import { benchDatabaseUrl, envSwitch } from './env.js';
 
 export interface ScratchDb {
+  /** The database's writer, and its readers (the same on PostgreSQL): see Database in src/db/connect.ts. */
   db: Db;
+  readers: Db;
   engine: 'sqlite' | 'postgresql';
   /** Where the run keeps files (the SQLite file; the app's workspaces dir points here too). */
   dataDir: string;
@@ -28,13 +31,14 @@ export interface ScratchDb {
 export async function openScratchDb(tag: string, name = 'structure'): Promise<ScratchDb> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `hub-bench-${name}-`));
   const removeDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
-  const serverUrl = process.env.DATABASE_URL?.trim();
+  const serverUrl = benchDatabaseUrl();
   if (!serverUrl) {
     const file = path.join(dataDir, 'hub.sqlite');
-    const db = openSqlite(file);
+    const database = openSqlite(file);
     let dropped = false;
     const scratch: ScratchDb = {
-      db,
+      db: database.writer,
+      readers: database.readers,
       engine: 'sqlite',
       dataDir,
       databaseUrl: undefined,
@@ -42,7 +46,7 @@ export async function openScratchDb(tag: string, name = 'structure'): Promise<Sc
       async drop() {
         if (dropped) return;
         dropped = true;
-        await db.destroy().catch(() => undefined);
+        await database.destroy().catch(() => undefined);
         removeDir();
       },
     };
@@ -63,10 +67,11 @@ export async function openScratchDb(tag: string, name = 'structure'): Promise<Sc
         (err instanceof Error ? err.message : String(err)),
     );
   }
-  const db = openPostgres(url.toString());
+  const database = openPostgres(url.toString());
   let dropped = false;
   const scratch: ScratchDb = {
-    db,
+    db: database.writer,
+    readers: database.readers,
     engine: 'postgresql',
     dataDir,
     databaseUrl: url.toString(),
@@ -74,7 +79,7 @@ export async function openScratchDb(tag: string, name = 'structure'): Promise<Sc
     async drop() {
       if (dropped) return;
       dropped = true;
-      await db.destroy().catch(() => undefined);
+      await database.destroy().catch(() => undefined);
       try {
         // WITH (FORCE) (PostgreSQL 13+) ends any connection a crashed request left open.
         await admin.raw('drop database if exists ?? with (force)', [dbName]);
@@ -101,4 +106,27 @@ async function migrated(scratch: ScratchDb): Promise<ScratchDb> {
     throw err;
   }
   return scratch;
+}
+
+/**
+ * ANALYZE the scratch database when BENCH_ANALYZE=1 asks (by default on PostgreSQL, whose planner
+ * needs statistics of freshly seeded tables), timed.
+ */
+export async function analyzeWhenAsked(scratch: ScratchDb): Promise<{ analyzed: boolean; analyzeMs: number | null }> {
+  const analyzed = envSwitch('BENCH_ANALYZE', scratch.engine === 'postgresql');
+  if (!analyzed) return { analyzed, analyzeMs: null };
+  const started = performance.now();
+  await scratch.db.raw('analyze');
+  return { analyzed, analyzeMs: performance.now() - started };
+}
+
+/** What every report of a case on a scratch database starts with: when, on which engine, where. */
+export function reportHeader(scratch: ScratchDb, analyzed: boolean) {
+  return {
+    finishedAt: new Date().toISOString(),
+    node: process.version,
+    database: scratch.engine,
+    where: scratch.where,
+    analyzed,
+  };
 }

@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/db/connect.js';
 import { prng } from './prng.js';
+import { type FolderRow, WORDS } from './seed-rows.js';
 
 export interface StructureSize {
   /** Active projects; about 5 % sit at the root, the rest spread over the folders. */
@@ -138,22 +139,6 @@ const LAST = [
   'Ivanova',
   'Park',
 ];
-const WORDS = [
-  'Atlas',
-  'beacon',
-  'Cobalt',
-  'delta',
-  'Ember',
-  'Fjord',
-  'granite',
-  'Harbor',
-  'Iris',
-  'juniper',
-  'Kestrel',
-  'Lumen',
-  'Meridian',
-  'nimbus',
-];
 
 /** Typed as plain strings, so ids mix with ids read back from rows. */
 const uuid = (): string => randomUUID();
@@ -238,15 +223,7 @@ export async function seedStructure(db: Db, size: StructureSize, tag: string): P
   for (const t of revokedFor) tie(t.id, focus.id, true);
 
   // Folders: roots with children; a few archived children besides (empty of active projects).
-  const folders: {
-    id: string;
-    organization_id: string;
-    parent_id: string | null;
-    name: string;
-    sort_key: string;
-    created_at: string;
-    archived_at: string | null;
-  }[] = [];
+  const folders: FolderRow[] = [];
   const childFolders: string[] = [];
   const archivedFolderCount = Math.max(1, Math.round((size.rootFolders * size.childrenPerRoot) / 100));
   for (let r = 0; r < size.rootFolders; r++) {

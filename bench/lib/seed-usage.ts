@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/db/connect.js';
 import { prng } from './prng.js';
+import { type FolderRow, WORDS } from './seed-rows.js';
 
 export interface UsageSize {
   runs: number;
@@ -84,22 +85,6 @@ export interface GeneratedRuns {
 
 const CHUNK = 500;
 const DAY = 24 * 3600 * 1000;
-const WORDS = [
-  'Atlas',
-  'beacon',
-  'Cobalt',
-  'delta',
-  'Ember',
-  'Fjord',
-  'granite',
-  'Harbor',
-  'Iris',
-  'juniper',
-  'Kestrel',
-  'Lumen',
-  'Meridian',
-  'nimbus',
-];
 const PROVIDERS: readonly [string, readonly string[]][] = [
   ['anthropic', ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5']],
   ['openai', ['gpt-5', 'gpt-5-mini']],
@@ -147,15 +132,6 @@ export async function seedUsageOrg(db: Db, size: UsageSize, tag: string): Promis
   };
   const settings = { organization_id: org.id, members_can_create_projects: false, updated_at: now };
 
-  type FolderRow = {
-    id: string;
-    organization_id: string;
-    parent_id: string | null;
-    name: string;
-    sort_key: string;
-    created_at: string;
-    archived_at: string | null;
-  };
   const folders: FolderRow[] = [];
   /** Active folders with the root they sit under. */
   const placed: { id: string; root: number }[] = [];

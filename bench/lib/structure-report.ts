@@ -1,3 +1,4 @@
+import { int, ms, table } from './report-format.js';
 import type { QueryPlan } from './query-plan.js';
 import type { StructureSize } from './seed-structure.js';
 import type { TimingStats } from './timing.js';
@@ -47,19 +48,7 @@ export interface StructureReport {
   valid: boolean;
 }
 
-const ms = (v: number) => (Number.isFinite(v) ? (v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0)) : '-');
 const kb = (bytes: number) => (bytes >= 10_240 ? `${(bytes / 1024).toFixed(0)} KiB` : `${bytes} B`);
-const int = (n: number) => n.toLocaleString('en-US');
-
-function table(header: string[], rows: string[][], leftColumns = 1): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
-      .join('  ')
-      .trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
-}
 
 /** Plans are printed for slow endpoints, or for all of them with `allPlans` (BENCH_EXPLAIN=1). */
 export function formatStructureReport(report: StructureReport, options: { allPlans: boolean }): string {

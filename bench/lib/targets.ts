@@ -19,9 +19,9 @@ export interface TargetDefinition {
 /**
  * The CPU targets' 250 µs per request was set on the machine of the issue's bracketed figures,
  * where plain Express answering the same bytes used 85 µs. A CPU second is not the same on every
- * machine (here plain Express alone has used up to 317 µs per `/members` request), so each CPU
- * target is printed twice: as the issue words it, and as that same allowance over plain Express in
- * the same run, which holds on any machine.
+ * machine (bench/README.md, "Reading the targets table"), so each CPU target is printed twice: as
+ * the issue words it, and as that same allowance over plain Express in the same run, which holds on
+ * any machine.
  */
 const CPU_LIMIT_OVER_EXPRESS = 250 / 85;
 

@@ -1,3 +1,4 @@
+import { int, ms, table } from './report-format.js';
 import type { QueryPlan } from './query-plan.js';
 import type { UsageSize } from './seed-usage.js';
 import type { CpuTimingStats } from './timing.js';
@@ -82,20 +83,8 @@ export interface UsageBenchReport {
   valid: boolean;
 }
 
-const ms = (v: number) => (Number.isFinite(v) ? (v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0)) : '-');
-const int = (n: number) => n.toLocaleString('en-US');
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const size3 = (t: CpuTimingStats) => `${ms(t.minMs)} / ${ms(t.medianMs)} / ${ms(t.p95Ms)}`;
-
-function table(header: string[], rows: string[][], leftColumns = 1): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
-      .join('  ')
-      .trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
-}
 
 /**
  * Plans are printed with `allPlans` (BENCH_EXPLAIN=1), and for a pass whose unfiltered HTTP median is above

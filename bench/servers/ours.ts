@@ -20,23 +20,25 @@ import { loadConfig } from '../../src/config/config.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { migrateLatest } from '../../src/db/migrate.js';
 import { createApp } from '../../src/http/app.js';
-import { appServerOptions } from '../../src/http/server-objects.js';
+import { appServerOptions } from '../../src/http/platform/server-objects.js';
 import { createLogger } from '../../src/log/logger.js';
 import { login, waitForIdlePool } from '../lib/in-process.js';
 import { LOAD_SIZE, seedStructure } from '../lib/seed-structure.js';
+import { inheritedEnvironment } from '../lib/env.js';
 import { runBenchServer } from '../lib/server-child.js';
 
 await runBenchServer(async () => {
   // DATABASE_URL selects PostgreSQL exactly as in production; otherwise SQLite in a temp dir.
-  const env = loadConfig(process.env);
+  const env = loadConfig(inheritedEnvironment());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-bench-'));
   // The per-organization request rate is still counted on every request, under a ceiling no load
   // here reaches: a 429 would measure the refusal, not the read.
   const config = { ...env, dataDir, ceilings: { ...env.ceilings, requestRate: 1e9 } };
   const onPostgres = config.databaseUrl !== undefined;
-  const db = openDatabase(config);
+  const database = openDatabase(config);
+  const db = database.writer;
   const release = async (): Promise<void> => {
-    await db.destroy();
+    await database.destroy();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
@@ -44,7 +46,7 @@ await runBenchServer(async () => {
     // Info level on, to stdout through the logger's own destination, as in production; the bench
     // starts this child with stdout on /dev/null.
     const logger = createLogger({ level: 'info' });
-    const services = createServices({ config, db, clock: systemClock, logger });
+    const services = createServices({ config, db, readers: database.readers, clock: systemClock, logger });
     // A shared PostgreSQL database may hold an earlier run's org: the tag keeps slugs apart.
     const seed = await seedStructure(db, LOAD_SIZE, randomBytes(4).toString('hex'));
     const owner = await login(services, seed.owner.imOpenId);

@@ -1,17 +1,16 @@
-import type { Services } from '../app/services.js';
+import type { AgentRoleService } from './roles-service.js';
 import type { OperationModule } from '../http/operation-table.js';
-import { pageOf } from '../shared/pagination.js';
-import { toAgentRoleRow } from './mapper.js';
-import { roleOrder } from './roles-store.js';
+import { roleProjection, roleRowOf, toAgentRoleRow } from './projection.js';
 
 /** Agent roles, the skills bound to them, and the model picker: organization administration. */
-export function agentRoleOperations({ agentRoles }: Services) {
+export function agentRoleOperations(agentRoles: AgentRoleService) {
   return {
     listAgentRoles: {
       rule: 'orgAdmin',
       handle: async ({ access, query }) => {
-        const { items, nextCursor } = pageOf(await agentRoles.list(access.organization.id), query, roleOrder);
-        return { roles: items.map(toAgentRoleRow), nextCursor };
+        const roles = await agentRoles.list(access.organization.id);
+        const { items, nextCursor } = roleProjection.pageOf(roles.map(roleRowOf), query);
+        return { roles: items, nextCursor };
       },
     },
 

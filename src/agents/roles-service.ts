@@ -5,20 +5,12 @@ import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, conflict, notFound, unprocessable } from '../errors/api-error.js';
 import { byCodeUnits } from '../shared/order.js';
 import type { AgentModel } from '../config/models.js';
-import { toAgentRoleRow } from './mapper.js';
+import { toAgentRoleRow } from './projection.js';
 import type { AgentRoleStore, RoleDefinition, RoleWithSkills } from './roles-store.js';
+import type { Schema } from '../api/types.js';
 
 /** A role as `PUT /agent-roles/{roleId}` gives it: only the label is required. */
-export interface PutRoleInput {
-  label: string;
-  defaultModel?: string | null | undefined;
-  systemPrompt?: string | null | undefined;
-  tools?: string[] | null | undefined;
-  sortOrder?: number | undefined;
-  isDefault?: boolean | undefined;
-  /** An active agent library folder, null for the root; left out, the role stays where it is. */
-  libraryFolderId?: string | null | undefined;
-}
+export type PutRoleInput = Schema<'PutAgentRoleRequest'>;
 
 /** Checks that a library folder is an active one of the organization (404 `folder_not_found`). */
 export type LibraryFolderCheck = (organizationId: string, folderId: string, trx: Executor) => Promise<unknown>;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
-import { byCodeUnits, byName } from '../shared/order.js';
-import { listOrder } from '../shared/pagination.js';
+import { byCodeUnits } from '../shared/order.js';
 
 /**
  * A row of `agent_roles`. `id` is the row's own key (what `agent_role_skills.role_id` points
@@ -49,14 +48,6 @@ export interface SkillRef {
   name: string;
 }
 
-/** By ascending sortOrder, then label as people read it, then roleId, so the order is total. */
-export const roleOrder = listOrder(
-  ({ role }: RoleWithSkills) => [Number(role.sort_order), role.label, role.role_id],
-  (a: number, b: number) => a - b,
-  byName,
-  byCodeUnits,
-);
-
 /** Agent roles and the skills bound to them. */
 export class AgentRoleStore {
   /** Every role of the organization, disabled ones too, with its bound skills: two queries in all. */
@@ -71,9 +62,7 @@ export class AgentRoleStore {
     ]);
     const namesByRole = new Map<string, string[]>();
     for (const { role_key, name } of bindings) namesByRole.set(role_key, [...(namesByRole.get(role_key) ?? []), name]);
-    return roleOrder.sorted(
-      roles.map((role) => ({ role, skillNames: (namesByRole.get(role.id) ?? []).sort(byCodeUnits) })),
-    );
+    return roles.map((role) => ({ role, skillNames: (namesByRole.get(role.id) ?? []).sort(byCodeUnits) }));
   }
 
   async find(

@@ -45,7 +45,7 @@ export async function tokenCommand(
     try {
       const { record, token } = await runtime.apiTokens.create(
         { organizationId: org.id, userId: user.id, isOrgAdmin: isOrgAdminRole(access.role) },
-        { name, scopes, expiresAt },
+        { name, scopes: scopes.filter(isScope), expiresAt },
       );
       const until = record.expires_at ? `until ${record.expires_at}` : 'until revoked';
       io.stderr.write(`created API token ${record.prefix}… (${record.id}) for ${imOpenId} in ${orgSlug}, ${until}\n`);

@@ -1,11 +1,10 @@
-import type { Services } from '../app/services.js';
 import { isOrgAdminRole } from '../auth/rules.js';
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
-import type { OperationId } from '../http/operation-types.js';
-import { pageOf } from '../shared/pagination.js';
-import { toApiToken } from './mapper.js';
-import { apiTokenOrder } from './store.js';
-import type { TokenCaller } from './service.js';
+import type { OperationId } from '../api/types.js';
+import { apiTokenProjection } from './projection.js';
+import type { TokenCaller, ApiTokenService } from './service.js';
+
+const { toApi: toApiToken } = apiTokenProjection;
 
 const callerOf = ({ access, session }: Pick<OrgContext<OperationId>, 'access' | 'session'>): TokenCaller => ({
   organizationId: access.organization.id,
@@ -14,7 +13,7 @@ const callerOf = ({ access, session }: Pick<OrgContext<OperationId>, 'access' | 
 });
 
 /** Personal API tokens: create (shown once), list, revoke. Signed-in members only, never a token. */
-export function apiTokenOperations({ apiTokens }: Services) {
+export function apiTokenOperations(apiTokens: ApiTokenService) {
   return {
     createApiToken: {
       rule: 'member',
@@ -28,8 +27,8 @@ export function apiTokenOperations({ apiTokens }: Services) {
     listApiTokens: {
       rule: 'member',
       async handle(ctx) {
-        const { items, nextCursor } = pageOf(await apiTokens.list(callerOf(ctx)), ctx.query, apiTokenOrder);
-        return { tokens: items.map(toApiToken), nextCursor };
+        const { items, nextCursor } = apiTokenProjection.pageOf(await apiTokens.list(callerOf(ctx)), ctx.query);
+        return { tokens: items, nextCursor };
       },
     },
 

@@ -5,11 +5,12 @@ import { MINUTE_MS, type Clock } from '../config/clock.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError, badRequest, notFound } from '../errors/api-error.js';
 import { PROCESS_LOCAL, TtlCache, type CacheInvalidations } from '../shared/ttl-cache.js';
-import { toApiToken } from './mapper.js';
+import { apiTokenProjection } from './projection.js';
 import { isScope, type Scope } from './scopes.js';
 import { looksLikeApiToken, newApiTokenSecret, VISIBLE_PREFIX_LENGTH } from './secret.js';
 import type { ApiTokenRecord, ApiTokenStore } from './store.js';
 import type { User } from '../users/store.js';
+import type { Schema } from '../api/types.js';
 
 /** `lastUsedAt` is written at most this often per token, not on every request. */
 const TOUCH_INTERVAL_MS = MINUTE_MS;
@@ -21,11 +22,7 @@ export interface TokenCaller {
   isOrgAdmin: boolean;
 }
 
-export interface NewTokenInput {
-  name: string;
-  scopes: string[];
-  expiresAt?: string | null | undefined;
-}
+export type NewTokenInput = Schema<'CreateApiTokenRequest'>;
 
 /** A token that authenticated a request: whom it acts for, where, and within which scopes. */
 export interface AuthenticatedToken {
@@ -92,7 +89,7 @@ export class ApiTokenService {
         organizationId: caller.organizationId,
         target: { type: 'api_token', id },
         before: null,
-        after: toApiToken(created),
+        after: apiTokenProjection.toApi(created),
       });
       return created;
     });
@@ -116,8 +113,8 @@ export class ApiTokenService {
       await recordChange(trx, {
         organizationId: caller.organizationId,
         target: { type: 'api_token', id: tokenId },
-        before: toApiToken(before),
-        after: toApiToken(after),
+        before: apiTokenProjection.toApi(before),
+        after: apiTokenProjection.toApi(after),
       });
       return { record: after, hash: await this.store.hashOf(trx, tokenId) };
     });

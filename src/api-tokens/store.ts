@@ -1,6 +1,4 @@
 import type { Executor } from '../db/unit-of-work.js';
-import { byCodeUnits } from '../shared/order.js';
-import { listOrder } from '../shared/pagination.js';
 
 /** A token's row joined to the member it acts for. */
 export interface ApiTokenRecord {
@@ -49,13 +47,6 @@ const COLUMNS = [
   't.revoked_at',
 ];
 
-/** Newest first; the id breaks ties between tokens created in the same millisecond. */
-export const apiTokenOrder = listOrder(
-  (t: ApiTokenRecord) => [t.created_at, t.id],
-  (a: string, b: string) => byCodeUnits(b, a),
-  (a: string, b: string) => byCodeUnits(b, a),
-);
-
 const tokens = (db: Executor) => db('api_tokens as t').join('users as u', 'u.id', 't.user_id');
 
 /** API tokens of an organization. Only the SHA-256 of a token is ever written. */
@@ -76,11 +67,11 @@ export class ApiTokenStore {
     });
   }
 
-  /** Newest first; `userId` narrows to one member's tokens. */
+  /** The organization's tokens, in no order; `userId` narrows to one member's. */
   list(db: Executor, organizationId: string, userId?: string): Promise<ApiTokenRecord[]> {
     const query = tokens(db).where('t.organization_id', organizationId);
     if (userId !== undefined) query.where('t.user_id', userId);
-    return query.select(COLUMNS).then((rows: ApiTokenRecord[]) => apiTokenOrder.sorted(rows));
+    return query.select(COLUMNS);
   }
 
   find(db: Executor, organizationId: string, tokenId: string): Promise<ApiTokenRecord | undefined> {

@@ -49,48 +49,29 @@ import type { CacheInvalidations } from '../shared/ttl-cache.js';
 import { SkillIngestion } from '../skills/ingest.js';
 import { SkillService } from '../skills/service.js';
 import { SkillStore } from '../skills/store.js';
+import { UserIdentityStore } from '../identity/identity-store.js';
+import { LarkProtocol } from '../identity/lark.js';
+import { OidcProtocol } from '../identity/oidc.js';
+import { PendingSignInStore } from '../identity/pending-store.js';
+import { IdentityProviderStore } from '../identity/provider-store.js';
+import { IdentityProviderService } from '../identity/providers.js';
+import { SignInService } from '../identity/sign-in.js';
+import { buildOperationTable } from './operations.js';
+import type { Services } from './service-set.js';
+import { InvitationService } from '../invitations/service.js';
+import { InvitationStore } from '../invitations/store.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
 
-export interface Services {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  logger: Logger;
-  users: UserStore;
-  sessions: SessionService;
-  orgAccess: OrgAccessResolver;
-  organizations: OrganizationService;
-  authorizer: Authorizer;
-  /** Personal API tokens: create, list, revoke, and the bearer check. */
-  apiTokens: ApiTokenService;
-  /** Reads the audit log. */
-  auditLog: AuditLog;
-  folderStore: FolderStore;
-  folders: FolderService;
-  projects: ProjectService;
-  teamAccess: TeamAccessService;
-  explorer: ExplorerService;
-  usage: UsageService;
-  members: MemberService;
-  teams: TeamService;
-  capacity: CapacityService;
-  connections: ConnectionService;
-  /** What the agent runtime calls for decrypted credentials. */
-  credentials: CredentialResolver;
-  /** Agent roles, their skill bindings and the model picker. */
-  agentRoles: AgentRoleService;
-  /** The agent library: the folder tree that groups roles and skills (the same rules as project folders). */
-  library: LibraryService;
-  /** Agent skills: the ingestion pipeline, the store on disk (`<data>/skills`) and the PATCH rules. */
-  skills: SkillService;
-}
+export type { Services };
 
-/** Wires stores and services once per process (or per test). */
+/** Wires stores, services and the operations over them once per process (or per test). */
 export function createServices(deps: {
   config: Config;
   db: Db;
+  /** The database's readers (Database.readers); without them kept reads run on `db`. */
+  readers?: Db;
   clock: Clock;
   logger: Logger;
   accessCacheTtlMs?: number;
@@ -104,8 +85,9 @@ export function createServices(deps: {
   sharedDatabase?: { invalidations: CacheInvalidations } | undefined;
 }): Services {
   const { config, db, clock, logger } = deps;
+  const readers = deps.readers ?? db;
   const ttl = deps.accessCacheTtlMs ?? DEFAULT_ACCESS_CACHE_TTL_MS;
-  const uow = new UnitOfWork(db);
+  const uow = new UnitOfWork(db, readers, config.dbWaitMs);
   const users = new UserStore();
   const orgStore = new OrganizationStore();
   const invalidations = deps.sharedDatabase?.invalidations;
@@ -171,9 +153,34 @@ export function createServices(deps: {
     clock,
     requireLibraryFolder,
   );
-  return {
+  const identityProviders = new IdentityProviderService(uow, new IdentityProviderStore(), keyrings, clock, {
+    oidc: new OidcProtocol(),
+    lark: new LarkProtocol(),
+  });
+  const signIn = new SignInService(
+    uow,
+    identityProviders,
+    new PendingSignInStore(),
+    new UserIdentityStore(),
+    users,
+    sessions,
+    clock,
+    config.baseUrl,
+  );
+  const invitations = new InvitationService(
+    uow,
+    new InvitationStore(),
+    memberStore,
+    teamStore,
+    users,
+    orgAccess,
+    capacity,
+    clock,
+  );
+  const services = {
     config,
     db,
+    readers,
     clock,
     logger,
     users,
@@ -197,5 +204,9 @@ export function createServices(deps: {
     agentRoles,
     library,
     skills,
+    identityProviders,
+    signIn,
+    invitations,
   };
+  return { ...services, operations: buildOperationTable(services) };
 }

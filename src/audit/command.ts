@@ -1,7 +1,9 @@
 import { parseCommandArgs, timeFlag } from '../cli/args.js';
 import type { Runtime } from '../cli/runtime.js';
 import { UsageError } from '../cli/usage-error.js';
-import { toAuditEvent } from './mapper.js';
+import { auditEventProjection } from './projection.js';
+
+const { toApi: toAuditEvent } = auditEventProjection;
 
 /** Events read per query while printing; the log itself may be any length. */
 const PAGE = 500;

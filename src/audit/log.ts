@@ -1,6 +1,7 @@
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { decodeCursor, type Page, pageOfRows } from '../shared/pagination.js';
-import type { AuditEventRecord, AuditFilters, AuditStore } from './store.js';
+import { type AuditEventRecord, auditEventProjection } from './projection.js';
+import type { AuditFilters, AuditStore } from './store.js';
 
 /** Reads the audit log a page at a time, newest first. */
 export class AuditLog {
@@ -20,6 +21,6 @@ export class AuditLog {
   ): Promise<Page<AuditEventRecord>> {
     const beforeSeq = page.cursor === undefined ? undefined : Number(decodeCursor(page.cursor, 1)[0]);
     const rows = await this.store.list(this.uow.executor, organizationId, filters, page.limit + 1, beforeSeq);
-    return pageOfRows(rows, page.limit, (event) => [Number(event.seq)]);
+    return pageOfRows(rows, page.limit, auditEventProjection.keyOfRow);
   }
 }

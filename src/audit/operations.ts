@@ -1,9 +1,11 @@
-import type { Services } from '../app/services.js';
+import type { AuditLog } from './log.js';
 import type { OperationModule } from '../http/operation-table.js';
-import { toAuditEvent } from './mapper.js';
+import { auditEventProjection } from './projection.js';
+
+const { toApi: toAuditEvent } = auditEventProjection;
 
 /** The audit log, for org admins. */
-export function auditOperations({ auditLog }: Services) {
+export function auditOperations(auditLog: AuditLog) {
   return {
     listAuditEvents: {
       rule: 'orgAdmin',

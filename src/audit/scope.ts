@@ -1,9 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** Who made a change: a signed-in member, an API token acting for one, or the host console. */
+/**
+ * Who made a change: a signed-in member, an API token acting for one, the host console, or the
+ * service itself acting on a rule an admin set (`system`: automatic membership).
+ */
 export interface AuditActor {
-  type: 'user' | 'token' | 'console';
-  /** The user's id, or the token's; null for the console. */
+  type: 'user' | 'token' | 'console' | 'system';
+  /** The user's id, or the token's; null for the console and the system. */
   id: string | null;
   displayName: string;
 }
@@ -29,8 +32,9 @@ let openScopes = 0;
 /**
  * Runs `work` in the scope. The storage is disabled again whenever the last open scope ends:
  * while an AsyncLocalStorage is enabled, Node 20 runs a hook for every promise the process
- * makes, and a server that had served one change paid 5–7 % more CPU on every read after it
- * (bench `load`). Reads never open a scope, so they run without the hook once changes are done.
+ * makes, and a server that had served one change paid more CPU on every read after it (bench
+ * `load`, bench/README.md). Reads never open a scope, so they run without the hook once changes
+ * are done.
  */
 export async function withAuditScope<T>(scope: AuditScope, work: () => Promise<T>): Promise<T> {
   openScopes += 1;

@@ -1,19 +1,5 @@
 import type { Executor } from '../db/unit-of-work.js';
-
-export interface AuditEventRecord {
-  seq: number | string;
-  id: string;
-  organization_id: string;
-  at: string;
-  actor_type: 'user' | 'token' | 'console';
-  actor_id: string | null;
-  actor_display_name: string;
-  action: string;
-  target_type: string;
-  target_id: string | null;
-  request_id: string | null;
-  changes: string;
-}
+import { type AuditEventRecord, auditEventProjection } from './projection.js';
 
 export interface AuditFilters {
   actorId?: string | undefined;
@@ -49,6 +35,6 @@ export class AuditStore {
     if (filters.from !== undefined) query.where('at', '>=', filters.from);
     if (filters.to !== undefined) query.where('at', '<', filters.to);
     if (beforeSeq !== undefined) query.where('seq', '<', beforeSeq);
-    return query.orderBy('seq', 'desc').limit(limit).select('*');
+    return query.orderBy(auditEventProjection.sqlOrder).limit(limit).select('*');
   }
 }

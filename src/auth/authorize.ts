@@ -128,16 +128,22 @@ export function bearerToken(req: Request): string | undefined {
   return match ? match[1] : '';
 }
 
-/**
- * The session token from the Cookie header. Only this one cookie matters to the service, so it
- * is picked out directly rather than parsing every cookie of every request.
- */
+/** The session token from the Cookie header. */
 export function sessionToken(req: Request): string | undefined {
+  return cookieValue(req, SESSION_COOKIE);
+}
+
+/**
+ * One cookie's value from the request's `Cookie` header; undefined when absent or empty. The
+ * service reads only its own few cookies, so each is picked out directly rather than parsing
+ * every cookie of every request.
+ */
+export function cookieValue(req: Request, name: string): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+    if (eq !== -1 && part.slice(0, eq).trim() === name) {
       const value = part.slice(eq + 1).trim();
       return value === '' ? undefined : value;
     }

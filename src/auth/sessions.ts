@@ -1,6 +1,6 @@
 import type { Clock } from '../config/clock.js';
 import { DAY_MS, MINUTE_MS } from '../config/clock.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
+import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError, unauthenticated } from '../errors/api-error.js';
 import type { User, UserStore } from '../users/store.js';
 import { PROCESS_LOCAL, TtlCache, type CacheInvalidations } from '../shared/ttl-cache.js';
@@ -84,6 +84,20 @@ export class SessionService {
       return true;
     });
     if (!redeemed) throw unauthenticated('This login link is unknown, expired or already used. Ask for a new one.');
+    return { token, expiresAt };
+  }
+
+  /** Starts a session for a user who signed in another way (an identity provider), in the caller's transaction. */
+  async startSession(trx: Executor, userId: string): Promise<IssuedSession> {
+    const now = this.clock.now();
+    const token = newToken();
+    const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
+    await this.store.insertSession(trx, {
+      tokenHash: hashToken(token),
+      userId,
+      createdAt: now.toISOString(),
+      expiresAt: expiresAt.toISOString(),
+    });
     return { token, expiresAt };
   }
 

@@ -1,4 +1,4 @@
-import type { Schema } from '../http/operation-types.js';
+import type { Schema } from '../api/types.js';
 
 export type CapacityDimension = Schema<'CapacityDimension'>;
 

@@ -1,4 +1,4 @@
-import type { Schema } from '../http/operation-types.js';
+import type { Schema } from '../api/types.js';
 import { CAPACITY_DIMENSIONS, type CapacityDimension, type DimensionValues } from './dimensions.js';
 
 /** The capacity policy as the API shows it, and as its audit events record it. */

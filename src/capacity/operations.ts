@@ -1,8 +1,8 @@
-import type { Services } from '../app/services.js';
+import type { CapacityService } from './service.js';
 import type { OperationModule } from '../http/operation-table.js';
 
 /** The organization's capacity policy: ceilings, its own limits and the effective limits. */
-export function capacityOperations({ capacity }: Services) {
+export function capacityOperations(capacity: CapacityService) {
   return {
     getCapacityPolicy: {
       rule: 'orgAdmin',

@@ -15,8 +15,11 @@ import { CAPACITY_DIMENSIONS, isCapacityDimension } from '../capacity/dimensions
 import { serve } from './serve.js';
 import { tokenCommand } from '../api-tokens/command.js';
 import { auditCommand } from '../audit/command.js';
+import { inviteCommand } from '../invitations/command.js';
 import { CONSOLE_ACTOR, type AuditScope, withAuditScope } from '../audit/scope.js';
 import { UsageError } from './usage-error.js';
+import { environmentFault } from '../errors/environment-fault.js';
+import { identityProviderCommand } from '../identity/command.js';
 
 const USAGE = `Usage: hub <command>
 
@@ -41,6 +44,17 @@ Commands:
   token create <org> <imOpenId> --name N --scopes a,b [--expires 30d]
                                            create an API token for a member (printed alone on stdout, shown once;
                                            scopes like members:read, teams:write; --expires: a duration or a time)
+  identity-provider set <id> --kind oidc|lark --label L (--issuer U | --base-url U) --client-id X
+                                           [--subject-claim C] [--token-auth client_secret_post]
+                                           [--allowed-tenants k1,k2] [--allowed-email-domains d1,d2]
+                                           create or replace a sign-in provider and enable it; the client secret
+                                           comes from HUB_IDP_CLIENT_SECRET or one line on stdin, never the command
+                                           line (lark: --allowed-tenants required, --base-url default open.feishu.cn)
+  identity-provider list                   print the sign-in providers, one per line (never a secret)
+  identity-provider disable <id>           stop sign-ins through a provider
+  invite <org> --role R [--team T]… [--email E] [--expires 7d]
+                                           print an invitation link (shown once; --team: a team slug, repeatable;
+                                           --email: only that verified address may accept; --expires: 1d to 30d)
   audit <org> [--since 7d|<time>] [--limit N] [--json]
                                            print the organization's audit events, newest first (--json: one
                                            JSON object per line)
@@ -48,7 +62,8 @@ Commands:
 Options: hub --version, hub <command> --help.
 
 Configuration comes from the environment: HOST, PORT, HUB_DATA_DIR, DATABASE_URL, HUB_BASE_URL,
-HUB_MASTER_KEYS, HUB_ACTIVE_KEY_ID, LOG_LEVEL, HUB_SHUTDOWN_GRACE_MS (see .env.example).`;
+HUB_MASTER_KEYS, HUB_ACTIVE_KEY_ID, LOG_LEVEL, HUB_SHUTDOWN_GRACE_MS, HUB_TRUSTED_PROXIES,
+HUB_OUTBOUND_ALLOW_PRIVATE, HUB_SIGNIN_RATE (see .env.example).`;
 
 /** `hub <command> --help`: the command's lines of the usage. */
 function commandHelp(name: string): string | undefined {
@@ -176,6 +191,19 @@ const commands: Record<string, Command> = {
 
   audit: (args) => auditCommand(args, withRuntime, { stdout: process.stdout }),
 
+  invite: (args) => inviteCommand(args, withRuntime, { stdout: process.stdout, stderr: process.stderr }),
+
+  'identity-provider': (args) => {
+    const config = loadConfig();
+    const io = {
+      secret: config.identityProviderSecret,
+      allowHttp: config.outboundAllowPrivate,
+      stdin: process.stdin,
+      stdout: process.stdout,
+    };
+    return identityProviderCommand(args, (work) => withRuntime(work, config), io);
+  },
+
   capacity: async (args) => {
     const [sub, ...rest] = args;
     if (sub !== 'clear') throw new UsageError(`unknown subcommand "capacity ${sub ?? ''}"; expected "capacity clear"`);
@@ -249,9 +277,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`hub ${name}: ${err.message}\n`);
       return 2;
     }
-    // The environment is wrong (a port in use, a database that does not answer): one line, exit 1.
-    if (err instanceof StartupError) {
-      process.stderr.write(`hub ${name}: ${err.message}\n`);
+    // The environment is wrong (a port in use, a database that does not answer, a full disk): one
+    // line, exit 1. Commands write in one transaction, so nothing of theirs was written.
+    const fault = err instanceof StartupError ? err : environmentFault(err);
+    if (fault) {
+      process.stderr.write(`hub ${name}: ${fault.message}\n`);
       return 1;
     }
     const message = err instanceof Error ? withoutStatement(err.message) : String(err);

@@ -32,8 +32,13 @@ export async function openRuntime(
 ): Promise<Runtime> {
   const config = options.config ?? loadConfig();
   const logger = options.logger ?? createLogger({ level: config.logLevel, destination: process.stderr as never });
-  const db = openDatabase(config);
-  quietDriverWarnings(db, logger);
+  // knex prints each failed connection attempt with its stack on the console ("Acquire connection
+  // error: …"); the failure itself reaches the caller, which reports it in one line. The warning
+  // goes to the log at debug level instead, its first line only.
+  const database = openDatabase(config, {
+    warn: (message) => logger.debug({ warning: message.split('\n', 1)[0] }, 'database driver warning'),
+  });
+  const db = database.writer;
   let migrationsApplied: string[];
   let keyring: Keyring | undefined;
   const invalidations = config.databaseUrl ? new PostgresInvalidations(db, logger) : undefined;
@@ -48,12 +53,13 @@ export async function openRuntime(
     if (invalidations && options.listen) await invalidations.start();
   } catch (err) {
     await invalidations?.close();
-    await db.destroy();
+    await database.destroy();
     throw err;
   }
   const services = createServices({
     config,
     db,
+    readers: database.readers,
     clock: systemClock,
     logger,
     keyring,
@@ -64,21 +70,9 @@ export async function openRuntime(
     migrationsApplied,
     close: async () => {
       await invalidations?.close();
-      await db.destroy();
+      await database.destroy();
     },
   };
-}
-
-/**
- * knex prints each failed connection attempt with its stack on the console ("Acquire connection
- * error: …"); the failure itself reaches the caller, which reports it in one line. The warning
- * goes to the log at debug level instead, its first line only.
- */
-function quietDriverWarnings(db: Db, logger: Logger): void {
-  const knexLogger = (db.client as { logger?: { _warn?: unknown } }).logger;
-  if (knexLogger)
-    knexLogger._warn = (message: unknown) =>
-      logger.debug({ warning: String(message).split('\n', 1)[0] }, 'database driver warning');
 }
 
 /** How long a start waits for another instance's migration run to finish. */

@@ -1,7 +1,8 @@
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../http/app.js';
-import { appServerObjects } from '../http/server-objects.js';
+import { appServerObjects } from '../http/platform/server-objects.js';
+import { stdoutLogOutput } from '../log/log-output.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { HOUR_MS } from '../config/clock.js';
@@ -15,6 +16,9 @@ import {
   type Runtime,
 } from './runtime.js';
 import { StartupError } from './startup-error.js';
+
+/** How long a stopping server waits for its last log lines to leave. */
+const LOG_SETTLE_MS = 1_000;
 
 const DEMO = { slug: 'demo', name: 'Demo Organization', ownerImOpenId: 'demo-owner', ownerDisplayName: 'Demo Owner' };
 
@@ -40,7 +44,8 @@ export interface ServeOptions {
  */
 export async function serve(options: ServeOptions): Promise<void> {
   const configured = loadConfig();
-  const logger = createLogger({ level: configured.logLevel });
+  const logOutput = stdoutLogOutput({ bufferBytes: configured.logBufferBytes });
+  const logger = createLogger({ level: configured.logLevel, destination: logOutput });
   const state: InstanceState = { draining: false };
 
   let handler: (req: IncomingMessage, res: ServerResponse) => void = answerWhileStarting;
@@ -66,7 +71,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     if ((options.demo || !config.databaseUrl) && (await runtime.organizations.isEmpty()))
       await seedDemo(runtime, config, logger);
 
-    const app = createApp(runtime, { instance: state });
+    const app = createApp(runtime, { instance: state, logOutput });
     objects.adopt(app);
     handler = app;
     const other = otherServerOn(config.dataDir);
@@ -116,7 +121,8 @@ export async function serve(options: ServeOptions): Promise<void> {
         .finally(() => {
           forgetServerBaseUrl(config.dataDir);
           logger.info('stopped');
-          process.exit(0);
+          // The last lines may still wait for a slow reader of stdout; a stalled one is not waited for.
+          logOutput.settle(LOG_SETTLE_MS).finally(() => process.exit(0));
         });
     });
     // Connections idle now would hold close() open until their keep-alive timeout.

@@ -1,9 +1,11 @@
 import path from 'node:path';
 import type { DimensionValues } from '../capacity/dimensions.js';
 import { parseCeilings } from './ceilings.js';
+import { DEFAULT_LOG_BUFFER_BYTES } from '../log/log-output.js';
 import { ConfigError } from './config-error.js';
 import { parseMasterKeyVariables, type MasterKeys } from './master-keys.js';
 import { parseModels, type AgentModel } from './models.js';
+import { parseTrustedProxies } from './trusted-proxies.js';
 
 /**
  * Everything the service and the host console read from the environment, parsed and checked
@@ -30,6 +32,14 @@ export interface Config {
    */
   shutdownGraceMs: number;
   /**
+   * How long a request waits for the database before it is answered 503 (`HUB_DB_WAIT_MS`): for a
+   * PostgreSQL connection (`database_unavailable`), or for SQLite's write lock held by another
+   * process (`database_busy`).
+   */
+  dbWaitMs: number;
+  /** Bytes of log lines that may wait for a stalled reader of stdout before lines are dropped. */
+  logBufferBytes: number;
+  /**
    * Platform ceilings set by `HUB_CEILING_<DIMENSION>`; a dimension left out takes its built-in
    * ceiling, never none (`platformCeilings` in src/capacity/ceilings.ts).
    */
@@ -43,15 +53,33 @@ export interface Config {
    * `HUB_PROVIDER_AUTH_TOKEN` and `HUB_PROVIDER_VENDOR_API_KEY` (else the command reads stdin).
    */
   platformProvider: { authToken: string | undefined; vendorApiKey: string | undefined };
+  /**
+   * `HUB_TRUSTED_PROXIES`: proxies whose `X-Forwarded-For` hop is skipped when finding a request's
+   * client address (addresses or CIDR blocks); empty: the socket's address is the client's.
+   */
+  trustedProxies: string[];
+  /**
+   * `HUB_OUTBOUND_ALLOW_PRIVATE=1`: identity providers may be reached over plain http (a provider
+   * on loopback in tests); otherwise only https.
+   */
+  outboundAllowPrivate: boolean;
+  /** Sign-in attempts (starts and callbacks) one client address may make per minute (`HUB_SIGNIN_RATE`). */
+  signInRatePerMinute: number;
+  /** `hub identity-provider set` only: the client secret to seal (`HUB_IDP_CLIENT_SECRET`, else stdin). */
+  identityProviderSecret: string | undefined;
 }
 
 const DEFAULT_PORT = 8080;
 const DEFAULT_HOST = '127.0.0.1';
 /** Long enough for any API request (skill installs included), short of a typical orchestrator's kill timeout (30 s). */
 const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/** Long enough for any write the app or the host console makes; short enough that a client is told. */
+export const DEFAULT_DB_WAIT_MS = 5_000;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 /** Skill installs carry whole directories as JSON, so the default is well above a typical API body. */
 const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
+/** A person signs in a few times a day; a flood from one address is somebody guessing or probing. */
+const DEFAULT_SIGNIN_RATE = 30;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parseInteger(env.PORT, 'PORT', DEFAULT_PORT, 0, 65535);
@@ -79,6 +107,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       0,
       600_000,
     ),
+    dbWaitMs: parseInteger(env.HUB_DB_WAIT_MS, 'HUB_DB_WAIT_MS', DEFAULT_DB_WAIT_MS, 100, 600_000),
+    logBufferBytes: parseInteger(
+      env.HUB_LOG_BUFFER_BYTES,
+      'HUB_LOG_BUFFER_BYTES',
+      DEFAULT_LOG_BUFFER_BYTES,
+      0,
+      1024 ** 3,
+    ),
     ceilings: parseCeilings(env, bodyLimitBytes),
     models: parseModels(env.HUB_MODELS),
     masterKeys: parseMasterKeyVariables(
@@ -89,7 +125,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       authToken: env.HUB_PROVIDER_AUTH_TOKEN || undefined,
       vendorApiKey: env.HUB_PROVIDER_VENDOR_API_KEY || undefined,
     },
+    trustedProxies: parseTrustedProxies(env.HUB_TRUSTED_PROXIES),
+    outboundAllowPrivate: parseFlag(env.HUB_OUTBOUND_ALLOW_PRIVATE, 'HUB_OUTBOUND_ALLOW_PRIVATE'),
+    signInRatePerMinute: parseInteger(env.HUB_SIGNIN_RATE, 'HUB_SIGNIN_RATE', DEFAULT_SIGNIN_RATE, 1, 100_000),
+    identityProviderSecret: env.HUB_IDP_CLIENT_SECRET || undefined,
   };
+}
+
+function parseFlag(raw: string | undefined, name: string): boolean {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === '0') return false;
+  if (value === '1') return true;
+  throw new ConfigError(`${name} must be 1 or 0, got "${raw}"`);
 }
 
 function parseInteger(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {

@@ -1,8 +1,29 @@
 import type { MasterKeys } from '../config/master-keys.js';
-import { fixedKeyring, lazyKeyring, loadKeyring, type Keyring, type KeyringSource } from '../crypto/keyring.js';
+import {
+  fixedKeyring,
+  lazyKeyring,
+  loadKeyring,
+  type Keyring,
+  type KeyringSource,
+  type KeyUsage,
+} from '../crypto/keyring.js';
 import type { Executor } from '../db/unit-of-work.js';
+import { IdentityProviderStore } from '../identity/provider-store.js';
 import type { Logger } from '../log/logger.js';
 import { ConnectionStore } from './store.js';
+
+/** Every envelope the keyring seals: connection credentials and identity providers' client secrets. */
+async function sealedKeyUsage(db: Executor): Promise<KeyUsage[]> {
+  const usage = new Map<string, KeyUsage>();
+  const all = [...(await new ConnectionStore().keyUsage(db)), ...(await new IdentityProviderStore().keyUsage(db))];
+  for (const u of all) {
+    const entry = usage.get(u.keyId) ?? { keyId: u.keyId, versions: 0, activeVersions: 0 };
+    entry.versions += u.versions;
+    entry.activeVersions += u.activeVersions;
+    usage.set(u.keyId, entry);
+  }
+  return [...usage.values()];
+}
 
 /**
  * Loads the master keys at start-up (`hub serve`, and host-console commands that seal), after
@@ -13,8 +34,7 @@ export function loadStartupKeyring(
   db: Executor,
   options: { masterKeys: MasterKeys | undefined; dataDir: string; logger: Logger },
 ): Promise<Keyring> {
-  const store = new ConnectionStore();
-  return loadKeyring({ ...options, keyUsage: () => store.keyUsage(db) });
+  return loadKeyring({ ...options, keyUsage: () => sealedKeyUsage(db) });
 }
 
 /**
@@ -30,6 +50,5 @@ export function connectionKeyrings(deps: {
 }): KeyringSource {
   if (deps.keyring) return fixedKeyring(deps.keyring);
   const { db, masterKeys, dataDir, logger } = deps;
-  const store = new ConnectionStore();
-  return lazyKeyring(() => loadKeyring({ masterKeys, dataDir, keyUsage: () => store.keyUsage(db), logger }));
+  return lazyKeyring(() => loadKeyring({ masterKeys, dataDir, keyUsage: () => sealedKeyUsage(db), logger }));
 }

@@ -1,15 +1,22 @@
-import type { Services } from '../app/services.js';
+import type { ConnectionService } from './service.js';
 import type { OperationModule } from '../http/operation-table.js';
-import { toCapabilityConnectionRow, toChatApplicationConnection, toProviderConnectionRow } from './mapper.js';
+import {
+  capabilityConnectionProjection,
+  providerConnectionProjection,
+  toCapabilityConnectionRow,
+  toChatApplicationConnection,
+  toProviderConnectionRow,
+} from './projection.js';
 
 /** Provider, chat-application and external-capability connections; secrets go in, never out. */
-export function connectionOperations({ connections }: Services) {
+export function connectionOperations(connections: ConnectionService) {
   return {
     listProviderConnections: {
       rule: 'orgAdmin',
-      handle: async ({ access }) => ({
-        connections: (await connections.listProviders(access.organization.id)).map(toProviderConnectionRow),
-      }),
+      handle: async ({ access }) => {
+        const rows = await connections.listProviders(access.organization.id);
+        return { connections: providerConnectionProjection.order.sorted(rows.map(toProviderConnectionRow)) };
+      },
     },
 
     rotateProviderConnection: {
@@ -33,9 +40,10 @@ export function connectionOperations({ connections }: Services) {
 
     listCapabilityConnections: {
       rule: 'orgAdmin',
-      handle: async ({ access }) => ({
-        connections: (await connections.listCapabilities(access.organization.id)).map(toCapabilityConnectionRow),
-      }),
+      handle: async ({ access }) => {
+        const rows = await connections.listCapabilities(access.organization.id);
+        return { connections: capabilityConnectionProjection.order.sorted(rows.map(toCapabilityConnectionRow)) };
+      },
     },
 
     putCapabilityConnection: {

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { parseCommandArgs } from '../cli/args.js';
+import { readStdin } from '../cli/read-stdin.js';
 import { UsageError } from '../cli/usage-error.js';
 import type { Runtime } from '../cli/runtime.js';
 import type { Config } from '../config/config.js';
@@ -87,7 +88,7 @@ async function readSecrets(
   if (vendorApiKey !== undefined) throw new UsageError(`${ENV_VENDOR_KEY} is set but ${ENV_TOKEN} is not`);
   // Typing a secret into a terminal echoes it; a pipe or a file is the way in.
   if (stdin.isTTY) throw new UsageError(`no credentials given: ${HOW}`);
-  const text = await readAll(stdin);
+  const text = await readStdin(stdin, MAX_STDIN_BYTES);
   if (text.trim() === '') throw new UsageError(`no credentials given: ${HOW}`);
   let parsed: unknown;
   try {
@@ -122,18 +123,6 @@ function checked(
   if (secrets.vendorApiKey === '' || tooLong(secrets.vendorApiKey))
     throw new UsageError(`${vendorName} must be 1 to ${MAX_SECRET_LENGTH} characters`);
   return { authToken: secrets.authToken, vendorApiKey: secrets.vendorApiKey };
-}
-
-async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buffer.length;
-    if (size > MAX_STDIN_BYTES) throw new UsageError(`stdin is larger than ${MAX_STDIN_BYTES} bytes`);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function summary(orgSlug: string, c: ProviderConnectionRecord, outcome: RotationOutcome): string {

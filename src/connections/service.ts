@@ -4,10 +4,10 @@ import { seal, type EnvelopeBinding } from '../crypto/envelope.js';
 import type { Keyring, KeyringSource } from '../crypto/keyring.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { type ApiError, badRequest, forbidden, notFound } from '../errors/api-error.js';
-import type { Schema } from '../http/operation-types.js';
+import type { Schema } from '../api/types.js';
 import type { Logger } from '../log/logger.js';
 import { baseUrlProblem } from './base-url.js';
-import { toCapabilityConnectionRow, toChatApplicationConnection, toProviderConnectionRow } from './mapper.js';
+import { toCapabilityConnectionRow, toChatApplicationConnection, toProviderConnectionRow } from './projection.js';
 import {
   encodeCapabilityCredentials,
   encodeChatApplicationCredentials,

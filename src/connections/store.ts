@@ -1,3 +1,4 @@
+import { ENVELOPE_COLUMNS, envelopeColumns } from '../crypto/envelope-columns.js';
 import { randomUUID } from 'node:crypto';
 import type { Envelope } from '../crypto/envelope.js';
 import type { KeyUsage } from '../crypto/keyring.js';
@@ -66,8 +67,6 @@ const TABLES = {
 
 export type ConnectionKind = keyof typeof TABLES;
 
-const ENVELOPE_COLUMNS = ['key_id', 'wrapped_key', 'wrap_iv', 'wrap_tag', 'iv', 'tag', 'ciphertext'] as const;
-
 interface EnvelopeRow {
   key_id: string | null;
   wrapped_key: Buffer | null;
@@ -81,7 +80,7 @@ interface EnvelopeRow {
 /** Provider, chat-application and external-capability connections and their sealed credential versions. */
 export class ConnectionStore {
   async listProviders(db: Executor, organizationId: string): Promise<ProviderConnectionRecord[]> {
-    return withActiveKey(db, 'provider').where('c.organization_id', organizationId).orderBy('c.provider_id');
+    return withActiveKey(db, 'provider').where('c.organization_id', organizationId);
   }
 
   /**
@@ -105,7 +104,7 @@ export class ConnectionStore {
   }
 
   async listCapabilities(db: Executor, organizationId: string): Promise<CapabilityConnectionRecord[]> {
-    return withActiveKey(db, 'capability').where('c.organization_id', organizationId).orderBy('c.capability_id');
+    return withActiveKey(db, 'capability').where('c.organization_id', organizationId);
   }
 
   /**
@@ -242,13 +241,7 @@ export class ConnectionStore {
     await trx(TABLES[kind].versions).insert({
       connection_id: input.connectionId,
       version: input.version,
-      key_id: envelope.keyId,
-      wrapped_key: envelope.wrappedKey,
-      wrap_iv: envelope.wrapIv,
-      wrap_tag: envelope.wrapTag,
-      iv: envelope.iv,
-      tag: envelope.tag,
-      ciphertext: envelope.ciphertext,
+      ...envelopeColumns(envelope),
       created_at: at,
     });
   }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { isPostgres } from './connect.js';
 import { preparedQuery, type ParamValue } from './prepared-query.js';
+import type { JsonShape, Projection } from '../shared/projection.js';
 import type { Executor } from './unit-of-work.js';
 
 /** A read whose rows are wanted whole: the query, and the names of the columns it selects. */
@@ -20,25 +21,21 @@ export interface RowSet {
  * made by the database and handed over unparsed, for a list answered as it is read (the
  * explorer's 20,000 projects, the member list: no JSON.parse of the rows, no object per row, no
  * JSON.stringify of them again). It comes as its UTF-8 bytes, on SQLite a Buffer copied from the
- * database's own: a string would be decoded from UTF-8 on the way in and encoded again to be sent
- * (3.5 MB: ~3 ms).
+ * database's own: a string would be decoded from UTF-8 on the way in and encoded again to be sent.
+ *
+ * Each object and the array's order are the resource's projection's (`jsonShape`, `textOrder`),
+ * over the query's columns as `r.<column>`; text is compared by code points (bytes on SQLite; on
+ * PostgreSQL by the C collation, where its default follows the locale).
  */
 export interface JsonTextSet {
   query: Knex.QueryBuilder;
-  /** Each member of a row's object, in order (`jsonObjectSql`), over the query's columns as `r.<column>`. */
-  members: JsonMembers;
+  projection: Pick<Projection<never, unknown>, 'jsonShape' | 'textOrder'>;
   /**
-   * The array's order: text expressions over `r.<column>`, compared by code points (bytes on
-   * SQLite; on PostgreSQL by the C collation, where its default follows the locale).
+   * On SQLite, keeps an index out of the order's leading part (a unary +), so that a few rows found
+   * another way are sorted rather than the whole table read in the index's order.
    */
-  orderBy: readonly string[];
+  keepIndexOutOfOrder?: boolean;
 }
-
-/**
- * A JSON object's members: SQL values (text, number or NULL), or SQL making JSON text or NULL. The
- * SQL is the stores' own, written in code; input only ever reaches it as a bound value.
- */
-export type JsonMembers = Record<string, { value: string } | { json: Knex.Raw }>;
 
 /** Rows of several reads, by name. */
 export type RowSets = Record<string, RowSet | JsonTextSet>;
@@ -99,7 +96,7 @@ export function preparedRowSets<Params extends Record<string, ParamValue>, Sets 
   };
 }
 
-const isJsonTextSet = (set: RowSet | JsonTextSet): set is JsonTextSet => 'members' in set;
+const isJsonTextSet = (set: RowSet | JsonTextSet): set is JsonTextSet => 'projection' in set;
 
 /** The rows of one read whole, as `preparedRowSets` reads them. */
 export function preparedRows<Params extends Record<string, ParamValue>, Row>(
@@ -142,39 +139,57 @@ function rowSetsQuery(db: Executor, sets: RowSets): Knex.QueryBuilder {
  * The select that makes a JSON text set's array from its query (aliased `r`). SQLite keeps the
  * order of a FROM-clause subquery whose outer query aggregates with anything but count(), min() or
  * max(), which json_group_array is: the order is the subquery's, which an index can give as it is
- * read (an ORDER BY in the aggregate sorts again: 20,000 projects, 19 → 36 ms). PostgreSQL
- * promises no such thing: its aggregate sorts.
+ * read (an ORDER BY in the aggregate would sort again). PostgreSQL promises no such thing: its
+ * aggregate sorts.
  */
 function jsonArrayText(db: Executor, set: JsonTextSet): Knex.Raw {
-  const object = jsonObjectSql(db, set.members);
-  if (isPostgres(db)) {
-    const order = set.orderBy.map((text) => `${text} collate "C"`).join(', ');
-    const array = `coalesce('[' || string_agg(?, ',' order by ${order}) || ']', '[]')`;
+  const object = jsonObjectSql(db, set.projection.jsonShape);
+  const postgres = isPostgres(db);
+  const order = set.projection.textOrder.map(({ column, folded }, i) => {
+    const value = set.keepIndexOutOfOrder && !postgres && i === 0 ? `+${qualified(column)}` : qualified(column);
+    const text = folded ? `lower(${value})` : value;
+    return postgres ? `${text} collate "C"` : text;
+  });
+  if (postgres) {
+    const array = `coalesce('[' || string_agg(?, ',' order by ${order.join(', ')}) || ']', '[]')`;
     return db.raw(`select ${array} from (?) as r`, [object, set.query]);
   }
-  const ordered = `select * from (?) as r order by ${set.orderBy.join(', ')}`;
+  const ordered = `select * from (?) as r order by ${order.join(', ')}`;
   return db.raw(`select cast(json_group_array(?) as blob) from (${ordered}) as r`, [object, set.query]);
 }
 
 /**
- * The compact text of one JSON object, its members in the order given. SQLite's json_object
- * writes it so; PostgreSQL's json_build_object would put spaces around every colon and comma, so
- * there the text is joined from to_json's values. Member names are the stores' own, never input.
+ * The compact text of one JSON object of the shape given, over the columns of `r`, its members in
+ * the shape's order. SQLite's json_object writes it so; PostgreSQL's json_build_object would put
+ * spaces around every colon and comma, so there the text is joined from to_json's values. Member
+ * and column names are the projections' own, never input.
  */
-export function jsonObjectSql(db: Executor, members: JsonMembers): Knex.Raw {
-  const entries = Object.entries(members);
+export function jsonObjectSql(db: Executor, shape: JsonShape): Knex.Raw {
+  return db.raw(jsonObjectText(isPostgres(db), shape));
+}
+
+function jsonObjectText(postgres: boolean, shape: JsonShape): string {
+  const entries = Object.entries(shape);
   for (const [name] of entries)
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`JSON object: "${name}" is not a member name`);
-  const nested = entries.flatMap(([, member]) => ('json' in member ? [member.json] : []));
-  if (!isPostgres(db)) {
-    const values = entries.map(([name, member]) => `'${name}', ${'value' in member ? member.value : 'json(?)'}`);
-    return db.raw(`json_object(${values.join(', ')})`, nested);
+  /** A nested object's text, or NULL where its `when` column is. */
+  const nested = (member: { object: JsonShape; when: string | undefined }) => {
+    const object = jsonObjectText(postgres, member.object);
+    return member.when === undefined
+      ? object
+      : `case when ${qualified(member.when)} is null then null else ${object} end`;
+  };
+  if (!postgres) {
+    const values = entries.map(
+      ([name, member]) => `'${name}', ${'column' in member ? qualified(member.column) : `json(${nested(member)})`}`,
+    );
+    return `json_object(${values.join(', ')})`;
   }
   const parts = entries.map(([name, member], i) => {
-    const text = 'value' in member ? `to_json(${member.value})::text` : '(?)::text';
+    const text = 'column' in member ? `to_json(${qualified(member.column)})::text` : `(${nested(member)})::text`;
     return `'${i === 0 ? '{' : ','}"${name}":' || coalesce(${text}, 'null')`;
   });
-  return db.raw(`(${parts.join(' || ')} || '}')`, nested);
+  return `(${parts.join(' || ')} || '}')`;
 }
 
 /**

@@ -14,6 +14,8 @@ import * as sharedInstances from './migrations/20261123000000_shared_instances.j
 import * as bindingOrganization from './migrations/20261123140000_binding_organization.js';
 import * as usageWritePath from './migrations/20261124000000_usage_write_path.js';
 import * as projectNameOrder from './migrations/20261124100000_project_name_order.js';
+import * as signIn from './migrations/20261127000000_sign_in.js';
+import * as invitations from './migrations/20261128000000_invitations.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -34,6 +36,8 @@ const migrations: Record<string, Knex.Migration> = {
   '20261123140000_binding_organization': bindingOrganization,
   '20261124000000_usage_write_path': usageWritePath,
   '20261124100000_project_name_order': projectNameOrder,
+  '20261127000000_sign_in': signIn,
+  '20261128000000_invitations': invitations,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

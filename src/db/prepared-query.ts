@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { isPostgres, readerFor } from './connect.js';
+import { isPostgres } from './connect.js';
+import { runKeptStatement } from './sqlite/knex-client.js';
 import type { Executor } from './unit-of-work.js';
 
 /** A value a prepared query binds: one per parameter, never a list (the SQL's shape is fixed). */
@@ -22,8 +23,8 @@ const MARK = '\u0000param:';
 /**
  * A read built with knex once per engine and kept as its SQL, then run with each call's values.
  * Building and compiling a query is CPU on the event loop that grows with the query's joins and
- * subqueries, paid again on every call: for the member list (a join inside the row-set wrapper) it
- * was ~45 µs of the read's ~455 µs of CPU in process.
+ * subqueries, paid again on every call (for the member list, a join inside the row-set wrapper, a
+ * tenth of the read's CPU in process).
  *
  * `build` is called once per engine with a marker in place of every parameter, so it must produce
  * the same SQL whatever the values: no branching on them, no list of them (`whereIn`), no value
@@ -42,38 +43,10 @@ export function preparedQuery<Params extends Record<string, ParamValue>, Row>(
       byEngine.set(postgres, compiled);
     }
     const bindings = compiled.slots.map((slot) => ('param' in slot ? paramValue(params, slot.param) : slot.value));
-    const result = await runOnConnection(db, compiled.sql, bindings);
+    const result = await runKeptStatement(db, compiled.sql, bindings);
     // The driver's result: pg's carries the rows, sqlite3's is them.
     return (postgres ? (result as { rows: Row[] }).rows : result) as Row[];
   };
-}
-
-/** The part of knex's client a kept statement runs through (the transaction's, in a transaction). */
-interface StatementClient {
-  acquireConnection(): Promise<unknown>;
-  releaseConnection(connection: unknown): Promise<unknown>;
-  query(
-    connection: unknown,
-    statement: { sql: string; bindings: unknown[]; method: 'raw' },
-  ): Promise<{ response: unknown }>;
-}
-
-/**
- * Runs kept SQL on a connection of the executor's client: for the database, SQLite's readers
- * (`readerFor`) or PostgreSQL's pool; for a transaction, its own connection. `db.raw` would
- * rewrite the whole SQL text on every call to find its `?`, and hand the statement cache a new
- * string to hash: the explorer's read (1.2 KB of SQL) took 70–78 µs of CPU in process that way,
- * 52–60 µs this way. The client's `query` is what knex itself runs a statement with, so it still
- * emits the `query` event, numbers PostgreSQL's parameters and names the SQL in an error.
- */
-async function runOnConnection(db: Executor, sql: string, bindings: unknown[]): Promise<unknown> {
-  const client = (readerFor(db) ?? db).client as unknown as StatementClient;
-  const connection = await client.acquireConnection();
-  try {
-    return (await client.query(connection, { sql, bindings, method: 'raw' })).response;
-  } finally {
-    await client.releaseConnection(connection);
-  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULT_DB_WAIT_MS } from '../config/config.js';
 import type { Db } from './connect.js';
 
 /**
@@ -16,11 +17,28 @@ const MAX_ATTEMPTS = 8;
  * does. Services receive it instead of a database handle, so they never import knex.
  */
 export class UnitOfWork {
-  constructor(private readonly db: Db) {}
+  /**
+   * `retryForMs`: how long after its first attempt a refused transaction is still tried again.
+   * SQLite's busy timeout already waits that long inside an attempt when another process holds
+   * the lock, so a lock held longer is reported (503 `database_busy`) instead of waited out again.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly readers: Db = db,
+    private readonly retryForMs = DEFAULT_DB_WAIT_MS,
+  ) {}
 
   /** The database outside any transaction, for reads and single-statement writes. */
   get executor(): Executor {
     return this.db;
+  }
+
+  /**
+   * The database's readers (Database.readers), for the reads kept as prepared statements outside
+   * a transaction: they run beside a write in progress. Read-only: a write through them fails.
+   */
+  get reader(): Executor {
+    return this.readers;
   }
 
   /**
@@ -32,11 +50,13 @@ export class UnitOfWork {
    * a second run would repeat wrongly.
    */
   async run<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
+    const started = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.db.transaction(work);
       } catch (err) {
-        if (attempt >= MAX_ATTEMPTS || !isWriteConflict(err)) throw err;
+        const retrying = attempt < MAX_ATTEMPTS && Date.now() - started < this.retryForMs;
+        if (!retrying || !isWriteConflict(err)) throw err;
         await sleep(Math.random() * 10 * 2 ** attempt);
       }
     }

@@ -31,6 +31,7 @@ export const unauthenticated = (message = 'Sign in to continue.') => new ApiErro
 export const forbidden = (code: ForbiddenCode, message: string) => new ApiError(403, code, message);
 export const notFound = (code: NotFoundCode, message: string) => new ApiError(404, code, message);
 export const conflict = (code: ConflictCode, message: string) => new ApiError(409, code, message);
+export const gone = (code: GoneCode, message: string) => new ApiError(410, code, message);
 export const unprocessable = (code: UnprocessableCode, message: string) => new ApiError(422, code, message);
 
 export type ForbiddenCode =
@@ -40,7 +41,8 @@ export type ForbiddenCode =
   | 'project_access_denied'
   | 'project_manage_required'
   | 'platform_managed_connection'
-  | 'token_scope_required';
+  | 'token_scope_required'
+  | 'invitation_email_mismatch';
 
 export type NotFoundCode =
   | 'not_found'
@@ -55,7 +57,8 @@ export type NotFoundCode =
   | 'connection_not_found'
   | 'role_not_found'
   | 'skill_not_found'
-  | 'token_not_found';
+  | 'token_not_found'
+  | 'invitation_not_found';
 
 export type ConflictCode =
   | 'slug_taken'
@@ -66,7 +69,9 @@ export type ConflictCode =
   | 'folder_not_empty'
   | 'project_archived'
   | 'capacity_exceeded'
-  | 'role_is_default';
+  | 'role_is_default'
+  | 'invitation_used'
+  | 'invitation_not_pending';
 
 export type UnprocessableCode =
   | 'capacity_above_ceiling'
@@ -75,3 +80,5 @@ export type UnprocessableCode =
   | 'invalid_skill'
   | 'unknown_skill'
   | 'unknown_model';
+
+export type GoneCode = 'invitation_expired' | 'invitation_revoked';

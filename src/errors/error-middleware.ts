@@ -3,6 +3,7 @@ import { error as validatorErrors } from 'express-openapi-validator';
 import type { Logger } from '../log/logger.js';
 import { requestLogger } from '../http/request-log.js';
 import { ApiError, type ErrorDetail } from './api-error.js';
+import { environmentFault } from './environment-fault.js';
 
 /** Unknown paths under the API answer in the same envelope as everything else. */
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
@@ -21,7 +22,7 @@ export function errorMiddleware(fallbackLogger: Logger): ErrorRequestHandler {
     if (!apiError) {
       log.error({ err }, 'unhandled error');
     } else if (apiError.status >= 500) {
-      log.error({ err }, 'server error');
+      log.error({ err, code: apiError.code }, 'server error');
     }
     const rendered =
       apiError ??
@@ -47,6 +48,8 @@ export const renderedErrorCode = (res: Response): string | undefined => (res.loc
 
 function toApiError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
+  const fault = environmentFault(err);
+  if (fault) return fault;
   if (err instanceof validatorErrors.BadRequest || err instanceof validatorErrors.UnsupportedMediaType) {
     const details = err.errors.map((e) => ({ path: e.path, message: e.message }));
     return new ApiError(

@@ -1,17 +1,14 @@
 import type { Knex } from 'knex';
-import { isPostgres } from '../db/connect.js';
-import { jsonObjectSql, preparedRowSets, type JsonTextSet } from '../db/json-rows.js';
+import { preparedRowSets, type JsonTextSet } from '../db/json-rows.js';
 import type { Executor } from '../db/unit-of-work.js';
 import { grantsOfUser } from '../grants/store.js';
+import { ListedText } from '../shared/listed-text.js';
+import { type ExplorerFolderRecord, type ExplorerProject, explorerProjectProjection } from './projection.js';
 
-/** A folder of the tree, with its active projects and active child folders counted. */
-export interface ExplorerFolderRecord {
-  id: string;
-  parent_id: string | null;
-  name: string;
-  sort_key: string;
-  project_count: number;
-  child_folder_count: number;
+/** The organization's tree: its active folders with their counts, and its active projects. */
+export interface ExplorerTree {
+  folders: ExplorerFolderRecord[];
+  projects: ListedText<ExplorerProject>;
 }
 
 /** The columns of a folder as the explorer reads it, before it is counted. */
@@ -29,23 +26,23 @@ const PROJECT_COLUMNS = ['id', 'name', 'folder_id', 'created_at'] as const;
 export class ExplorerStore {
   /**
    * The organization's whole tree: its active folders with their counts, and its active projects
-   * as the UTF-8 JSON text of the answer's `projects` (ExplorerProject objects, each with its live
-   * binding), ordered by lower(name), name and id compared by code points.
+   * (each with its live binding) as the text of their list (`explorerProjectProjection`).
    */
-  async tree(db: Executor, organizationId: string): Promise<{ folders: ExplorerFolderRecord[]; projectsJson: Buffer }> {
+  async tree(db: Executor, organizationId: string): Promise<ExplorerTree> {
     const { folders, projectCounts, projects } = await treeRowSets(db, { organizationId });
     return {
       folders: withCounts(folders as FolderRow[], projectCounts as ProjectCountRow[]),
-      projectsJson: projects,
+      projects: new ListedText(projects, explorerProjectProjection.order),
     };
   }
 
   /**
-   * Active projects on which the user holds any grant (all grants are READ or higher), as the UTF-8
-   * JSON text of the answer's `projects`, in the tree's order.
+   * Active projects on which the user holds any grant (all grants are READ or higher), as the text
+   * of their list.
    */
-  async projectsOfUser(db: Executor, organizationId: string, userId: string): Promise<Buffer> {
-    return (await userProjectRowSets(db, { organizationId, userId })).projects;
+  async projectsOfUser(db: Executor, organizationId: string, userId: string): Promise<ListedText<ExplorerProject>> {
+    const { projects } = await userProjectRowSets(db, { organizationId, userId });
+    return new ListedText(projects, explorerProjectProjection.order);
   }
 }
 
@@ -68,55 +65,30 @@ const treeRowSets = preparedRowSets((db, { organizationId }: { organizationId: s
     columns: PROJECT_COUNT_COLUMNS,
   },
   // On SQLite, read from the index kept in this order (migration 20261124100000), with no sort.
-  projects: projectsText(db, db('projects as p'), organizationId, PROJECT_ORDER),
+  projects: projectsText(db('projects as p'), organizationId),
 }));
 
 /**
- * The order of a list of projects: lower(name), name and id. lower() folds A–Z as toLowerCase does
- * on both engines, so this is the list's order unless a name holds a character `isInListOrder`
- * looks for.
- */
-const PROJECT_ORDER = ['lower(r.name)', 'r.name', 'r.id'];
-
-/**
  * The organization's active projects among `from` (aliased `p`) as ExplorerProject objects, each
- * with its live binding, in `orderBy` (PROJECT_ORDER, or the same order written otherwise).
+ * with its live binding, in the projection's order: lower(name), name and id. lower() folds A–Z as
+ * toLowerCase does on both engines, so this is the list's order unless a name holds a character
+ * `isInListOrder` looks for.
+ *
+ * The binding is joined (a project has at most one: project_bindings_active_project_unique): a
+ * binding looked up in a subquery, even only for the projects in the organization's set of bound
+ * ones, made PostgreSQL estimate a look-up per project and compile the statement (JIT) on every
+ * call; on SQLite either costs the same.
  */
-function projectsText(
-  db: Executor,
-  from: Knex.QueryBuilder,
-  organizationId: string,
-  orderBy: readonly string[],
-): JsonTextSet {
+function projectsText(from: Knex.QueryBuilder, organizationId: string, keepIndexOutOfOrder = false): JsonTextSet {
   return {
     query: activeProjectsIn(organizationId, from)
       .leftJoin('project_bindings as b', (on) =>
         on.on('b.organization_id', 'p.organization_id').andOn('b.project_id', 'p.id').andOnNull('b.archived_at'),
       )
       .select('b.chat_id as binding_chat_id', 'b.created_at as binding_created_at'),
-    members: {
-      id: { value: 'r.id' },
-      name: { value: 'r.name' },
-      folderId: { value: 'r.folder_id' },
-      createdAt: { value: 'r.created_at' },
-      binding: { json: bindingOf(db) },
-    },
-    orderBy,
+    projection: explorerProjectProjection,
+    keepIndexOutOfOrder,
   };
-}
-
-/**
- * A project's live binding as JSON, or NULL, from the columns its join gave `r` (a project has at
- * most one: project_bindings_active_project_unique). A join: a binding looked up in a subquery,
- * even only for the projects in the organization's set of bound ones, made PostgreSQL estimate
- * 20,000 look-ups and compile the statement (JIT, ~20 ms a call); on SQLite either costs the same.
- */
-function bindingOf(db: Executor): Knex.Raw {
-  const binding = jsonObjectSql(db, {
-    chatId: { value: 'r.binding_chat_id' },
-    createdAt: { value: 'r.binding_created_at' },
-  });
-  return db.raw('case when r.binding_chat_id is null then null else ? end', [binding]);
 }
 
 const userProjectRowSets = preparedRowSets(
@@ -126,11 +98,9 @@ const userProjectRowSets = preparedRowSets(
     const granted = grantsOfUser(db, organizationId, userId).distinct('g.project_id as project_id');
     const from = db.from(granted.as('mine')).join('projects as p', 'p.id', 'mine.project_id');
     // SQLite would rather read the organization's projects in this order from their name index and
-    // look each up among the grants (20,000 projects: 12 ms against 4): a unary + keeps the index
-    // out of the order, so the grants drive and the few rows are sorted. PostgreSQL plans by
-    // statistics and has no unary + for text.
-    const orderBy = isPostgres(db) ? PROJECT_ORDER : ['lower(+r.name)', 'r.name', 'r.id'];
-    return { projects: projectsText(db, from, organizationId, orderBy) };
+    // look each up among the grants: keeping the index out of the order lets the grants drive and
+    // the few rows be sorted. PostgreSQL plans by statistics.
+    return { projects: projectsText(from, organizationId, true) };
   },
 );
 

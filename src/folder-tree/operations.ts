@@ -1,4 +1,4 @@
-import { toFolderRow } from '../folders/mapper.js';
+import { folderProjection } from './projection.js';
 import type { OperationSpec } from '../http/operation-table.js';
 import type { FolderTree } from './tree.js';
 
@@ -26,12 +26,12 @@ export function folderTreeOperations<Ids extends FolderTreeOperationIds>(
   const create: OperationSpec<'createFolder'> = {
     rule: 'orgAdmin',
     status: 201,
-    handle: async ({ access, body }) => toFolderRow(await tree.create(access.organization.id, body)),
+    handle: async ({ access, body }) => folderProjection.toApi(await tree.create(access.organization.id, body)),
   };
   const update: OperationSpec<'updateFolder'> = {
     rule: 'orgAdmin',
     handle: async ({ access, params, body }) =>
-      toFolderRow(await tree.update(access.organization.id, params.folderId, body)),
+      folderProjection.toApi(await tree.update(access.organization.id, params.folderId, body)),
   };
   const archive: OperationSpec<'archiveFolder'> = {
     rule: 'orgAdmin',

@@ -4,21 +4,14 @@ import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { conflict, notFound } from '../errors/api-error.js';
-import { toFolderRow } from '../folders/mapper.js';
+import { folderProjection } from './projection.js';
 import { sortKeyAfter } from './sort-key.js';
 import type { FolderChangeColumns, FolderRecord, FolderTreeStore } from './store.js';
+import type { Schema } from '../api/types.js';
 
-export interface FolderInput {
-  name: string;
-  parentId?: string | undefined;
-  sortKey?: string | undefined;
-}
+export type FolderInput = Schema<'CreateFolderRequest'>;
 
-export interface FolderChanges {
-  name?: string | undefined;
-  sortKey?: string | undefined;
-  parentId?: string | null | undefined;
-}
+export type FolderChanges = Schema<'UpdateFolderRequest'>;
 
 /** What differs between two folder trees: their table, what a folder holds, how that is named. */
 export interface FolderTreeOptions {
@@ -133,7 +126,7 @@ export class FolderTree {
     before: FolderRecord | null,
     after: FolderRecord | null,
   ): Promise<void> {
-    const shown = { before: before && toFolderRow(before), after: after && toFolderRow(after) };
+    const shown = { before: before && folderProjection.toApi(before), after: after && folderProjection.toApi(after) };
     if (isDeepStrictEqual(shown.before, shown.after)) return;
     await recordChange(trx, { organizationId, target: { type: this.options.auditTarget, id: folderId }, ...shown });
   }

@@ -1,11 +1,16 @@
 import express, { type Express } from 'express';
-import type { Services } from '../app/services.js';
+import type { Authorizer } from '../auth/authorize.js';
+import type { CapacityService } from '../capacity/service.js';
+import type { Clock } from '../config/clock.js';
+import type { Config } from '../config/config.js';
+import type { Db } from '../db/connect.js';
+import type { Logger } from '../log/logger.js';
 import { csrfGuard } from '../auth/csrf.js';
 import { errorMiddleware, notFoundHandler } from '../errors/error-middleware.js';
+import type { LogOutput } from '../log/log-output.js';
 import { addApiRoutes } from './api-router.js';
 import { loadOpenApiDocument } from './openapi-document.js';
 import type { OperationTable } from './operation-table.js';
-import { buildOperationTable } from './operations.js';
 import { authenticate } from './pipeline/authenticate.js';
 import { limitBodySize } from './pipeline/body-size.js';
 import { enforceOrgRole } from './pipeline/org-role.js';
@@ -22,17 +27,32 @@ import { webAppRoutes } from './web-app.js';
 import { operationsEndpoints } from '../ops/endpoints.js';
 import { createMetrics } from '../ops/metrics.js';
 import type { InstanceState } from '../ops/readiness.js';
-import { installSecurityHeaders } from '../ops/security-headers.js';
+import { noSniff } from '../ops/security-headers.js';
+import { limitSignInsPerAddress } from '../identity/rate-limit.js';
 
 export interface AppOptions {
-  /** Validate every response against openapi.yaml (tests). */
-  validateResponses?: boolean;
   /** Adjust the operation table before routes are mounted (tests of the router factory itself). */
   adjustOperations?: (table: OperationTable) => OperationTable;
   /** The built admin app to serve at `/` (tests point it at a fixture). */
   webDistDir?: string;
   /** Set `draining` when shutdown begins: /readyz then answers 503. */
   instance?: InstanceState;
+  /** The log's output, whose dropped lines `/metrics` counts (`hub serve`'s stdout). */
+  logOutput?: Pick<LogOutput, 'dropped'>;
+}
+
+/** What the HTTP application is made from: the composition root's services (src/app/) provide it. */
+export interface AppDependencies {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  /** The database's readers (Database.readers), whose pool `/metrics` counts beside the writer's. */
+  readers: Db;
+  clock: Clock;
+  authorizer: Authorizer;
+  capacity: CapacityService;
+  /** Every operation's rule and handler. */
+  operations: OperationTable;
 }
 
 /**
@@ -40,19 +60,21 @@ export interface AppOptions {
  * pipeline"): the first stage that refuses a request answers it, and one error renderer
  * turns every refusal into `{error: {code, message}}`.
  */
-export function createApp(services: Services, options: AppOptions = {}): Express {
-  const { config, logger, db, authorizer, capacity } = services;
+export function createApp(services: AppDependencies, options: AppOptions = {}): Express {
+  const { config, logger, db, readers, authorizer, capacity } = services;
   const spec = loadOpenApiDocument();
-  const checkResponses = options.validateResponses ?? false;
-  const contract = contractValidation(spec, { checkResponses });
+  const validateRequest = contractValidation(spec);
   const app = express();
   app.disable('x-powered-by');
   // Responses are per-user and small; hashing each body for an ETag costs more than it saves.
   app.set('etag', false);
   app.set('query parser', parseQueryWithoutEmptyValues);
+  // req.ip, the client address of every per-address limit: the socket's, or behind the proxies
+  // HUB_TRUSTED_PROXIES names, the right-most X-Forwarded-For hop that is not one of them.
+  app.set('trust proxy', config.trustedProxies.length ? config.trustedProxies : false);
 
-  installSecurityHeaders(app); // nosniff on everything; CSP, frame-ancestors, referrer policy on HTML
-  const metrics = createMetrics({ db, spec });
+  app.use(noSniff); // on everything; the page policy is set by the routes that answer HTML
+  const metrics = createMetrics({ db, readers, spec, logOutput: options.logOutput });
   app.use(metrics.recordRequests);
   app.use(requestLog(logger));
   // /healthz /readyz /metrics /docs
@@ -60,9 +82,9 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.use(csrfGuard(config.baseUrl));
   addApiRoutes(app, {
     spec,
-    operations: (options.adjustOperations ?? ((table) => table))(buildOperationTable(services)),
+    operations: (options.adjustOperations ?? ((table) => table))(services.operations),
     pipeline: [
-      contract.checkResponses,
+      limitSignInsPerAddress(config.signInRatePerMinute, services.clock), // 429 per client address
       authenticate(authorizer), // 401
       checkParameterText, // 400 U+0000 or a lone surrogate in the path or query, a query that does not decode
       resolveOrganization(authorizer), // 404 org_not_found
@@ -71,12 +93,11 @@ export function createApp(services: Services, options: AppOptions = {}): Express
       parseJsonBody(config.bodyLimitBytes), // 400 malformed JSON, 413 while streaming
       enforceTokenScope(authorizer), // 403 token_scope_required
       enforceOrgRole(authorizer), // 403 org_admin_required
-      contract.validateRequest, // 400 validation_failed
+      validateRequest, // 400 validation_failed
       guardProject(authorizer), // 404 project_not_found, 403 project_access_denied / project_manage_required
     ],
     logger,
     clock: services.clock,
-    checkResponses,
   });
   app.use(webAppRoutes(options.webDistDir));
   app.use(notFoundHandler);

@@ -1,18 +1,11 @@
 import type { Request, Response } from 'express';
 import type { Logger } from '../log/logger.js';
-import type { JsonText } from './json-text.js';
+import type { Answer } from './answer.js';
 import type { ProjectAccess } from '../projects/project-guard.js';
 import type { AuthenticatedSession } from '../auth/sessions.js';
 import type { Rule } from '../auth/rules.js';
 import type { OrgAccess } from '../orgs/store.js';
-import type {
-  OperationId,
-  PathParams,
-  QueryParams,
-  RequestBody,
-  SuccessBody,
-  SuccessStatus,
-} from './operation-types.js';
+import type { OperationId, PathParams, QueryParams, RequestBody, SuccessBody, SuccessStatus } from '../api/types.js';
 
 interface BaseContext<O extends OperationId> {
   req: Request;
@@ -47,8 +40,8 @@ type SpecFor<O extends OperationId, R extends Rule> = {
   rule: R;
   /** The success status; 200 when omitted. */
   status?: SuccessStatus<O>;
-  /** The answer, or its JSON text already written (`JsonText`). */
-  handle: (ctx: ContextFor<R, O>) => Promise<SuccessBody<O> | JsonText<SuccessBody<O>>>;
+  /** The answer, its lists possibly as the text the database wrote (`Answer`). */
+  handle: (ctx: ContextFor<R, O>) => Promise<Answer<SuccessBody<O>>>;
 };
 
 /** One operation's declared rule and handler; the handler's context matches the rule. */

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import express, { type Router } from 'express';
+import { sendPage, setPagePolicy } from '../ops/security-headers.js';
 import { page } from './html.js';
 import { OPENAPI_PATH } from './openapi-document.js';
 
@@ -32,21 +33,31 @@ export function webAppRoutes(distDir: string = WEB_DIST_DIR): Router {
     '/assets',
     express.static(path.join(distDir, 'assets'), { immutable: true, maxAge: '1y', fallthrough: true }),
   );
-  router.use(express.static(distDir, { index: false, fallthrough: true }));
+  router.use(
+    express.static(distDir, {
+      index: false,
+      fallthrough: true,
+      setHeaders: (res, file) => {
+        if (file.endsWith('.html')) setPagePolicy(res);
+      },
+    }),
+  );
   router.get(/.*/, (req, res, next) => {
     if (RESERVED.test(req.path) || LOOKS_LIKE_FILE.test(req.path) || !req.accepts('html')) return next();
     // index.html names the hashed assets of the current build: never cache it.
     res.set('Cache-Control', 'no-cache');
-    if (existsSync(indexHtml)) return res.sendFile(indexHtml);
-    res
-      .status(503)
-      .type('html')
-      .send(
-        page(
-          'Org Admin Service',
-          '<p>The admin app is not built. Run <code>npm run build -w web</code>, then reload.</p>',
-        ),
-      );
+    if (existsSync(indexHtml)) {
+      setPagePolicy(res);
+      return res.sendFile(indexHtml);
+    }
+    sendPage(
+      res,
+      503,
+      page(
+        'Org Admin Service',
+        '<p>The admin app is not built. Run <code>npm run build -w web</code>, then reload.</p>',
+      ),
+    );
   });
   return router;
 }

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { DEFAULT_LOG_BUFFER_BYTES, stdoutLogOutput } from './log-output.js';
 
 export type { Logger };
 
@@ -21,11 +22,8 @@ const SECRET_KEYS = [
 ];
 
 /**
- * JSON lines to `destination`, by default to stdout, written as each is logged. pino's own default
- * writes asynchronously, each line a task for libuv's thread pool: under load that is a thread
- * hand-off and wake-up per request (the access log), on the pool the SQLite driver runs every
- * statement on. Written in place, a line is one write(2) on the event loop, none is lost to a crash
- * in between, and a slow reader of stdout slows the process rather than filling its memory.
+ * JSON lines to `destination`, by default to stdout through `stdoutLogOutput` (log-output.ts): a
+ * reader of stdout that stalls or goes away costs log lines, counted, never the service.
  */
 export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}): Logger {
   const paths = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
@@ -36,7 +34,7 @@ export function createLogger(options: { level?: string; destination?: pino.Desti
       redact: { paths, censor: '[redacted]' },
       serializers: { err: serializeError },
     },
-    options.destination ?? pino.destination({ dest: process.stdout.fd, sync: true }),
+    options.destination ?? stdoutLogOutput({ bufferBytes: DEFAULT_LOG_BUFFER_BYTES }),
   );
 }
 

@@ -1,7 +1,6 @@
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import { recordChange } from '../audit/trail.js';
-import { toOrgMember } from './mapper.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors/api-error.js';
 import { avatarUrlProblem } from '../users/avatar-url.js';
@@ -9,7 +8,10 @@ import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import type { OrgRole } from '../orgs/store.js';
 import type { TeamStore } from '../teams/store.js';
 import type { UserStore } from '../users/store.js';
-import type { MemberStore, OrgMemberRecord } from './store.js';
+import { type OrgMember, type OrgMemberRecord, memberProjection } from './projection.js';
+import type { MemberStore } from './store.js';
+import type { ListedText } from '../shared/listed-text.js';
+import type { Schema } from '../api/types.js';
 
 /** Who makes a membership change, and in which organization. */
 export interface MemberCaller {
@@ -17,13 +19,7 @@ export interface MemberCaller {
   userId: string;
 }
 
-export interface AddMemberInput {
-  imOpenId: string;
-  displayName?: string | undefined;
-  /** An https URL; stored when the user is created or has no avatar yet. */
-  avatarUrl?: string | undefined;
-  role: OrgRole;
-}
+export type AddMemberInput = Schema<'AddMemberRequest'>;
 
 const ownerRequired = (what: string) => forbidden('owner_required', `Only an OWNER may ${what}.`);
 const memberNotFound = (userId: string) =>
@@ -48,9 +44,9 @@ export class MemberService {
     private readonly capacity: CapacityService,
   ) {}
 
-  /** The active members as the JSON text of their list (`MemberStore.listActiveText`). */
-  listText(organizationId: string): Promise<Buffer> {
-    return this.members.listActiveText(this.uow.executor, organizationId);
+  /** The active members, as the text of their list the database wrote. */
+  list(organizationId: string): Promise<ListedText<OrgMember>> {
+    return this.members.listActive(this.uow.reader, organizationId);
   }
 
   /** Adds the user (created when the imOpenId is new), or reactivates a revoked membership. */
@@ -143,8 +139,8 @@ const recordMemberChange = (
   recordChange(trx, {
     organizationId,
     target: { type: 'member', id: userId },
-    before: before && toOrgMember(before),
-    after: after && toOrgMember(after),
+    before: before && memberProjection.toApi(before),
+    after: after && memberProjection.toApi(after),
   });
 
 /**

@@ -2,16 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { preparedRowSets } from '../db/json-rows.js';
 import type { Executor } from '../db/unit-of-work.js';
 import type { OrgRole } from '../orgs/store.js';
-
-/** An active membership joined to its user. */
-export interface OrgMemberRecord {
-  user_id: string;
-  im_open_id: string;
-  display_name: string;
-  avatar_url: string | null;
-  role: OrgRole;
-  created_at: string;
-}
+import { ListedText } from '../shared/listed-text.js';
+import { type OrgMember, type OrgMemberRecord, memberProjection } from './projection.js';
 
 /** A membership in any state, as the add path needs it to tell "new" from "revoked". */
 export interface MembershipState {
@@ -21,13 +13,10 @@ export interface MembershipState {
 
 /** Organization memberships with the users behind them. */
 export class MemberStore {
-  /**
-   * The organization's active members, in one statement, as the UTF-8 JSON text of an array of
-   * OrgMember objects ordered by lower(display name), display name and imOpenId, each compared by
-   * code points (`isInListOrder` says when that is the list's order).
-   */
-  async listActiveText(db: Executor, organizationId: string): Promise<Buffer> {
-    return (await activeMembersText(db, { organizationId })).members;
+  /** The organization's active members, in one statement, as the text of their list (`memberProjection`). */
+  async listActive(db: Executor, organizationId: string): Promise<ListedText<OrgMember>> {
+    const { members } = await activeMembersText(db, { organizationId });
+    return new ListedText(members, memberProjection.order);
   }
 
   async findActive(db: Executor, organizationId: string, userId: string): Promise<OrgMemberRecord | undefined> {
@@ -116,18 +105,7 @@ export class MemberStore {
 }
 
 const activeMembersText = preparedRowSets((db, { organizationId }: { organizationId: string }) => ({
-  members: {
-    query: activeMembers(db, organizationId),
-    members: {
-      userId: { value: 'r.user_id' },
-      imOpenId: { value: 'r.im_open_id' },
-      displayName: { value: 'r.display_name' },
-      avatarUrl: { value: 'r.avatar_url' },
-      role: { value: 'r.role' },
-      createdAt: { value: 'r.created_at' },
-    },
-    orderBy: ['lower(r.display_name)', 'r.display_name', 'r.im_open_id'],
-  },
+  members: { query: activeMembers(db, organizationId), projection: memberProjection },
 }));
 
 function activeMembers(db: Executor, organizationId: string) {

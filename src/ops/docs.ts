@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { type Router } from 'express';
+import { sendPage } from './security-headers.js';
 
 /** Redoc's self-contained browser bundle, served from the npm package (no CDN). */
 const REDOC_BUNDLE = path.join(
@@ -27,7 +28,8 @@ const DOCS_PAGE = `<!doctype html>
 export function docsRoutes(): Router {
   const router = express.Router();
   router.get('/docs', (_req, res) => {
-    res.set('Cache-Control', 'no-cache').type('html').send(DOCS_PAGE);
+    res.set('Cache-Control', 'no-cache');
+    sendPage(res, 200, DOCS_PAGE);
   });
   router.get('/docs/redoc.standalone.js', (_req, res) => {
     res.set('Cache-Control', 'public, max-age=86400').type('application/javascript').sendFile(REDOC_BUNDLE);

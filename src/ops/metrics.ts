@@ -1,9 +1,11 @@
 import type { Request, RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { readerFor, type Db } from '../db/connect.js';
+import type { Db } from '../db/connect.js';
 import { renderedErrorCode } from '../errors/error-middleware.js';
+import type { LogOutput } from '../log/log-output.js';
 import { listOperations, toExpressPath, type OpenApiDocument } from '../http/openapi-document.js';
 import { isOperationsPath } from './paths.js';
+import { signInOutcomeOf } from '../identity/outcome.js';
 
 /** Error codes that mean "refused by a capacity limit", counted on their own. */
 const CAPACITY_REFUSALS = new Set(['rate_limited', 'payload_too_large', 'capacity_exceeded']);
@@ -36,11 +38,20 @@ export interface Metrics {
  *   app and unknown paths, so the label's values stay bounded) and `status`;
  * - `hub_capacity_refusals_total` by `code`: `rate_limited` (429), `payload_too_large` (413),
  *   `capacity_exceeded` (409);
+ * - `hub_sign_ins_total` by `provider` (a configured provider's id, else `unknown`) and `outcome`
+ *   (`success`, or the refusal's code), one per sign-in callback;
  * - `hub_db_pool_connections` by `state` (`used`, `free`, `pending_acquire`, `pending_create`), over
  *   the database's pools (on SQLite, the writer's and its readers');
+ * - `hub_log_lines_dropped_total`: log lines dropped because stdout was not read fast enough, or
+ *   failed (a full disk, a reader gone);
  * - the process metrics of prom-client (`process_*`, `nodejs_*`: CPU, memory, event-loop lag).
  */
-export function createMetrics(deps: { db: Db; spec: OpenApiDocument }): Metrics {
+export function createMetrics(deps: {
+  db: Db;
+  readers: Db;
+  spec: OpenApiDocument;
+  logOutput?: Pick<LogOutput, 'dropped'>;
+}): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -63,17 +74,34 @@ export function createMetrics(deps: { db: Db; spec: OpenApiDocument }): Metrics 
     registers: [registry],
   });
   for (const code of CAPACITY_REFUSALS) refusals.inc({ code }, 0);
+  const signIns = new Counter({
+    name: 'hub_sign_ins_total',
+    help: 'Sign-in callbacks through identity providers, by provider and outcome (success or the refusal code)',
+    labelNames: ['provider', 'outcome'] as const,
+    registers: [registry],
+  });
   new Gauge({
     name: 'hub_db_pool_connections',
     help: 'Database pool connections by state',
     labelNames: ['state'] as const,
     registers: [registry],
     collect() {
-      const pools = [deps.db, readerFor(deps.db)].flatMap((db) => (db?.client as { pool?: PoolView })?.pool ?? []);
+      const databases = new Set([deps.db, deps.readers]);
+      const pools = [...databases].flatMap((db) => (db.client as { pool?: PoolView }).pool ?? []);
       for (const [state, count] of Object.entries(POOL_STATES)) {
         const connections = pools.reduce((sum, pool) => sum + pool[count](), 0);
         this.set({ state }, connections);
       }
+    },
+  });
+
+  new Counter({
+    name: 'hub_log_lines_dropped_total',
+    help: 'Log lines dropped: stdout was not read fast enough, or writing to it failed',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(deps.logOutput?.dropped ?? 0);
     },
   });
 
@@ -86,6 +114,8 @@ export function createMetrics(deps: { db: Db; spec: OpenApiDocument }): Metrics 
       latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
       const code = renderedErrorCode(res);
       if (code && CAPACITY_REFUSALS.has(code)) refusals.inc({ code });
+      const signIn = signInOutcomeOf(res);
+      if (signIn) signIns.inc({ provider: signIn.provider, outcome: signIn.outcome });
     });
     next();
   };

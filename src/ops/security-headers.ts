@@ -1,4 +1,5 @@
-import type { Express, Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import type { RequestHandler, Response } from 'express';
 
 /**
  * The policy of every HTML page the service answers (the admin app, /docs, the small status
@@ -28,21 +29,23 @@ const HTML_HEADERS: ReadonlyArray<[string, string]> = [
   ['Cross-Origin-Opener-Policy', 'same-origin'],
 ];
 
+/** `X-Content-Type-Options: nosniff` on every answer of the app, whichever route makes it: mount it first. */
+export const noSniff: RequestHandler = (_req, res, next) => {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  next();
+};
+
 /**
- * Security headers: `X-Content-Type-Options: nosniff` on every answer, and the HTML policy
- * above on every answer whose type is HTML, whichever route made it. They are decided when the
- * headers are written, since only then is the content type known, by the app's response
- * prototype (Express's `app.response`): installed once, it costs a request no allocation, where
- * wrapping each response's `writeHead` cost a closure and an own property per request.
+ * The HTML policy above, on an answer that is a page. Every route that answers HTML sets it: the
+ * admin app's files and fallback (src/http/web-app.ts), /docs, and the small status pages
+ * (`sendPage`).
  */
-export function installSecurityHeaders(app: Express): void {
-  const response = app.response as Response;
-  const writeHead = response.writeHead as (...args: unknown[]) => Response;
-  response.writeHead = function (this: Response, ...args: unknown[]) {
-    this.setHeader('X-Content-Type-Options', 'nosniff');
-    if (/^text\/html\b/i.test(String(this.getHeader('Content-Type') ?? ''))) {
-      for (const [name, value] of HTML_HEADERS) this.setHeader(name, value);
-    }
-    return writeHead.apply(this, args);
-  } as Response['writeHead'];
+export function setPagePolicy(res: Pick<ServerResponse, 'setHeader'>): void {
+  for (const [name, value] of HTML_HEADERS) res.setHeader(name, value);
+}
+
+/** Answers a page (src/http/html.ts `page`) with its status and the HTML policy. */
+export function sendPage(res: Response, status: number, html: string): void {
+  setPagePolicy(res);
+  res.status(status).type('html').send(html);
 }

@@ -1,4 +1,4 @@
-import type { Schema } from '../http/operation-types.js';
+import type { Schema } from '../api/types.js';
 import type { MemberOrganizationRecord, OrgAccess, OrgSettingsRecord } from './store.js';
 
 /** An organization as the API shows it, and as the audit event of its creation records it. */

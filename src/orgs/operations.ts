@@ -1,9 +1,9 @@
-import type { Services } from '../app/services.js';
+import type { OrganizationService } from './service.js';
 import type { OperationModule } from '../http/operation-table.js';
 import { toOrganizationResponse, toOrgSettings } from './mapper.js';
 
 /** The organization itself and its settings. */
-export function organizationOperations({ organizations }: Services) {
+export function organizationOperations(organizations: OrganizationService) {
   return {
     getOrganization: {
       rule: 'member',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
+import type { Schema } from '../api/types.js';
 
 export type OrgRole = 'OWNER' | 'ADMIN' | 'MEMBER';
 
@@ -26,10 +27,8 @@ export interface OrgSettingsRecord {
   members_can_create_projects: boolean;
 }
 
-/** The settings a change sets; those left out stay as they are. */
-export interface OrgSettingsChanges {
-  membersCanCreateProjects?: boolean | undefined;
-}
+/** The settings a change sets, as its request gives them. */
+export type OrgSettingsChanges = Schema<'UpdateOrgSettingsRequest'>;
 
 const ORG_COLUMNS = ['o.id', 'o.slug', 'o.name', 'o.status'] as const;
 

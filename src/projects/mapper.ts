@@ -1,6 +1,6 @@
-import type { Schema } from '../http/operation-types.js';
+import type { Schema } from '../api/types.js';
 import type { TeamAccessRecord } from '../grants/store.js';
-import type { ProjectDetailRecord, SessionRecord } from './store.js';
+import type { ProjectDetailRecord } from './store.js';
 
 /** Who is looking at a project detail, for its `actor…` flags. */
 export interface ProjectViewer {
@@ -38,17 +38,6 @@ export const toProjectView = (d: ProjectDetailRecord): Schema<'ProjectDetail'> =
 export const toProjectBinding = (chatId: string, createdAt: string): Schema<'ProjectBinding'> => ({
   chatId,
   createdAt,
-});
-
-export const toSessionSummary = (s: SessionRecord): Schema<'SessionSummary'> => ({
-  id: s.id,
-  provider: s.provider,
-  roleId: s.role_id,
-  model: s.model,
-  title: s.title,
-  runCount: Number(s.run_count),
-  createdAt: s.created_at,
-  updatedAt: s.updated_at,
 });
 
 export const toTeamAccessEntry = (r: TeamAccessRecord): Schema<'TeamAccessEntry'> => ({

@@ -1,12 +1,12 @@
-import type { Services } from '../app/services.js';
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
-import type { OperationId, Schema } from '../http/operation-types.js';
-import { toProjectDetail, toSessionSummary } from './mapper.js';
+import type { OperationId, Schema } from '../api/types.js';
+import { toProjectDetail } from './mapper.js';
+import { sessionProjection } from './session-projection.js';
 import type { ProjectRecord } from './project.js';
-import { viewerFrom } from './service.js';
+import { viewerFrom, type ProjectService } from './service.js';
 
 /** Projects: creation by members where allowed, reads under the project rules, admin mutations. */
-export function projectOperations({ projects }: Services) {
+export function projectOperations(projects: ProjectService) {
   /** Runs an org-admin mutation on a project of the addressed organization and returns its fresh detail. */
   async function mutate<O extends OperationId>(
     { access, session, params }: OrgContext<O> & { params: { projectId: string } },
@@ -31,8 +31,7 @@ export function projectOperations({ projects }: Services) {
 
     getProject: {
       rule: 'projectRead',
-      // The rules read the project's detail with the caller's grants: no second read.
-      handle: async ({ project }) => toProjectDetail({ ...project.project, ...viewerFrom(project) }),
+      handle: async ({ project }) => toProjectDetail(await projects.detail(project.project.id, viewerFrom(project))),
     },
 
     renameProject: {
@@ -62,7 +61,7 @@ export function projectOperations({ projects }: Services) {
       rule: 'projectRead',
       async handle({ project, query }) {
         const { items, nextCursor } = await projects.listSessions(project.project.id, query.limit ?? 50, query.cursor);
-        return { sessions: items.map(toSessionSummary), nextCursor };
+        return { sessions: items.map(sessionProjection.toApi), nextCursor };
       },
     },
   } satisfies OperationModule;

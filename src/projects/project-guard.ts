@@ -4,12 +4,13 @@ import { grantAtLeast, strongestGrant, type GrantRole } from '../grants/roles.js
 import type { GrantStore } from '../grants/store.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { OrgAccess } from '../orgs/store.js';
-import type { ProjectDetailRecord, ProjectStore } from './store.js';
+import type { ProjectRecord } from './project.js';
+import type { ProjectStore } from './store.js';
 
 /** What the project rules established about the caller and the project in the path. */
 export interface ProjectAccess {
-  /** The project, with what its detail view shows: read in the same statement as the grants. */
-  project: ProjectDetailRecord;
+  /** The project's own row, read in the same statement as the grants. */
+  project: ProjectRecord;
   /** The strongest grant the caller holds through any principal, or null. */
   grant: GrantRole | null;
   isOrgAdmin: boolean;
@@ -45,8 +46,7 @@ export class ProjectGuard {
     userId: string,
     projectId: string,
   ): Promise<ProjectAccess> {
-    const db = this.uow.executor;
-    const found = await this.projects.findInOrgWithRoles(db, {
+    const found = await this.projects.findInOrgWithRoles(this.uow.reader, {
       organizationId: access.organization.id,
       projectId,
       userId,
@@ -73,6 +73,6 @@ export class ProjectGuard {
 
   /** The strongest grant the user holds on the project, through themselves or an active team. */
   async grantOf(organizationId: string, userId: string, projectId: string): Promise<GrantRole | null> {
-    return strongestGrant(await this.grants.rolesOnProject(this.uow.executor, organizationId, userId, projectId));
+    return strongestGrant(await this.grants.rolesOnProject(this.uow.reader, organizationId, userId, projectId));
   }
 }

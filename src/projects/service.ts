@@ -15,7 +15,8 @@ import { isOrgAdminRole } from '../auth/rules.js';
 import { type ProjectViewer, toProjectBinding, toProjectView } from './mapper.js';
 import { requireLive, type ProjectRecord } from './project.js';
 import type { ProjectAccess, ProjectGuard } from './project-guard.js';
-import type { BindingRecord, ProjectDetailRecord, ProjectStore, SessionRecord } from './store.js';
+import type { BindingRecord, ProjectDetailRecord, ProjectStore } from './store.js';
+import { type SessionRecord, sessionProjection } from './session-projection.js';
 
 /** Projects: creation with a workspace and a MANAGE grant for the creator, and their life cycle. */
 export class ProjectService {
@@ -63,7 +64,7 @@ export class ProjectService {
 
   /** The project as the org admin mutation endpoints address it: in this organization, or 404. */
   async requireInOrg(organizationId: string, projectId: string): Promise<ProjectRecord> {
-    const project = await this.projects.findInOrg(this.uow.executor, organizationId, projectId);
+    const project = await this.projects.findInOrg(this.uow.reader, organizationId, projectId);
     if (!project) throw notFound('project_not_found', `No project ${projectId} in this organization.`);
     return project;
   }
@@ -133,7 +134,7 @@ export class ProjectService {
   }
 
   async detail(projectId: string, viewer: ProjectViewer): Promise<ProjectDetailRecord & ProjectViewer> {
-    return { ...(await this.requireDetail(this.uow.executor, projectId)), ...viewer };
+    return { ...(await this.requireDetail(this.uow.reader, projectId)), ...viewer };
   }
 
   /** The `actor…` flags for a caller whose grant is not known yet (org admin mutations). */
@@ -146,7 +147,7 @@ export class ProjectService {
   async listSessions(projectId: string, limit: number, cursor?: string): Promise<Page<SessionRecord>> {
     const after = cursor === undefined ? undefined : (decodeCursor(cursor, 2) as [string, string]);
     const rows = await this.projects.listSessions(this.uow.executor, projectId, limit + 1, after);
-    return pageOfRows(rows, limit, (session) => [session.updated_at, session.id]);
+    return pageOfRows(rows, limit, sessionProjection.keyOfRow);
   }
 }
 

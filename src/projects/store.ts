@@ -5,6 +5,7 @@ import type { Executor } from '../db/unit-of-work.js';
 import type { GrantRole } from '../grants/roles.js';
 import { grantsOfUserOnProject } from '../grants/store.js';
 import type { ProjectRecord } from './project.js';
+import { type SessionRecord, sessionProjection } from './session-projection.js';
 
 /** A project with everything its detail view shows, from one joined query. */
 export interface ProjectDetailRecord extends ProjectRecord {
@@ -20,17 +21,6 @@ export interface BindingRecord {
   id: string;
   chat_id: string;
   created_at: string;
-}
-
-export interface SessionRecord {
-  id: string;
-  provider: string;
-  role_id: string;
-  model: string;
-  title: string | null;
-  run_count: number | string;
-  created_at: string;
-  updated_at: string;
 }
 
 // The reads of a project that each request on it makes, prepared (src/db/prepared-query.ts).
@@ -63,9 +53,10 @@ const withDetail = (db: Executor): Knex.QueryBuilder =>
  */
 const projectInOrgWithRoles = preparedQuery<
   { organizationId: string; projectId: string; userId: string },
-  ProjectDetailRecord & { grant_role: GrantRole | null }
+  ProjectRecord & { grant_role: GrantRole | null }
 >((db, { organizationId, projectId, userId }) =>
-  withDetail(db)
+  db('projects as p')
+    .select('p.*')
     .leftJoin(
       grantsOfUserOnProject(db, organizationId, userId, projectId).select('g.project_id', 'g.role').as('gr'),
       'gr.project_id',
@@ -87,13 +78,13 @@ export class ProjectStore {
   }
 
   /**
-   * The project's detail, if it is in the organization, with every role the user holds on it
-   * through any principal: the two questions of the project rules, in one statement.
+   * The project, if it is in the organization, with every role the user holds on it through any
+   * principal: the two questions of the project rules, in one statement.
    */
   async findInOrgWithRoles(
     db: Executor,
     params: { organizationId: string; projectId: string; userId: string },
-  ): Promise<{ project: ProjectDetailRecord; roles: GrantRole[] } | undefined> {
+  ): Promise<{ project: ProjectRecord; roles: GrantRole[] } | undefined> {
     const rows = await projectInOrgWithRoles(db, params);
     if (rows.length === 0) return undefined;
     const { grant_role: _role, ...project } = rows[0]!;
@@ -194,10 +185,7 @@ export class ProjectStore {
       );
     }
     return query
-      .orderBy([
-        { column: 'updated_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
+      .orderBy(sessionProjection.sqlOrder)
       .limit(limit)
       .select('id', 'provider', 'role_id', 'model', 'title', 'run_count', 'created_at', 'updated_at');
   }

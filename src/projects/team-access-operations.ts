@@ -1,9 +1,9 @@
-import type { Services } from '../app/services.js';
+import type { TeamAccessService } from './team-access.js';
 import type { OperationModule } from '../http/operation-table.js';
 import { toTeamAccessEntry } from './mapper.js';
 
 /** Per-project team access: read with the project, changed only with MANAGE. */
-export function teamAccessOperations({ teamAccess }: Services) {
+export function teamAccessOperations(teamAccess: TeamAccessService) {
   return {
     listProjectTeamAccess: {
       rule: 'projectRead',

@@ -1,4 +1,4 @@
-import type { Schema } from '../http/operation-types.js';
+import type { Schema } from '../api/types.js';
 import { toOrgMembership } from '../orgs/mapper.js';
 import type { OrgAccess } from '../orgs/store.js';
 import type { User } from '../users/store.js';

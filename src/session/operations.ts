@@ -1,15 +1,28 @@
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.js';
 import { sessionToken } from '../auth/authorize.js';
-import type { Services } from '../app/services.js';
+import type { SessionService } from '../auth/sessions.js';
+import type { Clock } from '../config/clock.js';
+import type { OrganizationService } from '../orgs/service.js';
 import { ApiError } from '../errors/api-error.js';
 import { escapeHtml, page } from '../http/html.js';
+import { sendPage } from '../ops/security-headers.js';
 import type { OperationModule } from '../http/operation-table.js';
 import { toMeResponse } from './mapper.js';
 
 /** Login by one-time link, the current user, logout. */
-export function sessionOperations(services: Services) {
-  const { sessions, organizations, clock } = services;
-  const secure = services.config.baseUrl.startsWith('https:');
+export function sessionOperations({
+  sessions,
+  organizations,
+  clock,
+  secureCookie: secure,
+}: {
+  sessions: SessionService;
+  /** Whose memberships `/me` lists. */
+  organizations: OrganizationService;
+  clock: Clock;
+  /** Whether the session cookie is `Secure` (the service's base URL is https). */
+  secureCookie: boolean;
+}) {
   return {
     login: {
       rule: 'public',
@@ -21,10 +34,7 @@ export function sessionOperations(services: Services) {
         } catch (err) {
           // A person who clicked a stale link gets a page that says what to do, not JSON.
           if (err instanceof ApiError && req.accepts(['json', 'html']) === 'html') {
-            res
-              .status(err.status)
-              .type('html')
-              .send(page('Login link not valid', `<p>${escapeHtml(err.message)}</p>`));
+            sendPage(res, err.status, page('Login link not valid', `<p>${escapeHtml(err.message)}</p>`));
             return undefined;
           }
           throw err;

@@ -1,5 +1,5 @@
 import { isAscii } from 'node:buffer';
-import type { ListOrder } from './pagination.js';
+import { type ListOrder, type PageRequest, pageOf } from './pagination.js';
 
 /**
  * Whether a list the database wrote as JSON text (`JsonTextSet` in db/json-rows.ts), ordered by
@@ -22,9 +22,38 @@ export function isInListOrder(text: Buffer): boolean {
   return !foldedApart.test(text.toString('latin1'));
 }
 
-/** A listed text's items, sorted into the list's order (for a text `isInListOrder` refused, or a page of it). */
-export function sortedItemsOf<T>(text: Buffer, order: ListOrder<T>): T[] {
-  return order.sorted(JSON.parse(text.toString('utf8')) as T[]);
+/**
+ * A list the database wrote as JSON text from a projection (`JsonTextSet` in db/json-rows.ts), in
+ * the projection's order as far as SQL keeps it: an answer holds it in place of the array of its
+ * items, and it is sent as it is (no parse, no object per item, no serializing again).
+ */
+export class ListedText<Item> {
+  declare private readonly item?: Item;
+
+  constructor(
+    /** The array's JSON text, in UTF-8. */
+    readonly bytes: Buffer,
+    readonly order: ListOrder<Item>,
+  ) {}
+
+  /** The items, parsed and sorted into the list's order. */
+  items(): Item[] {
+    return this.order.sorted(JSON.parse(this.bytes.toString('utf8')) as Item[]);
+  }
+
+  /** The whole list: this text when `isInListOrder` takes it, else its items sorted here. */
+  whole(): ListedText<Item> | Item[] {
+    return isInListOrder(this.bytes) ? this : this.items();
+  }
+}
+
+/** A page of a listed text: the text itself for the whole list, else the items of the page. */
+export function pageOfListed<Item>(
+  listed: ListedText<Item>,
+  request: PageRequest,
+): { items: Item[] | ListedText<Item>; nextCursor: string | null } {
+  if (request.limit === undefined && request.cursor === undefined) return { items: listed.whole(), nextCursor: null };
+  return pageOf(listed.items(), request, listed.order);
 }
 
 /** Made on the first text beyond ASCII (~20 ms, once): most lists never need it. */

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { recordChange } from '../audit/trail.js';
 import type { Executor } from '../db/unit-of-work.js';
-import { toAgentSkillRow } from './mapper.js';
+import { toAgentSkillRow } from './projection.js';
 import type { SkillWithRoles } from './store.js';
 
 /**

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
 import { byCodeUnits } from '../shared/order.js';
-import { listOrder } from '../shared/pagination.js';
 
 /** A row of `agent_skills`. */
 export interface SkillRecord {
@@ -33,9 +32,6 @@ export const holdsContent = (row: SkillRecord, content: SkillContent): boolean =
   row.description === content.description &&
   row.content_digest === content.contentDigest;
 
-/** By name (unique in the organization). */
-export const skillOrder = listOrder((s: SkillWithRoles) => [s.skill.name], byCodeUnits);
-
 /** A skill with the `roleId`s of the roles bound to it, sorted. */
 export interface SkillWithRoles {
   skill: SkillRecord;
@@ -59,7 +55,7 @@ const SKILL_COLUMNS = [
 export class SkillStore {
   /**
    * Every skill of the organization, disabled ones too, each with the `roleId`s of the roles
-   * bound to it: one statement, the bindings joined in. Sorted by name.
+   * bound to it: one statement, the bindings joined in.
    */
   async list(db: Executor, organizationId: string): Promise<SkillWithRoles[]> {
     const rows = await db('agent_skills as s')
@@ -81,12 +77,10 @@ export class SkillStore {
       }
       if (row.bound_role_id !== null) skill.roleIds.add(row.bound_role_id);
     }
-    return skillOrder.sorted(
-      [...skills.values()].map(({ record, roleIds }) => ({
-        skill: record,
-        boundRoleIds: [...roleIds].sort(byCodeUnits),
-      })),
-    );
+    return [...skills.values()].map(({ record, roleIds }) => ({
+      skill: record,
+      boundRoleIds: [...roleIds].sort(byCodeUnits),
+    }));
   }
 
   /** One skill with the `roleId`s of the roles bound to it, sorted: one statement, as `list` makes each. */

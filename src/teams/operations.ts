@@ -1,17 +1,18 @@
-import type { Services } from '../app/services.js';
+import type { TeamService } from './service.js';
 import type { OperationModule } from '../http/operation-table.js';
-import { pageOf } from '../shared/pagination.js';
-import { toTeamMemberRow, toTeamRow } from './mapper.js';
-import { teamMemberOrder, teamOrder } from './store.js';
+import { teamMemberProjection, teamProjection } from './projection.js';
+
+const toTeamRow = teamProjection.toApi;
+const toTeamMemberRow = teamMemberProjection.toApi;
 
 /** Teams and their members. */
-export function teamOperations({ teams }: Services) {
+export function teamOperations(teams: TeamService) {
   return {
     listTeams: {
       rule: 'orgAdmin',
       handle: async ({ access, query }) => {
-        const { items, nextCursor } = pageOf(await teams.list(access.organization.id), query, teamOrder);
-        return { teams: items.map(toTeamRow), nextCursor };
+        const { items, nextCursor } = teamProjection.pageOf(await teams.list(access.organization.id), query);
+        return { teams: items, nextCursor };
       },
     },
 
@@ -38,12 +39,11 @@ export function teamOperations({ teams }: Services) {
     listTeamMembers: {
       rule: 'orgAdmin',
       handle: async ({ access, params, query }) => {
-        const { items, nextCursor } = pageOf(
+        const { items, nextCursor } = teamMemberProjection.pageOf(
           await teams.listMembers(access.organization.id, params.teamId),
           query,
-          teamMemberOrder,
         );
-        return { members: items.map(toTeamMemberRow), nextCursor };
+        return { members: items, nextCursor };
       },
     },
 

@@ -8,20 +8,14 @@ import { badRequest, conflict, notFound } from '../errors/api-error.js';
 import type { MemberStore } from '../members/store.js';
 import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import type { User, UserStore } from '../users/store.js';
-import { toTeamMemberRow, toTeamRow } from './mapper.js';
+import { teamMemberProjection, teamProjection } from './projection.js';
 import type { TeamChanges, TeamMemberRecord, TeamRecord, TeamStore } from './store.js';
+import type { Schema } from '../api/types.js';
 
-export interface CreateTeamInput {
-  slug: string;
-  name: string;
-  description?: string | undefined;
-}
+export type CreateTeamInput = Schema<'CreateTeamRequest'>;
 
 /** Who to add to a team: exactly one of the two. */
-export interface TeamMemberRef {
-  userId?: string | undefined;
-  imOpenId?: string | undefined;
-}
+export type TeamMemberRef = Schema<'AddTeamMemberRequest'>;
 
 const teamNotFound = (teamId: string) => notFound('team_not_found', `No active team with the id "${teamId}".`);
 
@@ -175,7 +169,7 @@ async function recordTeamChange(
   before: TeamRecord | null,
   after: TeamRecord | null,
 ): Promise<void> {
-  const shown = { before: before && toTeamRow(before), after: after && toTeamRow(after) };
+  const shown = { before: before && teamProjection.toApi(before), after: after && teamProjection.toApi(after) };
   if (isDeepStrictEqual(shown.before, shown.after)) return;
   await recordChange(trx, { organizationId, target: { type: 'team', id: teamId }, ...shown });
 }
@@ -192,8 +186,8 @@ const recordTeamMemberChange = (
   recordChange(trx, {
     organizationId,
     target: { type: 'team_member', id: `${teamId}:${userId}` },
-    before: before && toTeamMemberRow(before),
-    after: after && toTeamMemberRow(after),
+    before: before && teamMemberProjection.toApi(before),
+    after: after && teamMemberProjection.toApi(after),
   });
 
 /** A team name without surrounding blanks, and not only blanks. */

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
-import { byCodeUnits, byName } from '../shared/order.js';
-import { listOrder } from '../shared/pagination.js';
 import type { User } from '../users/store.js';
+import type { Schema } from '../api/types.js';
 
 /** An active team with its live member count. */
 export interface TeamRecord {
@@ -23,14 +22,7 @@ export interface TeamMemberRecord {
   created_at: string;
 }
 
-export interface TeamChanges {
-  name?: string | undefined;
-  description?: string | null | undefined;
-}
-
-/** By name as people read it, then by slug (unique among active teams). */
-export const teamOrder = listOrder((t: TeamRecord) => [t.name, t.slug], byName, byCodeUnits);
-export const teamMemberOrder = listOrder((m: TeamMemberRecord) => [m.display_name, m.im_open_id], byName, byCodeUnits);
+export type TeamChanges = Schema<'UpdateTeamRequest'>;
 
 /**
  * Teams and team memberships. "Active" means a team not archived and a team membership not
@@ -39,8 +31,7 @@ export const teamMemberOrder = listOrder((m: TeamMemberRecord) => [m.display_nam
 export class TeamStore {
   /** The organization's active teams with live member counts, in one query. */
   async listActive(db: Executor, organizationId: string): Promise<TeamRecord[]> {
-    const rows = await activeTeams(db, organizationId);
-    return teamOrder.sorted(rows);
+    return activeTeams(db, organizationId);
   }
 
   async findActive(db: Executor, organizationId: string, teamId: string): Promise<TeamRecord | undefined> {
@@ -118,10 +109,9 @@ export class TeamStore {
     return updated > 0;
   }
 
-  /** The team's active members, ordered by display name. */
+  /** The team's active members. */
   async listMembers(db: Executor, organizationId: string, teamId: string): Promise<TeamMemberRecord[]> {
-    const rows = await activeTeamMembers(db, organizationId).where('tm.team_id', teamId);
-    return teamMemberOrder.sorted(rows);
+    return activeTeamMembers(db, organizationId).where('tm.team_id', teamId);
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { Schema } from '../http/operation-types.js';
+import type { Schema } from '../api/types.js';
 import { byCodeUnits, byName } from '../shared/order.js';
 import { listOrder } from '../shared/pagination.js';
 import type { CapabilitySumRecord, FactKindSumRecord, UsageRowRecord } from './store.js';

@@ -1,8 +1,8 @@
-import type { Services } from '../app/services.js';
+import type { UsageService } from './service.js';
 import type { OperationModule } from '../http/operation-table.js';
 
 /** The usage report and its breakdown by fact kind and external capability. */
-export function usageOperations({ usage }: Services) {
+export function usageOperations(usage: UsageService) {
   return {
     getUsageReport: {
       rule: 'orgAdmin',

@@ -112,7 +112,7 @@ export function parseRunLine(text: string): RunLine {
   if (!isRfc3339Timestamp(run.at))
     throw new Error(`at "${run.at}" is not an RFC 3339 timestamp with a time zone, such as 2026-01-31T09:30:00Z`);
   // The parsed value is this call's own, so its time is normalized in place: a copy made by
-  // spreading it cost ~0.3 µs a line, 0.3 s of every million runs ingested.
+  // spreading it is paid once per line ingested.
   run.at = new Date(run.at).toISOString();
   return run;
 }

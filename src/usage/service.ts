@@ -4,7 +4,7 @@ import { recordChange } from '../audit/trail.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, notFound } from '../errors/api-error.js';
 import type { FolderStore } from '../folders/store.js';
-import type { Schema } from '../http/operation-types.js';
+import type { Schema } from '../api/types.js';
 import { toUsageBreakdown, toUsageReport } from './mapper.js';
 import { IngestError, ProjectCheck, SessionTally, type TalliedSession } from './ingest-tally.js';
 import { parseRunLine, type RunLine, type UsageFact } from './run-line.js';
@@ -146,7 +146,7 @@ export class UsageService {
     query: { from?: string; to?: string; folderId?: string },
   ): Promise<Schema<'UsageReport'>> {
     const filter = this.filterOf(query);
-    const rows = await this.usage.usageByProject(this.uow.executor, organizationId, filter);
+    const rows = await this.usage.usageByProject(this.uow.reader, organizationId, filter);
     if (rows.length === 0) await this.folderMustExist(organizationId, filter);
     return toUsageReport(filter.from, filter.to, rows);
   }
@@ -166,7 +166,7 @@ export class UsageService {
     ) {
       throw notFound('project_not_found', `No project ${query.projectId} in this organization.`);
     }
-    const db = this.uow.executor;
+    const db = this.uow.reader;
     const [byKind, byCapability] = await Promise.all([
       this.usage.factsByKind(db, organizationId, filter),
       this.usage.factsByCapability(db, organizationId, filter),

@@ -82,6 +82,8 @@ const freshMember = async () =>
   (await okBody(call('owner', 'addMember', { body: { imOpenId: unique('ou-target'), role: 'MEMBER' } }))).userId;
 const freshTeam = async () =>
   (await okBody(call('owner', 'createTeam', { body: { slug: unique('t'), name: 'Target team' } }))).id;
+const freshInvitation = async () =>
+  (await okBody(call('owner', 'createInvitation', { body: { role: 'MEMBER' } }), 201)).id;
 const freshFolder = async () => (await okBody(call('owner', 'createFolder', { body: { name: unique('Folder') } }))).id;
 
 /** Snapshot of every table the area writes, the audit log included; a denied call must not change it. */
@@ -89,6 +91,7 @@ async function snapshot(): Promise<string> {
   const tables = [
     'users',
     'memberships',
+    'invitations',
     'organization_settings',
     'teams',
     'team_members',
@@ -377,6 +380,24 @@ const rows: Row[] = [
     op: 'disableCapabilityConnection',
     method: 'DELETE',
     prepare: async () => ({ path: `/capability-connections/${await freshCapability()}` }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'listInvitations',
+    method: 'GET',
+    prepare: async () => ({ path: '/invitations?limit=5' }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'createInvitation',
+    method: 'POST',
+    prepare: async () => ({ path: '/invitations', body: { role: 'MEMBER' } }),
+    expect: orgAdminOnly(201),
+  },
+  {
+    op: 'revokeInvitation',
+    method: 'POST',
+    prepare: async () => ({ path: `/invitations/${await freshInvitation()}/revoke` }),
     expect: orgAdminOnly(200),
   },
   {

@@ -98,6 +98,54 @@ describe('request bodies', () => {
     expect(await teamSlugs()).toEqual(before);
   });
 
+  it('names what a body holds when it is valid JSON but no object', async () => {
+    const before = await teamSlugs();
+    const kinds: Array<[string, string]> = [
+      ['[{"slug":"arr","name":"Array"}]', 'an array'],
+      ['"a string"', 'a string'],
+      ['42', 'a number'],
+      ['true', 'a boolean'],
+      ['null', 'null'],
+    ];
+    for (const [body, kind] of kinds) {
+      const res = await send('POST', '/teams', body, { 'content-type': 'application/json' });
+      expectError(res, 400, 'validation_failed');
+      expect(res.body).toEqual({
+        error: { code: 'validation_failed', message: `The request body must be a JSON object; got ${kind}.` },
+      });
+    }
+    expect(await teamSlugs()).toEqual(before);
+  });
+
+  it('refuses a key given twice in one object, naming it, where JSON.parse would keep the last', async () => {
+    const before = await teamSlugs();
+    const bodies: Array<[string, string]> = [
+      ['{"slug":"dup","name":"First","name":"Second"}', '/body/name'],
+      ['{"slug":"esc","name":"N","\\u0073lug":"other"}', '/body/slug'],
+    ];
+    for (const [body, path] of bodies) {
+      const res = await send('POST', '/teams', body, { 'content-type': 'application/json' });
+      expectError(res, 400, 'validation_failed');
+      expect(res.body).toEqual({
+        error: {
+          code: 'validation_failed',
+          message: `${path} is given more than once in its object.`,
+          details: [{ path, message: 'is given more than once in its object' }],
+        },
+      });
+    }
+    // In a nested object too, named by its path; a key-like text inside a string is no key.
+    const nested = '{"label":"L","kind":"http","endpointUrl":"https://mcp.example.com","headers":{"a":"1","a":"2"}}';
+    const res = await send('PUT', '/capability-connections/dup', nested, { 'content-type': 'application/json' });
+    expectError(res, 400, 'validation_failed');
+    expect((res.body as { error: { details: unknown } }).error.details).toEqual([
+      { path: '/body/headers/a', message: 'is given more than once in its object' },
+    ]);
+    const quoted = '{"slug":"quoted-key","name":"N","description":"\\"name\\":\\"x\\""}';
+    expectOk(await send('POST', '/teams', quoted, { 'content-type': 'application/json' }), 201);
+    expect(await teamSlugs()).toEqual([...before, 'quoted-key'].sort());
+  });
+
   it('answers 415 to a body that is not JSON', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
       expectError(
@@ -265,10 +313,12 @@ describe('methods', () => {
 describe('deeply nested bodies', () => {
   /** `depth` arrays, each holding the next. */
   const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  /** A body `depth` levels deep: an object holding arrays, each holding the next. */
+  const body = (depth: number) => `{"x":${nested(depth - 1)}}`;
 
   it('refuse 6,000 levels of brackets with 400, and the server keeps answering', async () => {
     const before = await teamSlugs();
-    const res = await send('POST', '/teams', nested(6000), { 'content-type': 'application/json' });
+    const res = await send('POST', '/teams', body(6000), { 'content-type': 'application/json' });
     expectError(res, 400, 'validation_failed');
     expect(res.body).toMatchObject({ error: { message: expect.stringContaining('64 levels') } });
     // Far deeper still, and inside an object: the walk keeps its own stack.
@@ -278,20 +328,16 @@ describe('deeply nested bodies', () => {
   });
 
   it('allow 64 levels (the contract then judges the body) and refuse 65', async () => {
-    const at64 = await send('POST', '/teams', nested(64), { 'content-type': 'application/json' });
+    const at64 = await send('POST', '/teams', body(64), { 'content-type': 'application/json' });
     expectError(at64, 400, 'validation_failed');
     expect(at64.text).not.toContain('levels');
-    const at65 = await send('POST', '/teams', nested(65), { 'content-type': 'application/json' });
+    const at65 = await send('POST', '/teams', body(65), { 'content-type': 'application/json' });
     expectError(at65, 400, 'validation_failed');
-    expect(at65.body).toMatchObject({ error: { details: [{ path: `/body${'/0'.repeat(64)}` }] } });
+    expect(at65.body).toMatchObject({ error: { details: [{ path: `/body/x${'/0'.repeat(63)}` }] } });
   });
 
   it('answer an anonymous caller 401 before reading them', async () => {
-    expectError(
-      await hub.request('POST', `/api/org/${org.slug}/teams`, { body: nested(6000) }),
-      401,
-      'unauthenticated',
-    );
+    expectError(await hub.request('POST', `/api/org/${org.slug}/teams`, { body: body(6000) }), 401, 'unauthenticated');
   });
 });
 

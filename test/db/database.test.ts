@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_DB_WAIT_MS } from '../../src/config/config.js';
 import { isPostgres } from '../../src/db/connect.js';
 import { migrateLatest, rollbackAll } from '../../src/db/migrate.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -45,7 +46,7 @@ describe(`database (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`, 
       expect(await pragma('journal_mode')).toBe('wal');
       expect(await pragma('foreign_keys')).toBe(1);
       expect(await pragma('synchronous')).toBe(2);
-      expect(await pragma('busy_timeout')).toBe(30000);
+      expect(await pragma('busy_timeout')).toBe(DEFAULT_DB_WAIT_MS);
       expect(await pragma('cache_size')).toBe(-65_536);
     },
   );

@@ -76,11 +76,13 @@ describe('preparedQuery', () => {
     });
     await written;
     // On SQLite the transaction holds the writer, the only connection that writes: this read
-    // would wait for it, were it not made on a reader.
-    expect(await byOwner(db, { owner: 'eve', minSize: 0 })).toEqual([]);
+    // would wait for it, were it not made through the database's readers.
+    expect(await byOwner(database.readers, { owner: 'eve', minSize: 0 })).toEqual([]);
     release();
     await transaction;
-    expect(await byOwner(db, { owner: 'eve', minSize: 0 })).toEqual([{ id: 'e', owner: 'eve', label: null, size: 5 }]);
+    expect(await byOwner(database.readers, { owner: 'eve', minSize: 0 })).toEqual([
+      { id: 'e', owner: 'eve', label: null, size: 5 },
+    ]);
     await db('things').where({ id: 'e' }).delete();
   });
 
@@ -89,17 +91,17 @@ describe('preparedQuery', () => {
     const insertThing = preparedQuery<{ id: string }, never>((db, { id }) =>
       db('things').insert({ id, owner: 'mal', label: null, size: 9 }),
     );
-    await expect(insertThing(db, { id: 'm' })).rejects.toThrow(/readonly/);
+    await expect(insertThing(database.readers, { id: 'm' })).rejects.toThrow(/readonly/);
     expect(await db('things').where({ id: 'm' })).toEqual([]);
   });
 
-  it("is seen by knex's query listeners with its SQL and values", async () => {
-    const { db } = database;
+  it("is seen by the writer's query listeners with its SQL and values, when run through the readers", async () => {
+    const { db, readers } = database;
     const seen: { sql: string; bindings: unknown[] }[] = [];
     const listener = (query: { sql: string; bindings: unknown[] }): void => void seen.push(query);
     db.on('query', listener);
     try {
-      await byOwner(db, { owner: 'bob', minSize: 3 });
+      await byOwner(readers, { owner: 'bob', minSize: 3 });
     } finally {
       db.off('query', listener);
     }
@@ -117,8 +119,10 @@ describe('preparedQuery', () => {
     // More failures than SQLite has readers: were each to keep its connection, the read after
     // them would wait for one forever.
     for (let i = 0; i < 3; i++)
-      await expect(fromDoomed(db, { id: 'x' })).rejects.toThrow(/doomed.*(no such table|does not exist)/s);
-    expect(await byOwner(db, { owner: 'bob', minSize: 0 })).toHaveLength(1);
+      await expect(fromDoomed(database.readers, { id: 'x' })).rejects.toThrow(
+        /doomed.*(no such table|does not exist)/s,
+      );
+    expect(await byOwner(database.readers, { owner: 'bob', minSize: 0 })).toHaveLength(1);
   });
 
   it('refuses a build that would not bind a value as a whole', async () => {

@@ -2,13 +2,13 @@
 // same database, as the server and the host console do.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPostgres, openPostgres, openSqlite, type Db } from '../../src/db/connect.js';
+import { isPostgres, openPostgres, openSqlite, type Database } from '../../src/db/connect.js';
 import { UnitOfWork } from '../../src/db/unit-of-work.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 let database: TestDatabase;
 /** A second, independent connection to the same database. */
-let other: Db;
+let other: Database;
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -35,7 +35,7 @@ describe('UnitOfWork.run', () => {
       // Read first: the transaction now works from a snapshot...
       const { value } = (await trx('counters').where({ id: 'c' }).first()) as { value: number };
       // ...which another connection's committed write makes stale, once.
-      if (attempts === 1) await other('counters').where({ id: 'c' }).update({ value: 100 });
+      if (attempts === 1) await other.writer('counters').where({ id: 'c' }).update({ value: 100 });
       if (isPostgres(database.db) && attempts === 1) {
         // PostgreSQL's default isolation lets the write through; force the same conflict.
         throw Object.assign(new Error('could not serialize access'), { code: '40001' });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/app/services.js';
 import { ManualClock } from '../../src/config/clock.js';
 import { loadConfig } from '../../src/config/config.js';
-import { openPostgres, openSqlite, type Db } from '../../src/db/connect.js';
+import { openPostgres, openSqlite, type Database } from '../../src/db/connect.js';
 import { createApp } from '../../src/http/app.js';
 import { preparedQuery } from '../../src/db/prepared-query.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -26,12 +26,13 @@ beforeAll(async () => {
 afterAll(() => hub.stop());
 
 /** The app on a database of the test's choosing, listening on a loopback port. */
-async function appOn(db: Db): Promise<{ url: string; close: () => Promise<void> }> {
+async function appOn(database: Database): Promise<{ url: string; close: () => Promise<void> }> {
   const sink = new Writable({ write: (_c, _e, done) => done() });
   const config = { ...loadConfig({}), dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'hub-ops-')) };
   const services = createServices({
     config,
-    db,
+    db: database.writer,
+    readers: database.readers,
     clock: new ManualClock(new Date()),
     logger: createLogger({ level: 'silent', destination: sink }),
   });
@@ -44,7 +45,7 @@ async function appOn(db: Db): Promise<{ url: string; close: () => Promise<void> 
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await db.destroy();
+      await database.destroy();
       fs.rmSync(config.dataDir, { recursive: true, force: true });
     },
   };
@@ -164,8 +165,8 @@ describe('/metrics', () => {
 
   it("counts the connections of every pool of the database, SQLite's readers with its writer", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-pools-'));
-    const db = openSqlite(path.join(dir, 'hub.sqlite'));
-    const app = await appOn(db);
+    const database = openSqlite(path.join(dir, 'hub.sqlite'));
+    const app = await appOn(database);
     try {
       const connections = async (): Promise<number> => {
         const text = await (await fetch(`${app.url}/metrics`)).text();
@@ -173,10 +174,10 @@ describe('/metrics', () => {
         expect(counts).toHaveLength(4);
         return counts.reduce((sum, [, count]) => sum + Number(count), 0);
       };
-      await db.raw('select 1');
+      await database.writer.raw('select 1');
       expect(await connections()).toBe(1);
-      // A kept read outside a transaction opens a reader.
-      await preparedQuery(() => db.raw('select 1'))(db, {});
+      // A kept read through the readers opens one of their connections.
+      await preparedQuery(() => database.writer.raw('select 1'))(database.readers, {});
       expect(await connections()).toBe(2);
     } finally {
       await app.close();

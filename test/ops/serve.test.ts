@@ -111,7 +111,8 @@ describe('hub serve: while it starts', () => {
     const dataDir = freshDir();
     expect((await runHub(['migrate'], cliEnv(dataDir, undefined))).code).toBe(0);
     // Another instance's migration run, as this one sees it: the lock is held until the test lets go.
-    const db = openSqlite(path.join(dataDir, 'hub.sqlite'));
+    const database = openSqlite(path.join(dataDir, 'hub.sqlite'));
+    const db = database.writer;
     await db('knex_migrations_lock').update({ is_locked: 1 });
     const port = await freePort();
     const child = spawn(process.execPath, [HUB_BIN, 'serve'], {
@@ -146,7 +147,7 @@ describe('hub serve: while it starts', () => {
       }
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
     } finally {
-      await db.destroy();
+      await database.destroy();
       child.kill('SIGTERM');
       await exited;
     }

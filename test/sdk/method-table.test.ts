@@ -83,8 +83,12 @@ describe('method table', () => {
     expect(requests.map((r) => `${r.method} ${r.pathname}`)).toEqual(expected);
   });
 
-  it('marks only login as a redirect operation', () => {
-    expect(specOperations.filter((op) => op.redirect).map((op) => op.operationId)).toEqual(['login']);
+  it('marks only login and the sign-in redirects as redirect operations', () => {
+    expect(specOperations.filter((op) => op.redirect).map((op) => op.operationId)).toEqual([
+      'login',
+      'startSignIn',
+      'finishSignIn',
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { operations } from '../../generated/openapi.js';
 import { listOperations, type HttpMethod } from '../../src/http/openapi-document.js';
-import type { OperationId, RequestBody, Schema, SuccessBody } from '../../src/http/operation-types.js';
+import type { OperationId, RequestBody, Schema, SuccessBody } from '../../src/api/types.js';
 
 /**
  * The typed side of the test client: requests named by the contract's operationId, with their
@@ -113,4 +113,4 @@ export function operationRequest(
   return { method, url: fillPath(path, input.path) + queryString(input.query) };
 }
 
-export type { QueryParams, RequestBody, Schema, SuccessBody } from '../../src/http/operation-types.js';
+export type { QueryParams, RequestBody, Schema, SuccessBody } from '../../src/api/types.js';

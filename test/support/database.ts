@@ -7,6 +7,8 @@ import { openPostgres, openSqlite, type Db } from '../../src/db/connect.js';
 
 export interface TestDatabase {
   db: Db;
+  /** The database's readers (Database.readers), for the services' kept reads. */
+  readers: Db;
   dataDir: string;
   /** DATABASE_URL for a subprocess that must use the same database; undefined on SQLite. */
   databaseUrl: string | undefined;
@@ -22,14 +24,15 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-test-'));
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const db = openSqlite(path.join(dataDir, 'hub.sqlite'));
+    const { writer: db, readers, destroy } = openSqlite(path.join(dataDir, 'hub.sqlite'));
     return {
       db,
+      readers,
       dataDir,
       databaseUrl: undefined,
       engine: 'sqlite',
       async drop() {
-        await db.destroy();
+        await destroy();
         fs.rmSync(dataDir, { recursive: true, force: true });
       },
     };
@@ -39,9 +42,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.raw(`create database ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = openPostgres(url.toString());
+  const { writer: db, readers } = openPostgres(url.toString());
   return {
     db,
+    readers,
     dataDir,
     databaseUrl: url.toString(),
     engine: 'postgres',

@@ -6,9 +6,9 @@ import { ManualClock } from '../../src/config/clock.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { migrateLatest } from '../../src/db/migrate.js';
 import { createApp, type AppOptions } from '../../src/http/app.js';
-import { appServerOptions } from '../../src/http/server-objects.js';
+import { appServerOptions } from '../../src/http/platform/server-objects.js';
 import { createLogger } from '../../src/log/logger.js';
-import type { OperationId } from '../../src/http/operation-types.js';
+import type { OperationId } from '../../src/api/types.js';
 import type { OrgRole } from '../../src/orgs/store.js';
 import { OrganizationStore } from '../../src/orgs/store.js';
 import {
@@ -20,6 +20,7 @@ import {
   type OrgOperationId,
 } from './api-client.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { expectAnswerByContract } from './response-contract.js';
 
 export type { HttpResult };
 
@@ -39,8 +40,8 @@ export interface UntypedCallInput extends RequestOptions {
 }
 
 /**
- * The real application on a real database, listening on a loopback port, with every response
- * checked against openapi.yaml. Time is a ManualClock; log lines are kept for inspection.
+ * The real application on a real database, listening on a loopback port, with every answer
+ * checked against openapi.yaml as its bytes arrived. Time is a ManualClock; log lines are kept for inspection.
  */
 export class TestHub {
   private constructor(
@@ -71,8 +72,8 @@ export class TestHub {
       ...options.config,
     };
     const logger = createLogger({ level: 'info', destination: sink });
-    const services = createServices({ config, db: database.db, clock, logger });
-    const app = createApp(services, { validateResponses: true, ...options.app });
+    const services = createServices({ config, db: database.db, readers: database.readers, clock, logger });
+    const app = createApp(services, options.app);
     // Made as `hub serve` makes its server, so every API test runs on the same request objects.
     const server: Server = await new Promise((resolve) => {
       const s = http.createServer(appServerOptions(app), app).listen(0, '127.0.0.1', () => resolve(s));
@@ -133,6 +134,11 @@ export class TestHub {
     if (headers.origin === '') delete headers.origin;
     const response = await fetch(this.url + path, { method, headers, body, redirect: 'manual' });
     const text = await response.text();
+    expectAnswerByContract(method, path, {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      text,
+    });
     let parsed: unknown = text;
     if ((response.headers.get('content-type') ?? '').includes('application/json') && text) parsed = JSON.parse(text);
     return { status: response.status, headers: response.headers, body: parsed, text };

@@ -10,8 +10,8 @@ import type { Knex } from 'knex';
  *   project are copies of the session's (ingest checks that a run's project is its session's), kept
  *   so the report and the breakdown read one index; references on the copies checked nothing the
  *   session's does not, and deleting an organization or a project still reaches every run and fact
- *   through projects → sessions → runs → facts. Each reference is a lookup per row, on PostgreSQL
- *   3–7 µs: with three, more than the row's own writes.
+ *   through projects → sessions → runs → facts. Each reference is a lookup per row: on
+ *   PostgreSQL, three of them cost more than the row's own writes.
  *
  * SQLite cannot drop a constraint, so there the two tables are rebuilt as they were, less those.
  * Nothing deletes organizations, projects or sessions (they are archived), so the cascades are
@@ -42,7 +42,8 @@ const DROPPED_REFERENCES = [
  * SQLite compares all text. They hold ids, ISO times and fixed words, never prose, and a
  * database's default collation (say en_US.UTF-8, or the C library's C.UTF-8, as here) compares
  * through the C library's strcoll: with a whole organization's runs sharing their first key
- * column, and time-ordered ids sharing their first characters, that was ~15 % of a run's cost.
+ * column, and time-ordered ids sharing their first characters, that was a large part of a run's
+ * cost.
  */
 const BYTEWISE_COLUMNS = {
   agent_sessions: { id: 64 },

@@ -4,6 +4,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { ApiError, badRequest, badRequestAt, type ErrorDetail } from '../../errors/api-error.js';
 import { isStorableText, UNSTORABLE_TEXT } from '../../shared/text.js';
 import { payloadTooLarge } from './body-size.js';
+import { duplicateKey } from './duplicate-keys.js';
 import { carriesBody, contextOf, type Stage } from './stage.js';
 
 /** Raised from the parser's `verify` hook; the parser hands it on as its own error. */
@@ -17,14 +18,14 @@ function verifyUtf8(_req: IncomingMessage, _res: unknown, body: Buffer): void {
 /**
  * Parses a JSON body within the limit the body-size stage set. Refuses, before any rule or
  * schema sees the body: a body that is not `application/json` (415), a charset other than UTF-8,
- * bytes that are not UTF-8 or a `Content-Encoding` that does not decode (400), malformed JSON or
- * a top-level value that is neither an object nor an array (400), a body that outgrows the limit
+ * bytes that are not UTF-8 or a `Content-Encoding` that does not decode (400), malformed JSON, a
+ * top-level value that is no object or a key given twice in one object (400), a body that outgrows the limit
  * while it streams (413), and text no field may hold or nesting deeper than any request needs (400,
  * see `bodyProblem`).
  *
  * body-parser reads the bytes (limit, Content-Length, Content-Encoding) and the text is decoded
- * here: its JSON parser decodes through iconv-lite's stream decoder, 1.4 ms for a 2 MB skill,
- * where a body of ASCII bytes (nearly every JSON body) becomes a string at copying speed.
+ * here: its JSON parser decodes through iconv-lite's stream decoder, slow on a large skill, where
+ * a body of ASCII bytes (nearly every JSON body) becomes a string at copying speed.
  * Parsers are made once per distinct limit: organizations share a handful of limits.
  */
 export const parseJsonBody =
@@ -80,8 +81,9 @@ function isUtf8Charset(contentType: string | undefined): boolean {
 }
 
 /**
- * The value of a JSON body whose bytes are UTF-8 (the parser's verify hook saw to that). As
- * body-parser's strict mode: an empty body is `{}`, and the top level is an object or an array.
+ * The value of a JSON body whose bytes are UTF-8 (the parser's verify hook saw to that): an empty
+ * body is `{}` (as body-parser's), the top level must be an object, and no object may give a key
+ * twice (JSON.parse would keep the last silently).
  */
 function parseJson(bytes: Buffer): unknown {
   if (bytes.length === 0) return {};
@@ -89,16 +91,30 @@ function parseJson(bytes: Buffer): unknown {
   // mark is dropped, as body-parser's decoder did.
   const decoded = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
-  const first = /^[ \t\n\r]*(.)/.exec(text)?.[1];
-  if (first !== '{' && first !== '[') throw badRequest(NOT_JSON);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw badRequest(NOT_JSON);
   }
+  // Every request body of the contract is an object: anything else is named for what it is.
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw badRequest(`The request body must be a JSON object; got ${kindOf(value)}.`);
+  const duplicate = duplicateKey(text);
+  if (duplicate) throw badRequestAt(duplicate);
+  return value;
 }
 
 const NOT_JSON = 'The request body is not valid JSON.';
+
+const kindOf = (value: unknown): string =>
+  Array.isArray(value)
+    ? 'an array'
+    : value === null
+      ? 'null'
+      : typeof value === 'string'
+        ? 'a string'
+        : `a ${typeof value}`;
 
 /** A body is present when the request says so by its framing, whatever its length. */
 const hasBody = (req: IncomingMessage): boolean =>

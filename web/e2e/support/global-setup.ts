@@ -3,13 +3,15 @@
  * and seeds the organizations the tests use through `hub` and the API. The tests reach it through
  * HUB_E2E_BASE_URL / HUB_E2E_DATA_DIR / HUB_E2E_SEED, which workers inherit.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HUB_BIN, hub } from './hub';
+import { promisify } from 'node:util';
+import { TestOpenIdProvider } from '../../../test/support/openid-provider';
+import { HUB_BIN, hub, hubEnv } from './hub';
 import { seed } from './seed';
 
 function freePort(): Promise<number> {
@@ -39,10 +41,19 @@ async function waitUntilReady(url: string, server: ChildProcess, timeoutMs: numb
   throw new Error(`hub serve was not ready within ${timeoutMs} ms`);
 }
 
+/** The identity provider people sign in with in the suite: a real OpenID Provider on loopback. */
+export const E2E_PROVIDER = { id: 'company', label: 'Company SSO', clientId: 'hub-e2e', secret: 'e2e-client-secret' };
+
 export default async function globalSetup() {
   const dataDir = mkdtempSync(join(tmpdir(), 'hub-e2e-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  const idp = await TestOpenIdProvider.start({
+    clientId: E2E_PROVIDER.clientId,
+    clientSecret: E2E_PROVIDER.secret,
+    redirectUris: [`${baseUrl}/auth/${E2E_PROVIDER.id}/callback`],
+  });
+  idp.addAccount('olivia', { name: 'Olivia Owner', email: 'olivia@example.com', email_verified: true });
   const logDir = fileURLToPath(new URL('../../../.ci-out/playwright/', import.meta.url));
   mkdirSync(logDir, { recursive: true });
   const log = createWriteStream(join(logDir, 'server.log'));
@@ -55,6 +66,8 @@ export default async function globalSetup() {
       LOG_LEVEL: 'warn',
       // The suite makes many requests in a minute from one organization.
       HUB_CEILING_REQUEST_RATE: '100000',
+      // The suite's OpenID Provider listens on loopback over plain http.
+      HUB_OUTBOUND_ALLOW_PRIVATE: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -68,11 +81,24 @@ export default async function globalSetup() {
       await new Promise((r) => server.once('exit', r));
     }
     log.end();
+    await idp.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     await waitUntilReady(`${baseUrl}/api/me`, server, 120_000);
     process.env.HUB_E2E_SEED = JSON.stringify(await seed(hub));
+    // Not through the synchronous `hub`: the provider answering its discovery runs in this process.
+    const { id, label, clientId, secret } = E2E_PROVIDER;
+    await promisify(execFile)(
+      process.execPath,
+      [HUB_BIN, 'identity-provider', 'set', id, '--kind', 'oidc', '--label', label].concat([
+        '--issuer',
+        idp.issuer,
+        '--client-id',
+        clientId,
+      ]),
+      { env: { ...hubEnv(), HUB_OUTBOUND_ALLOW_PRIVATE: '1', HUB_IDP_CLIENT_SECRET: secret } },
+    );
   } catch (error) {
     await stop(); // a failed setup must not leave a server behind
     throw error;

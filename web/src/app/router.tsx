@@ -15,6 +15,12 @@ export const router = createBrowserRouter([
     lazy: () => import('./routes/landing'),
   },
   {
+    path: '/signin',
+    HydrateFallback: PageLoader,
+    ErrorBoundary: RouteError,
+    lazy: () => import('./routes/sign-in'),
+  },
+  {
     path: '/o/:orgSlug',
     HydrateFallback: PageLoader,
     ErrorBoundary: RouteError,

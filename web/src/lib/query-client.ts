@@ -5,8 +5,11 @@ import { errorCode } from './api-client';
 export const queryClient = new QueryClient({
   queryCache: new QueryCache({
     onError(error) {
-      // The session ended (expired, signed out elsewhere): back to the start page, which says how to sign in.
-      if (errorCode(error) === 'unauthenticated' && window.location.pathname !== '/') window.location.assign('/');
+      // The session ended (expired, signed out elsewhere): to the sign-in page, which brings the person back here.
+      const { pathname, search } = window.location;
+      if (errorCode(error) === 'unauthenticated' && pathname !== '/signin') {
+        window.location.assign(`/signin?returnTo=${encodeURIComponent(pathname + search)}`);
+      }
     },
   }),
   defaultOptions: {

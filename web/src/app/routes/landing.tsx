@@ -1,21 +1,20 @@
-/** `/`: where the login link lands. Signed in → the first organization; signed out → how to get a link. */
+/** `/`: where a sign-in lands. Signed in → the first organization; signed out → the sign-in page. */
 import { Anchor, Container, Stack, Text, Title } from '@mantine/core';
 import { redirect, useLoaderData } from 'react-router';
 import { getMeQueryOptions } from '../../features/auth/api/get-me';
-import { SignedOut } from '../../features/auth/components/signed-out';
 import { homePath } from '../../lib/authorization';
 import { queryClient } from '../../lib/query-client';
 
 export async function loader() {
   const me = await queryClient.fetchQuery(getMeQueryOptions());
-  const first = me?.organizations[0];
+  if (!me) throw redirect('/signin');
+  const first = me.organizations[0];
   if (first) throw redirect(homePath(first));
-  return { signedIn: me !== null, name: me?.user.displayName ?? '' };
+  return { name: me.user.displayName };
 }
 
 export function Component() {
-  const { signedIn, name } = useLoaderData<typeof loader>();
-  if (!signedIn) return <SignedOut />;
+  const { name } = useLoaderData<typeof loader>();
   return (
     <Container size="sm" py="xl" component="main">
       <Stack>

@@ -8,9 +8,13 @@ import { getMeQueryOptions } from '../../../features/auth/api/get-me';
 import { findOrg, homePath, OrgProvider } from '../../../lib/authorization';
 import { queryClient } from '../../../lib/query-client';
 
-export async function loader() {
+export async function loader({ request }: { request: Request }) {
   const me = await queryClient.ensureQueryData(getMeQueryOptions());
-  if (!me) throw redirect('/');
+  if (!me) {
+    // Signing in brings the person back to the page they opened.
+    const { pathname, search } = new URL(request.url);
+    throw redirect(`/signin?returnTo=${encodeURIComponent(pathname + search)}`);
+  }
   return null;
 }
 

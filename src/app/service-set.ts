@@ -1,0 +1,74 @@
+import type { AgentRoleService } from '../agents/roles-service.js';
+import type { ApiTokenService } from '../api-tokens/service.js';
+import type { AuditLog } from '../audit/log.js';
+import type { Authorizer } from '../auth/authorize.js';
+import type { SessionService } from '../auth/sessions.js';
+import type { CapacityService } from '../capacity/service.js';
+import type { Clock } from '../config/clock.js';
+import type { Config } from '../config/config.js';
+import type { CredentialResolver } from '../connections/resolver.js';
+import type { ConnectionService } from '../connections/service.js';
+import type { Db } from '../db/connect.js';
+import type { ExplorerService } from '../explorer/service.js';
+import type { FolderService } from '../folders/service.js';
+import type { FolderStore } from '../folders/store.js';
+import type { OperationTable } from '../http/operation-table.js';
+import type { LibraryService } from '../library/service.js';
+import type { Logger } from '../log/logger.js';
+import type { MemberService } from '../members/service.js';
+import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
+import type { OrganizationService } from '../orgs/service.js';
+import type { ProjectService } from '../projects/service.js';
+import type { TeamAccessService } from '../projects/team-access.js';
+import type { SkillService } from '../skills/service.js';
+import type { IdentityProviderService } from '../identity/providers.js';
+import type { SignInService } from '../identity/sign-in.js';
+import type { InvitationService } from '../invitations/service.js';
+import type { TeamService } from '../teams/service.js';
+import type { UsageService } from '../usage/service.js';
+import type { UserStore } from '../users/store.js';
+
+/** The process's services, assembled once by `createServices` (the composition root). */
+export interface Services {
+  config: Config;
+  db: Db;
+  /** Where kept reads run outside a transaction (Database.readers); the writer when none were given. */
+  readers: Db;
+  clock: Clock;
+  logger: Logger;
+  users: UserStore;
+  sessions: SessionService;
+  orgAccess: OrgAccessResolver;
+  organizations: OrganizationService;
+  authorizer: Authorizer;
+  /** Personal API tokens: create, list, revoke, and the bearer check. */
+  apiTokens: ApiTokenService;
+  /** Reads the audit log. */
+  auditLog: AuditLog;
+  folderStore: FolderStore;
+  folders: FolderService;
+  projects: ProjectService;
+  teamAccess: TeamAccessService;
+  explorer: ExplorerService;
+  usage: UsageService;
+  members: MemberService;
+  teams: TeamService;
+  capacity: CapacityService;
+  connections: ConnectionService;
+  /** What the agent runtime calls for decrypted credentials. */
+  credentials: CredentialResolver;
+  /** Agent roles, their skill bindings and the model picker. */
+  agentRoles: AgentRoleService;
+  /** The agent library: the folder tree that groups roles and skills (the same rules as project folders). */
+  library: LibraryService;
+  /** Agent skills: the ingestion pipeline, the store on disk (`<data>/skills`) and the PATCH rules. */
+  skills: SkillService;
+  /** The identity providers the operator configures (`hub identity-provider`). */
+  identityProviders: IdentityProviderService;
+  /** Sign-in through those providers: start, callback, the identity's user and the session. */
+  signIn: SignInService;
+  /** Invitations by link, and joining an organization by accepting one. */
+  invitations: InvitationService;
+  /** Every operation of openapi.yaml with its rule and handler, each area's given its own service. */
+  operations: OperationTable;
+}

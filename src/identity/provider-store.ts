@@ -1,0 +1,159 @@
+import { ENVELOPE_COLUMNS, envelopeColumns } from '../crypto/envelope-columns.js';
+import type { Envelope } from '../crypto/envelope.js';
+import type { KeyUsage } from '../crypto/keyring.js';
+import type { Executor } from '../db/unit-of-work.js';
+
+export const PROVIDER_KINDS = ['oidc', 'lark'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+export const TOKEN_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+export type TokenAuthMethod = (typeof TOKEN_AUTH_METHODS)[number];
+
+/** An identity provider as configured, without its sealed secret. */
+export interface IdentityProvider {
+  id: string;
+  kind: ProviderKind;
+  label: string;
+  /** The OpenID issuer (oidc), or the platform's API base URL (lark). */
+  endpoint: string;
+  clientId: string;
+  subjectClaim: string;
+  tokenAuth: TokenAuthMethod;
+  allowedTenants: string[];
+  allowedEmailDomains: string[];
+  secretVersion: number;
+  keyId: string;
+  disabledAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What `set` writes: the settings and the envelope of the client secret. */
+export type ProviderWrite = Omit<IdentityProvider, 'keyId' | 'disabledAt' | 'createdAt' | 'updatedAt'> & {
+  envelope: Envelope;
+};
+
+interface ProviderRecord {
+  id: string;
+  kind: string;
+  label: string;
+  endpoint: string;
+  client_id: string;
+  subject_claim: string;
+  token_auth: string;
+  allowed_tenants: string;
+  allowed_email_domains: string;
+  secret_version: number;
+  key_id: string;
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const SETTINGS_COLUMNS = [
+  'id',
+  'kind',
+  'label',
+  'endpoint',
+  'client_id',
+  'subject_claim',
+  'token_auth',
+  'allowed_tenants',
+  'allowed_email_domains',
+  'secret_version',
+  'key_id',
+  'disabled_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+const toProvider = (row: ProviderRecord): IdentityProvider => ({
+  id: row.id,
+  kind: row.kind as ProviderKind,
+  label: row.label,
+  endpoint: row.endpoint,
+  clientId: row.client_id,
+  subjectClaim: row.subject_claim,
+  tokenAuth: row.token_auth as TokenAuthMethod,
+  allowedTenants: JSON.parse(row.allowed_tenants) as string[],
+  allowedEmailDomains: JSON.parse(row.allowed_email_domains) as string[],
+  secretVersion: Number(row.secret_version),
+  keyId: row.key_id,
+  disabledAt: row.disabled_at,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/** The identity providers the operator configured. Owns every statement on `identity_providers`. */
+export class IdentityProviderStore {
+  async list(db: Executor): Promise<IdentityProvider[]> {
+    const rows = await db('identity_providers').select<ProviderRecord[]>(SETTINGS_COLUMNS).orderBy('id');
+    return rows.map(toProvider);
+  }
+
+  async find(db: Executor, id: string): Promise<IdentityProvider | undefined> {
+    const row = await db('identity_providers').where({ id }).first<ProviderRecord | undefined>(SETTINGS_COLUMNS);
+    return row && toProvider(row);
+  }
+
+  /** The provider's client-secret envelope, for the one moment a sign-in needs it. */
+  async findEnvelope(db: Executor, id: string): Promise<Envelope | undefined> {
+    const row = await db('identity_providers')
+      .where({ id })
+      .first<Record<(typeof ENVELOPE_COLUMNS)[number], unknown> | undefined>(ENVELOPE_COLUMNS);
+    if (!row) return undefined;
+    return {
+      keyId: String(row.key_id),
+      wrappedKey: row.wrapped_key as Buffer,
+      wrapIv: row.wrap_iv as Buffer,
+      wrapTag: row.wrap_tag as Buffer,
+      iv: row.iv as Buffer,
+      tag: row.tag as Buffer,
+      ciphertext: row.ciphertext as Buffer,
+    };
+  }
+
+  /** Creates the provider or replaces its settings and secret; `set` enables it again. */
+  async upsert(db: Executor, write: ProviderWrite, at: string): Promise<void> {
+    const { envelope } = write;
+    const columns = {
+      kind: write.kind,
+      label: write.label,
+      endpoint: write.endpoint,
+      client_id: write.clientId,
+      subject_claim: write.subjectClaim,
+      token_auth: write.tokenAuth,
+      allowed_tenants: JSON.stringify(write.allowedTenants),
+      allowed_email_domains: JSON.stringify(write.allowedEmailDomains),
+      secret_version: write.secretVersion,
+      ...envelopeColumns(envelope),
+      disabled_at: null,
+      updated_at: at,
+    };
+    await db('identity_providers')
+      .insert({ id: write.id, ...columns, created_at: at })
+      .onConflict('id')
+      .merge(columns);
+  }
+
+  /** Marks an enabled provider disabled; false when there is none to disable. */
+  async disable(db: Executor, id: string, at: string): Promise<boolean> {
+    const updated = await db('identity_providers')
+      .where({ id })
+      .whereNull('disabled_at')
+      .update({ disabled_at: at, updated_at: at });
+    return updated === 1;
+  }
+
+  /** Sealed client secrets per master key, so a missing key file is never replaced over them. */
+  async keyUsage(db: Executor): Promise<KeyUsage[]> {
+    const rows = await db('identity_providers')
+      .groupBy('key_id')
+      .select<Array<{ key_id: string; versions: number | string }>>('key_id', db.raw('count(*) as versions'));
+    return rows.map((row) => ({
+      keyId: row.key_id,
+      versions: Number(row.versions),
+      activeVersions: Number(row.versions),
+    }));
+  }
+}

@@ -1,0 +1,88 @@
+import type { OperationModule, OrgContext } from '../http/operation-table.js';
+import type { OperationId, Schema } from '../api/types.js';
+import { memberProjection } from '../members/projection.js';
+import { byCodeUnits } from '../shared/order.js';
+import { listOrder, pageOf } from '../shared/pagination.js';
+import { toInvitation } from './mapper.js';
+import type { InvitationCaller, InvitationService } from './service.js';
+
+/** What the invitation operations use: their own service, the clock that says what has expired, the origin. */
+export interface InvitationOperationDeps {
+  invitations: InvitationService;
+  clock: { now(): Date };
+  baseUrl: string;
+}
+
+type Invitation = Schema<'Invitation'>;
+
+const newestFirst = (a: string, b: string) => byCodeUnits(b, a);
+/** Newest first, then by id, so the order is total. */
+const invitationOrder = listOrder((i: Invitation) => [i.createdAt, i.id], newestFirst, newestFirst);
+
+const callerOf = ({ access, session }: Pick<OrgContext<OperationId>, 'access' | 'session'>): InvitationCaller => ({
+  organizationId: access.organization.id,
+  userId: session.user.id,
+  isOwner: access.role === 'OWNER',
+});
+
+/** The link of an invitation: the web app's page that shows and accepts it. */
+export const invitationUrl = (baseUrl: string, token: string): string => `${baseUrl}/invite/${token}`;
+
+/** Invitations: the admins' create, list and revoke, and the invitee's look and accept. */
+export function invitationOperations({ invitations, clock, baseUrl }: InvitationOperationDeps) {
+  return {
+    listInvitations: {
+      rule: 'orgAdmin',
+      async handle({ access, query }) {
+        const now = clock.now().toISOString();
+        const all = (await invitations.list(access.organization.id)).map((row) => toInvitation(row, now));
+        const listed = query.status === undefined ? all : all.filter((i) => i.status === query.status);
+        const { items, nextCursor } = pageOf(invitationOrder.sorted(listed), query, invitationOrder);
+        return { invitations: items, nextCursor };
+      },
+    },
+
+    createInvitation: {
+      rule: 'orgAdmin',
+      status: 201,
+      async handle(ctx) {
+        const { invitation, token } = await invitations.create(callerOf(ctx), ctx.body);
+        return { ...toInvitation(invitation, clock.now().toISOString()), url: invitationUrl(baseUrl, token) };
+      },
+    },
+
+    revokeInvitation: {
+      rule: 'orgAdmin',
+      handle: async (ctx) =>
+        toInvitation(await invitations.revoke(callerOf(ctx), ctx.params.invitationId), clock.now().toISOString()),
+    },
+
+    getInvitation: {
+      rule: 'session',
+      async handle({ params }) {
+        const found = await invitations.preview(params.token);
+        const invitation = toInvitation(found, clock.now().toISOString());
+        return {
+          organization: { slug: found.organization_slug, name: found.organization_name },
+          role: invitation.role,
+          invitedBy: { displayName: invitation.createdBy.displayName },
+          expiresAt: invitation.expiresAt,
+          status: invitation.status,
+        };
+      },
+    },
+
+    acceptInvitation: {
+      rule: 'session',
+      async handle({ params, session }) {
+        const accepted = await invitations.accept(session.user.id, params.token);
+        return {
+          organization: { slug: accepted.invitation.organization_slug, name: accepted.invitation.organization_name },
+          member: memberProjection.toApi(accepted.member),
+          teamIds: accepted.teamIds,
+          skippedTeamIds: accepted.skippedTeamIds,
+        };
+      },
+    },
+  } satisfies OperationModule;
+}

@@ -1,0 +1,73 @@
+import { checkProviderSettings, type ProviderSettingsInput } from '../../src/identity/provider-settings.js';
+import type { TestHub } from './test-hub.js';
+import { TEST_ORIGIN } from './test-hub.js';
+import { locationOf, type TestBrowser } from './test-browser.js';
+
+/** Configures an identity provider on the hub as `hub identity-provider set` does (http allowed: loopback). */
+export async function setProvider(
+  hub: TestHub,
+  input: Partial<ProviderSettingsInput> & Pick<ProviderSettingsInput, 'id' | 'kind'>,
+  clientSecret: string,
+): Promise<void> {
+  const settings = checkProviderSettings(
+    {
+      label: `Sign in with ${input.id}`,
+      issuer: undefined,
+      baseUrl: undefined,
+      clientId: 'hub',
+      subjectClaim: undefined,
+      tokenAuth: undefined,
+      allowedTenants: undefined,
+      allowedEmailDomains: undefined,
+      ...input,
+    },
+    true,
+  );
+  await hub.services.identityProviders.set(settings, clientSecret);
+}
+
+/** `GET /auth/{id}/start` in the browser; the provider's authorization URL it was sent to. */
+export async function startSignIn(browser: TestBrowser, providerId: string, returnTo?: string): Promise<string> {
+  const query = returnTo === undefined ? '' : `?returnTo=${encodeURIComponent(returnTo)}`;
+  const from = `${TEST_ORIGIN}/auth/${providerId}/start${query}`;
+  const response = await browser.request(from);
+  if (response.status !== 303) throw new Error(`start answered ${response.status}: ${await response.text()}`);
+  return locationOf(response, from);
+}
+
+/**
+ * Walks an OpenID Provider's pages (`oidc-provider`'s development login and consent forms) from
+ * its authorization URL as `login`, until it sends the browser back to the service; that URL.
+ */
+export async function signInAtProvider(browser: TestBrowser, authorizationUrl: string, login: string): Promise<string> {
+  let url = authorizationUrl;
+  for (let hop = 0; hop < 20; hop += 1) {
+    if (url.startsWith(`${TEST_ORIGIN}/`)) return url;
+    const response = await browser.request(url);
+    if (response.status >= 300 && response.status < 400) {
+      url = locationOf(response, url);
+      continue;
+    }
+    const html = await response.text();
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+    if (response.status !== 200 || !action) throw new Error(`the provider answered ${response.status}: ${html}`);
+    const form: Record<string, string> = html.includes('name="login"')
+      ? { prompt: 'login', login, password: 'any password' }
+      : { prompt: 'consent' };
+    const posted = await browser.request(new URL(action, url).href, { method: 'POST', form });
+    url = locationOf(posted, url);
+  }
+  throw new Error('the provider never sent the browser back');
+}
+
+/** The whole sign-in, start to callback; the callback's answer. */
+export async function signInThrough(
+  browser: TestBrowser,
+  providerId: string,
+  login: string,
+  returnTo?: string,
+): Promise<Response> {
+  const authorization = await startSignIn(browser, providerId, returnTo);
+  const callback = await signInAtProvider(browser, authorization, login);
+  return browser.request(callback);
+}
