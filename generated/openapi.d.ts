@@ -1336,8 +1336,9 @@ export interface paths {
         /**
          * Get the capacity policy
          * @description Returns all 23 dimensions, in the order of `CapacityDimension`, each
-         *     with its platform ceiling, the organization's limit and the effective
-         *     limit.
+         *     with its platform ceiling, the organization's limit, the effective
+         *     limit and, for the dimensions this service counts, what is in use now;
+         *     `warnings` names each dimension used beyond its effective limit.
          *
          *     Who may call: an org admin (OWNER or ADMIN).
          */
@@ -1362,6 +1363,10 @@ export interface paths {
          *        can lift any organization limit with `hub capacity clear <org>
          *        <dimension>`.
          *     5. Only the dimensions present in `limits` are touched.
+         *     6. A limit below what is in use (`inUse`) is accepted: nothing in use
+         *        is removed, the answer's `warnings` names the dimension, and
+         *        nothing more of it can be created (409 `capacity_exceeded`) until
+         *        use is below the limit.
          *
          *     A `null` value clears the organization's limit for that dimension (its
          *     effective limit becomes the ceiling); clearing is always allowed.
@@ -2580,10 +2585,38 @@ export interface components {
              *     through `effectiveLimit(organizationId, dimension)`.
              */
             effective: number | null;
+            /**
+             * @description What the organization uses of the dimension now, for the dimensions
+             *     this service counts: `memberCount` (active members), `projectCount`
+             *     (projects not archived), `teamCount` (active teams), `folderCount`
+             *     (project and agent library folders not archived, together) and
+             *     `sessionCount` (agent sessions not archived). Null for the
+             *     dimensions the agent runtime measures (rates, sizes, storage,
+             *     times, processes): this service has no count of them. The same
+             *     count decides `409 capacity_exceeded` when something is created.
+             */
+            inUse: number | null;
+        };
+        /** @description A dimension used beyond its effective limit. */
+        CapacityLimitWarning: {
+            dimension: components["schemas"]["CapacityDimension"];
+            inUse: number;
+            effective: number;
+            /** @description One English sentence naming the dimension, its use and its limit. */
+            message: string;
         };
         CapacityPolicyView: {
             /** @description All 23 dimensions, in the order of `CapacityDimension`. */
             dimensions: components["schemas"]["CapacityDimensionRow"][];
+            /**
+             * @description Each counted dimension whose `inUse` is above its `effective` limit,
+             *     in the order of `dimensions`; empty when none is. A limit below
+             *     current use is accepted (nothing in use is removed, and the audit
+             *     event records it as any change), but nothing more of that dimension
+             *     can be created until use is below the limit: the answer to the
+             *     update that set it, and every later read, carries the warning.
+             */
+            warnings: components["schemas"]["CapacityLimitWarning"][];
         };
         /**
          * @description A partial map from dimension to organization limit. Only the dimensions

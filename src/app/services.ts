@@ -94,22 +94,37 @@ export function createServices(deps: {
   const sessions = new SessionService(uow, new SessionStore(), users, clock, ttl, invalidations);
   const orgAccess = new OrgAccessResolver(uow, orgStore, clock, ttl, invalidations);
   const organizations = new OrganizationService(uow, orgStore, users, orgAccess, clock);
-  const capacityStore = new CapacityStore();
-  const capacity = new CapacityService(uow, capacityStore, config, clock, ttl, {
-    invalidations,
-    requestWindows: deps.sharedDatabase ? new SharedRateWindows(uow, capacityStore, MINUTE_MS) : undefined,
-  });
   const folderStore = new FolderStore();
   const libraryStore = new LibraryFolderStore();
-  // Project folders and library folders count together toward folderCount.
-  const folderTrees = [folderStore, libraryStore];
-  const folders = new FolderService(uow, folderStore, clock, capacity, folderTrees);
-  const library = new LibraryService(uow, libraryStore, clock, capacity, folderTrees);
+  const projectStore = new ProjectStore();
+  const teamStore = new TeamStore();
+  const memberStore = new MemberStore();
+  const capacityStore = new CapacityStore();
+  const capacity = new CapacityService(
+    uow,
+    capacityStore,
+    {
+      memberCount: (db, organizationId) => memberStore.countActive(db, organizationId),
+      projectCount: (db, organizationId) => projectStore.countActive(db, organizationId),
+      teamCount: (db, organizationId) => teamStore.countActive(db, organizationId),
+      // Project folders and library folders count together.
+      folderCount: async (db, organizationId) =>
+        (await folderStore.countActive(db, organizationId)) + (await libraryStore.countActive(db, organizationId)),
+      sessionCount: (db, organizationId) => projectStore.countOpenSessions(db, organizationId),
+    },
+    config,
+    clock,
+    ttl,
+    {
+      invalidations,
+      requestWindows: deps.sharedDatabase ? new SharedRateWindows(uow, capacityStore, MINUTE_MS) : undefined,
+    },
+  );
+  const folders = new FolderService(uow, folderStore, clock, capacity);
+  const library = new LibraryService(uow, libraryStore, clock, capacity);
   const requireLibraryFolder = (organizationId: string, folderId: string, trx: Executor) =>
     library.requireActive(organizationId, folderId, trx);
   const grants = new GrantStore();
-  const projectStore = new ProjectStore();
-  const teamStore = new TeamStore();
   const projectGuard = new ProjectGuard(uow, projectStore, grants);
   const auditStore = new AuditStore();
   const auditLog = new AuditLog(uow, auditStore);
@@ -126,7 +141,6 @@ export function createServices(deps: {
   const projects = new ProjectService(uow, projectStore, grants, folders, projectGuard, clock, workspacesDir, capacity);
   const explorer = new ExplorerService(uow, new ExplorerStore());
   const usage = new UsageService(uow, new UsageStore(folderStore), folderStore);
-  const memberStore = new MemberStore();
   const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity);
   const teams = new TeamService(uow, teamStore, memberStore, users, orgAccess, clock, capacity);
   const connectionStore = new ConnectionStore();

@@ -158,9 +158,7 @@ export class InvitationService {
       const existing = await this.members.findMembership(trx, organizationId, userId);
       if (existing && existing.revokedAt === null)
         throw conflict('already_member', 'You are already a member of this organization.');
-      await this.capacity.ensureRoom(trx, organizationId, 'memberCount', () =>
-        this.members.countActive(trx, organizationId),
-      );
+      await this.capacity.ensureRoom(trx, organizationId, 'memberCount');
       if (existing) await this.members.reactivate(trx, existing.id, found.role, now);
       else await this.members.insert(trx, { organizationId, userId, role: found.role }, now);
       const { teamIds, skippedTeamIds } = await this.joinTeams(trx, found, userId, now);

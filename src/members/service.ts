@@ -72,9 +72,7 @@ export class MemberService {
         throw conflict('already_member', `The user "${input.imOpenId}" is already a member of this organization.`);
       }
       // A reactivation adds an active member as much as a new membership does.
-      await this.capacity.ensureRoom(trx, organizationId, 'memberCount', () =>
-        this.members.countActive(trx, organizationId),
-      );
+      await this.capacity.ensureRoom(trx, organizationId, 'memberCount');
       if (existing) await this.members.reactivate(trx, existing.id, input.role, at);
       else await this.members.insert(trx, { organizationId, userId: user.id, role: input.role }, at);
       const added = await this.requireMember(trx, organizationId, user.id);

@@ -91,6 +91,16 @@ export class ProjectStore {
     return { project, roles: rows.flatMap((row) => (row.grant_role ? [row.grant_role] : [])) };
   }
 
+  /** The organization's agent sessions that are not archived (`sessionCount` in use). */
+  async countOpenSessions(db: Executor, organizationId: string): Promise<number> {
+    const row = await db('agent_sessions')
+      .where({ organization_id: organizationId })
+      .whereNull('archived_at')
+      .count<{ n: number | string }[]>({ n: '*' })
+      .first();
+    return Number(row?.n ?? 0);
+  }
+
   async countActive(db: Executor, organizationId: string): Promise<number> {
     const row = await db('projects')
       .where({ organization_id: organizationId })
