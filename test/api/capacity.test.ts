@@ -204,7 +204,7 @@ describe('GET /capacity-policy', () => {
     },
   );
 
-  it('counts what is in use: active members, live projects, teams and folders of both trees, open sessions', async () => {
+  it('counts what is in use: active members, live projects, teams, folders of both trees, open sessions', async () => {
     const org = await freshOrg('in-use');
     const members = (await okBody(org.call('owner', 'listMembers'))).members.length;
     const live = await okBody(org.call('owner', 'createProject', { body: { name: 'One' } }));
