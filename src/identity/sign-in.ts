@@ -153,9 +153,8 @@ export class SignInService {
     const avatarUrl = profile.avatarUrl && !avatarUrlProblem(profile.avatarUrl) ? profile.avatarUrl : undefined;
     return this.uow.run(async (trx) => {
       const linked = await this.identities.findUserId(trx, provider.id, profile.subject);
-      const userId =
-        linked ?? (await this.users.ensure(trx, { imOpenId: profile.subject, displayName, avatarUrl }, now)).id;
-      await this.identities.refreshProfile(trx, userId, { displayName, avatarUrl });
+      const userId = linked ?? (await this.users.ensure(trx, { imOpenId: profile.subject }, now)).id;
+      await this.identities.refreshProfile(trx, userId, { displayName, avatarUrl }, now.toISOString());
       await this.identities.record(
         trx,
         {

@@ -194,14 +194,17 @@ describe('POST /members', () => {
     expect(member).toMatchObject({ imOpenId: 'ou-plain', displayName: 'ou-plain', role: 'ADMIN' });
   });
 
-  it('leaves an existing user’s display name as it is', async () => {
+  it('names an existing user as this organization says, changing nothing another organization shows', async () => {
     const org = await seedOrg(hub, 'm-add-existing');
     const member = await addMember(org, { imOpenId: 'globex-owner', displayName: 'Renamed', role: 'MEMBER' });
     expect(member).toMatchObject({
       userId: await userIdOf(hub, 'globex-owner'),
       imOpenId: 'globex-owner',
-      displayName: 'Owner of globex',
+      displayName: 'Renamed',
     });
+    const listed = await hub.call('listMembers', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner });
+    expectOk(listed);
+    expect(listed.body.members.find((m) => m.imOpenId === 'globex-owner')?.displayName).toBe('Owner of globex');
     // The user's place in the other organization is untouched.
     const globex = await hub.call('getOrganization', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner });
     expectOk(globex);
@@ -252,13 +255,14 @@ describe('POST /members', () => {
     tick();
     const at = now();
     const res = await org.call('admin', 'addMember', {
-      body: { imOpenId: 'm-reactivate-member', displayName: 'Ignored', role: 'ADMIN' },
+      body: { imOpenId: 'm-reactivate-member', displayName: 'Back Again', role: 'ADMIN' },
     });
     expectOk(res, 201);
+    // The membership starts over, with the name this organization gives now.
     expect(res.body).toEqual({
       userId: org.userIds.member,
       imOpenId: 'm-reactivate-member',
-      displayName: 'm-reactivate-member',
+      displayName: 'Back Again',
       avatarUrl: null,
       role: 'ADMIN',
       createdAt: at,
