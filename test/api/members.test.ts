@@ -603,7 +603,7 @@ describe('avatarUrl', () => {
     expect((await addMember(org, { imOpenId: 'ou-avatar-none', role: 'MEMBER' })).avatarUrl).toBeNull();
   });
 
-  it('fills in a missing avatar of an existing user and keeps one already stored', async () => {
+  it("keeps each organization's avatar for an existing user to itself", async () => {
     const [a, b] = [await seedOrg(hub, 'avatars-a'), await seedOrg(hub, 'avatars-b')];
     await addMember(a, { imOpenId: 'ou-avatar-shared', role: 'MEMBER' });
     const first = 'https://cdn.example.com/first.png';
@@ -611,15 +611,13 @@ describe('avatarUrl', () => {
       first,
     );
     const c = await seedOrg(hub, 'avatars-c');
-    expect(
-      (
-        await addMember(c, {
-          imOpenId: 'ou-avatar-shared',
-          role: 'MEMBER',
-          avatarUrl: 'https://cdn.example.com/other.png',
-        })
-      ).avatarUrl,
-    ).toBe(first);
+    const other = 'https://cdn.example.com/other.png';
+    expect((await addMember(c, { imOpenId: 'ou-avatar-shared', role: 'MEMBER', avatarUrl: other })).avatarUrl).toBe(
+      other,
+    );
+    const avatarIn = async (org: OrgFixture) =>
+      (await listMembers(org)).find((m) => m.imOpenId === 'ou-avatar-shared')?.avatarUrl;
+    expect([await avatarIn(a), await avatarIn(b), await avatarIn(c)]).toEqual([null, first, other]);
   });
 
   it('refuses anything but an absolute https URL without credentials with 400, creating no user', async () => {

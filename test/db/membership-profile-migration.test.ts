@@ -18,8 +18,13 @@ const columnsOf = async (table: string) => Object.keys(await hub.services.db(tab
 describe('the membership profile migration', () => {
   it('keeps what every organization showed before, and goes down and up again', async () => {
     const { db } = hub.services;
+    const count = async (table: string) => Number((await db(table).count({ n: '*' }))[0]!.n);
+    const rows = async () => ({ users: await count('users'), memberships: await count('memberships') });
+    const before = await rows();
     await rollBack(db, MEMBERSHIP_PROFILE);
     expect(await pendingMigrations(db)).toEqual([MEMBERSHIP_PROFILE]);
+    // Down drops the columns and nothing else: no row that references a user goes with them.
+    expect(await rows()).toEqual(before);
     expect(await columnsOf('memberships')).not.toContain('display_name');
     expect(await columnsOf('users')).not.toContain('profile_from_provider_at');
     // Before: the name and avatar of the first organization to add someone were the user's.

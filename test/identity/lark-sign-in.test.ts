@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LarkContractServer } from '../support/lark-server.js';
 import { setProvider, signInHub, signInRowCounts, startSignIn, testBrowser } from '../support/sign-in-flow.js';
-import { locationOf, TestBrowser } from '../support/test-browser.js';
-import { TEST_ORIGIN, TestHub } from '../support/test-hub.js';
+import { locationOf, type TestBrowser } from '../support/test-browser.js';
+import { TEST_ORIGIN, type TestHub } from '../support/test-hub.js';
 
 const APP = { id: 'cli_a1b2c3d4e5', secret: 'lark-app-secret-for-tests' };
 let hub: TestHub;

@@ -15,7 +15,7 @@ import {
   startSignIn,
   testBrowser,
 } from '../support/sign-in-flow.js';
-import { locationOf, TestBrowser } from '../support/test-browser.js';
+import { locationOf, type TestBrowser } from '../support/test-browser.js';
 import { TEST_ORIGIN, TestHub } from '../support/test-hub.js';
 
 const SECRET = 'oidc-client-secret-for-tests';
@@ -317,7 +317,7 @@ describe('OpenID Connect sign-in', () => {
 
 describe('sign-in flood', () => {
   it('answers 429 with Retry-After once one address makes too many attempts, until the minute is over', async () => {
-    const limited = await TestHub.start({ config: { outboundAllowPrivate: true, signInRatePerMinute: 5 } });
+    const limited = await signInHub({ signInRatePerMinute: 5 });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 8; i += 1) {

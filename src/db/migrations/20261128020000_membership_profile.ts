@@ -35,11 +35,9 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.schema.alterTable('users', (t) => {
-    t.dropColumn('profile_from_provider_at');
-  });
-  await knex.schema.alterTable('memberships', (t) => {
-    t.dropColumn('display_name');
-    t.dropColumn('avatar_url');
-  });
+  // Plain ALTER TABLE on both engines: knex's SQLite dropColumn copies the table and drops the
+  // original, and dropping `users` would cascade to every row that references a user.
+  await knex.raw('alter table users drop column profile_from_provider_at');
+  await knex.raw('alter table memberships drop column display_name');
+  await knex.raw('alter table memberships drop column avatar_url');
 }
