@@ -14,7 +14,11 @@ beforeAll(async () => {
   [timeouts, capped] = await Promise.all([
     Instance.start('slow-clients', '', { HUB_HEADERS_TIMEOUT_MS: '500', HUB_REQUEST_TIMEOUT_MS: '1000' }),
     // Long timeouts, so the sockets held open below are closed by nothing but the test.
-    Instance.start('capped', '', { HUB_MAX_CONNECTIONS: String(CAP), HUB_HEADERS_TIMEOUT_MS: '600000' }),
+    Instance.start('capped', '', {
+      HUB_MAX_CONNECTIONS: String(CAP),
+      HUB_HEADERS_TIMEOUT_MS: '600000',
+      HUB_REQUEST_TIMEOUT_MS: '600000',
+    }),
   ]);
 }, 120_000);
 
