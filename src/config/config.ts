@@ -174,20 +174,15 @@ function parseConnectionLimits(
   const requestTimeoutMs = ms('HUB_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS);
   if (requestTimeoutMs < headersTimeoutMs) {
     throw new ConfigError(
-      `HUB_REQUEST_TIMEOUT_MS (${requestTimeoutMs}) must not be shorter than HUB_HEADERS_TIMEOUT_MS (${headersTimeoutMs})`,
+      `HUB_REQUEST_TIMEOUT_MS (${requestTimeoutMs}) must not be shorter than ` +
+        `HUB_HEADERS_TIMEOUT_MS (${headersTimeoutMs})`,
     );
   }
   return {
     headersTimeoutMs,
     requestTimeoutMs,
     keepAliveTimeoutMs: ms('HUB_KEEP_ALIVE_TIMEOUT_MS', DEFAULT_KEEP_ALIVE_TIMEOUT_MS),
-    maxConnections: parseInteger(
-      env.HUB_MAX_CONNECTIONS,
-      'HUB_MAX_CONNECTIONS',
-      DEFAULT_MAX_CONNECTIONS,
-      1,
-      1_000_000,
-    ),
+    maxConnections: parseInteger(env.HUB_MAX_CONNECTIONS, 'HUB_MAX_CONNECTIONS', DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
   };
 }
 

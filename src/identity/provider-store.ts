@@ -33,9 +33,10 @@ export interface IdentityProvider extends ProviderSettings {
 }
 
 /** What `set` writes: the settings and the envelope of the client secret. */
-export type ProviderWrite = ProviderSettings & Pick<IdentityProvider, 'secretVersion'> & {
-  envelope: Envelope;
-};
+export type ProviderWrite = ProviderSettings &
+  Pick<IdentityProvider, 'secretVersion'> & {
+    envelope: Envelope;
+  };
 
 interface ProviderRecord {
   id: string;

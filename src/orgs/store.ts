@@ -148,7 +148,9 @@ export class OrganizationStore {
 
 /** The membership's row split into the organization's row and the role. */
 const memberships = (db: Executor) =>
-  db('memberships as m').join('organizations as o', 'o.id', 'm.organization_id').join('users as u', 'u.id', 'm.user_id');
+  db('memberships as m')
+    .join('organizations as o', 'o.id', 'm.organization_id')
+    .join('users as u', 'u.id', 'm.user_id');
 
 const accessColumns = (db: Executor) => [
   ...ORG_COLUMNS,

@@ -181,7 +181,10 @@ function teamMembers(db: Executor) {
 
 /** Team memberships that count: not revoked, and the user still an active org member. */
 function activeTeamMembers(db: Executor, organizationId: string) {
-  return teamMembers(db).where('t.organization_id', organizationId).whereNull('tm.revoked_at').whereNull('m.revoked_at');
+  return teamMembers(db)
+    .where('t.organization_id', organizationId)
+    .whereNull('tm.revoked_at')
+    .whereNull('m.revoked_at');
 }
 
 function activeTeams(db: Executor, organizationId: string) {

@@ -55,7 +55,10 @@ describe('slow clients', () => {
     const { socket, closed } = await connect(timeouts);
     socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     let n = 0;
-    dribble(socket, () => `X-Slow-${(n += 1)}: still coming\r\n`);
+    dribble(socket, () => {
+      n += 1;
+      return `X-Slow-${n}: still coming\r\n`;
+    });
     const written = await closed;
     // What node:http answers before it closes, when it answers at all.
     if (written) expect(written).toMatch(/^HTTP\/1\.1 408/);

@@ -39,7 +39,19 @@ beforeAll(async () => {
   });
   const common = { HUB_BASE_URL: TEST_ORIGIN, HUB_OUTBOUND_ALLOW_PRIVATE: '1', ...SHARED_KEYS };
   const set = await runHub(
-    ['identity-provider', 'set', 'corp', '--kind', 'oidc', '--label', 'Corp', '--issuer', idp.issuer, '--client-id', 'hub'],
+    [
+      'identity-provider',
+      'set',
+      'corp',
+      '--kind',
+      'oidc',
+      '--label',
+      'Corp',
+      '--issuer',
+      idp.issuer,
+      '--client-id',
+      'hub',
+    ],
     cliEnv(database.dataDir, database.databaseUrl, { ...common, HUB_IDP_CLIENT_SECRET: SECRET }),
   );
   expect(set.code, set.stderr).toBe(0);

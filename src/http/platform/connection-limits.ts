@@ -14,10 +14,9 @@ export type ConnectionLimits = Pick<
  * enough to let a timeout of a few seconds run on for many more; it is set to a fraction of the
  * shorter timeout, so a socket is closed soon after its time is up.
  */
-export function slowClientOptions(limits: ConnectionLimits): Pick<
-  ServerOptions,
-  'headersTimeout' | 'requestTimeout' | 'keepAliveTimeout' | 'connectionsCheckingInterval'
-> {
+export function slowClientOptions(
+  limits: ConnectionLimits,
+): Pick<ServerOptions, 'headersTimeout' | 'requestTimeout' | 'keepAliveTimeout' | 'connectionsCheckingInterval'> {
   const shorter = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
   return {
     headersTimeout: limits.headersTimeoutMs,
