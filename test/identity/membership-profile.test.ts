@@ -43,6 +43,17 @@ async function add(org: 'a' | 'b', body: { imOpenId: string; displayName?: strin
   return res.body;
 }
 
+/** Creates a team in org A as the caller; the actor's name its audit event records. */
+async function teamCreatedBy(cookie: string, slug: string): Promise<string | undefined> {
+  const team = await hub.orgCall(orgOf('a'), cookie, 'createTeam', { body: { slug, name: slug } });
+  expectOk(team, 201);
+  const events = await hub.orgCall(orgOf('a'), owners.a, 'listAuditEvents', {
+    query: { action: 'createTeam', targetId: team.body.id },
+  });
+  expectOk(events);
+  return events.body.events[0]?.actor.displayName;
+}
+
 describe("a user's name and avatar", () => {
   it("are each organization's own until the person signs in; then the provider's everywhere", async () => {
     const a = await add('a', {
@@ -59,12 +70,16 @@ describe("a user's name and avatar", () => {
       avatarUrl: 'https://images.example.com/shield.png',
     });
 
+    const xavier = await hub.login('xavier');
+    expect(await teamCreatedBy(xavier, 'before')).toBe('IT Security');
+
     idp.addAccount('xavier', { name: 'Xavier Provider', picture: 'https://images.example.com/xavier.png' });
     const answer = await signInThrough(testBrowser(hub), 'corp', 'xavier');
     expect(answer.status).toBe(303);
     const claimed = { displayName: 'Xavier Provider', avatarUrl: 'https://images.example.com/xavier.png' };
     expect(await shownIn('a', 'xavier')).toEqual(claimed);
     expect(await shownIn('b', 'xavier')).toEqual(claimed);
+    expect(await teamCreatedBy(xavier, 'after')).toBe('Xavier Provider');
     // A name given by an organization afterwards changes nothing.
     const org = await hub.createOrg('profile-c', 'profile-c-owner');
     const cookie = await hub.login('profile-c-owner');
