@@ -31,6 +31,7 @@ import type { Config } from '../../src/config/config.js';
 import { createLogger } from '../../src/log/logger.js';
 import { removeTree } from '../../src/skills/content-store.js';
 import { inspectSkill, type IngestionLimits } from '../../src/skills/ingest.js';
+import { toSkillFileEntry } from '../../src/skills/projection.js';
 import { benchConfig, envInteger } from '../lib/env.js';
 import { type ClientAnswer, HttpClientChild } from '../lib/http-client.js';
 import { openScratchDb, type ScratchDb } from '../lib/scratch-db.js';
@@ -157,10 +158,10 @@ async function run(): Promise<number> {
   );
   const installed = await services.skills.install(org.id, 'checked', { version: '1.0.0', files: sample });
   check(
-    installed.contentDigest === independentDigest(sample),
-    `the content address ${installed.contentDigest} is not the independently computed ${independentDigest(sample)}`,
+    installed.content_digest === independentDigest(sample),
+    `the content address ${installed.content_digest} is not the independently computed ${independentDigest(sample)}`,
   );
-  const readBack = await services.skills.files(org.id, 'checked');
+  const readBack = (await services.skills.files(org.id, 'checked')).map(toSkillFileEntry);
   const sorted = [...sample].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
   check(JSON.stringify(readBack) === JSON.stringify(sorted), 'the files read back differ from the files installed');
   const overHttp = await request('PUT', 'checked', {
@@ -168,7 +169,7 @@ async function run(): Promise<number> {
     read: true,
   });
   check(
-    (JSON.parse(overHttp.text ?? '{}') as { contentDigest?: string }).contentDigest === installed.contentDigest,
+    (JSON.parse(overHttp.text ?? '{}') as { contentDigest?: string }).contentDigest === installed.content_digest,
     'the same files over HTTP got another content address',
   );
 

@@ -23,8 +23,6 @@ export interface ApiRouterOptions {
   logger: Logger;
   /** The time audit events are stamped with. */
   clock: Clock;
-  /** Whether the contract's response check runs (tests): it sees what passes through `res.json`. */
-  checkResponses: boolean;
 }
 
 /** Where the routes go: the app itself, or a router. */
@@ -78,7 +76,7 @@ interface RuntimeSpec {
 function operationHandler(
   operation: PipelineOperation,
   spec: RuntimeSpec,
-  { logger, clock, checkResponses }: Pick<ApiRouterOptions, 'logger' | 'clock' | 'checkResponses'>,
+  { logger, clock }: Pick<ApiRouterOptions, 'logger' | 'clock'>,
 ): RequestHandler {
   const changesState = operation.method !== 'get';
   return async (req: Request, res: Response) => {
@@ -105,21 +103,13 @@ function operationHandler(
       return;
     }
     const text = listedAnswerText(result);
-    if (text) sendJsonText(res, text, checkResponses);
+    if (text) sendJsonText(res, text);
     else res.json(result);
   };
 }
 
-/**
- * An answer's JSON text, sent as `res.json` sends what it serializes. The contract's response check
- * (tests) sees only what passes through `res.json`: there the text goes through it, parsed, so it
- * is checked as every other answer is.
- */
-function sendJsonText(res: Response, text: Buffer, checkResponses: boolean): void {
-  if (checkResponses) {
-    res.json(JSON.parse(text.toString('utf8')));
-    return;
-  }
+/** An answer's JSON text, sent with the headers `res.json` sends with what it serializes. */
+function sendJsonText(res: Response, text: Buffer): void {
   // res.json's type, with the charset it adds to a string body (a Buffer gets none by itself).
   if (!res.get('Content-Type')) res.set('Content-Type', 'application/json; charset=utf-8');
   res.send(text);

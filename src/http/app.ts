@@ -31,8 +31,6 @@ import type { InstanceState } from '../ops/readiness.js';
 import { noSniff } from '../ops/security-headers.js';
 
 export interface AppOptions {
-  /** Validate every response against openapi.yaml (tests). */
-  validateResponses?: boolean;
   /** Adjust the operation table before routes are mounted (tests of the router factory itself). */
   adjustOperations?: (table: OperationTable) => OperationTable;
   /** The built admin app to serve at `/` (tests point it at a fixture). */
@@ -65,8 +63,7 @@ export interface AppDependencies {
 export function createApp(services: AppDependencies, options: AppOptions = {}): Express {
   const { config, logger, db, readers, authorizer, capacity } = services;
   const spec = loadOpenApiDocument();
-  const checkResponses = options.validateResponses ?? false;
-  const contract = contractValidation(spec, { checkResponses });
+  const validateRequest = contractValidation(spec);
   const app = express();
   app.disable('x-powered-by');
   // Responses are per-user and small; hashing each body for an ETag costs more than it saves.
@@ -88,7 +85,6 @@ export function createApp(services: AppDependencies, options: AppOptions = {}): 
     spec,
     operations: (options.adjustOperations ?? ((table) => table))(services.operations),
     pipeline: [
-      contract.checkResponses,
       limitAnonymousRequests(anonymous), // 429 per client address: sign-ins, failed login links
       authenticate(authorizer, anonymous.failures), // 401; 429 per client address past its refused tokens
       checkParameterText, // 400 U+0000 or a lone surrogate in the path or query, a query that does not decode
@@ -98,12 +94,11 @@ export function createApp(services: AppDependencies, options: AppOptions = {}): 
       parseJsonBody(config.bodyLimitBytes), // 400 malformed JSON, 413 while streaming
       enforceTokenScope(authorizer), // 403 token_scope_required
       enforceOrgRole(authorizer), // 403 org_admin_required
-      contract.validateRequest, // 400 validation_failed
+      validateRequest, // 400 validation_failed
       guardProject(authorizer), // 404 project_not_found, 403 project_access_denied / project_manage_required
     ],
     logger,
     clock: services.clock,
-    checkResponses,
   });
   app.use(webAppRoutes(options.webDistDir));
   app.use(notFoundHandler);

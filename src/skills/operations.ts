@@ -1,6 +1,6 @@
 import type { SkillService } from './service.js';
 import type { OperationModule } from '../http/operation-table.js';
-import { skillProjection, skillRowOf } from './projection.js';
+import { installedSkillProjection, skillProjection, skillRowOf, toSkillFileEntry } from './projection.js';
 
 /** Agent skills: list, read back, install or replace, relabel and disable. Org admins only. */
 export function skillOperations(skills: SkillService) {
@@ -16,12 +16,15 @@ export function skillOperations(skills: SkillService) {
 
     getAgentSkillFiles: {
       rule: 'orgAdmin',
-      handle: async ({ access, params }) => ({ files: await skills.files(access.organization.id, params.name) }),
+      handle: async ({ access, params }) => ({
+        files: (await skills.files(access.organization.id, params.name)).map(toSkillFileEntry),
+      }),
     },
 
     installAgentSkill: {
       rule: 'orgAdmin',
-      handle: ({ access, params, body }) => skills.install(access.organization.id, params.name, body),
+      handle: async ({ access, params, body }) =>
+        installedSkillProjection.toApi(await skills.install(access.organization.id, params.name, body)),
     },
 
     updateAgentSkill: {

@@ -4,14 +4,11 @@ import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { notFound } from '../errors/api-error.js';
 import type { Schema } from '../api/types.js';
 import { recordSkillChange } from './audit.js';
-import type { SkillContent } from './content-store.js';
+import type { EntryFile, SkillContent } from './content-store.js';
 import { readSkillDirectory } from './directory.js';
 import type { SkillFileInput, SkillIngestion, SkillInstallOutcome } from './ingest.js';
-import { installedSkillProjection, toSkillFileEntry } from './projection.js';
 import type { SkillRecord, SkillStore, SkillWithRoles } from './store.js';
 
-type SkillFileEntry = Schema<'SkillFileEntry'>;
-type InstalledSkillResult = Schema<'InstalledSkillResult'>;
 type UpdateAgentSkillResult = Schema<'UpdateAgentSkillResult'>;
 
 const skillNotFound = (name: string) =>
@@ -19,9 +16,8 @@ const skillNotFound = (name: string) =>
 
 /**
  * Agent skills: installs through the shared ingestion pipeline, reads back from the store,
- * and the PATCH rules (relabel; disable, which archives the sessions of the bound roles). Its
- * answers are the API's shapes, made by the skill mapper: the HTTP handlers, `hub skill` and the
- * bench all take them as they are.
+ * and the PATCH rules (relabel; disable, which archives the sessions of the bound roles). It
+ * returns records; the operations show them through the skill projections (./projection.ts).
  */
 export class SkillService {
   constructor(
@@ -42,10 +38,10 @@ export class SkillService {
     return this.skills.list(this.uow.executor, organizationId);
   }
 
-  /** The files of the skill's stored version as UTF-8 text, sorted by path bytewise. */
-  async files(organizationId: string, name: string): Promise<SkillFileEntry[]> {
+  /** The files of the skill's stored version, sorted by path bytewise. */
+  async files(organizationId: string, name: string): Promise<EntryFile[]> {
     const skill = await this.require(this.uow.executor, organizationId, name);
-    return (await this.content.read(skill.content_digest)).map(toSkillFileEntry);
+    return this.content.read(skill.content_digest);
   }
 
   /** `PUT /agent-skills/{name}`: creates or replaces the skill; a disabled skill stays disabled. */
@@ -53,9 +49,9 @@ export class SkillService {
     organizationId: string,
     name: string,
     body: { version: string; files: SkillFileInput[] },
-  ): Promise<InstalledSkillResult> {
+  ): Promise<SkillRecord> {
     const { skill } = await this.ingestion.install({ organizationId, name, version: body.version, files: body.files });
-    return installedSkillProjection.toApi(skill);
+    return skill;
   }
 
   /**

@@ -9,7 +9,10 @@ import { RULES } from '../../src/auth/rules.js';
 import { listOperations, loadOpenApiDocument } from '../../src/http/openapi-document.js';
 import { buildOperationTable } from '../../src/app/operations.js';
 import type { OperationTable } from '../../src/http/operation-table.js';
-import { errorBody } from '../support/assertions.js';
+import { memberProjection } from '../../src/members/projection.js';
+import type { ListOrder } from '../../src/shared/pagination.js';
+import { ListedText } from '../../src/shared/listed-text.js';
+import { contractViolations } from '../support/response-contract.js';
 import { TestHub } from '../support/test-hub.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -275,25 +278,79 @@ describe('declared authorization', () => {
   });
 });
 
-describe('response validation in tests', () => {
-  it('turns a response that breaks the contract into a 500', async () => {
+describe('the test client checks every answer against the contract', () => {
+  /** A hub whose getOrganization and listMembers answer what `answers` says. */
+  async function hubAnswering(answers: { organization?: unknown; members?: ListedText<unknown> }) {
     const hub = await TestHub.start({
       app: {
         adjustOperations: (table) => ({
           ...table,
-          getOrganization: { rule: 'member', handle: async () => ({ organization: { id: 1 } }) as never },
+          getOrganization: { rule: 'member', handle: async () => answers.organization as never },
+          listMembers: {
+            ...table.listMembers,
+            handle: async () => ({ members: answers.members, nextCursor: null }) as never,
+          },
         }),
       },
     });
+    await hub.createOrg('acme', 'alice');
+    return { hub, cookie: await hub.login('alice') };
+  }
+  const listed = (text: string) => new ListedText(Buffer.from(text), memberProjection.order as ListOrder<unknown>);
+  const member = {
+    userId: 'u1',
+    imOpenId: 'alice',
+    displayName: 'Alice',
+    avatarUrl: null,
+    role: 'OWNER',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  };
+
+  it('refuses an answer `res.json` serialized that breaks its schema', async () => {
+    const { hub, cookie } = await hubAnswering({ organization: { organization: { id: 1 } } });
     try {
-      await hub.createOrg('acme', 'alice');
-      const res = await hub.call('getOrganization', { path: { orgSlug: 'acme' }, cookie: await hub.login('alice') });
-      expect(res.status).toBe(500);
-      expect(errorBody(res).error.code).toBe('internal_error');
-      expect(res.text).not.toMatch(/organization|stack|\.ts/);
+      await expect(hub.call('getOrganization', { path: { orgSlug: 'acme' }, cookie })).rejects.toThrow(
+        /getOrganization \(GET \/api\/org\/acme\) answered 200: \/organization\/id must be string/,
+      );
     } finally {
       await hub.stop();
     }
+  });
+
+  it('checks a list the database wrote as text in the very bytes sent', async () => {
+    const { hub, cookie } = await hubAnswering({ members: listed(JSON.stringify([member])) });
+    try {
+      const sent = await hub.call('listMembers', { path: { orgSlug: 'acme' }, cookie });
+      expect(sent.text).toBe(`{"members":${JSON.stringify([member])},"nextCursor":null}`);
+    } finally {
+      await hub.stop();
+    }
+    const wrongField = JSON.stringify([{ ...member, role: 'KING' }]);
+    const twice = JSON.stringify([member]).replace('"role":"OWNER"', '"role":"OWNER","role":"ADMIN"');
+    for (const [text, complaint] of [
+      [wrongField, /\/members\/0\/role must be equal to one of the allowed values/],
+      [twice, /\/members\/0\/role is given more than once/],
+    ] as const) {
+      const { hub: other, cookie: alice } = await hubAnswering({ members: listed(text) });
+      try {
+        await expect(other.call('listMembers', { path: { orgSlug: 'acme' }, cookie: alice })).rejects.toThrow(
+          complaint,
+        );
+      } finally {
+        await other.stop();
+      }
+    }
+  });
+
+  it('holds any other status to the error envelope, and the media type to what is documented', () => {
+    const json = 'application/json; charset=utf-8';
+    expect(contractViolations('GET', '/api/org/acme', { status: 418, contentType: json, text: '{}' })).toEqual([
+      "getOrganization (GET /api/org/acme) answered 418: / must have required property 'error'",
+    ]);
+    expect(contractViolations('GET', '/api/org/acme', { status: 200, contentType: 'text/plain', text: '{}' })).toEqual([
+      'getOrganization (GET /api/org/acme) answered 200 as text/plain, not one of application/json',
+    ]);
+    expect(contractViolations('GET', '/no/such/path', { status: 404, contentType: json, text: '{}' })).toEqual([]);
   });
 });
 

@@ -283,7 +283,7 @@ describe('OpenID Connect sign-in', () => {
       clock: hub.clock,
       logger: createLogger({ level: 'silent' }),
     });
-    const app = createApp(services, { validateResponses: true });
+    const app = createApp(services);
     const second: Server = await new Promise((resolve) => {
       const s = http.createServer(app).listen(0, '127.0.0.1', () => resolve(s));
     });

@@ -40,7 +40,7 @@ for (let i = 0; ; i++) {
   // Every third install repeats earlier content: the deduplicating path gets killed too.
   const files = i % 3 === 2 && seen.length > 0 ? seen[Math.floor(Math.random() * seen.length)]! : freshSkill();
   if (seen.length < 10) seen.push(files);
-  const { contentDigest } = await runtime.skills.install(organizationId, `crash-${i % 5}`, {
+  const { content_digest: contentDigest } = await runtime.skills.install(organizationId, `crash-${i % 5}`, {
     version: `1.0.${i}`,
     files,
   });

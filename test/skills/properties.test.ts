@@ -175,7 +175,7 @@ describe('skill ingestion of safe input', () => {
         const name = `safe-${++n}`;
         const result = await hub.services.skills.install(orgId, name, { version: '1.0.0', files });
         const digest = expectedDigest(files);
-        expect(result.contentDigest).toBe(digest);
+        expect(result.content_digest).toBe(digest);
         const entry = path.join(storeRoot, digest);
         expect(
           readTree(entry)

@@ -20,6 +20,7 @@ import {
   type OrgOperationId,
 } from './api-client.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { expectAnswerByContract } from './response-contract.js';
 
 export type { HttpResult };
 
@@ -39,8 +40,8 @@ export interface UntypedCallInput extends RequestOptions {
 }
 
 /**
- * The real application on a real database, listening on a loopback port, with every response
- * checked against openapi.yaml. Time is a ManualClock; log lines are kept for inspection.
+ * The real application on a real database, listening on a loopback port, with every answer
+ * checked against openapi.yaml as its bytes arrived. Time is a ManualClock; log lines are kept for inspection.
  */
 export class TestHub {
   private constructor(
@@ -75,7 +76,7 @@ export class TestHub {
     };
     const logger = createLogger({ level: 'info', destination: sink });
     const services = createServices({ config, db: database.db, readers: database.readers, clock, logger });
-    const app = createApp(services, { validateResponses: true, ...options.app });
+    const app = createApp(services, options.app);
     // Made as `hub serve` makes its server, so every API test runs on the same request objects.
     const server: Server = await new Promise((resolve) => {
       const s = http.createServer(appServerOptions(app), app).listen(0, '127.0.0.1', () => resolve(s));
@@ -136,6 +137,11 @@ export class TestHub {
     if (headers.origin === '') delete headers.origin;
     const response = await fetch(this.url + path, { method, headers, body, redirect: 'manual' });
     const text = await response.text();
+    expectAnswerByContract(method, path, {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      text,
+    });
     let parsed: unknown = text;
     if ((response.headers.get('content-type') ?? '').includes('application/json') && text) parsed = JSON.parse(text);
     return { status: response.status, headers: response.headers, body: parsed, text };

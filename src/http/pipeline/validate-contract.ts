@@ -5,16 +5,6 @@ import { isRfc3339Timestamp } from '../../shared/timestamps.js';
 import type { OpenApiDocument } from '../openapi-document.js';
 import type { Stage } from './stage.js';
 
-export interface ContractStages {
-  /**
-   * Checks every response, refusals by early stages included, against the contract: an answer
-   * that would break it becomes a 500 (tests); off in production, where it costs CPU per request.
-   */
-  checkResponses: Stage;
-  /** 400 `validation_failed` for a request that breaks the contract (path, query and body). */
-  validateRequest: Stage;
-}
-
 /**
  * Validation against openapi.yaml by express-openapi-validator, whose options live here only.
  *
@@ -22,23 +12,25 @@ export interface ContractStages {
  * A single instance would try every path's pattern, compiled afresh, on every request (the
  * validator does not cache them); Express has already matched the route, so one is enough.
  *
- * One instance serves both stages: its response check only looks at requests its own metadata
- * step has marked, so the response half (installed first, to see every answer) and the request
- * half (installed after the body is parsed and the org role checked) must come from the same one.
+ * Answers are not checked here: the test client checks every answer it receives against the
+ * contract (test/support/response-contract.ts), as the bytes arrived, so the server sends the same
+ * bytes in tests as in production.
+ *
+ * 400 `validation_failed` for a request that breaks the contract (path, query and body).
  */
-export function contractValidation(spec: OpenApiDocument, options: { checkResponses: boolean }): ContractStages {
-  const byPath = new Map<string, { early: RequestHandler[]; request: RequestHandler[] }>();
+export function contractValidation(spec: OpenApiDocument): Stage {
+  const byPath = new Map<string, RequestHandler[]>();
   const validatorOf = (path: string) => {
-    let halves = byPath.get(path);
-    if (!halves) {
+    let handlers = byPath.get(path);
+    if (!handlers) {
       const { paths, ...rest } = spec;
-      const handlers = OpenApiValidator.middleware({
+      handlers = OpenApiValidator.middleware({
         apiSpec: structuredClone({ ...rest, paths: { [path]: withHead(paths[path]) } }) as never,
         // The document is checked once, by `npm run lint:spec` and the contract tests; checking
         // it again compiles the OpenAPI meta-schema for every path, at each path's first use.
         validateApiSpec: false,
         validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
-        validateResponses: options.checkResponses ? { allErrors: true } : false,
+        validateResponses: false,
         validateSecurity: false,
         validateFormats: true,
         formats: {
@@ -50,21 +42,13 @@ export function contractValidation(spec: OpenApiDocument, options: { checkRespon
         fileUploader: false,
         $refParser: { mode: 'bundle' },
       }) as RequestHandler[];
-      const isRequestCheck = (handler: RequestHandler) => handler.name === 'requestMiddleware';
-      // Without the response check, nothing needs to run early: the request half takes it all.
-      halves = options.checkResponses
-        ? { early: handlers.filter((h) => !isRequestCheck(h)), request: handlers.filter(isRequestCheck) }
-        : { early: [], request: handlers };
-      if (halves.request.length === 0)
+      if (!handlers.some((handler) => handler.name === 'requestMiddleware'))
         throw new Error('express-openapi-validator: no request validation middleware found');
-      byPath.set(path, halves);
+      byPath.set(path, handlers);
     }
-    return halves;
+    return handlers;
   };
-  return {
-    checkResponses: ({ path }) => (options.checkResponses ? onFirstUse(() => validatorOf(path).early) : undefined),
-    validateRequest: ({ path }) => onFirstUse(() => validatorOf(path).request),
-  };
+  return ({ path }) => onFirstUse(() => validatorOf(path));
 }
 
 /**
