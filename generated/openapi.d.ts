@@ -41,7 +41,10 @@ export interface paths {
          *     is valid for 15 minutes and can be used once. On success the server
          *     creates a session (14 days absolute, 3 days idle), sets the
          *     `hub_session` cookie with a fresh token and redirects (303) to `/`. A
-         *     used, expired or unknown token gives 401 and sets no cookie.
+         *     used, expired or unknown token gives 401 and sets no cookie. Each
+         *     attempt that does not log in counts against the client address; past
+         *     `HUB_AUTH_FAILURE_RATE` a minute, every attempt from it gets 429
+         *     `rate_limited` with `Retry-After` until the minute is over.
          *
          *     Who may call: anyone (no session needed).
          */
@@ -316,9 +319,12 @@ export interface paths {
         /**
          * Add a member
          * @description Adds the user identified by `imOpenId` to the organization with `role`.
-         *     The user is created when the `imOpenId` is new (with `displayName`,
-         *     which defaults to the `imOpenId`); a revoked membership is reactivated
-         *     with the given role. An active membership gives 409 `already_member`.
+         *     The user is created when the `imOpenId` is new; a revoked membership is
+         *     reactivated with the given role. An active membership gives 409
+         *     `already_member`. The `displayName` and `avatarUrl` given are this
+         *     organization's for the person: shown in its lists only, never in another
+         *     organization's, until the person signs in through an identity provider;
+         *     from then on the provider's name and avatar are shown everywhere.
          *     Adding beyond the organization's `memberCount` limit gives 409
          *     `capacity_exceeded`. Answers 201 with the member.
          *
@@ -2143,7 +2149,12 @@ export interface components {
         OrgMember: {
             userId: string;
             imOpenId: string;
+            /**
+             * @description The name this organization gave when adding the person, until they
+             *     sign in through an identity provider; from then on the provider's.
+             */
             displayName: string;
+            /** @description As `displayName`, for the avatar. */
             avatarUrl: string | null;
             role: components["schemas"]["OrgRole"];
             /**
@@ -2161,16 +2172,17 @@ export interface components {
             imOpenId: string;
             /**
              * Format: name
-             * @description Used when the user is created; defaults to the `imOpenId`.
+             * @description This organization's name for the person, shown only here until they
+             *     sign in through an identity provider; without one, the user's own
+             *     name (their `imOpenId` until they sign in) is shown.
              */
             displayName?: string;
             /**
              * Format: uri
              * @description The user's avatar: an absolute `https` URL without a user name or
-             *     password. Stored when the user is created, or when the user has no
-             *     avatar yet; an avatar already stored is kept (it belongs to the
-             *     user across organizations). Shown as `avatarUrl` in `OrgMember`
-             *     and `MeResponse`.
+             *     password. This organization's for the person, as `displayName`:
+             *     shown as `avatarUrl` in its `OrgMember` only, until the person signs
+             *     in through an identity provider.
              */
             avatarUrl?: string;
             role: components["schemas"]["OrgRole"];
@@ -2877,7 +2889,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `rate_limited`: the organization exceeded its effective `requestRate` (requests per minute); retry after `Retry-After` seconds. */
+        /** @description `rate_limited`: this client address presented too many failed credentials (login links that did not log in, refused API tokens) in the last minute (`HUB_AUTH_FAILURE_RATE`); retry after `Retry-After` seconds. */
+        AuthFailuresRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `rate_limited`: the organization exceeded its effective `requestRate` (requests per minute), or the API token is refused and this client address presented too many refused credentials in the last minute (`HUB_AUTH_FAILURE_RATE`); retry after `Retry-After` seconds. */
         RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -2997,6 +3019,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            429: components["responses"]["AuthFailuresRateLimited"];
             default: components["responses"]["Unexpected"];
         };
     };

@@ -178,6 +178,7 @@ export function createServices(deps: {
     new UserIdentityStore(),
     users,
     sessions,
+    orgAccess,
     clock,
     config.baseUrl,
   );

@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../http/app.js';
+import { capConnections, slowClientOptions } from '../http/platform/connection-limits.js';
 import { appServerObjects } from '../http/platform/server-objects.js';
 import { stdoutLogOutput } from '../log/log-output.js';
 import { createLogger, type Logger } from '../log/logger.js';
@@ -50,10 +51,11 @@ export async function serve(options: ServeOptions): Promise<void> {
 
   let handler: (req: IncomingMessage, res: ServerResponse) => void = answerWhileStarting;
   const objects = appServerObjects();
-  const server = http.createServer(objects.options, (req, res) => {
+  const server = http.createServer({ ...objects.options, ...slowClientOptions(configured) }, (req, res) => {
     if (state.draining) res.setHeader('Connection', 'close');
     handler(req, res);
   });
+  capConnections(server, configured);
   await listen(server, configured);
   const config = withListeningAddress(configured, server);
 

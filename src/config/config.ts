@@ -65,6 +65,21 @@ export interface Config {
   outboundAllowPrivate: boolean;
   /** Sign-in attempts (starts and callbacks) one client address may make per minute (`HUB_SIGNIN_RATE`). */
   signInRatePerMinute: number;
+  /**
+   * Failed credentials (login links that did not log in, API tokens refused) one client address
+   * may present per minute (`HUB_AUTH_FAILURE_RATE`); beyond, 429 until the minute is over.
+   */
+  authFailureRatePerMinute: number;
+  /**
+   * Slow clients (`HUB_HEADERS_TIMEOUT_MS`, `HUB_REQUEST_TIMEOUT_MS`): a connection that has not
+   * sent its request's headers, or its whole request, within these is answered 408 and closed.
+   */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests (`HUB_KEEP_ALIVE_TIMEOUT_MS`). */
+  keepAliveTimeoutMs: number;
+  /** Connections `hub serve` holds open at once; more are closed as they arrive (`HUB_MAX_CONNECTIONS`). */
+  maxConnections: number;
   /** `hub identity-provider set` only: the client secret to seal (`HUB_IDP_CLIENT_SECRET`, else stdin). */
   identityProviderSecret: string | undefined;
 }
@@ -80,6 +95,16 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
 /** A person signs in a few times a day; a flood from one address is somebody guessing or probing. */
 const DEFAULT_SIGNIN_RATE = 30;
+/** Enough for a person's browser on a slow network; a socket dribbling its headers longer is holding a slot. */
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** The largest body (a skill install) arrives well within it on any working connection. */
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** node:http's own; shorter than the idle timeout of the usual load balancers is their side's job. */
+const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** Far above what one instance serves at once, far below the file descriptors a process may open. */
+const DEFAULT_MAX_CONNECTIONS = 4_096;
+/** A person mistypes or reuses a link now and then; many failures a minute from one address are guesses. */
+const DEFAULT_AUTH_FAILURE_RATE = 30;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parseInteger(env.PORT, 'PORT', DEFAULT_PORT, 0, 65535);
@@ -128,7 +153,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: parseTrustedProxies(env.HUB_TRUSTED_PROXIES),
     outboundAllowPrivate: parseFlag(env.HUB_OUTBOUND_ALLOW_PRIVATE, 'HUB_OUTBOUND_ALLOW_PRIVATE'),
     signInRatePerMinute: parseInteger(env.HUB_SIGNIN_RATE, 'HUB_SIGNIN_RATE', DEFAULT_SIGNIN_RATE, 1, 100_000),
+    authFailureRatePerMinute: parseInteger(
+      env.HUB_AUTH_FAILURE_RATE,
+      'HUB_AUTH_FAILURE_RATE',
+      DEFAULT_AUTH_FAILURE_RATE,
+      1,
+      100_000,
+    ),
     identityProviderSecret: env.HUB_IDP_CLIENT_SECRET || undefined,
+    ...parseConnectionLimits(env),
+  };
+}
+
+/** The slow-client timeouts and the connection cap; the request timeout may not be the shorter. */
+function parseConnectionLimits(
+  env: NodeJS.ProcessEnv,
+): Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'maxConnections'> {
+  const ms = (name: string, fallback: number) => parseInteger(env[name], name, fallback, 100, 3_600_000);
+  const headersTimeoutMs = ms('HUB_HEADERS_TIMEOUT_MS', DEFAULT_HEADERS_TIMEOUT_MS);
+  const requestTimeoutMs = ms('HUB_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS);
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new ConfigError(
+      `HUB_REQUEST_TIMEOUT_MS (${requestTimeoutMs}) must not be shorter than ` +
+        `HUB_HEADERS_TIMEOUT_MS (${headersTimeoutMs})`,
+    );
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: ms('HUB_KEEP_ALIVE_TIMEOUT_MS', DEFAULT_KEEP_ALIVE_TIMEOUT_MS),
+    maxConnections: parseInteger(env.HUB_MAX_CONNECTIONS, 'HUB_MAX_CONNECTIONS', DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
   };
 }
 

@@ -2,20 +2,10 @@ import { SLUG_PATTERN } from '../shared/slug.js';
 import { isName, isStorableText } from '../shared/text.js';
 import { endpointUrlProblem } from './endpoint-url.js';
 import { LARK_DEFAULT_BASE_URL } from './lark.js';
-import { PROVIDER_KINDS, type ProviderKind, TOKEN_AUTH_METHODS, type TokenAuthMethod } from './provider-store.js';
+import { PROVIDER_KINDS, type ProviderSettings, TOKEN_AUTH_METHODS, type TokenAuthMethod } from './provider-store.js';
 
 /** A provider's settings, checked; what `set` stores beside the sealed secret. */
-export interface ProviderSettings {
-  id: string;
-  kind: ProviderKind;
-  label: string;
-  endpoint: string;
-  clientId: string;
-  subjectClaim: string;
-  tokenAuth: TokenAuthMethod;
-  allowedTenants: string[];
-  allowedEmailDomains: string[];
-}
+export type { ProviderSettings };
 
 /** What the operator typed (`hub identity-provider set`), before any check. */
 export interface ProviderSettingsInput {

@@ -9,8 +9,8 @@ export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 export const TOKEN_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
 export type TokenAuthMethod = (typeof TOKEN_AUTH_METHODS)[number];
 
-/** An identity provider as configured, without its sealed secret. */
-export interface IdentityProvider {
+/** A provider's settings, as `hub identity-provider set` checks them (src/identity/provider-settings.ts). */
+export interface ProviderSettings {
   id: string;
   kind: ProviderKind;
   label: string;
@@ -21,6 +21,10 @@ export interface IdentityProvider {
   tokenAuth: TokenAuthMethod;
   allowedTenants: string[];
   allowedEmailDomains: string[];
+}
+
+/** An identity provider as configured: its settings and its secret's bookkeeping, without the sealed secret. */
+export interface IdentityProvider extends ProviderSettings {
   secretVersion: number;
   keyId: string;
   disabledAt: string | null;
@@ -29,9 +33,10 @@ export interface IdentityProvider {
 }
 
 /** What `set` writes: the settings and the envelope of the client secret. */
-export type ProviderWrite = Omit<IdentityProvider, 'keyId' | 'disabledAt' | 'createdAt' | 'updatedAt'> & {
-  envelope: Envelope;
-};
+export type ProviderWrite = ProviderSettings &
+  Pick<IdentityProvider, 'secretVersion'> & {
+    envelope: Envelope;
+  };
 
 interface ProviderRecord {
   id: string;

@@ -47,12 +47,14 @@ export class OrganizationService {
     const org = await this.uow.run(async (trx) => {
       if (await this.orgs.slugExists(trx, input.slug))
         throw conflict('slug_taken', `The organization slug "${input.slug}" is taken.`);
-      const owner = await this.users.ensure(
+      // The owner's name and avatar given here are this organization's for them (src/users/shown-profile.ts).
+      const ownerProfile = { displayName: input.ownerDisplayName, avatarUrl: input.ownerAvatarUrl };
+      const owner = await this.users.ensure(trx, { imOpenId: input.ownerImOpenId, ...ownerProfile }, now);
+      const created = await this.orgs.insertWithOwner(
         trx,
-        { imOpenId: input.ownerImOpenId, displayName: input.ownerDisplayName, avatarUrl: input.ownerAvatarUrl },
+        { slug: input.slug, name, ownerUserId: owner.id, ownerProfile },
         now,
       );
-      const created = await this.orgs.insertWithOwner(trx, { slug: input.slug, name, ownerUserId: owner.id }, now);
       // The organization's first event: what was created, and who holds its OWNER role.
       await recordChange(trx, {
         organizationId: created.id,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
 import type { Schema } from '../api/types.js';
+import { type MembershipProfile, membershipProfileColumns, shownName } from '../users/shown-profile.js';
 
 export type OrgRole = 'OWNER' | 'ADMIN' | 'MEMBER';
 
@@ -20,7 +21,11 @@ export type MemberOrganizationRecord = Omit<OrganizationRecord, 'created_at'>;
 export interface OrgAccess {
   organization: MemberOrganizationRecord;
   role: OrgRole;
+  /** The caller's name as this organization shows it (src/users/shown-profile.ts): its audit log's actor. */
+  memberName: string;
 }
+
+type AccessRow = MemberOrganizationRecord & { role: OrgRole; member_name: string };
 
 /** An organization's settings row, its flag a boolean on both databases. */
 export interface OrgSettingsRecord {
@@ -35,22 +40,20 @@ const ORG_COLUMNS = ['o.id', 'o.slug', 'o.name', 'o.status'] as const;
 export class OrganizationStore {
   /** The caller's active membership in the organization with this slug, if any. */
   async findActiveMembership(db: Executor, userId: string, slug: string): Promise<OrgAccess | undefined> {
-    const row = await db('memberships as m')
-      .join('organizations as o', 'o.id', 'm.organization_id')
+    const row = await memberships(db)
       .where({ 'm.user_id': userId, 'o.slug': slug })
       .whereNull('m.revoked_at')
-      .first<(MemberOrganizationRecord & { role: OrgRole }) | undefined>([...ORG_COLUMNS, 'm.role']);
+      .first<AccessRow | undefined>(accessColumns(db));
     return row && toAccess(row);
   }
 
   /** Every organization the user is an active member of, by name. */
   async listActiveMemberships(db: Executor, userId: string): Promise<OrgAccess[]> {
-    const rows = await db('memberships as m')
-      .join('organizations as o', 'o.id', 'm.organization_id')
+    const rows = await memberships(db)
       .where({ 'm.user_id': userId })
       .whereNull('m.revoked_at')
       .orderBy([{ column: 'o.name' }, { column: 'o.slug' }])
-      .select<(MemberOrganizationRecord & { role: OrgRole })[]>([...ORG_COLUMNS, 'm.role']);
+      .select<AccessRow[]>(accessColumns(db));
     return rows.map(toAccess);
   }
 
@@ -70,7 +73,7 @@ export class OrganizationStore {
   /** Inserts the organization, its settings row and its first owner; run inside a transaction. */
   async insertWithOwner(
     trx: Executor,
-    input: { slug: string; name: string; ownerUserId: string },
+    input: { slug: string; name: string; ownerUserId: string; ownerProfile?: MembershipProfile },
     now: Date,
   ): Promise<OrganizationRecord> {
     const at = now.toISOString();
@@ -87,13 +90,17 @@ export class OrganizationStore {
       members_can_create_projects: false,
       updated_at: at,
     });
-    await this.insertMembership(trx, { organizationId: org.id, userId: input.ownerUserId, role: 'OWNER' }, now);
+    await this.insertMembership(
+      trx,
+      { organizationId: org.id, userId: input.ownerUserId, role: 'OWNER', profile: input.ownerProfile },
+      now,
+    );
     return org;
   }
 
   async insertMembership(
     trx: Executor,
-    input: { organizationId: string; userId: string; role: OrgRole },
+    input: { organizationId: string; userId: string; role: OrgRole; profile?: MembershipProfile | undefined },
     now: Date,
   ): Promise<void> {
     await trx('memberships').insert({
@@ -101,6 +108,7 @@ export class OrganizationStore {
       organization_id: input.organizationId,
       user_id: input.userId,
       role: input.role,
+      ...membershipProfileColumns(input.profile ?? {}),
       created_at: now.toISOString(),
       revoked_at: null,
     });
@@ -139,7 +147,19 @@ export class OrganizationStore {
 }
 
 /** The membership's row split into the organization's row and the role. */
-const toAccess = ({ role, ...organization }: MemberOrganizationRecord & { role: OrgRole }): OrgAccess => ({
+const memberships = (db: Executor) =>
+  db('memberships as m')
+    .join('organizations as o', 'o.id', 'm.organization_id')
+    .join('users as u', 'u.id', 'm.user_id');
+
+const accessColumns = (db: Executor) => [
+  ...ORG_COLUMNS,
+  'm.role',
+  shownName(db, { user: 'u', membership: 'm' }, 'member_name'),
+];
+
+const toAccess = ({ role, member_name, ...organization }: AccessRow): OrgAccess => ({
   organization,
   role,
+  memberName: member_name,
 });

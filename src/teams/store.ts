@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
+import { shownName } from '../users/shown-profile.js';
 import type { User } from '../users/store.js';
 import type { Schema } from '../api/types.js';
 
@@ -130,7 +131,8 @@ export class TeamStore {
       .ignore()
       .returning<{ id: string }[]>('id');
     if (inserted.length === 0) return undefined;
-    return { user_id: user.id, im_open_id: user.imOpenId, display_name: user.displayName, created_at: at };
+    // Read back rather than built from `user`: the name shown is the organization's (src/users/shown-profile.ts).
+    return teamMembers(trx).where({ 'tm.team_id': teamId, 'tm.user_id': user.id }).whereNull('tm.revoked_at').first();
   }
 
   /** Ends the user's active membership of the team; false when there was none. */
@@ -161,18 +163,28 @@ export class TeamStore {
   }
 }
 
-/** Team memberships that count: not revoked, and the user still an active org member. */
-function activeTeamMembers(db: Executor, organizationId: string) {
+/** Team memberships with their users, named as the team's organization names them. */
+function teamMembers(db: Executor) {
   return db('team_members as tm')
     .join('teams as t', 't.id', 'tm.team_id')
     .join('users as u', 'u.id', 'tm.user_id')
     .join('memberships as m', (on) =>
       on.on('m.user_id', '=', 'tm.user_id').andOn('m.organization_id', '=', 't.organization_id'),
     )
+    .select<TeamMemberRecord[]>(
+      'u.id as user_id',
+      'u.im_open_id',
+      shownName(db, { user: 'u', membership: 'm' }),
+      'tm.created_at',
+    );
+}
+
+/** Team memberships that count: not revoked, and the user still an active org member. */
+function activeTeamMembers(db: Executor, organizationId: string) {
+  return teamMembers(db)
     .where('t.organization_id', organizationId)
     .whereNull('tm.revoked_at')
-    .whereNull('m.revoked_at')
-    .select<TeamMemberRecord[]>('u.id as user_id', 'u.im_open_id', 'u.display_name', 'tm.created_at');
+    .whereNull('m.revoked_at');
 }
 
 function activeTeams(db: Executor, organizationId: string) {

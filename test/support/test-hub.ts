@@ -69,6 +69,9 @@ export class TestHub {
       ...loadConfig({}),
       dataDir: database.dataDir,
       baseUrl: TEST_ORIGIN,
+      // Every test calls from 127.0.0.1 on a clock that stands still; the tests of these limits set them.
+      signInRatePerMinute: 100_000,
+      authFailureRatePerMinute: 100_000,
       ...options.config,
     };
     const logger = createLogger({ level: 'info', destination: sink });
@@ -179,7 +182,7 @@ export class TestHub {
       const user = await users.ensure(trx, { imOpenId, displayName: imOpenId }, clock.now());
       await new OrganizationStore().insertMembership(
         trx,
-        { organizationId: orgId, userId: user.id, role },
+        { organizationId: orgId, userId: user.id, role, profile: { displayName: imOpenId } },
         clock.now(),
       );
     });
