@@ -70,10 +70,35 @@ export class InvitationStore {
 
   /** The invitation a link names, with the organization it invites to. */
   async findByTokenHash(db: Executor, tokenHash: string): Promise<LinkedInvitationRecord | undefined> {
-    return invitations(db)
-      .join('organizations as o', 'o.id', 'i.organization_id')
+    return linkedInvitations(db)
       .where('i.token_hash', tokenHash)
-      .first<LinkedInvitationRecord | undefined>('o.slug as organization_slug', 'o.name as organization_name');
+      .first<LinkedInvitationRecord | undefined>(...ORGANIZATION_COLUMNS);
+  }
+
+  async findLinkedById(db: Executor, invitationId: string): Promise<LinkedInvitationRecord | undefined> {
+    return linkedInvitations(db)
+      .where('i.id', invitationId)
+      .first<LinkedInvitationRecord | undefined>(...ORGANIZATION_COLUMNS);
+  }
+
+  /**
+   * The pending invitations, unexpired at `now`, for an email address one of the user's identities
+   * carries verified, newest first (invitation emails are stored lower-cased).
+   */
+  async listAddressedTo(db: Executor, userId: string, now: string): Promise<LinkedInvitationRecord[]> {
+    const verifiedEmails = db('user_identities')
+      .where({ user_id: userId, email_verified: true })
+      .whereNotNull('email')
+      .select(db.raw('lower(email)'));
+    return linkedInvitations(db)
+      .where('i.status', 'pending')
+      .where('i.expires_at', '>', now)
+      .whereIn('i.email', verifiedEmails)
+      .orderBy([
+        { column: 'i.created_at', order: 'desc' },
+        { column: 'i.id', order: 'desc' },
+      ])
+      .select<LinkedInvitationRecord[]>(...ORGANIZATION_COLUMNS);
   }
 
   /**
@@ -115,6 +140,13 @@ function invitations(db: Executor) {
       'a.display_name as accepted_by_name',
       'i.accepted_at',
     );
+}
+
+const ORGANIZATION_COLUMNS = ['o.slug as organization_slug', 'o.name as organization_name'];
+
+/** Invitations joined to the organization each invites to (its columns: ORGANIZATION_COLUMNS). */
+function linkedInvitations(db: Executor) {
+  return invitations(db).join('organizations as o', 'o.id', 'i.organization_id');
 }
 
 /** Whether one of the user's sign-in identities carries the email address, verified by its provider. */
