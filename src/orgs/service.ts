@@ -80,10 +80,7 @@ export class OrganizationService {
   }
 
   /** Applies the patch; a patch that changes no setting records no audit event. */
-  async updateSettings(
-    organizationId: string,
-    patch: Schema<'UpdateOrgSettingsRequest'>,
-  ): Promise<OrgSettingsRecord> {
+  async updateSettings(organizationId: string, patch: Schema<'UpdateOrgSettingsRequest'>): Promise<OrgSettingsRecord> {
     const update: OrgSettingsUpdate = { membersCanCreateProjects: patch.membersCanCreateProjects };
     if (patch.autoJoin !== undefined) update.autoJoin = patch.autoJoin && checkAutoJoinRule(patch.autoJoin);
     if (update.autoJoin && !(await this.providerExists(update.autoJoin.providerId))) {

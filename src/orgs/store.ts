@@ -62,7 +62,6 @@ const fromStored = (row: StoredSettings | undefined): OrgSettingsRecord => ({
       : null,
 });
 
-
 const ORG_COLUMNS = ['o.id', 'o.slug', 'o.name', 'o.status'] as const;
 
 export class OrganizationStore {

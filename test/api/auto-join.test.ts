@@ -85,7 +85,9 @@ describe('the automatic-membership setting', () => {
 
   it('is changed by org admins only', async () => {
     const org = await freshOrg();
-    const res = await org.call('member', 'updateOrgSettings', { body: { autoJoin: rule({ emailDomains: ['a.example'] }) } });
+    const res = await org.call('member', 'updateOrgSettings', {
+      body: { autoJoin: rule({ emailDomains: ['a.example'] }) },
+    });
     expectError(res, 403, 'org_admin_required');
     expect((await okBody(org.call('owner', 'getOrgSettings'))).autoJoin).toBeNull();
   });

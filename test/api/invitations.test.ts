@@ -368,7 +368,7 @@ describe('listing invitations', () => {
   });
 });
 
-describe("the invitations addressed to the signed-in user", () => {
+describe('the invitations addressed to the signed-in user', () => {
   const mine = (cookie: string | undefined) => hub.call('listMyInvitations', { cookie });
   const acceptMine = (invitationId: string, cookie: string) =>
     hub.call('acceptMyInvitation', { path: { invitationId }, cookie });
@@ -384,6 +384,7 @@ describe("the invitations addressed to the signed-in user", () => {
     await invite(a, { role: 'MEMBER', email: 'someone-else@example.com' });
     const revoked = await invite(a, { role: 'MEMBER', email });
     await okBody(a.call('owner', 'revokeInvitation', { path: { invitationId: revoked.id } }));
+    hub.clock.advance(1000);
     const expiring = await invite(b, { role: 'MEMBER', email, expiresInDays: 1 });
 
     const cookie = await signedInWithEmail(email, true);

@@ -1,10 +1,7 @@
 /** `/invite/{token}`: an invitation link. Signed out → sign in and come back; signed in → look and accept. */
 import { type LoaderFunctionArgs, useLoaderData } from 'react-router';
 import { getMeQueryOptions } from '../../features/auth/api/get-me';
-import {
-  InvitationAcceptance,
-  InvitationSignIn,
-} from '../../features/invitations/components/invitation-page';
+import { InvitationAcceptance, InvitationSignIn } from '../../features/invitations/components/invitation-page';
 import { queryClient } from '../../lib/query-client';
 
 export async function loader({ params }: LoaderFunctionArgs) {

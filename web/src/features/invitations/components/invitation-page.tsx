@@ -102,10 +102,7 @@ export function InvitationAcceptance({ token, path, me }: { token: string; path:
           <Button
             loading={accept.isPending}
             onClick={() =>
-              accept.mutate(
-                { params: { path: { token } } },
-                { onSuccess: (joined) => navigate(homeOf(joined)) },
-              )
+              accept.mutate({ params: { path: { token } } }, { onSuccess: (joined) => navigate(homeOf(joined)) })
             }
           >
             Accept and join {organization.name}

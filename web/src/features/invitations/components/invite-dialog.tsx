@@ -35,7 +35,12 @@ export function InviteButton() {
   const create = useCreateInvitation();
   const teams = useTeams(org.slug, opened);
   const form = useForm({
-    initialValues: { role: 'MEMBER' as OrgRole, teamIds: [] as string[], email: '', expiresInDays: 7 as number | string },
+    initialValues: {
+      role: 'MEMBER' as OrgRole,
+      teamIds: [] as string[],
+      email: '',
+      expiresInDays: 7 as number | string,
+    },
     validate: {
       email: (v) => (v.trim() === '' || EMAIL.test(v.trim()) ? null : 'Enter an email address, or leave it empty'),
       expiresInDays: (v) =>

@@ -22,8 +22,8 @@ export function MyInvitations() {
   if (invitations.length === 0) {
     return (
       <Text>
-        No invitation is addressed to you. Ask an organization's admin to invite you or add you, or open the
-        invitation link you were sent.
+        No invitation is addressed to you. Ask an organization's admin to invite you or add you, or open the invitation
+        link you were sent.
       </Text>
     );
   }

@@ -20,7 +20,10 @@ function settingsServer(initial: Settings, refuse?: { code: string; message: str
       const body = (await request.json()) as Schemas['UpdateOrgSettingsRequest'];
       sent.push(body);
       if (refuse) return HttpResponse.json(errorBody(refuse.code, refuse.message), { status: 400 });
-      settings = { ...settings, autoJoin: body.autoJoin ? { emailDomains: [], tenantKeys: [], ...body.autoJoin } : null };
+      settings = {
+        ...settings,
+        autoJoin: body.autoJoin ? { emailDomains: [], tenantKeys: [], ...body.autoJoin } : null,
+      };
       return HttpResponse.json(settings);
     }),
   );
