@@ -82,7 +82,8 @@ export function InviteButton() {
               You will not see this link again. Send it to the person you invite; it works once, until{' '}
               {new Date(created.expiresAt).toLocaleString()}.
             </Alert>
-            <Code block data-testid="invitation-link" style={{ wordBreak: 'break-all' }}>
+            {/* Focusable: a long link may scroll, and a scrolling region must be reachable by keyboard. */}
+            <Code block data-testid="invitation-link" tabIndex={0} style={{ wordBreak: 'break-all' }}>
               {created.url}
             </Code>
             <Group justify="space-between">
