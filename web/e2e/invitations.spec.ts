@@ -88,7 +88,7 @@ test('an admin invites by link; another person signs in from it and lands with t
   await ivy.getByLabel('Search members').fill('Ivy');
   await expect(ivy.getByRole('combobox', { name: 'Role of Ivy Invitee' })).toHaveValue('ADMIN');
   await ivy.goto(`/o/${ORG}/teams/${teamId}`);
-  await expect(ivy.getByText('Ivy Invitee')).toBeVisible();
+  await expect(ivy.getByRole('table', { name: 'Team members' }).getByText('Ivy Invitee')).toBeVisible();
 
   // The owner sees the invitation accepted, and both steps in the audit log.
   await page.reload();
