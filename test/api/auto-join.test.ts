@@ -1,25 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, expectError, okBody } from '../support/assertions.js';
-import { TestOpenIdProvider } from '../support/openid-provider.js';
+import type { TestOpenIdProvider } from '../support/openid-provider.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
-import { setProvider, signInThrough } from '../support/sign-in-flow.js';
+import { hubWithOpenIdProvider, signInThrough } from '../support/sign-in-flow.js';
 import { TestBrowser } from '../support/test-browser.js';
-import { TEST_ORIGIN, TestHub } from '../support/test-hub.js';
+import { TEST_ORIGIN, type TestHub } from '../support/test-hub.js';
 
-const SECRET = 'oidc-client-secret-for-tests';
 let hub: TestHub;
 let idp: TestOpenIdProvider;
 let counter = 0;
 
 beforeAll(async () => {
-  hub = await TestHub.start({ config: { outboundAllowPrivate: true, signInRatePerMinute: 10_000 } });
-  idp = await TestOpenIdProvider.start({
-    clientId: 'hub',
-    clientSecret: SECRET,
-    redirectUris: [`${TEST_ORIGIN}/auth/corp/callback`, `${TEST_ORIGIN}/auth/other/callback`],
-  });
-  await setProvider(hub, { id: 'corp', kind: 'oidc', issuer: idp.issuer }, SECRET);
-  await setProvider(hub, { id: 'other', kind: 'oidc', issuer: idp.issuer }, SECRET);
+  ({ hub, idp } = await hubWithOpenIdProvider(['corp', 'other']));
 });
 afterAll(async () => {
   await idp?.stop();

@@ -4,25 +4,18 @@ import { DAY_MS } from '../../src/config/clock.js';
 import { errorBody, expectError, expectOk, okBody } from '../support/assertions.js';
 import type { RequestBody } from '../support/api-client.js';
 import { seedOrg, type OrgActor, type OrgFixture } from '../support/org-fixture.js';
-import { TestOpenIdProvider } from '../support/openid-provider.js';
-import { setProvider, signInThrough } from '../support/sign-in-flow.js';
+import type { TestOpenIdProvider } from '../support/openid-provider.js';
+import { hubWithOpenIdProvider, signInThrough } from '../support/sign-in-flow.js';
 import { TestBrowser } from '../support/test-browser.js';
-import { TEST_ORIGIN, TestHub } from '../support/test-hub.js';
+import { TEST_ORIGIN, type TestHub } from '../support/test-hub.js';
 
-const SECRET = 'oidc-client-secret-for-tests';
 let hub: TestHub;
 let idp: TestOpenIdProvider;
 let counter = 0;
 
 beforeAll(async () => {
-  hub = await TestHub.start({ config: { outboundAllowPrivate: true, signInRatePerMinute: 10_000 } });
   // The provider whose identities the email-bound invitations check.
-  idp = await TestOpenIdProvider.start({
-    clientId: 'hub',
-    clientSecret: SECRET,
-    redirectUris: [`${TEST_ORIGIN}/auth/corp/callback`],
-  });
-  await setProvider(hub, { id: 'corp', kind: 'oidc', issuer: idp.issuer }, SECRET);
+  ({ hub, idp } = await hubWithOpenIdProvider(['corp']));
 });
 afterAll(async () => {
   await idp?.stop();
