@@ -27,6 +27,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the invitations addressed to the caller
+         * @description The pending, unexpired invitations whose `email` is an address one of
+         *     the caller's sign-in identities carries verified, newest first: what a
+         *     signed-in person with no organization is shown. An invitation without
+         *     an email is reached only through its link and is never listed here.
+         *     No link or token is in the answer; each is accepted with
+         *     `acceptMyInvitation`.
+         *
+         *     Who may call: anyone with a valid session.
+         */
+        get: operations["listMyInvitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/invitations/{invitationId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An invitation id (opaque). */
+                invitationId: components["parameters"]["InvitationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation addressed to the caller
+         * @description Accepts, by its id, an invitation that `listMyInvitations` shows: as
+         *     `acceptInvitation` does, with the same refusals and the same audit
+         *     event (`acceptMyInvitation`, the caller as actor). An invitation
+         *     without an email, or for an address the caller does not carry
+         *     verified, is not the caller's to accept by id: 404
+         *     `invitation_not_found` (its link still works).
+         *
+         *     Who may call: anyone with a valid session.
+         */
+        post: operations["acceptMyInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/login": {
         parameters: {
             query?: never;
@@ -276,7 +333,8 @@ export interface paths {
         };
         /**
          * Get the organization settings
-         * @description Returns the organization settings.
+         * @description Returns the organization settings, automatic membership (`autoJoin`)
+         *     included.
          *
          *     Who may call: any active member of the organization.
          */
@@ -288,7 +346,11 @@ export interface paths {
         head?: never;
         /**
          * Update the organization settings
-         * @description Sets `membersCanCreateProjects` and returns the settings.
+         * @description Sets `membersCanCreateProjects` and/or `autoJoin` (automatic
+         *     membership, see `AutoJoin`; null turns it off) and returns the
+         *     settings. A domain that is not a bare domain, a rule with no domain
+         *     and no tenant key, or a `providerId` that names no configured identity
+         *     provider is refused with `validation_failed`.
          *
          *     Who may call: an org admin (OWNER or ADMIN).
          */
@@ -1953,7 +2015,11 @@ export interface components {
                 id: string | null;
                 displayName: string;
             };
-            /** @description The operationId, or `hub.<command>` for the host console. */
+            /**
+             * @description The operationId, `hub.<command>` for the host console, or
+             *     `autoJoin` for a membership made by automatic membership at a
+             *     sign-in (actor `system`; see `AutoJoin`).
+             */
             action: string;
             target: {
                 type: string;
@@ -2060,9 +2126,46 @@ export interface components {
         OrgSettings: {
             /** @description When true, plain MEMBERs may create projects. */
             membersCanCreateProjects: boolean;
+            /** @description Automatic membership; null (the default) when off. */
+            autoJoin: components["schemas"]["AutoJoin"] | null;
         };
+        /** @description The settings to change; those left out keep their value. */
         UpdateOrgSettingsRequest: {
-            membersCanCreateProjects: boolean;
+            membersCanCreateProjects?: boolean;
+            /** @description The automatic-membership rule to set, or null to turn it off. */
+            autoJoin?: components["schemas"]["AutoJoinRequest"] | null;
+        };
+        /**
+         * @description Automatic membership. A user who signs in through `providerId` becomes
+         *     a MEMBER of the organization when the email address the provider
+         *     vouches for as verified is at one of `emailDomains`, or when the
+         *     account's tenant (Lark `tenant_key`, OpenID `tid`) is one of
+         *     `tenantKeys`. An unverified email never matches. Someone whose
+         *     membership was revoked is not added again (they need an invitation),
+         *     and when the organization's `memberCount` is reached the join is
+         *     skipped (the sign-in still succeeds). Each join records one audit
+         *     event: action `autoJoin`, actor `{type: system}`, target the member.
+         */
+        AutoJoin: {
+            /** @description The identity provider's id (`GET /auth/providers`). */
+            providerId: string;
+            emailDomains: string[];
+            tenantKeys: string[];
+            /** @enum {string} */
+            role: "MEMBER";
+        };
+        /**
+         * @description `providerId` must name a configured identity provider
+         *     (`validation_failed` otherwise). Each of `emailDomains` is a bare domain
+         *     such as `example.com` — no wildcard, no `@` — stored lower-cased; at
+         *     least one domain or tenant key is required.
+         */
+        AutoJoinRequest: {
+            providerId: string;
+            emailDomains?: string[];
+            tenantKeys?: string[];
+            /** @enum {string} */
+            role: "MEMBER";
         };
         /**
          * @description An invitation past its `expiresAt` that nobody accepted is `expired`.
@@ -2133,6 +2236,19 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
             status: components["schemas"]["InvitationStatus"];
+        };
+        MyInvitationList: {
+            invitations: components["schemas"]["MyInvitation"][];
+        };
+        MyInvitation: {
+            id: string;
+            organization: components["schemas"]["InvitedOrganization"];
+            role: components["schemas"]["OrgRole"];
+            invitedBy: {
+                displayName: string;
+            };
+            /** Format: date-time */
+            expiresAt: string;
         };
         InvitedOrganization: {
             slug: string;
@@ -2978,6 +3094,62 @@ export interface operations {
             };
             /** @description `unauthenticated`: no session cookie, or the session is unknown, expired or ended. */
             401: components["responses"]["Unauthenticated"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listMyInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyInvitationList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    acceptMyInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An invitation id (opaque). */
+                invitationId: components["parameters"]["InvitationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The membership the invitation gave. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAccepted"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `invitation_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `invitation_used`, `already_member`, `capacity_exceeded` (`memberCount`). */
+            409: components["responses"]["Conflict"];
+            /** @description `invitation_expired`, `invitation_revoked`. */
+            410: components["responses"]["Gone"];
             default: components["responses"]["Unexpected"];
         };
     };

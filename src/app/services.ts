@@ -60,6 +60,7 @@ import { buildOperationTable } from './operations.js';
 import type { Services } from './service-set.js';
 import { InvitationService } from '../invitations/service.js';
 import { InvitationStore } from '../invitations/store.js';
+import { AutoJoinService } from '../invitations/auto-join.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
@@ -93,7 +94,15 @@ export function createServices(deps: {
   const invalidations = deps.sharedDatabase?.invalidations;
   const sessions = new SessionService(uow, new SessionStore(), users, clock, ttl, invalidations);
   const orgAccess = new OrgAccessResolver(uow, orgStore, clock, ttl, invalidations);
-  const organizations = new OrganizationService(uow, orgStore, users, orgAccess, clock);
+  const identityProviderStore = new IdentityProviderStore();
+  const organizations = new OrganizationService(
+    uow,
+    orgStore,
+    users,
+    orgAccess,
+    clock,
+    async (providerId) => (await identityProviderStore.find(uow.executor, providerId)) !== undefined,
+  );
   const folderStore = new FolderStore();
   const libraryStore = new LibraryFolderStore();
   const projectStore = new ProjectStore();
@@ -167,7 +176,7 @@ export function createServices(deps: {
     clock,
     requireLibraryFolder,
   );
-  const identityProviders = new IdentityProviderService(uow, new IdentityProviderStore(), keyrings, clock, {
+  const identityProviders = new IdentityProviderService(uow, identityProviderStore, keyrings, clock, {
     oidc: new OidcProtocol(),
     lark: new LarkProtocol(),
   });
@@ -181,6 +190,7 @@ export function createServices(deps: {
     orgAccess,
     clock,
     config.baseUrl,
+    new AutoJoinService(uow, orgStore, memberStore, orgAccess, capacity, clock, logger),
   );
   const invitations = new InvitationService(
     uow,

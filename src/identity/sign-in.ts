@@ -28,6 +28,21 @@ export interface CallbackInput {
   error: string | undefined;
   /** The whole callback URL as the provider sent the browser to it. */
   url: URL;
+  /** The callback's request id, for the audit events a sign-in may cause (automatic membership). */
+  requestId?: string | null;
+}
+
+/** A sign-in whose identity is linked: who, through which provider, as the provider vouched. */
+export interface LinkedSignIn {
+  userId: string;
+  providerId: string;
+  profile: ProviderProfile;
+  requestId: string | null;
+}
+
+/** What runs once a sign-in has linked its identity, before the browser is let in (automatic membership). */
+export interface SignInHook {
+  afterLink(signIn: LinkedSignIn): Promise<void>;
 }
 
 export interface SignedIn {
@@ -54,6 +69,7 @@ export class SignInService {
     private readonly orgAccess: Pick<OrgAccessResolver, 'invalidate'>,
     private readonly clock: Clock,
     private readonly baseUrl: string,
+    private readonly hook?: SignInHook,
   ) {}
 
   listProviders(): Promise<IdentityProvider[]> {
@@ -115,6 +131,7 @@ export class SignInService {
     const profile = await this.providers.protocols[target.provider.kind].finish(target, request, callback.url);
     checkAllowed(target.provider, profile);
     const { session, userId } = await this.link(target.provider, profile);
+    await this.hook?.afterLink({ userId, providerId, profile, requestId: callback.requestId ?? null });
     // Sessions carry the user's name and avatar, which this sign-in may have refreshed; so does each
     // organization's access (the name its audit log gives the actor).
     await Promise.all([this.sessions.invalidateCache(), this.orgAccess.invalidate()]);

@@ -27,13 +27,46 @@ export interface OrgAccess {
 
 type AccessRow = MemberOrganizationRecord & { role: OrgRole; member_name: string };
 
+/** The automatic-membership rule as stored: the provider in its column, the rest as JSON. */
+export interface AutoJoinRecord {
+  providerId: string;
+  emailDomains: string[];
+  tenantKeys: string[];
+  role: 'MEMBER';
+}
+
 /** An organization's settings row, its flag a boolean on both databases. */
 export interface OrgSettingsRecord {
   members_can_create_projects: boolean;
+  auto_join: AutoJoinRecord | null;
 }
 
-/** The settings a change sets, as its request gives them. */
-export type OrgSettingsChanges = Schema<'UpdateOrgSettingsRequest'>;
+/** An organization whose automatic-membership rule names a provider. */
+export interface AutoJoinRule {
+  organizationId: string;
+  rule: AutoJoinRecord;
+}
+
+/** The settings a change sets, checked and normalized by the service. */
+export interface OrgSettingsUpdate {
+  membersCanCreateProjects?: boolean | undefined;
+  autoJoin?: AutoJoinRecord | null | undefined;
+}
+
+interface StoredSettings {
+  members_can_create_projects: boolean | number;
+  auto_join_provider_id: string | null;
+  auto_join: string | null;
+}
+
+const fromStored = (row: StoredSettings | undefined): OrgSettingsRecord => ({
+  // SQLite hands booleans back as 0/1.
+  members_can_create_projects: Boolean(row?.members_can_create_projects),
+  auto_join:
+    row?.auto_join_provider_id && row.auto_join
+      ? { providerId: row.auto_join_provider_id, ...(JSON.parse(row.auto_join) as Omit<AutoJoinRecord, 'providerId'>) }
+      : null,
+});
 
 const ORG_COLUMNS = ['o.id', 'o.slug', 'o.name', 'o.status'] as const;
 
@@ -125,22 +158,42 @@ export class OrganizationStore {
   ): Promise<OrgSettingsRecord> {
     const query = db('organization_settings').where({ organization_id: organizationId });
     if (options.lock) query.forUpdate();
-    const row = await query.first<{ members_can_create_projects: boolean | number } | undefined>(
+    const row = await query.first<StoredSettings | undefined>(
       'members_can_create_projects',
+      'auto_join_provider_id',
+      'auto_join',
     );
-    // SQLite hands booleans back as 0/1.
-    return { members_can_create_projects: Boolean(row?.members_can_create_projects) };
+    return fromStored(row);
+  }
+
+  /** The organizations whose automatic-membership rule names the provider (an index range). */
+  async autoJoinRulesOf(db: Executor, providerId: string): Promise<AutoJoinRule[]> {
+    const rows = await db('organization_settings')
+      .where({ auto_join_provider_id: providerId })
+      .orderBy('organization_id')
+      .select<(StoredSettings & { organization_id: string })[]>(
+        'organization_id',
+        'members_can_create_projects',
+        'auto_join_provider_id',
+        'auto_join',
+      );
+    return rows.map((row) => ({ organizationId: row.organization_id, rule: fromStored(row).auto_join! }));
   }
 
   async updateSettings(
     db: Executor,
     organizationId: string,
-    patch: OrgSettingsChanges,
+    patch: OrgSettingsUpdate,
     now: Date,
   ): Promise<OrgSettingsRecord> {
     const changes: Record<string, unknown> = { updated_at: now.toISOString() };
     if (patch.membersCanCreateProjects !== undefined)
       changes.members_can_create_projects = patch.membersCanCreateProjects;
+    if (patch.autoJoin !== undefined) {
+      const { providerId, ...rest } = patch.autoJoin ?? { providerId: null };
+      changes.auto_join_provider_id = providerId;
+      changes.auto_join = patch.autoJoin === null ? null : JSON.stringify(rest);
+    }
     await db('organization_settings').where({ organization_id: organizationId }).update(changes);
     return this.getSettings(db, organizationId);
   }

@@ -183,7 +183,7 @@ describe('the organization', () => {
   it('updateOrgSettings records the settings before and after; an unchanged value records nothing', async () => {
     const org = await freshOrg();
     const before = await okBody(org.call('owner', 'getOrgSettings'), 200);
-    expect(before).toEqual({ membersCanCreateProjects: false });
+    expect(before).toEqual({ membersCanCreateProjects: false, autoJoin: null });
     const { res, added } = await withEvents(org, () =>
       org.call('owner', 'updateOrgSettings', { body: { membersCanCreateProjects: true } }),
     );

@@ -101,6 +101,9 @@ const INVITATION_OPERATION_IDS = [
   'revokeInvitation',
   'getInvitation',
   'acceptInvitation',
+  // The signed-in person's own invitations, by their verified email.
+  'listMyInvitations',
+  'acceptMyInvitation',
 ];
 /** Operations anyone may call, with no session or token. */
 const PUBLIC_OPERATION_IDS = ['login', ...SIGN_IN_OPERATION_IDS];
@@ -190,6 +193,7 @@ describe('openapi.yaml', () => {
       [
         '^/api/org/\\{orgSlug\\}',
         '^/api/me$',
+        '^/api/me/invitations(/\\{invitationId\\}/accept)?$',
         '^/auth/(login|logout|providers)$',
         '^/auth/\\{providerId\\}/(start|callback)$',
         '^/api/invitations/\\{token\\}(/accept)?$',
@@ -249,6 +253,8 @@ describe('openapi.yaml', () => {
       // A person's own answer to a link, not an organization's operation.
       'getInvitation',
       'acceptInvitation',
+      'listMyInvitations',
+      'acceptMyInvitation',
     ];
     for (const { operationId, operation } of operations) {
       const { scope } = operation['x-authorization'] ?? {};

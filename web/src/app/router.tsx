@@ -21,6 +21,12 @@ export const router = createBrowserRouter([
     lazy: () => import('./routes/sign-in'),
   },
   {
+    path: '/invite/:token',
+    HydrateFallback: PageLoader,
+    ErrorBoundary: RouteError,
+    lazy: () => import('./routes/invite'),
+  },
+  {
     path: '/o/:orgSlug',
     HydrateFallback: PageLoader,
     ErrorBoundary: RouteError,
