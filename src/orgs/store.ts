@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
-import type { Schema } from '../api/types.js';
 import { type MembershipProfile, membershipProfileColumns, shownName } from '../users/shown-profile.js';
 
 export type OrgRole = 'OWNER' | 'ADMIN' | 'MEMBER';
