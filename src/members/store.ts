@@ -5,6 +5,7 @@ import type { OrgRole } from '../orgs/store.js';
 import { ListedText } from '../shared/listed-text.js';
 import { type MembershipProfile, membershipProfileColumns, shownAvatar, shownName } from '../users/shown-profile.js';
 import { type OrgMember, type OrgMemberRecord, memberProjection } from './projection.js';
+import { countLiveRows } from '../db/count-rows.js';
 
 /** A membership in any state, as the add path needs it to tell "new" from "revoked". */
 export interface MembershipState {
@@ -39,12 +40,7 @@ export class MemberStore {
   }
 
   async countActive(trx: Executor, organizationId: string): Promise<number> {
-    const row = await trx('memberships')
-      .where({ organization_id: organizationId })
-      .whereNull('revoked_at')
-      .count<{ n: number | string }[]>({ n: '*' })
-      .first();
-    return Number(row?.n ?? 0);
+    return countLiveRows(trx, 'memberships', 'revoked_at', organizationId);
   }
 
   async findMembership(trx: Executor, organizationId: string, userId: string): Promise<MembershipState | undefined> {

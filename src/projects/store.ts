@@ -7,6 +7,7 @@ import { grantsOfUserOnProject } from '../grants/store.js';
 import type { ProjectRecord } from './project.js';
 import { type SessionRecord, sessionProjection } from './session-projection.js';
 import { shownName } from '../users/shown-profile.js';
+import { countLiveRows } from '../db/count-rows.js';
 
 /** A project with everything its detail view shows, from one joined query. */
 export interface ProjectDetailRecord extends ProjectRecord {
@@ -98,21 +99,11 @@ export class ProjectStore {
 
   /** The organization's agent sessions that are not archived (`sessionCount` in use). */
   async countOpenSessions(db: Executor, organizationId: string): Promise<number> {
-    const row = await db('agent_sessions')
-      .where({ organization_id: organizationId })
-      .whereNull('archived_at')
-      .count<{ n: number | string }[]>({ n: '*' })
-      .first();
-    return Number(row?.n ?? 0);
+    return countLiveRows(db, 'agent_sessions', 'archived_at', organizationId);
   }
 
   async countActive(db: Executor, organizationId: string): Promise<number> {
-    const row = await db('projects')
-      .where({ organization_id: organizationId })
-      .whereNull('archived_at')
-      .count<{ n: number | string }[]>({ n: '*' })
-      .first();
-    return Number(row?.n ?? 0);
+    return countLiveRows(db, 'projects', 'archived_at', organizationId);
   }
 
   async detail(db: Executor, projectId: string): Promise<ProjectDetailRecord | undefined> {

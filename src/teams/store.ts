@@ -3,6 +3,7 @@ import type { Executor } from '../db/unit-of-work.js';
 import { shownName } from '../users/shown-profile.js';
 import type { User } from '../users/store.js';
 import type { Schema } from '../api/types.js';
+import { countLiveRows } from '../db/count-rows.js';
 
 /** An active team with its live member count. */
 export interface TeamRecord {
@@ -44,12 +45,7 @@ export class TeamStore {
   }
 
   async countActive(trx: Executor, organizationId: string): Promise<number> {
-    const row = await trx('teams')
-      .where({ organization_id: organizationId })
-      .whereNull('archived_at')
-      .count<{ n: number | string }[]>({ n: '*' })
-      .first();
-    return Number(row?.n ?? 0);
+    return countLiveRows(trx, 'teams', 'archived_at', organizationId);
   }
 
   /**
