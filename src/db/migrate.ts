@@ -16,6 +16,7 @@ import * as usageWritePath from './migrations/20261124000000_usage_write_path.js
 import * as projectNameOrder from './migrations/20261124100000_project_name_order.js';
 import * as signIn from './migrations/20261127000000_sign_in.js';
 import * as invitations from './migrations/20261128000000_invitations.js';
+import * as webhooks from './migrations/20261128030000_webhooks.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -38,6 +39,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261124100000_project_name_order': projectNameOrder,
   '20261127000000_sign_in': signIn,
   '20261128000000_invitations': invitations,
+  '20261128030000_webhooks': webhooks,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {
