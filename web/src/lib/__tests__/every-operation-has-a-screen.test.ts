@@ -25,15 +25,6 @@ const REACHED_OUTSIDE_THE_CLIENT: Record<string, string> = {
   revokeInvitation: 'no screen yet: the API and the SDK',
   getInvitation: 'no screen yet: the API and the SDK',
   acceptInvitation: 'no screen yet: the API and the SDK',
-  // Not yet on a screen: the Webhooks page is still to be built; reached through the API and the SDK.
-  listWebhooks: 'no screen yet: the API and the SDK',
-  createWebhook: 'no screen yet: the API and the SDK',
-  updateWebhook: 'no screen yet: the API and the SDK',
-  deleteWebhook: 'no screen yet: the API and the SDK',
-  rotateWebhookSecret: 'no screen yet: the API and the SDK',
-  testWebhook: 'no screen yet: the API and the SDK',
-  listWebhookDeliveries: 'no screen yet: the API and the SDK',
-  redeliverWebhookDelivery: 'no screen yet: the API and the SDK',
 };
 
 function sources(dir: string): string[] {
