@@ -163,12 +163,16 @@ function webhookMetrics(registry: Registry, webhooks: WebhookQueueView): void {
       for (const [outcome, count] of Object.entries(webhooks.outcomes)) this.inc({ outcome }, count);
     },
   });
-  // One read of the outbox serves both gauges of a scrape.
-  let reading: Promise<{ depth: number; oldestAgeSeconds: number }> | undefined;
+  // One read of the outbox serves both gauges of a scrape; a database that cannot answer leaves
+  // them out rather than taking the whole scrape down with it.
+  let reading: Promise<{ depth: number; oldestAgeSeconds: number } | undefined> | undefined;
   const queue = () => {
-    reading ??= webhooks.queue().finally(() => {
-      reading = undefined;
-    });
+    reading ??= webhooks
+      .queue()
+      .catch(() => undefined)
+      .finally(() => {
+        reading = undefined;
+      });
     return reading;
   };
   new Gauge({
@@ -176,7 +180,8 @@ function webhookMetrics(registry: Registry, webhooks: WebhookQueueView): void {
     help: 'Webhook deliveries waiting for their first or next attempt',
     registers: [registry],
     async collect() {
-      this.set((await queue()).depth);
+      const read = await queue();
+      if (read) this.set(read.depth);
     },
   });
   new Gauge({
@@ -184,7 +189,8 @@ function webhookMetrics(registry: Registry, webhooks: WebhookQueueView): void {
     help: 'How long the oldest waiting webhook delivery has waited, in seconds (0 when none waits)',
     registers: [registry],
     async collect() {
-      this.set((await queue()).oldestAgeSeconds);
+      const read = await queue();
+      if (read) this.set(read.oldestAgeSeconds);
     },
   });
 }
