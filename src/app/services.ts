@@ -61,6 +61,10 @@ import type { Services } from './service-set.js';
 import { InvitationService } from '../invitations/service.js';
 import { InvitationStore } from '../invitations/store.js';
 import { AutoJoinService } from '../invitations/auto-join.js';
+import { OutboundClient } from '../outbound/client.js';
+import { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { WebhookService } from '../webhooks/service.js';
+import { WebhookStore } from '../webhooks/store.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
@@ -84,6 +88,8 @@ export function createServices(deps: {
    * database instead of this process's memory and disk.
    */
   sharedDatabase?: { invalidations: CacheInvalidations } | undefined;
+  /** Every call the server makes to a URL someone else chose (tests give one with a stub resolver). */
+  outbound?: OutboundClient;
 }): Services {
   const { config, db, clock, logger } = deps;
   const readers = deps.readers ?? db;
@@ -202,6 +208,18 @@ export function createServices(deps: {
     capacity,
     clock,
   );
+  const outbound = deps.outbound ?? new OutboundClient({ allowPrivate: config.outboundAllowPrivate });
+  const webhookStore = new WebhookStore();
+  const webhooks = new WebhookService(uow, webhookStore, keyrings, outbound, clock);
+  const webhookDispatcher = new WebhookDispatcher({
+    uow,
+    store: webhookStore,
+    webhooks,
+    outbound,
+    clock,
+    logger,
+    settings: config.webhookDelivery,
+  });
   const services = {
     config,
     db,
@@ -232,6 +250,8 @@ export function createServices(deps: {
     identityProviders,
     signIn,
     invitations,
+    webhooks,
+    webhookDispatcher,
   };
   return { ...services, operations: buildOperationTable(services) };
 }

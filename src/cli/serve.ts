@@ -37,7 +37,8 @@ export interface ServeOptions {
  * 3. the database: migrate, load the keys, listen for the other instances' invalidations;
  * 4. the demo organization, only on the embedded SQLite default or with `--demo`, and only on an
  *    empty database; its one-time login link goes to stderr, never among the JSON log lines;
- * 5. the app; the base URL is recorded in the data directory for `hub login-link`.
+ * 5. the app; the base URL is recorded in the data directory for `hub login-link`; the webhook
+ *    dispatcher starts sending due deliveries.
  *
  * SIGTERM/SIGINT drain: /readyz turns 503, no new connection is accepted, in-flight requests
  * finish (answered with `Connection: close`) within `HUB_SHUTDOWN_GRACE_MS`, then the record of
@@ -85,6 +86,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       );
     }
     recordServerBaseUrl(config.dataDir, config.baseUrl);
+    runtime.webhookDispatcher.start();
   } catch (err) {
     await closeServer(server);
     await runtime.close();
@@ -117,8 +119,10 @@ export async function serve(options: ServeOptions): Promise<void> {
     deadline.unref();
     server.close(() => {
       clearTimeout(deadline);
-      runtime
-        .close()
+      // Attempts in progress are recorded before the database closes; one cut short is sent again after its lease.
+      runtime.webhookDispatcher
+        .stop()
+        .then(() => runtime.close())
         .catch((err: unknown) => logger.warn({ err }, 'closing the database failed'))
         .finally(() => {
           forgetServerBaseUrl(config.dataDir);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { DimensionValues } from '../capacity/dimensions.js';
 import { parseCeilings } from './ceilings.js';
 import { DEFAULT_LOG_BUFFER_BYTES } from '../log/log-output.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from './clock.js';
 import { ConfigError } from './config-error.js';
 import { parseMasterKeyVariables, type MasterKeys } from './master-keys.js';
 import { parseModels, type AgentModel } from './models.js';
@@ -59,10 +60,13 @@ export interface Config {
    */
   trustedProxies: string[];
   /**
-   * `HUB_OUTBOUND_ALLOW_PRIVATE=1`: identity providers may be reached over plain http (a provider
-   * on loopback in tests); otherwise only https.
+   * `HUB_OUTBOUND_ALLOW_PRIVATE=1`: identity providers and webhook receivers may be reached over
+   * plain http, and webhooks may be sent to loopback and private addresses (tests, on-premise
+   * receivers); otherwise only https to public addresses (src/outbound/).
    */
   outboundAllowPrivate: boolean;
+  /** How the webhook dispatcher retries and claims deliveries (src/webhooks/dispatcher.ts). */
+  webhookDelivery: WebhookDeliverySettings;
   /** Sign-in attempts (starts and callbacks) one client address may make per minute (`HUB_SIGNIN_RATE`). */
   signInRatePerMinute: number;
   /**
@@ -83,6 +87,30 @@ export interface Config {
   /** `hub identity-provider set` only: the client secret to seal (`HUB_IDP_CLIENT_SECRET`, else stdin). */
   identityProviderSecret: string | undefined;
 }
+
+/**
+ * The webhook dispatcher's timing. The defaults are DESIGN §6's; tests shorten them through the
+ * environment (`hub serve` subprocesses) so that retries and expired leases come within seconds.
+ */
+export interface WebhookDeliverySettings {
+  /**
+   * The wait before each retry, in order; after the last retry fails the delivery is `failed`
+   * (`HUB_WEBHOOK_RETRY_DELAYS_MS`).
+   */
+  retryDelaysMs: number[];
+  /**
+   * How long a claimed delivery belongs to the instance that claimed it (`HUB_WEBHOOK_LEASE_MS`): an
+   * instance that dies mid-send leaves it to another once this has passed. Longer than a call may take.
+   */
+  leaseMs: number;
+  /** How often an idle dispatcher looks for due deliveries (`HUB_WEBHOOK_POLL_MS`). */
+  pollMs: number;
+}
+
+const DEFAULT_RETRY_DELAYS_MS = [30_000, 5 * MINUTE_MS, 30 * MINUTE_MS, 2 * HOUR_MS, 8 * HOUR_MS, DAY_MS];
+/** Well beyond the outbound client's whole-call deadline, so a slow receiver never loses its lease. */
+const DEFAULT_WEBHOOK_LEASE_MS = 2 * MINUTE_MS;
+const DEFAULT_WEBHOOK_POLL_MS = 1_000;
 
 const DEFAULT_PORT = 8080;
 const DEFAULT_HOST = '127.0.0.1';
@@ -152,6 +180,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustedProxies: parseTrustedProxies(env.HUB_TRUSTED_PROXIES),
     outboundAllowPrivate: parseFlag(env.HUB_OUTBOUND_ALLOW_PRIVATE, 'HUB_OUTBOUND_ALLOW_PRIVATE'),
+    webhookDelivery: {
+      retryDelaysMs: parseDelays(env.HUB_WEBHOOK_RETRY_DELAYS_MS, 'HUB_WEBHOOK_RETRY_DELAYS_MS'),
+      leaseMs: parseInteger(env.HUB_WEBHOOK_LEASE_MS, 'HUB_WEBHOOK_LEASE_MS', DEFAULT_WEBHOOK_LEASE_MS, 100, DAY_MS),
+      pollMs: parseInteger(env.HUB_WEBHOOK_POLL_MS, 'HUB_WEBHOOK_POLL_MS', DEFAULT_WEBHOOK_POLL_MS, 10, MINUTE_MS),
+    },
     signInRatePerMinute: parseInteger(env.HUB_SIGNIN_RATE, 'HUB_SIGNIN_RATE', DEFAULT_SIGNIN_RATE, 1, 100_000),
     authFailureRatePerMinute: parseInteger(
       env.HUB_AUTH_FAILURE_RATE,
@@ -184,6 +217,16 @@ function parseConnectionLimits(
     keepAliveTimeoutMs: ms('HUB_KEEP_ALIVE_TIMEOUT_MS', DEFAULT_KEEP_ALIVE_TIMEOUT_MS),
     maxConnections: parseInteger(env.HUB_MAX_CONNECTIONS, 'HUB_MAX_CONNECTIONS', DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
   };
+}
+
+/** A comma-separated list of whole milliseconds, each from 1 ms to a day; unset: DESIGN §6's schedule. */
+function parseDelays(raw: string | undefined, name: string): number[] {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_RETRY_DELAYS_MS;
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.length > 20 || parts.some((part) => !/^\d+$/.test(part) || Number(part) < 1 || Number(part) > DAY_MS)) {
+    throw new ConfigError(`${name} must be up to 20 comma-separated whole milliseconds (1 to ${DAY_MS}), got "${raw}"`);
+  }
+  return parts.map(Number);
 }
 
 function parseFlag(raw: string | undefined, name: string): boolean {

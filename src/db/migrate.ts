@@ -18,6 +18,7 @@ import * as signIn from './migrations/20261127000000_sign_in.js';
 import * as invitations from './migrations/20261128000000_invitations.js';
 import * as autoJoin from './migrations/20261128010000_auto_join.js';
 import * as membershipProfile from './migrations/20261128020000_membership_profile.js';
+import * as webhooks from './migrations/20261128030000_webhooks.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -42,6 +43,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261128000000_invitations': invitations,
   '20261128010000_auto_join': autoJoin,
   '20261128020000_membership_profile': membershipProfile,
+  '20261128030000_webhooks': webhooks,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

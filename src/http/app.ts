@@ -26,7 +26,7 @@ import { parseQueryWithoutEmptyValues } from './query-parser.js';
 import { requestLog } from './request-log.js';
 import { webAppRoutes } from './web-app.js';
 import { operationsEndpoints } from '../ops/endpoints.js';
-import { createMetrics } from '../ops/metrics.js';
+import { createMetrics, type WebhookQueueView } from '../ops/metrics.js';
 import type { InstanceState } from '../ops/readiness.js';
 import { noSniff } from '../ops/security-headers.js';
 
@@ -53,6 +53,8 @@ export interface AppDependencies {
   capacity: CapacityService;
   /** Every operation's rule and handler. */
   operations: OperationTable;
+  /** The webhook dispatcher, whose attempts and queue `/metrics` shows. */
+  webhookDispatcher?: WebhookQueueView;
 }
 
 /**
@@ -74,7 +76,13 @@ export function createApp(services: AppDependencies, options: AppOptions = {}): 
   app.set('trust proxy', config.trustedProxies.length ? config.trustedProxies : false);
 
   app.use(noSniff); // on everything; the page policy is set by the routes that answer HTML
-  const metrics = createMetrics({ db, readers, spec, logOutput: options.logOutput });
+  const metrics = createMetrics({
+    db,
+    readers,
+    spec,
+    logOutput: options.logOutput,
+    webhooks: services.webhookDispatcher,
+  });
   app.use(metrics.recordRequests);
   app.use(requestLog(logger));
   // /healthz /readyz /metrics /docs

@@ -73,6 +73,10 @@ const capability = async () => {
 };
 const chatApp = () =>
   create('putChatApplicationConnection', { body: { appId: 'cli_app', appSecret: 'app-secret', botOpenId: 'ou_bot' } });
+/** A public address literal: saved without a DNS lookup, and never called (no dispatcher runs here). */
+const webhook = async () =>
+  (await okBody(org.call('owner', 'createWebhook', { body: { url: 'https://93.184.216.34/h', events: ['*'] } }), 201))
+    .id;
 const token = async () => (await create('createApiToken', { body: { name: unique('tok'), scopes: ['org:read'] } })).id;
 
 /** For each mutating operation, a call that succeeds and changes something. */
@@ -149,6 +153,16 @@ const SCENARIOS: Record<string, () => Promise<Call>> = {
   archiveAgentLibraryFolder: async () => ({ params: { folderId: await libraryFolder() } }),
   createApiToken: async () => ({ body: { name: unique('token'), scopes: ['org:read'] } }),
   revokeApiToken: async () => ({ params: { tokenId: await token() } }),
+  createWebhook: async () => ({ body: { url: 'https://93.184.216.34/hook', events: ['createTeam'] } }),
+  updateWebhook: async () => ({ params: { webhookId: await webhook() }, body: { description: unique('Described') } }),
+  deleteWebhook: async () => ({ params: { webhookId: await webhook() } }),
+  rotateWebhookSecret: async () => ({ params: { webhookId: await webhook() } }),
+  testWebhook: async () => ({ params: { webhookId: await webhook() } }),
+  redeliverWebhookDelivery: async () => {
+    const webhookId = await webhook();
+    const ping = await okBody(org.call('owner', 'testWebhook', { path: { webhookId } }), 201);
+    return { params: { webhookId, deliveryId: ping.id } };
+  },
 };
 
 const eventCount = async () =>

@@ -51,6 +51,7 @@ export const router = createBrowserRouter([
           { path: 'agents/library', lazy: () => import('./routes/org/agent-library') },
           { path: 'tokens', lazy: () => import('./routes/org/tokens') },
           { path: 'audit', lazy: () => import('./routes/org/audit') },
+          { path: 'webhooks', lazy: () => import('./routes/org/webhooks') },
           { path: '*', lazy: () => import('./routes/not-found') },
         ],
       },
