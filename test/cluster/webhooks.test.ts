@@ -86,7 +86,7 @@ async function deliveriesWhen(
 }
 
 describe(`webhook delivery by hub serve processes (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
-  it('survives kill -9 of the sending instance: the delivery is sent again after its lease, same webhook-id', async () => {
+  it('survives kill -9 of the sender: the delivery is sent again after its lease, same webhook-id', async () => {
     const first = await start('first');
     const cookie = await logIn(first, 'ou_owner', database.databaseUrl ?? '');
     const { id: webhookId, secret } = await endpoint(first, cookie, ['createTeam']);

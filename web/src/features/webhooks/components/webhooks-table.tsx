@@ -84,7 +84,10 @@ function Actions({
         ariaLabel={`Rotate the secret of ${name}`}
         buttonProps={{ color: 'blue' }}
         title={`Rotate the secret of “${name}”?`}
-        message="A new secret is made and shown once. For 24 hours deliveries are signed with both, so the receiver can switch."
+        message={
+          'A new secret is made and shown once. For 24 hours deliveries are signed with both, ' +
+          'so the receiver can switch.'
+        }
         confirmLabel="Rotate secret"
         onConfirm={() =>
           rotate
@@ -100,7 +103,10 @@ function Actions({
         label="Delete"
         ariaLabel={`Delete ${name}`}
         title={`Delete “${name}”?`}
-        message="The endpoint, its secret and its deliveries are removed; nothing more is sent to it. This cannot be undone."
+        message={
+          'The endpoint, its secret and its deliveries are removed; nothing more is sent to it. ' +
+          'This cannot be undone.'
+        }
         confirmLabel="Delete endpoint"
         onConfirm={() =>
           remove
