@@ -207,10 +207,12 @@ describe('accepting an invitation', () => {
     const teamMembers = await okBody(org.call('owner', 'listTeamMembers', { path: { teamId: eng.id } }));
     expect(teamMembers.members.map((m) => m.userId)).toEqual([invitee.id]);
 
+    // The invitee is named as the organization names its members (src/users/shown-profile.ts).
+    const listed = (await okBody(org.call('owner', 'listMembers'))).members.find((m) => m.userId === invitee.id);
     const [row] = (await okBody(org.call('owner', 'listInvitations'))).invitations;
     expect(row).toMatchObject({
       status: 'accepted',
-      acceptedBy: { id: invitee.id, displayName: expect.stringContaining('Invitee') },
+      acceptedBy: { id: invitee.id, displayName: listed?.displayName },
       acceptedAt: hub.clock.now().toISOString(),
     });
     const events = await okBody(org.call('owner', 'listAuditEvents', { query: { action: 'acceptInvitation' } }));
