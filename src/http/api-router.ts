@@ -160,5 +160,4 @@ function actorOf(
 }
 
 const requestIdOf = (res: Response): string | null => (res.locals.requestId as string | undefined) ?? null;
-const clientRequestIdOf = (res: Response): string | null =>
-  (res.locals.clientRequestId as string | undefined) ?? null;
+const clientRequestIdOf = (res: Response): string | null => (res.locals.clientRequestId as string | undefined) ?? null;

@@ -147,7 +147,13 @@ describe('request ids and logs', () => {
     const me = await hub.call('getMe', { cookie, headers: { 'x-request-id': 'log-check-1' } });
     const reqId = me.headers.get('x-request-id');
     const line = hub.logLines.map((l) => JSON.parse(l) as { reqId?: string }).find((l) => l.reqId === reqId);
-    expect(line).toMatchObject({ clientReqId: 'log-check-1', method: 'GET', path: '/api/me', status: 200, msg: 'request' });
+    expect(line).toMatchObject({
+      clientReqId: 'log-check-1',
+      method: 'GET',
+      path: '/api/me',
+      status: 200,
+      msg: 'request',
+    });
     const all = hub.logLines.join('\n');
     expect(all).not.toContain(token);
     expect(all).not.toContain(cookie.split('=')[1]);
