@@ -2310,8 +2310,10 @@ export interface components {
                 type: string;
                 id: string | null;
             };
-            /** @description The request's `X-Request-Id`; null for the host console. */
+            /** @description The id the server gave the request, echoed to the caller as `X-Request-Id`; null for the host console. */
             requestId: string | null;
+            /** @description The `X-Request-Id` the caller sent, when it was well-formed (1-64 letters, digits, `.`, `_` or `-`), kept for the caller's own tracing; never used as the server's id. Null when the caller sent none, for the host console and for the service itself. */
+            clientRequestId: string | null;
             /** @description The target as the API shows it, before and after; secrets are `"[redacted]"`. */
             changes: {
                 before: unknown;

@@ -40,6 +40,7 @@ export async function recordChange(trx: Executor, change: AuditedChange): Promis
     target_type: change.target.type,
     target_id: change.target.id,
     request_id: scope.requestId,
+    client_request_id: scope.clientRequestId ?? null,
     changes: JSON.stringify({ before: redactSecrets(change.before), after: redactSecrets(change.after) }),
   };
   await events.insert(trx, event);

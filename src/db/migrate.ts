@@ -19,6 +19,7 @@ import * as invitations from './migrations/20261128000000_invitations.js';
 import * as autoJoin from './migrations/20261128010000_auto_join.js';
 import * as membershipProfile from './migrations/20261128020000_membership_profile.js';
 import * as webhooks from './migrations/20261128030000_webhooks.js';
+import * as clientRequestId from './migrations/20261128040000_client_request_id.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -44,6 +45,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261128010000_auto_join': autoJoin,
   '20261128020000_membership_profile': membershipProfile,
   '20261128030000_webhooks': webhooks,
+  '20261128040000_client_request_id': clientRequestId,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -83,7 +83,7 @@ function operationHandler(
     const context = contextOf(res);
     const handle = () => spec.handle(new HandlerContext(req, res, context, logger));
     // A state change is recorded by the service that makes it, in its transaction; the scope
-    // tells it who is calling, which operation this is and the request's id.
+    // tells it who is calling, which operation this is and the request's ids.
     const result =
       changesState && context.session
         ? await withAuditScope(
@@ -92,6 +92,7 @@ function operationHandler(
               actor: actorOf(context.session, context.token, context.access),
               action: operation.operationId,
               requestId: requestIdOf(res),
+              clientRequestId: clientRequestIdOf(res),
             },
             handle,
           )
@@ -159,3 +160,4 @@ function actorOf(
 }
 
 const requestIdOf = (res: Response): string | null => (res.locals.requestId as string | undefined) ?? null;
+const clientRequestIdOf = (res: Response): string | null => (res.locals.clientRequestId as string | undefined) ?? null;

@@ -57,6 +57,7 @@ function expectOneEvent(
     action: expected.action,
     target: expected.target,
     requestId,
+    clientRequestId: null,
     changes: { before: expected.before, after: expected.after },
   });
   return added[0]!;
@@ -216,6 +217,7 @@ describe('the organization', () => {
         action: 'hub.org.create',
         target: { type: 'organization', id: created.id },
         requestId: null,
+        clientRequestId: null,
         changes: {
           before: null,
           after: { id: created.id, slug, name: 'Created here', status: 'ACTIVE', ownerImOpenId: `${slug}-owner` },
@@ -287,6 +289,7 @@ describe('the capacity policy', () => {
         action: 'hub.capacity.clear',
         target: { type: 'capacity_policy', id: org.id },
         requestId: null,
+        clientRequestId: null,
         changes: { before: policyOf(before), after: policyOf(after) },
       },
     ]);
@@ -414,6 +417,7 @@ describe('connections', () => {
         action: 'hub.connection.platform',
         target: { type: 'provider_connection', id: 'taken' },
         requestId: null,
+        clientRequestId: null,
         changes: { before: byok, after },
       },
     ]);
@@ -586,6 +590,7 @@ describe('who the events name', () => {
       action: 'createTeam',
       target: { type: 'team', id: team.id },
       requestId: res.headers.get('x-request-id'),
+      clientRequestId: null,
     });
   });
 });

@@ -206,12 +206,36 @@ describe('every mutating operation of openapi.yaml', () => {
         action: operationId,
         actor: { type: 'user', id: org.userIds.owner, displayName: 'Owner of audited' },
         requestId: res.headers.get('x-request-id'),
+        clientRequestId: null,
         at: hub.clock.now().toISOString(),
       });
       expect(event!.target.type).toMatch(/^[a-z_]+$/);
       expect(event!.changes.before ?? event!.changes.after).not.toBeNull();
     });
   }
+});
+
+describe('request ids', () => {
+  const latestEvent = async () =>
+    (await okBody(org.call('owner', 'listAuditEvents', { query: { limit: 1 } }))).events[0]!;
+
+  it("record the server's own id, with the caller's well-formed X-Request-Id kept beside it", async () => {
+    const body = { slug: unique('team'), name: 'Team' };
+    const res = await org.call('owner', 'createTeam', { body, headers: { 'x-request-id': 'abc-123' } });
+    expectOk(res, 201);
+    const echoed = res.headers.get('x-request-id');
+    expect(echoed).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await latestEvent()).toMatchObject({ action: 'createTeam', requestId: echoed, clientRequestId: 'abc-123' });
+  });
+
+  it('ignore a malformed caller id', async () => {
+    const body = { slug: unique('team'), name: 'Team' };
+    const res = await org.call('owner', 'createTeam', { body, headers: { 'x-request-id': 'has spaces' } });
+    expectOk(res, 201);
+    const echoed = res.headers.get('x-request-id');
+    expect(echoed).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await latestEvent()).toMatchObject({ action: 'createTeam', requestId: echoed, clientRequestId: null });
+  });
 });
 
 describe('calls that fail', () => {
