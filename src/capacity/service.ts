@@ -7,7 +7,7 @@ import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError, badRequest, conflict, unprocessable } from '../errors/api-error.js';
 import { ORGANIZATION_LIMIT_FLOORS, platformCeilings } from './ceilings.js';
 import { CAPACITY_DIMENSIONS, type CapacityDimension, type DimensionValues, type LimitChanges } from './dimensions.js';
-import type { InUseCounters } from './in-use.js';
+import type { InUseCounter, InUseCounters } from './in-use.js';
 import { toCapacityPolicy, toCapacityPolicyView, type CapacityPolicy, type CapacityPolicyView } from './mapper.js';
 import { RateWindows, type RequestWindows } from './rate-window.js';
 import type { CapacityStore } from './store.js';
@@ -57,7 +57,7 @@ export class CapacityService {
   }
 
   private async countInUse(db: Executor, organizationId: string): Promise<DimensionValues> {
-    const counted = Object.entries(this.inUse) as [CapacityDimension, NonNullable<InUseCounters[CapacityDimension]>][];
+    const counted = Object.entries(this.inUse) as [CapacityDimension, InUseCounter][];
     const counts = await Promise.all(counted.map(([, count]) => count(db, organizationId)));
     return Object.fromEntries(counted.map(([dimension], i) => [dimension, counts[i]]));
   }
