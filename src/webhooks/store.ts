@@ -2,6 +2,7 @@ import { ENVELOPE_COLUMNS, envelopeColumns, envelopeOfColumns } from '../crypto/
 import type { Envelope } from '../crypto/envelope.js';
 import type { KeyUsage } from '../crypto/keyring.js';
 import { isPostgres } from '../db/connect.js';
+import { sealedKeyUsage } from '../db/sealed-key-usage.js';
 import type { Executor } from '../db/unit-of-work.js';
 import type { CursorKey } from '../shared/pagination.js';
 
@@ -140,15 +141,8 @@ export class WebhookStore {
     return rows.map((row) => ({ version: Number(row.version), envelope: envelopeOfColumns(row) }));
   }
 
-  async keyUsage(db: Executor): Promise<KeyUsage[]> {
-    const rows = await db('webhook_secrets')
-      .groupBy('key_id')
-      .select<Array<{ key_id: string; versions: number | string }>>('key_id', db.raw('count(*) as versions'));
-    return rows.map((row) => ({
-      keyId: row.key_id,
-      versions: Number(row.versions),
-      activeVersions: Number(row.versions),
-    }));
+  keyUsage(db: Executor): Promise<KeyUsage[]> {
+    return sealedKeyUsage(db, 'webhook_secrets');
   }
 
   async insertDeliveries(trx: Executor, deliveries: readonly NewDelivery[]): Promise<void> {
