@@ -19,6 +19,8 @@
  *              duplicate, and read back, in process and over HTTP (see cases/skills.ts)
  *   logging    CPU per access-log line through the former synchronous destination and the bounded
  *              output, to /dev/null and a drained pipe; a stalled pipe (see cases/logging.ts)
+ *   webhooks   a change (PATCH a team) with five webhook endpoints subscribed against none, then
+ *              the deliveries it queued sent by one dispatcher (see cases/webhooks.ts)
  *
  * DATABASE_URL runs the structure and usage cases (and ours in load) on PostgreSQL instead of a temp SQLite file.
  * Exit code: 0 when every case ran and measured valid figures, 1 when one failed, 2 on usage errors.
@@ -31,6 +33,7 @@ import { authoringCase } from './cases/authoring.js';
 import { skillsCase } from './cases/skills.js';
 import { startupCase } from './cases/startup.js';
 import { loggingCase } from './cases/logging.js';
+import { webhooksCase } from './cases/webhooks.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +47,7 @@ const CASES: readonly BenchCase[] = [
   authoringCase,
   skillsCase,
   loggingCase,
+  webhooksCase,
 ];
 const JSON_FILE = fileURLToPath(new URL('./results/bench.json', import.meta.url));
 

@@ -27,6 +27,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the invitations addressed to the caller
+         * @description The pending, unexpired invitations whose `email` is an address one of
+         *     the caller's sign-in identities carries verified, newest first: what a
+         *     signed-in person with no organization is shown. An invitation without
+         *     an email is reached only through its link and is never listed here.
+         *     No link or token is in the answer; each is accepted with
+         *     `acceptMyInvitation`.
+         *
+         *     Who may call: anyone with a valid session.
+         */
+        get: operations["listMyInvitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/invitations/{invitationId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An invitation id (opaque). */
+                invitationId: components["parameters"]["InvitationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation addressed to the caller
+         * @description Accepts, by its id, an invitation that `listMyInvitations` shows: as
+         *     `acceptInvitation` does, with the same refusals and the same audit
+         *     event (`acceptMyInvitation`, the caller as actor). An invitation
+         *     without an email, or for an address the caller does not carry
+         *     verified, is not the caller's to accept by id: 404
+         *     `invitation_not_found` (its link still works).
+         *
+         *     Who may call: anyone with a valid session.
+         */
+        post: operations["acceptMyInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/login": {
         parameters: {
             query?: never;
@@ -41,7 +98,10 @@ export interface paths {
          *     is valid for 15 minutes and can be used once. On success the server
          *     creates a session (14 days absolute, 3 days idle), sets the
          *     `hub_session` cookie with a fresh token and redirects (303) to `/`. A
-         *     used, expired or unknown token gives 401 and sets no cookie.
+         *     used, expired or unknown token gives 401 and sets no cookie. Each
+         *     attempt that does not log in counts against the client address; past
+         *     `HUB_AUTH_FAILURE_RATE` a minute, every attempt from it gets 429
+         *     `rate_limited` with `Retry-After` until the minute is over.
          *
          *     Who may call: anyone (no session needed).
          */
@@ -273,7 +333,8 @@ export interface paths {
         };
         /**
          * Get the organization settings
-         * @description Returns the organization settings.
+         * @description Returns the organization settings, automatic membership (`autoJoin`)
+         *     included.
          *
          *     Who may call: any active member of the organization.
          */
@@ -285,7 +346,11 @@ export interface paths {
         head?: never;
         /**
          * Update the organization settings
-         * @description Sets `membersCanCreateProjects` and returns the settings.
+         * @description Sets `membersCanCreateProjects` and/or `autoJoin` (automatic
+         *     membership, see `AutoJoin`; null turns it off) and returns the
+         *     settings. A domain that is not a bare domain, a rule with no domain
+         *     and no tenant key, or a `providerId` that names no configured identity
+         *     provider is refused with `validation_failed`.
          *
          *     Who may call: an org admin (OWNER or ADMIN).
          */
@@ -316,9 +381,12 @@ export interface paths {
         /**
          * Add a member
          * @description Adds the user identified by `imOpenId` to the organization with `role`.
-         *     The user is created when the `imOpenId` is new (with `displayName`,
-         *     which defaults to the `imOpenId`); a revoked membership is reactivated
-         *     with the given role. An active membership gives 409 `already_member`.
+         *     The user is created when the `imOpenId` is new; a revoked membership is
+         *     reactivated with the given role. An active membership gives 409
+         *     `already_member`. The `displayName` and `avatarUrl` given are this
+         *     organization's for the person: shown in its lists only, never in another
+         *     organization's, until the person signs in through an identity provider;
+         *     from then on the provider's name and avatar are shown everywhere.
          *     Adding beyond the organization's `memberCount` limit gives 409
          *     `capacity_exceeded`. Answers 201 with the member.
          *
@@ -1336,8 +1404,9 @@ export interface paths {
         /**
          * Get the capacity policy
          * @description Returns all 23 dimensions, in the order of `CapacityDimension`, each
-         *     with its platform ceiling, the organization's limit and the effective
-         *     limit.
+         *     with its platform ceiling, the organization's limit, the effective
+         *     limit and, for the dimensions this service counts, what is in use now;
+         *     `warnings` names each dimension used beyond its effective limit.
          *
          *     Who may call: an org admin (OWNER or ADMIN).
          */
@@ -1362,6 +1431,10 @@ export interface paths {
          *        can lift any organization limit with `hub capacity clear <org>
          *        <dimension>`.
          *     5. Only the dimensions present in `limits` are touched.
+         *     6. A limit below what is in use (`inUse`) is accepted: nothing in use
+         *        is removed, the answer's `warnings` names the dimension, and
+         *        nothing more of it can be created (409 `capacity_exceeded`) until
+         *        use is below the limit.
          *
          *     A `null` value clears the organization's limit for that dimension (its
          *     effective limit becomes the ceiling); clearing is always allowed.
@@ -1850,6 +1923,204 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/{orgSlug}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the webhook endpoints
+         * @description Returns the organization's webhook endpoints, active and disabled,
+         *     newest first (by `createdAt`, then `id`). A secret is never shown
+         *     again after it was created or rotated.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description Adds an endpoint that receives a signed delivery of every change
+         *     matching `events`, and answers 201 with its row and `secret`
+         *     (`whsec_…`): the secret is shown this once, as it is stored only
+         *     sealed. `url` must be `https` and resolve to a public address (not
+         *     loopback, private, link-local, carrier-grade NAT, multicast or
+         *     unspecified, in any spelling); otherwise 422 `url_not_allowed`, with
+         *     the reason. Operators may lift the address rule and allow `http` with
+         *     `HUB_OUTBOUND_ALLOW_PRIVATE=1`.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A webhook endpoint id (opaque). */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook endpoint
+         * @description Removes the endpoint, its secrets and its deliveries: nothing more is
+         *     sent to it, including retries still pending.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes the given fields. `disabled: true` stops deliveries to the
+         *     endpoint (`status` becomes `disabled`, `disabledReason` says who);
+         *     `disabled: false` makes it active again and clears the reason. A new
+         *     `url` is checked as at creation (422 `url_not_allowed`). Answers the
+         *     row.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/webhooks/{webhookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A webhook endpoint id (opaque). */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's secret
+         * @description Makes a new secret and answers it once, with the row. For 24 hours
+         *     every delivery carries two signatures in `webhook-signature`, one by
+         *     the new secret and one by the previous, so a receiver can switch
+         *     secrets without missing a delivery; after that only the new one
+         *     signs.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A webhook endpoint id (opaque). */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test delivery
+         * @description Queues a `ping` delivery to the endpoint (whatever its `events`, even
+         *     while it is disabled) and answers 201 with the new delivery, pending;
+         *     its outcome shows in the deliveries list.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A webhook endpoint id (opaque). */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's deliveries
+         * @description Returns the endpoint's deliveries, newest first (by `createdAt`, then
+         *     `id`), each with its state and its last attempt: status code,
+         *     duration and the first KiB of the answer.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A webhook endpoint id (opaque). */
+                webhookId: components["parameters"]["WebhookId"];
+                /** @description A delivery id (opaque). */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Queues the delivery's payload again as a new delivery with the same
+         *     `webhook-id` (`messageId`), so a receiver that did get it can tell;
+         *     answers 201 with the new delivery, pending.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1864,11 +2135,98 @@ export interface components {
                 details?: components["schemas"]["ErrorDetail"][];
             };
         };
+        /** @enum {string} */
+        WebhookStatus: "active" | "disabled";
+        /**
+         * @description The changes the endpoint receives: audit actions (an operationId such
+         *     as `createTeam`, or `hub.<command>` for the host console), `hub.*`
+         *     (every host-console change), `budget.threshold`, or `*` (everything).
+         */
+        WebhookEvents: string[];
+        Webhook: {
+            id: string;
+            url: string;
+            description: string;
+            events: components["schemas"]["WebhookEvents"];
+            status: components["schemas"]["WebhookStatus"];
+            /** @description Why the endpoint is disabled (an admin, or its receiver answered 410 Gone); null while active. */
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description An endpoint with its signing secret, shown only when created or rotated. */
+        WebhookWithSecret: {
+            id: string;
+            url: string;
+            description: string;
+            events: components["schemas"]["WebhookEvents"];
+            status: components["schemas"]["WebhookStatus"];
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description `whsec_` and the base64 key, as Standard Webhooks libraries take it. */
+            secret: string;
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+            nextCursor: components["schemas"]["NextCursor"];
+        };
+        CreateWebhookRequest: {
+            url: string;
+            description?: string;
+            events: components["schemas"]["WebhookEvents"];
+        };
+        UpdateWebhookRequest: {
+            url?: string;
+            description?: string;
+            events?: components["schemas"]["WebhookEvents"];
+            disabled?: boolean;
+        };
+        /**
+         * @description `pending` (waiting for its first or next attempt), `delivered` (a 2xx answer), `failed` (no more attempts).
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "delivered" | "failed";
+        WebhookDelivery: {
+            id: string;
+            webhookId: string;
+            /** @description The `webhook-id` header, the same on every attempt and on a redelivery. */
+            messageId: string;
+            /** @description The payload's `type`, the audit action, or `ping` for a test. */
+            event: string;
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /** @description Attempts made so far. */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; null once delivered or failed.
+             */
+            nextAttemptAt: string | null;
+            /** @description The last attempt's HTTP status; null when it got no answer. */
+            statusCode: number | null;
+            durationMs: number | null;
+            /** @description The first KiB of the last answer's body. */
+            answer: string | null;
+            /** @description Why the last attempt got no answer (refused address, timeout, connection failure). */
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+        };
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            nextCursor: components["schemas"]["NextCursor"];
+        };
         /**
          * @description What an API token may touch; `write` implies `read`.
          * @enum {string}
          */
-        Scope: "org:read" | "org:write" | "members:read" | "members:write" | "teams:read" | "teams:write" | "projects:read" | "projects:write" | "usage:read" | "usage:write" | "connections:read" | "connections:write" | "capacity:read" | "capacity:write" | "agents:read" | "agents:write" | "audit:read" | "audit:write";
+        Scope: "org:read" | "org:write" | "members:read" | "members:write" | "teams:read" | "teams:write" | "projects:read" | "projects:write" | "usage:read" | "usage:write" | "connections:read" | "connections:write" | "capacity:read" | "capacity:write" | "agents:read" | "agents:write" | "audit:read" | "audit:write" | "webhooks:read" | "webhooks:write";
         ApiToken: {
             id: string;
             name: string;
@@ -1942,14 +2300,20 @@ export interface components {
                 id: string | null;
                 displayName: string;
             };
-            /** @description The operationId, or `hub.<command>` for the host console. */
+            /**
+             * @description The operationId, `hub.<command>` for the host console, or
+             *     `autoJoin` for a membership made by automatic membership at a
+             *     sign-in (actor `system`; see `AutoJoin`).
+             */
             action: string;
             target: {
                 type: string;
                 id: string | null;
             };
-            /** @description The request's `X-Request-Id`; null for the host console. */
+            /** @description The id the server gave the request, echoed to the caller as `X-Request-Id`; null for the host console. */
             requestId: string | null;
+            /** @description The `X-Request-Id` the caller sent, when it was well-formed (1-64 letters, digits, `.`, `_` or `-`), kept for the caller's own tracing; never used as the server's id. Null when the caller sent none, for the host console and for the service itself. */
+            clientRequestId: string | null;
             /** @description The target as the API shows it, before and after; secrets are `"[redacted]"`. */
             changes: {
                 before: unknown;
@@ -1964,7 +2328,7 @@ export interface components {
          * @description Machine-readable error code (see the table in the API description).
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "invitation_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
+        ErrorCode: "validation_failed" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
         ErrorDetail: {
             /** @description Where the problem is, e.g. `/body/role` or `/query/limit`. */
             path: string;
@@ -2049,9 +2413,46 @@ export interface components {
         OrgSettings: {
             /** @description When true, plain MEMBERs may create projects. */
             membersCanCreateProjects: boolean;
+            /** @description Automatic membership; null (the default) when off. */
+            autoJoin: components["schemas"]["AutoJoin"] | null;
         };
+        /** @description The settings to change; those left out keep their value. */
         UpdateOrgSettingsRequest: {
-            membersCanCreateProjects: boolean;
+            membersCanCreateProjects?: boolean;
+            /** @description The automatic-membership rule to set, or null to turn it off. */
+            autoJoin?: components["schemas"]["AutoJoinRequest"] | null;
+        };
+        /**
+         * @description Automatic membership. A user who signs in through `providerId` becomes
+         *     a MEMBER of the organization when the email address the provider
+         *     vouches for as verified is at one of `emailDomains`, or when the
+         *     account's tenant (Lark `tenant_key`, OpenID `tid`) is one of
+         *     `tenantKeys`. An unverified email never matches. Someone whose
+         *     membership was revoked is not added again (they need an invitation),
+         *     and when the organization's `memberCount` is reached the join is
+         *     skipped (the sign-in still succeeds). Each join records one audit
+         *     event: action `autoJoin`, actor `{type: system}`, target the member.
+         */
+        AutoJoin: {
+            /** @description The identity provider's id (`GET /auth/providers`). */
+            providerId: string;
+            emailDomains: string[];
+            tenantKeys: string[];
+            /** @enum {string} */
+            role: "MEMBER";
+        };
+        /**
+         * @description `providerId` must name a configured identity provider
+         *     (`validation_failed` otherwise). Each of `emailDomains` is a bare domain
+         *     such as `example.com` — no wildcard, no `@` — stored lower-cased; at
+         *     least one domain or tenant key is required.
+         */
+        AutoJoinRequest: {
+            providerId: string;
+            emailDomains?: string[];
+            tenantKeys?: string[];
+            /** @enum {string} */
+            role: "MEMBER";
         };
         /**
          * @description An invitation past its `expiresAt` that nobody accepted is `expired`.
@@ -2123,6 +2524,19 @@ export interface components {
             expiresAt: string;
             status: components["schemas"]["InvitationStatus"];
         };
+        MyInvitationList: {
+            invitations: components["schemas"]["MyInvitation"][];
+        };
+        MyInvitation: {
+            id: string;
+            organization: components["schemas"]["InvitedOrganization"];
+            role: components["schemas"]["OrgRole"];
+            invitedBy: {
+                displayName: string;
+            };
+            /** Format: date-time */
+            expiresAt: string;
+        };
         InvitedOrganization: {
             slug: string;
             name: string;
@@ -2138,7 +2552,12 @@ export interface components {
         OrgMember: {
             userId: string;
             imOpenId: string;
+            /**
+             * @description The name this organization gave when adding the person, until they
+             *     sign in through an identity provider; from then on the provider's.
+             */
             displayName: string;
+            /** @description As `displayName`, for the avatar. */
             avatarUrl: string | null;
             role: components["schemas"]["OrgRole"];
             /**
@@ -2156,16 +2575,17 @@ export interface components {
             imOpenId: string;
             /**
              * Format: name
-             * @description Used when the user is created; defaults to the `imOpenId`.
+             * @description This organization's name for the person, shown only here until they
+             *     sign in through an identity provider; without one, the user's own
+             *     name (their `imOpenId` until they sign in) is shown.
              */
             displayName?: string;
             /**
              * Format: uri
              * @description The user's avatar: an absolute `https` URL without a user name or
-             *     password. Stored when the user is created, or when the user has no
-             *     avatar yet; an avatar already stored is kept (it belongs to the
-             *     user across organizations). Shown as `avatarUrl` in `OrgMember`
-             *     and `MeResponse`.
+             *     password. This organization's for the person, as `displayName`:
+             *     shown as `avatarUrl` in its `OrgMember` only, until the person signs
+             *     in through an identity provider.
              */
             avatarUrl?: string;
             role: components["schemas"]["OrgRole"];
@@ -2580,10 +3000,38 @@ export interface components {
              *     through `effectiveLimit(organizationId, dimension)`.
              */
             effective: number | null;
+            /**
+             * @description What the organization uses of the dimension now, for the dimensions
+             *     this service counts: `memberCount` (active members), `projectCount`
+             *     (projects not archived), `teamCount` (active teams), `folderCount`
+             *     (project and agent library folders not archived, together) and
+             *     `sessionCount` (agent sessions not archived). Null for the
+             *     dimensions the agent runtime measures (rates, sizes, storage,
+             *     times, processes): this service has no count of them. The same
+             *     count decides `409 capacity_exceeded` when something is created.
+             */
+            inUse: number | null;
+        };
+        /** @description A dimension used beyond its effective limit. */
+        CapacityLimitWarning: {
+            dimension: components["schemas"]["CapacityDimension"];
+            inUse: number;
+            effective: number;
+            /** @description One English sentence naming the dimension, its use and its limit. */
+            message: string;
         };
         CapacityPolicyView: {
             /** @description All 23 dimensions, in the order of `CapacityDimension`. */
             dimensions: components["schemas"]["CapacityDimensionRow"][];
+            /**
+             * @description Each counted dimension whose `inUse` is above its `effective` limit,
+             *     in the order of `dimensions`; empty when none is. A limit below
+             *     current use is accepted (nothing in use is removed, and the audit
+             *     event records it as any change), but nothing more of that dimension
+             *     can be created until use is below the limit: the answer to the
+             *     update that set it, and every later read, carries the warning.
+             */
+            warnings: components["schemas"]["CapacityLimitWarning"][];
         };
         /**
          * @description A partial map from dimension to organization limit. Only the dimensions
@@ -2844,7 +3292,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `rate_limited`: the organization exceeded its effective `requestRate` (requests per minute); retry after `Retry-After` seconds. */
+        /** @description `rate_limited`: this client address presented too many failed credentials (login links that did not log in, refused API tokens) in the last minute (`HUB_AUTH_FAILURE_RATE`); retry after `Retry-After` seconds. */
+        AuthFailuresRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `rate_limited`: the organization exceeded its effective `requestRate` (requests per minute), or the API token is refused and this client address presented too many refused credentials in the last minute (`HUB_AUTH_FAILURE_RATE`); retry after `Retry-After` seconds. */
         RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -2873,6 +3331,8 @@ export interface components {
         UserId: string;
         /** @description An invitation id (opaque). */
         InvitationId: string;
+        /** @description A webhook endpoint id (opaque). */
+        WebhookId: string;
         /** @description The token of an invitation link. */
         InvitationToken: string;
         /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
@@ -2926,6 +3386,62 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    listMyInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyInvitationList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    acceptMyInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An invitation id (opaque). */
+                invitationId: components["parameters"]["InvitationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The membership the invitation gave. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAccepted"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `invitation_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `invitation_used`, `already_member`, `capacity_exceeded` (`memberCount`). */
+            409: components["responses"]["Conflict"];
+            /** @description `invitation_expired`, `invitation_revoked`. */
+            410: components["responses"]["Gone"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     login: {
         parameters: {
             query: {
@@ -2964,6 +3480,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            429: components["responses"]["AuthFailuresRateLimited"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -5418,6 +5935,297 @@ export interface operations {
             /** @description `org_admin_required`, `token_scope_required`. */
             403: components["responses"]["Forbidden"];
             /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description A `nextCursor` from the previous page. */
+                cursor?: components["parameters"]["PageCursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description `validation_failed`: `limit` or `cursor` is not valid. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret shown this once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description `validation_failed`: a field does not match its schema, or an event is not one a change can have. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `url_not_allowed`: the URL is not `https` or does not resolve to a public address. */
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A webhook endpoint id (opaque). */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint was removed. No body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: a path parameter does not match its schema. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `webhook_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A webhook endpoint id (opaque). */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `webhook_not_found`. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `url_not_allowed`. */
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A webhook endpoint id (opaque). */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, with its new secret shown this once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter does not match its schema. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `webhook_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A webhook endpoint id (opaque). */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new delivery, pending. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter does not match its schema. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `webhook_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description A `nextCursor` from the previous page. */
+                cursor?: components["parameters"]["PageCursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A webhook endpoint id (opaque). */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter, `limit` or `cursor` is not valid. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `webhook_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A webhook endpoint id (opaque). */
+                webhookId: components["parameters"]["WebhookId"];
+                /** @description A delivery id (opaque). */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new delivery, pending. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter does not match its schema. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `webhook_not_found`, `delivery_not_found`. */
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];

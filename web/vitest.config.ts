@@ -7,6 +7,9 @@ import { defineConfig } from 'vitest/config';
 // Whole journeys are tested end to end in a real browser (e2e/, Playwright).
 export default defineConfig({
   test: {
+    // No wall-clock limit a busy machine trips: a screen rendered in jsdom while other suites run
+    // takes several seconds; a test that truly hangs is still stopped, after ten minutes.
+    testTimeout: 600_000,
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], environment: 'node' } },
       {

@@ -352,6 +352,7 @@ async function timeStages(services: Services, seed: SeededStructure): Promise<St
   const access: OrgAccess = {
     organization: { id: seed.org.id, slug: seed.org.slug, name: seed.org.name, status: 'ACTIVE' },
     role: 'OWNER',
+    memberName: 'Owner',
   };
   const orgId = seed.org.id;
   // Handlers are called as the router calls them, with only the context fields they read.

@@ -13,6 +13,7 @@ export const SCOPE_AREAS = [
   'capacity',
   'agents',
   'audit',
+  'webhooks',
 ] as const;
 export type ScopeArea = (typeof SCOPE_AREAS)[number];
 export type Scope = `${ScopeArea}:${'read' | 'write'}`;

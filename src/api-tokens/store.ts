@@ -1,4 +1,5 @@
 import type { Executor } from '../db/unit-of-work.js';
+import { shownAvatar, shownName } from '../users/shown-profile.js';
 
 /** A token's row joined to the member it acts for. */
 export interface ApiTokenRecord {
@@ -30,13 +31,16 @@ export interface NewApiToken {
   expiresAt: string | null;
 }
 
-const COLUMNS = [
+const TOKEN_USER = { user: 'u', membership: 'm' };
+
+/** The member is named as the token's organization names them (src/users/shown-profile.ts). */
+const columns = (db: Executor) => [
   't.id',
   't.organization_id',
   't.user_id',
-  'u.display_name as user_display_name',
+  shownName(db, TOKEN_USER, 'user_display_name'),
   'u.im_open_id as user_im_open_id',
-  'u.avatar_url as user_avatar_url',
+  shownAvatar(db, TOKEN_USER, 'user_avatar_url'),
   'u.created_at as user_created_at',
   't.name',
   't.scopes',
@@ -47,7 +51,12 @@ const COLUMNS = [
   't.revoked_at',
 ];
 
-const tokens = (db: Executor) => db('api_tokens as t').join('users as u', 'u.id', 't.user_id');
+const tokens = (db: Executor) =>
+  db('api_tokens as t')
+    .join('users as u', 'u.id', 't.user_id')
+    .leftJoin('memberships as m', (on) =>
+      on.on('m.user_id', '=', 't.user_id').andOn('m.organization_id', '=', 't.organization_id'),
+    );
 
 /** API tokens of an organization. Only the SHA-256 of a token is ever written. */
 export class ApiTokenStore {
@@ -71,15 +80,15 @@ export class ApiTokenStore {
   list(db: Executor, organizationId: string, userId?: string): Promise<ApiTokenRecord[]> {
     const query = tokens(db).where('t.organization_id', organizationId);
     if (userId !== undefined) query.where('t.user_id', userId);
-    return query.select(COLUMNS);
+    return query.select(columns(db));
   }
 
   find(db: Executor, organizationId: string, tokenId: string): Promise<ApiTokenRecord | undefined> {
-    return tokens(db).where({ 't.organization_id': organizationId, 't.id': tokenId }).first(COLUMNS);
+    return tokens(db).where({ 't.organization_id': organizationId, 't.id': tokenId }).first(columns(db));
   }
 
   findByHash(db: Executor, tokenHash: string): Promise<ApiTokenRecord | undefined> {
-    return tokens(db).where('t.token_hash', tokenHash).first(COLUMNS);
+    return tokens(db).where('t.token_hash', tokenHash).first(columns(db));
   }
 
   async hashOf(db: Executor, tokenId: string): Promise<string | undefined> {

@@ -18,6 +18,7 @@ import { teamOperations } from '../teams/operations.js';
 import { usageOperations } from '../usage/operations.js';
 import { signInOperations } from '../identity/operations.js';
 import { invitationOperations } from '../invitations/operations.js';
+import { webhookOperations } from '../webhooks/operations.js';
 import type { Services } from './service-set.js';
 
 /** Every feature module, each given its own service: each declares some operations, none twice. */
@@ -42,6 +43,7 @@ function operationModules(services: Omit<Services, 'operations'>) {
     auditOperations(services.auditLog),
     signInOperations({ signIn: services.signIn, sessions, clock, baseUrl: config.baseUrl }),
     invitationOperations({ invitations: services.invitations, clock, baseUrl: config.baseUrl }),
+    webhookOperations(services.webhooks),
   ] as const;
 }
 

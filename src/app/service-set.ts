@@ -27,6 +27,8 @@ import type { InvitationService } from '../invitations/service.js';
 import type { TeamService } from '../teams/service.js';
 import type { UsageService } from '../usage/service.js';
 import type { UserStore } from '../users/store.js';
+import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import type { WebhookService } from '../webhooks/service.js';
 
 /** The process's services, assembled once by `createServices` (the composition root). */
 export interface Services {
@@ -69,6 +71,10 @@ export interface Services {
   signIn: SignInService;
   /** Invitations by link, and joining an organization by accepting one. */
   invitations: InvitationService;
+  /** Webhook endpoints, their secrets and deliveries. */
+  webhooks: WebhookService;
+  /** Sends due webhook deliveries; `hub serve` starts it and stops it on shutdown. */
+  webhookDispatcher: WebhookDispatcher;
   /** Every operation of openapi.yaml with its rule and handler, each area's given its own service. */
   operations: OperationTable;
 }

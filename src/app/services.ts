@@ -60,6 +60,11 @@ import { buildOperationTable } from './operations.js';
 import type { Services } from './service-set.js';
 import { InvitationService } from '../invitations/service.js';
 import { InvitationStore } from '../invitations/store.js';
+import { AutoJoinService } from '../invitations/auto-join.js';
+import { OutboundClient } from '../outbound/client.js';
+import { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { WebhookService } from '../webhooks/service.js';
+import { WebhookStore } from '../webhooks/store.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
@@ -83,6 +88,8 @@ export function createServices(deps: {
    * database instead of this process's memory and disk.
    */
   sharedDatabase?: { invalidations: CacheInvalidations } | undefined;
+  /** Every call the server makes to a URL someone else chose (tests give one with a stub resolver). */
+  outbound?: OutboundClient;
 }): Services {
   const { config, db, clock, logger } = deps;
   const readers = deps.readers ?? db;
@@ -93,23 +100,46 @@ export function createServices(deps: {
   const invalidations = deps.sharedDatabase?.invalidations;
   const sessions = new SessionService(uow, new SessionStore(), users, clock, ttl, invalidations);
   const orgAccess = new OrgAccessResolver(uow, orgStore, clock, ttl, invalidations);
-  const organizations = new OrganizationService(uow, orgStore, users, orgAccess, clock);
-  const capacityStore = new CapacityStore();
-  const capacity = new CapacityService(uow, capacityStore, config, clock, ttl, {
-    invalidations,
-    requestWindows: deps.sharedDatabase ? new SharedRateWindows(uow, capacityStore, MINUTE_MS) : undefined,
-  });
+  const identityProviderStore = new IdentityProviderStore();
+  const organizations = new OrganizationService(
+    uow,
+    orgStore,
+    users,
+    orgAccess,
+    clock,
+    async (providerId) => (await identityProviderStore.find(uow.executor, providerId)) !== undefined,
+  );
   const folderStore = new FolderStore();
   const libraryStore = new LibraryFolderStore();
-  // Project folders and library folders count together toward folderCount.
-  const folderTrees = [folderStore, libraryStore];
-  const folders = new FolderService(uow, folderStore, clock, capacity, folderTrees);
-  const library = new LibraryService(uow, libraryStore, clock, capacity, folderTrees);
+  const projectStore = new ProjectStore();
+  const teamStore = new TeamStore();
+  const memberStore = new MemberStore();
+  const capacityStore = new CapacityStore();
+  const capacity = new CapacityService(
+    uow,
+    capacityStore,
+    {
+      memberCount: (db, organizationId) => memberStore.countActive(db, organizationId),
+      projectCount: (db, organizationId) => projectStore.countActive(db, organizationId),
+      teamCount: (db, organizationId) => teamStore.countActive(db, organizationId),
+      // Project folders and library folders count together.
+      folderCount: async (db, organizationId) =>
+        (await folderStore.countActive(db, organizationId)) + (await libraryStore.countActive(db, organizationId)),
+      sessionCount: (db, organizationId) => projectStore.countOpenSessions(db, organizationId),
+    },
+    config,
+    clock,
+    ttl,
+    {
+      invalidations,
+      requestWindows: deps.sharedDatabase ? new SharedRateWindows(uow, capacityStore, MINUTE_MS) : undefined,
+    },
+  );
+  const folders = new FolderService(uow, folderStore, clock, capacity);
+  const library = new LibraryService(uow, libraryStore, clock, capacity);
   const requireLibraryFolder = (organizationId: string, folderId: string, trx: Executor) =>
     library.requireActive(organizationId, folderId, trx);
   const grants = new GrantStore();
-  const projectStore = new ProjectStore();
-  const teamStore = new TeamStore();
   const projectGuard = new ProjectGuard(uow, projectStore, grants);
   const auditStore = new AuditStore();
   const auditLog = new AuditLog(uow, auditStore);
@@ -126,7 +156,6 @@ export function createServices(deps: {
   const projects = new ProjectService(uow, projectStore, grants, folders, projectGuard, clock, workspacesDir, capacity);
   const explorer = new ExplorerService(uow, new ExplorerStore());
   const usage = new UsageService(uow, new UsageStore(folderStore), folderStore);
-  const memberStore = new MemberStore();
   const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity);
   const teams = new TeamService(uow, teamStore, memberStore, users, orgAccess, clock, capacity);
   const connectionStore = new ConnectionStore();
@@ -153,7 +182,7 @@ export function createServices(deps: {
     clock,
     requireLibraryFolder,
   );
-  const identityProviders = new IdentityProviderService(uow, new IdentityProviderStore(), keyrings, clock, {
+  const identityProviders = new IdentityProviderService(uow, identityProviderStore, keyrings, clock, {
     oidc: new OidcProtocol(),
     lark: new LarkProtocol(),
   });
@@ -164,8 +193,10 @@ export function createServices(deps: {
     new UserIdentityStore(),
     users,
     sessions,
+    orgAccess,
     clock,
     config.baseUrl,
+    new AutoJoinService(uow, orgStore, memberStore, orgAccess, capacity, clock, logger),
   );
   const invitations = new InvitationService(
     uow,
@@ -177,6 +208,18 @@ export function createServices(deps: {
     capacity,
     clock,
   );
+  const outbound = deps.outbound ?? new OutboundClient({ allowPrivate: config.outboundAllowPrivate });
+  const webhookStore = new WebhookStore();
+  const webhooks = new WebhookService(uow, webhookStore, keyrings, outbound, clock);
+  const webhookDispatcher = new WebhookDispatcher({
+    uow,
+    store: webhookStore,
+    webhooks,
+    outbound,
+    clock,
+    logger,
+    settings: config.webhookDelivery,
+  });
   const services = {
     config,
     db,
@@ -207,6 +250,8 @@ export function createServices(deps: {
     identityProviders,
     signIn,
     invitations,
+    webhooks,
+    webhookDispatcher,
   };
   return { ...services, operations: buildOperationTable(services) };
 }

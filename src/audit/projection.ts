@@ -14,6 +14,7 @@ export interface AuditEventRecord {
   target_type: string;
   target_id: string | null;
   request_id: string | null;
+  client_request_id: string | null;
   changes: string;
 }
 
@@ -31,6 +32,7 @@ export const auditEventProjection = projection<AuditEventRecord, AuditEvent>()({
     action: 'action',
     target: { object: { type: 'target_type', id: 'target_id' } },
     requestId: 'request_id',
+    clientRequestId: 'client_request_id',
     changes: { column: 'changes', as: (changes) => JSON.parse(changes) as AuditEvent['changes'] },
   },
   order: [{ column: 'seq', by: 'numberDescending' }],

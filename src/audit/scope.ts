@@ -13,7 +13,8 @@ export interface AuditActor {
 
 /**
  * What the audit trail knows of the call that is changing state: who is calling, which
- * operation (the operationId, or `hub.<command>`) and the request id echoed as `X-Request-Id`.
+ * operation (the operationId, or `hub.<command>`), the server's request id echoed as `X-Request-Id`
+ * and the caller's own `X-Request-Id`.
  * The HTTP layer and the host console open a scope around each mutating call, so services
  * record only what changed — target, before, after — and never pass the caller through.
  */
@@ -22,7 +23,10 @@ export interface AuditScope {
   /** When the call began: every event it records carries this time. */
   at: Date;
   action: string;
+  /** The id the server gave the request; null for the host console and the service itself. */
   requestId: string | null;
+  /** The well-formed `X-Request-Id` the caller sent, for its own tracing; absent when none. */
+  clientRequestId?: string | null;
 }
 
 const storage = new AsyncLocalStorage<AuditScope>();

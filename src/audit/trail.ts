@@ -3,6 +3,7 @@ import type { Executor } from '../db/unit-of-work.js';
 import { redactSecrets } from './redact.js';
 import { currentAuditScope } from './scope.js';
 import { AuditStore } from './store.js';
+import { enqueueDeliveries } from '../webhooks/outbox.js';
 
 // Stores hold no state: services call recordChange with only their transaction, so one store serves all.
 const events = new AuditStore();
@@ -19,7 +20,8 @@ export interface AuditedChange {
 
 /**
  * Writes the audit event of a state change, in the transaction that makes the change, so an
- * event exists exactly when its change committed and a refused or failed call leaves none.
+ * event exists exactly when its change committed and a refused or failed call leaves none; the
+ * webhook deliveries that tell of it are written in the same transaction (src/webhooks/outbox.ts).
  * Who, when, which operation and which request come from the scope the HTTP layer or the host
  * console opened around the call; outside one (fixtures seeded straight through services)
  * nothing is recorded.
@@ -27,7 +29,7 @@ export interface AuditedChange {
 export async function recordChange(trx: Executor, change: AuditedChange): Promise<void> {
   const scope = currentAuditScope();
   if (!scope) return;
-  await events.insert(trx, {
+  const event = {
     id: randomUUID(),
     organization_id: change.organizationId,
     at: scope.at.toISOString(),
@@ -38,6 +40,9 @@ export async function recordChange(trx: Executor, change: AuditedChange): Promis
     target_type: change.target.type,
     target_id: change.target.id,
     request_id: scope.requestId,
+    client_request_id: scope.clientRequestId ?? null,
     changes: JSON.stringify({ before: redactSecrets(change.before), after: redactSecrets(change.after) }),
-  });
+  };
+  await events.insert(trx, event);
+  await enqueueDeliveries(trx, event);
 }

@@ -57,10 +57,11 @@ export class Authorizer {
       if (!session) throw unauthenticated();
       return { session };
     }
-    const token = await this.deps.tokens.authenticate(bearer);
+    // Refused before the token is looked up: nothing to learn about a token from these paths.
     if (!needsOrganization(operation.rule)) {
       throw unauthenticated('API tokens work on /api/org/{orgSlug}/… paths only; this one needs a signed-in session.');
     }
+    const token = await this.deps.tokens.authenticate(bearer);
     return {
       session: { id: token.id, tokenHash: token.tokenHash, user: token.user, expiresAt: token.expiresAt },
       token,

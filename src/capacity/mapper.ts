@@ -1,8 +1,14 @@
 import type { Schema } from '../api/types.js';
 import { CAPACITY_DIMENSIONS, type CapacityDimension, type DimensionValues } from './dimensions.js';
 
-/** The capacity policy as the API shows it, and as its audit events record it. */
+/** The capacity policy as the API shows it, with what the organization uses now. */
 export type CapacityPolicyView = Schema<'CapacityPolicyView'>;
+type CapacityRow = Schema<'CapacityDimensionRow'>;
+
+/** The policy alone, as its audit events record it: what changes when a limit does. */
+export interface CapacityPolicy {
+  dimensions: Omit<CapacityRow, 'inUse'>[];
+}
 
 /**
  * The limit that applies: the lower of the platform ceiling and the organization's limit, the
@@ -17,10 +23,10 @@ export function effectiveOf(ceiling: number | null, organizationLimit: number | 
 }
 
 /** Every dimension in contract order: its platform ceiling, the organization's own limit and the effective one. */
-export const toCapacityPolicyView = (
+export const toCapacityPolicy = (
   ceilings: Readonly<Record<CapacityDimension, number>>,
   limits: DimensionValues,
-): CapacityPolicyView => ({
+): CapacityPolicy => ({
   dimensions: CAPACITY_DIMENSIONS.map((dimension) => {
     const platformCeiling = ceilings[dimension];
     const organizationLimit = limits[dimension] ?? null;
@@ -32,3 +38,27 @@ export const toCapacityPolicyView = (
     };
   }),
 });
+
+/**
+ * The policy with each counted dimension's use (null where the agent runtime measures it), and a
+ * warning for each dimension used beyond its effective limit: a limit may be set below what is in
+ * use (nothing existing is removed), and then nothing more of it can be added until use is below.
+ */
+export function toCapacityPolicyView(policy: CapacityPolicy, inUse: DimensionValues): CapacityPolicyView {
+  const dimensions = policy.dimensions.map((row) => ({ ...row, inUse: inUse[row.dimension] ?? null }));
+  const warnings = dimensions.flatMap(({ dimension, inUse: used, effective }) =>
+    used !== null && effective !== null && used > effective
+      ? [
+          {
+            dimension,
+            inUse: used,
+            effective,
+            message:
+              `${dimension}: ${used} in use, above the limit of ${effective}. Nothing in use is removed; ` +
+              'nothing more can be added until use is below the limit.',
+          },
+        ]
+      : [],
+  );
+  return { dimensions, warnings };
+}

@@ -43,6 +43,15 @@ export class RateWindows implements RequestWindows {
     return 0;
   }
 
+  /** The milliseconds until `take` would admit a request for the key (0: now), counting nothing. */
+  waitMs(key: string, limit: number, nowMs: number): number {
+    const allowed = Math.floor(limit);
+    if (allowed < 1) return this.windowMs;
+    const open = this.windows.get(key);
+    if (!open || nowMs < open.startedAt || nowMs - open.startedAt >= this.windowMs) return 0;
+    return open.count >= allowed ? open.startedAt + this.windowMs - nowMs : 0;
+  }
+
   private dropEnded(nowMs: number): void {
     for (const [key, window] of this.windows) {
       if (nowMs - window.startedAt >= this.windowMs || nowMs < window.startedAt) this.windows.delete(key);

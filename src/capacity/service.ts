@@ -7,7 +7,8 @@ import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError, badRequest, conflict, unprocessable } from '../errors/api-error.js';
 import { ORGANIZATION_LIMIT_FLOORS, platformCeilings } from './ceilings.js';
 import { CAPACITY_DIMENSIONS, type CapacityDimension, type DimensionValues, type LimitChanges } from './dimensions.js';
-import { toCapacityPolicyView, type CapacityPolicyView } from './mapper.js';
+import type { InUseCounter, InUseCounters } from './in-use.js';
+import { toCapacityPolicy, toCapacityPolicyView, type CapacityPolicy, type CapacityPolicyView } from './mapper.js';
 import { RateWindows, type RequestWindows } from './rate-window.js';
 import type { CapacityStore } from './store.js';
 
@@ -30,6 +31,7 @@ export class CapacityService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly store: CapacityStore,
+    private readonly inUse: InUseCounters,
     config: Pick<Config, 'ceilings' | 'bodyLimitBytes'>,
     private readonly clock: Clock,
     cacheTtlMs: number,
@@ -43,9 +45,21 @@ export class CapacityService {
     this.requestRates = shared.requestWindows ?? new RateWindows(MINUTE_MS);
   }
 
-  /** All 23 dimensions in contract order, read fresh from the database. */
-  async view(organizationId: string, db: Executor = this.uow.executor): Promise<CapacityPolicyView> {
-    return toCapacityPolicyView(this.ceilings, await this.store.limitsOf(db, organizationId));
+  /** All 23 dimensions in contract order with what is in use, read fresh from the database. */
+  async view(organizationId: string): Promise<CapacityPolicyView> {
+    const db = this.uow.reader;
+    const [policy, used] = await Promise.all([this.policy(organizationId, db), this.countInUse(db, organizationId)]);
+    return toCapacityPolicyView(policy, used);
+  }
+
+  private async policy(organizationId: string, db: Executor): Promise<CapacityPolicy> {
+    return toCapacityPolicy(this.ceilings, await this.store.limitsOf(db, organizationId));
+  }
+
+  private async countInUse(db: Executor, organizationId: string): Promise<DimensionValues> {
+    const counted = Object.entries(this.inUse) as [CapacityDimension, InUseCounter][];
+    const counts = await Promise.all(counted.map(([, count]) => count(db, organizationId)));
+    return Object.fromEntries(counted.map(([dimension], i) => [dimension, counts[i]]));
   }
 
   /**
@@ -77,10 +91,11 @@ export class CapacityService {
       changes.push([dimension, value]);
     }
     if (belowFloor.length > 0 || aboveCeiling.length > 0) throw rejected(belowFloor, aboveCeiling);
-    if (changes.length === 0) return this.view(organizationId);
-    const { after } = await this.applyRecorded(organizationId, changes);
-    await this.forget(organizationId);
-    return after;
+    if (changes.length > 0) {
+      await this.applyRecorded(organizationId, changes);
+      await this.forget(organizationId);
+    }
+    return this.view(organizationId);
   }
 
   /**
@@ -103,13 +118,13 @@ export class CapacityService {
   private async applyRecorded(
     organizationId: string,
     changes: ReadonlyArray<[CapacityDimension, number | null]>,
-  ): Promise<{ after: CapacityPolicyView; changed: boolean }> {
+  ): Promise<{ changed: boolean }> {
     const at = this.clock.now().toISOString();
     return this.uow.run(async (trx) => {
       await this.store.lockOrganization(trx, organizationId);
-      const before = await this.view(organizationId, trx);
+      const before = await this.policy(organizationId, trx);
       await this.store.apply(trx, organizationId, changes, at);
-      const after = await this.view(organizationId, trx);
+      const after = await this.policy(organizationId, trx);
       const changed = !isDeepStrictEqual(before, after);
       if (changed) {
         await recordChange(trx, {
@@ -119,7 +134,7 @@ export class CapacityService {
           after,
         });
       }
-      return { after, changed };
+      return { changed };
     });
   }
 
@@ -141,15 +156,12 @@ export class CapacityService {
    * The limit is read under that lock, never from a cache, so a limit just set through another
    * instance binds this create.
    */
-  async ensureRoom(
-    trx: Executor,
-    organizationId: string,
-    dimension: CapacityDimension,
-    countActive: () => Promise<number>,
-  ): Promise<void> {
+  async ensureRoom(trx: Executor, organizationId: string, dimension: CapacityDimension): Promise<void> {
+    const countActive = this.inUse[dimension];
+    if (!countActive) throw new Error(`capacity: ${dimension} has no counter, so nothing can be refused by it`);
     await this.store.lockOrganization(trx, organizationId);
     const limit = this.effectiveIn(await this.store.limitsOf(trx, organizationId), dimension);
-    const active = await countActive();
+    const active = await countActive(trx, organizationId);
     if (active + 1 > limit) {
       throw conflict(
         'capacity_exceeded',

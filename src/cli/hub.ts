@@ -63,7 +63,8 @@ Options: hub --version, hub <command> --help.
 
 Configuration comes from the environment: HOST, PORT, HUB_DATA_DIR, DATABASE_URL, HUB_BASE_URL,
 HUB_MASTER_KEYS, HUB_ACTIVE_KEY_ID, LOG_LEVEL, HUB_SHUTDOWN_GRACE_MS, HUB_TRUSTED_PROXIES,
-HUB_OUTBOUND_ALLOW_PRIVATE, HUB_SIGNIN_RATE (see .env.example).`;
+HUB_OUTBOUND_ALLOW_PRIVATE, HUB_SIGNIN_RATE, HUB_AUTH_FAILURE_RATE, HUB_HEADERS_TIMEOUT_MS,
+HUB_REQUEST_TIMEOUT_MS, HUB_KEEP_ALIVE_TIMEOUT_MS, HUB_MAX_CONNECTIONS (see .env.example).`;
 
 /** `hub <command> --help`: the command's lines of the usage. */
 function commandHelp(name: string): string | undefined {

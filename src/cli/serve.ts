@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../http/app.js';
+import { capConnections, slowClientOptions } from '../http/platform/connection-limits.js';
 import { appServerObjects } from '../http/platform/server-objects.js';
 import { stdoutLogOutput } from '../log/log-output.js';
 import { createLogger, type Logger } from '../log/logger.js';
@@ -36,7 +37,8 @@ export interface ServeOptions {
  * 3. the database: migrate, load the keys, listen for the other instances' invalidations;
  * 4. the demo organization, only on the embedded SQLite default or with `--demo`, and only on an
  *    empty database; its one-time login link goes to stderr, never among the JSON log lines;
- * 5. the app; the base URL is recorded in the data directory for `hub login-link`.
+ * 5. the app; the base URL is recorded in the data directory for `hub login-link`; the webhook
+ *    dispatcher starts sending due deliveries.
  *
  * SIGTERM/SIGINT drain: /readyz turns 503, no new connection is accepted, in-flight requests
  * finish (answered with `Connection: close`) within `HUB_SHUTDOWN_GRACE_MS`, then the record of
@@ -50,10 +52,11 @@ export async function serve(options: ServeOptions): Promise<void> {
 
   let handler: (req: IncomingMessage, res: ServerResponse) => void = answerWhileStarting;
   const objects = appServerObjects();
-  const server = http.createServer(objects.options, (req, res) => {
+  const server = http.createServer({ ...objects.options, ...slowClientOptions(configured) }, (req, res) => {
     if (state.draining) res.setHeader('Connection', 'close');
     handler(req, res);
   });
+  capConnections(server, configured);
   await listen(server, configured);
   const config = withListeningAddress(configured, server);
 
@@ -83,6 +86,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       );
     }
     recordServerBaseUrl(config.dataDir, config.baseUrl);
+    runtime.webhookDispatcher.start();
   } catch (err) {
     await closeServer(server);
     await runtime.close();
@@ -115,8 +119,10 @@ export async function serve(options: ServeOptions): Promise<void> {
     deadline.unref();
     server.close(() => {
       clearTimeout(deadline);
-      runtime
-        .close()
+      // Attempts in progress are recorded before the database closes; one cut short is sent again after its lease.
+      runtime.webhookDispatcher
+        .stop()
+        .then(() => runtime.close())
         .catch((err: unknown) => logger.warn({ err }, 'closing the database failed'))
         .finally(() => {
           forgetServerBaseUrl(config.dataDir);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { DimensionValues } from '../capacity/dimensions.js';
 import { parseCeilings } from './ceilings.js';
 import { DEFAULT_LOG_BUFFER_BYTES } from '../log/log-output.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from './clock.js';
 import { ConfigError } from './config-error.js';
 import { parseMasterKeyVariables, type MasterKeys } from './master-keys.js';
 import { parseModels, type AgentModel } from './models.js';
@@ -59,15 +60,57 @@ export interface Config {
    */
   trustedProxies: string[];
   /**
-   * `HUB_OUTBOUND_ALLOW_PRIVATE=1`: identity providers may be reached over plain http (a provider
-   * on loopback in tests); otherwise only https.
+   * `HUB_OUTBOUND_ALLOW_PRIVATE=1`: identity providers and webhook receivers may be reached over
+   * plain http, and webhooks may be sent to loopback and private addresses (tests, on-premise
+   * receivers); otherwise only https to public addresses (src/outbound/).
    */
   outboundAllowPrivate: boolean;
+  /** How the webhook dispatcher retries and claims deliveries (src/webhooks/dispatcher.ts). */
+  webhookDelivery: WebhookDeliverySettings;
   /** Sign-in attempts (starts and callbacks) one client address may make per minute (`HUB_SIGNIN_RATE`). */
   signInRatePerMinute: number;
+  /**
+   * Failed credentials (login links that did not log in, API tokens refused) one client address
+   * may present per minute (`HUB_AUTH_FAILURE_RATE`); beyond, 429 until the minute is over.
+   */
+  authFailureRatePerMinute: number;
+  /**
+   * Slow clients (`HUB_HEADERS_TIMEOUT_MS`, `HUB_REQUEST_TIMEOUT_MS`): a connection that has not
+   * sent its request's headers, or its whole request, within these is answered 408 and closed.
+   */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests (`HUB_KEEP_ALIVE_TIMEOUT_MS`). */
+  keepAliveTimeoutMs: number;
+  /** Connections `hub serve` holds open at once; more are closed as they arrive (`HUB_MAX_CONNECTIONS`). */
+  maxConnections: number;
   /** `hub identity-provider set` only: the client secret to seal (`HUB_IDP_CLIENT_SECRET`, else stdin). */
   identityProviderSecret: string | undefined;
 }
+
+/**
+ * The webhook dispatcher's timing. The defaults are DESIGN §6's; tests shorten them through the
+ * environment (`hub serve` subprocesses) so that retries and expired leases come within seconds.
+ */
+export interface WebhookDeliverySettings {
+  /**
+   * The wait before each retry, in order; after the last retry fails the delivery is `failed`
+   * (`HUB_WEBHOOK_RETRY_DELAYS_MS`).
+   */
+  retryDelaysMs: number[];
+  /**
+   * How long a claimed delivery belongs to the instance that claimed it (`HUB_WEBHOOK_LEASE_MS`): an
+   * instance that dies mid-send leaves it to another once this has passed. Longer than a call may take.
+   */
+  leaseMs: number;
+  /** How often an idle dispatcher looks for due deliveries (`HUB_WEBHOOK_POLL_MS`). */
+  pollMs: number;
+}
+
+const DEFAULT_RETRY_DELAYS_MS = [30_000, 5 * MINUTE_MS, 30 * MINUTE_MS, 2 * HOUR_MS, 8 * HOUR_MS, DAY_MS];
+/** Well beyond the outbound client's whole-call deadline, so a slow receiver never loses its lease. */
+const DEFAULT_WEBHOOK_LEASE_MS = 2 * MINUTE_MS;
+const DEFAULT_WEBHOOK_POLL_MS = 1_000;
 
 const DEFAULT_PORT = 8080;
 const DEFAULT_HOST = '127.0.0.1';
@@ -80,6 +123,16 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
 /** A person signs in a few times a day; a flood from one address is somebody guessing or probing. */
 const DEFAULT_SIGNIN_RATE = 30;
+/** Enough for a person's browser on a slow network; a socket dribbling its headers longer is holding a slot. */
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** The largest body (a skill install) arrives well within it on any working connection. */
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** node:http's own; shorter than the idle timeout of the usual load balancers is their side's job. */
+const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** Far above what one instance serves at once, far below the file descriptors a process may open. */
+const DEFAULT_MAX_CONNECTIONS = 4_096;
+/** A person mistypes or reuses a link now and then; many failures a minute from one address are guesses. */
+const DEFAULT_AUTH_FAILURE_RATE = 30;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parseInteger(env.PORT, 'PORT', DEFAULT_PORT, 0, 65535);
@@ -127,9 +180,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustedProxies: parseTrustedProxies(env.HUB_TRUSTED_PROXIES),
     outboundAllowPrivate: parseFlag(env.HUB_OUTBOUND_ALLOW_PRIVATE, 'HUB_OUTBOUND_ALLOW_PRIVATE'),
+    webhookDelivery: {
+      retryDelaysMs: parseDelays(env.HUB_WEBHOOK_RETRY_DELAYS_MS, 'HUB_WEBHOOK_RETRY_DELAYS_MS'),
+      leaseMs: parseInteger(env.HUB_WEBHOOK_LEASE_MS, 'HUB_WEBHOOK_LEASE_MS', DEFAULT_WEBHOOK_LEASE_MS, 100, DAY_MS),
+      pollMs: parseInteger(env.HUB_WEBHOOK_POLL_MS, 'HUB_WEBHOOK_POLL_MS', DEFAULT_WEBHOOK_POLL_MS, 10, MINUTE_MS),
+    },
     signInRatePerMinute: parseInteger(env.HUB_SIGNIN_RATE, 'HUB_SIGNIN_RATE', DEFAULT_SIGNIN_RATE, 1, 100_000),
+    authFailureRatePerMinute: parseInteger(
+      env.HUB_AUTH_FAILURE_RATE,
+      'HUB_AUTH_FAILURE_RATE',
+      DEFAULT_AUTH_FAILURE_RATE,
+      1,
+      100_000,
+    ),
     identityProviderSecret: env.HUB_IDP_CLIENT_SECRET || undefined,
+    ...parseConnectionLimits(env),
   };
+}
+
+/** The slow-client timeouts and the connection cap; the request timeout may not be the shorter. */
+function parseConnectionLimits(
+  env: NodeJS.ProcessEnv,
+): Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'maxConnections'> {
+  const ms = (name: string, fallback: number) => parseInteger(env[name], name, fallback, 100, 3_600_000);
+  const headersTimeoutMs = ms('HUB_HEADERS_TIMEOUT_MS', DEFAULT_HEADERS_TIMEOUT_MS);
+  const requestTimeoutMs = ms('HUB_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS);
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new ConfigError(
+      `HUB_REQUEST_TIMEOUT_MS (${requestTimeoutMs}) must not be shorter than ` +
+        `HUB_HEADERS_TIMEOUT_MS (${headersTimeoutMs})`,
+    );
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: ms('HUB_KEEP_ALIVE_TIMEOUT_MS', DEFAULT_KEEP_ALIVE_TIMEOUT_MS),
+    maxConnections: parseInteger(env.HUB_MAX_CONNECTIONS, 'HUB_MAX_CONNECTIONS', DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
+  };
+}
+
+/** A comma-separated list of whole milliseconds, each from 1 ms to a day; unset: DESIGN §6's schedule. */
+function parseDelays(raw: string | undefined, name: string): number[] {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_RETRY_DELAYS_MS;
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.length > 20 || parts.some((part) => !/^\d+$/.test(part) || Number(part) < 1 || Number(part) > DAY_MS)) {
+    throw new ConfigError(`${name} must be up to 20 comma-separated whole milliseconds (1 to ${DAY_MS}), got "${raw}"`);
+  }
+  return parts.map(Number);
 }
 
 function parseFlag(raw: string | undefined, name: string): boolean {

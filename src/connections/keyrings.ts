@@ -10,12 +10,17 @@ import {
 import type { Executor } from '../db/unit-of-work.js';
 import { IdentityProviderStore } from '../identity/provider-store.js';
 import type { Logger } from '../log/logger.js';
+import { WebhookStore } from '../webhooks/store.js';
 import { ConnectionStore } from './store.js';
 
-/** Every envelope the keyring seals: connection credentials and identity providers' client secrets. */
+/** Every envelope the keyring seals: connection credentials, identity providers' client secrets, webhook secrets. */
 async function sealedKeyUsage(db: Executor): Promise<KeyUsage[]> {
   const usage = new Map<string, KeyUsage>();
-  const all = [...(await new ConnectionStore().keyUsage(db)), ...(await new IdentityProviderStore().keyUsage(db))];
+  const all = [
+    ...(await new ConnectionStore().keyUsage(db)),
+    ...(await new IdentityProviderStore().keyUsage(db)),
+    ...(await new WebhookStore().keyUsage(db)),
+  ];
   for (const u of all) {
     const entry = usage.get(u.keyId) ?? { keyId: u.keyId, versions: 0, activeVersions: 0 };
     entry.versions += u.versions;

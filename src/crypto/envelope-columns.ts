@@ -15,3 +15,16 @@ export function envelopeColumns(envelope: Envelope): Record<(typeof ENVELOPE_COL
     ciphertext: envelope.ciphertext,
   };
 }
+
+/** The envelope stored in a row's ENVELOPE_COLUMNS. */
+export function envelopeOfColumns(row: Record<(typeof ENVELOPE_COLUMNS)[number], unknown>): Envelope {
+  return {
+    keyId: String(row.key_id),
+    wrappedKey: row.wrapped_key as Buffer,
+    wrapIv: row.wrap_iv as Buffer,
+    wrapTag: row.wrap_tag as Buffer,
+    iv: row.iv as Buffer,
+    tag: row.tag as Buffer,
+    ciphertext: row.ciphertext as Buffer,
+  };
+}

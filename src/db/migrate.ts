@@ -16,6 +16,10 @@ import * as usageWritePath from './migrations/20261124000000_usage_write_path.js
 import * as projectNameOrder from './migrations/20261124100000_project_name_order.js';
 import * as signIn from './migrations/20261127000000_sign_in.js';
 import * as invitations from './migrations/20261128000000_invitations.js';
+import * as autoJoin from './migrations/20261128010000_auto_join.js';
+import * as membershipProfile from './migrations/20261128020000_membership_profile.js';
+import * as webhooks from './migrations/20261128030000_webhooks.js';
+import * as clientRequestId from './migrations/20261128040000_client_request_id.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -38,6 +42,10 @@ const migrations: Record<string, Knex.Migration> = {
   '20261124100000_project_name_order': projectNameOrder,
   '20261127000000_sign_in': signIn,
   '20261128000000_invitations': invitations,
+  '20261128010000_auto_join': autoJoin,
+  '20261128020000_membership_profile': membershipProfile,
+  '20261128030000_webhooks': webhooks,
+  '20261128040000_client_request_id': clientRequestId,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

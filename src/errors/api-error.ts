@@ -58,7 +58,9 @@ export type NotFoundCode =
   | 'role_not_found'
   | 'skill_not_found'
   | 'token_not_found'
-  | 'invitation_not_found';
+  | 'invitation_not_found'
+  | 'webhook_not_found'
+  | 'delivery_not_found';
 
 export type ConflictCode =
   | 'slug_taken'
@@ -79,6 +81,7 @@ export type UnprocessableCode =
   | 'capacity_no_ceiling'
   | 'invalid_skill'
   | 'unknown_skill'
-  | 'unknown_model';
+  | 'unknown_model'
+  | 'url_not_allowed';
 
 export type GoneCode = 'invitation_expired' | 'invitation_revoked';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Executor } from '../db/unit-of-work.js';
+import { countLiveRows } from '../db/count-rows.js';
 
 /** A row of a folder tree's table: the project folders (`folders`) or the agent library (`library_folders`). */
 export interface FolderRecord {
@@ -30,12 +31,7 @@ export class FolderTreeStore {
   }
 
   async countActive(db: Executor, organizationId: string): Promise<number> {
-    const row = await db(this.table)
-      .where({ organization_id: organizationId })
-      .whereNull('archived_at')
-      .count<{ n: number | string }[]>({ n: '*' })
-      .first();
-    return Number(row?.n ?? 0);
+    return countLiveRows(db, this.table, 'archived_at', organizationId);
   }
 
   /** Sort keys of the active folders under a parent (null: the root). */

@@ -16,8 +16,6 @@ export type FolderChanges = Schema<'UpdateFolderRequest'>;
 /** What differs between two folder trees: their table, what a folder holds, how that is named. */
 export interface FolderTreeOptions {
   store: FolderTreeStore;
-  /** Every tree whose active folders count toward the organization's `folderCount`. */
-  countedWith: readonly FolderTreeStore[];
   /** Whether the folder holds anything besides child folders that keeps it from being archived. */
   holdsContent: (db: Executor, organizationId: string, folderId: string) => Promise<boolean>;
   /** What `folder_not_empty` says: "active folders or projects", "active folders, roles or skills". */
@@ -34,7 +32,7 @@ export interface FolderTreeOptions {
  * `folder_not_found`), a folder never moves under itself or a descendant (409 `folder_cycle`),
  * a folder without a `sortKey` goes last among its siblings, only an empty folder is archived
  * (409 `folder_not_empty`, nothing by cascade), and creating counts toward `folderCount`, which
- * the trees share.
+ * the trees share (the composition root counts both: src/app/services.ts).
  */
 export class FolderTree {
   private readonly store: FolderTreeStore;
@@ -53,9 +51,7 @@ export class FolderTree {
     return this.uow.run(async (trx) => {
       const parentId = input.parentId ?? null;
       if (parentId !== null) await this.requireActive(organizationId, parentId, trx);
-      await this.capacity.ensureRoom(trx, organizationId, 'folderCount', () =>
-        this.countActiveFolders(trx, organizationId),
-      );
+      await this.capacity.ensureRoom(trx, organizationId, 'folderCount');
       const sortKey = input.sortKey ?? sortKeyAfter(await this.store.siblingSortKeys(trx, organizationId, parentId));
       const created = await this.store.insert(trx, { organizationId, parentId, name: input.name, sortKey }, at);
       await this.recordFolderChange(trx, organizationId, created.id, null, created);
@@ -129,12 +125,6 @@ export class FolderTree {
     const shown = { before: before && folderProjection.toApi(before), after: after && folderProjection.toApi(after) };
     if (isDeepStrictEqual(shown.before, shown.after)) return;
     await recordChange(trx, { organizationId, target: { type: this.options.auditTarget, id: folderId }, ...shown });
-  }
-
-  private async countActiveFolders(trx: Executor, organizationId: string): Promise<number> {
-    let total = 0;
-    for (const tree of this.options.countedWith) total += await tree.countActive(trx, organizationId);
-    return total;
   }
 
   private async wouldCycle(

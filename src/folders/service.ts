@@ -1,7 +1,6 @@
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import type { FolderTreeStore } from '../folder-tree/store.js';
 import { FolderTree } from '../folder-tree/tree.js';
 import type { FolderStore } from './store.js';
 
@@ -12,16 +11,9 @@ export type { FolderChanges } from '../folder-tree/tree.js';
  * `folders` table, where a folder holding an active project is not empty.
  */
 export class FolderService extends FolderTree {
-  constructor(
-    uow: UnitOfWork,
-    folders: FolderStore,
-    clock: Clock,
-    capacity: CapacityService,
-    countedWith: readonly FolderTreeStore[],
-  ) {
+  constructor(uow: UnitOfWork, folders: FolderStore, clock: Clock, capacity: CapacityService) {
     super(uow, clock, capacity, {
       store: folders,
-      countedWith,
       holdsContent: (db, organizationId, folderId) => folders.hasActiveProject(db, organizationId, folderId),
       contentName: 'active folders or projects',
       folderName: 'folder',

@@ -8,6 +8,7 @@ import type { Rule } from '../auth/rules.js';
 import type { Clock } from '../config/clock.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Logger } from '../log/logger.js';
+import type { OrgAccess } from '../orgs/store.js';
 import { listOperations, toExpressPath, type OpenApiDocument, type OperationLocation } from './openapi-document.js';
 import type { OperationTable } from './operation-table.js';
 import { contextOf, type PipelineOperation, type RequestContext, type Stage } from './pipeline/stage.js';
@@ -82,15 +83,16 @@ function operationHandler(
     const context = contextOf(res);
     const handle = () => spec.handle(new HandlerContext(req, res, context, logger));
     // A state change is recorded by the service that makes it, in its transaction; the scope
-    // tells it who is calling, which operation this is and the request's id.
+    // tells it who is calling, which operation this is and the request's ids.
     const result =
       changesState && context.session
         ? await withAuditScope(
             {
               at: clock.now(),
-              actor: actorOf(context.session, context.token),
+              actor: actorOf(context.session, context.token, context.access),
               action: operation.operationId,
               requestId: requestIdOf(res),
+              clientRequestId: clientRequestIdOf(res),
             },
             handle,
           )
@@ -146,9 +148,16 @@ class HandlerContext {
 }
 
 /** The audit log's actor: the member, or the token acting for them (named after both). */
-function actorOf(session: AuthenticatedSession, token: AuthenticatedToken | undefined): AuditActor {
-  if (token) return { type: 'token', id: token.id, displayName: `${session.user.displayName} (token "${token.name}")` };
-  return { type: 'user', id: session.user.id, displayName: session.user.displayName };
+function actorOf(
+  session: AuthenticatedSession,
+  token: AuthenticatedToken | undefined,
+  access: OrgAccess | undefined,
+): AuditActor {
+  // Named as the organization whose log it is names them (src/users/shown-profile.ts).
+  const name = access?.memberName ?? session.user.displayName;
+  if (token) return { type: 'token', id: token.id, displayName: `${name} (token "${token.name}")` };
+  return { type: 'user', id: session.user.id, displayName: name };
 }
 
 const requestIdOf = (res: Response): string | null => (res.locals.requestId as string | undefined) ?? null;
+const clientRequestIdOf = (res: Response): string | null => (res.locals.clientRequestId as string | undefined) ?? null;

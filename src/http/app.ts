@@ -11,6 +11,7 @@ import type { LogOutput } from '../log/log-output.js';
 import { addApiRoutes } from './api-router.js';
 import { loadOpenApiDocument } from './openapi-document.js';
 import type { OperationTable } from './operation-table.js';
+import { anonymousLimits, limitAnonymousRequests } from './pipeline/address-limit.js';
 import { authenticate } from './pipeline/authenticate.js';
 import { limitBodySize } from './pipeline/body-size.js';
 import { enforceOrgRole } from './pipeline/org-role.js';
@@ -25,10 +26,9 @@ import { parseQueryWithoutEmptyValues } from './query-parser.js';
 import { requestLog } from './request-log.js';
 import { webAppRoutes } from './web-app.js';
 import { operationsEndpoints } from '../ops/endpoints.js';
-import { createMetrics } from '../ops/metrics.js';
+import { createMetrics, type WebhookQueueView } from '../ops/metrics.js';
 import type { InstanceState } from '../ops/readiness.js';
 import { noSniff } from '../ops/security-headers.js';
-import { limitSignInsPerAddress } from '../identity/rate-limit.js';
 
 export interface AppOptions {
   /** Adjust the operation table before routes are mounted (tests of the router factory itself). */
@@ -53,6 +53,8 @@ export interface AppDependencies {
   capacity: CapacityService;
   /** Every operation's rule and handler. */
   operations: OperationTable;
+  /** The webhook dispatcher, whose attempts and queue `/metrics` shows. */
+  webhookDispatcher?: WebhookQueueView;
 }
 
 /**
@@ -74,18 +76,25 @@ export function createApp(services: AppDependencies, options: AppOptions = {}): 
   app.set('trust proxy', config.trustedProxies.length ? config.trustedProxies : false);
 
   app.use(noSniff); // on everything; the page policy is set by the routes that answer HTML
-  const metrics = createMetrics({ db, readers, spec, logOutput: options.logOutput });
+  const metrics = createMetrics({
+    db,
+    readers,
+    spec,
+    logOutput: options.logOutput,
+    webhooks: services.webhookDispatcher,
+  });
   app.use(metrics.recordRequests);
   app.use(requestLog(logger));
   // /healthz /readyz /metrics /docs
   app.use(operationsEndpoints({ db, metrics, state: options.instance ?? { draining: false } }));
   app.use(csrfGuard(config.baseUrl));
+  const anonymous = anonymousLimits(config, services.clock);
   addApiRoutes(app, {
     spec,
     operations: (options.adjustOperations ?? ((table) => table))(services.operations),
     pipeline: [
-      limitSignInsPerAddress(config.signInRatePerMinute, services.clock), // 429 per client address
-      authenticate(authorizer), // 401
+      limitAnonymousRequests(anonymous), // 429 per client address: sign-ins, failed login links
+      authenticate(authorizer, anonymous.failures), // 401; 429 per client address past its refused tokens
       checkParameterText, // 400 U+0000 or a lone surrogate in the path or query, a query that does not decode
       resolveOrganization(authorizer), // 404 org_not_found
       limitRequestRate(capacity), // 429, valid request or not

@@ -5,8 +5,10 @@ import type { Logger } from '../log/logger.js';
 const INCOMING_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
- * Gives every request an id (the caller's `X-Request-Id` when it is well-formed), echoes it,
- * and writes one log line when the response ends. Only the method, the path without its
+ * Gives every request a fresh id of the server's own and echoes it as `X-Request-Id`. A caller's
+ * well-formed `X-Request-Id` is kept beside it (`clientRequestId`), never used as the id: a caller
+ * could forge or reuse it, and the id reaches the audit log and other systems through webhooks.
+ * Writes one log line, with both ids, when the response ends. Only the method, the path without its
  * query string (a login link carries its token there), the status and the duration are
  * logged: never headers, cookies or bodies.
  */
@@ -17,15 +19,24 @@ export function requestLog(logger: Logger): RequestHandler {
   const lines = logger.child({}, { redact: { paths: [] } });
   return (req, res, next) => {
     const header = req.headers['x-request-id'];
-    const id = typeof header === 'string' && INCOMING_ID.test(header) ? header : randomUUID();
+    const clientId = typeof header === 'string' && INCOMING_ID.test(header) ? header : undefined;
+    const id = randomUUID();
     const started = process.hrtime.bigint();
     res.locals.requestId = id;
+    res.locals.clientRequestId = clientId;
     res.setHeader('X-Request-Id', id);
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const path = req.originalUrl.split('?', 1)[0];
       lines.info(
-        { reqId: id, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 100) / 100 },
+        {
+          reqId: id,
+          clientReqId: clientId,
+          method: req.method,
+          path,
+          status: res.statusCode,
+          ms: Math.round(ms * 100) / 100,
+        },
         'request',
       );
     });

@@ -34,13 +34,25 @@ export class UserIdentityStore {
       .merge(columns);
   }
 
-  /** The name and avatar the provider gives, when it gives them; each sign-in refreshes them. */
+  /**
+   * The name and avatar the provider gives, when it gives them; each sign-in refreshes them. The
+   * first sign-in through any provider makes them the user's own everywhere (src/users/shown-profile.ts):
+   * what the user row held before is dropped then, so a name an organization once gave is not
+   * shown to the others when the provider gives none.
+   */
   async refreshProfile(
     db: Executor,
     userId: string,
     profile: { displayName: string | undefined; avatarUrl: string | undefined },
+    at: string,
   ): Promise<void> {
-    const changes: Record<string, string> = {};
+    const user = await db('users')
+      .where({ id: userId })
+      .first<{ im_open_id: string; profile_from_provider_at: string | null }>('im_open_id', 'profile_from_provider_at');
+    const changes: Record<string, string | null> =
+      user.profile_from_provider_at === null
+        ? { profile_from_provider_at: at, display_name: user.im_open_id, avatar_url: null }
+        : {};
     if (profile.displayName !== undefined) changes.display_name = profile.displayName;
     if (profile.avatarUrl !== undefined) changes.avatar_url = profile.avatarUrl;
     if (Object.keys(changes).length) await db('users').where({ id: userId }).update(changes);

@@ -60,7 +60,7 @@ export function signInOperations({ signIn, sessions, clock, baseUrl }: SignInOpe
           const url = new URL(req.originalUrl, baseUrl);
           const signedIn = await signIn.finish(
             params.providerId,
-            { state: query.state, error: query.error, url },
+            { state: query.state, error: query.error, url, requestId: (res.locals.requestId as string) ?? null },
             browserToken,
           );
           // A sign-in replaces whatever session this browser had, as a login link does.

@@ -2,20 +2,10 @@ import { SLUG_PATTERN } from '../shared/slug.js';
 import { isName, isStorableText } from '../shared/text.js';
 import { endpointUrlProblem } from './endpoint-url.js';
 import { LARK_DEFAULT_BASE_URL } from './lark.js';
-import { PROVIDER_KINDS, type ProviderKind, TOKEN_AUTH_METHODS, type TokenAuthMethod } from './provider-store.js';
+import { PROVIDER_KINDS, type ProviderSettings, TOKEN_AUTH_METHODS, type TokenAuthMethod } from './provider-store.js';
 
 /** A provider's settings, checked; what `set` stores beside the sealed secret. */
-export interface ProviderSettings {
-  id: string;
-  kind: ProviderKind;
-  label: string;
-  endpoint: string;
-  clientId: string;
-  subjectClaim: string;
-  tokenAuth: TokenAuthMethod;
-  allowedTenants: string[];
-  allowedEmailDomains: string[];
-}
+export type { ProviderSettings };
 
 /** What the operator typed (`hub identity-provider set`), before any check. */
 export interface ProviderSettingsInput {
@@ -41,8 +31,10 @@ export class InvalidProviderSettings extends Error {
 
 const MAX_SECRET_LENGTH = 4096;
 const MAX_CLIENT_ID_LENGTH = 512;
-const TENANT_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
-const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+/** A tenant id as providers give them (lark `tenant_key`, oidc `tid`). */
+export const TENANT_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+/** A bare, lower-case domain name: no wildcard, no `@`, no trailing dot. */
+export const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 const CLAIM_PATTERN = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
 
 const refuse = (message: string): never => {

@@ -1,6 +1,7 @@
-import { ENVELOPE_COLUMNS, envelopeColumns } from '../crypto/envelope-columns.js';
+import { ENVELOPE_COLUMNS, envelopeColumns, envelopeOfColumns } from '../crypto/envelope-columns.js';
 import type { Envelope } from '../crypto/envelope.js';
 import type { KeyUsage } from '../crypto/keyring.js';
+import { sealedKeyUsage } from '../db/sealed-key-usage.js';
 import type { Executor } from '../db/unit-of-work.js';
 
 export const PROVIDER_KINDS = ['oidc', 'lark'] as const;
@@ -9,8 +10,8 @@ export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 export const TOKEN_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
 export type TokenAuthMethod = (typeof TOKEN_AUTH_METHODS)[number];
 
-/** An identity provider as configured, without its sealed secret. */
-export interface IdentityProvider {
+/** A provider's settings, as `hub identity-provider set` checks them (src/identity/provider-settings.ts). */
+export interface ProviderSettings {
   id: string;
   kind: ProviderKind;
   label: string;
@@ -21,6 +22,10 @@ export interface IdentityProvider {
   tokenAuth: TokenAuthMethod;
   allowedTenants: string[];
   allowedEmailDomains: string[];
+}
+
+/** An identity provider as configured: its settings and its secret's bookkeeping, without the sealed secret. */
+export interface IdentityProvider extends ProviderSettings {
   secretVersion: number;
   keyId: string;
   disabledAt: string | null;
@@ -29,9 +34,10 @@ export interface IdentityProvider {
 }
 
 /** What `set` writes: the settings and the envelope of the client secret. */
-export type ProviderWrite = Omit<IdentityProvider, 'keyId' | 'disabledAt' | 'createdAt' | 'updatedAt'> & {
-  envelope: Envelope;
-};
+export type ProviderWrite = ProviderSettings &
+  Pick<IdentityProvider, 'secretVersion'> & {
+    envelope: Envelope;
+  };
 
 interface ProviderRecord {
   id: string;
@@ -101,16 +107,7 @@ export class IdentityProviderStore {
     const row = await db('identity_providers')
       .where({ id })
       .first<Record<(typeof ENVELOPE_COLUMNS)[number], unknown> | undefined>(ENVELOPE_COLUMNS);
-    if (!row) return undefined;
-    return {
-      keyId: String(row.key_id),
-      wrappedKey: row.wrapped_key as Buffer,
-      wrapIv: row.wrap_iv as Buffer,
-      wrapTag: row.wrap_tag as Buffer,
-      iv: row.iv as Buffer,
-      tag: row.tag as Buffer,
-      ciphertext: row.ciphertext as Buffer,
-    };
+    return row && envelopeOfColumns(row);
   }
 
   /** Creates the provider or replaces its settings and secret; `set` enables it again. */
@@ -146,14 +143,7 @@ export class IdentityProviderStore {
   }
 
   /** Sealed client secrets per master key, so a missing key file is never replaced over them. */
-  async keyUsage(db: Executor): Promise<KeyUsage[]> {
-    const rows = await db('identity_providers')
-      .groupBy('key_id')
-      .select<Array<{ key_id: string; versions: number | string }>>('key_id', db.raw('count(*) as versions'));
-    return rows.map((row) => ({
-      keyId: row.key_id,
-      versions: Number(row.versions),
-      activeVersions: Number(row.versions),
-    }));
+  keyUsage(db: Executor): Promise<KeyUsage[]> {
+    return sealedKeyUsage(db, 'identity_providers');
   }
 }

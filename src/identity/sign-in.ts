@@ -3,6 +3,7 @@ import type { IssuedSession, SessionService } from '../auth/sessions.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { MINUTE_MS, type Clock } from '../config/clock.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
+import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import { isName } from '../shared/text.js';
 import { avatarUrlProblem } from '../users/avatar-url.js';
 import type { UserStore } from '../users/store.js';
@@ -27,6 +28,21 @@ export interface CallbackInput {
   error: string | undefined;
   /** The whole callback URL as the provider sent the browser to it. */
   url: URL;
+  /** The callback's request id, for the audit events a sign-in may cause (automatic membership). */
+  requestId?: string | null;
+}
+
+/** A sign-in whose identity is linked: who, through which provider, as the provider vouched. */
+export interface LinkedSignIn {
+  userId: string;
+  providerId: string;
+  profile: ProviderProfile;
+  requestId: string | null;
+}
+
+/** What runs once a sign-in has linked its identity, before the browser is let in (automatic membership). */
+export interface SignInHook {
+  afterLink(signIn: LinkedSignIn): Promise<void>;
 }
 
 export interface SignedIn {
@@ -50,8 +66,10 @@ export class SignInService {
     private readonly identities: UserIdentityStore,
     private readonly users: UserStore,
     private readonly sessions: SessionService,
+    private readonly orgAccess: Pick<OrgAccessResolver, 'invalidate'>,
     private readonly clock: Clock,
     private readonly baseUrl: string,
+    private readonly hook?: SignInHook,
   ) {}
 
   listProviders(): Promise<IdentityProvider[]> {
@@ -113,8 +131,10 @@ export class SignInService {
     const profile = await this.providers.protocols[target.provider.kind].finish(target, request, callback.url);
     checkAllowed(target.provider, profile);
     const { session, userId } = await this.link(target.provider, profile);
-    // Sessions carry the user's name and avatar, which this sign-in may have refreshed.
-    await this.sessions.invalidateCache();
+    await this.hook?.afterLink({ userId, providerId, profile, requestId: callback.requestId ?? null });
+    // Sessions carry the user's name and avatar, which this sign-in may have refreshed; so does each
+    // organization's access (the name its audit log gives the actor).
+    await Promise.all([this.sessions.invalidateCache(), this.orgAccess.invalidate()]);
     return { session, userId, returnTo: pending.returnTo };
   }
 
@@ -153,9 +173,8 @@ export class SignInService {
     const avatarUrl = profile.avatarUrl && !avatarUrlProblem(profile.avatarUrl) ? profile.avatarUrl : undefined;
     return this.uow.run(async (trx) => {
       const linked = await this.identities.findUserId(trx, provider.id, profile.subject);
-      const userId =
-        linked ?? (await this.users.ensure(trx, { imOpenId: profile.subject, displayName, avatarUrl }, now)).id;
-      await this.identities.refreshProfile(trx, userId, { displayName, avatarUrl });
+      const userId = linked ?? (await this.users.ensure(trx, { imOpenId: profile.subject }, now)).id;
+      await this.identities.refreshProfile(trx, userId, { displayName, avatarUrl }, now.toISOString());
       await this.identities.record(
         trx,
         {

@@ -4,7 +4,8 @@ import { memberProjection } from '../members/projection.js';
 import { byCodeUnits } from '../shared/order.js';
 import { listOrder, pageOf } from '../shared/pagination.js';
 import { toInvitation } from './mapper.js';
-import type { InvitationCaller, InvitationService } from './service.js';
+import type { AcceptedInvitation, InvitationCaller, InvitationService } from './service.js';
+import type { LinkedInvitationRecord } from './store.js';
 
 /** What the invitation operations use: their own service, the clock that says what has expired, the origin. */
 export interface InvitationOperationDeps {
@@ -62,27 +63,49 @@ export function invitationOperations({ invitations, clock, baseUrl }: Invitation
       async handle({ params }) {
         const found = await invitations.preview(params.token);
         const invitation = toInvitation(found, clock.now().toISOString());
-        return {
-          organization: { slug: found.organization_slug, name: found.organization_name },
-          role: invitation.role,
-          invitedBy: { displayName: invitation.createdBy.displayName },
-          expiresAt: invitation.expiresAt,
-          status: invitation.status,
-        };
+        return { ...previewOf(found, invitation), status: invitation.status };
       },
     },
 
     acceptInvitation: {
       rule: 'session',
-      async handle({ params, session }) {
-        const accepted = await invitations.accept(session.user.id, params.token);
+      handle: async ({ params, session }) =>
+        toAccepted(await invitations.accept(session.user.id, { token: params.token })),
+    },
+
+    listMyInvitations: {
+      rule: 'session',
+      async handle({ session }) {
+        const now = clock.now().toISOString();
+        const addressed = await invitations.listAddressedTo(session.user.id);
         return {
-          organization: { slug: accepted.invitation.organization_slug, name: accepted.invitation.organization_name },
-          member: memberProjection.toApi(accepted.member),
-          teamIds: accepted.teamIds,
-          skippedTeamIds: accepted.skippedTeamIds,
+          invitations: addressed.map((found) => {
+            const invitation = toInvitation(found, now);
+            return { id: invitation.id, ...previewOf(found, invitation) };
+          }),
         };
       },
     },
+
+    acceptMyInvitation: {
+      rule: 'session',
+      handle: async ({ params, session }) =>
+        toAccepted(await invitations.accept(session.user.id, { id: params.invitationId })),
+    },
   } satisfies OperationModule;
 }
+
+/** What an invitee is shown of an invitation: where to, as what, from whom, until when. */
+const previewOf = (found: LinkedInvitationRecord, invitation: Invitation) => ({
+  organization: { slug: found.organization_slug, name: found.organization_name },
+  role: invitation.role,
+  invitedBy: { displayName: invitation.createdBy.displayName },
+  expiresAt: invitation.expiresAt,
+});
+
+const toAccepted = (accepted: AcceptedInvitation): Schema<'InvitationAccepted'> => ({
+  organization: { slug: accepted.invitation.organization_slug, name: accepted.invitation.organization_name },
+  member: memberProjection.toApi(accepted.member),
+  teamIds: accepted.teamIds,
+  skippedTeamIds: accepted.skippedTeamIds,
+});

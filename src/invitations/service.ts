@@ -137,11 +137,19 @@ export class InvitationService {
     return found;
   }
 
-  /** Makes the user a member as the link says, or refuses with nothing changed. */
-  async accept(userId: string, token: string): Promise<AcceptedInvitation> {
+  /** The pending, unexpired invitations addressed to an email the user carries verified. */
+  listAddressedTo(userId: string): Promise<LinkedInvitationRecord[]> {
+    return this.invitations.listAddressedTo(this.uow.executor, userId, this.clock.now().toISOString());
+  }
+
+  /**
+   * Makes the user a member as the invitation says, or refuses with nothing changed. The invitation
+   * is named by its link's token, or by its id when it is addressed to an email the user carries
+   * verified (the one they were shown by listAddressedTo); by id, any other is not found.
+   */
+  async accept(userId: string, invitation: { token: string } | { id: string }): Promise<AcceptedInvitation> {
     const accepted = await this.uow.run(async (trx) => {
-      const found = await this.invitations.findByTokenHash(trx, hashToken(token));
-      if (!found) throw invitationNotFound();
+      const found = await this.findToAccept(trx, userId, invitation);
       const organizationId = found.organization_id;
       // Decided on the status read under the row's lock: a concurrent accept or revoke has ended.
       const status = await this.invitations.lock(trx, found.id);
@@ -158,9 +166,7 @@ export class InvitationService {
       const existing = await this.members.findMembership(trx, organizationId, userId);
       if (existing && existing.revokedAt === null)
         throw conflict('already_member', 'You are already a member of this organization.');
-      await this.capacity.ensureRoom(trx, organizationId, 'memberCount', () =>
-        this.members.countActive(trx, organizationId),
-      );
+      await this.capacity.ensureRoom(trx, organizationId, 'memberCount');
       if (existing) await this.members.reactivate(trx, existing.id, found.role, now);
       else await this.members.insert(trx, { organizationId, userId, role: found.role }, now);
       const { teamIds, skippedTeamIds } = await this.joinTeams(trx, found, userId, now);
@@ -182,6 +188,23 @@ export class InvitationService {
     });
     await this.orgAccess.invalidate();
     return accepted;
+  }
+
+  private async findToAccept(
+    trx: Executor,
+    userId: string,
+    invitation: { token: string } | { id: string },
+  ): Promise<LinkedInvitationRecord> {
+    if ('token' in invitation) {
+      const found = await this.invitations.findByTokenHash(trx, hashToken(invitation.token));
+      if (!found) throw invitationNotFound();
+      return found;
+    }
+    const found = await this.invitations.findLinkedById(trx, invitation.id);
+    if (!found || found.email === null || !(await hasVerifiedEmail(trx, userId, found.email))) {
+      throw notFound('invitation_not_found', `No invitation addressed to you has the id "${invitation.id}".`);
+    }
+    return found;
   }
 
   /** Adds the user to each invited team still active; an archived one is skipped and reported. */

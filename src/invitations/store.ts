@@ -1,4 +1,5 @@
 import type { Executor } from '../db/unit-of-work.js';
+import { shownName } from '../users/shown-profile.js';
 import type { OrgRole } from '../orgs/store.js';
 
 /** What is decided about an invitation; `expired` is derived from `expires_at` when read. */
@@ -70,10 +71,35 @@ export class InvitationStore {
 
   /** The invitation a link names, with the organization it invites to. */
   async findByTokenHash(db: Executor, tokenHash: string): Promise<LinkedInvitationRecord | undefined> {
-    return invitations(db)
-      .join('organizations as o', 'o.id', 'i.organization_id')
+    return linkedInvitations(db)
       .where('i.token_hash', tokenHash)
-      .first<LinkedInvitationRecord | undefined>('o.slug as organization_slug', 'o.name as organization_name');
+      .first<LinkedInvitationRecord | undefined>(...ORGANIZATION_COLUMNS);
+  }
+
+  async findLinkedById(db: Executor, invitationId: string): Promise<LinkedInvitationRecord | undefined> {
+    return linkedInvitations(db)
+      .where('i.id', invitationId)
+      .first<LinkedInvitationRecord | undefined>(...ORGANIZATION_COLUMNS);
+  }
+
+  /**
+   * The pending invitations, unexpired at `now`, for an email address one of the user's identities
+   * carries verified, newest first (invitation emails are stored lower-cased).
+   */
+  async listAddressedTo(db: Executor, userId: string, now: string): Promise<LinkedInvitationRecord[]> {
+    const verifiedEmails = db('user_identities')
+      .where({ user_id: userId, email_verified: true })
+      .whereNotNull('email')
+      .select(db.raw('lower(email)'));
+    return linkedInvitations(db)
+      .where('i.status', 'pending')
+      .where('i.expires_at', '>', now)
+      .whereIn('i.email', verifiedEmails)
+      .orderBy([
+        { column: 'i.created_at', order: 'desc' },
+        { column: 'i.id', order: 'desc' },
+      ])
+      .select<LinkedInvitationRecord[]>(...ORGANIZATION_COLUMNS);
   }
 
   /**
@@ -96,10 +122,13 @@ export class InvitationStore {
   }
 }
 
+/** Invitations with their inviter's and invitee's names as the inviting organization shows them. */
 function invitations(db: Executor) {
   return db('invitations as i')
     .leftJoin('users as c', 'c.id', 'i.created_by')
+    .leftJoin('memberships as cm', (on) => on.on('cm.user_id', 'c.id').andOn('cm.organization_id', 'i.organization_id'))
     .leftJoin('users as a', 'a.id', 'i.accepted_by')
+    .leftJoin('memberships as am', (on) => on.on('am.user_id', 'a.id').andOn('am.organization_id', 'i.organization_id'))
     .select<InvitationRecord[]>(
       'i.id',
       'i.organization_id',
@@ -108,13 +137,20 @@ function invitations(db: Executor) {
       'i.email',
       'i.status',
       'i.created_by',
-      'c.display_name as created_by_name',
+      shownName(db, { user: 'c', membership: 'cm' }, 'created_by_name'),
       'i.created_at',
       'i.expires_at',
       'i.accepted_by',
-      'a.display_name as accepted_by_name',
+      shownName(db, { user: 'a', membership: 'am' }, 'accepted_by_name'),
       'i.accepted_at',
     );
+}
+
+const ORGANIZATION_COLUMNS = ['o.slug as organization_slug', 'o.name as organization_name'];
+
+/** Invitations joined to the organization each invites to (its columns: ORGANIZATION_COLUMNS). */
+function linkedInvitations(db: Executor) {
+  return invitations(db).join('organizations as o', 'o.id', 'i.organization_id');
 }
 
 /** Whether one of the user's sign-in identities carries the email address, verified by its provider. */

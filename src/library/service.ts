@@ -1,7 +1,6 @@
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import type { FolderTreeStore } from '../folder-tree/store.js';
 import { FolderTree } from '../folder-tree/tree.js';
 import type { LibraryFolderStore, LibraryFolderWithCounts } from './store.js';
 
@@ -16,11 +15,9 @@ export class LibraryService extends FolderTree {
     private readonly folders: LibraryFolderStore,
     clock: Clock,
     capacity: CapacityService,
-    countedWith: readonly FolderTreeStore[],
   ) {
     super(unitOfWork, clock, capacity, {
       store: folders,
-      countedWith,
       holdsContent: (db, organizationId, folderId) => folders.holdsRoleOrSkill(db, organizationId, folderId),
       contentName: 'active folders, roles or skills',
       folderName: 'agent library folder',

@@ -62,21 +62,17 @@ export class MemberService {
       const owners = await this.members.lockActiveOwnerIds(trx, organizationId);
       if (input.role === 'OWNER' && !owners.includes(caller.userId))
         throw ownerRequired('add a member with the OWNER role');
-      const user = await this.users.ensure(
-        trx,
-        { imOpenId: input.imOpenId, displayName: input.displayName, avatarUrl: input.avatarUrl },
-        now,
-      );
+      const user = await this.users.ensure(trx, input, now);
       const existing = await this.members.findMembership(trx, organizationId, user.id);
       if (existing && existing.revokedAt === null) {
         throw conflict('already_member', `The user "${input.imOpenId}" is already a member of this organization.`);
       }
       // A reactivation adds an active member as much as a new membership does.
-      await this.capacity.ensureRoom(trx, organizationId, 'memberCount', () =>
-        this.members.countActive(trx, organizationId),
-      );
-      if (existing) await this.members.reactivate(trx, existing.id, input.role, at);
-      else await this.members.insert(trx, { organizationId, userId: user.id, role: input.role }, at);
+      await this.capacity.ensureRoom(trx, organizationId, 'memberCount');
+      // The name and avatar given here are this organization's for the person (src/users/shown-profile.ts).
+      const profile = { displayName: input.displayName, avatarUrl: input.avatarUrl };
+      if (existing) await this.members.reactivate(trx, existing.id, input.role, at, profile);
+      else await this.members.insert(trx, { organizationId, userId: user.id, role: input.role, profile }, at);
       const added = await this.requireMember(trx, organizationId, user.id);
       await recordMemberChange(trx, organizationId, user.id, null, added);
       return added;

@@ -3,7 +3,9 @@ import { preparedRowSets } from '../db/json-rows.js';
 import type { Executor } from '../db/unit-of-work.js';
 import type { OrgRole } from '../orgs/store.js';
 import { ListedText } from '../shared/listed-text.js';
+import { type MembershipProfile, membershipProfileColumns, shownAvatar, shownName } from '../users/shown-profile.js';
 import { type OrgMember, type OrgMemberRecord, memberProjection } from './projection.js';
+import { countLiveRows } from '../db/count-rows.js';
 
 /** A membership in any state, as the add path needs it to tell "new" from "revoked". */
 export interface MembershipState {
@@ -38,12 +40,7 @@ export class MemberStore {
   }
 
   async countActive(trx: Executor, organizationId: string): Promise<number> {
-    const row = await trx('memberships')
-      .where({ organization_id: organizationId })
-      .whereNull('revoked_at')
-      .count<{ n: number | string }[]>({ n: '*' })
-      .first();
-    return Number(row?.n ?? 0);
+    return countLiveRows(trx, 'memberships', 'revoked_at', organizationId);
   }
 
   async findMembership(trx: Executor, organizationId: string, userId: string): Promise<MembershipState | undefined> {
@@ -69,9 +66,10 @@ export class MemberStore {
     return rows.map((r) => r.user_id);
   }
 
+  /** A new membership, with the name and avatar the organization gives the person, if any. */
   async insert(
     trx: Executor,
-    input: { organizationId: string; userId: string; role: OrgRole },
+    input: { organizationId: string; userId: string; role: OrgRole; profile?: MembershipProfile },
     at: string,
   ): Promise<void> {
     await trx('memberships').insert({
@@ -79,14 +77,27 @@ export class MemberStore {
       organization_id: input.organizationId,
       user_id: input.userId,
       role: input.role,
+      ...membershipProfileColumns(input.profile ?? {}),
       created_at: at,
       revoked_at: null,
     });
   }
 
-  /** A revoked membership starts over: new role, and it counts as created now. */
-  async reactivate(trx: Executor, membershipId: string, role: OrgRole, at: string): Promise<void> {
-    await trx('memberships').where({ id: membershipId }).update({ role, created_at: at, revoked_at: null });
+  /**
+   * A revoked membership starts over: new role, and it counts as created now. A `profile` given
+   * replaces the organization's name and avatar for the person; without one they stay.
+   */
+  async reactivate(
+    trx: Executor,
+    membershipId: string,
+    role: OrgRole,
+    at: string,
+    profile?: MembershipProfile,
+  ): Promise<void> {
+    const columns = profile ? membershipProfileColumns(profile) : {};
+    await trx('memberships')
+      .where({ id: membershipId })
+      .update({ role, ...columns, created_at: at, revoked_at: null });
   }
 
   async setRole(trx: Executor, organizationId: string, userId: string, role: OrgRole): Promise<void> {
@@ -108,6 +119,8 @@ const activeMembersText = preparedRowSets((db, { organizationId }: { organizatio
   members: { query: activeMembers(db, organizationId), projection: memberProjection },
 }));
 
+const MEMBER_PROFILE = { user: 'u', membership: 'm' };
+
 function activeMembers(db: Executor, organizationId: string) {
   return db('memberships as m')
     .join('users as u', 'u.id', 'm.user_id')
@@ -116,8 +129,8 @@ function activeMembers(db: Executor, organizationId: string) {
     .select<OrgMemberRecord[]>(
       'u.id as user_id',
       'u.im_open_id',
-      'u.display_name',
-      'u.avatar_url',
+      shownName(db, MEMBER_PROFILE),
+      shownAvatar(db, MEMBER_PROFILE),
       'm.role',
       'm.created_at',
     );

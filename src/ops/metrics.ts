@@ -23,6 +23,12 @@ const POOL_STATES = {
 /** The part of knex's (tarn) pool the gauges read: the counts POOL_STATES names. */
 type PoolView = Record<(typeof POOL_STATES)[keyof typeof POOL_STATES], () => number>;
 
+/** What `/metrics` reads of the webhook dispatcher (src/webhooks/dispatcher.ts). */
+export interface WebhookQueueView {
+  readonly outcomes: Readonly<Record<string, number>>;
+  queue(): Promise<{ depth: number; oldestAgeSeconds: number }>;
+}
+
 export interface Metrics {
   registry: Registry;
   /** Counts and times every request; mount it before the routes. */
@@ -42,6 +48,9 @@ export interface Metrics {
  *   (`success`, or the refusal's code), one per sign-in callback;
  * - `hub_db_pool_connections` by `state` (`used`, `free`, `pending_acquire`, `pending_create`), over
  *   the database's pools (on SQLite, the writer's and its readers');
+ * - `hub_webhook_deliveries_total` by `outcome` (`delivered`, `retrying`, `failed`): attempts this
+ *   instance made; `hub_webhook_queue_depth`: deliveries waiting (all instances');
+ *   `hub_webhook_oldest_pending_age_seconds`: how long the oldest of them has waited;
  * - `hub_log_lines_dropped_total`: log lines dropped because stdout was not read fast enough, or
  *   failed (a full disk, a reader gone);
  * - the process metrics of prom-client (`process_*`, `nodejs_*`: CPU, memory, event-loop lag).
@@ -51,6 +60,7 @@ export function createMetrics(deps: {
   readers: Db;
   spec: OpenApiDocument;
   logOutput?: Pick<LogOutput, 'dropped'>;
+  webhooks?: WebhookQueueView | undefined;
 }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -105,6 +115,8 @@ export function createMetrics(deps: {
     },
   });
 
+  if (deps.webhooks) webhookMetrics(registry, deps.webhooks);
+
   const operationOf = operationNamer(deps.spec);
   const recordRequests: RequestHandler = (req, res, next) => {
     const started = process.hrtime.bigint();
@@ -138,4 +150,47 @@ function operationNamer(spec: OpenApiDocument): (req: Request) => string {
     if (isOperationsPath(req.path)) return 'ops';
     return 'other';
   };
+}
+
+function webhookMetrics(registry: Registry, webhooks: WebhookQueueView): void {
+  new Counter({
+    name: 'hub_webhook_deliveries_total',
+    help: 'Webhook delivery attempts made by this instance, by outcome (delivered, retrying, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [outcome, count] of Object.entries(webhooks.outcomes)) this.inc({ outcome }, count);
+    },
+  });
+  // One read of the outbox serves both gauges of a scrape; a database that cannot answer leaves
+  // them out rather than taking the whole scrape down with it.
+  let reading: Promise<{ depth: number; oldestAgeSeconds: number } | undefined> | undefined;
+  const queue = () => {
+    reading ??= webhooks
+      .queue()
+      .catch(() => undefined)
+      .finally(() => {
+        reading = undefined;
+      });
+    return reading;
+  };
+  new Gauge({
+    name: 'hub_webhook_queue_depth',
+    help: 'Webhook deliveries waiting for their first or next attempt',
+    registers: [registry],
+    async collect() {
+      const read = await queue();
+      if (read) this.set(read.depth);
+    },
+  });
+  new Gauge({
+    name: 'hub_webhook_oldest_pending_age_seconds',
+    help: 'How long the oldest waiting webhook delivery has waited, in seconds (0 when none waits)',
+    registers: [registry],
+    async collect() {
+      const read = await queue();
+      if (read) this.set(read.oldestAgeSeconds);
+    },
+  });
 }

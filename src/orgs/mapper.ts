@@ -24,4 +24,5 @@ export const toOrgMembership = ({ organization, role }: OrgAccess): Schema<'OrgM
 /** The organization's settings as the API shows them, and as their audit events record them. */
 export const toOrgSettings = (row: OrgSettingsRecord): Schema<'OrgSettings'> => ({
   membersCanCreateProjects: row.members_can_create_projects,
+  autoJoin: row.auto_join && { ...row.auto_join },
 });

@@ -3,12 +3,14 @@ import { SLUG_PATTERN } from '../shared/slug.js';
 import { recordChange } from '../audit/trail.js';
 import type { Clock } from '../config/clock.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError, conflict } from '../errors/api-error.js';
+import { ApiError, badRequestAt, conflict } from '../errors/api-error.js';
 import { avatarUrlProblem } from '../users/avatar-url.js';
 import type { UserStore } from '../users/store.js';
 import { toOrganizationSummary, toOrgSettings } from './mapper.js';
 import type { OrgAccessResolver } from './org-access-resolver.js';
-import type { OrganizationRecord, OrganizationStore, OrgSettingsChanges, OrgSettingsRecord } from './store.js';
+import type { Schema } from '../api/types.js';
+import { checkAutoJoinRule } from './auto-join-rule.js';
+import type { OrganizationRecord, OrganizationStore, OrgSettingsRecord, OrgSettingsUpdate } from './store.js';
 
 export interface CreateOrganizationInput {
   slug: string;
@@ -27,6 +29,8 @@ export class OrganizationService {
     private readonly users: UserStore,
     private readonly access: OrgAccessResolver,
     private readonly clock: Clock,
+    /** Whether an identity provider with this id is configured (an automatic-membership rule names one). */
+    private readonly providerExists: (providerId: string) => Promise<boolean> = async () => false,
   ) {}
 
   /** Creates the organization with its first OWNER (created as a user when new), atomically. */
@@ -47,12 +51,14 @@ export class OrganizationService {
     const org = await this.uow.run(async (trx) => {
       if (await this.orgs.slugExists(trx, input.slug))
         throw conflict('slug_taken', `The organization slug "${input.slug}" is taken.`);
-      const owner = await this.users.ensure(
+      // The owner's name and avatar given here are this organization's for them (src/users/shown-profile.ts).
+      const ownerProfile = { displayName: input.ownerDisplayName, avatarUrl: input.ownerAvatarUrl };
+      const owner = await this.users.ensure(trx, { imOpenId: input.ownerImOpenId, ...ownerProfile }, now);
+      const created = await this.orgs.insertWithOwner(
         trx,
-        { imOpenId: input.ownerImOpenId, displayName: input.ownerDisplayName, avatarUrl: input.ownerAvatarUrl },
+        { slug: input.slug, name, ownerUserId: owner.id, ownerProfile },
         now,
       );
-      const created = await this.orgs.insertWithOwner(trx, { slug: input.slug, name, ownerUserId: owner.id }, now);
       // The organization's first event: what was created, and who holds its OWNER role.
       await recordChange(trx, {
         organizationId: created.id,
@@ -76,11 +82,19 @@ export class OrganizationService {
   }
 
   /** Applies the patch; a patch that changes no setting records no audit event. */
-  updateSettings(organizationId: string, patch: OrgSettingsChanges): Promise<OrgSettingsRecord> {
+  async updateSettings(organizationId: string, patch: Schema<'UpdateOrgSettingsRequest'>): Promise<OrgSettingsRecord> {
+    const update: OrgSettingsUpdate = { membersCanCreateProjects: patch.membersCanCreateProjects };
+    if (patch.autoJoin !== undefined) update.autoJoin = patch.autoJoin && checkAutoJoinRule(patch.autoJoin);
+    if (update.autoJoin && !(await this.providerExists(update.autoJoin.providerId))) {
+      throw badRequestAt({
+        path: '/body/autoJoin/providerId',
+        message: `"${update.autoJoin.providerId}" names no configured identity provider`,
+      });
+    }
     const now = this.clock.now();
     return this.uow.run(async (trx) => {
       const before = await this.orgs.getSettings(trx, organizationId, { lock: true });
-      const after = await this.orgs.updateSettings(trx, organizationId, patch, now);
+      const after = await this.orgs.updateSettings(trx, organizationId, update, now);
       if (!isDeepStrictEqual(before, after)) {
         await recordChange(trx, {
           organizationId,

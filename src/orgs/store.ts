@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
-import type { Schema } from '../api/types.js';
+import { type MembershipProfile, membershipProfileColumns, shownName } from '../users/shown-profile.js';
 
 export type OrgRole = 'OWNER' | 'ADMIN' | 'MEMBER';
 
@@ -20,37 +20,72 @@ export type MemberOrganizationRecord = Omit<OrganizationRecord, 'created_at'>;
 export interface OrgAccess {
   organization: MemberOrganizationRecord;
   role: OrgRole;
+  /** The caller's name as this organization shows it (src/users/shown-profile.ts): its audit log's actor. */
+  memberName: string;
+}
+
+type AccessRow = MemberOrganizationRecord & { role: OrgRole; member_name: string };
+
+/** The automatic-membership rule as stored: the provider in its column, the rest as JSON. */
+export interface AutoJoinRecord {
+  providerId: string;
+  emailDomains: string[];
+  tenantKeys: string[];
+  role: 'MEMBER';
 }
 
 /** An organization's settings row, its flag a boolean on both databases. */
 export interface OrgSettingsRecord {
   members_can_create_projects: boolean;
+  auto_join: AutoJoinRecord | null;
 }
 
-/** The settings a change sets, as its request gives them. */
-export type OrgSettingsChanges = Schema<'UpdateOrgSettingsRequest'>;
+/** An organization whose automatic-membership rule names a provider. */
+export interface AutoJoinRule {
+  organizationId: string;
+  rule: AutoJoinRecord;
+}
+
+/** The settings a change sets, checked and normalized by the service. */
+export interface OrgSettingsUpdate {
+  membersCanCreateProjects?: boolean | undefined;
+  autoJoin?: AutoJoinRecord | null | undefined;
+}
+
+interface StoredSettings {
+  members_can_create_projects: boolean | number;
+  auto_join_provider_id: string | null;
+  auto_join: string | null;
+}
+
+const fromStored = (row: StoredSettings | undefined): OrgSettingsRecord => ({
+  // SQLite hands booleans back as 0/1.
+  members_can_create_projects: Boolean(row?.members_can_create_projects),
+  auto_join:
+    row?.auto_join_provider_id && row.auto_join
+      ? { providerId: row.auto_join_provider_id, ...(JSON.parse(row.auto_join) as Omit<AutoJoinRecord, 'providerId'>) }
+      : null,
+});
 
 const ORG_COLUMNS = ['o.id', 'o.slug', 'o.name', 'o.status'] as const;
 
 export class OrganizationStore {
   /** The caller's active membership in the organization with this slug, if any. */
   async findActiveMembership(db: Executor, userId: string, slug: string): Promise<OrgAccess | undefined> {
-    const row = await db('memberships as m')
-      .join('organizations as o', 'o.id', 'm.organization_id')
+    const row = await memberships(db)
       .where({ 'm.user_id': userId, 'o.slug': slug })
       .whereNull('m.revoked_at')
-      .first<(MemberOrganizationRecord & { role: OrgRole }) | undefined>([...ORG_COLUMNS, 'm.role']);
+      .first<AccessRow | undefined>(accessColumns(db));
     return row && toAccess(row);
   }
 
   /** Every organization the user is an active member of, by name. */
   async listActiveMemberships(db: Executor, userId: string): Promise<OrgAccess[]> {
-    const rows = await db('memberships as m')
-      .join('organizations as o', 'o.id', 'm.organization_id')
+    const rows = await memberships(db)
       .where({ 'm.user_id': userId })
       .whereNull('m.revoked_at')
       .orderBy([{ column: 'o.name' }, { column: 'o.slug' }])
-      .select<(MemberOrganizationRecord & { role: OrgRole })[]>([...ORG_COLUMNS, 'm.role']);
+      .select<AccessRow[]>(accessColumns(db));
     return rows.map(toAccess);
   }
 
@@ -70,7 +105,7 @@ export class OrganizationStore {
   /** Inserts the organization, its settings row and its first owner; run inside a transaction. */
   async insertWithOwner(
     trx: Executor,
-    input: { slug: string; name: string; ownerUserId: string },
+    input: { slug: string; name: string; ownerUserId: string; ownerProfile?: MembershipProfile },
     now: Date,
   ): Promise<OrganizationRecord> {
     const at = now.toISOString();
@@ -87,13 +122,17 @@ export class OrganizationStore {
       members_can_create_projects: false,
       updated_at: at,
     });
-    await this.insertMembership(trx, { organizationId: org.id, userId: input.ownerUserId, role: 'OWNER' }, now);
+    await this.insertMembership(
+      trx,
+      { organizationId: org.id, userId: input.ownerUserId, role: 'OWNER', profile: input.ownerProfile },
+      now,
+    );
     return org;
   }
 
   async insertMembership(
     trx: Executor,
-    input: { organizationId: string; userId: string; role: OrgRole },
+    input: { organizationId: string; userId: string; role: OrgRole; profile?: MembershipProfile | undefined },
     now: Date,
   ): Promise<void> {
     await trx('memberships').insert({
@@ -101,6 +140,7 @@ export class OrganizationStore {
       organization_id: input.organizationId,
       user_id: input.userId,
       role: input.role,
+      ...membershipProfileColumns(input.profile ?? {}),
       created_at: now.toISOString(),
       revoked_at: null,
     });
@@ -117,29 +157,61 @@ export class OrganizationStore {
   ): Promise<OrgSettingsRecord> {
     const query = db('organization_settings').where({ organization_id: organizationId });
     if (options.lock) query.forUpdate();
-    const row = await query.first<{ members_can_create_projects: boolean | number } | undefined>(
+    const row = await query.first<StoredSettings | undefined>(
       'members_can_create_projects',
+      'auto_join_provider_id',
+      'auto_join',
     );
-    // SQLite hands booleans back as 0/1.
-    return { members_can_create_projects: Boolean(row?.members_can_create_projects) };
+    return fromStored(row);
+  }
+
+  /** The organizations whose automatic-membership rule names the provider (an index range). */
+  async autoJoinRulesOf(db: Executor, providerId: string): Promise<AutoJoinRule[]> {
+    const rows = await db('organization_settings')
+      .where({ auto_join_provider_id: providerId })
+      .orderBy('organization_id')
+      .select<(StoredSettings & { organization_id: string })[]>(
+        'organization_id',
+        'members_can_create_projects',
+        'auto_join_provider_id',
+        'auto_join',
+      );
+    return rows.map((row) => ({ organizationId: row.organization_id, rule: fromStored(row).auto_join! }));
   }
 
   async updateSettings(
     db: Executor,
     organizationId: string,
-    patch: OrgSettingsChanges,
+    patch: OrgSettingsUpdate,
     now: Date,
   ): Promise<OrgSettingsRecord> {
     const changes: Record<string, unknown> = { updated_at: now.toISOString() };
     if (patch.membersCanCreateProjects !== undefined)
       changes.members_can_create_projects = patch.membersCanCreateProjects;
+    if (patch.autoJoin !== undefined) {
+      const { providerId, ...rest } = patch.autoJoin ?? { providerId: null };
+      changes.auto_join_provider_id = providerId;
+      changes.auto_join = patch.autoJoin === null ? null : JSON.stringify(rest);
+    }
     await db('organization_settings').where({ organization_id: organizationId }).update(changes);
     return this.getSettings(db, organizationId);
   }
 }
 
 /** The membership's row split into the organization's row and the role. */
-const toAccess = ({ role, ...organization }: MemberOrganizationRecord & { role: OrgRole }): OrgAccess => ({
+const memberships = (db: Executor) =>
+  db('memberships as m')
+    .join('organizations as o', 'o.id', 'm.organization_id')
+    .join('users as u', 'u.id', 'm.user_id');
+
+const accessColumns = (db: Executor) => [
+  ...ORG_COLUMNS,
+  'm.role',
+  shownName(db, { user: 'u', membership: 'm' }, 'member_name'),
+];
+
+const toAccess = ({ role, member_name, ...organization }: AccessRow): OrgAccess => ({
   organization,
   role,
+  memberName: member_name,
 });

@@ -45,9 +45,7 @@ export class ProjectService {
     return this.uow.run(async (trx) => {
       const folderId = input.folderId ?? null;
       if (folderId !== null) await this.folders.requireActive(organizationId, folderId, trx);
-      await this.capacity.ensureRoom(trx, organizationId, 'projectCount', () =>
-        this.projects.countActive(trx, organizationId),
-      );
+      await this.capacity.ensureRoom(trx, organizationId, 'projectCount');
       const id = randomUUID();
       const workspaceDir = path.join(this.workspacesDir, organizationId, id);
       const project = await this.projects.insert(

@@ -6,6 +6,8 @@ import type { GrantRole } from '../grants/roles.js';
 import { grantsOfUserOnProject } from '../grants/store.js';
 import type { ProjectRecord } from './project.js';
 import { type SessionRecord, sessionProjection } from './session-projection.js';
+import { shownName } from '../users/shown-profile.js';
+import { countLiveRows } from '../db/count-rows.js';
 
 /** A project with everything its detail view shows, from one joined query. */
 export interface ProjectDetailRecord extends ProjectRecord {
@@ -37,11 +39,15 @@ const withDetail = (db: Executor): Knex.QueryBuilder =>
   db('projects as p')
     .leftJoin('folders as f', 'f.id', 'p.folder_id')
     .leftJoin('users as u', 'u.id', 'p.created_by')
+    .leftJoin('memberships as m', (on) =>
+      on.on('m.user_id', '=', 'p.created_by').andOn('m.organization_id', '=', 'p.organization_id'),
+    )
     .leftJoin('project_bindings as b', (on) => on.on('b.project_id', 'p.id').andOnNull('b.archived_at'))
     .select(
       'p.*',
       'f.name as folder_name',
-      'u.display_name as creator_display_name',
+      // The creator as the project's organization names them (src/users/shown-profile.ts).
+      shownName(db, { user: 'u', membership: 'm' }, 'creator_display_name'),
       'u.im_open_id as creator_im_open_id',
       'b.chat_id as binding_chat_id',
       'b.created_at as binding_created_at',
@@ -91,13 +97,13 @@ export class ProjectStore {
     return { project, roles: rows.flatMap((row) => (row.grant_role ? [row.grant_role] : [])) };
   }
 
+  /** The organization's agent sessions that are not archived (`sessionCount` in use). */
+  async countOpenSessions(db: Executor, organizationId: string): Promise<number> {
+    return countLiveRows(db, 'agent_sessions', 'archived_at', organizationId);
+  }
+
   async countActive(db: Executor, organizationId: string): Promise<number> {
-    const row = await db('projects')
-      .where({ organization_id: organizationId })
-      .whereNull('archived_at')
-      .count<{ n: number | string }[]>({ n: '*' })
-      .first();
-    return Number(row?.n ?? 0);
+    return countLiveRows(db, 'projects', 'archived_at', organizationId);
   }
 
   async detail(db: Executor, projectId: string): Promise<ProjectDetailRecord | undefined> {

@@ -47,9 +47,7 @@ export class TeamService {
     const name = teamName(input.name);
     const at = this.clock.now().toISOString();
     return this.uow.run(async (trx) => {
-      await this.capacity.ensureRoom(trx, organizationId, 'teamCount', () =>
-        this.teams.countActive(trx, organizationId),
-      );
+      await this.capacity.ensureRoom(trx, organizationId, 'teamCount');
       const id = await this.teams.insert(
         trx,
         { organizationId, slug: input.slug, name, description: input.description ?? null },

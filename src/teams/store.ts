@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
+import { shownName } from '../users/shown-profile.js';
 import type { User } from '../users/store.js';
 import type { Schema } from '../api/types.js';
+import { countLiveRows } from '../db/count-rows.js';
 
 /** An active team with its live member count. */
 export interface TeamRecord {
@@ -43,12 +45,7 @@ export class TeamStore {
   }
 
   async countActive(trx: Executor, organizationId: string): Promise<number> {
-    const row = await trx('teams')
-      .where({ organization_id: organizationId })
-      .whereNull('archived_at')
-      .count<{ n: number | string }[]>({ n: '*' })
-      .first();
-    return Number(row?.n ?? 0);
+    return countLiveRows(trx, 'teams', 'archived_at', organizationId);
   }
 
   /**
@@ -130,7 +127,8 @@ export class TeamStore {
       .ignore()
       .returning<{ id: string }[]>('id');
     if (inserted.length === 0) return undefined;
-    return { user_id: user.id, im_open_id: user.imOpenId, display_name: user.displayName, created_at: at };
+    // Read back rather than built from `user`: the name shown is the organization's (src/users/shown-profile.ts).
+    return teamMembers(trx).where({ 'tm.team_id': teamId, 'tm.user_id': user.id }).whereNull('tm.revoked_at').first();
   }
 
   /** Ends the user's active membership of the team; false when there was none. */
@@ -161,18 +159,28 @@ export class TeamStore {
   }
 }
 
-/** Team memberships that count: not revoked, and the user still an active org member. */
-function activeTeamMembers(db: Executor, organizationId: string) {
+/** Team memberships with their users, named as the team's organization names them. */
+function teamMembers(db: Executor) {
   return db('team_members as tm')
     .join('teams as t', 't.id', 'tm.team_id')
     .join('users as u', 'u.id', 'tm.user_id')
     .join('memberships as m', (on) =>
       on.on('m.user_id', '=', 'tm.user_id').andOn('m.organization_id', '=', 't.organization_id'),
     )
+    .select<TeamMemberRecord[]>(
+      'u.id as user_id',
+      'u.im_open_id',
+      shownName(db, { user: 'u', membership: 'm' }),
+      'tm.created_at',
+    );
+}
+
+/** Team memberships that count: not revoked, and the user still an active org member. */
+function activeTeamMembers(db: Executor, organizationId: string) {
+  return teamMembers(db)
     .where('t.organization_id', organizationId)
     .whereNull('tm.revoked_at')
-    .whereNull('m.revoked_at')
-    .select<TeamMemberRecord[]>('u.id as user_id', 'u.im_open_id', 'u.display_name', 'tm.created_at');
+    .whereNull('m.revoked_at');
 }
 
 function activeTeams(db: Executor, organizationId: string) {

@@ -37,9 +37,10 @@ export class UserStore {
   }
 
   /**
-   * Returns the user with this chat-platform id, creating it when it is new. An avatar URL is
-   * stored on a new user, and on an existing one that has none yet; one already stored is kept
-   * (it is the user's across organizations, so one organization's admin does not replace it).
+   * Returns the user with this chat-platform id, creating it when it is new. A new user's own name
+   * and avatar (what `/me` shows the person) start as the ones given, else the imOpenId and none;
+   * an existing user is returned as it is. Organizations never see these before the person signs
+   * in through an identity provider: each sees the name it gave itself (src/users/shown-profile.ts).
    */
   async ensure(
     db: Executor,
@@ -47,11 +48,7 @@ export class UserStore {
     now: Date,
   ): Promise<User> {
     const existing = await this.findByImOpenId(db, input.imOpenId);
-    if (existing) {
-      if (input.avatarUrl === undefined || existing.avatarUrl !== null) return existing;
-      await db('users').where({ id: existing.id }).whereNull('avatar_url').update({ avatar_url: input.avatarUrl });
-      return { ...existing, avatarUrl: input.avatarUrl };
-    }
+    if (existing) return existing;
     const row: UserRecord = {
       id: randomUUID(),
       im_open_id: input.imOpenId,

@@ -72,6 +72,7 @@ async function expectAudited<R extends HttpResult>(
       action,
       target,
       requestId: res.headers.get('x-request-id'),
+      clientRequestId: null,
       changes: { before, after },
     },
   ]);
@@ -255,6 +256,7 @@ describe('projects: create, rename, move, archive, the chat binding and team acc
       action: 'hub.project.bind',
       target: { type: 'project_binding', id: projectId },
       requestId: null,
+      clientRequestId: null,
       changes: { before, after },
     });
 

@@ -21,12 +21,11 @@ const unique = (prefix: string) => `${prefix}-${++counter}`;
 
 /**
  * The operations that change state: every method but GET, the session's own logout aside, and the
- * invitee's accept, whose organization is not in its path and whose actor is no member yet (its
- * event is checked in invitations.test.ts).
+ * invitee's accepts (by link and by id), whose organization is not in their path and whose actor is
+ * no member yet (their events are checked in invitations.test.ts).
  */
-const MUTATING = listOperations().filter(
-  (op) => op.method !== 'get' && op.operationId !== 'logout' && op.operationId !== 'acceptInvitation',
-);
+const NOT_HERE = ['logout', 'acceptInvitation', 'acceptMyInvitation'];
+const MUTATING = listOperations().filter((op) => op.method !== 'get' && !NOT_HERE.includes(op.operationId));
 
 interface Call {
   params?: Record<string, string>;
@@ -74,6 +73,10 @@ const capability = async () => {
 };
 const chatApp = () =>
   create('putChatApplicationConnection', { body: { appId: 'cli_app', appSecret: 'app-secret', botOpenId: 'ou_bot' } });
+/** A public address literal: saved without a DNS lookup, and never called (no dispatcher runs here). */
+const webhook = async () =>
+  (await okBody(org.call('owner', 'createWebhook', { body: { url: 'https://93.184.216.34/h', events: ['*'] } }), 201))
+    .id;
 const token = async () => (await create('createApiToken', { body: { name: unique('tok'), scopes: ['org:read'] } })).id;
 
 /** For each mutating operation, a call that succeeds and changes something. */
@@ -150,6 +153,16 @@ const SCENARIOS: Record<string, () => Promise<Call>> = {
   archiveAgentLibraryFolder: async () => ({ params: { folderId: await libraryFolder() } }),
   createApiToken: async () => ({ body: { name: unique('token'), scopes: ['org:read'] } }),
   revokeApiToken: async () => ({ params: { tokenId: await token() } }),
+  createWebhook: async () => ({ body: { url: 'https://93.184.216.34/hook', events: ['createTeam'] } }),
+  updateWebhook: async () => ({ params: { webhookId: await webhook() }, body: { description: unique('Described') } }),
+  deleteWebhook: async () => ({ params: { webhookId: await webhook() } }),
+  rotateWebhookSecret: async () => ({ params: { webhookId: await webhook() } }),
+  testWebhook: async () => ({ params: { webhookId: await webhook() } }),
+  redeliverWebhookDelivery: async () => {
+    const webhookId = await webhook();
+    const ping = await okBody(org.call('owner', 'testWebhook', { path: { webhookId } }), 201);
+    return { params: { webhookId, deliveryId: ping.id } };
+  },
 };
 
 const eventCount = async () =>
@@ -193,12 +206,36 @@ describe('every mutating operation of openapi.yaml', () => {
         action: operationId,
         actor: { type: 'user', id: org.userIds.owner, displayName: 'Owner of audited' },
         requestId: res.headers.get('x-request-id'),
+        clientRequestId: null,
         at: hub.clock.now().toISOString(),
       });
       expect(event!.target.type).toMatch(/^[a-z_]+$/);
       expect(event!.changes.before ?? event!.changes.after).not.toBeNull();
     });
   }
+});
+
+describe('request ids', () => {
+  const latestEvent = async () =>
+    (await okBody(org.call('owner', 'listAuditEvents', { query: { limit: 1 } }))).events[0]!;
+
+  it("record the server's own id, with the caller's well-formed X-Request-Id kept beside it", async () => {
+    const body = { slug: unique('team'), name: 'Team' };
+    const res = await org.call('owner', 'createTeam', { body, headers: { 'x-request-id': 'abc-123' } });
+    expectOk(res, 201);
+    const echoed = res.headers.get('x-request-id');
+    expect(echoed).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await latestEvent()).toMatchObject({ action: 'createTeam', requestId: echoed, clientRequestId: 'abc-123' });
+  });
+
+  it('ignore a malformed caller id', async () => {
+    const body = { slug: unique('team'), name: 'Team' };
+    const res = await org.call('owner', 'createTeam', { body, headers: { 'x-request-id': 'has spaces' } });
+    expectOk(res, 201);
+    const echoed = res.headers.get('x-request-id');
+    expect(echoed).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await latestEvent()).toMatchObject({ action: 'createTeam', requestId: echoed, clientRequestId: null });
+  });
 });
 
 describe('calls that fail', () => {

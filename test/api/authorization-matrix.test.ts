@@ -84,6 +84,15 @@ const freshTeam = async () =>
   (await okBody(call('owner', 'createTeam', { body: { slug: unique('t'), name: 'Target team' } }))).id;
 const freshInvitation = async () =>
   (await okBody(call('owner', 'createInvitation', { body: { role: 'MEMBER' } }), 201)).id;
+/** A public address literal: saved without a DNS lookup, and never called (no dispatcher runs here). */
+const WEBHOOK_URL = 'https://93.184.216.34/hook';
+const freshWebhook = async () =>
+  (await okBody(call('owner', 'createWebhook', { body: { url: WEBHOOK_URL, events: ['createTeam'] } }), 201)).id;
+async function freshDelivery(): Promise<string> {
+  const webhookId = await freshWebhook();
+  const delivery = await okBody(call('owner', 'testWebhook', { path: { webhookId } }), 201);
+  return `/webhooks/${webhookId}/deliveries/${delivery.id}`;
+}
 const freshFolder = async () => (await okBody(call('owner', 'createFolder', { body: { name: unique('Folder') } }))).id;
 
 /** Snapshot of every table the area writes, the audit log included; a denied call must not change it. */
@@ -107,6 +116,8 @@ async function snapshot(): Promise<string> {
     'capability_connections',
     'organization_capacity_limits',
     'audit_events',
+    'webhooks',
+    'webhook_deliveries',
   ];
   const orderOf: Record<string, string[]> = {
     organization_settings: ['organization_id'],
@@ -123,6 +134,7 @@ async function snapshot(): Promise<string> {
   for (const table of ['provider_connection_versions', 'capability_connection_versions']) {
     parts.push(await hub.services.db(table).select().orderBy(['connection_id', 'version']));
   }
+  parts.push(await hub.services.db('webhook_secrets').select().orderBy(['webhook_id', 'version']));
   return JSON.stringify(parts);
 }
 
@@ -399,6 +411,54 @@ const rows: Row[] = [
     method: 'POST',
     prepare: async () => ({ path: `/invitations/${await freshInvitation()}/revoke` }),
     expect: orgAdminOnly(200),
+  },
+  {
+    op: 'listWebhooks',
+    method: 'GET',
+    prepare: async () => ({ path: '/webhooks?limit=5' }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'createWebhook',
+    method: 'POST',
+    prepare: async () => ({ path: '/webhooks', body: { url: WEBHOOK_URL, events: ['*'] } }),
+    expect: orgAdminOnly(201),
+  },
+  {
+    op: 'updateWebhook',
+    method: 'PATCH',
+    prepare: async () => ({ path: `/webhooks/${await freshWebhook()}`, body: { description: 'Changed' } }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'deleteWebhook',
+    method: 'DELETE',
+    prepare: async () => ({ path: `/webhooks/${await freshWebhook()}` }),
+    expect: orgAdminOnly(204),
+  },
+  {
+    op: 'rotateWebhookSecret',
+    method: 'POST',
+    prepare: async () => ({ path: `/webhooks/${await freshWebhook()}/rotate-secret` }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'testWebhook',
+    method: 'POST',
+    prepare: async () => ({ path: `/webhooks/${await freshWebhook()}/test` }),
+    expect: orgAdminOnly(201),
+  },
+  {
+    op: 'listWebhookDeliveries',
+    method: 'GET',
+    prepare: async () => ({ path: `/webhooks/${await freshWebhook()}/deliveries?limit=5` }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'redeliverWebhookDelivery',
+    method: 'POST',
+    prepare: async () => ({ path: `${await freshDelivery()}/redeliver` }),
+    expect: orgAdminOnly(201),
   },
   {
     op: 'disableProviderConnection',

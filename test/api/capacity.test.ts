@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPACITY_DIMENSIONS, ceilingVariable, type CapacityDimension } from '../../src/capacity/dimensions.js';
 import { BUILT_IN_CEILINGS, SKILL_INGESTION_DEFAULTS } from '../../src/capacity/ceilings.js';
@@ -10,6 +13,7 @@ import { cliEnv, expectSettingRefused, runHub } from '../support/hub-cli.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import type { ApiResult, ErrorEnvelope, RequestBody, Schema } from '../support/api-client.js';
 import { TestHub, type HttpResult } from '../support/test-hub.js';
+import { runLine, writeJsonl } from '../support/usage-runs.js';
 
 /** The ceilings of the main hub, given the way an operator gives them. */
 const CEILING_ENV = {
@@ -27,6 +31,12 @@ let hub: TestHub;
 let plainHub: TestHub;
 let slugCounter = 0;
 const freshOrg = (prefix: string) => seedOrg(hub, `${prefix}-${++slugCounter}`);
+let scratch: string | undefined;
+const tmpDir = () => {
+  scratch ??= fs.mkdtempSync(path.join(os.tmpdir(), 'capacity-'));
+  return scratch;
+};
+afterAll(() => scratch && fs.rmSync(scratch, { recursive: true, force: true }));
 
 beforeAll(async () => {
   [hub, plainHub] = await Promise.all([
@@ -37,6 +47,15 @@ beforeAll(async () => {
 afterAll(() => Promise.all([hub?.stop(), plainHub?.stop()]));
 
 type Row = Schema<'CapacityDimensionRow'>;
+
+/** The dimensions whose `inUse` this service counts; the agent runtime measures the rest. */
+const COUNTED_BY_THE_SERVICE: CapacityDimension[] = [
+  'memberCount',
+  'projectCount',
+  'teamCount',
+  'folderCount',
+  'sessionCount',
+];
 
 function rowsOf(res: ApiResult<'getCapacityPolicy' | 'updateCapacityPolicy'>): Record<CapacityDimension, Row> {
   expectOk(res);
@@ -178,10 +197,40 @@ describe('GET /capacity-policy', () => {
           platformCeiling: ceiling,
           organizationLimit: null,
           effective: ceiling,
+          inUse: COUNTED_BY_THE_SERVICE.includes(row.dimension) ? expect.any(Number) : null,
         });
       }
+      expect(res.body.warnings).toEqual([]);
     },
   );
+
+  it('counts what is in use: active members, live projects, teams, folders of both trees, open sessions', async () => {
+    const org = await freshOrg('in-use');
+    const members = (await okBody(org.call('owner', 'listMembers'))).members.length;
+    const live = await okBody(org.call('owner', 'createProject', { body: { name: 'One' } }));
+    expectOk(await org.call('owner', 'createProject', { body: { name: 'Two' } }), 201);
+    // Two sessions, made as the runtime's runs make them; one of them archived.
+    const sessions = ['s-open', 's-archived'].map((id) => `${org.slug}-${id}`);
+    const runs = sessions.map((id) => runLine(live.id, id, '2026-01-01T00:00:00Z'));
+    await hub.services.usage.ingest(org.id, writeJsonl(tmpDir(), `${org.slug}.jsonl`, runs));
+    await hub.services
+      .db('agent_sessions')
+      .where({ id: sessions[1] })
+      .update({ archived_at: '2026-01-02T00:00:00.000Z' });
+    const archived = await okBody(org.call('owner', 'createProject', { body: { name: 'Gone' } }));
+    expectOk(await org.call('owner', 'archiveProject', { path: { projectId: archived.id } }));
+    expectOk(await org.call('owner', 'createTeam', { body: { slug: 'ops', name: 'Ops' } }), 201);
+    expectOk(await org.call('owner', 'createFolder', { body: { name: 'Projects folder' } }), 201);
+    expectOk(await org.call('owner', 'createAgentLibraryFolder', { body: { name: 'Library folder' } }), 201);
+    const rows = await policy(org);
+    expect(rows.memberCount.inUse).toBe(members);
+    expect(rows.projectCount.inUse).toBe(2);
+    expect(rows.teamCount.inUse).toBe(1);
+    expect(rows.folderCount.inUse).toBe(2);
+    expect(rows.sessionCount.inUse).toBe(1);
+    expect(rows.organizationStorage.inUse).toBeNull();
+    expect(rows.requestRate.inUse).toBeNull();
+  });
 
   it('shows the ceilings the environment set, over the runtime defaults', async () => {
     const rows = await policy(await freshOrg('env'));
@@ -190,6 +239,7 @@ describe('GET /capacity-policy', () => {
       platformCeiling: 500,
       organizationLimit: null,
       effective: 500,
+      inUse: 3,
     });
     expect(rows.fileSize.platformCeiling).toBe(1048576);
     expect(rows.runWallTime.platformCeiling).toBe(3600);
@@ -200,6 +250,7 @@ describe('GET /capacity-policy', () => {
       platformCeiling: 8,
       organizationLimit: null,
       effective: 8,
+      inUse: null,
     });
   });
 });
@@ -216,18 +267,21 @@ describe('PUT /capacity-policy', () => {
       platformCeiling: 500,
       organizationLimit: 40,
       effective: 40,
+      inUse: 3,
     });
     expect(rows.fileSize).toEqual({
       dimension: 'fileSize',
       platformCeiling: 1048576,
       organizationLimit: 2048,
       effective: 2048,
+      inUse: null,
     });
     expect(rows.runWallTime).toEqual({
       dimension: 'runWallTime',
       platformCeiling: 3600,
       organizationLimit: 3600,
       effective: 3600,
+      inUse: null,
     });
     expect(await policy(org)).toEqual(rows);
   });
@@ -250,6 +304,7 @@ describe('PUT /capacity-policy', () => {
       platformCeiling: 500,
       organizationLimit: null,
       effective: 500,
+      inUse: 3,
     });
     expect(rows.teamCount.organizationLimit).toBe(7);
     expect(rows.agentConcurrency.organizationLimit).toBeNull();
@@ -278,12 +333,14 @@ describe('PUT /capacity-policy', () => {
       platformCeiling: 8,
       organizationLimit: 4,
       effective: 4,
+      inUse: null,
     });
     expect(rows.processCpu).toEqual({
       dimension: 'processCpu',
       platformCeiling: 2000,
       organizationLimit: 500,
       effective: 500,
+      inUse: null,
     });
     expectError(await putLimits(org, { agentConcurrency: 9 }), 422, 'capacity_above_ceiling');
   });
@@ -459,11 +516,25 @@ describe('counted dimensions on create', () => {
         expect((await kind.create(org, 4)).status).toBe(201);
         expectError(await kind.create(org, 5), 409, 'capacity_exceeded');
 
-        // Lowering the limit below what exists keeps what exists and refuses more; clearing lifts it.
-        await setLimits(org, { [kind.dimension]: 1 });
+        expect((await policy(org))[kind.dimension].inUse).toBe(limit);
+
+        // Lowering the limit below what exists is accepted with a warning, keeps what exists and
+        // refuses more; clearing lifts it.
+        const lowered = await putLimits(org, { [kind.dimension]: 1 });
+        expectOk(lowered);
+        expect(lowered.body.warnings).toEqual([
+          {
+            dimension: kind.dimension,
+            inUse: limit,
+            effective: 1,
+            message: expect.stringContaining(`${kind.dimension}: ${limit} in use, above the limit of 1`),
+          },
+        ]);
         expect(await kind.countActive(org)).toBe(limit);
         expectError(await kind.create(org, 6), 409, 'capacity_exceeded');
-        await setLimits(org, { [kind.dimension]: null });
+        expect((await org.call('owner', 'getCapacityPolicy')).body).toMatchObject({ warnings: lowered.body.warnings });
+        const cleared = await putLimits(org, { [kind.dimension]: null });
+        expect(cleared.body).toMatchObject({ warnings: [] });
         expect((await kind.create(org, 7)).status).toBe(201);
       });
 
@@ -698,6 +769,7 @@ describe('requestRate', () => {
         platformCeiling: 3,
         organizationLimit: null,
         effective: 3,
+        inUse: null,
       });
       expect((await org.call('member', 'getOrganization')).status).toBe(200);
       expect((await org.call('member', 'getOrganization')).status).toBe(200);
@@ -749,6 +821,7 @@ describe('hub capacity clear <org> <dimension>', () => {
       platformCeiling: 10000,
       organizationLimit: null,
       effective: 10000,
+      inUse: null,
     });
     expect(rows.teamCount.organizationLimit).toBe(3);
 

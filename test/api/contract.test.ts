@@ -101,6 +101,20 @@ const INVITATION_OPERATION_IDS = [
   'revokeInvitation',
   'getInvitation',
   'acceptInvitation',
+  // The signed-in person's own invitations, by their verified email.
+  'listMyInvitations',
+  'acceptMyInvitation',
+];
+/** DESIGN §6 "Webhooks": endpoints, their secrets and their deliveries; org admins only. */
+const WEBHOOK_OPERATION_IDS = [
+  'listWebhooks',
+  'createWebhook',
+  'updateWebhook',
+  'deleteWebhook',
+  'rotateWebhookSecret',
+  'testWebhook',
+  'listWebhookDeliveries',
+  'redeliverWebhookDelivery',
 ];
 /** Operations anyone may call, with no session or token. */
 const PUBLIC_OPERATION_IDS = ['login', ...SIGN_IN_OPERATION_IDS];
@@ -172,7 +186,13 @@ describe('openapi.yaml', () => {
   it('is OpenAPI 3.1 with exactly the decided operations: the spec’s 47 plus login, later waves’, sign-in', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(operations.map((o) => o.operationId).sort()).toEqual(
-      [...OPERATION_IDS, ...SECOND_WAVE_OPERATION_IDS, ...SIGN_IN_OPERATION_IDS, ...INVITATION_OPERATION_IDS].sort(),
+      [
+        ...OPERATION_IDS,
+        ...SECOND_WAVE_OPERATION_IDS,
+        ...SIGN_IN_OPERATION_IDS,
+        ...INVITATION_OPERATION_IDS,
+        ...WEBHOOK_OPERATION_IDS,
+      ].sort(),
     );
     expect(OPERATION_IDS).toHaveLength(48);
   });
@@ -190,6 +210,7 @@ describe('openapi.yaml', () => {
       [
         '^/api/org/\\{orgSlug\\}',
         '^/api/me$',
+        '^/api/me/invitations(/\\{invitationId\\}/accept)?$',
         '^/auth/(login|logout|providers)$',
         '^/auth/\\{providerId\\}/(start|callback)$',
         '^/api/invitations/\\{token\\}(/accept)?$',
@@ -249,6 +270,8 @@ describe('openapi.yaml', () => {
       // A person's own answer to a link, not an organization's operation.
       'getInvitation',
       'acceptInvitation',
+      'listMyInvitations',
+      'acceptMyInvitation',
     ];
     for (const { operationId, operation } of operations) {
       const { scope } = operation['x-authorization'] ?? {};

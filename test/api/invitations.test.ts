@@ -4,25 +4,18 @@ import { DAY_MS } from '../../src/config/clock.js';
 import { errorBody, expectError, expectOk, okBody } from '../support/assertions.js';
 import type { RequestBody } from '../support/api-client.js';
 import { seedOrg, type OrgActor, type OrgFixture } from '../support/org-fixture.js';
-import { TestOpenIdProvider } from '../support/openid-provider.js';
-import { setProvider, signInThrough } from '../support/sign-in-flow.js';
+import type { TestOpenIdProvider } from '../support/openid-provider.js';
+import { hubWithOpenIdProvider, signInThrough } from '../support/sign-in-flow.js';
 import { TestBrowser } from '../support/test-browser.js';
-import { TEST_ORIGIN, TestHub } from '../support/test-hub.js';
+import { TEST_ORIGIN, type TestHub } from '../support/test-hub.js';
 
-const SECRET = 'oidc-client-secret-for-tests';
 let hub: TestHub;
 let idp: TestOpenIdProvider;
 let counter = 0;
 
 beforeAll(async () => {
-  hub = await TestHub.start({ config: { outboundAllowPrivate: true, signInRatePerMinute: 10_000 } });
   // The provider whose identities the email-bound invitations check.
-  idp = await TestOpenIdProvider.start({
-    clientId: 'hub',
-    clientSecret: SECRET,
-    redirectUris: [`${TEST_ORIGIN}/auth/corp/callback`],
-  });
-  await setProvider(hub, { id: 'corp', kind: 'oidc', issuer: idp.issuer }, SECRET);
+  ({ hub, idp } = await hubWithOpenIdProvider(['corp']));
 });
 afterAll(async () => {
   await idp?.stop();
@@ -214,10 +207,12 @@ describe('accepting an invitation', () => {
     const teamMembers = await okBody(org.call('owner', 'listTeamMembers', { path: { teamId: eng.id } }));
     expect(teamMembers.members.map((m) => m.userId)).toEqual([invitee.id]);
 
+    // The invitee is named as the organization names its members (src/users/shown-profile.ts).
+    const listed = (await okBody(org.call('owner', 'listMembers'))).members.find((m) => m.userId === invitee.id);
     const [row] = (await okBody(org.call('owner', 'listInvitations'))).invitations;
     expect(row).toMatchObject({
       status: 'accepted',
-      acceptedBy: { id: invitee.id, displayName: expect.stringContaining('Invitee') },
+      acceptedBy: { id: invitee.id, displayName: listed?.displayName },
       acceptedAt: hub.clock.now().toISOString(),
     });
     const events = await okBody(org.call('owner', 'listAuditEvents', { query: { action: 'acceptInvitation' } }));
@@ -366,4 +361,97 @@ describe('listing invitations', () => {
     expect(seen).toEqual(ids);
     expectError(await org.call('member', 'listInvitations'), 403, 'org_admin_required');
   });
+});
+
+describe('the invitations addressed to the signed-in user', () => {
+  const mine = (cookie: string | undefined) => hub.call('listMyInvitations', { cookie });
+  const acceptMine = (invitationId: string, cookie: string) =>
+    hub.call('acceptMyInvitation', { path: { invitationId }, cookie });
+
+  it('lists the pending, unexpired ones for a verified email, newest first, without their link', async () => {
+    const [a, b] = [await freshOrg(), await freshOrg()];
+    const email = `${unique('lin')}@example.com`;
+    const older = await invite(a, { role: 'MEMBER', email });
+    hub.clock.advance(1000);
+    const newer = await invite(b, { role: 'ADMIN', email: email.toUpperCase() });
+    // Not listed: no email, another email, revoked, used, expired.
+    await invite(a, { role: 'MEMBER' });
+    await invite(a, { role: 'MEMBER', email: 'someone-else@example.com' });
+    const revoked = await invite(a, { role: 'MEMBER', email });
+    await okBody(a.call('owner', 'revokeInvitation', { path: { invitationId: revoked.id } }));
+    hub.clock.advance(1000);
+    const expiring = await invite(b, { role: 'MEMBER', email, expiresInDays: 1 });
+
+    const cookie = await signedInWithEmail(email, true);
+    const listed = await okBody(mine(cookie));
+    expect(listed.invitations.map((i) => i.id)).toEqual([expiring.id, newer.id, older.id]);
+    expect(listed.invitations[1]).toEqual({
+      id: newer.id,
+      organization: { slug: b.slug, name: expect.any(String) },
+      role: 'ADMIN',
+      invitedBy: { displayName: `Owner of ${b.slug}` },
+      expiresAt: newer.expiresAt,
+    });
+    expect(JSON.stringify(listed)).not.toContain(tokenOf(newer.url));
+    hub.clock.advance(DAY_MS);
+    expect((await okBody(mine(cookie))).invitations.map((i) => i.id)).toEqual([newer.id, older.id]);
+
+    // Unverified, or no provider identity at all: nothing.
+    expect(await okBody(mine(await signedInWithEmail(email, false)))).toEqual({ invitations: [] });
+    expect(await okBody(mine((await person()).cookie))).toEqual({ invitations: [] });
+    expectError(await mine(undefined), 401, 'unauthenticated');
+  });
+
+  it('accepts one by id as its link does, audited as the invitee', async () => {
+    const org = await freshOrg();
+    const team = await okBody(org.call('owner', 'createTeam', { body: { slug: 'ops', name: 'Ops' } }));
+    const email = `${unique('acc')}@example.com`;
+    const created = await invite(org, { role: 'ADMIN', teamIds: [team.id], email });
+    const cookie = await signedInWithEmail(email, true);
+    const joined = await okBody(acceptMine(created.id, cookie));
+    expect(joined).toMatchObject({ organization: { slug: org.slug }, member: { role: 'ADMIN' }, teamIds: [team.id] });
+    expect(await okBody(mine(cookie))).toEqual({ invitations: [] });
+    const events = await okBody(org.call('owner', 'listAuditEvents', { query: { action: 'acceptMyInvitation' } }));
+    expect(events.events).toHaveLength(1);
+    expect(events.events[0]!.actor).toMatchObject({ type: 'user', id: joined.member.userId });
+    await expectRefused409(org, created.id, cookie);
+  });
+
+  it('finds no invitation by id that is not addressed to the caller, changing nothing', async () => {
+    const org = await freshOrg();
+    const email = `${unique('not')}@example.com`;
+    const forOther = await invite(org, { role: 'MEMBER', email: 'other-person@example.com' });
+    const noEmail = await invite(org, { role: 'MEMBER' });
+    const forMe = await invite(org, { role: 'MEMBER', email });
+    const cases: Array<[string, string]> = [
+      [forOther.id, await signedInWithEmail(email, true)],
+      [noEmail.id, await signedInWithEmail(email, true)],
+      [forMe.id, await signedInWithEmail(email, false)],
+      [forMe.id, (await person()).cookie],
+      ['no-such-invitation', await signedInWithEmail(email, true)],
+    ];
+    for (const [invitationId, cookie] of cases) {
+      const before = await stateOf(org);
+      expectError(await acceptMine(invitationId, cookie), 404, 'invitation_not_found');
+      expect(await stateOf(org)).toBe(before);
+    }
+  });
+
+  it('refuses a revoked or expired one by id with its reason', async () => {
+    const org = await freshOrg();
+    const email = `${unique('gone')}@example.com`;
+    const cookie = await signedInWithEmail(email, true);
+    const revoked = await invite(org, { role: 'MEMBER', email });
+    await okBody(org.call('owner', 'revokeInvitation', { path: { invitationId: revoked.id } }));
+    expectError(await acceptMine(revoked.id, cookie), 410, 'invitation_revoked');
+    const expired = await invite(org, { role: 'MEMBER', email, expiresInDays: 1 });
+    hub.clock.advance(DAY_MS);
+    expectError(await acceptMine(expired.id, cookie), 410, 'invitation_expired');
+  });
+
+  async function expectRefused409(org: OrgFixture, invitationId: string, cookie: string) {
+    const before = await stateOf(org);
+    expectError(await acceptMine(invitationId, cookie), 409, 'invitation_used');
+    expect(await stateOf(org)).toBe(before);
+  }
 });

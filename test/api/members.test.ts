@@ -194,14 +194,17 @@ describe('POST /members', () => {
     expect(member).toMatchObject({ imOpenId: 'ou-plain', displayName: 'ou-plain', role: 'ADMIN' });
   });
 
-  it('leaves an existing user’s display name as it is', async () => {
+  it('names an existing user as this organization says, changing nothing another organization shows', async () => {
     const org = await seedOrg(hub, 'm-add-existing');
     const member = await addMember(org, { imOpenId: 'globex-owner', displayName: 'Renamed', role: 'MEMBER' });
     expect(member).toMatchObject({
       userId: await userIdOf(hub, 'globex-owner'),
       imOpenId: 'globex-owner',
-      displayName: 'Owner of globex',
+      displayName: 'Renamed',
     });
+    const listed = await hub.call('listMembers', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner });
+    expectOk(listed);
+    expect(listed.body.members.find((m) => m.imOpenId === 'globex-owner')?.displayName).toBe('Owner of globex');
     // The user's place in the other organization is untouched.
     const globex = await hub.call('getOrganization', { path: { orgSlug: 'globex' }, cookie: cookies.otherOrgOwner });
     expectOk(globex);
@@ -252,13 +255,14 @@ describe('POST /members', () => {
     tick();
     const at = now();
     const res = await org.call('admin', 'addMember', {
-      body: { imOpenId: 'm-reactivate-member', displayName: 'Ignored', role: 'ADMIN' },
+      body: { imOpenId: 'm-reactivate-member', displayName: 'Back Again', role: 'ADMIN' },
     });
     expectOk(res, 201);
+    // The membership starts over, with the name this organization gives now.
     expect(res.body).toEqual({
       userId: org.userIds.member,
       imOpenId: 'm-reactivate-member',
-      displayName: 'm-reactivate-member',
+      displayName: 'Back Again',
       avatarUrl: null,
       role: 'ADMIN',
       createdAt: at,
@@ -599,7 +603,7 @@ describe('avatarUrl', () => {
     expect((await addMember(org, { imOpenId: 'ou-avatar-none', role: 'MEMBER' })).avatarUrl).toBeNull();
   });
 
-  it('fills in a missing avatar of an existing user and keeps one already stored', async () => {
+  it("keeps each organization's avatar for an existing user to itself", async () => {
     const [a, b] = [await seedOrg(hub, 'avatars-a'), await seedOrg(hub, 'avatars-b')];
     await addMember(a, { imOpenId: 'ou-avatar-shared', role: 'MEMBER' });
     const first = 'https://cdn.example.com/first.png';
@@ -607,15 +611,13 @@ describe('avatarUrl', () => {
       first,
     );
     const c = await seedOrg(hub, 'avatars-c');
-    expect(
-      (
-        await addMember(c, {
-          imOpenId: 'ou-avatar-shared',
-          role: 'MEMBER',
-          avatarUrl: 'https://cdn.example.com/other.png',
-        })
-      ).avatarUrl,
-    ).toBe(first);
+    const other = 'https://cdn.example.com/other.png';
+    expect((await addMember(c, { imOpenId: 'ou-avatar-shared', role: 'MEMBER', avatarUrl: other })).avatarUrl).toBe(
+      other,
+    );
+    const avatarIn = async (org: OrgFixture) =>
+      (await listMembers(org)).find((m) => m.imOpenId === 'ou-avatar-shared')?.avatarUrl;
+    expect([await avatarIn(a), await avatarIn(b), await avatarIn(c)]).toEqual([null, first, other]);
   });
 
   it('refuses anything but an absolute https URL without credentials with 400, creating no user', async () => {

@@ -122,7 +122,7 @@ describe('organization settings', () => {
   const settings = () => hub.call('getOrgSettings', { path: { orgSlug: 'acme' }, cookie: cookies.member });
 
   it('starts with members unable to create projects', async () => {
-    expect((await settings()).body).toEqual({ membersCanCreateProjects: false });
+    expect((await settings()).body).toEqual({ membersCanCreateProjects: false, autoJoin: null });
   });
 
   it('lets an admin change the setting and returns the new settings', async () => {
@@ -131,14 +131,14 @@ describe('organization settings', () => {
       cookie: cookies.admin,
       body: { membersCanCreateProjects: true },
     });
-    expect(res.body).toEqual({ membersCanCreateProjects: true });
-    expect((await settings()).body).toEqual({ membersCanCreateProjects: true });
+    expect(res.body).toEqual({ membersCanCreateProjects: true, autoJoin: null });
+    expect((await settings()).body).toEqual({ membersCanCreateProjects: true, autoJoin: null });
     await hub.call('updateOrgSettings', {
       path: { orgSlug: 'acme' },
       cookie: cookies.owner,
       body: { membersCanCreateProjects: false },
     });
-    expect((await settings()).body).toEqual({ membersCanCreateProjects: false });
+    expect((await settings()).body).toEqual({ membersCanCreateProjects: false, autoJoin: null });
   });
 
   it('changes nothing when a member, a stranger or an invalid body tries', async () => {
@@ -154,7 +154,7 @@ describe('organization settings', () => {
       const res = await hub.request('PATCH', '/api/org/acme/settings', attempt);
       expect(res.status).toBeGreaterThanOrEqual(400);
     }
-    expect((await settings()).body).toEqual({ membersCanCreateProjects: false });
+    expect((await settings()).body).toEqual({ membersCanCreateProjects: false, autoJoin: null });
   });
 
   it('names the offending field of an invalid body', async () => {

@@ -23,7 +23,7 @@ export class Instance {
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   }
 
-  /** Starts `hub serve` on a free port and resolves once /readyz answers 200. */
+  /** Starts `hub serve` on a free port (or `env.PORT`) and resolves once /readyz answers 200. */
   static async start(
     name: string,
     databaseUrl: string,
@@ -50,7 +50,8 @@ export class Instance {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${output}`);
       if (Date.now() > deadline) throw new Error(`${name} did not become ready: ${output}`);
-      const recorded = readServerFile(dir);
+      // With a port of its own and HUB_BASE_URL set, the recorded URL is the public one, not where it listens.
+      const recorded = env.PORT && env.PORT !== '0' ? `http://127.0.0.1:${env.PORT}` : readServerFile(dir);
       if (recorded) {
         const ready = await get(`${recorded}/readyz`).catch(() => undefined);
         if (ready?.status === 200) {

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LarkContractServer } from '../support/lark-server.js';
-import { setProvider, startSignIn } from '../support/sign-in-flow.js';
-import { locationOf, TestBrowser } from '../support/test-browser.js';
-import { TEST_ORIGIN, TestHub } from '../support/test-hub.js';
+import { setProvider, signInHub, signInRowCounts, startSignIn, testBrowser } from '../support/sign-in-flow.js';
+import { locationOf, type TestBrowser } from '../support/test-browser.js';
+import { TEST_ORIGIN, type TestHub } from '../support/test-hub.js';
 
 const APP = { id: 'cli_a1b2c3d4e5', secret: 'lark-app-secret-for-tests' };
 let hub: TestHub;
 let lark: LarkContractServer;
 
 beforeAll(async () => {
-  hub = await TestHub.start({ config: { outboundAllowPrivate: true } });
+  hub = await signInHub();
   lark = await LarkContractServer.start(APP);
   await setProvider(
     hub,
@@ -31,17 +31,8 @@ async function signIn(b: TestBrowser, returnTo?: string): Promise<Response> {
   return b.request(locationOf(consent, authorization));
 }
 
-async function counts() {
-  const { db } = hub.services;
-  const count = async (table: string) => Number((await db(table).count({ n: '*' }))[0]!.n);
-  return {
-    users: await count('users'),
-    sessions: await count('login_sessions'),
-    identities: await count('user_identities'),
-  };
-}
-
-const browser = () => new TestBrowser({ [TEST_ORIGIN]: hub.url });
+const counts = () => signInRowCounts(hub);
+const browser = () => testBrowser(hub);
 
 describe('sign-in with the chat platform (lark)', () => {
   it('signs in a member an admin added by open_id: memberships kept, name and avatar from the platform', async () => {

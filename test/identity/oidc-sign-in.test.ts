@@ -6,18 +6,26 @@ import { MINUTE_MS } from '../../src/config/clock.js';
 import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/log/logger.js';
 import { TestOpenIdProvider } from '../support/openid-provider.js';
-import { setProvider, signInAtProvider, signInThrough, startSignIn } from '../support/sign-in-flow.js';
-import { locationOf, TestBrowser } from '../support/test-browser.js';
+import {
+  setProvider,
+  signInAtProvider,
+  signInHub,
+  signInRowCounts,
+  signInThrough,
+  startSignIn,
+  testBrowser,
+} from '../support/sign-in-flow.js';
+import { locationOf, type TestBrowser } from '../support/test-browser.js';
 import { TEST_ORIGIN, TestHub } from '../support/test-hub.js';
 
 const SECRET = 'oidc-client-secret-for-tests';
 let hub: TestHub;
 let idp: TestOpenIdProvider;
-const browser = () => new TestBrowser({ [TEST_ORIGIN]: hub.url });
+const browser = () => testBrowser(hub);
 
 beforeAll(async () => {
   // The flood's own tests below use a low limit; these walk many sign-ins from one address.
-  hub = await TestHub.start({ config: { outboundAllowPrivate: true, signInRatePerMinute: 10_000 } });
+  hub = await signInHub({ signInRatePerMinute: 10_000 });
   idp = await TestOpenIdProvider.start({
     clientId: 'hub',
     clientSecret: SECRET,
@@ -36,16 +44,7 @@ afterAll(async () => {
   await hub?.stop();
 });
 
-/** Rows of the tables a refused sign-in must leave alone. */
-async function counts() {
-  const { db } = hub.services;
-  const count = async (table: string) => Number((await db(table).count({ n: '*' }))[0]!.n);
-  return {
-    users: await count('users'),
-    sessions: await count('login_sessions'),
-    identities: await count('user_identities'),
-  };
-}
+const counts = () => signInRowCounts(hub);
 
 /** A refusal: the browser is sent to the sign-in page with the code, and holds no session. */
 async function expectRefused(answer: Response, b: TestBrowser, code: string): Promise<void> {
@@ -318,7 +317,7 @@ describe('OpenID Connect sign-in', () => {
 
 describe('sign-in flood', () => {
   it('answers 429 with Retry-After once one address makes too many attempts, until the minute is over', async () => {
-    const limited = await TestHub.start({ config: { outboundAllowPrivate: true, signInRatePerMinute: 5 } });
+    const limited = await signInHub({ signInRatePerMinute: 5 });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 8; i += 1) {

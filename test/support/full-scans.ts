@@ -25,12 +25,13 @@ const PLANNED = /^\s*(select|update|delete|with)\b/i;
 /**
  * The statements that read whole tables by design: the keyring's check when it first opens
  * (src/crypto/keyring.ts), once per process, counts every sealed version by master key
- * (connection versions, and identity providers' client secrets); the sign-in page lists the
+ * (connection versions, identity providers' client secrets, webhook secrets); the sign-in page lists the
  * platform's few identity providers.
  */
 const WHOLE_BY_DESIGN = [
   /group by [`"]v[`"]\.[`"]key_id[`"]/,
   /from [`"]identity_providers[`"] group by [`"]key_id[`"]/,
+  /from [`"]webhook_secrets[`"] group by [`"]key_id[`"]/,
   /from [`"]identity_providers[`"] order by [`"]id[`"]/,
 ];
 

@@ -1,7 +1,27 @@
+import type { Config } from '../../src/config/config.js';
 import { checkProviderSettings, type ProviderSettingsInput } from '../../src/identity/provider-settings.js';
-import type { TestHub } from './test-hub.js';
-import { TEST_ORIGIN } from './test-hub.js';
-import { locationOf, type TestBrowser } from './test-browser.js';
+import { TEST_ORIGIN, TestHub } from './test-hub.js';
+import { TestOpenIdProvider } from './openid-provider.js';
+import { locationOf, TestBrowser } from './test-browser.js';
+
+/** A hub that may reach identity providers on loopback over http, as the sign-in tests need. */
+export function signInHub(config: Partial<Config> = {}): Promise<TestHub> {
+  return TestHub.start({ config: { outboundAllowPrivate: true, ...config } });
+}
+
+/** A fresh browser (an empty cookie jar) that reaches the hub at the origin it believes it has. */
+export const testBrowser = (hub: TestHub): TestBrowser => new TestBrowser({ [TEST_ORIGIN]: hub.url });
+
+/** Rows of the tables a refused sign-in must leave alone. */
+export async function signInRowCounts(hub: TestHub): Promise<Record<'users' | 'sessions' | 'identities', number>> {
+  const { db } = hub.services;
+  const count = async (table: string) => Number((await db(table).count({ n: '*' }))[0]!.n);
+  return {
+    users: await count('users'),
+    sessions: await count('login_sessions'),
+    identities: await count('user_identities'),
+  };
+}
 
 /** Configures an identity provider on the hub as `hub identity-provider set` does (http allowed: loopback). */
 export async function setProvider(
@@ -70,4 +90,21 @@ export async function signInThrough(
   const authorization = await startSignIn(browser, providerId, returnTo);
   const callback = await signInAtProvider(browser, authorization, login);
   return browser.request(callback);
+}
+
+const CLIENT_SECRET = 'oidc-client-secret-for-tests';
+
+/**
+ * A hub that lets people sign in through one real OpenID Provider on loopback, configured under
+ * each of `providerIds` (the same accounts behind every one). Stop both when done.
+ */
+export async function hubWithOpenIdProvider(providerIds: string[]): Promise<{ hub: TestHub; idp: TestOpenIdProvider }> {
+  const hub = await TestHub.start({ config: { outboundAllowPrivate: true, signInRatePerMinute: 10_000 } });
+  const idp = await TestOpenIdProvider.start({
+    clientId: 'hub',
+    clientSecret: CLIENT_SECRET,
+    redirectUris: providerIds.map((id) => `${TEST_ORIGIN}/auth/${id}/callback`),
+  });
+  for (const id of providerIds) await setProvider(hub, { id, kind: 'oidc', issuer: idp.issuer }, CLIENT_SECRET);
+  return { hub, idp };
 }

@@ -8,6 +8,7 @@ import { migrateLatest } from '../../src/db/migrate.js';
 import { createApp, type AppOptions } from '../../src/http/app.js';
 import { appServerOptions } from '../../src/http/platform/server-objects.js';
 import { createLogger } from '../../src/log/logger.js';
+import { OutboundClient, type Resolver } from '../../src/outbound/client.js';
 import type { OperationId } from '../../src/api/types.js';
 import type { OrgRole } from '../../src/orgs/store.js';
 import { OrganizationStore } from '../../src/orgs/store.js';
@@ -23,6 +24,15 @@ import { createTestDatabase, type TestDatabase } from './database.js';
 import { expectAnswerByContract } from './response-contract.js';
 
 export type { HttpResult };
+
+/**
+ * How the test server resolves the names in URLs it calls out to: `localhost` is loopback and no
+ * other name resolves, so no test sends a DNS query or a packet beyond this machine.
+ */
+const loopbackResolver: Resolver = async (hostname) => {
+  if (hostname === 'localhost') return [{ address: '127.0.0.1', family: 4 }];
+  throw Object.assign(new Error(`${hostname} is not resolved in tests`), { code: 'ENOTFOUND' });
+};
 
 /** The origin the test server believes it is served from (the CSRF check compares against it). */
 export const TEST_ORIGIN = 'http://hub.test';
@@ -69,10 +79,14 @@ export class TestHub {
       ...loadConfig({}),
       dataDir: database.dataDir,
       baseUrl: TEST_ORIGIN,
+      // Every test calls from 127.0.0.1 on a clock that stands still; the tests of these limits set them.
+      signInRatePerMinute: 100_000,
+      authFailureRatePerMinute: 100_000,
       ...options.config,
     };
     const logger = createLogger({ level: 'info', destination: sink });
-    const services = createServices({ config, db: database.db, readers: database.readers, clock, logger });
+    const outbound = new OutboundClient({ allowPrivate: config.outboundAllowPrivate, resolver: loopbackResolver });
+    const services = createServices({ config, db: database.db, readers: database.readers, clock, logger, outbound });
     const app = createApp(services, options.app);
     // Made as `hub serve` makes its server, so every API test runs on the same request objects.
     const server: Server = await new Promise((resolve) => {
@@ -179,7 +193,7 @@ export class TestHub {
       const user = await users.ensure(trx, { imOpenId, displayName: imOpenId }, clock.now());
       await new OrganizationStore().insertMembership(
         trx,
-        { organizationId: orgId, userId: user.id, role },
+        { organizationId: orgId, userId: user.id, role, profile: { displayName: imOpenId } },
         clock.now(),
       );
     });

@@ -22,7 +22,7 @@ test.beforeEach(async ({ page }) => {
 });
 
 const row = (page: Page, dimension: string) => page.locator(`tr[data-dimension="${dimension}"]`);
-/** The row's cells: dimension, ceiling, organization limit, effective, actions. */
+/** The row's cells: dimension, ceiling, organization limit, effective, in use, actions. */
 const cell = (page: Page, dimension: string, index: number) => row(page, dimension).locator('td').nth(index);
 
 async function setLimit(page: Page, label: string, amount: string, unit?: string) {
@@ -104,6 +104,26 @@ test("the server's 422 reasons show in the row they belong to, and nothing chang
   await page.reload();
   await expect(cell(page, 'fileSize', 2)).toHaveText('not set');
   await expect(cell(page, 'requestBodySize', 2)).toHaveText('1 MiB');
+});
+
+test('what is in use, against the effective limit; a limit below it is saved with a warning', async ({ page }) => {
+  // The organization has its owner and nothing else yet.
+  await expect(cell(page, 'memberCount', 4)).toContainText('1 of 10,000');
+  await expect(page.getByRole('progressbar', { name: 'Members: 1 in use of 10000' })).toBeAttached();
+  await expect(cell(page, 'processMemory', 4)).toHaveText('not counted here');
+  await expect(page.getByText('Used beyond the limit')).toHaveCount(0);
+
+  await setLimit(page, 'Members', '0');
+  await expect(page.getByText('memberCount: 1 in use, above the limit of 0').first()).toBeVisible();
+  await expect(cell(page, 'memberCount', 2)).toHaveText('0');
+  await expect(cell(page, 'memberCount', 4)).toContainText('over the limit');
+  await expect(page.getByRole('alert').filter({ hasText: 'Used beyond the limit' })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, 'capacity-in-use');
+
+  await page.getByRole('button', { name: 'Clear Members limit' }).click();
+  await expect(cell(page, 'memberCount', 4)).toContainText('1 of 10,000');
+  await expect(page.getByText('Used beyond the limit')).toHaveCount(0);
 });
 
 for (const width of [1280, 390]) {

@@ -52,7 +52,7 @@ test('settings: members may create projects once an admin allows it', async ({ p
   const toggle = page.getByRole('switch', { name: 'Members can create projects' });
   await expect(toggle).not.toBeChecked();
   await toggle.click({ force: true });
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Settings saved')).toBeVisible();
   await page.reload();
   await expect(page.getByRole('switch', { name: 'Members can create projects' })).toBeChecked();
@@ -67,6 +67,6 @@ test('settings: members may create projects once an admin allows it', async ({ p
   await member.close();
 
   await page.getByRole('switch', { name: 'Members can create projects' }).click({ force: true });
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Settings saved')).toBeVisible();
 });

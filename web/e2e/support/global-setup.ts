@@ -54,6 +54,10 @@ export default async function globalSetup() {
     redirectUris: [`${baseUrl}/auth/${E2E_PROVIDER.id}/callback`],
   });
   idp.addAccount('olivia', { name: 'Olivia Owner', email: 'olivia@example.com', email_verified: true });
+  // Invitees (invitations.spec.ts): people with no membership until they accept a link.
+  idp.addAccount('ivy', { name: 'Ivy Invitee', email: 'ivy@example.com', email_verified: true });
+  idp.addAccount('walt', { name: 'Walt Visitor', email: 'walt@example.com', email_verified: true });
+  idp.addAccount('wendy', { name: 'Wendy Visitor', email: 'wendy@example.com', email_verified: true });
   const logDir = fileURLToPath(new URL('../../../.ci-out/playwright/', import.meta.url));
   mkdirSync(logDir, { recursive: true });
   const log = createWriteStream(join(logDir, 'server.log'));

@@ -16,7 +16,8 @@ export type Seed = {
 
 export async function seed(hub: (args: string[]) => string): Promise<Seed> {
   hub(['org', 'create', 'acme', '--name', 'Acme Corp', '--owner', 'olivia', '--owner-name', 'Olivia Owner']);
-  hub(['org', 'create', 'beta', '--name', 'Beta Labs', '--owner', 'olivia']);
+  // Each organization names its people itself (until they sign in through a provider): beta too.
+  hub(['org', 'create', 'beta', '--name', 'Beta Labs', '--owner', 'olivia', '--owner-name', 'Olivia Owner']);
   const owner = await apiAs('olivia');
   const org = '/api/org/acme';
   await owner.call('POST', `${org}/members`, { imOpenId: 'adam', displayName: 'Adam Admin', role: 'ADMIN' });

@@ -21,6 +21,12 @@ export const router = createBrowserRouter([
     lazy: () => import('./routes/sign-in'),
   },
   {
+    path: '/invite/:token',
+    HydrateFallback: PageLoader,
+    ErrorBoundary: RouteError,
+    lazy: () => import('./routes/invite'),
+  },
+  {
     path: '/o/:orgSlug',
     HydrateFallback: PageLoader,
     ErrorBoundary: RouteError,
@@ -45,6 +51,7 @@ export const router = createBrowserRouter([
           { path: 'agents/library', lazy: () => import('./routes/org/agent-library') },
           { path: 'tokens', lazy: () => import('./routes/org/tokens') },
           { path: 'audit', lazy: () => import('./routes/org/audit') },
+          { path: 'webhooks', lazy: () => import('./routes/org/webhooks') },
           { path: '*', lazy: () => import('./routes/not-found') },
         ],
       },

@@ -2,6 +2,7 @@
 import { Anchor, Container, Stack, Text, Title } from '@mantine/core';
 import { redirect, useLoaderData } from 'react-router';
 import { getMeQueryOptions } from '../../features/auth/api/get-me';
+import { MyInvitations } from '../../features/invitations/components/my-invitations';
 import { homePath } from '../../lib/authorization';
 import { queryClient } from '../../lib/query-client';
 
@@ -19,10 +20,8 @@ export function Component() {
     <Container size="sm" py="xl" component="main">
       <Stack>
         <Title order={1}>Org Admin</Title>
-        <Text>
-          Signed in as {name}, but you are not an active member of any organization. Ask an organization's admin to add
-          you.
-        </Text>
+        <Text>Signed in as {name}, but you are not an active member of any organization.</Text>
+        <MyInvitations />
         <Anchor href="/openapi.yaml">The API contract</Anchor>
       </Stack>
     </Container>

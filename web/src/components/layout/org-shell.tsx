@@ -32,6 +32,7 @@ const ADMIN_NAV = [
   { to: 'agents/library', label: 'Agent library' },
   { to: 'tokens', label: 'API tokens' },
   { to: 'audit', label: 'Audit log' },
+  { to: 'webhooks', label: 'Webhooks' },
   { to: 'settings', label: 'Settings' },
 ];
 const MEMBER_NAV = [

@@ -18,13 +18,6 @@ const REACHED_OUTSIDE_THE_CLIENT: Record<string, string> = {
   login: 'the one-time link `hub login-link` prints opens /auth/login in the browser, which lands in the app',
   startSignIn: "the sign-in page's provider buttons are links to /auth/{providerId}/start, a navigation",
   finishSignIn: 'the identity provider redirects the browser to /auth/{providerId}/callback',
-  // Not yet on a screen: the admin app's Invite dialog, pending list and /invite/{token} page are still to be
-  // built. Until then these are reached through the API, the SDK and `hub invite`.
-  createInvitation: 'no screen yet: the API, the SDK and `hub invite`',
-  listInvitations: 'no screen yet: the API and the SDK',
-  revokeInvitation: 'no screen yet: the API and the SDK',
-  getInvitation: 'no screen yet: the API and the SDK',
-  acceptInvitation: 'no screen yet: the API and the SDK',
 };
 
 function sources(dir: string): string[] {

@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
 import { getMeQueryOptions } from '../../../features/auth/api/get-me';
+import { InviteButton } from '../../../features/invitations/components/invite-dialog';
+import { InvitationsList } from '../../../features/invitations/components/invitations-list';
 import { getMembersQueryOptions } from '../../../features/members/api/get-members';
 import { AddMemberForm } from '../../../features/members/components/add-member-form';
 import { MembersTable } from '../../../features/members/components/members-table';
@@ -17,8 +19,11 @@ export async function loader({ params }: LoaderFunctionArgs) {
 export function Component() {
   return (
     <>
-      <PageHeader title="Members" />
+      <PageHeader title="Members">
+        <InviteButton />
+      </PageHeader>
       <AddMemberForm />
+      <InvitationsList />
       <MembersTable />
     </>
   );

@@ -4,6 +4,7 @@ import { getMeQueryOptions } from '../../../features/auth/api/get-me';
 import { getSettingsQueryOptions } from '../../../features/settings/api/get-settings';
 import { getOrganizationQueryOptions } from '../../../features/settings/api/get-organization';
 import { OrganizationCard } from '../../../features/settings/components/organization-card';
+import { AutoJoinForm } from '../../../features/settings/components/auto-join-form';
 import { SettingsForm } from '../../../features/settings/components/settings-form';
 import { requireOrgAdmin } from '../../../lib/authorization';
 import { queryClient } from '../../../lib/query-client';
@@ -24,6 +25,7 @@ export function Component() {
       <PageHeader title="Settings" />
       <OrganizationCard />
       <SettingsForm />
+      <AutoJoinForm />
     </>
   );
 }

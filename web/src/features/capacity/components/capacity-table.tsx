@@ -1,10 +1,22 @@
-import { Alert, Button, Code, Group, NativeSelect, NumberInput, Stack, Table, Text } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Code,
+  Group,
+  List,
+  NativeSelect,
+  NumberInput,
+  Progress,
+  Stack,
+  Table,
+  Text,
+} from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { QueryError } from '../../../components/query-error';
 import { ScrollRegion } from '../../../components/scroll-region';
 import { errorCode, errorMessage, type Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
-import { notifySuccess } from '../../../lib/notify';
+import { notifySuccess, notifyWarning } from '../../../lib/notify';
 import { bestInputUnit, formatQuantity, inputUnits, toBaseUnit } from '../../../lib/units';
 import { useCapacityPolicy } from '../api/get-capacity-policy';
 import { useUpdateCapacityPolicy } from '../api/update-capacity-policy';
@@ -35,6 +47,43 @@ function Amount({ value, dimension, none }: { value: number | null; dimension: D
   );
 }
 
+/**
+ * What is in use against the effective limit, as a number and a bar, for the dimensions this
+ * service counts. The bar's colour repeats what the words say (near, over), so it reads without
+ * it; the words keep the text colour, which has the contrast on every row of both schemes.
+ */
+function InUse({ row, label }: { row: Row; label: string }) {
+  if (row.inUse === null)
+    return (
+      <Text size="xs" c="dimmed">
+        not counted here
+      </Text>
+    );
+  const limit = row.effective ?? 0;
+  const share = limit > 0 ? Math.min(100, (row.inUse / limit) * 100) : 100;
+  const over = row.inUse > limit;
+  const state = over ? 'over the limit' : share >= 80 ? 'near the limit' : undefined;
+  return (
+    <Stack gap={4}>
+      <Text size="sm">
+        {row.inUse.toLocaleString('en-US')} of {limit.toLocaleString('en-US')}
+      </Text>
+      <Progress.Root size="sm">
+        <Progress.Section
+          value={share}
+          color={over ? 'red' : state ? 'yellow' : 'blue'}
+          aria-label={`${label}: ${row.inUse} in use of ${limit}${state ? `, ${state}` : ''}`}
+        />
+      </Progress.Root>
+      {state && (
+        <Text size="xs" fw={600}>
+          {state}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
 /** One dimension: its numbers, and an inline editor for the organization's own limit. */
 function DimensionRow({ row }: { row: Row }) {
   const { org } = useOrg();
@@ -57,9 +106,11 @@ function DimensionRow({ row }: { row: Row }) {
     mutation.mutate(
       { params: { path: { orgSlug: org.slug } }, body: { limits: { [row.dimension]: value } } },
       {
-        onSuccess: () => {
+        onSuccess: (policy) => {
           setEditing(false);
-          notifySuccess(done);
+          const warning = policy.warnings.find((w) => w.dimension === row.dimension);
+          if (warning) notifyWarning(`${done}. ${warning.message}`);
+          else notifySuccess(done);
         },
         onError: setRefusal,
       },
@@ -149,6 +200,9 @@ function DimensionRow({ row }: { row: Row }) {
           </Text>
         </Table.Td>
         <Table.Td>
+          <InUse row={row} label={info.label} />
+        </Table.Td>
+        <Table.Td>
           <Group gap="xs" wrap="nowrap">
             {editing ? (
               <>
@@ -183,7 +237,7 @@ function DimensionRow({ row }: { row: Row }) {
       </Table.Tr>
       {refusal !== null && (
         <Table.Tr>
-          <Table.Td colSpan={5}>
+          <Table.Td colSpan={6}>
             <Alert
               id={errorId}
               color="red"
@@ -203,7 +257,10 @@ function DimensionRow({ row }: { row: Row }) {
   );
 }
 
-/** All 23 dimensions: the operator's ceiling, the organization's limit (editable, clearable) and the effective one. */
+/**
+ * All 23 dimensions: the operator's ceiling, the organization's limit (editable, clearable), the
+ * effective one, and what is in use of the dimensions this service counts.
+ */
 export function CapacityTable() {
   const { org } = useOrg();
   const policy = useCapacityPolicy(org.slug);
@@ -215,19 +272,29 @@ export function CapacityTable() {
         raise it. Your organization may set a lower limit of its own. The effective limit is the lower of the two, and
         the ceiling when you set none. Sizes are in binary units (1 KiB = 1024 bytes).
       </Alert>
+      {policy.data && policy.data.warnings.length > 0 && (
+        <Alert color="orange" title="Used beyond the limit">
+          <List size="sm">
+            {policy.data.warnings.map((w) => (
+              <List.Item key={w.dimension}>{w.message}</List.Item>
+            ))}
+          </List>
+        </Alert>
+      )}
       {policy.isPending ? (
         <Text size="sm" c="dimmed">
           Loading…
         </Text>
       ) : (
         <ScrollRegion label="Capacity limits">
-          <Table striped miw={860} aria-label="Capacity limits" verticalSpacing="xs">
+          <Table striped miw={1000} aria-label="Capacity limits" verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Dimension</Table.Th>
                 <Table.Th w={130}>Platform ceiling</Table.Th>
                 <Table.Th w={220}>Organization limit</Table.Th>
                 <Table.Th w={130}>Effective</Table.Th>
+                <Table.Th w={140}>In use</Table.Th>
                 <Table.Th w={170}>Actions</Table.Th>
               </Table.Tr>
             </Table.Thead>

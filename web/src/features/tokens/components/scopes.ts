@@ -14,6 +14,7 @@ export const AREAS = [
   { area: 'capacity', label: 'Capacity', covers: 'capacity limits' },
   { area: 'agents', label: 'Agents', covers: 'roles, skills, the library, models' },
   { area: 'audit', label: 'Audit log', covers: 'audit events' },
+  { area: 'webhooks', label: 'Webhooks', covers: 'webhook endpoints and their deliveries' },
 ] as const;
 export type Area = (typeof AREAS)[number]['area'];
 

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { type AuditEventRecord, auditEventProjection } from '../audit/projection.js';
+import type { Executor } from '../db/unit-of-work.js';
+import { subscribes } from './events.js';
+import { type NewDelivery, WebhookStore } from './store.js';
+
+// Stores hold no state: one serves every transaction.
+const store = new WebhookStore();
+
+/** The body of a delivery (Standard Webhooks' `{type, timestamp, data}`). */
+export const deliveryPayload = (type: string, timestamp: string, data: unknown): string =>
+  JSON.stringify({ type, timestamp, data });
+
+/** A new delivery of `payload` to one endpoint, due at `at`; `messageId` is kept by a redelivery. */
+export const newDelivery = (
+  webhook: { id: string; organizationId: string },
+  event: string,
+  payload: string,
+  at: string,
+  messageId = `msg_${randomUUID()}`,
+): NewDelivery => ({
+  id: randomUUID(),
+  organizationId: webhook.organizationId,
+  webhookId: webhook.id,
+  messageId,
+  event,
+  payload,
+  at,
+});
+
+/**
+ * Writes one delivery of an audit event per active endpoint of its organization that subscribes
+ * to its action, in the transaction that writes the event: a change that rolls back leaves no
+ * delivery, and one that commits cannot lose its deliveries. `data` is the event as the audit
+ * log shows it, secrets already redacted.
+ */
+export async function enqueueDeliveries(trx: Executor, event: Omit<AuditEventRecord, 'seq'>): Promise<void> {
+  const endpoints = await store.active(trx, event.organization_id);
+  const matching = endpoints.filter((endpoint) => subscribes(JSON.parse(endpoint.events) as string[], event.action));
+  if (matching.length === 0) return;
+  const payload = deliveryPayload(event.action, event.at, auditEventProjection.toApi({ ...event, seq: 0 }));
+  await store.insertDeliveries(
+    trx,
+    matching.map(({ id }) =>
+      newDelivery({ id, organizationId: event.organization_id }, event.action, payload, event.at),
+    ),
+  );
+}

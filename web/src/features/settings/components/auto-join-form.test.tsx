@@ -1,0 +1,68 @@
+import { screen, waitFor } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import type { Schemas } from '../../../lib/api-client';
+import { errorBody, ORG_SLUG, renderInOrg } from '../../../test/render';
+import { server } from '../../../test/server';
+import { AutoJoinForm } from './auto-join-form';
+
+type Settings = Schemas['OrgSettings'];
+
+function settingsServer(initial: Settings, refuse?: { code: string; message: string }) {
+  let settings = initial;
+  const sent: unknown[] = [];
+  server.use(
+    http.get('/auth/providers', () =>
+      HttpResponse.json({ providers: [{ id: 'corp', label: 'Corp SSO', kind: 'oidc' }] }),
+    ),
+    http.get(`/api/org/${ORG_SLUG}/settings`, () => HttpResponse.json(settings)),
+    http.patch(`/api/org/${ORG_SLUG}/settings`, async ({ request }) => {
+      const body = (await request.json()) as Schemas['UpdateOrgSettingsRequest'];
+      sent.push(body);
+      if (refuse) return HttpResponse.json(errorBody(refuse.code, refuse.message), { status: 400 });
+      settings = {
+        ...settings,
+        autoJoin: body.autoJoin ? { emailDomains: [], tenantKeys: [], ...body.autoJoin } : null,
+      };
+      return HttpResponse.json(settings);
+    }),
+  );
+  return { sent };
+}
+
+describe('AutoJoinForm', () => {
+  it('is off by default; turned on with a provider, domains and tenant keys, it is saved', async () => {
+    const { sent } = settingsServer({ membersCanCreateProjects: false, autoJoin: null });
+    const { user } = renderInOrg(<AutoJoinForm />, { role: 'ADMIN' });
+    const toggle = await screen.findByRole('switch', { name: /Let people join as MEMBER/ });
+    await waitFor(() => expect(toggle).toBeEnabled());
+    expect(toggle).not.toBeChecked();
+    await user.click(toggle);
+    await user.click(screen.getByRole('combobox', { name: 'Identity provider' }));
+    await user.click(await screen.findByRole('option', { name: 'Corp SSO' }));
+    await user.type(screen.getByRole('combobox', { name: 'Email domains' }), 'example.com{enter}');
+    await user.type(screen.getByRole('combobox', { name: 'Tenant keys' }), 't-1{enter}');
+    await user.click(screen.getByRole('button', { name: 'Save automatic membership' }));
+    expect(await screen.findByText('Automatic membership saved')).toBeInTheDocument();
+    expect(sent).toEqual([
+      { autoJoin: { providerId: 'corp', emailDomains: ['example.com'], tenantKeys: ['t-1'], role: 'MEMBER' } },
+    ]);
+  });
+
+  it('shows the saved rule, and the server’s message when a change is refused', async () => {
+    const message = '/body/autoJoin/emailDomains/1 "*.example.com" is not a bare domain such as example.com.';
+    settingsServer(
+      {
+        membersCanCreateProjects: false,
+        autoJoin: { providerId: 'corp', emailDomains: ['example.com'], tenantKeys: [], role: 'MEMBER' },
+      },
+      { code: 'validation_failed', message },
+    );
+    const { user } = renderInOrg(<AutoJoinForm />, { role: 'ADMIN' });
+    expect(await screen.findByText('example.com')).toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: /Let people join as MEMBER/ })).toBeChecked();
+    await user.type(screen.getByRole('combobox', { name: 'Email domains' }), '*.example.com{enter}');
+    await user.click(screen.getByRole('button', { name: 'Save automatic membership' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+  });
+});

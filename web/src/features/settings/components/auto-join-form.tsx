@@ -1,0 +1,145 @@
+import { Alert, Button, Group, Paper, Select, Stack, Switch, TagsInput, Text, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { QueryError } from '../../../components/query-error';
+import { errorMessage, type Schemas } from '../../../lib/api-client';
+import { useOrg } from '../../../lib/authorization';
+import { notifySuccess } from '../../../lib/notify';
+import { useSignInProviders } from '../../auth/api/get-sign-in-providers';
+import { useSettings } from '../api/get-settings';
+import { useUpdateSettings } from '../api/update-settings';
+
+type AutoJoin = Schemas['AutoJoin'];
+interface Draft {
+  on: boolean;
+  providerId: string | null;
+  emailDomains: string[];
+  tenantKeys: string[];
+}
+
+const draftOf = (rule: AutoJoin | null): Draft => ({
+  on: rule !== null,
+  providerId: rule?.providerId ?? null,
+  emailDomains: rule?.emailDomains ?? [],
+  tenantKeys: rule?.tenantKeys ?? [],
+});
+
+/**
+ * Automatic membership: people who sign in through the chosen provider with a verified email at
+ * one of the domains, or from one of the tenants, join as MEMBER. The server checks the domains
+ * and the provider; its message is shown when it refuses.
+ */
+export function AutoJoinForm() {
+  const { org } = useOrg();
+  const settings = useSettings(org.slug);
+  const providers = useSignInProviders();
+  const update = useUpdateSettings();
+  const [draft, setDraft] = useState<Draft>(draftOf(null));
+  const [noProvider, setNoProvider] = useState(false);
+  useEffect(() => {
+    if (settings.data) setDraft(draftOf(settings.data.autoJoin));
+  }, [settings.data]);
+  if (settings.isError) return <QueryError error={settings.error} />;
+  const saved = draftOf(settings.data?.autoJoin ?? null);
+  const dirty = settings.data !== undefined && JSON.stringify(draft) !== JSON.stringify(saved);
+  const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+  const providerOptions = (providers.data?.providers ?? []).map((p) => ({ value: p.id, label: p.label }));
+  // A rule may name a provider the operator has since turned off: keep it visible.
+  if (draft.providerId && !providerOptions.some((p) => p.value === draft.providerId)) {
+    providerOptions.push({ value: draft.providerId, label: `${draft.providerId} (not offered at sign-in)` });
+  }
+  const body = draft.on
+    ? {
+        autoJoin: {
+          providerId: draft.providerId ?? '',
+          emailDomains: draft.emailDomains,
+          tenantKeys: draft.tenantKeys,
+          role: 'MEMBER' as const,
+        },
+      }
+    : { autoJoin: null };
+  return (
+    <Paper
+      withBorder
+      p="md"
+      mt="md"
+      component="form"
+      aria-labelledby="auto-join-title"
+      onSubmit={(e: React.FormEvent) => {
+        e.preventDefault();
+        setNoProvider(draft.on && !draft.providerId);
+        if (draft.on && !draft.providerId) return;
+        update.mutate(
+          { params: { path: { orgSlug: org.slug } }, body },
+          { onSuccess: () => notifySuccess('Automatic membership saved') },
+        );
+      }}
+    >
+      <Stack>
+        <Title order={2} size="h4" id="auto-join-title">
+          Automatic membership
+        </Title>
+        <Switch
+          label="Let people join as MEMBER when they sign in"
+          description={
+            'Someone signing in through the provider below whose verified email is at one of the domains, ' +
+            'or whose account belongs to one of the tenants, becomes a MEMBER. Someone whose membership was ' +
+            'revoked is not added again.'
+          }
+          checked={draft.on}
+          disabled={settings.isPending}
+          onChange={(e) => set({ on: e.currentTarget.checked })}
+        />
+        {draft.on && (
+          <>
+            <Select
+              label="Identity provider"
+              placeholder={providers.isPending ? 'Loading providers…' : 'Choose a provider'}
+              data={providerOptions}
+              value={draft.providerId}
+              onChange={(providerId) => set({ providerId })}
+              error={noProvider ? 'Choose the provider people sign in through' : undefined}
+              required
+            />
+            {providers.isSuccess && providers.data.providers.length === 0 && (
+              <Text size="sm" c="dimmed">
+                No identity provider is configured; the hub's operator adds one with hub identity-provider set.
+              </Text>
+            )}
+            {providers.isError && (
+              <Text size="sm" c="red">
+                The providers did not load: {errorMessage(providers.error)}
+              </Text>
+            )}
+            <TagsInput
+              label="Email domains"
+              description="Bare domains such as example.com (no wildcard, no @). Press Enter after each."
+              value={draft.emailDomains}
+              onChange={(emailDomains) => set({ emailDomains })}
+            />
+            <TagsInput
+              label="Tenant keys"
+              description="The provider's tenant ids (Lark tenant_key). Press Enter after each."
+              value={draft.tenantKeys}
+              onChange={(tenantKeys) => set({ tenantKeys })}
+            />
+          </>
+        )}
+        {update.isError && (
+          <Alert color="red" title="Not saved" role="alert">
+            {errorMessage(update.error)}
+          </Alert>
+        )}
+        <Group>
+          <Button type="submit" loading={update.isPending} disabled={!dirty}>
+            Save automatic membership
+          </Button>
+          {dirty && (
+            <Text size="sm" c="dimmed">
+              Unsaved change
+            </Text>
+          )}
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,53 @@
+import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { errorMessage, type Schemas } from '../../../lib/api-client';
+import { useOrg } from '../../../lib/authorization';
+import { notifySuccess } from '../../../lib/notify';
+import { useUpdateWebhook } from '../api/webhooks';
+import { WebhookFields, type WebhookFormValues, webhookValidation } from './webhook-fields';
+
+/** Changes an endpoint's URL, description and events. */
+export function EditWebhookDialog({ webhook, onClose }: { webhook: Schemas['Webhook']; onClose: () => void }) {
+  const { org } = useOrg();
+  const update = useUpdateWebhook();
+  const form = useForm<WebhookFormValues>({
+    initialValues: { url: webhook.url, description: webhook.description, events: webhook.events },
+    validate: webhookValidation,
+  });
+  const submit = form.onSubmit((values) =>
+    update.mutate(
+      {
+        params: { path: { orgSlug: org.slug, webhookId: webhook.id } },
+        body: { url: values.url.trim(), description: values.description.trim(), events: values.events },
+      },
+      {
+        onSuccess: () => {
+          notifySuccess('Endpoint saved');
+          onClose();
+        },
+      },
+    ),
+  );
+  return (
+    <Modal opened onClose={onClose} title="Edit endpoint" centered closeButtonProps={{ 'aria-label': 'Close' }}>
+      <form onSubmit={submit}>
+        <Stack gap="sm">
+          <WebhookFields form={form} />
+          {update.isError && (
+            <Alert color="red" title="The endpoint was not saved" role="alert">
+              {errorMessage(update.error)}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={update.isPending}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
