@@ -1,9 +1,19 @@
 import { Table, Text } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useRef } from 'react';
+import { tableWidth, WIDE_ONLY } from '../lib/narrow';
 import { ScrollRegion } from './scroll-region';
 
-export type Column<T> = { key: string; header: ReactNode; render: (row: T) => ReactNode; width?: number | string };
+export type Column<T> = {
+  key: string;
+  header: ReactNode;
+  render: (row: T) => ReactNode;
+  width?: number | string;
+  /** Dropped on a phone (lib/narrow.ts): not the key column nor an action. */
+  wideOnly?: boolean;
+};
+
+const shownOn = (column: { wideOnly?: boolean }) => (column.wideOnly ? WIDE_ONLY : {});
 
 /**
  * A table that renders only the rows in view (plus a margin), so 20,000 rows cost what 30 do.
@@ -41,11 +51,18 @@ export function VirtualTable<T>({
   const paddingBottom = items.length ? virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
   return (
     <ScrollRegion ref={scrollRef} label={label} style={{ maxHeight }}>
-      <Table stickyHeader striped highlightOnHover miw={minWidth} aria-label={label} aria-rowcount={rows.length + 1}>
+      <Table
+        stickyHeader
+        striped
+        highlightOnHover
+        miw={tableWidth(minWidth)}
+        aria-label={label}
+        aria-rowcount={rows.length + 1}
+      >
         <Table.Thead>
           <Table.Tr>
             {columns.map((c) => (
-              <Table.Th key={c.key} w={c.width}>
+              <Table.Th key={c.key} w={c.width} {...shownOn(c)}>
                 {c.header}
               </Table.Th>
             ))}
@@ -74,7 +91,9 @@ export function VirtualTable<T>({
                 aria-rowindex={item.index + 2}
               >
                 {columns.map((c) => (
-                  <Table.Td key={c.key}>{c.render(row)}</Table.Td>
+                  <Table.Td key={c.key} {...shownOn(c)}>
+                    {c.render(row)}
+                  </Table.Td>
                 ))}
               </Table.Tr>
             );

@@ -18,6 +18,7 @@ import type { ReactNode } from 'react';
 import { NavLink as RouterNavLink, useNavigate } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout';
 import { homePath, isOrgAdmin, useOrg } from '../../lib/authorization';
+import { MAIN_ID, SkipLink } from './skip-link';
 
 const ADMIN_NAV = [
   { to: 'members', label: 'Members' },
@@ -89,50 +90,56 @@ export function OrgShell({ children }: { children: ReactNode }) {
   const nav = isOrgAdmin(org.role) ? ADMIN_NAV : MEMBER_NAV;
   const base = `/o/${encodeURIComponent(org.slug)}`;
   return (
-    <AppShell
-      header={{ height: 60 }}
-      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
-      padding="md"
-    >
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group wrap="nowrap" gap="sm" miw={0}>
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
-            <Text fw={700} visibleFrom="xs">
-              Org Admin
-            </Text>
-            <OrgSwitcher />
+    <>
+      <SkipLink />
+      <AppShell
+        header={{ height: 60 }}
+        navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+        padding="md"
+      >
+        <AppShell.Header>
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            <Group wrap="nowrap" gap="sm" miw={0}>
+              <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+              <Text fw={700} visibleFrom="xs">
+                Org Admin
+              </Text>
+              <OrgSwitcher />
+            </Group>
+            <ColorSchemeToggle />
           </Group>
-          <ColorSchemeToggle />
-        </Group>
-      </AppShell.Header>
-      <AppShell.Navbar p="sm" aria-label="Main">
-        <AppShell.Section grow component={ScrollArea} type="auto">
-          {nav.map((item) => (
-            <NavLink
-              key={item.to}
-              component={RouterNavLink}
-              to={`${base}/${item.to}`}
-              label={item.label}
-              onClick={close}
-            />
-          ))}
-        </AppShell.Section>
-        <AppShell.Section>
-          <Stack gap={4} pt="sm">
-            <Text size="sm" fw={600} data-testid="signed-in-user">
-              {me.user.displayName}
-            </Text>
-            <Text size="xs" c="dimmed">
-              {me.user.imOpenId} · {org.role}
-            </Text>
-            <Button variant="default" size="xs" loading={logout.isPending} onClick={() => logout.mutate({})}>
-              Sign out
-            </Button>
-          </Stack>
-        </AppShell.Section>
-      </AppShell.Navbar>
-      <AppShell.Main>{children}</AppShell.Main>
-    </AppShell>
+        </AppShell.Header>
+        <AppShell.Navbar p="sm" aria-label="Main">
+          <AppShell.Section grow component={ScrollArea} type="auto">
+            {nav.map((item) => (
+              <NavLink
+                key={item.to}
+                component={RouterNavLink}
+                to={`${base}/${item.to}`}
+                label={item.label}
+                onClick={close}
+              />
+            ))}
+          </AppShell.Section>
+          <AppShell.Section>
+            <Stack gap={4} pt="sm">
+              <Text size="sm" fw={600} data-testid="signed-in-user">
+                {me.user.displayName}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {me.user.imOpenId} · {org.role}
+              </Text>
+              <Button variant="default" size="xs" loading={logout.isPending} onClick={() => logout.mutate({})}>
+                Sign out
+              </Button>
+            </Stack>
+          </AppShell.Section>
+        </AppShell.Navbar>
+        {/* tabIndex -1: the skip link focuses the page itself; Tab then goes on from there. */}
+        <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
+          {children}
+        </AppShell.Main>
+      </AppShell>
+    </>
   );
 }

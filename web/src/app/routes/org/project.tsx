@@ -1,3 +1,4 @@
+import { formatDate } from '../../../lib/format';
 /**
  * `/o/{slug}/projects/{id}`: detail, sessions and team access. A member without a grant is sent
  * to My projects with a notice (spec, Errors 3) instead of an error page.
@@ -75,7 +76,7 @@ export function Component() {
     <>
       {crumbs}
       <PageHeader title={p.name}>
-        {p.archivedAt && <Badge color="gray">Archived {new Date(p.archivedAt).toLocaleDateString()}</Badge>}
+        {p.archivedAt && <Badge color="gray">Archived {formatDate(p.archivedAt)}</Badge>}
       </PageHeader>
       <Stack>
         <ProjectDetail project={p} />

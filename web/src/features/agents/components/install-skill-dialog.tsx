@@ -1,3 +1,4 @@
+import { formatCount } from '../../../lib/units';
 import { Alert, Button, Checkbox, Group, Modal, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
@@ -190,8 +191,8 @@ export function InstallSkillDialog({
             <Stack gap={6}>
               <Text size="sm" aria-live="polite">
                 {read.files.length} text file{read.files.length === 1 ? '' : 's'}
-                {read.top ? ` from ${read.top}/` : ''},{' '}
-                {bytes(read.files.map((f) => f.content).join('')).toLocaleString()} bytes.
+                {read.top ? ` from ${read.top}/` : ''}, {formatCount(bytes(read.files.map((f) => f.content).join('')))}{' '}
+                bytes.
               </Text>
               <ScrollRegion label="Files to install" style={{ maxHeight: 180 }}>
                 <Table fz="sm" verticalSpacing={2}>
@@ -200,7 +201,7 @@ export function InstallSkillDialog({
                       <Table.Tr key={f.path}>
                         <Table.Td ff="monospace">{f.path}</Table.Td>
                         <Table.Td ta="right" c="dimmed">
-                          {bytes(f.content).toLocaleString()} B
+                          {formatCount(bytes(f.content))} B
                         </Table.Td>
                       </Table.Tr>
                     ))}
@@ -219,7 +220,7 @@ export function InstallSkillDialog({
               )}
               {tooMany && (
                 <Alert color="red" role="alert">
-                  {read.files.length.toLocaleString()} files: a skill is sent with at most {MAX_FILES} files.
+                  {formatCount(read.files.length)} files: a skill is sent with at most {MAX_FILES} files.
                 </Alert>
               )}
               {read.notText.length > 0 && (

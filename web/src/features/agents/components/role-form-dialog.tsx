@@ -1,3 +1,4 @@
+import { formatCount } from '../../../lib/units';
 import {
   Alert,
   Button,
@@ -198,7 +199,7 @@ export function RoleFormDialog({
           )}
           <Textarea
             label="System prompt"
-            description={`${promptLength.toLocaleString()} of ${PROMPT_MAX.toLocaleString()} characters. Empty: none.`}
+            description={`${formatCount(promptLength)} of ${formatCount(PROMPT_MAX)} characters. Empty: none.`}
             autosize
             minRows={6}
             maxRows={18}

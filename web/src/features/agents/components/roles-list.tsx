@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../../lib/format';
 import { ActionIcon, Badge, Button, Group, Menu, Stack, Text } from '@mantine/core';
 import { ListToolbar } from './list-toolbar';
 import { useDeferredValue, useMemo, useState } from 'react';
@@ -111,7 +112,7 @@ export function RolesList() {
               </Badge>
             )}
             {r.disabledAt && (
-              <Badge size="sm" color="gray" variant="outline" title={new Date(r.disabledAt).toLocaleString()}>
+              <Badge size="sm" color="gray" variant="outline" title={formatDateTime(r.disabledAt)}>
                 disabled
               </Badge>
             )}
@@ -135,9 +136,10 @@ export function RolesList() {
           </Text>
         ),
     },
-    { key: 'tools', header: 'Tools', width: 160, render: (r) => toolsText(r.tools) },
+    { key: 'tools', wideOnly: true, header: 'Tools', width: 160, render: (r) => toolsText(r.tools) },
     {
       key: 'skills',
+      wideOnly: true,
       header: 'Skills',
       width: 180,
       render: (r) =>
@@ -157,6 +159,7 @@ export function RolesList() {
     },
     {
       key: 'folder',
+      wideOnly: true,
       header: 'Folder',
       width: 140,
       render: (r) => <Text size="sm">{folderPath(lib, r.libraryFolderId)}</Text>,

@@ -1,3 +1,4 @@
+import { formatCount } from '../../../lib/units';
 import { Button, Code, Group, Loader, Modal, NativeSelect, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
@@ -43,7 +44,7 @@ export function SkillFilesDialog({ skill, onClose }: { skill: Skill | null; onCl
               label={`File (${list.length})`}
               value={shown.path}
               onChange={(e) => setPath(e.currentTarget.value)}
-              data={list.map((f) => ({ value: f.path, label: `${f.path} · ${bytes(f.content).toLocaleString()} B` }))}
+              data={list.map((f) => ({ value: f.path, label: `${f.path} · ${formatCount(bytes(f.content))} B` }))}
             />
             <ScrollRegion label={`Content of ${shown.path}`} style={{ maxHeight: small ? '60vh' : '55vh' }}>
               <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../../lib/format';
 import { ActionIcon, Badge, Button, CopyButton, Group, Menu, Stack, Text, Tooltip } from '@mantine/core';
 import { ListToolbar } from './list-toolbar';
 import { useDeferredValue, useMemo, useState } from 'react';
@@ -104,7 +105,7 @@ export function SkillsList() {
               {s.name}
             </Text>
             {s.disabledAt && (
-              <Badge size="sm" color="gray" variant="outline" title={new Date(s.disabledAt).toLocaleString()}>
+              <Badge size="sm" color="gray" variant="outline" title={formatDateTime(s.disabledAt)}>
                 disabled
               </Badge>
             )}
@@ -115,10 +116,17 @@ export function SkillsList() {
         </Stack>
       ),
     },
-    { key: 'version', header: 'Version', width: 100, render: (s) => <Text size="sm">{s.version}</Text> },
-    { key: 'digest', header: 'Digest', width: 150, render: (s) => <Digest digest={s.contentDigest} /> },
+    {
+      key: 'version',
+      wideOnly: true,
+      header: 'Version',
+      width: 100,
+      render: (s) => <Text size="sm">{s.version}</Text>,
+    },
+    { key: 'digest', wideOnly: true, header: 'Digest', width: 150, render: (s) => <Digest digest={s.contentDigest} /> },
     {
       key: 'roles',
+      wideOnly: true,
       header: 'Bound roles',
       width: 190,
       render: (s) =>
@@ -138,6 +146,7 @@ export function SkillsList() {
     },
     {
       key: 'folder',
+      wideOnly: true,
       header: 'Folder',
       width: 130,
       render: (s) => <Text size="sm">{folderPath(lib, s.libraryFolderId)}</Text>,

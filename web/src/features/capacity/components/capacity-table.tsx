@@ -14,10 +14,11 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import { QueryError } from '../../../components/query-error';
 import { ScrollRegion } from '../../../components/scroll-region';
+import { tableWidth, WIDE_ONLY } from '../../../lib/narrow';
 import { errorCode, errorMessage, type Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess, notifyWarning } from '../../../lib/notify';
-import { bestInputUnit, formatQuantity, inputUnits, toBaseUnit } from '../../../lib/units';
+import { bestInputUnit, formatCount, formatQuantity, inputUnits, toBaseUnit } from '../../../lib/units';
 import { useCapacityPolicy } from '../api/get-capacity-policy';
 import { useUpdateCapacityPolicy } from '../api/update-capacity-policy';
 import { DIMENSIONS, type Dimension, reasonsByDimension } from '../dimensions';
@@ -39,7 +40,7 @@ function Amount({ value, dimension, none }: { value: number | null; dimension: D
     );
   const { quantity } = DIMENSIONS[dimension];
   const shown = formatQuantity(value, quantity);
-  const exact = quantity === 'bytes' ? `${value.toLocaleString('en-US')} bytes` : undefined;
+  const exact = quantity === 'bytes' ? `${formatCount(value)} bytes` : undefined;
   return (
     <Text size="sm" title={exact}>
       {shown}
@@ -66,7 +67,7 @@ function InUse({ row, label }: { row: Row; label: string }) {
   return (
     <Stack gap={4}>
       <Text size="sm">
-        {row.inUse.toLocaleString('en-US')} of {limit.toLocaleString('en-US')}
+        {formatCount(row.inUse)} of {formatCount(limit)}
       </Text>
       <Progress.Root size="sm">
         <Progress.Section
@@ -149,7 +150,7 @@ function DimensionRow({ row }: { row: Row }) {
             </Text>
           </Stack>
         </Table.Td>
-        <Table.Td>
+        <Table.Td {...WIDE_ONLY}>
           <Amount value={row.platformCeiling} dimension={row.dimension} none="none" />
         </Table.Td>
         <Table.Td>
@@ -193,13 +194,13 @@ function DimensionRow({ row }: { row: Row }) {
             <Amount value={row.organizationLimit} dimension={row.dimension} none="not set" />
           )}
         </Table.Td>
-        <Table.Td>
+        <Table.Td {...WIDE_ONLY}>
           <Amount value={row.effective} dimension={row.dimension} none="none" />
           <Text size="xs" c="dimmed">
             {row.organizationLimit !== null && row.organizationLimit === row.effective ? 'your limit' : 'the ceiling'}
           </Text>
         </Table.Td>
-        <Table.Td>
+        <Table.Td {...WIDE_ONLY}>
           <InUse row={row} label={info.label} />
         </Table.Td>
         <Table.Td>
@@ -287,15 +288,21 @@ export function CapacityTable() {
         </Text>
       ) : (
         <ScrollRegion label="Capacity limits">
-          <Table striped miw={1000} aria-label="Capacity limits" verticalSpacing="xs">
+          <Table striped miw={tableWidth(1000)} aria-label="Capacity limits" verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Dimension</Table.Th>
-                <Table.Th w={130}>Platform ceiling</Table.Th>
-                <Table.Th w={220}>Organization limit</Table.Th>
-                <Table.Th w={130}>Effective</Table.Th>
-                <Table.Th w={140}>In use</Table.Th>
-                <Table.Th w={170}>Actions</Table.Th>
+                <Table.Th w={130} {...WIDE_ONLY}>
+                  Platform ceiling
+                </Table.Th>
+                <Table.Th w={{ sm: 220 }}>Organization limit</Table.Th>
+                <Table.Th w={130} {...WIDE_ONLY}>
+                  Effective
+                </Table.Th>
+                <Table.Th w={140} {...WIDE_ONLY}>
+                  In use
+                </Table.Th>
+                <Table.Th w={{ sm: 170 }}>Actions</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../../lib/format';
 import { Button, Code, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
@@ -5,13 +6,14 @@ import { ConfirmAction } from '../../../components/confirm-action';
 import { MessageRow } from '../../../components/message-row';
 import { QueryError } from '../../../components/query-error';
 import { ScrollRegion } from '../../../components/scroll-region';
+import { tableWidth, WIDE_ONLY } from '../../../lib/narrow';
 import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { useDisableCapabilityConnection } from '../api/disable-capability-connection';
 import { useCapabilityConnections } from '../api/get-capability-connections';
 import { CapabilityConnectionDialog } from './capability-connection-dialog';
-import { formatDate, KeyIdText, StatusBadge, VersionText } from './connection-parts';
+import { KeyIdText, StatusBadge, VersionText } from './connection-parts';
 
 type Row = Schemas['CapabilityConnectionRow'];
 
@@ -66,16 +68,16 @@ export function CapabilityConnections() {
           <QueryError error={list.error} />
         ) : (
           <ScrollRegion label="Capability connections">
-            <Table miw={900} aria-label="Capability connections" verticalSpacing="xs">
+            <Table miw={tableWidth(900)} aria-label="Capability connections" verticalSpacing="xs">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Capability</Table.Th>
-                  <Table.Th>Kind</Table.Th>
-                  <Table.Th>Endpoint</Table.Th>
+                  <Table.Th {...WIDE_ONLY}>Kind</Table.Th>
+                  <Table.Th {...WIDE_ONLY}>Endpoint</Table.Th>
                   <Table.Th>Status</Table.Th>
-                  <Table.Th>Version</Table.Th>
-                  <Table.Th>Key id</Table.Th>
-                  <Table.Th>Updated</Table.Th>
+                  <Table.Th {...WIDE_ONLY}>Version</Table.Th>
+                  <Table.Th {...WIDE_ONLY}>Key id</Table.Th>
+                  <Table.Th {...WIDE_ONLY}>Updated</Table.Th>
                   <Table.Th>Actions</Table.Th>
                 </Table.Tr>
               </Table.Thead>
@@ -96,10 +98,10 @@ export function CapabilityConnections() {
                         </Text>
                       </Stack>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td {...WIDE_ONLY}>
                       <Code>{row.kind}</Code>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td {...WIDE_ONLY}>
                       <Text size="sm" style={{ wordBreak: 'break-all' }} maw={260}>
                         {row.endpointUrl}
                       </Text>
@@ -107,14 +109,14 @@ export function CapabilityConnections() {
                     <Table.Td>
                       <StatusBadge status={row.status} />
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td {...WIDE_ONLY}>
                       <VersionText version={row.activeVersion} />
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td {...WIDE_ONLY}>
                       <KeyIdText keyId={row.keyId} />
                     </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{formatDate(row.updatedAt)}</Text>
+                    <Table.Td {...WIDE_ONLY}>
+                      <Text size="sm">{formatDateTime(row.updatedAt)}</Text>
                     </Table.Td>
                     <Table.Td>
                       <Group gap="xs" wrap="nowrap">

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../../lib/format';
 import {
   Button,
   Code,
@@ -22,15 +23,7 @@ import { notifySuccess } from '../../../lib/notify';
 import { useDisableChatApplication } from '../api/disable-chat-application';
 import { useChatApplication } from '../api/get-chat-application';
 import { usePutChatApplication } from '../api/put-chat-application';
-import {
-  formatDate,
-  KeyIdText,
-  SECRET_INPUT,
-  SecretsNote,
-  StatusBadge,
-  useSecretSubmit,
-  VersionText,
-} from './connection-parts';
+import { KeyIdText, SECRET_INPUT, SecretsNote, StatusBadge, useSecretSubmit, VersionText } from './connection-parts';
 
 function ChatApplicationForm({ creating, onClose }: { creating: boolean; onClose: () => void }) {
   const { org } = useOrg();
@@ -166,7 +159,7 @@ export function ChatApplication() {
               <KeyIdText keyId={connection.keyId} />
             </Field>
             <Field label="Updated">
-              <Text size="sm">{formatDate(connection.updatedAt)}</Text>
+              <Text size="sm">{formatDateTime(connection.updatedAt)}</Text>
             </Field>
           </SimpleGrid>
         )}

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../../lib/format';
 import { Badge, Code, Text } from '@mantine/core';
 import { useDialogAction } from '../../../components/dialog-action';
 import type { Schemas } from '../../../lib/api-client';
@@ -38,7 +39,7 @@ export function KeyIdText({ keyId }: { keyId: string | null }) {
   );
 }
 
-export const formatDate = (iso: string) => new Date(iso).toLocaleString();
+export const formatDate = (iso: string) => formatDateTime(iso);
 
 /** Password fields are filled by the person only; no browser autofill, no saved passwords. */
 export const SECRET_INPUT = { autoComplete: 'off', 'data-1p-ignore': true, 'data-lpignore': 'true' } as const;

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../../lib/format';
 import { Button, Code, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
@@ -5,12 +6,13 @@ import { ConfirmAction } from '../../../components/confirm-action';
 import { MessageRow } from '../../../components/message-row';
 import { QueryError } from '../../../components/query-error';
 import { ScrollRegion } from '../../../components/scroll-region';
+import { tableWidth, WIDE_ONLY } from '../../../lib/narrow';
 import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { useDisableProviderConnection } from '../api/disable-provider-connection';
 import { useProviderConnections } from '../api/get-provider-connections';
-import { formatDate, KeyIdText, StatusBadge, VersionText } from './connection-parts';
+import { KeyIdText, StatusBadge, VersionText } from './connection-parts';
 import { ProviderConnectionDialog } from './provider-connection-dialog';
 
 type Row = Schemas['ProviderConnectionRow'];
@@ -82,15 +84,15 @@ export function ProviderConnections() {
           <QueryError error={list.error} />
         ) : (
           <ScrollRegion label="Provider connections">
-            <Table miw={820} aria-label="Provider connections" verticalSpacing="xs">
+            <Table miw={tableWidth(820)} aria-label="Provider connections" verticalSpacing="xs">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Provider</Table.Th>
-                  <Table.Th>Mode</Table.Th>
+                  <Table.Th {...WIDE_ONLY}>Mode</Table.Th>
                   <Table.Th>Status</Table.Th>
-                  <Table.Th>Version</Table.Th>
-                  <Table.Th>Key id</Table.Th>
-                  <Table.Th>Updated</Table.Th>
+                  <Table.Th {...WIDE_ONLY}>Version</Table.Th>
+                  <Table.Th {...WIDE_ONLY}>Key id</Table.Th>
+                  <Table.Th {...WIDE_ONLY}>Updated</Table.Th>
                   <Table.Th>Actions</Table.Th>
                 </Table.Tr>
               </Table.Thead>
@@ -106,20 +108,20 @@ export function ProviderConnections() {
                         {row.providerId}
                       </Text>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td {...WIDE_ONLY}>
                       <Code>{row.mode}</Code>
                     </Table.Td>
                     <Table.Td>
                       <StatusBadge status={row.status} />
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td {...WIDE_ONLY}>
                       <VersionText version={row.activeVersion} />
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td {...WIDE_ONLY}>
                       <KeyIdText keyId={row.keyId} />
                     </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{formatDate(row.updatedAt)}</Text>
+                    <Table.Td {...WIDE_ONLY}>
+                      <Text size="sm">{formatDateTime(row.updatedAt)}</Text>
                     </Table.Td>
                     <Table.Td>
                       <Actions row={row} onRotate={() => openFor(row.providerId)} />

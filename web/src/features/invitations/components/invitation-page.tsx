@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../../lib/format';
 import { Alert, Badge, Button, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -85,7 +86,7 @@ export function InvitationAcceptance({ token, path, me }: { token: string; path:
       </Text>
       <Text size="sm" c="dimmed">
         Signed in as {me.user.displayName}.
-        {status === 'pending' && ` The link works until ${new Date(expiresAt).toLocaleString()}.`}
+        {status === 'pending' && ` The link works until ${formatDateTime(expiresAt)}.`}
       </Text>
       {unusable ? (
         <Alert color="yellow" title={unusable.title} role="alert">

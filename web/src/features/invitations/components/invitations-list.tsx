@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../../lib/format';
 import { Alert, Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { ConfirmAction } from '../../../components/confirm-action';
@@ -103,7 +104,7 @@ export function InvitationsList() {
                         </Text>
                       )}
                     </Table.Td>
-                    <Table.Td>{new Date(i.expiresAt).toLocaleString()}</Table.Td>
+                    <Table.Td>{formatDateTime(i.expiresAt)}</Table.Td>
                     <Table.Td>{i.createdBy.displayName}</Table.Td>
                     <Table.Td>
                       <RevokeCell invitation={i} />

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../../lib/format';
 import {
   Alert,
   Button,
@@ -80,7 +81,7 @@ export function InviteButton() {
           <Stack>
             <Alert color="yellow" title="Copy the link now">
               You will not see this link again. Send it to the person you invite; it works once, until{' '}
-              {new Date(created.expiresAt).toLocaleString()}.
+              {formatDateTime(created.expiresAt)}.
             </Alert>
             {/* Focusable: a long link may scroll, and a scrolling region must be reachable by keyboard. */}
             <Code block data-testid="invitation-link" tabIndex={0} style={{ wordBreak: 'break-all' }}>

@@ -1,3 +1,4 @@
+import { formatDate } from '../../../lib/format';
 import { Alert, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -39,7 +40,7 @@ export function MyInvitations() {
               <Text fw={500}>{i.organization.name}</Text>
               <Text size="sm" c="dimmed">
                 {i.invitedBy.displayName} invited you as <Badge variant="light">{i.role}</Badge> · until{' '}
-                {new Date(i.expiresAt).toLocaleDateString()}
+                {formatDate(i.expiresAt)}
               </Text>
             </Stack>
             <Button

@@ -1,3 +1,4 @@
+import { formatDate } from '../../../lib/format';
 import { Alert, Group, Loader, NativeSelect, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { ConfirmAction } from '../../../components/confirm-action';
@@ -103,7 +104,13 @@ const columns: Column<Member>[] = [
     ),
   },
   { key: 'role', header: 'Role', render: (m) => <RoleCell member={m} />, width: 200 },
-  { key: 'since', header: 'Member since', render: (m) => new Date(m.createdAt).toLocaleDateString(), width: 130 },
+  {
+    key: 'since',
+    header: 'Member since',
+    render: (m) => formatDate(m.createdAt),
+    width: 130,
+    wideOnly: true,
+  },
   { key: 'actions', header: 'Actions', render: (m) => <RevokeCell member={m} />, width: 110 },
 ];
 

@@ -1,3 +1,4 @@
+import { formatDate } from '../../../lib/format';
 import { Alert, Anchor, Badge, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
@@ -75,7 +76,13 @@ export function MyProjects() {
         ),
       width: 160,
     },
-    { key: 'created', header: 'Created', render: (p) => new Date(p.createdAt).toLocaleDateString(), width: 120 },
+    {
+      key: 'created',
+      wideOnly: true,
+      header: 'Created',
+      render: (p) => formatDate(p.createdAt),
+      width: 120,
+    },
   ];
   return (
     <Stack>

@@ -1,3 +1,4 @@
+import { formatDate, formatDateTime } from '../../../lib/format';
 import { Anchor, Badge, Button, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMemo } from 'react';
@@ -95,7 +96,7 @@ export function ProjectDetail({ project }: { project: Project }) {
           </Text>
         </Field>
         <Field label="Created">
-          <Text size="sm">{new Date(project.createdAt).toLocaleString()}</Text>
+          <Text size="sm">{formatDateTime(project.createdAt)}</Text>
         </Field>
         <Field label="Workspace directory">
           <Code style={{ wordBreak: 'break-all' }}>{project.workspaceDir}</Code>
@@ -104,7 +105,7 @@ export function ProjectDetail({ project }: { project: Project }) {
           {project.binding ? (
             <Group gap="xs" wrap="wrap">
               <Text size="sm">
-                <Code>{project.binding.chatId}</Code> since {new Date(project.binding.createdAt).toLocaleDateString()}
+                <Code>{project.binding.chatId}</Code> since {formatDate(project.binding.createdAt)}
               </Text>
               {isAdmin && (
                 <ConfirmAction

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../../lib/format';
 import { Group, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { QueryError } from '../../../components/query-error';
@@ -21,10 +22,16 @@ const columns: Column<Session>[] = [
         </Text>
       ),
   },
-  { key: 'role', header: 'Role', render: (s) => s.roleId },
-  { key: 'model', header: 'Model', render: (s) => `${s.provider} / ${s.model}` },
+  { key: 'role', wideOnly: true, header: 'Role', render: (s) => s.roleId },
+  { key: 'model', wideOnly: true, header: 'Model', render: (s) => `${s.provider} / ${s.model}` },
   { key: 'runs', header: 'Runs', render: (s) => s.runCount, width: 70 },
-  { key: 'updated', header: 'Updated', render: (s) => new Date(s.updatedAt).toLocaleString(), width: 190 },
+  {
+    key: 'updated',
+    wideOnly: true,
+    header: 'Updated',
+    render: (s) => formatDateTime(s.updatedAt),
+    width: 190,
+  },
 ];
 
 /** The project's agent sessions, newest first, as many as the chosen limit. */

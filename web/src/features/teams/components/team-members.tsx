@@ -1,3 +1,4 @@
+import { formatDate } from '../../../lib/format';
 import { Alert, Button, Group, Paper, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { ConfirmAction } from '../../../components/confirm-action';
@@ -116,8 +117,14 @@ export function TeamMembers({ team }: { team: Team }) {
   const current = useMemo(() => new Set((members.data?.members ?? []).map((m) => m.userId)), [members.data]);
   const columns: Column<TeamMember>[] = [
     { key: 'name', header: 'Name', render: (m) => m.displayName },
-    { key: 'imOpenId', header: 'imOpenId', render: (m) => m.imOpenId },
-    { key: 'since', header: 'In team since', render: (m) => new Date(m.createdAt).toLocaleDateString(), width: 130 },
+    { key: 'imOpenId', wideOnly: true, header: 'imOpenId', render: (m) => m.imOpenId },
+    {
+      key: 'since',
+      wideOnly: true,
+      header: 'In team since',
+      render: (m) => formatDate(m.createdAt),
+      width: 130,
+    },
     { key: 'actions', header: 'Actions', render: (m) => <RemoveCell team={team} member={m} />, width: 110 },
   ];
   return (

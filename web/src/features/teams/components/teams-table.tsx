@@ -43,6 +43,7 @@ export function TeamsTable() {
     },
     {
       key: 'description',
+      wideOnly: true,
       header: 'Description',
       render: (t) => (
         <Text size="sm" lineClamp={2}>

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../../lib/format';
 import { Badge, Group, Stack, Table, Text } from '@mantine/core';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { QueryError } from '../../../components/query-error';
@@ -8,7 +9,7 @@ import { useRevokeToken, useTokens } from '../api/tokens';
 
 type Token = Schemas['ApiToken'];
 
-const when = (at: string | null) => (at ? new Date(at).toLocaleString() : '—');
+const when = (at: string | null) => (at ? formatDateTime(at) : '—');
 
 function statusOf(token: Token, now: number): 'Active' | 'Revoked' | 'Expired' {
   if (token.revokedAt) return 'Revoked';

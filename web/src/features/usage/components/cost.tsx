@@ -1,5 +1,6 @@
 import { Text, VisuallyHidden } from '@mantine/core';
 import type { CSSProperties } from 'react';
+import { exactUsd } from '../../../lib/format';
 import { formatCount, formatUsd } from './report-model';
 
 /**
@@ -22,7 +23,7 @@ export function Cost({ value, runsWithoutCost = 0 }: { value: number | null; run
     );
   return (
     <>
-      {formatUsd(value)}
+      <span title={exactUsd(value)}>{formatUsd(value)}</span>
       {runsWithoutCost > 0 && (
         <Text span size="xs" c="dimmed" display="block">
           + {formatCount(runsWithoutCost)} {runsWithoutCost === 1 ? 'run' : 'runs'} unknown

@@ -12,16 +12,8 @@ export type Totals = Schemas['UsageTotals'];
 export type Breakdown = Schemas['UsageBreakdown'];
 export type FactKind = Schemas['FactKindUsageRow']['kind'];
 
-const usd = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 4,
-});
-const count = new Intl.NumberFormat('en-US');
-
-export const formatUsd = (value: number) => usd.format(value);
-export const formatCount = (value: number) => count.format(value);
+export { formatUsd } from '../../../lib/format';
+export { formatCount } from '../../../lib/units';
 /** SQL sums of floats carry noise (0.30000000000000004): six decimals are below any price. */
 export const roundUsd = (value: number) => Math.round(value * 1e6) / 1e6;
 

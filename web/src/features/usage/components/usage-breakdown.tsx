@@ -2,6 +2,7 @@ import { Code, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { MessageRow } from '../../../components/message-row';
 import { ScrollRegion } from '../../../components/scroll-region';
+import { tableWidth, WIDE_ONLY } from '../../../lib/narrow';
 import { CONTAIN, Cost } from './cost';
 import { type Breakdown, formatCount, UNIT } from './report-model';
 
@@ -79,11 +80,14 @@ function BreakdownTable(props: {
         {props.title}
       </Title>
       <ScrollRegion label={props.region} style={CONTAIN}>
-        <Table striped miw={360} aria-labelledby={props.id} data-testid={props.id}>
+        <Table striped miw={tableWidth(360)} aria-labelledby={props.id} data-testid={props.id}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>{props.nameHeader}</Table.Th>
-              {['Facts', props.quantityHeader, 'Cost (USD)'].map((header) => (
+              <Table.Th ta="right" style={NOWRAP} {...WIDE_ONLY}>
+                Facts
+              </Table.Th>
+              {[props.quantityHeader, 'Cost (USD)'].map((header) => (
                 <Table.Th key={header} ta="right" style={NOWRAP}>
                   {header}
                 </Table.Th>
@@ -97,7 +101,7 @@ function BreakdownTable(props: {
                 <Table.Th scope="row" fw={500}>
                   {row.name}
                 </Table.Th>
-                <Table.Td ta="right" style={NOWRAP}>
+                <Table.Td ta="right" style={NOWRAP} {...WIDE_ONLY}>
                   {formatCount(row.factCount)}
                 </Table.Td>
                 <Table.Td ta="right" style={NOWRAP}>

@@ -1,3 +1,4 @@
+import { formatDate } from '../../../lib/format';
 /**
  * The usage screen's filter and sort live in the URL's search params, so a reload or a shared
  * link shows the same report. Days are UTC calendar days (`2026-11-01`) and both ends are
@@ -96,15 +97,7 @@ export function matchPreset(filter: UsageFilter, today: Date): Preset | null {
 
 /** `1 Nov 2026 – 30 Nov 2026`, `from 1 Nov 2026`, `All time`: the window in words (UTC). */
 export function describeWindow(filter: UsageFilter): string {
-  const show = (value: string) =>
-    isDay(value)
-      ? new Date(startOf(value)).toLocaleDateString('en-GB', {
-          day: 'numeric',
-          month: 'short',
-          year: 'numeric',
-          timeZone: 'UTC',
-        })
-      : value;
+  const show = (value: string) => (isDay(value) ? formatDate(startOf(value)) : value);
   if (filter.from && filter.to) return `${show(filter.from)} – ${show(filter.to)}`;
   if (filter.from) return `From ${show(filter.from)}`;
   if (filter.to) return `Until ${show(filter.to)}`;

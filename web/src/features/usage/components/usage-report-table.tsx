@@ -2,15 +2,17 @@ import { Anchor, Table, Text, UnstyledButton } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ScrollRegion } from '../../../components/scroll-region';
+import { tableWidth, WIDE_ONLY } from '../../../lib/narrow';
 import { CONTAIN, Cost } from './cost';
 import { formatCount, type ProjectRow, type Totals } from './report-model';
 import type { Sort, SortKey } from './usage-filter';
 
-const COLUMNS: { key: SortKey; label: string; numeric: boolean }[] = [
+// On a phone: the project, its runs and its cost.
+const COLUMNS: { key: SortKey; label: string; numeric: boolean; wideOnly?: boolean }[] = [
   { key: 'project', label: 'Project', numeric: false },
   { key: 'runs', label: 'Runs', numeric: true },
-  { key: 'inputTokens', label: 'Input tokens', numeric: true },
-  { key: 'outputTokens', label: 'Output tokens', numeric: true },
+  { key: 'inputTokens', label: 'Input tokens', numeric: true, wideOnly: true },
+  { key: 'outputTokens', label: 'Output tokens', numeric: true, wideOnly: true },
   { key: 'cost', label: 'Cost (USD)', numeric: true },
 ];
 
@@ -29,6 +31,7 @@ function SortHeader({
     <Table.Th
       aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
       ta={column.numeric ? 'right' : 'left'}
+      {...(column.wideOnly ? WIDE_ONLY : {})}
     >
       <UnstyledButton onClick={() => onSort(column.key)} fw={700} fz="sm" style={{ whiteSpace: 'nowrap' }}>
         {column.label}{' '}
@@ -40,7 +43,11 @@ function SortHeader({
   );
 }
 
-const Num = ({ children }: { children: ReactNode }) => <Table.Td ta="right">{children}</Table.Td>;
+const Num = ({ children, wideOnly = false }: { children: ReactNode; wideOnly?: boolean }) => (
+  <Table.Td ta="right" {...(wideOnly ? WIDE_ONLY : {})}>
+    {children}
+  </Table.Td>
+);
 
 /** Projects with runs in the window, in the chosen order, with the totals of all of them. */
 export function UsageReportTable({
@@ -58,7 +65,7 @@ export function UsageReportTable({
 }) {
   return (
     <ScrollRegion label="Usage per project" style={CONTAIN}>
-      <Table striped highlightOnHover miw={600} aria-label="Usage per project" data-testid="usage-report">
+      <Table striped highlightOnHover miw={tableWidth(600)} aria-label="Usage per project" data-testid="usage-report">
         <Table.Thead>
           <Table.Tr>
             {COLUMNS.map((c) => (
@@ -82,8 +89,8 @@ export function UsageReportTable({
                 </Anchor>
               </Table.Th>
               <Num>{formatCount(r.runCount)}</Num>
-              <Num>{formatCount(r.inputTokens)}</Num>
-              <Num>{formatCount(r.outputTokens)}</Num>
+              <Num wideOnly>{formatCount(r.inputTokens)}</Num>
+              <Num wideOnly>{formatCount(r.outputTokens)}</Num>
               <Num>
                 <Cost value={r.costUsd} runsWithoutCost={r.runsWithoutCost} />
               </Num>
@@ -94,8 +101,8 @@ export function UsageReportTable({
           <Table.Tr data-testid="usage-totals">
             <Table.Th scope="row">Total</Table.Th>
             <Num>{formatCount(totals.runCount)}</Num>
-            <Num>{formatCount(totals.inputTokens)}</Num>
-            <Num>{formatCount(totals.outputTokens)}</Num>
+            <Num wideOnly>{formatCount(totals.inputTokens)}</Num>
+            <Num wideOnly>{formatCount(totals.outputTokens)}</Num>
             <Num>
               <Cost value={totals.costUsd} runsWithoutCost={totals.runsWithoutCost} />
             </Num>

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../../lib/format';
 import { Badge, Button, Code, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { QueryError } from '../../../components/query-error';
@@ -14,7 +15,7 @@ const STATUS_BADGE: Record<Delivery['status'], { variant: string; color?: string
   delivered: { variant: 'filled' },
   failed: { variant: 'filled', color: 'red' },
 };
-const when = (at: string | null) => (at ? new Date(at).toLocaleString() : '—');
+const when = (at: string | null) => (at ? formatDateTime(at) : '—');
 
 function RedeliverButton({ webhookId, delivery }: { webhookId: string; delivery: Delivery }) {
   const { org } = useOrg();
