@@ -67,12 +67,12 @@ test('the explorer: create, rename, move by dialog and by drag and drop, reorder
   await page.reload();
   await expect(topFolders.first()).toHaveAttribute('data-testid', 'row-folder-Ops');
 
-  // Archive: a folder that still holds things is refused with the server's reason
-  await menuAction(page, 'Ops', 'Archive');
-  const archive = page.getByRole('dialog', { name: 'Archive Ops?' });
-  await archive.getByRole('button', { name: 'Archive' }).click();
-  await expect(archive.getByRole('alert')).toBeVisible();
-  await archive.getByRole('button', { name: 'Cancel' }).click();
+  // Archive: a folder that still holds things cannot be archived, and the menu says why
+  const opsMenu = page.getByRole('menu', { name: 'Actions for Ops' });
+  await page.getByRole('button', { name: 'Actions for Ops' }).click();
+  await expect(opsMenu.getByRole('menuitem', { name: /^Archive/ })).toBeDisabled();
+  await expect(opsMenu.getByRole('menuitem', { name: /^Archive/ })).toContainText('Not empty');
+  await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Expand Ops' }).click();
   await menuAction(page, 'Runbook', 'Archive');
   await page.getByRole('dialog', { name: 'Archive Runbook?' }).getByRole('button', { name: 'Archive' }).click();
@@ -80,6 +80,9 @@ test('the explorer: create, rename, move by dialog and by drag and drop, reorder
   await menuAction(page, 'Scratch', 'Archive');
   await page.getByRole('dialog', { name: 'Archive Scratch?' }).getByRole('button', { name: 'Archive' }).click();
   await expect(row(page, 'folder', 'Scratch')).toBeHidden();
+  await page.getByRole('button', { name: 'Actions for Ops' }).click();
+  await expect(opsMenu.getByRole('menuitem', { name: /^Archive/ })).toBeEnabled();
+  await page.keyboard.press('Escape');
 
   // Search finds projects anywhere, with their path
   await page.getByLabel('Search folders and projects').fill('Billing');

@@ -276,10 +276,15 @@ test('pending and errors: an update shows it is loading; a refused window shows 
   await expect(page.getByTestId('usage-summary')).toHaveText('1 Jun 2025 – 10 Jun 2025 (UTC) · 1 project');
   await page.unroute(isReport);
 
-  // From after To: the server's 400 message, for the report and the breakdown.
+  // From after To is refused before the click, with the reason.
   await page.getByLabel('From', { exact: true }).fill('2025-07-10');
   await page.getByLabel('To', { exact: true }).fill('2025-07-01');
-  await page.getByRole('button', { name: 'Apply range' }).click();
+  await expect(page.getByRole('button', { name: 'Apply range' })).toBeDisabled();
+  await expect(page.getByText('Before From: pick a later day')).toBeVisible();
+  await expect(page.getByTestId('usage-summary')).toHaveText('1 Jun 2025 – 10 Jun 2025 (UTC) · 1 project');
+
+  // The same window in a hand-edited link: the server's 400 message, for the report and the breakdown.
+  await page.goto(`/o/${org}/usage?from=2025-07-10&to=2025-07-01`);
   const alert = page.getByRole('alert').filter({ hasText: 'Could not load the usage report' });
   await expect(alert).toContainText('`from` must not be later than `to`');
   await expect(page.getByRole('alert').filter({ hasText: 'Could not load the breakdown' })).toBeVisible();

@@ -192,6 +192,8 @@ export function FolderExplorer<F extends TreeFolder, L>(props: FolderExplorerPro
     const entry: TreeEntry<F, L> = { kind: 'folder', folder };
     const siblings = tree.childFolders.get(entryParent(tree, entry)) ?? [];
     const position = siblings.findIndex((f) => f.id === folder.id);
+    // The server archives only an empty folder (409 folder_not_empty): say so before the click.
+    const holds = (tree.childFolders.get(folder.id)?.length ?? 0) + (tree.leaves.get(folder.id)?.length ?? 0);
     return (
       <>
         <Menu.Item onClick={() => setDialog({ type: 'create-folder', parentId: folder.id })}>
@@ -210,7 +212,14 @@ export function FolderExplorer<F extends TreeFolder, L>(props: FolderExplorerPro
         <Menu.Item disabled={position < 0 || position >= siblings.length - 1} onClick={() => reorder(folder, 1)}>
           Move down
         </Menu.Item>
-        <Menu.Item onClick={() => setDialog({ type: 'archive', entry })}>{ops.archiveFolder.label}</Menu.Item>
+        <Menu.Item disabled={holds > 0} onClick={() => setDialog({ type: 'archive', entry })}>
+          {ops.archiveFolder.label}
+          {holds > 0 && (
+            <Text size="xs" c="dimmed">
+              Not empty: move or archive what it holds first
+            </Text>
+          )}
+        </Menu.Item>
       </>
     );
   };

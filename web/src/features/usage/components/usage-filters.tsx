@@ -81,16 +81,25 @@ function CustomRange({
   // A date input holds only a day; anything else in the URL is left to the server's answer.
   const [from, setFrom] = useState(filter.from && isDay(filter.from) ? filter.from : '');
   const [to, setTo] = useState(filter.to && isDay(filter.to) ? filter.to : '');
+  // The server refuses a window that ends before it starts: say so before the click, not after.
+  const backwards = from !== '' && to !== '' && from > to;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onChange({ ...filter, from: from || null, to: to || null });
+    if (!backwards) onChange({ ...filter, from: from || null, to: to || null });
   };
   return (
     <form onSubmit={submit} aria-label="Custom range">
       <Group align="flex-end" gap="sm" wrap="wrap">
         <TextInput type="date" label="From" value={from} onChange={(e) => setFrom(e.currentTarget.value)} w={170} />
-        <TextInput type="date" label="To" value={to} onChange={(e) => setTo(e.currentTarget.value)} w={170} />
-        <Button type="submit" loading={pending} variant="light">
+        <TextInput
+          type="date"
+          label="To"
+          value={to}
+          onChange={(e) => setTo(e.currentTarget.value)}
+          w={170}
+          error={backwards ? 'Before From: pick a later day' : undefined}
+        />
+        <Button type="submit" loading={pending} variant="light" disabled={backwards}>
           Apply range
         </Button>
       </Group>
