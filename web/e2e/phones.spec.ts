@@ -133,3 +133,27 @@ test('toasts stay at the bottom, three at most, each with its close button', asy
   await first.getByRole('button', { name: 'Close notification' }).click();
   await expect(page.locator('.mantine-Notification-root', { hasText: message })).toHaveCount(0);
 });
+
+test('the explorer is a tree that arrow keys walk', async ({ page }) => {
+  await signIn(page, 'olivia');
+  await page.goto('/o/acme/projects');
+  const tree = page.getByRole('tree', { name: 'Folders and projects' });
+  const items = tree.getByRole('treeitem');
+  const first = items.first();
+  await expect(first).toHaveAttribute('aria-expanded', 'false');
+  await first.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(first).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('ArrowDown');
+  const second = items.nth(1);
+  await expect(second).toBeFocused();
+  await expect(second).toHaveAttribute('aria-level', '2');
+  await page.keyboard.press('ArrowLeft');
+  await expect(first).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(first).toHaveAttribute('aria-expanded', 'false');
+  await page.keyboard.press('End');
+  await expect(items.last()).toBeFocused();
+  // One row takes Tab: the tree is one stop, not one per row.
+  await expect(tree.locator('[role="treeitem"][tabindex="0"]')).toHaveCount(1);
+});

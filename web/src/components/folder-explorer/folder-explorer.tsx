@@ -177,6 +177,9 @@ export function FolderExplorer<F extends TreeFolder, L>(props: FolderExplorerPro
   };
 
   const scrollRef = useRef<HTMLElement>(null);
+  const treeRef = useRef<HTMLDivElement>(null);
+  const [active, setActive] = useState(0);
+  const activeIndex = Math.min(active, Math.max(0, rows.length - 1));
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -276,6 +279,59 @@ export function FolderExplorer<F extends TreeFolder, L>(props: FolderExplorerPro
       },
       ...onto,
     };
+  };
+
+  /**
+   * Arrow keys as in every tree (WAI-ARIA tree pattern): up and down move between rows, right opens
+   * a folder or goes to its first child, left closes it or goes to the parent, Home and End, Enter
+   * opens or closes. One row takes Tab (roving tabindex); the row is scrolled into view first, as
+   * only the rows in view exist.
+   */
+  const focusRow = (index: number) => {
+    if (index < 0 || index >= rows.length) return;
+    setActive(index);
+    virtualizer.scrollToIndex(index);
+    requestAnimationFrame(() => treeRef.current?.querySelector<HTMLElement>(`[data-tree-index="${index}"]`)?.focus());
+  };
+  const onTreeKey = (e: React.KeyboardEvent, index: number) => {
+    // Keys typed in a row's own controls (its menu button) are theirs.
+    if (e.target !== e.currentTarget) return;
+    const row = rows[index]!;
+    const folderOpen = row.kind === 'folder' && expanded.has(row.folder.id);
+    const parentRow = () => {
+      const parent = entryParent(tree, row);
+      return rows.findIndex((r) => r.kind === 'folder' && r.folder.id === parent);
+    };
+    switch (e.key) {
+      case 'ArrowDown':
+        focusRow(index + 1);
+        break;
+      case 'ArrowUp':
+        focusRow(index - 1);
+        break;
+      case 'Home':
+        focusRow(0);
+        break;
+      case 'End':
+        focusRow(rows.length - 1);
+        break;
+      case 'ArrowRight':
+        if (row.kind === 'folder' && !needle) {
+          if (folderOpen) focusRow(index + 1);
+          else toggle(row.folder.id);
+        }
+        break;
+      case 'ArrowLeft':
+        if (row.kind === 'folder' && folderOpen && !needle) toggle(row.folder.id);
+        else focusRow(parentRow());
+        break;
+      case 'Enter':
+        if (row.kind === 'folder') toggle(row.folder.id);
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
   };
 
   const renderRow = (row: TreeRow<F, L>) => {
@@ -416,15 +472,40 @@ export function FolderExplorer<F extends TreeFolder, L>(props: FolderExplorerPro
               {needle ? 'Nothing matches.' : props.empty}
             </Text>
           )}
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((v) => (
-              <div
-                key={v.key}
-                style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${v.start}px)` }}
-              >
-                {renderRow(rows[v.index]!)}
-              </div>
-            ))}
+          <div
+            ref={treeRef}
+            // A tree needs its items (axe: aria-required-children): an empty list is no tree.
+            {...(rows.length > 0 ? { role: 'tree', 'aria-label': props.listLabel } : {})}
+            style={{ height: virtualizer.getTotalSize(), position: 'relative' }}
+          >
+            {virtualizer.getVirtualItems().map((v) => {
+              const row = rows[v.index]!;
+              return (
+                <div
+                  key={v.key}
+                  role="treeitem"
+                  aria-label={entryName(tree, row)}
+                  aria-level={needle ? 1 : row.depth + 1}
+                  aria-expanded={row.kind === 'folder' ? expanded.has(row.folder.id) : undefined}
+                  aria-selected={v.index === activeIndex}
+                  tabIndex={v.index === activeIndex ? 0 : -1}
+                  data-tree-index={v.index}
+                  onKeyDown={(e) => onTreeKey(e, v.index)}
+                  onFocus={(e) => {
+                    if (e.target === e.currentTarget) setActive(v.index);
+                  }}
+                  style={{
+                    position: 'absolute',
+                    top: 0,
+                    left: 0,
+                    width: '100%',
+                    transform: `translateY(${v.start}px)`,
+                  }}
+                >
+                  {renderRow(row)}
+                </div>
+              );
+            })}
           </div>
         </ScrollRegion>
       </Paper>

@@ -69,6 +69,7 @@ export function LibraryExplorer() {
   return (
     <FolderExplorer
       tree={lib}
+      dragToMove
       ops={ops}
       pending={library.isPending || roles.isPending || skills.isPending}
       summary={() =>
