@@ -4,6 +4,7 @@ import {
   Badge,
   Box,
   Button,
+  Checkbox,
   Group,
   Loader,
   Menu,
@@ -17,11 +18,14 @@ import { useIsMutating } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { BulkProgress, BulkSummary } from '../../../components/bulk-summary';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { FolderMoveDialog, TOP_LEVEL } from '../../../components/folder-move-dialog';
 import { FileIcon, FolderIcon } from '../../../components/icons';
 import { QueryError } from '../../../components/query-error';
 import { ScrollRegion } from '../../../components/scroll-region';
 import { useOrg } from '../../../lib/authorization';
+import { useBulkRun } from '../../../lib/bulk';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { keyBetween } from '../../../lib/sort-key';
 import { useArchiveFolder } from '../api/archive-folder';
@@ -42,10 +46,12 @@ type Dialog =
   | { type: 'create-project'; folderId: string | null }
   | { type: 'rename'; item: Item }
   | { type: 'move'; item: Item }
+  | { type: 'move-selected' }
   | { type: 'archive'; item: Item };
 
 const ROW_HEIGHT = 44;
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+const keyOf = (item: Item) => `${item.kind}:${item.id}`;
 const itemOf = (row: Row): Item =>
   row.kind === 'folder'
     ? { kind: 'folder', id: row.folder.id, name: row.folder.name, parentId: row.folder.parentId }
@@ -90,7 +96,28 @@ export function Explorer() {
       return next;
     });
 
-  const move = async (item: Item, folderId: string | null) => {
+  const [selected, setSelected] = useState<Map<string, Item>>(() => new Map());
+  const bulk = useBulkRun();
+  const toggleSelected = (item: Item) =>
+    setSelected((prev) => {
+      const next = new Map(prev);
+      if (next.has(keyOf(item))) next.delete(keyOf(item));
+      else next.set(keyOf(item), item);
+      return next;
+    });
+  /** Every folder by its path, and the top level: where the selected rows may go (the server decides). */
+  const destinations = useMemo(
+    () => [
+      { value: TOP_LEVEL, label: '/ (top level)' },
+      ...[...tree.folders.values()]
+        .map((f) => ({ value: f.id, label: folderPath(tree, f.id) }))
+        .sort((a, b) => a.label.localeCompare(b.label)),
+    ],
+    [tree],
+  );
+
+  /** The one request that moves a row, without telling anyone. */
+  const moveRequest = async (item: Item, folderId: string | null) => {
     if (item.kind === 'folder') {
       await updateFolder.mutateAsync({
         params: { path: { orgSlug, folderId: item.id } },
@@ -99,8 +126,26 @@ export function Explorer() {
     } else {
       await moveProject.mutateAsync({ params: { path: { orgSlug, projectId: item.id } }, body: { folderId } });
     }
+  };
+
+  const move = async (item: Item, folderId: string | null) => {
+    await moveRequest(item, folderId);
     if (folderId) setExpanded((prev) => new Set(prev).add(folderId));
     notifySuccess(`Moved ${item.name} to ${folderPath(tree, folderId)}`);
+  };
+
+  /** Moves every selected row, one request each; the summary says which moved and which were refused. */
+  const moveSelected = async (folderId: string | null) => {
+    const items = [...selected.values()];
+    const outcomes = await bulk.run(
+      `Moved to ${folderPath(tree, folderId)}`,
+      items,
+      (item) => ({ key: keyOf(item), label: item.name }),
+      (item) => moveRequest(item, folderId),
+    );
+    if (folderId) setExpanded((prev) => new Set(prev).add(folderId));
+    const moved = new Set(outcomes.filter((o) => o.ok).map((o) => o.key));
+    setSelected((prev) => new Map([...prev].filter(([key]) => !moved.has(key))));
   };
 
   const canDropInto = (folderId: string | null) => {
@@ -204,6 +249,11 @@ export function Explorer() {
             }
           : {})}
       >
+        <Checkbox
+          aria-label={`Select ${item.name}`}
+          checked={selected.has(keyOf(item))}
+          onChange={() => toggleSelected(item)}
+        />
         {isFolder ? (
           <UnstyledButton
             onClick={() => toggle(row.folder.id)}
@@ -335,6 +385,28 @@ export function Explorer() {
             `${needle ? ` · ${rows.length} match` : ''}. ` +
             'Drag a row onto a folder to move it, or use its “Move to…” action.'}
       </Text>
+      {selected.size > 0 && (
+        <Paper withBorder p="sm" aria-label="Selected rows">
+          <Group wrap="wrap">
+            <Text size="sm" fw={500}>
+              {selected.size} selected
+            </Text>
+            <Button
+              size="xs"
+              onClick={() => setDialog({ type: 'move-selected' })}
+              loading={bulk.progress !== null}
+              disabled={bulk.progress !== null}
+            >
+              Move {selected.size} to…
+            </Button>
+            <Button size="xs" variant="subtle" onClick={() => setSelected(new Map())}>
+              Clear selection
+            </Button>
+          </Group>
+        </Paper>
+      )}
+      <BulkProgress progress={bulk.progress} />
+      <BulkSummary report={bulk.report} onDismiss={bulk.dismiss} />
       <Paper
         withBorder
         p="xs"
@@ -438,6 +510,14 @@ export function Explorer() {
         item={d?.type === 'move' ? d.item : null}
         onClose={() => setDialog(null)}
         onMove={(folderId) => (d?.type === 'move' ? move(d.item, folderId) : Promise.resolve())}
+      />
+      <FolderMoveDialog
+        opened={d?.type === 'move-selected'}
+        name={plural(selected.size, 'selected row')}
+        currentPath={undefined}
+        options={destinations}
+        onClose={() => setDialog(null)}
+        onMove={moveSelected}
       />
       <ConfirmDialog
         opened={d?.type === 'archive'}
