@@ -126,7 +126,7 @@ const memberColumns: Column<Member>[] = [
  * Several members at once: a new role for all, or revoke all. One request per member, in turn;
  * the summary then lists who changed and who the server refused, with its message.
  */
-function MembersBulkBar({ selected, onDone }: { selected: Member[]; onDone: (succeeded: string[]) => void }) {
+function MembersBulkBar({ selected, onDone }: { selected: Member[]; onDone: (unselect: string[]) => void }) {
   const { org } = useOrg();
   const update = useUpdateMemberRole();
   const revoke = useRevokeMember();
@@ -146,7 +146,7 @@ function MembersBulkBar({ selected, onDone }: { selected: Member[]; onDone: (suc
   return (
     <Stack gap="xs">
       {selected.length > 0 && (
-        <Paper withBorder p="sm" aria-label="Selected members">
+        <Paper withBorder p="sm" role="region" aria-label="Selected members">
           <Group align="flex-end" wrap="wrap">
             <Text size="sm" fw={500}>
               {selected.length} selected
@@ -163,6 +163,9 @@ function MembersBulkBar({ selected, onDone }: { selected: Member[]; onDone: (suc
             </Button>
             <Button size="xs" color="red" variant="light" onClick={() => setConfirming(true)} disabled={running}>
               Revoke {selected.length}
+            </Button>
+            <Button size="xs" variant="subtle" onClick={() => onDone(selected.map((m) => m.userId))}>
+              Clear selection
             </Button>
           </Group>
         </Paper>

@@ -143,7 +143,12 @@ export function Explorer() {
       (item) => ({ key: keyOf(item), label: item.name }),
       (item) => moveRequest(item, folderId),
     );
-    if (folderId) setExpanded((prev) => new Set(prev).add(folderId));
+    setExpanded((prev) => {
+      // The destination and the folders above it, so what moved is in view.
+      const next = new Set(prev);
+      for (let id = folderId; id !== null && !next.has(id); id = tree.folders.get(id)?.parentId ?? null) next.add(id);
+      return next;
+    });
     const moved = new Set(outcomes.filter((o) => o.ok).map((o) => o.key));
     setSelected((prev) => new Map([...prev].filter(([key]) => !moved.has(key))));
   };
@@ -386,7 +391,7 @@ export function Explorer() {
             'Drag a row onto a folder to move it, or use its “Move to…” action.'}
       </Text>
       {selected.size > 0 && (
-        <Paper withBorder p="sm" aria-label="Selected rows">
+        <Paper withBorder p="sm" role="region" aria-label="Selected rows">
           <Group wrap="wrap">
             <Text size="sm" fw={500}>
               {selected.size} selected

@@ -33,7 +33,15 @@ function AccessRow({ entry }: { entry: Entry }) {
       <Table.Td>
         <Group gap={4}>
           {entry.via.map((path) => (
-            <Badge key={`${path.type}:${path.teamId ?? ''}`} variant="outline" color="dark" tt="none">
+            <Badge
+              key={`${path.type}:${path.teamId ?? ''}`}
+              variant="outline"
+              color="dark"
+              tt="none"
+              h="auto"
+              py={2}
+              styles={{ label: { whiteSpace: 'normal', overflow: 'visible' } }}
+            >
               {pathLabel(path)}
             </Badge>
           ))}
@@ -63,7 +71,7 @@ export function ProjectAccess({ projectId }: { projectId: string }) {
           query={access}
           rowsOf={(page) => page.access}
           label="Who can open this"
-          headers={[{ label: 'Person' }, { label: 'Level', width: 100 }, { label: 'Through' }]}
+          headers={[{ label: 'Person' }, { label: 'Level', width: 84 }, { label: 'Through' }]}
           renderRow={(entry) => <AccessRow key={entry.userId} entry={entry} />}
           empty="No one can open this project."
         />
