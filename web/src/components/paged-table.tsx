@@ -26,7 +26,7 @@ export function PagedTable<Page, Row>({
   headers,
   renderRow,
   empty,
-  minWidth = 340,
+  minWidth = 300,
 }: {
   query: PagedQuery<Page>;
   rowsOf: (page: Page) => Row[];

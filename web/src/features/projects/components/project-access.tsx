@@ -71,7 +71,7 @@ export function ProjectAccess({ projectId }: { projectId: string }) {
           query={access}
           rowsOf={(page) => page.access}
           label="Who can open this"
-          headers={[{ label: 'Person' }, { label: 'Level', width: 84 }, { label: 'Through' }]}
+          headers={[{ label: 'Person' }, { label: 'Level', width: 100 }, { label: 'Through' }]}
           renderRow={(entry) => <AccessRow key={entry.userId} entry={entry} />}
           empty="No one can open this project."
         />
