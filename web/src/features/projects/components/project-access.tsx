@@ -35,8 +35,7 @@ function AccessRow({ entry }: { entry: Entry }) {
           {entry.via.map((path) => (
             <Badge
               key={`${path.type}:${path.teamId ?? ''}`}
-              variant="outline"
-              color="dark"
+              variant="default"
               tt="none"
               h="auto"
               py={2}
