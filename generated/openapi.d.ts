@@ -621,6 +621,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/{orgSlug}/teams/{teamId}/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A team id (opaque). */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a team's project grants
+         * @description Returns the grants the team holds on the organization's projects that
+         *     are not archived, by project name as people read it, then project id.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["listTeamProjects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/org/{orgSlug}/teams/{teamId}/members": {
         parameters: {
             query?: never;
@@ -1057,6 +1085,44 @@ export interface paths {
          *     ADMIN without the MANAGE grant gets 403 `project_manage_required`.
          */
         put: operations["putProjectTeamAccess"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/projects/{projectId}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A project id (opaque). */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List who can open a project
+         * @description Returns every active member of the organization who can open the
+         *     project, with the level they hold and each path that gives it: a grant
+         *     to themselves (`user`), a grant to an active team they are an active
+         *     member of (`team`, naming the team), and org-admin oversight
+         *     (`orgAdmin`, whose `role` is the member's OWNER or ADMIN role). Oversight
+         *     gives READ; a grant gives its own role; the level is the strongest of
+         *     them. Revoked members and archived teams give nothing. An archived
+         *     project answers as well (its detail stays readable).
+         *
+         *     Ordered by level, MANAGE first, then by display name as people read
+         *     it, then by imOpenId.
+         *
+         *     Who may call: the same callers as `listProjectTeamAccess` (a member with
+         *     a grant on the project, or an org admin).
+         */
+        get: operations["getProjectAccess"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2804,6 +2870,44 @@ export interface components {
         TeamAccessList: {
             access: components["schemas"]["TeamAccessEntry"][];
         };
+        /**
+         * @description One path by which a member can open a project: `user` (a grant to the
+         *     member; `role` is the grant's), `team` (a grant to an active team the
+         *     member belongs to; `role` is the grant's, `teamId` and `teamName` name
+         *     the team) or `orgAdmin` (oversight, which gives READ; `role` is the
+         *     member's org role, OWNER or ADMIN).
+         */
+        AccessPath: {
+            /** @enum {string} */
+            type: "user" | "team" | "orgAdmin";
+            /** @enum {string} */
+            role: "READ" | "EDIT" | "MANAGE" | "OWNER" | "ADMIN";
+            teamId?: string;
+            teamName?: string;
+        };
+        ProjectAccessEntry: {
+            userId: string;
+            imOpenId: string;
+            /** @description The member's name as this organization shows it. */
+            displayName: string;
+            level: components["schemas"]["GrantRole"];
+            via: components["schemas"]["AccessPath"][];
+        };
+        ProjectAccessList: {
+            access: components["schemas"]["ProjectAccessEntry"][];
+            nextCursor: components["schemas"]["NextCursor"];
+        };
+        TeamProjectEntry: {
+            projectId: string;
+            projectName: string;
+            folderId: string | null;
+            role: components["schemas"]["GrantRole"];
+            grantId: string;
+        };
+        TeamProjectList: {
+            projects: components["schemas"]["TeamProjectEntry"][];
+            nextCursor: components["schemas"]["NextCursor"];
+        };
         /** @description `role` and exactly one of `teamId` or `teamSlug`. */
         PutTeamAccessRequest: {
             teamId?: string;
@@ -4189,6 +4293,45 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    listTeamProjects: {
+        parameters: {
+            query?: {
+                /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description A `nextCursor` from the previous page. */
+                cursor?: components["parameters"]["PageCursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A team id (opaque). */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team's project grants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamProjectList"];
+                };
+            };
+            /** @description `validation_failed`: a path or query parameter does not match its schema, or a cursor this service did not issue. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `team_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     listTeamMembers: {
         parameters: {
             query?: {
@@ -4809,6 +4952,45 @@ export interface operations {
             /** @description `org_not_found`, `project_not_found`, `team_not_found`. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getProjectAccess: {
+        parameters: {
+            query?: {
+                /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description A `nextCursor` from the previous page. */
+                cursor?: components["parameters"]["PageCursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A project id (opaque). */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who can open the project. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectAccessList"];
+                };
+            };
+            /** @description `validation_failed`: a path or query parameter does not match its schema, or a cursor this service did not issue. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `project_access_denied`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `project_not_found`. */
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];
         };

@@ -157,7 +157,7 @@ export function createServices(deps: {
   const explorer = new ExplorerService(uow, new ExplorerStore());
   const usage = new UsageService(uow, new UsageStore(folderStore), folderStore);
   const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity);
-  const teams = new TeamService(uow, teamStore, memberStore, users, orgAccess, clock, capacity);
+  const teams = new TeamService(uow, teamStore, memberStore, users, orgAccess, clock, capacity, grants);
   const connectionStore = new ConnectionStore();
   const keyrings = connectionKeyrings({
     keyring: deps.keyring,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { Executor } from '../db/unit-of-work.js';
+import { shownName } from '../users/shown-profile.js';
 import type { GrantRole } from './roles.js';
 
 export interface TeamAccessRecord {
@@ -53,8 +54,88 @@ const rolesOfUserOnProject = preparedQuery<
   grantsOfUserOnProject(db, organizationId, userId, projectId).select('g.role'),
 );
 
+/**
+ * One way an active member reaches a project: a grant to them (`user`), a grant to an active team
+ * they actively belong to (`team`), or the oversight of their OWNER or ADMIN role (`orgAdmin`,
+ * `role` then being the org role). The member's name is the one their organization shows.
+ */
+export interface AccessPathRow {
+  user_id: string;
+  im_open_id: string;
+  display_name: string;
+  type: 'user' | 'team' | 'orgAdmin';
+  role: GrantRole | 'OWNER' | 'ADMIN';
+  team_id: string | null;
+  team_name: string | null;
+}
+
+/** A team's grant on a project that is not archived. */
+export interface TeamProjectRecord {
+  project_id: string;
+  project_name: string;
+  folder_id: string | null;
+  role: GrantRole;
+  grant_id: string;
+}
+
 /** Permission grants on projects, for users and teams. */
 export class GrantStore {
+  /**
+   * Every path by which an active member of the organization reaches the project: `grantsOfUser`
+   * read from the project's side (the same principals: the user, and teams not archived of which
+   * the user is an active member), plus the org admins' oversight. Revoked members reach nothing.
+   */
+  async accessPaths(db: Executor, organizationId: string, projectId: string): Promise<AccessPathRow[]> {
+    const paths = db.raw(
+      `(select g.principal_id as user_id, 'user' as type, g.role as role,
+               cast(null as varchar(255)) as team_id, cast(null as varchar(255)) as team_name
+          from project_grants g
+         where g.project_id = ? and g.organization_id = ? and g.principal_type = 'USER'
+        union all
+        select tm.user_id, 'team', g.role, t.id, t.name
+          from project_grants g
+          join teams t on t.id = g.principal_id
+          join team_members tm on tm.team_id = t.id
+         where g.project_id = ? and g.organization_id = ? and g.principal_type = 'TEAM'
+           and t.organization_id = ? and t.archived_at is null and tm.revoked_at is null
+        union all
+        select m.user_id, 'orgAdmin', m.role, null, null
+          from memberships m
+         where m.organization_id = ? and m.revoked_at is null and m.role in ('OWNER', 'ADMIN')) as pa`,
+      [projectId, organizationId, projectId, organizationId, organizationId, organizationId],
+    );
+    return db
+      .from(paths)
+      .join('memberships as m', (on) =>
+        on.on('m.user_id', 'pa.user_id').andOnVal('m.organization_id', organizationId).andOnNull('m.revoked_at'),
+      )
+      .join('users as u', 'u.id', 'pa.user_id')
+      .select<AccessPathRow[]>(
+        'pa.user_id',
+        'u.im_open_id',
+        shownName(db, { user: 'u', membership: 'm' }),
+        'pa.type',
+        'pa.role',
+        'pa.team_id',
+        'pa.team_name',
+      );
+  }
+
+  /** The team's grants on the organization's projects that are not archived. */
+  async teamProjects(db: Executor, organizationId: string, teamId: string): Promise<TeamProjectRecord[]> {
+    return db('project_grants as g')
+      .join('projects as p', 'p.id', 'g.project_id')
+      .where({ 'g.organization_id': organizationId, 'g.principal_type': 'TEAM', 'g.principal_id': teamId })
+      .whereNull('p.archived_at')
+      .select<TeamProjectRecord[]>(
+        'p.id as project_id',
+        'p.name as project_name',
+        'p.folder_id',
+        'g.role',
+        'g.id as grant_id',
+      );
+  }
+
   /** Every role the user holds on the project, through any principal. */
   async rolesOnProject(db: Executor, organizationId: string, userId: string, projectId: string): Promise<GrantRole[]> {
     const rows = await rolesOfUserOnProject(db, { organizationId, userId, projectId });

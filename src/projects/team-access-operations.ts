@@ -1,6 +1,7 @@
 import type { TeamAccessService } from './team-access.js';
 import type { OperationModule } from '../http/operation-table.js';
 import { toTeamAccessEntry } from './mapper.js';
+import { projectAccessProjection } from './access-projection.js';
 
 /** Per-project team access: read with the project, changed only with MANAGE. */
 export function teamAccessOperations(teamAccess: TeamAccessService) {
@@ -8,6 +9,17 @@ export function teamAccessOperations(teamAccess: TeamAccessService) {
     listProjectTeamAccess: {
       rule: 'projectRead',
       handle: async ({ project }) => ({ access: (await teamAccess.list(project.project.id)).map(toTeamAccessEntry) }),
+    },
+
+    getProjectAccess: {
+      rule: 'projectRead',
+      handle: async ({ project, query }) => {
+        const { items, nextCursor } = projectAccessProjection.pageOf(
+          await teamAccess.whoCanOpen(project.project),
+          query,
+        );
+        return { access: items, nextCursor };
+      },
     },
 
     putProjectTeamAccess: {

@@ -3,8 +3,10 @@ import { recordChange } from '../audit/trail.js';
 import type { Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { notFound } from '../errors/api-error.js';
-import type { GrantRole } from '../grants/roles.js';
-import type { GrantStore, TeamAccessRecord } from '../grants/store.js';
+import { type GrantRole, strongestGrant } from '../grants/roles.js';
+import type { AccessPathRow, GrantStore, TeamAccessRecord } from '../grants/store.js';
+import { byCodeUnits, byName } from '../shared/order.js';
+import type { ProjectAccessRecord } from './access-projection.js';
 import type { TeamStore } from '../teams/store.js';
 import { toTeamAccessEntry } from './mapper.js';
 import { requireLive, type ProjectRecord } from './project.js';
@@ -29,6 +31,11 @@ export class TeamAccessService {
 
   list(projectId: string): Promise<TeamAccessRecord[]> {
     return this.grants.listTeamAccess(this.uow.executor, projectId);
+  }
+
+  /** Every active member who can open the project, each with the level and the paths that give it. */
+  async whoCanOpen(project: ProjectRecord): Promise<ProjectAccessRecord[]> {
+    return accessOfMembers(await this.grants.accessPaths(this.uow.executor, project.organization_id, project.id));
   }
 
   /** Gives a team a role on the project, or changes the role it has. */
@@ -85,5 +92,38 @@ async function recordTeamAccessChange(
     organizationId: project.organization_id,
     target: { type: 'project_team_access', id: `${project.id}:${teamId}` },
     ...shown,
+  });
+}
+
+/** Where a path stands among a member's paths: their own grant, then team grants, then oversight. */
+const PATH_PLACE = { user: 0, team: 1, orgAdmin: 2 } as const;
+
+const byPlace = (a: AccessPathRow, b: AccessPathRow): number =>
+  PATH_PLACE[a.type] - PATH_PLACE[b.type] ||
+  byName(a.team_name ?? '', b.team_name ?? '') ||
+  byCodeUnits(a.team_id ?? '', b.team_id ?? '');
+
+/**
+ * The members the paths reach, each at the strongest grant among their paths, or READ when only
+ * oversight reaches them: what the project guard decides for each of them.
+ */
+function accessOfMembers(paths: AccessPathRow[]): ProjectAccessRecord[] {
+  const byMember = new Map<string, AccessPathRow[]>();
+  for (const path of paths) {
+    const own = byMember.get(path.user_id);
+    if (own) own.push(path);
+    else byMember.set(path.user_id, [path]);
+  }
+  return [...byMember.values()].map((own) => {
+    own.sort(byPlace);
+    const grants = own.flatMap((path) => (path.type === 'orgAdmin' ? [] : [path.role as GrantRole]));
+    const { user_id, im_open_id, display_name } = own[0]!;
+    return {
+      user_id,
+      im_open_id,
+      display_name,
+      level: strongestGrant(grants) ?? 'READ',
+      via: own.map(({ type, role, team_id, team_name }) => ({ type, role, team_id, team_name })),
+    };
   });
 }

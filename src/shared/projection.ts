@@ -47,10 +47,18 @@ type Field<Row, Value> =
 export type Fields<Row, Api> = { [K in keyof Api]-?: Field<Row, Api[K]> };
 
 /**
+ * A part compared by its value's place among `ranks`, the last first: an enumeration whose values
+ * are ordered by meaning rather than spelling (grant roles, strongest first).
+ */
+export interface RankDescending {
+  rankDescending: readonly string[];
+}
+
+/**
  * How one part of the order compares: `name` as people read names (case-folded, then exactly),
  * `codeUnits` exactly, `number` numerically; `…Descending` the other way round.
  */
-export type KeyOrder = 'name' | 'codeUnits' | 'codeUnitsDescending' | 'number' | 'numberDescending';
+export type KeyOrder = 'name' | 'codeUnits' | 'codeUnitsDescending' | 'number' | 'numberDescending' | RankDescending;
 
 /** One part of a list's order: a column and how it compares. The parts together are unique. */
 export interface OrderKey<Row> {
@@ -110,7 +118,7 @@ interface AnyNested {
   when?: string;
 }
 
-const COMPARATORS: Record<KeyOrder, (a: never, b: never) => number> = {
+const COMPARATORS: Record<Exclude<KeyOrder, RankDescending>, (a: never, b: never) => number> = {
   name: byName,
   codeUnits: byCodeUnits,
   codeUnitsDescending: (a: string, b: string) => byCodeUnits(b, a),
@@ -118,8 +126,14 @@ const COMPARATORS: Record<KeyOrder, (a: never, b: never) => number> = {
   numberDescending: (a: number, b: number) => b - a,
 };
 
+const comparatorOf = (by: KeyOrder): ((a: never, b: never) => number) => {
+  if (typeof by === 'string') return COMPARATORS[by];
+  const { rankDescending: ranks } = by;
+  return (a: string, b: string) => ranks.indexOf(b) - ranks.indexOf(a);
+};
+
 const isNumeric = (by: KeyOrder) => by === 'number' || by === 'numberDescending';
-const isDescending = (by: KeyOrder) => by.endsWith('Descending');
+const isDescending = (by: KeyOrder) => typeof by === 'string' && by.endsWith('Descending');
 
 function compile(declaration: ProjectionDeclaration<RowObject, unknown>): Projection<RowObject, unknown> {
   const fields = declaration.fields as unknown as Record<string, AnyField>;
@@ -137,7 +151,9 @@ function compile(declaration: ProjectionDeclaration<RowObject, unknown>): Projec
     },
     pageOf: (rows, request) => pageOf(orderOfItems().sorted(rows.map(toApi)), request, orderOfItems()),
     keyOfRow: (row) => keys.map(({ column, by }) => (isNumeric(by) ? Number(row[column]) : (row[column] as string))),
-    sqlOrder: keys.map(({ column, by }) => ({ column, order: isDescending(by) ? 'desc' : 'asc' })),
+    get sqlOrder() {
+      return sqlOrderOf(keys);
+    },
     get textOrder() {
       return textOrderOf(keys);
     },
@@ -176,11 +192,19 @@ function apiOrder(fields: Record<string, AnyField>, keys: readonly OrderKey<RowO
     if (name === undefined) throw new Error(`projection: no field shows the order's column "${column}"`);
     return name;
   });
-  const comparators = keys.map(({ by }) => COMPARATORS[by]) as ((a: string | number, b: string | number) => number)[];
+  const comparators = keys.map(({ by }) => comparatorOf(by)) as ((a: string | number, b: string | number) => number)[];
   return listOrder(
     (item: unknown) => names.map((name) => (item as RowObject)[name] as string | number),
     ...comparators,
   );
+}
+
+/** The order for knex's `orderBy`; a ranked part has no order SQL would keep. */
+function sqlOrderOf(keys: readonly OrderKey<RowObject>[]): { column: string; order: 'asc' | 'desc' }[] {
+  return keys.map(({ column, by }) => {
+    if (typeof by !== 'string') throw new Error(`projection: "${column}" is ranked, an order SQL does not keep`);
+    return { column, order: isDescending(by) ? 'desc' : 'asc' };
+  });
 }
 
 /** The order as text expressions, for a list the database writes in it: ascending text parts only. */

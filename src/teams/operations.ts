@@ -1,6 +1,6 @@
 import type { TeamService } from './service.js';
 import type { OperationModule } from '../http/operation-table.js';
-import { teamMemberProjection, teamProjection } from './projection.js';
+import { teamMemberProjection, teamProjection, teamProjectProjection } from './projection.js';
 
 const toTeamRow = teamProjection.toApi;
 const toTeamMemberRow = teamMemberProjection.toApi;
@@ -44,6 +44,17 @@ export function teamOperations(teams: TeamService) {
           query,
         );
         return { members: items, nextCursor };
+      },
+    },
+
+    listTeamProjects: {
+      rule: 'orgAdmin',
+      handle: async ({ access, params, query }) => {
+        const { items, nextCursor } = teamProjectProjection.pageOf(
+          await teams.listProjects(access.organization.id, params.teamId),
+          query,
+        );
+        return { projects: items, nextCursor };
       },
     },
 

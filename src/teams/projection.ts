@@ -1,5 +1,6 @@
 import type { Schema } from '../api/types.js';
 import { projection } from '../shared/projection.js';
+import type { TeamProjectRecord } from '../grants/store.js';
 import type { TeamMemberRecord, TeamRecord } from './store.js';
 
 /** A team as the API shows it; by name as people read it, then slug (unique among active teams). */
@@ -29,5 +30,20 @@ export const teamMemberProjection = projection<TeamMemberRecord, Schema<'TeamMem
   order: [
     { column: 'display_name', by: 'name' },
     { column: 'im_open_id', by: 'codeUnits' },
+  ],
+});
+
+/** A team's grant on a project; by project name as people read it, then project id. */
+export const teamProjectProjection = projection<TeamProjectRecord, Schema<'TeamProjectEntry'>>()({
+  fields: {
+    projectId: 'project_id',
+    projectName: 'project_name',
+    folderId: 'folder_id',
+    role: 'role',
+    grantId: 'grant_id',
+  },
+  order: [
+    { column: 'project_name', by: 'name' },
+    { column: 'project_id', by: 'codeUnits' },
   ],
 });

@@ -5,6 +5,7 @@ import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, conflict, notFound } from '../errors/api-error.js';
+import type { GrantStore, TeamProjectRecord } from '../grants/store.js';
 import type { MemberStore } from '../members/store.js';
 import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import type { User, UserStore } from '../users/store.js';
@@ -32,6 +33,7 @@ export class TeamService {
     private readonly orgAccess: OrgAccessResolver,
     private readonly clock: Clock,
     private readonly capacity: CapacityService,
+    private readonly grants: GrantStore,
   ) {}
 
   list(organizationId: string): Promise<TeamRecord[]> {
@@ -84,6 +86,12 @@ export class TeamService {
     // Team rights are not cached today; clearing keeps "archived teams confer nothing from that
     // moment" true whatever the access cache comes to hold.
     await this.orgAccess.invalidate();
+  }
+
+  /** The team's grants on projects that are not archived. */
+  async listProjects(organizationId: string, teamId: string): Promise<TeamProjectRecord[]> {
+    await this.requireTeam(this.uow.executor, organizationId, teamId);
+    return this.grants.teamProjects(this.uow.executor, organizationId, teamId);
   }
 
   async listMembers(organizationId: string, teamId: string): Promise<TeamMemberRecord[]> {

@@ -241,6 +241,12 @@ const rows: Row[] = [
     expect: orgAdminOnly(200),
   },
   {
+    op: 'listTeamProjects',
+    method: 'GET',
+    prepare: async () => ({ path: `/teams/${await freshTeam()}/projects` }),
+    expect: orgAdminOnly(200),
+  },
+  {
     op: 'addTeamMember',
     method: 'POST',
     prepare: async () => ({ path: `/teams/${await freshTeam()}/members`, body: { userId: userIds['m-none'] } }),
@@ -339,6 +345,12 @@ const rows: Row[] = [
     op: 'listProjectTeamAccess',
     method: 'GET',
     prepare: async () => ({ path: `/projects/${sharedProject}/team-access` }),
+    expect: projectRead(200),
+  },
+  {
+    op: 'getProjectAccess',
+    method: 'GET',
+    prepare: async () => ({ path: `/projects/${sharedProject}/access` }),
     expect: projectRead(200),
   },
   {
@@ -692,6 +704,7 @@ describe('ids from another organization', () => {
     ['updateTeam', 'PATCH', () => `/teams/${foreign.teamId}`, () => ({ name: 'x' }), 'team_not_found'],
     ['archiveTeam', 'POST', () => `/teams/${foreign.teamId}/archive`, () => undefined, 'team_not_found'],
     ['listTeamMembers', 'GET', () => `/teams/${foreign.teamId}/members`, () => undefined, 'team_not_found'],
+    ['listTeamProjects', 'GET', () => `/teams/${foreign.teamId}/projects`, () => undefined, 'team_not_found'],
     [
       'addTeamMember (foreign team)',
       'POST',
@@ -769,6 +782,7 @@ describe('ids from another organization', () => {
       () => undefined,
       'project_not_found',
     ],
+    ['getProjectAccess', 'GET', () => `/projects/${foreign.projectId}/access`, () => undefined, 'project_not_found'],
     [
       'putProjectTeamAccess',
       'PUT',

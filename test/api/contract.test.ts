@@ -116,6 +116,8 @@ const WEBHOOK_OPERATION_IDS = [
   'listWebhookDeliveries',
   'redeliverWebhookDelivery',
 ];
+/** DESIGN §6 "Effective access": who can open a project, and a team's project grants. */
+const ACCESS_OPERATION_IDS = ['getProjectAccess', 'listTeamProjects'];
 /** Operations anyone may call, with no session or token. */
 const PUBLIC_OPERATION_IDS = ['login', ...SIGN_IN_OPERATION_IDS];
 
@@ -192,6 +194,7 @@ describe('openapi.yaml', () => {
         ...SIGN_IN_OPERATION_IDS,
         ...INVITATION_OPERATION_IDS,
         ...WEBHOOK_OPERATION_IDS,
+        ...ACCESS_OPERATION_IDS,
       ].sort(),
     );
     expect(OPERATION_IDS).toHaveLength(48);

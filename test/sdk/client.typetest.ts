@@ -148,6 +148,12 @@ export async function typeTests() {
   expectTypeOf(c.paginate(c.listProjectSessions, { projectId: 'p1' })).toEqualTypeOf<
     AsyncIterable<Schemas['SessionSummary']>
   >();
+  expectTypeOf(c.paginate(c.getProjectAccess, { projectId: 'p1', query: { limit: 100 } })).toEqualTypeOf<
+    AsyncIterable<Schemas['ProjectAccessEntry']>
+  >();
+  expectTypeOf(c.paginate(c.listTeamProjects, { teamId: 't1' })).toEqualTypeOf<
+    AsyncIterable<Schemas['TeamProjectEntry']>
+  >();
   expectTypeOf(c.paginate(c.listAgentRoles)).toEqualTypeOf<AsyncIterable<Schemas['AgentRoleRow']>>();
   expectTypeOf(c.paginate(c.listAgentSkills)).toEqualTypeOf<AsyncIterable<Schemas['AgentSkillRow']>>();
   expectTypeOf(c.paginate(c.listApiTokens)).toEqualTypeOf<AsyncIterable<Schemas['ApiToken']>>();

@@ -23,6 +23,9 @@ const decimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 /** `1234567` → `1,234,567`; fractions keep at most two digits. */
 export const formatCount = (n: number): string => decimal.format(n);
 
+/** `1, 'role'` → `1 role`; `3, 'role'` → `3 roles` (nouns with a plain -s plural). */
+export const plural = (n: number, noun: string): string => `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
+
 /** `8388608` → `8 MiB`, `1536` → `1.5 KiB`, `512` → `512 B`: the largest unit that keeps the number ≥ 1. */
 export function formatBytes(bytes: number): string {
   for (const { unit, factor } of BYTE_UNITS) {

@@ -2,6 +2,7 @@ import {
   ActionIcon,
   Box,
   Button,
+  Checkbox,
   Group,
   Loader,
   Menu,
@@ -28,8 +29,11 @@ import {
   type TreeRow,
   visibleRows,
 } from '../../lib/folder-tree';
+import { useBulkRun } from '../../lib/bulk';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { keyBetween } from '../../lib/sort-key';
+import { plural } from '../../lib/units';
+import { BulkProgress, BulkSummary } from '../bulk-summary';
 import { ConfirmDialog } from '../confirm-dialog';
 import { FolderIcon } from '../icons';
 import { NameDialog } from '../name-dialog';
@@ -96,7 +100,8 @@ export type FolderExplorerProps<F extends TreeFolder, L> = {
 type Dialog<F, L> =
   | { type: 'create-folder'; parentId: string | null }
   | { type: 'create-leaf'; folderId: string | null }
-  | { type: 'rename' | 'move' | 'archive'; entry: TreeEntry<F, L> };
+  | { type: 'rename' | 'move' | 'archive'; entry: TreeEntry<F, L> }
+  | { type: 'move-selected' };
 
 const ROW_HEIGHT = 44;
 /** Beyond this many folders "Expand all" would lay out more rows than a person can use. */
@@ -121,6 +126,8 @@ export function FolderExplorer<F extends TreeFolder, L>(props: FolderExplorerPro
   const [dragging, setDragging] = useState<TreeEntry<F, L> | null>(null);
   const [dropTarget, setDropTarget] = useState<string | null>(null);
   const saving = useIsMutating() > 0;
+  const [selected, setSelected] = useState<Map<string, TreeEntry<F, L>>>(() => new Map());
+  const bulk = useBulkRun();
 
   const toggle = (id: string) =>
     setExpanded((prev) => {
@@ -137,6 +144,33 @@ export function FolderExplorer<F extends TreeFolder, L>(props: FolderExplorerPro
     await ops.move(entry, folderId);
     expand(folderId);
     notifySuccess(`Moved ${entryName(tree, entry)} to ${folderPath(tree, folderId)}`);
+  };
+
+  const toggleSelected = (entry: TreeEntry<F, L>) =>
+    setSelected((prev) => {
+      const next = new Map(prev);
+      const key = entryKey(tree, entry);
+      if (next.has(key)) next.delete(key);
+      else next.set(key, entry);
+      return next;
+    });
+
+  /** Moves every selected row, one request each; the summary says which moved and which were refused. */
+  const moveSelected = async (folderId: string | null) => {
+    const outcomes = await bulk.run(
+      `Moved to ${folderPath(tree, folderId)}`,
+      [...selected.values()],
+      (entry) => ({ key: entryKey(tree, entry), label: entryName(tree, entry) }),
+      (entry) => ops.move(entry, folderId),
+    );
+    setExpanded((prev) => {
+      // The destination and the folders above it, so what moved is in view.
+      const next = new Set(prev);
+      for (let id = folderId; id !== null && !next.has(id); id = tree.folders.get(id)?.parentId ?? null) next.add(id);
+      return next;
+    });
+    const moved = new Set(outcomes.filter((o) => o.ok).map((o) => o.key));
+    setSelected((prev) => new Map([...prev].filter(([key]) => !moved.has(key))));
   };
 
   const canDropInto = (folderId: string | null) => {
@@ -328,6 +362,11 @@ export function FolderExplorer<F extends TreeFolder, L>(props: FolderExplorerPro
       case 'Enter':
         if (row.kind === 'folder') toggle(row.folder.id);
         break;
+      case ' ':
+        toggleSelected(
+          row.kind === 'folder' ? { kind: 'folder', folder: row.folder } : { kind: 'leaf', leaf: row.leaf },
+        );
+        break;
       default:
         return;
     }
@@ -359,6 +398,11 @@ export function FolderExplorer<F extends TreeFolder, L>(props: FolderExplorerPro
         }}
         {...dragProps(row)}
       >
+        <Checkbox
+          aria-label={`Select ${name}`}
+          checked={selected.has(entryKey(tree, row))}
+          onChange={() => toggleSelected(row.kind === 'folder' ? { kind: 'folder', folder: row.folder } : row)}
+        />
         {row.kind === 'folder' ? (
           <>
             <UnstyledButton
@@ -439,6 +483,28 @@ export function FolderExplorer<F extends TreeFolder, L>(props: FolderExplorerPro
       <Text size="sm" c="dimmed">
         {props.pending ? 'Loading…' : props.summary(needle ? rows.length : null)}
       </Text>
+      {selected.size > 0 && (
+        <Paper withBorder p="sm" role="region" aria-label="Selected rows">
+          <Group wrap="wrap">
+            <Text size="sm" fw={500}>
+              {selected.size} selected
+            </Text>
+            <Button
+              size="xs"
+              onClick={() => setDialog({ type: 'move-selected' })}
+              loading={bulk.progress !== null}
+              disabled={bulk.progress !== null}
+            >
+              Move {selected.size} to…
+            </Button>
+            <Button size="xs" variant="subtle" onClick={() => setSelected(new Map())}>
+              Clear selection
+            </Button>
+          </Group>
+        </Paper>
+      )}
+      <BulkProgress progress={bulk.progress} />
+      <BulkSummary report={bulk.report} onDismiss={bulk.dismiss} />
       {props.dragToMove && (
         <Paper
           withBorder
@@ -551,6 +617,13 @@ export function FolderExplorer<F extends TreeFolder, L>(props: FolderExplorerPro
           else await ops.renameLeaf?.(d.entry.leaf, name);
           notifySuccess(`Renamed to ${name}`);
         }}
+      />
+      <TreeMoveDialog
+        tree={tree}
+        rootLabel={props.rootLabel}
+        subject={d?.type === 'move-selected' ? { name: plural(selected.size, 'selected row') } : null}
+        onClose={() => setDialog(null)}
+        onMove={moveSelected}
       />
       <TreeMoveDialog
         tree={tree}

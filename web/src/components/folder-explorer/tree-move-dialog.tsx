@@ -10,8 +10,11 @@ import {
 } from '../../lib/folder-tree';
 import { DialogError, useDialogAction } from '../dialog-action';
 
-/** What is being moved: its name, the folder it is in, and for a folder its id (its subtree is no destination). */
-export type MoveSubject = { name: string; parentId: string | null; folderId?: string };
+/**
+ * What is being moved: its name, the folder it is in (left out for several rows from anywhere),
+ * and for a folder its id (its subtree is no destination).
+ */
+export type MoveSubject = { name: string; parentId?: string | null; folderId?: string };
 
 /**
  * "Move to…" for anything in a folder tree: the destination is chosen by its path among the
@@ -41,7 +44,9 @@ export function TreeMoveDialog({
   const options = useMemo(() => {
     if (!subject) return [];
     const excluded = subject.folderId ? subtreeIds(tree, subject.folderId) : new Set<string>();
-    return folderOptions(tree, rootLabel, excluded).filter((o) => o.value !== (subject.parentId ?? TOP_LEVEL));
+    const options = folderOptions(tree, rootLabel, excluded);
+    if (subject.parentId === undefined) return options;
+    return options.filter((o) => o.value !== (subject.parentId ?? TOP_LEVEL));
   }, [tree, rootLabel, subject]);
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -52,7 +57,7 @@ export function TreeMoveDialog({
     <Modal opened={opened} onClose={onClose} title={subject ? `Move ${subject.name}` : 'Move'} centered>
       <form onSubmit={submit}>
         <Stack>
-          {subject && <Text size="sm">Now in: {folderPath(tree, subject.parentId)}</Text>}
+          {subject?.parentId !== undefined && <Text size="sm">Now in: {folderPath(tree, subject.parentId)}</Text>}
           <Select
             label="Destination folder"
             placeholder="Type to search folders"

@@ -1,6 +1,6 @@
 import { formatDate } from '../../../lib/format';
 /**
- * `/o/{slug}/projects/{id}`: detail, sessions and team access. A member without a grant is sent
+ * `/o/{slug}/projects/{id}`: detail, who can open it, team access and sessions. A member without a grant is sent
  * to My projects with a notice (spec, Errors 3) instead of an error page.
  */
 import { Anchor, Badge, Breadcrumbs, Stack, Text } from '@mantine/core';
@@ -13,6 +13,7 @@ import { getExplorerQueryOptions } from '../../../features/projects/api/get-expl
 import { getProjectQueryOptions, useProject } from '../../../features/projects/api/get-project';
 import { getProjectSessionsQueryOptions } from '../../../features/projects/api/get-project-sessions';
 import { getTeamAccessQueryOptions } from '../../../features/projects/api/get-team-access';
+import { ProjectAccess } from '../../../features/projects/components/project-access';
 import { ProjectDetail } from '../../../features/projects/components/project-detail';
 import { ProjectSessions } from '../../../features/projects/components/project-sessions';
 import { TeamAccess } from '../../../features/projects/components/team-access';
@@ -80,6 +81,7 @@ export function Component() {
       </PageHeader>
       <Stack>
         <ProjectDetail project={p} />
+        <ProjectAccess projectId={p.id} />
         <TeamAccess project={p} />
         <ProjectSessions projectId={p.id} />
       </Stack>

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Breadcrumbs, Group, Text } from '@mantine/core';
+import { Alert, Anchor, Breadcrumbs, Group, Stack, Text } from '@mantine/core';
 import { Link, type LoaderFunctionArgs, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
 import { PageLoader } from '../../../components/page-loader';
@@ -10,6 +10,7 @@ import { getTeamsQueryOptions, useTeams } from '../../../features/teams/api/get-
 import { ArchiveTeamButton } from '../../../features/teams/components/archive-team-button';
 import { EditTeamButton } from '../../../features/teams/components/edit-team-button';
 import { TeamMembers } from '../../../features/teams/components/team-members';
+import { TeamProjects } from '../../../features/teams/components/team-projects';
 import { requireOrgAdmin, useOrg } from '../../../lib/authorization';
 import { queryClient } from '../../../lib/query-client';
 
@@ -63,7 +64,10 @@ export function Component() {
         {team.slug}
         {team.description ? ` · ${team.description}` : ''}
       </Text>
-      <TeamMembers team={team} />
+      <Stack>
+        <TeamProjects team={team} />
+        <TeamMembers team={team} />
+      </Stack>
     </>
   );
 }

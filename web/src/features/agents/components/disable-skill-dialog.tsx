@@ -1,11 +1,10 @@
+import { plural } from '../../../lib/units';
 import { Button, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { DialogError, useDialogAction } from '../../../components/dialog-action';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { useUpdateAgentSkill } from '../api/update-agent-skill';
 import type { Role, Skill } from './library-tree';
-
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
  * Disabling a skill archives, in the same transaction, every open session of every role bound to

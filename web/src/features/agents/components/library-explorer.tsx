@@ -1,3 +1,4 @@
+import { plural } from '../../../lib/units';
 import { Badge, Box, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { FolderExplorer, type FolderTreeOps } from '../../../components/folder-explorer/folder-explorer';
@@ -11,8 +12,6 @@ import { useAgentSkills } from '../api/get-agent-skills';
 import { useUpdateLibraryFolder } from '../api/update-library-folder';
 import { buildLibrary, type Library, LIBRARY_ROOT, type LibraryFolder, type LibraryLeaf } from './library-tree';
 import { useLibraryMove } from './use-library-move';
-
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** The library's changes: its folders here; roles and skills only move (the rest is on their own pages). */
 function useLibraryTreeOps(orgSlug: string, lib: Library): FolderTreeOps<LibraryFolder, LibraryLeaf> {

@@ -1,12 +1,14 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { getOrgProjectAccessQueryKey } from '../../projects/api/get-project-access';
 import { getOrgTeamMembersQueryKey } from '../../teams/api/get-team-members';
 import { getTeamsQueryOptions } from '../../teams/api/get-teams';
 import { getMembersQueryOptions } from './get-members';
 
-/** Membership changes show in the member list, team member lists and the team counts. */
+/** Membership changes show in the member list, team member lists, the team counts and who can open a project. */
 export const invalidateMembers = (qc: QueryClient, orgSlug: string) =>
   Promise.all([
     qc.invalidateQueries({ queryKey: getMembersQueryOptions(orgSlug).queryKey }),
     qc.invalidateQueries({ queryKey: getTeamsQueryOptions(orgSlug).queryKey }),
     qc.invalidateQueries({ queryKey: getOrgTeamMembersQueryKey(orgSlug) }),
+    qc.invalidateQueries({ queryKey: getOrgProjectAccessQueryKey(orgSlug) }),
   ]);

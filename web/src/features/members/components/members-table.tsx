@@ -1,11 +1,26 @@
 import { formatDate } from '../../../lib/format';
-import { Alert, Group, Loader, NativeSelect, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  Loader,
+  NativeSelect,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useDeferredValue, useMemo, useState } from 'react';
+import { BulkProgress, BulkSummary } from '../../../components/bulk-summary';
 import { ConfirmAction } from '../../../components/confirm-action';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { QueryError } from '../../../components/query-error';
 import { type Column, VirtualTable } from '../../../components/virtual-table';
 import { errorCode, errorMessage, type Schemas } from '../../../lib/api-client';
 import { assignableRoles, canHandleOwners, type OrgRole, useOrg } from '../../../lib/authorization';
+import { useBulkRun } from '../../../lib/bulk';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useMembers } from '../api/get-members';
 import { useRevokeMember } from '../api/revoke-member';
@@ -88,7 +103,7 @@ function RevokeCell({ member }: { member: Member }) {
   );
 }
 
-const columns: Column<Member>[] = [
+const memberColumns: Column<Member>[] = [
   {
     key: 'name',
     header: 'Member',
@@ -114,10 +129,119 @@ const columns: Column<Member>[] = [
   { key: 'actions', header: 'Actions', render: (m) => <RevokeCell member={m} />, width: 110 },
 ];
 
+/**
+ * Several members at once: a new role for all, or revoke all. One request per member, in turn;
+ * the summary then lists who changed and who the server refused, with its message.
+ */
+function MembersBulkBar({ selected, onDone }: { selected: Member[]; onDone: (unselect: string[]) => void }) {
+  const { org } = useOrg();
+  const update = useUpdateMemberRole();
+  const revoke = useRevokeMember();
+  const bulk = useBulkRun();
+  const choices = assignableRoles(org.role);
+  const [role, setRole] = useState<OrgRole>(choices.includes('MEMBER') ? 'MEMBER' : choices[0]!);
+  const [confirming, setConfirming] = useState(false);
+  const identify = (m: Member) => ({ key: m.userId, label: m.displayName });
+  const finish = (outcomes: { key: string; ok: boolean }[]) => onDone(outcomes.filter((o) => o.ok).map((o) => o.key));
+  const path = (m: Member) => ({ params: { path: { orgSlug: org.slug, userId: m.userId } } });
+  const changeRole = () =>
+    bulk
+      .run(`Changed role to ${role}`, selected, identify, (m) => update.mutateAsync({ ...path(m), body: { role } }))
+      .then(finish);
+  const revokeAll = () => bulk.run('Revoked', selected, identify, (m) => revoke.mutateAsync(path(m))).then(finish);
+  const running = bulk.progress !== null;
+  return (
+    <Stack gap="xs">
+      {selected.length > 0 && (
+        <Paper withBorder p="sm" role="region" aria-label="Selected members">
+          <Group align="flex-end" wrap="wrap">
+            <Text size="sm" fw={500}>
+              {selected.length} selected
+            </Text>
+            <NativeSelect
+              label="New role"
+              size="xs"
+              data={choices}
+              value={role}
+              onChange={(e) => setRole(e.currentTarget.value as OrgRole)}
+            />
+            <Button size="xs" onClick={changeRole} loading={running} disabled={running}>
+              Change role of {selected.length}
+            </Button>
+            <Button size="xs" color="red" variant="light" onClick={() => setConfirming(true)} disabled={running}>
+              Revoke {selected.length}
+            </Button>
+            <Button size="xs" variant="subtle" onClick={() => onDone(selected.map((m) => m.userId))}>
+              Clear selection
+            </Button>
+          </Group>
+        </Paper>
+      )}
+      <BulkProgress progress={bulk.progress} />
+      <BulkSummary report={bulk.report} onDismiss={bulk.dismiss} />
+      <ConfirmDialog
+        opened={confirming}
+        title={`Revoke ${selected.length} members?`}
+        message={
+          `${selected.map((m) => m.displayName).join(', ')} lose access to ${org.name} now, ` +
+          'with every team membership and project grant through it.'
+        }
+        confirmLabel={`Revoke ${selected.length}`}
+        onClose={() => setConfirming(false)}
+        onConfirm={revokeAll}
+      />
+    </Stack>
+  );
+}
+
+/** The selection column: a checkbox per row, and one in the header for every row shown. */
+function selectColumn(
+  shown: Member[],
+  selected: ReadonlySet<string>,
+  setSelected: (next: Set<string>) => void,
+): Column<Member> {
+  const chosen = shown.filter((m) => selected.has(m.userId)).length;
+  const toggle = (userId: string) => {
+    const next = new Set(selected);
+    if (next.has(userId)) next.delete(userId);
+    else next.add(userId);
+    setSelected(next);
+  };
+  const toggleShown = () => {
+    const next = new Set(selected);
+    for (const m of shown) {
+      if (chosen === shown.length) next.delete(m.userId);
+      else next.add(m.userId);
+    }
+    setSelected(next);
+  };
+  return {
+    key: 'select',
+    width: 44,
+    header: (
+      <Checkbox
+        aria-label="Select every member shown"
+        checked={shown.length > 0 && chosen === shown.length}
+        indeterminate={chosen > 0 && chosen < shown.length}
+        disabled={shown.length === 0}
+        onChange={toggleShown}
+      />
+    ),
+    render: (m) => (
+      <Checkbox
+        aria-label={`Select ${m.displayName}`}
+        checked={selected.has(m.userId)}
+        onChange={() => toggle(m.userId)}
+      />
+    ),
+  };
+}
+
 /** Every active member: filtered in the browser, rendered virtually (5,000 rows stay fast). */
 export function MembersTable() {
   const { org } = useOrg();
   const members = useMembers(org.slug);
+  const [selected, setSelected] = useState<Set<string>>(() => new Set());
   const [search, setSearch] = useState('');
   const [role, setRole] = useState<'ALL' | OrgRole>('ALL');
   const needle = useDeferredValue(search.trim().toLowerCase());
@@ -130,6 +254,10 @@ export function MembersTable() {
       ),
     [members.data, role, needle],
   );
+  const chosen = (members.data?.members ?? []).filter((m) => selected.has(m.userId));
+  const columns = [selectColumn(rows, selected, setSelected), ...memberColumns];
+  const dropDone = (succeeded: string[]) =>
+    setSelected((prev) => new Set([...prev].filter((userId) => !succeeded.includes(userId))));
   if (members.isError) return <QueryError error={members.error} />;
   return (
     <Stack>
@@ -161,6 +289,7 @@ export function MembersTable() {
       <Text size="sm" c="dimmed" aria-live="polite">
         {members.isPending ? 'Loading…' : `${rows.length} of ${members.data?.members.length ?? 0} members`}
       </Text>
+      <MembersBulkBar selected={chosen} onDone={dropDone} />
       <VirtualTable label="Members" rows={rows} columns={columns} rowKey={(m) => m.userId} empty="No member matches." />
       <Text size="xs" c="dimmed">
         {LAST_OWNER_HELP}

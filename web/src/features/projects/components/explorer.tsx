@@ -1,3 +1,4 @@
+import { plural } from '../../../lib/units';
 import { Anchor, Badge, Box, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
@@ -14,8 +15,6 @@ import { useMoveProject } from '../api/move-project';
 import { useRenameProject } from '../api/rename-project';
 import { useUpdateFolder } from '../api/update-folder';
 import { buildProjectTree, type Folder, type Project, PROJECTS_TOP_LEVEL } from './project-tree';
-
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** The folder explorer's changes, through the folder and project endpoints. */
 function useProjectTreeOps(orgSlug: string): FolderTreeOps<Folder, Project> {

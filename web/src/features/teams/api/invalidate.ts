@@ -1,12 +1,14 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { getOrgProjectAccessQueryKey } from '../../projects/api/get-project-access';
 import { getOrgTeamAccessQueryKey } from '../../projects/api/get-team-access';
 import { getOrgTeamMembersQueryKey } from './get-team-members';
 import { getTeamsQueryOptions } from './get-teams';
 
-/** Team changes show in the team list (names, counts), team pages and project access lists. */
+/** Team changes show in the team list (names, counts), team pages and project access lists (both kinds). */
 export const invalidateTeams = (qc: QueryClient, orgSlug: string) =>
   Promise.all([
     qc.invalidateQueries({ queryKey: getTeamsQueryOptions(orgSlug).queryKey }),
     qc.invalidateQueries({ queryKey: getOrgTeamMembersQueryKey(orgSlug) }),
     qc.invalidateQueries({ queryKey: getOrgTeamAccessQueryKey(orgSlug) }),
+    qc.invalidateQueries({ queryKey: getOrgProjectAccessQueryKey(orgSlug) }),
   ]);
