@@ -63,7 +63,9 @@ export async function openRuntime(
       throw databaseStartupError(err, config.databaseUrl);
     }
     if (!initialized)
-      throw noDatabase(`the PostgreSQL database ${describeUrl(config.databaseUrl ?? '')} (DATABASE_URL) has no hub schema`);
+      throw noDatabase(
+        `the PostgreSQL database ${describeUrl(config.databaseUrl ?? '')} (DATABASE_URL) has no hub schema`,
+      );
     if (options.loadKeyring)
       keyring = await loadStartupKeyring(db, { masterKeys: config.masterKeys, dataDir: config.dataDir, logger });
     if (invalidations && options.listen) await invalidations.start();
