@@ -104,7 +104,8 @@ function requireSqliteFile(dataDir: string): void {
 
 function noDatabase(what: string): StartupError {
   return new StartupError(
-    `${what}; run "hub migrate" (or "hub serve") to create it, or point HUB_DATA_DIR / DATABASE_URL at the existing one`,
+    `${what}; run "hub migrate" (or "hub serve") to create it, ` +
+      'or point HUB_DATA_DIR / DATABASE_URL at the existing one',
   );
 }
 
