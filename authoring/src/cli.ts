@@ -81,7 +81,8 @@ const commands: Record<string, Command> = {
     const { initCourse } = await import('./init.js');
     const made = initCourse(dir, values.title === undefined ? {} : { title: values.title });
     io.stdout.write(`made ${dir}: ${made.files.length} files, course "${made.title}"\n`);
-    io.stdout.write(`next: cph check ${dir} && cph build ${dir} --target slides\n`);
+    // `npx` finds a project's local install as well as a global one, so the line runs as printed.
+    io.stdout.write(`next: npx cph check ${dir} && npx cph build ${dir} --target slides\n`);
     return 0;
   },
 

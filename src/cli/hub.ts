@@ -92,10 +92,14 @@ const commands: Record<string, Command> = {
 
   migrate: async (args) => {
     parseCommandArgs(args, {}, 0);
-    await withRuntime(async ({ migrationsApplied }) => {
-      const report = migrationsApplied.length ? `applied ${migrationsApplied.join(', ')}` : 'already up to date';
-      process.stdout.write(`migrations: ${report}\n`);
-    });
+    await withRuntime(
+      async ({ migrationsApplied }) => {
+        const report = migrationsApplied.length ? `applied ${migrationsApplied.join(', ')}` : 'already up to date';
+        process.stdout.write(`migrations: ${report}\n`);
+      },
+      undefined,
+      { create: true },
+    );
   },
 
   org: async (args) => {
@@ -235,8 +239,13 @@ function consoleScope(name: string, args: string[]): AuditScope {
   return { actor: CONSOLE_ACTOR, action: `hub.${name}${sub}`, requestId: null, at: new Date() };
 }
 
-async function withRuntime(work: (runtime: Runtime) => Promise<void>, config?: Config): Promise<void> {
-  const runtime = await openRuntime({ config });
+/** Opens the database for one command; only `migrate` (and `serve`) may create it. */
+async function withRuntime(
+  work: (runtime: Runtime) => Promise<void>,
+  config?: Config,
+  options: { create?: boolean } = {},
+): Promise<void> {
+  const runtime = await openRuntime({ config, create: options.create });
   try {
     await work(runtime);
   } finally {

@@ -62,7 +62,7 @@ export async function serve(options: ServeOptions): Promise<void> {
 
   let runtime: Runtime;
   try {
-    runtime = await openRuntime({ config, logger, loadKeyring: true, listen: true });
+    runtime = await openRuntime({ config, logger, loadKeyring: true, listen: true, create: true });
   } catch (err) {
     await closeServer(server);
     throw err;

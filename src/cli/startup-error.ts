@@ -23,7 +23,8 @@ export function databaseStartupError(err: unknown, databaseUrl: string | undefin
   return new StartupError(`cannot open ${where}: ${message}`);
 }
 
-function describeUrl(raw: string): string {
+/** Host, port and database of a PostgreSQL URL, never its user or password. */
+export function describeUrl(raw: string): string {
   try {
     const url = new URL(raw);
     return `${url.hostname}:${url.port || '5432'}${url.pathname}`;

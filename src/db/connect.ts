@@ -27,6 +27,9 @@ export interface OpenOptions {
   waitMs?: number;
 }
 
+/** The SQLite database's file name inside the data directory. */
+export const SQLITE_FILE = 'hub.sqlite';
+
 /**
  * Opens the database the configuration names: PostgreSQL when DATABASE_URL is set,
  * otherwise the SQLite file `hub.sqlite` in the data directory.
@@ -38,7 +41,7 @@ export function openDatabase(
   const opened = { waitMs: config.dbWaitMs, ...options };
   if (config.databaseUrl) return openPostgres(config.databaseUrl, opened);
   fs.mkdirSync(config.dataDir, { recursive: true });
-  return openSqlite(path.join(config.dataDir, 'hub.sqlite'), opened);
+  return openSqlite(path.join(config.dataDir, SQLITE_FILE), opened);
 }
 
 /**

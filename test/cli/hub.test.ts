@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,6 +48,37 @@ describe('hub migrate', () => {
     expect(first.stdout).toMatch(/^migrations: applied 20261122000000_identity(, \d+_\w+)*\n$/);
     const second = await runHub(['migrate'], env);
     expect(second.stdout).toBe('migrations: already up to date\n');
+  });
+});
+
+describe('a missing database', () => {
+  it('is created by migrate only: any other command names where it looked, exits 1 and creates nothing', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hub-missing-'));
+    const missing = path.join(dataDir, 'not-here');
+    try {
+      const commands = [
+        ['org', 'create', 'initech', '--name', 'Initech', '--owner', 'ou_peter'],
+        ['login-link', 'ou_peter'],
+        ['audit', 'initech'],
+        ['identity-provider', 'list'],
+      ];
+      for (const args of commands) {
+        const result = await runHub(args, cliEnv(missing, undefined));
+        expect(result.code, args.join(' ')).toBe(1);
+        expect(result.stdout).toBe('');
+        expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+        expect(result.stderr).toContain(`data directory ${missing}`);
+        expect(result.stderr).toContain(path.join(missing, 'hub.sqlite'));
+        expect(result.stderr).toContain('hub migrate');
+        expect(fs.existsSync(path.join(missing, 'hub.sqlite'))).toBe(false);
+      }
+      const migrated = await runHub(['migrate'], cliEnv(missing, undefined));
+      expect(migrated.code).toBe(0);
+      const listed = await runHub(['identity-provider', 'list'], cliEnv(missing, undefined));
+      expect(listed.code).toBe(0);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
