@@ -116,6 +116,8 @@ const WEBHOOK_OPERATION_IDS = [
   'listWebhookDeliveries',
   'redeliverWebhookDelivery',
 ];
+/** DESIGN §6 "Budgets and spend alerts": budgets with their live status; org admins only. */
+const BUDGET_OPERATION_IDS = ['listBudgets', 'createBudget', 'updateBudget', 'deleteBudget'];
 /** Operations anyone may call, with no session or token. */
 const PUBLIC_OPERATION_IDS = ['login', ...SIGN_IN_OPERATION_IDS];
 
@@ -192,6 +194,7 @@ describe('openapi.yaml', () => {
         ...SIGN_IN_OPERATION_IDS,
         ...INVITATION_OPERATION_IDS,
         ...WEBHOOK_OPERATION_IDS,
+        ...BUDGET_OPERATION_IDS,
       ].sort(),
     );
     expect(OPERATION_IDS).toHaveLength(48);
