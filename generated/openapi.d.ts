@@ -2447,9 +2447,13 @@ export interface components {
                 displayName: string;
             };
             /**
-             * @description The operationId, `hub.<command>` for the host console, or
+             * @description The operationId, `hub.<command>` for the host console,
              *     `autoJoin` for a membership made by automatic membership at a
-             *     sign-in (actor `system`; see `AutoJoin`).
+             *     sign-in (actor `system`; see `AutoJoin`), or `budget.threshold`
+             *     when ingested runs take a budget across one of its thresholds for
+             *     the first time in its period (actor `system`, target the budget,
+             *     `changes.after` `{budgetId, threshold, spent, amount,
+             *     periodStart}`).
              */
             action: string;
             target: {
