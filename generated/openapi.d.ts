@@ -2187,10 +2187,156 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/{orgSlug}/budgets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the budgets with their current status
+         * @description Returns the organization's budgets by name, each with its status in
+         *     the current period (UTC days, weeks starting Monday, calendar months):
+         *     `spent` sums the runs in the budget's scope (a folder counts its whole
+         *     subtree); runs with unknown cost count 0 toward `costUsd` and are
+         *     counted in `runsWithoutCost`. `state` is `exceeded` from 100 %,
+         *     `warning` from the lowest threshold, else `ok`.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["listBudgets"];
+        put?: never;
+        /**
+         * Add a budget
+         * @description Adds a spend limit on the organization, a folder's subtree or a
+         *     project, in USD (`costUsd`) or tokens, per UTC day, week or month.
+         *     When ingested runs take it across one of its `thresholds` (percent,
+         *     default 50, 80, 100) for the first time in a period, one audit event
+         *     `budget.threshold` (actor `system`) is written and delivered to the
+         *     webhooks subscribed to it. `thresholds` must be ascending without
+         *     repeats (400); a scope `id` of another organization or archived gives
+         *     404 `folder_not_found` / `project_not_found` or 409
+         *     `project_archived`; an organization has at most 100 budgets (409
+         *     `capacity_exceeded`).
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        post: operations["createBudget"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/budgets/{budgetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A budget id (opaque). */
+                budgetId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a budget
+         * @description Removes the budget and what it remembers of announced thresholds.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        delete: operations["deleteBudget"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a budget
+         * @description Changes the given fields, checked as at creation. A budget whose
+         *     scope, metric, amount or period changes starts its period afresh:
+         *     thresholds already announced in it may be announced again.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        patch: operations["updateBudget"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description What the budget covers; `id` names the folder or project and is absent (null) for the organization. */
+        BudgetScope: {
+            /** @enum {string} */
+            type: "organization" | "folder" | "project";
+            id?: string | null;
+        };
+        /**
+         * @description `costUsd` (known costs, in USD) or `tokens` (input plus output).
+         * @enum {string}
+         */
+        BudgetMetric: "costUsd" | "tokens";
+        /**
+         * @description A UTC calendar day, week (from Monday) or month.
+         * @enum {string}
+         */
+        BudgetPeriod: "day" | "week" | "month";
+        BudgetAmount: number;
+        /** @description Percentages of the amount, ascending, each announced once per period. */
+        BudgetThresholds: number[];
+        BudgetStatus: {
+            /** Format: date-time */
+            periodStart: string;
+            /**
+             * Format: date-time
+             * @description Exclusive.
+             */
+            periodEnd: string;
+            spent: number;
+            percent: number;
+            /** @enum {string} */
+            state: "ok" | "warning" | "exceeded";
+            runsWithoutCost: number;
+        };
+        Budget: {
+            id: string;
+            name: string;
+            scope: components["schemas"]["BudgetScope"];
+            metric: components["schemas"]["BudgetMetric"];
+            amount: number;
+            period: components["schemas"]["BudgetPeriod"];
+            thresholds: number[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            status: components["schemas"]["BudgetStatus"];
+        };
+        BudgetList: {
+            budgets: components["schemas"]["Budget"][];
+        };
+        CreateBudgetRequest: {
+            name: string;
+            scope: components["schemas"]["BudgetScope"];
+            metric: components["schemas"]["BudgetMetric"];
+            amount: components["schemas"]["BudgetAmount"];
+            period: components["schemas"]["BudgetPeriod"];
+            thresholds?: components["schemas"]["BudgetThresholds"];
+        };
+        UpdateBudgetRequest: {
+            name?: string;
+            scope?: components["schemas"]["BudgetScope"];
+            metric?: components["schemas"]["BudgetMetric"];
+            amount?: components["schemas"]["BudgetAmount"];
+            period?: components["schemas"]["BudgetPeriod"];
+            thresholds?: components["schemas"]["BudgetThresholds"];
+        };
         /** @description The error envelope of every non-2xx response. */
         Error: {
             error: {
@@ -2367,9 +2513,13 @@ export interface components {
                 displayName: string;
             };
             /**
-             * @description The operationId, `hub.<command>` for the host console, or
+             * @description The operationId, `hub.<command>` for the host console,
              *     `autoJoin` for a membership made by automatic membership at a
-             *     sign-in (actor `system`; see `AutoJoin`).
+             *     sign-in (actor `system`; see `AutoJoin`), or `budget.threshold`
+             *     when ingested runs take a budget across one of its thresholds for
+             *     the first time in its period (actor `system`, target the budget,
+             *     `changes.after` `{budgetId, threshold, spent, amount,
+             *     periodStart}`).
              */
             action: string;
             target: {
@@ -2394,7 +2544,7 @@ export interface components {
          * @description Machine-readable error code (see the table in the API description).
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
+        ErrorCode: "validation_failed" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
         ErrorDetail: {
             /** @description Where the problem is, e.g. `/body/role` or `/query/limit`. */
             path: string;
@@ -6409,6 +6559,146 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description `org_not_found`, `webhook_not_found`, `delivery_not_found`. */
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listBudgets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The budgets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBudgetRequest"];
+            };
+        };
+        responses: {
+            /** @description The budget, with its status. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `folder_not_found`, `project_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `project_archived`, `capacity_exceeded`. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A budget id (opaque). */
+                budgetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The budget was removed. No body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `budget_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A budget id (opaque). */
+                budgetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBudgetRequest"];
+            };
+        };
+        responses: {
+            /** @description The budget after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `budget_not_found`, `folder_not_found`, `project_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `project_archived`. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];
         };

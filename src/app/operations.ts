@@ -19,6 +19,7 @@ import { usageOperations } from '../usage/operations.js';
 import { signInOperations } from '../identity/operations.js';
 import { invitationOperations } from '../invitations/operations.js';
 import { webhookOperations } from '../webhooks/operations.js';
+import { budgetOperations } from '../budgets/operations.js';
 import type { Services } from './service-set.js';
 
 /** Every feature module, each given its own service: each declares some operations, none twice. */
@@ -44,6 +45,7 @@ function operationModules(services: Omit<Services, 'operations'>) {
     signInOperations({ signIn: services.signIn, sessions, clock, baseUrl: config.baseUrl }),
     invitationOperations({ invitations: services.invitations, clock, baseUrl: config.baseUrl }),
     webhookOperations(services.webhooks),
+    budgetOperations(services.budgets),
   ] as const;
 }
 

@@ -29,6 +29,7 @@ import type { UsageService } from '../usage/service.js';
 import type { UserStore } from '../users/store.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { WebhookService } from '../webhooks/service.js';
+import type { BudgetService } from '../budgets/service.js';
 
 /** The process's services, assembled once by `createServices` (the composition root). */
 export interface Services {
@@ -75,6 +76,8 @@ export interface Services {
   webhooks: WebhookService;
   /** Sends due webhook deliveries; `hub serve` starts it and stops it on shutdown. */
   webhookDispatcher: WebhookDispatcher;
+  /** Budgets, their live status and the alerts an ingest makes. */
+  budgets: BudgetService;
   /** Every operation of openapi.yaml with its rule and handler, each area's given its own service. */
   operations: OperationTable;
 }

@@ -65,6 +65,8 @@ import { OutboundClient } from '../outbound/client.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { WebhookService } from '../webhooks/service.js';
 import { WebhookStore } from '../webhooks/store.js';
+import { BudgetService } from '../budgets/service.js';
+import { BudgetStore } from '../budgets/store.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
@@ -155,7 +157,20 @@ export function createServices(deps: {
   const workspacesDir = path.join(config.dataDir, 'workspaces');
   const projects = new ProjectService(uow, projectStore, grants, folders, projectGuard, clock, workspacesDir, capacity);
   const explorer = new ExplorerService(uow, new ExplorerStore());
-  const usage = new UsageService(uow, new UsageStore(folderStore), folderStore);
+  const usageStore = new UsageStore(folderStore);
+  const budgets = new BudgetService(
+    uow,
+    new BudgetStore(),
+    usageStore,
+    {
+      activeFolder: (db, organizationId, folderId) => folderStore.findActive(db, organizationId, folderId),
+      project: (db, organizationId, projectId) => projectStore.findInOrg(db, organizationId, projectId),
+    },
+    clock,
+  );
+  const usage = new UsageService(uow, usageStore, folderStore, (trx, organizationId) =>
+    budgets.announceReached(trx, organizationId),
+  );
   const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity);
   const teams = new TeamService(uow, teamStore, memberStore, users, orgAccess, clock, capacity, grants);
   const connectionStore = new ConnectionStore();
@@ -252,6 +267,7 @@ export function createServices(deps: {
     invitations,
     webhooks,
     webhookDispatcher,
+    budgets,
   };
   return { ...services, operations: buildOperationTable(services) };
 }

@@ -11,7 +11,8 @@ const events = new AuditStore();
 /** One state change as the service that made it describes it. */
 export interface AuditedChange {
   organizationId: string;
-  target: { type: string; id: string | null };
+  /** What changed; `label` is its name as the change left it, where it has one. */
+  target: { type: string; id: string | null; label?: string };
   /** The target as the API showed it before the change (null when it is new). */
   before: unknown;
   /** The target as the API shows it after the change (null when it is gone). */

@@ -15,6 +15,7 @@ import { CAPACITY_DIMENSIONS, isCapacityDimension } from '../capacity/dimensions
 import { serve } from './serve.js';
 import { tokenCommand } from '../api-tokens/command.js';
 import { auditCommand } from '../audit/command.js';
+import { budgetCommand } from '../budgets/command.js';
 import { inviteCommand } from '../invitations/command.js';
 import { CONSOLE_ACTOR, type AuditScope, withAuditScope } from '../audit/scope.js';
 import { UsageError } from './usage-error.js';
@@ -58,6 +59,7 @@ Commands:
   audit <org> [--since 7d|<time>] [--limit N] [--json]
                                            print the organization's audit events, newest first (--json: one
                                            JSON object per line)
+  budget list <org>                        print each budget with its status in the current period
 
 Options: hub --version, hub <command> --help.
 
@@ -196,6 +198,11 @@ const commands: Record<string, Command> = {
 
   audit: (args) => auditCommand(args, withRuntime, { stdout: process.stdout }),
 
+  budget: (args) => {
+    const config = loadConfig();
+    return budgetCommand(args, config, (work) => withRuntime(work, config), { stdout: process.stdout });
+  },
+
   invite: (args) => inviteCommand(args, withRuntime, { stdout: process.stdout, stderr: process.stderr }),
 
   'identity-provider': (args) => {
@@ -232,7 +239,7 @@ const commands: Record<string, Command> = {
 };
 
 /** Commands that take a subcommand: their audit action names both (`hub.org.create`). */
-const WITH_SUBCOMMAND = new Set(['org', 'project', 'usage', 'connection', 'skill', 'capacity', 'token']);
+const WITH_SUBCOMMAND = new Set(['org', 'project', 'usage', 'connection', 'skill', 'capacity', 'token', 'budget']);
 
 function consoleScope(name: string, args: string[]): AuditScope {
   const sub = WITH_SUBCOMMAND.has(name) && args[0] && /^[a-z-]+$/.test(args[0]) ? `.${args[0]}` : '';

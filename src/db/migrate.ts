@@ -20,6 +20,7 @@ import * as autoJoin from './migrations/20261128010000_auto_join.js';
 import * as membershipProfile from './migrations/20261128020000_membership_profile.js';
 import * as webhooks from './migrations/20261128030000_webhooks.js';
 import * as clientRequestId from './migrations/20261128040000_client_request_id.js';
+import * as budgets from './migrations/20261128070000_budgets.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -46,6 +47,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261128020000_membership_profile': membershipProfile,
   '20261128030000_webhooks': webhooks,
   '20261128040000_client_request_id': clientRequestId,
+  '20261128070000_budgets': budgets,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

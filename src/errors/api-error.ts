@@ -60,7 +60,8 @@ export type NotFoundCode =
   | 'token_not_found'
   | 'invitation_not_found'
   | 'webhook_not_found'
-  | 'delivery_not_found';
+  | 'delivery_not_found'
+  | 'budget_not_found';
 
 export type ConflictCode =
   | 'slug_taken'

@@ -17,6 +17,9 @@ export interface IngestProgress {
   lines: number;
 }
 
+/** What else an ingest does in its transaction once its runs are written (budget alerts). */
+export type AfterIngest = (trx: Executor, organizationId: string) => Promise<void>;
+
 export interface IngestResult {
   runs: number;
   sessions: number;
@@ -37,6 +40,7 @@ export class UsageService {
     private readonly uow: UnitOfWork,
     private readonly usage: UsageStore,
     private readonly folders: FolderStore,
+    private readonly afterIngest: AfterIngest = async () => {},
   ) {}
 
   /**
@@ -105,6 +109,7 @@ export class UsageService {
         }
 
         await this.usage.widenSessions(trx, sessions.all());
+        if (runs > 0) await this.afterIngest(trx, organizationId);
         await recordChange(trx, {
           organizationId,
           target: { type: 'usage', id: null },

@@ -77,6 +77,14 @@ const chatApp = () =>
 const webhook = async () =>
   (await okBody(org.call('owner', 'createWebhook', { body: { url: 'https://93.184.216.34/h', events: ['*'] } }), 201))
     .id;
+const budgetBody = () => ({
+  name: unique('Budget'),
+  scope: { type: 'organization' },
+  metric: 'costUsd',
+  amount: 10,
+  period: 'month',
+});
+const budget = async () => (await okBody(org.call('owner', 'createBudget', { body: budgetBody() as never }), 201)).id;
 const token = async () => (await create('createApiToken', { body: { name: unique('tok'), scopes: ['org:read'] } })).id;
 
 /** For each mutating operation, a call that succeeds and changes something. */
@@ -158,6 +166,9 @@ const SCENARIOS: Record<string, () => Promise<Call>> = {
   deleteWebhook: async () => ({ params: { webhookId: await webhook() } }),
   rotateWebhookSecret: async () => ({ params: { webhookId: await webhook() } }),
   testWebhook: async () => ({ params: { webhookId: await webhook() } }),
+  createBudget: async () => ({ body: budgetBody() }),
+  updateBudget: async () => ({ params: { budgetId: await budget() }, body: { amount: 20 } }),
+  deleteBudget: async () => ({ params: { budgetId: await budget() } }),
   redeliverWebhookDelivery: async () => {
     const webhookId = await webhook();
     const ping = await okBody(org.call('owner', 'testWebhook', { path: { webhookId } }), 201);

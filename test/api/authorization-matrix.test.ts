@@ -86,6 +86,15 @@ const freshInvitation = async () =>
   (await okBody(call('owner', 'createInvitation', { body: { role: 'MEMBER' } }), 201)).id;
 /** A public address literal: saved without a DNS lookup, and never called (no dispatcher runs here). */
 const WEBHOOK_URL = 'https://93.184.216.34/hook';
+const freshBudget = async () =>
+  (
+    await okBody(
+      call('owner', 'createBudget', {
+        body: { name: 'Spend', scope: { type: 'organization' }, metric: 'costUsd', amount: 10, period: 'month' },
+      }),
+      201,
+    )
+  ).id;
 const freshWebhook = async () =>
   (await okBody(call('owner', 'createWebhook', { body: { url: WEBHOOK_URL, events: ['createTeam'] } }), 201)).id;
 async function freshDelivery(): Promise<string> {
@@ -118,6 +127,7 @@ async function snapshot(): Promise<string> {
     'audit_events',
     'webhooks',
     'webhook_deliveries',
+    'budgets',
   ];
   const orderOf: Record<string, string[]> = {
     organization_settings: ['organization_id'],
@@ -471,6 +481,33 @@ const rows: Row[] = [
     method: 'POST',
     prepare: async () => ({ path: `${await freshDelivery()}/redeliver` }),
     expect: orgAdminOnly(201),
+  },
+  {
+    op: 'listBudgets',
+    method: 'GET',
+    prepare: async () => ({ path: '/budgets' }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'createBudget',
+    method: 'POST',
+    prepare: async () => ({
+      path: '/budgets',
+      body: { name: 'New', scope: { type: 'organization' }, metric: 'tokens', amount: 5, period: 'day' },
+    }),
+    expect: orgAdminOnly(201),
+  },
+  {
+    op: 'updateBudget',
+    method: 'PATCH',
+    prepare: async () => ({ path: `/budgets/${await freshBudget()}`, body: { name: 'Changed' } }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'deleteBudget',
+    method: 'DELETE',
+    prepare: async () => ({ path: `/budgets/${await freshBudget()}` }),
+    expect: orgAdminOnly(204),
   },
   {
     op: 'disableProviderConnection',

@@ -118,6 +118,8 @@ const WEBHOOK_OPERATION_IDS = [
 ];
 /** DESIGN §6 "Effective access": who can open a project, and a team's project grants. */
 const ACCESS_OPERATION_IDS = ['getProjectAccess', 'listTeamProjects'];
+/** DESIGN §6 "Budgets and spend alerts": budgets with their live status; org admins only. */
+const BUDGET_OPERATION_IDS = ['listBudgets', 'createBudget', 'updateBudget', 'deleteBudget'];
 /** Operations anyone may call, with no session or token. */
 const PUBLIC_OPERATION_IDS = ['login', ...SIGN_IN_OPERATION_IDS];
 
@@ -195,6 +197,7 @@ describe('openapi.yaml', () => {
         ...INVITATION_OPERATION_IDS,
         ...WEBHOOK_OPERATION_IDS,
         ...ACCESS_OPERATION_IDS,
+        ...BUDGET_OPERATION_IDS,
       ].sort(),
     );
     expect(OPERATION_IDS).toHaveLength(48);

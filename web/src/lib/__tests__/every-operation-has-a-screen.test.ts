@@ -20,6 +20,17 @@ const REACHED_OUTSIDE_THE_CLIENT: Record<string, string> = {
   finishSignIn: 'the identity provider redirects the browser to /auth/{providerId}/callback',
 };
 
+/**
+ * Operations whose screen is still to come, each with where it will be. The list only shrinks:
+ * an operation named here that a screen calls fails the test, so the entry goes when the screen comes.
+ */
+const SCREEN_TO_COME: Record<string, string> = {
+  listBudgets: 'the Budgets tab under Usage',
+  createBudget: 'the Budgets tab under Usage',
+  updateBudget: 'the Budgets tab under Usage',
+  deleteBudget: 'the Budgets tab under Usage',
+};
+
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -56,13 +67,18 @@ describe('the admin app', () => {
     };
     const called = calledRoutes();
     const unreached: string[] = [];
+    const reachedAfterAll: string[] = [];
     for (const [path, item] of Object.entries(contract.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         const id = operation?.operationId;
         if (!id || REACHED_OUTSIDE_THE_CLIENT[id]) continue;
-        if (!called.has(`${method} ${path}`)) unreached.push(`${id} (${method.toUpperCase()} ${path})`);
+        const reached = called.has(`${method} ${path}`);
+        if (SCREEN_TO_COME[id]) {
+          if (reached) reachedAfterAll.push(id);
+        } else if (!reached) unreached.push(`${id} (${method.toUpperCase()} ${path})`);
       }
     }
     expect(unreached).toEqual([]);
+    expect(reachedAfterAll, 'operations with a screen now: remove them from SCREEN_TO_COME').toEqual([]);
   });
 });

@@ -1,0 +1,30 @@
+import type { Executor } from '../db/unit-of-work.js';
+import type { UsageFilter, UsageStore } from '../usage/store.js';
+
+/** What a budget's scope has spent in a window. */
+export interface Spend {
+  costUsd: number;
+  tokens: number;
+  runsWithoutCost: number;
+}
+
+/**
+ * The spend of the runs in [from, to) under the filter, from the usage report's own sums (one
+ * aggregation for the report and for budgets): unknown costs count 0, and the runs that had one
+ * are counted.
+ */
+export async function spendIn(
+  usage: Pick<UsageStore, 'usageByProject'>,
+  db: Executor,
+  organizationId: string,
+  filter: UsageFilter,
+): Promise<Spend> {
+  const rows = await usage.usageByProject(db, organizationId, filter);
+  const spend: Spend = { costUsd: 0, tokens: 0, runsWithoutCost: 0 };
+  for (const row of rows) {
+    spend.costUsd += Number(row.cost_usd ?? 0);
+    spend.tokens += Number(row.input_tokens ?? 0) + Number(row.output_tokens ?? 0);
+    spend.runsWithoutCost += Number(row.run_count) - Number(row.runs_with_cost);
+  }
+  return spend;
+}
