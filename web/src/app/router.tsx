@@ -44,6 +44,7 @@ export const router = createBrowserRouter([
           { path: 'my-projects', lazy: () => import('./routes/org/my-projects') },
           { path: 'settings', lazy: () => import('./routes/org/settings') },
           { path: 'usage', lazy: () => import('./routes/org/usage') },
+          { path: 'usage/budgets', lazy: () => import('./routes/org/budgets') },
           { path: 'connections', lazy: () => import('./routes/org/connections') },
           { path: 'capacity', lazy: () => import('./routes/org/capacity') },
           { path: 'agents/roles', lazy: () => import('./routes/org/agent-roles') },

@@ -24,12 +24,7 @@ const REACHED_OUTSIDE_THE_CLIENT: Record<string, string> = {
  * Operations whose screen is still to come, each with where it will be. The list only shrinks:
  * an operation named here that a screen calls fails the test, so the entry goes when the screen comes.
  */
-const SCREEN_TO_COME: Record<string, string> = {
-  listBudgets: 'the Budgets tab under Usage',
-  createBudget: 'the Budgets tab under Usage',
-  updateBudget: 'the Budgets tab under Usage',
-  deleteBudget: 'the Budgets tab under Usage',
-};
+const SCREEN_TO_COME: Record<string, string> = {};
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -1,11 +1,14 @@
 import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
 import { getMeQueryOptions } from '../../../features/auth/api/get-me';
+import { getBudgetsQueryOptions } from '../../../features/budgets/api/budgets';
+import { BudgetsAtRisk } from '../../../features/budgets/components/budgets-at-risk';
 import { getExplorerQueryOptions } from '../../../features/projects/api/get-explorer';
 import { getUsageBreakdownQueryOptions } from '../../../features/usage/api/get-usage-breakdown';
 import { getUsageReportQueryOptions } from '../../../features/usage/api/get-usage-report';
 import { apiQuery, readFilter } from '../../../features/usage/components/usage-filter';
 import { UsageScreen } from '../../../features/usage/components/usage-screen';
+import { UsageTabs } from '../../../features/usage/components/usage-tabs';
 import { requireOrgAdmin } from '../../../lib/authorization';
 import { queryClient } from '../../../lib/query-client';
 
@@ -18,6 +21,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     queryClient.prefetchQuery(getUsageReportQueryOptions(orgSlug, query)),
     queryClient.prefetchQuery(getUsageBreakdownQueryOptions(orgSlug, query)),
     queryClient.prefetchQuery(getExplorerQueryOptions(orgSlug)),
+    queryClient.prefetchQuery(getBudgetsQueryOptions(orgSlug)),
   ]);
   return null;
 }
@@ -25,7 +29,10 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
 export function Component() {
   return (
     <>
-      <PageHeader title="Usage" />
+      <PageHeader title="Usage">
+        <UsageTabs />
+      </PageHeader>
+      <BudgetsAtRisk />
       <UsageScreen />
     </>
   );

@@ -1,0 +1,120 @@
+import { NativeSelect, NumberInput, SimpleGrid, TextInput } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
+import { useMemo } from 'react';
+import type { Schemas } from '../../../lib/api-client';
+import { useOrg } from '../../../lib/authorization';
+import { folderPath } from '../../../lib/folder-tree';
+import { useExplorer } from '../../projects/api/get-explorer';
+import { buildProjectTree } from '../../projects/components/project-tree';
+import { type Budget, DEFAULT_THRESHOLDS, PERIOD_LABELS, parseThresholds } from './budget-model';
+
+export type BudgetFormValues = {
+  name: string;
+  scopeType: Schemas['BudgetScope']['type'];
+  scopeId: string;
+  metric: Schemas['BudgetMetric'];
+  amount: number | string;
+  period: Schemas['BudgetPeriod'];
+  thresholds: string;
+};
+
+export const initialBudgetValues = (budget?: Budget): BudgetFormValues => ({
+  name: budget?.name ?? '',
+  scopeType: budget?.scope.type ?? 'organization',
+  scopeId: budget?.scope.id ?? '',
+  metric: budget?.metric ?? 'costUsd',
+  amount: budget?.amount ?? '',
+  period: budget?.period ?? 'month',
+  thresholds: (budget?.thresholds ?? DEFAULT_THRESHOLDS).join(', '),
+});
+
+/** What the browser can tell before sending; the server decides the rest and says why. */
+export const budgetValidation = {
+  name: (v: string) => (v.trim() ? null : 'Give the budget a name'),
+  scopeId: (v: string, values: BudgetFormValues) =>
+    values.scopeType !== 'organization' && !v ? `Choose the ${values.scopeType}` : null,
+  amount: (v: number | string) => (typeof v === 'number' && v > 0 ? null : 'Enter an amount above zero'),
+  thresholds: (v: string) => (parseThresholds(v) ? null : 'Whole percentages, separated by commas'),
+};
+
+/** The request body of the form's values (validated first). */
+export const budgetBody = (values: BudgetFormValues) => ({
+  name: values.name.trim(),
+  scope:
+    values.scopeType === 'organization' ? { type: values.scopeType } : { type: values.scopeType, id: values.scopeId },
+  metric: values.metric,
+  amount: Number(values.amount),
+  period: values.period,
+  thresholds: parseThresholds(values.thresholds) ?? DEFAULT_THRESHOLDS,
+});
+
+/** Name, scope (the organization, a folder with everything under it, or a project), metric, amount, period, thresholds. */
+export function BudgetFields({ form }: { form: UseFormReturnType<BudgetFormValues> }) {
+  const { org } = useOrg();
+  const explorer = useExplorer(org.slug);
+  const { values } = form;
+  const targets = useMemo(() => {
+    const tree = buildProjectTree(explorer.data);
+    const list =
+      values.scopeType === 'folder'
+        ? [...tree.folders.values()].map((f) => ({ value: f.id, label: folderPath(tree, f.id) }))
+        : (explorer.data?.projects ?? []).map((p) => ({
+            value: p.id,
+            label: `${p.name} (${folderPath(tree, p.folderId)})`,
+          }));
+    return list.sort((a, b) => a.label.localeCompare(b.label, 'en'));
+  }, [explorer.data, values.scopeType]);
+  return (
+    <>
+      <TextInput label="Name" placeholder="Platform team, monthly" {...form.getInputProps('name')} />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <NativeSelect
+          label="Covers"
+          data={[
+            { value: 'organization', label: 'The whole organization' },
+            { value: 'folder', label: 'A folder and everything under it' },
+            { value: 'project', label: 'One project' },
+          ]}
+          {...form.getInputProps('scopeType')}
+          onChange={(e) => {
+            form.setFieldValue('scopeType', e.currentTarget.value as BudgetFormValues['scopeType']);
+            form.setFieldValue('scopeId', '');
+          }}
+        />
+        {values.scopeType !== 'organization' && (
+          <NativeSelect
+            label={values.scopeType === 'folder' ? 'Folder' : 'Project'}
+            data={[{ value: '', label: explorer.isPending ? 'Loading…' : `Choose a ${values.scopeType}` }, ...targets]}
+            {...form.getInputProps('scopeId')}
+          />
+        )}
+        <NativeSelect
+          label="Measures"
+          data={[
+            { value: 'costUsd', label: 'Cost (USD)' },
+            { value: 'tokens', label: 'Tokens (input and output)' },
+          ]}
+          {...form.getInputProps('metric')}
+        />
+        <NumberInput
+          label={values.metric === 'costUsd' ? 'Amount (USD)' : 'Amount (tokens)'}
+          min={0}
+          allowNegative={false}
+          decimalScale={values.metric === 'costUsd' ? 2 : 0}
+          thousandSeparator=","
+          {...form.getInputProps('amount')}
+        />
+        <NativeSelect
+          label="Period (UTC)"
+          data={Object.entries(PERIOD_LABELS).map(([value, label]) => ({ value, label }))}
+          {...form.getInputProps('period')}
+        />
+        <TextInput
+          label="Alert at (% of the amount)"
+          description="Each is announced once a period, as an audit event and to webhooks."
+          {...form.getInputProps('thresholds')}
+        />
+      </SimpleGrid>
+    </>
+  );
+}
