@@ -1,18 +1,14 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { parseCommandArgs } from '../cli/args.js';
 import type { Runtime } from '../cli/runtime.js';
 import { UsageError } from '../cli/usage-error.js';
-import type { Config } from '../config/config.js';
 import { budgetProjection } from './projection.js';
 
 /**
- * `hub budget list <org>`: each budget with its status in the current period, one line each. A
- * read only: on SQLite a data directory without its database is refused rather than given one.
+ * `hub budget list <org>`: each budget with its status in the current period, one line each. The
+ * runtime refuses a database that is not there rather than making one (src/cli/runtime.ts).
  */
 export async function budgetCommand(
   args: string[],
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
   withRuntime: (work: (runtime: Runtime) => Promise<void>) => Promise<void>,
   io: { stdout: { write(text: string): unknown } },
 ): Promise<void> {
@@ -20,9 +16,6 @@ export async function budgetCommand(
   if (sub !== 'list') throw new UsageError(`unknown subcommand "budget ${sub ?? ''}"; expected "budget list"`);
   const { positionals } = parseCommandArgs(rest, {}, 1, '<org>');
   const orgSlug = positionals[0]!;
-  if (!config.databaseUrl && !fs.existsSync(path.join(config.dataDir, 'hub.sqlite'))) {
-    throw new UsageError(`no database in ${config.dataDir}`);
-  }
   await withRuntime(async (runtime) => {
     const org = await runtime.organizations.findBySlug(orgSlug);
     if (!org) throw new UsageError(`no organization "${orgSlug}"`);

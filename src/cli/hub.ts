@@ -198,10 +198,7 @@ const commands: Record<string, Command> = {
 
   audit: (args) => auditCommand(args, withRuntime, { stdout: process.stdout }),
 
-  budget: (args) => {
-    const config = loadConfig();
-    return budgetCommand(args, config, (work) => withRuntime(work, config), { stdout: process.stdout });
-  },
+  budget: (args) => budgetCommand(args, withRuntime, { stdout: process.stdout }),
 
   invite: (args) => inviteCommand(args, withRuntime, { stdout: process.stdout, stderr: process.stderr }),
 

@@ -53,7 +53,8 @@ describe('hub budget list', () => {
     expect(unknown.stderr).toMatch(/no organization "nobody"/);
     const empty = fs.mkdtempSync(path.join(tmp, 'empty-'));
     const missing = await runHub(['budget', 'list', 'budgeted'], cliEnv(empty, undefined));
-    expect(missing.code).toBe(2);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`data directory ${empty}`);
     expect(fs.readdirSync(empty)).toEqual([]);
   });
 });
