@@ -553,7 +553,6 @@ export function FolderExplorer<F extends TreeFolder, L>(props: FolderExplorerPro
                   aria-label={entryName(tree, row)}
                   aria-level={needle ? 1 : row.depth + 1}
                   aria-expanded={row.kind === 'folder' ? expanded.has(row.folder.id) : undefined}
-                  aria-selected={v.index === activeIndex}
                   tabIndex={v.index === activeIndex ? 0 : -1}
                   data-tree-index={v.index}
                   onKeyDown={(e) => onTreeKey(e, v.index)}
