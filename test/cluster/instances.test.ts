@@ -29,6 +29,9 @@ describe.skipIf(!onPostgres)(title, () => {
     database = await createTestDatabase();
     databaseUrl = database.databaseUrl!;
     const env = cliEnv(database.dataDir, databaseUrl, SHARED_KEYS);
+    // hub commands other than serve and migrate never create a database: make it first.
+    const migrated = await runHub(['migrate'], env);
+    expect(migrated.code, migrated.stderr).toBe(0);
     for (const slug of ['acme', 'rated', 'counted', 'rolling']) {
       const created = await runHub(['org', 'create', slug, '--name', slug, '--owner', 'ou_owner'], env);
       expect(created.code, created.stderr).toBe(0);

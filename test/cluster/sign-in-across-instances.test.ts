@@ -38,6 +38,9 @@ beforeAll(async () => {
     redirectUris: [`${TEST_ORIGIN}/auth/corp/callback`],
   });
   const common = { HUB_BASE_URL: TEST_ORIGIN, HUB_OUTBOUND_ALLOW_PRIVATE: '1', ...SHARED_KEYS };
+  // hub commands other than serve and migrate never create a database: make it first.
+  const migrated = await runHub(['migrate'], cliEnv(database.dataDir, database.databaseUrl, common));
+  expect(migrated.code, migrated.stderr).toBe(0);
   const set = await runHub(
     [
       'identity-provider',

@@ -27,6 +27,9 @@ let counter = 0;
 
 beforeAll(async () => {
   database = await createTestDatabase();
+  // hub commands other than serve and migrate never create a database: make it first.
+  const migrated = await runHub(['migrate'], cliEnv(database.dataDir, database.databaseUrl, SHARED_KEYS));
+  expect(migrated.code, migrated.stderr).toBe(0);
   const created = await runHub(
     ['org', 'create', 'acme', '--name', 'Acme', '--owner', 'ou_owner'],
     cliEnv(database.dataDir, database.databaseUrl, SHARED_KEYS),

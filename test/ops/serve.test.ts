@@ -205,6 +205,7 @@ describe('hub serve: a clean start', () => {
 
   it('seeds nothing on a database that has an organization, and --demo is accepted', async () => {
     const dataDir = freshDir();
+    expect((await runHub(['migrate'], cliEnv(dataDir, undefined))).code).toBe(0);
     const created = await runHub(
       ['org', 'create', 'acme', '--name', 'Acme', '--owner', 'ou_a'],
       cliEnv(dataDir, undefined),

@@ -28,7 +28,7 @@ const resolver: CSSVariablesResolver = (t) => ({
 export function App() {
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={resolver}>
-      {/* At the bottom, three at most, each with its close button: they never stack over the page's controls at the top. */}
+      {/* At the bottom, three at most, each closable: never stacked over the page's controls at the top. */}
       <Notifications position="bottom-right" limit={3} />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />

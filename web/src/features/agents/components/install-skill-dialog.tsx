@@ -32,6 +32,9 @@ const bytes = (s: string) => new TextEncoder().encode(s).length;
  * loose files. The files are read as UTF-8 text, the picked folder is stripped from their paths so
  * `SKILL.md` lands at the root, and the server's refusal (422 `invalid_skill`) is shown as it says it.
  */
+/** The UTF-8 size of every file's content together. */
+const totalBytes = (files: { content: string }[]) => bytes(files.map((f) => f.content).join(''));
+
 export function InstallSkillDialog({
   opened,
   fixedName,
@@ -191,8 +194,7 @@ export function InstallSkillDialog({
             <Stack gap={6}>
               <Text size="sm" aria-live="polite">
                 {read.files.length} text file{read.files.length === 1 ? '' : 's'}
-                {read.top ? ` from ${read.top}/` : ''}, {formatCount(bytes(read.files.map((f) => f.content).join('')))}{' '}
-                bytes.
+                {read.top ? ` from ${read.top}/` : ''}, {formatCount(totalBytes(read.files))} bytes.
               </Text>
               <ScrollRegion label="Files to install" style={{ maxHeight: 180 }}>
                 <Table fz="sm" verticalSpacing={2}>

@@ -48,7 +48,7 @@ export const budgetBody = (values: BudgetFormValues) => ({
   thresholds: parseThresholds(values.thresholds) ?? DEFAULT_THRESHOLDS,
 });
 
-/** Name, scope (the organization, a folder with everything under it, or a project), metric, amount, period, thresholds. */
+/** Name, scope (the organization, a folder and its subtree, or a project), metric, amount, period, thresholds. */
 export function BudgetFields({ form }: { form: UseFormReturnType<BudgetFormValues> }) {
   const { org } = useOrg();
   const explorer = useExplorer(org.slug);

@@ -26,7 +26,8 @@ export const formatAmount = (value: number, metric: Schemas['BudgetMetric']): st
 /** `$412.50 of $500.00 · 83 % · warning`: the whole status in words. */
 export function describeStatus(budget: Budget): string {
   const { status, metric, amount } = budget;
-  return `${formatAmount(status.spent, metric)} of ${formatAmount(amount, metric)} · ${Math.floor(status.percent)} % · ${status.state}`;
+  const share = `${Math.floor(status.percent)} % · ${status.state}`;
+  return `${formatAmount(status.spent, metric)} of ${formatAmount(amount, metric)} · ${share}`;
 }
 
 /** Budgets at or past a threshold this period, the most spent first. */
