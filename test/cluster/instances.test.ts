@@ -106,9 +106,10 @@ describe.skipIf(!onPostgres)(title, () => {
         });
         const answered = performance.now();
         expect(changed.status).toBe(200);
-        // This process may take the answer's socket first when both are ready in one turn.
-        for (let waited = 0; heard.length === before && waited < 1_000; waited += 5) await sleep(5);
-        expect(heard.length).toBeGreaterThan(before);
+        // This process may take the answer's socket first when both are ready in one turn, and a busy
+        // machine may deliver the notification late: wait for it without a clock (the test timeout
+        // stands guard against one that never comes).
+        while (heard.length === before) await sleep(5);
         latencies.push(heard[before]! - sent);
         leads.push(answered - heard[before]!);
       }
