@@ -167,7 +167,8 @@ describe('retry of 429 with Retry-After', () => {
     const pending = client.getMe(undefined, { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Well before the 20 s the server asked to wait: the abort ended the wait, not the clock.
+    expect(Date.now() - started).toBeLessThan(19_000);
     expect(requests).toHaveLength(1);
   });
 
