@@ -69,9 +69,7 @@ export class SeriesStore {
     const rows = db.from(sums.as('g'));
     if (query.groupBy === 'project') {
       return rows
-        .join('projects as p', (on) =>
-          on.on('p.id', 'g.key').andOnVal('p.organization_id', '=', query.organizationId),
-        )
+        .join('projects as p', (on) => on.on('p.id', 'g.key').andOnVal('p.organization_id', '=', query.organizationId))
         .select('g.*', 'p.name as label');
     }
     if (query.groupBy === 'role') {

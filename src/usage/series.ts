@@ -9,7 +9,7 @@ import type { UsageService } from './service.js';
 
 type SeriesGroup = Schema<'UsageSeriesGroup'>;
 
-/** The most buckets a series answers (a daily series of a year and a month, a weekly one of 7 years). */
+/** The most buckets a series answers: a daily series of over a year, a weekly one of years. */
 export const MAX_BUCKETS = 400;
 /** The most groups a series answers: more than a chart can show, and than a spreadsheet wants. */
 export const MAX_GROUPS = 200;
@@ -40,14 +40,22 @@ export class UsageSeriesService {
     const bucket = query.bucket ?? 'day';
     const starts = bucketStarts(new Date(from), new Date(to), bucket, MAX_BUCKETS);
     if (!starts) {
-      throw tooLarge(`The window holds more than ${MAX_BUCKETS} ${bucket} buckets; at most ${MAX_BUCKETS} are answered.`);
+      throw tooLarge(
+        `The window holds more than ${MAX_BUCKETS} ${bucket} buckets; at most ${MAX_BUCKETS} are answered.`,
+      );
     }
-    const seriesQuery = { organizationId, filter: { ...filter, from, to }, bucket, groupBy: query.groupBy ?? 'project' };
+    const seriesQuery = {
+      organizationId,
+      filter: { ...filter, from, to },
+      bucket,
+      groupBy: query.groupBy ?? 'project',
+    };
     const db = this.uow.reader;
     const keys = await this.series.groupKeys(db, seriesQuery, MAX_GROUPS + 1);
     if (keys.length > MAX_GROUPS) {
       throw tooLarge(
-        `The window holds more than ${MAX_GROUPS} groups by ${seriesQuery.groupBy}; at most ${MAX_GROUPS} are answered.`,
+        `The window holds more than ${MAX_GROUPS} groups by ${seriesQuery.groupBy}; ` +
+          `at most ${MAX_GROUPS} are answered.`,
       );
     }
     if (keys.length === 0) await this.usage.folderMustExist(organizationId, filter);

@@ -70,7 +70,10 @@ describe('getUsageSeries', () => {
   it('lists every UTC day of the window, empty ones with no groups, each group summed', async () => {
     const { buckets } = await series();
     expect(buckets).toHaveLength(30);
-    expect(buckets[0]).toEqual({ start: '2026-11-01T00:00:00.000Z', groups: [group(ids.alpha!, 'alpha', 2, 0.5, 107)] });
+    expect(buckets[0]).toEqual({
+      start: '2026-11-01T00:00:00.000Z',
+      groups: [group(ids.alpha!, 'alpha', 2, 0.5, 107)],
+    });
     expect(buckets[1]).toEqual({ start: '2026-11-02T00:00:00.000Z', groups: [group(ids.alpha!, 'alpha', 1, 0.5)] });
     // A group whose runs all have an unknown cost has a null cost, as in the report.
     expect(buckets[2]).toEqual({ start: '2026-11-03T00:00:00.000Z', groups: [group(ids.beta!, 'Beta', 1, null)] });
@@ -134,19 +137,23 @@ describe('getUsageSeries', () => {
         outputTokens,
         costUsd,
       })),
-    ).toEqual(report.projects.map(({ projectId, runCount, inputTokens, outputTokens, costUsd }) => ({
-      projectId,
-      runCount,
-      inputTokens,
-      outputTokens,
-      costUsd,
-    })));
+    ).toEqual(
+      report.projects.map(({ projectId, runCount, inputTokens, outputTokens, costUsd }) => ({
+        projectId,
+        runCount,
+        inputTokens,
+        outputTokens,
+        costUsd,
+      })),
+    );
   });
 
   it('answers an empty window with no buckets, and a window of one instant with its bucket', async () => {
     expect(await series({ from: NOV.from, to: NOV.from })).toEqual({ buckets: [] });
     const instant = await series({ from: '2026-11-30T23:59:59.999Z', to: '2026-12-01T00:00:00Z' });
-    expect(instant.buckets).toEqual([{ start: '2026-11-30T00:00:00.000Z', groups: [group(ids.root!, 'root', 1, 1.25)] }]);
+    expect(instant.buckets).toEqual([
+      { start: '2026-11-30T00:00:00.000Z', groups: [group(ids.root!, 'root', 1, 1.25)] },
+    ]);
   });
 
   it('refuses more than 400 buckets and more than 200 groups with series_too_large, naming the limit', async () => {
@@ -156,7 +163,9 @@ describe('getUsageSeries', () => {
     expect(expectError(days, 400, 'series_too_large').error.message).toMatch(/more than 400 day buckets/);
     // The same window by week fits.
     await okBody(
-      org.call('admin', 'getUsageSeries', { query: { from: '2026-01-01T00:00:00Z', to: '2027-02-06T00:00:00Z', bucket: 'week' } }),
+      org.call('admin', 'getUsageSeries', {
+        query: { from: '2026-01-01T00:00:00Z', to: '2027-02-06T00:00:00Z', bucket: 'week' },
+      }),
       200,
     );
     const crowded = await seedOrg(hub, 'crowded');
@@ -164,7 +173,9 @@ describe('getUsageSeries', () => {
     await ingest(
       crowded,
       'crowded.jsonl',
-      Array.from({ length: 201 }, (_, i) => runLine(project.id, `s-c${i}`, '2026-11-02T10:00:00Z', { model: `m-${i}` })),
+      Array.from({ length: 201 }, (_, i) =>
+        runLine(project.id, `s-c${i}`, '2026-11-02T10:00:00Z', { model: `m-${i}` }),
+      ),
     );
     const call = (groupBy: SeriesQuery['groupBy']) =>
       crowded.call('admin', 'getUsageSeries', { query: { ...NOV, groupBy } });
