@@ -116,7 +116,7 @@ describe('usage as CSV', () => {
     ]);
   });
 
-  it('answers the series as CSV: tab and carriage return defused, line breaks kept inside quotes, empty buckets', async () => {
+  it('answers the series as CSV: tab and CR defused, line breaks kept inside quotes, empty buckets', async () => {
     const query = `${WINDOW}&groupBy=model`;
     const json = await okBody(
       org.call('admin', 'getUsageSeries', {
