@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { useLocation, useNavigation, useSearchParams } from 'react-router';
 import { QueryError } from '../../../components/query-error';
@@ -7,6 +7,7 @@ import { useExplorer } from '../../projects/api/get-explorer';
 import { useUsageBreakdown } from '../api/get-usage-breakdown';
 import { useUsageReport } from '../api/get-usage-report';
 import { usageCsvHref } from '../api/csv-export';
+import { CsvDownload } from './csv-download';
 import { formatCount, sortRows } from './report-model';
 import { CHART_MAX_PROJECTS, UsageChart } from './usage-chart';
 import { UsageBreakdown } from './usage-breakdown';
@@ -72,16 +73,12 @@ export function UsageScreen() {
             <Title order={2} size="h4" id="usage-per-project">
               Per project
             </Title>
-            <Button
-              component="a"
-              variant="default"
-              size="xs"
+            <CsvDownload
               href={usageCsvHref(org.slug, '/usage', query)}
-              download
               disabled={!report.data || report.isError || updating}
             >
               Download CSV
-            </Button>
+            </CsvDownload>
           </Group>
           {report.isError ? (
             <QueryError error={report.error} title="Could not load the usage report" />
@@ -128,16 +125,12 @@ export function UsageScreen() {
             <Title order={2} size="h4" id="usage-breakdown-heading">
               Breakdown
             </Title>
-            <Button
-              component="a"
-              variant="default"
-              size="xs"
+            <CsvDownload
               href={usageCsvHref(org.slug, '/usage/breakdown', query)}
-              download
               disabled={!breakdown.data || breakdown.isError || updating}
             >
               Download breakdown CSV
-            </Button>
+            </CsvDownload>
           </Group>
           {breakdown.isError ? (
             <QueryError error={breakdown.error} title="Could not load the breakdown" />

@@ -1,7 +1,7 @@
-import { Box, Button, Group, Loader, NativeSelect, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Box, Group, Loader, NativeSelect, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { useId, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigation, useSearchParams } from 'react-router';
 import { MessageRow } from '../../../components/message-row';
 import { QueryError } from '../../../components/query-error';
 import { formatDate } from '../../../lib/format';
@@ -10,6 +10,7 @@ import { ScrollRegion } from '../../../components/scroll-region';
 import { usageCsvHref } from '../api/csv-export';
 import { type SeriesQuery, useUsageSeries } from '../api/get-usage-series';
 import { CONTAIN, Cost } from './cost';
+import { CsvDownload } from './csv-download';
 import { formatCount, formatUsd } from './report-model';
 import {
   BUCKETS,
@@ -57,6 +58,15 @@ export function UsageSeries({
 }) {
   const [params, setParams] = useSearchParams();
   const options = readSeriesOptions(params);
+  // A picker change is a navigation whose loader fetches the next series before the URL changes:
+  // meanwhile the pickers show the pending URL's choices, and a second change builds on it.
+  const navigation = useNavigation();
+  const location = useLocation();
+  const pending =
+    navigation.state !== 'idle' && navigation.location?.pathname === location.pathname
+      ? new URLSearchParams(navigation.location.search)
+      : null;
+  const chosen = readSeriesOptions(pending ?? params);
   const query: SeriesQuery | null =
     window.from && window.to
       ? {
@@ -69,7 +79,8 @@ export function UsageSeries({
       : null;
   const series = useUsageSeries(orgSlug, query);
   const setOption = (change: Partial<SeriesOptions>) =>
-    setParams(withSeriesOptions(params, { ...options, ...change }), { replace: true });
+    setParams(withSeriesOptions(pending ?? params, { ...chosen, ...change }), { replace: true });
+  const updating = pending !== null || series.isFetching;
   const grouping = GROUPINGS.find((g) => g.value === options.groupBy)!.label.toLowerCase();
 
   return (
@@ -79,48 +90,47 @@ export function UsageSeries({
           <Title order={2} size="h4" id="usage-series-heading">
             Over time
           </Title>
-          <Button
-            component="a"
-            variant="default"
-            size="xs"
-            href={query ? usageCsvHref(orgSlug, '/usage/series', query) : undefined}
-            download
-            disabled={!series.data || series.isFetching}
-          >
-            Download series CSV
-          </Button>
+          {query && (
+            <CsvDownload
+              href={usageCsvHref(orgSlug, '/usage/series', query)}
+              disabled={!series.data || series.isError || updating}
+            >
+              Download series CSV
+            </CsvDownload>
+          )}
         </Group>
         <Group gap="sm" wrap="wrap" align="flex-end">
           <NativeSelect
             label="Bucket"
             size="xs"
             data={BUCKETS}
-            value={options.bucket}
+            value={chosen.bucket}
             onChange={(e) => setOption({ bucket: e.currentTarget.value as SeriesOptions['bucket'] })}
           />
           <NativeSelect
             label="Group by"
             size="xs"
             data={GROUPINGS}
-            value={options.groupBy}
+            value={chosen.groupBy}
             onChange={(e) => setOption({ groupBy: e.currentTarget.value as SeriesOptions['groupBy'] })}
           />
           <NativeSelect
             label="Measure"
             size="xs"
             data={MEASURES}
-            value={options.measure}
+            value={chosen.measure}
             onChange={(e) => setOption({ measure: e.currentTarget.value as Measure })}
           />
         </Group>
         <Group gap="xs" role="status" aria-live="polite" mih={20}>
-          {series.isFetching && <Loader size="xs" aria-hidden="true" />}
+          {query && updating && <Loader size="xs" aria-hidden="true" />}
           <Text size="sm" c="dimmed" data-testid="usage-series-status">
             {!query
-              ? 'Pick a window with a start and an end (a preset other than All time, or a range) to see usage over time.'
+              ? 'Pick a window with a start and an end (a preset other than All time, or a range) ' +
+                'to see usage over time.'
               : series.isPending
                 ? 'Loading the series…'
-                : series.isFetching
+                : updating
                   ? 'Updating the series…'
                   : ''}
           </Text>
@@ -131,7 +141,10 @@ export function UsageSeries({
           <SeriesView
             series={series.data}
             options={options}
-            title={`${MEASURES.find((m) => m.value === options.measure)!.label} per ${bucketName[options.bucket]}, by ${grouping}, ${describedWindow} (UTC)`}
+            title={
+              `${MEASURES.find((m) => m.value === options.measure)!.label} per ${bucketName[options.bucket]}, ` +
+              `by ${grouping}, ${describedWindow} (UTC)`
+            }
           />
         ) : null}
       </Stack>
