@@ -49,7 +49,8 @@ const status = (page: Page) => page.getByTestId('usage-series-status');
 async function open(page: Page, path: string) {
   await signIn(page, OWNER);
   await page.goto(path);
-  await expect(page.getByRole('heading', { level: 2, name: 'Over time' })).toBeVisible();
+  // A cold server under load may take a while to answer the first page.
+  await expect(page.getByRole('heading', { level: 2, name: 'Over time' })).toBeVisible({ timeout: 60_000 });
   await expect(status(page)).toHaveText('');
 }
 
