@@ -1238,6 +1238,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/{orgSlug}/usage/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the usage series by day, week or month
+         * @description The organization's runs in [`from`, `to`) (optionally only under the
+         *     subtree of `folderId`, archived folders and projects included), summed
+         *     per time bucket and per group.
+         *
+         *     - Buckets are UTC calendar days, weeks (starting Monday) or months.
+         *       Every bucket that meets the window is listed, oldest first, the
+         *       empty ones with no groups (a chart needs them); `start` is the
+         *       bucket's calendar start, so the first and the last bucket may cover
+         *       only part of their span (the window cuts them).
+         *     - Groups: `project` (key the project id, label its name), `model`,
+         *       `provider` (key and label the name the run's session gives) or
+         *       `role` (key the role id, label the organization's role label, the
+         *       id when the role is not defined). A bucket lists the groups with at
+         *       least one run in it, by label, then key.
+         *     - `costUsd` sums the known costs and is null when no run of the group
+         *       in the bucket has one, as in the report.
+         *     - Bounded: more than 400 buckets, or more than 200 groups in the
+         *       window, is refused with 400 `series_too_large` naming the limit;
+         *       narrow the window, take a longer bucket or filter by folder.
+         *
+         *     Aggregated in SQL; runs are never loaded into the service.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["getUsageSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/org/{orgSlug}/provider-connections": {
         parameters: {
             query?: never;
@@ -2544,7 +2589,7 @@ export interface components {
          * @description Machine-readable error code (see the table in the API description).
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
+        ErrorCode: "validation_failed" | "series_too_large" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
         ErrorDetail: {
             /** @description Where the problem is, e.g. `/body/role` or `/query/limit`. */
             path: string;
@@ -3191,6 +3236,35 @@ export interface components {
             byCapability: components["schemas"]["CapabilityUsageRow"][];
         };
         /**
+         * @description A UTC calendar day, week (starting Monday) or month.
+         * @enum {string}
+         */
+        UsageSeriesBucketSpan: "day" | "week" | "month";
+        /** @enum {string} */
+        UsageSeriesGroupBy: "project" | "model" | "provider" | "role";
+        UsageSeriesGroup: {
+            /** @description The project id, model, provider or role id. */
+            key: string;
+            /** @description The project's name, the role's label; the key itself for a model or a provider. */
+            label: string;
+            runCount: number;
+            inputTokens: number;
+            outputTokens: number;
+            /** @description Sum of the known costs in USD; null when no run of the group in the bucket has one. */
+            costUsd: number | null;
+        };
+        UsageSeriesBucket: {
+            /**
+             * Format: date-time
+             * @description The bucket's calendar start (UTC midnight).
+             */
+            start: string;
+            groups: components["schemas"]["UsageSeriesGroup"][];
+        };
+        UsageSeries: {
+            buckets: components["schemas"]["UsageSeriesBucket"][];
+        };
+        /**
          * @description `mcp`: a Model Context Protocol server; `http`: a plain HTTP API.
          * @enum {string}
          */
@@ -3577,6 +3651,11 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description `csv` answers `text/csv` whatever `Accept` says; `json` answers
+         *     JSON. Without it, `Accept: text/csv` asks for the CSV.
+         */
+        UsageFormat: "json" | "csv";
         /** @description The identity provider's id (`hub identity-provider list`). */
         SignInProviderId: string;
         /** @description The organization's slug. */
@@ -5188,6 +5267,11 @@ export interface operations {
                 to?: string;
                 /** @description Restricts the report to the projects in this folder's whole subtree. */
                 folderId?: string;
+                /**
+                 * @description `csv` answers `text/csv` whatever `Accept` says; `json` answers
+                 *     JSON. Without it, `Accept: text/csv` asks for the CSV.
+                 */
+                format?: components["parameters"]["UsageFormat"];
             };
             header?: never;
             path: {
@@ -5205,6 +5289,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UsageReport"];
+                    "text/csv": string;
                 };
             };
             /** @description `validation_failed`: `orgSlug`, `from`, `to` or `folderId` does not match its schema. */
@@ -5229,6 +5314,11 @@ export interface operations {
                 folderId?: string;
                 /** @description Restricts the breakdown to this project. */
                 projectId?: string;
+                /**
+                 * @description `csv` answers `text/csv` whatever `Accept` says; `json` answers
+                 *     JSON. Without it, `Accept: text/csv` asks for the CSV.
+                 */
+                format?: components["parameters"]["UsageFormat"];
             };
             header?: never;
             path: {
@@ -5246,6 +5336,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UsageBreakdown"];
+                    "text/csv": string;
                 };
             };
             /** @description `validation_failed`: `orgSlug`, `from`, `to`, `folderId` or `projectId` does not match its schema, or `from` is later than `to`. */
@@ -5254,6 +5345,55 @@ export interface operations {
             /** @description `org_admin_required`. */
             403: components["responses"]["Forbidden"];
             /** @description `org_not_found`, `folder_not_found`, `project_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getUsageSeries: {
+        parameters: {
+            query: {
+                /** @description Start of the window, inclusive (ISO 8601 date-time). */
+                from: string;
+                /** @description End of the window, exclusive (ISO 8601 date-time). */
+                to: string;
+                /** @description The bucket's span; `day` when omitted. */
+                bucket?: components["schemas"]["UsageSeriesBucketSpan"];
+                /** @description What the runs of a bucket are grouped by; `project` when omitted. */
+                groupBy?: components["schemas"]["UsageSeriesGroupBy"];
+                /** @description Restricts the series to the projects in this folder's whole subtree. */
+                folderId?: string;
+                /**
+                 * @description `csv` answers `text/csv` whatever `Accept` says; `json` answers
+                 *     JSON. Without it, `Accept: text/csv` asks for the CSV.
+                 */
+                format?: components["parameters"]["UsageFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage series. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageSeries"];
+                    "text/csv": string;
+                };
+            };
+            /** @description `validation_failed`: `orgSlug`, `from`, `to`, `bucket`, `groupBy`, `folderId` or `format` does not match its schema, or `from` is later than `to`; `series_too_large`: more than 400 buckets or 200 groups. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `folder_not_found`. */
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];

@@ -35,3 +35,10 @@ export type SuccessBody<O extends OperationId> = {
 /** A component schema by its name in openapi.yaml. */
 export type Schema<N extends keyof import('../../generated/openapi.js').components['schemas']> =
   import('../../generated/openapi.js').components['schemas'][N];
+
+/** Whether the operation's 200 answer is documented as `text/csv` too. */
+export type AnswersCsv<O extends OperationId> = Operation<O>['responses'] extends {
+  200: { content: { 'text/csv': unknown } };
+}
+  ? true
+  : false;

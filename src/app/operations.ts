@@ -15,7 +15,7 @@ import { teamAccessOperations } from '../projects/team-access-operations.js';
 import { sessionOperations } from '../session/operations.js';
 import { skillOperations } from '../skills/operations.js';
 import { teamOperations } from '../teams/operations.js';
-import { usageOperations } from '../usage/operations.js';
+import { usageOperations, usageSeriesOperations } from '../usage/operations.js';
 import { signInOperations } from '../identity/operations.js';
 import { invitationOperations } from '../invitations/operations.js';
 import { webhookOperations } from '../webhooks/operations.js';
@@ -36,6 +36,7 @@ function operationModules(services: Omit<Services, 'operations'>) {
     teamOperations(services.teams),
     capacityOperations(services.capacity),
     usageOperations(services.usage),
+    usageSeriesOperations(services.usageSeries),
     connectionOperations(services.connections),
     agentRoleOperations(services.agentRoles),
     libraryOperations(services.library),

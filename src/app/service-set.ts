@@ -26,6 +26,7 @@ import type { SignInService } from '../identity/sign-in.js';
 import type { InvitationService } from '../invitations/service.js';
 import type { TeamService } from '../teams/service.js';
 import type { UsageService } from '../usage/service.js';
+import type { UsageSeriesService } from '../usage/series.js';
 import type { UserStore } from '../users/store.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { WebhookService } from '../webhooks/service.js';
@@ -54,6 +55,7 @@ export interface Services {
   teamAccess: TeamAccessService;
   explorer: ExplorerService;
   usage: UsageService;
+  usageSeries: UsageSeriesService;
   members: MemberService;
   teams: TeamService;
   capacity: CapacityService;

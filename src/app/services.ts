@@ -16,6 +16,8 @@ import { OrganizationStore } from '../orgs/store.js';
 import { UserStore } from '../users/store.js';
 import { UsageService } from '../usage/service.js';
 import { UsageStore } from '../usage/store.js';
+import { UsageSeriesService } from '../usage/series.js';
+import { SeriesStore } from '../usage/series-store.js';
 import { GrantStore } from '../grants/store.js';
 import { UnitOfWork, type Executor } from '../db/unit-of-work.js';
 import { ProjectGuard } from '../projects/project-guard.js';
@@ -171,6 +173,7 @@ export function createServices(deps: {
   const usage = new UsageService(uow, usageStore, folderStore, (trx, organizationId) =>
     budgets.announceReached(trx, organizationId),
   );
+  const usageSeries = new UsageSeriesService(uow, new SeriesStore(usageStore), usage);
   const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity);
   const teams = new TeamService(uow, teamStore, memberStore, users, orgAccess, clock, capacity, grants);
   const connectionStore = new ConnectionStore();
@@ -254,6 +257,7 @@ export function createServices(deps: {
     teamAccess,
     explorer,
     usage,
+    usageSeries,
     members,
     teams,
     capacity,

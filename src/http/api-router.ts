@@ -13,6 +13,7 @@ import { listOperations, toExpressPath, type OpenApiDocument, type OperationLoca
 import type { OperationTable } from './operation-table.js';
 import { contextOf, type PipelineOperation, type RequestContext, type Stage } from './pipeline/stage.js';
 import { listedAnswerText } from './answer.js';
+import { type CsvExport, sendCsv, wantsCsv } from './csv.js';
 import { requestLogger } from './request-log.js';
 
 export interface ApiRouterOptions {
@@ -71,6 +72,7 @@ interface RuntimeSpec {
   rule: Rule;
   status?: number;
   handle: (ctx: HandlerContext) => Promise<unknown>;
+  csv?: CsvExport<unknown>;
 }
 
 function operationHandler(
@@ -80,6 +82,8 @@ function operationHandler(
 ): RequestHandler {
   const changesState = operation.method !== 'get';
   return async (req: Request, res: Response) => {
+    // The answer depends on Accept when it can be CSV: caches keep the two apart.
+    if (spec.csv) res.vary('Accept');
     const context = contextOf(res);
     const handle = () => spec.handle(new HandlerContext(req, res, context, logger));
     // A state change is recorded by the service that makes it, in its transaction; the scope
@@ -99,6 +103,10 @@ function operationHandler(
         : await handle();
     if (res.headersSent) return;
     res.status(spec.status ?? 200);
+    if (spec.csv && wantsCsv(req)) {
+      await sendCsv(res, spec.csv.filename, spec.csv.table(result));
+      return;
+    }
     if (result === undefined) {
       res.end();
       return;

@@ -5,7 +5,16 @@ import type { ProjectAccess } from '../projects/project-guard.js';
 import type { AuthenticatedSession } from '../auth/sessions.js';
 import type { Rule } from '../auth/rules.js';
 import type { OrgAccess } from '../orgs/store.js';
-import type { OperationId, PathParams, QueryParams, RequestBody, SuccessBody, SuccessStatus } from '../api/types.js';
+import type {
+  AnswersCsv,
+  OperationId,
+  PathParams,
+  QueryParams,
+  RequestBody,
+  SuccessBody,
+  SuccessStatus,
+} from '../api/types.js';
+import type { CsvExport } from './csv.js';
 
 interface BaseContext<O extends OperationId> {
   req: Request;
@@ -42,7 +51,13 @@ type SpecFor<O extends OperationId, R extends Rule> = {
   status?: SuccessStatus<O>;
   /** The answer, its lists possibly as the text the database wrote (`Answer`). */
   handle: (ctx: ContextFor<R, O>) => Promise<Answer<SuccessBody<O>>>;
-};
+} & CsvFor<O>;
+
+/**
+ * An operation whose answer openapi.yaml documents as `text/csv` too says how its answer reads as
+ * CSV; no other operation may.
+ */
+type CsvFor<O extends OperationId> = AnswersCsv<O> extends true ? { csv: CsvExport<SuccessBody<O>> } : { csv?: never };
 
 /** One operation's declared rule and handler; the handler's context matches the rule. */
 export type OperationSpec<O extends OperationId> = { [R in Rule]: SpecFor<O, R> }[Rule];

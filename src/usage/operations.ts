@@ -1,17 +1,32 @@
 import type { UsageService } from './service.js';
+import type { UsageSeriesService } from './series.js';
 import type { OperationModule } from '../http/operation-table.js';
+import { usageBreakdownCsv, usageReportCsv, usageSeriesCsv } from './csv-exports.js';
 
-/** The usage report and its breakdown by fact kind and external capability. */
+/** The usage report and its breakdown by fact kind and external capability, as JSON or CSV. */
 export function usageOperations(usage: UsageService) {
   return {
     getUsageReport: {
       rule: 'orgAdmin',
       handle: ({ access, query }) => usage.report(access.organization.id, query),
+      csv: usageReportCsv,
     },
 
     getUsageBreakdown: {
       rule: 'orgAdmin',
       handle: ({ access, query }) => usage.breakdown(access.organization.id, query),
+      csv: usageBreakdownCsv,
+    },
+  } satisfies OperationModule;
+}
+
+/** The usage series by day, week or month, as JSON or CSV. */
+export function usageSeriesOperations(series: UsageSeriesService) {
+  return {
+    getUsageSeries: {
+      rule: 'orgAdmin',
+      handle: ({ access, query }) => series.get(access.organization.id, query),
+      csv: usageSeriesCsv,
     },
   } satisfies OperationModule;
 }

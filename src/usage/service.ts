@@ -185,7 +185,7 @@ export class UsageService {
    * breakdown read them. The folder's subtree is walked inside their statements, archived folders
    * included (their projects' runs count).
    */
-  private filterOf(query: { from?: string; to?: string; folderId?: string; projectId?: string }): UsageFilter {
+  filterOf(query: { from?: string; to?: string; folderId?: string; projectId?: string }): UsageFilter {
     const from = query.from === undefined ? undefined : new Date(query.from).toISOString();
     const to = query.to === undefined ? undefined : new Date(query.to).toISOString();
     if (from !== undefined && to !== undefined && from > to) {
@@ -200,7 +200,7 @@ export class UsageService {
    * 404 for a folder the organization does not have. Asked only when an answer came back empty:
    * rows under a folder prove it exists, so a report with rows costs no second statement.
    */
-  private async folderMustExist(organizationId: string, filter: UsageFilter): Promise<void> {
+  async folderMustExist(organizationId: string, filter: UsageFilter): Promise<void> {
     if (filter.folderId === undefined) return;
     if (!(await this.folders.exists(this.uow.executor, organizationId, filter.folderId))) {
       throw notFound('folder_not_found', `No folder ${filter.folderId} in this organization.`);

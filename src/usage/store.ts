@@ -330,7 +330,7 @@ export class UsageStore {
    * The window, folder and project filters given, on a query over `runs` or `run_facts` aliased
    * `alias`. Whether a filter applies depends on its presence alone, as preparedPerPresence needs.
    */
-  private applyFilter(db: Executor, query: ReturnType<Executor>, alias: string, params: FilterParams): void {
+  applyFilter(db: Executor, query: ReturnType<Executor>, alias: string, params: FilterParams): void {
     if (params.from !== undefined) query.where(`${alias}.at`, '>=', params.from);
     if (params.to !== undefined) query.where(`${alias}.at`, '<', params.to);
     if (params.projectId !== undefined) query.where(`${alias}.project_id`, params.projectId);

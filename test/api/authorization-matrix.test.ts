@@ -391,6 +391,12 @@ const rows: Row[] = [
     expect: orgAdminOnly(200),
   },
   {
+    op: 'getUsageSeries',
+    method: 'GET',
+    prepare: async () => ({ path: '/usage/series?from=2026-11-01T00:00:00Z&to=2026-11-08T00:00:00Z' }),
+    expect: orgAdminOnly(200),
+  },
+  {
     op: 'listCapabilityConnections',
     method: 'GET',
     prepare: async () => ({ path: '/capability-connections' }),
@@ -922,6 +928,13 @@ describe('ids from another organization', () => {
       'getUsageBreakdown (foreign folder)',
       'GET',
       () => `/usage/breakdown?folderId=${foreign.folderId}`,
+      () => undefined,
+      'folder_not_found',
+    ],
+    [
+      'getUsageSeries (foreign folder)',
+      'GET',
+      () => `/usage/series?from=2026-11-01T00:00:00Z&to=2026-11-08T00:00:00Z&folderId=${foreign.folderId}`,
       () => undefined,
       'folder_not_found',
     ],

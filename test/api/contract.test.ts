@@ -120,6 +120,8 @@ const WEBHOOK_OPERATION_IDS = [
 const ACCESS_OPERATION_IDS = ['getProjectAccess', 'listTeamProjects'];
 /** DESIGN §6 "Budgets and spend alerts": budgets with their live status; org admins only. */
 const BUDGET_OPERATION_IDS = ['listBudgets', 'createBudget', 'updateBudget', 'deleteBudget'];
+/** DESIGN §6 "Usage at scale": the usage series; org admins only. */
+const USAGE_SERIES_OPERATION_IDS = ['getUsageSeries'];
 /** Operations anyone may call, with no session or token. */
 const PUBLIC_OPERATION_IDS = ['login', ...SIGN_IN_OPERATION_IDS];
 
@@ -198,6 +200,7 @@ describe('openapi.yaml', () => {
         ...WEBHOOK_OPERATION_IDS,
         ...ACCESS_OPERATION_IDS,
         ...BUDGET_OPERATION_IDS,
+        ...USAGE_SERIES_OPERATION_IDS,
       ].sort(),
     );
     expect(OPERATION_IDS).toHaveLength(48);

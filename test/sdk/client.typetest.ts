@@ -42,7 +42,14 @@ export async function typeTests() {
   expectTypeOf(c.putAgentRole).parameter(0).toEqualTypeOf<{ roleId: string; body: Schemas['PutAgentRoleRequest'] }>();
   expectTypeOf(c.getUsageReport)
     .parameter(0)
-    .toEqualTypeOf<{ query?: { from?: string; to?: string; folderId?: string } } | undefined>();
+    .toEqualTypeOf<
+      { query?: { from?: string; to?: string; folderId?: string; format?: 'json' | 'csv' } } | undefined
+    >();
+  expectTypeOf(
+    await c.getUsageSeries({ query: { from: '2026-11-01T00:00:00Z', to: '2026-12-01T00:00:00Z', bucket: 'week' } }),
+  ).toEqualTypeOf<Schemas['UsageSeries']>();
+  // @ts-expect-error the series needs its window
+  assertType(c.getUsageSeries({ query: { bucket: 'day' } }));
   assertType(c.getUsageReport({ query: { from: '', folderId: 'f1' } }));
   assertType(c.updateCapacityPolicy({ body: { limits: { memberCount: 500, fileSize: null } } }));
   assertType(c.putProjectTeamAccess({ projectId: 'p1', body: { teamSlug: 'platform', role: 'MANAGE' } }));

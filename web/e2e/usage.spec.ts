@@ -213,42 +213,39 @@ test('the breakdown by fact kind and by capability', async ({ page }) => {
   await expect(byKind.getByRole('row', { name: /^Model/ })).toHaveText(/Model\s*1\s*1,200 tokens\s*\$1\.00/);
 });
 
-test('the CSV is what is on screen, in its order, and safe to open in a spreadsheet', async ({ page }) => {
+test('the CSVs are the server’s: the figures on screen, by project name, safe to open in a spreadsheet', async ({
+  page,
+}) => {
   await open(page, `${JUNE}&sort=cost&dir=desc`);
   expect(await projectNames(page)).toEqual(['Atlas', 'Beacon', FORMULA]);
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Download CSV' }).click(),
-  ]);
-  expect(download.suggestedFilename()).toBe(`usage-${org}-2025-06-01-to-2025-06-30.csv`);
+  const link = page.getByRole('link', { name: 'Download CSV', exact: true });
+  await expect(link).toHaveAttribute('href', new RegExp(`/api/org/${org}/usage\\?.*format=csv`));
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  expect(download.suggestedFilename()).toBe('usage-report.csv');
   const csv = readFileSync((await download.path())!, 'utf8');
-  expect(csv.startsWith('\uFEFF')).toBe(true);
-  expect(csv.slice(1).split('\r\n')).toEqual([
-    'Project,Project ID,Runs,Runs with cost,Runs without cost,Input tokens,Output tokens,Cost (USD)',
-    `Atlas,${ids.atlas},2,1,1,1500,300,1.25`,
-    `Beacon,${ids.beacon},1,1,0,3000,900,0.5`,
-    // The formula is neutralized by a leading quote, and quoted (RFC 4180) for its commas and quotes.
-    `"'=HYPERLINK(""http://evil.example"",""click"")",${ids.formula},1,0,1,10,5,`,
-    'Total,,4,2,2,4510,1205,1.75',
+  // The report's order (by project name), not the screen's sort: the file is the API's answer.
+  expect(csv.split('\r\n')).toEqual([
+    '"projectId","projectName","folderId","runCount","runsWithCost","runsWithoutCost",' +
+      '"inputTokens","outputTokens","costUsd"',
+    // The formula is neutralized by a leading quote; every text is quoted (RFC 4180), quotes doubled.
+    `"${ids.formula}","'=HYPERLINK(""http://evil.example"",""click"")",,1,0,1,10,5,`,
+    `"${ids.atlas}","Atlas","${ids.lab}",2,1,1,1500,300,1.25`,
+    `"${ids.beacon}","Beacon","${ids.research}",1,1,0,3000,900,0.5`,
     '',
   ]);
 
   const [breakdown] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Download breakdown CSV' }).click(),
+    page.getByRole('link', { name: 'Download breakdown CSV' }).click(),
   ]);
-  expect(breakdown.suggestedFilename()).toBe(`usage-breakdown-${org}-2025-06-01-to-2025-06-30.csv`);
-  expect(
-    readFileSync((await breakdown.path())!, 'utf8')
-      .slice(1)
-      .split('\r\n'),
-  ).toEqual([
-    'Group,Kind or capability,Label,Facts,Quantity,Unit,Cost (USD)',
-    'Fact kind,model,,2,5100,tokens,1.5',
-    'Fact kind,tool,,1,3,calls,',
-    'Fact kind,capability,,2,7,calls,0.25',
-    'Capability,vector-db,,1,5,calls,',
-    "Capability,web-search,'@Web Search,1,2,calls,0.25",
+  expect(breakdown.suggestedFilename()).toBe('usage-breakdown.csv');
+  expect(readFileSync((await breakdown.path())!, 'utf8').split('\r\n')).toEqual([
+    '"section","kind","capabilityId","label","factCount","quantity","costUsd"',
+    '"factKind","model",,,2,5100,1.5',
+    '"factKind","tool",,,1,3,',
+    '"factKind","capability",,,2,7,0.25',
+    '"capability","capability","vector-db",,1,5,',
+    `"capability","capability","web-search","'@Web Search",1,2,0.25`,
     '',
   ]);
 });
@@ -271,7 +268,7 @@ test('pending and errors: an update shows it is loading; a refused window shows 
   await page.getByRole('button', { name: 'Apply range' }).click();
   await expect(page.getByTestId('usage-summary')).toHaveText('Updating the report…');
   await expect(page.getByRole('button', { name: 'Apply range' })).toHaveAttribute('data-loading', 'true');
-  await expect(page.getByRole('button', { name: 'Download CSV' })).toBeDisabled();
+  await expect(page.getByRole('link', { name: 'Download CSV', exact: true })).toBeDisabled();
   release();
   await expect(page.getByTestId('usage-summary')).toHaveText('1 Jun 2025 – 10 Jun 2025 (UTC) · 1 project');
   await page.unroute(isReport);
@@ -289,7 +286,7 @@ test('pending and errors: an update shows it is loading; a refused window shows 
   await expect(alert).toContainText('`from` must not be later than `to`');
   await expect(page.getByRole('alert').filter({ hasText: 'Could not load the breakdown' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Usage per project' })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Download CSV' })).toBeDisabled();
+  await expect(page.getByRole('link', { name: 'Download CSV', exact: true })).toBeDisabled();
 
   // A hand-edited link: the server's validation message, not a blank page.
   await page.goto(`/o/${org}/usage?from=yesterday`);

@@ -59,3 +59,13 @@ export const orgPath = (orgSlug: string) => ({ params: { path: { orgSlug } } });
  * fields it names. An endpoint's own file builds it, beside its query-options factory.
  */
 export const orgQueryKey = (path: keyof paths, orgSlug: string) => ['get', path, orgPath(orgSlug)] as const;
+
+/**
+ * The JSON answer of an operation the contract also answers as CSV (`text/csv`, which the app
+ * downloads by link, never through the client): the client asks for JSON, so a text body would be
+ * a broken contract, reported as such instead of shown as data.
+ */
+export function jsonAnswer<T>(data: T): Exclude<T, string> {
+  if (typeof data === 'string') throw new Error('The server answered text where JSON was expected.');
+  return data as Exclude<T, string>;
+}

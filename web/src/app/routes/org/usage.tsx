@@ -6,6 +6,8 @@ import { BudgetsAtRisk } from '../../../features/budgets/components/budgets-at-r
 import { getExplorerQueryOptions } from '../../../features/projects/api/get-explorer';
 import { getUsageBreakdownQueryOptions } from '../../../features/usage/api/get-usage-breakdown';
 import { getUsageReportQueryOptions } from '../../../features/usage/api/get-usage-report';
+import { getUsageSeriesQueryOptions } from '../../../features/usage/api/get-usage-series';
+import { readSeriesOptions } from '../../../features/usage/components/series-model';
 import { apiQuery, readFilter } from '../../../features/usage/components/usage-filter';
 import { UsageScreen } from '../../../features/usage/components/usage-screen';
 import { UsageTabs } from '../../../features/usage/components/usage-tabs';
@@ -16,8 +18,15 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const orgSlug = params.orgSlug!;
   requireOrgAdmin(await queryClient.ensureQueryData(getMeQueryOptions()), orgSlug);
   // The filter is the URL's: a reload or a shared link loads the same report.
-  const query = apiQuery(readFilter(new URL(request.url).searchParams));
+  const search = new URL(request.url).searchParams;
+  const query = apiQuery(readFilter(search));
+  const { bucket, groupBy } = readSeriesOptions(search);
   await Promise.all([
+    query.from && query.to
+      ? queryClient.prefetchQuery(
+          getUsageSeriesQueryOptions(orgSlug, { ...query, from: query.from, to: query.to, bucket, groupBy }),
+        )
+      : undefined,
     queryClient.prefetchQuery(getUsageReportQueryOptions(orgSlug, query)),
     queryClient.prefetchQuery(getUsageBreakdownQueryOptions(orgSlug, query)),
     queryClient.prefetchQuery(getExplorerQueryOptions(orgSlug)),

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { $api, orgQueryKey } from '../../../lib/api-client';
+import { $api, jsonAnswer, orgQueryKey } from '../../../lib/api-client';
 import type { UsageQuery } from './get-usage-report';
 
 const PATH = '/api/org/{orgSlug}/usage/breakdown';
@@ -9,4 +9,4 @@ export const getUsageBreakdownQueryOptions = (orgSlug: string, query: UsageQuery
 /** The breakdown for every window and filter in the organization. */
 export const getOrgUsageBreakdownQueryKey = (orgSlug: string) => orgQueryKey(PATH, orgSlug);
 export const useUsageBreakdown = (orgSlug: string, query: UsageQuery & { projectId?: string }) =>
-  useQuery({ ...getUsageBreakdownQueryOptions(orgSlug, query), placeholderData: keepPreviousData });
+  useQuery({ ...getUsageBreakdownQueryOptions(orgSlug, query), placeholderData: keepPreviousData, select: jsonAnswer });

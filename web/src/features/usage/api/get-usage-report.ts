@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { $api } from '../../../lib/api-client';
+import { $api, jsonAnswer } from '../../../lib/api-client';
 
 export type UsageQuery = { from?: string; to?: string; folderId?: string };
 
@@ -7,4 +7,4 @@ export const getUsageReportQueryOptions = (orgSlug: string, query: UsageQuery) =
   $api.queryOptions('get', '/api/org/{orgSlug}/usage', { params: { path: { orgSlug }, query } });
 /** The previous window's report stays on screen (marked as updating) while the next one loads. */
 export const useUsageReport = (orgSlug: string, query: UsageQuery) =>
-  useQuery({ ...getUsageReportQueryOptions(orgSlug, query), placeholderData: keepPreviousData });
+  useQuery({ ...getUsageReportQueryOptions(orgSlug, query), placeholderData: keepPreviousData, select: jsonAnswer });

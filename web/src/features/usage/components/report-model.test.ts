@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toCsv } from '../../../lib/csv';
-import { breakdownCsvRecords, csvFileName, type ProjectRow, reportCsvRecords, sortRows } from './report-model';
+import { type ProjectRow, sortRows } from './report-model';
 
 const row = (projectName: string, runCount: number, costUsd: number | null): ProjectRow => ({
   projectId: `p-${projectName}`,
@@ -34,51 +33,5 @@ describe('sortRows', () => {
     const copy = [...rows];
     sortRows(rows, { key: 'cost', dir: 'desc' });
     expect(rows).toEqual(copy);
-  });
-});
-
-describe('the CSV of the screen', () => {
-  it('writes the rows in screen order, then totals; an unknown cost is an empty cell', () => {
-    const totals = {
-      runCount: 8,
-      runsWithCost: 5,
-      runsWithoutCost: 3,
-      inputTokens: 800,
-      outputTokens: 80,
-      costUsd: 0.1 + 0.2,
-    };
-    const csv = toCsv(reportCsvRecords([row('=1+2', 1, null), row('Billing', 3, 1.5)], totals));
-    expect(csv.split('\r\n')).toEqual([
-      'Project,Project ID,Runs,Runs with cost,Runs without cost,Input tokens,Output tokens,Cost (USD)',
-      "'=1+2,p-=1+2,1,0,1,100,10,",
-      'Billing,p-Billing,3,3,0,300,30,1.5',
-      'Total,,8,5,3,800,80,0.3',
-      '',
-    ]);
-  });
-
-  it('writes both breakdown tables', () => {
-    const records = breakdownCsvRecords({
-      from: null,
-      to: null,
-      byFactKind: [
-        { kind: 'model', factCount: 2, quantity: 1500, costUsd: 0.5 },
-        { kind: 'capability', factCount: 1, quantity: 4, costUsd: null },
-      ],
-      byCapability: [{ capabilityId: 'search', label: '@Search', factCount: 1, quantity: 4, costUsd: null }],
-    });
-    expect(toCsv(records).split('\r\n').slice(1, 4)).toEqual([
-      'Fact kind,model,,2,1500,tokens,0.5',
-      'Fact kind,capability,,1,4,calls,',
-      "Capability,search,'@Search,1,4,calls,",
-    ]);
-  });
-
-  it('names the file after the organization and the window', () => {
-    expect(csvFileName('usage', 'acme', '2026-11-01', '2026-11-30')).toBe('usage-acme-2026-11-01-to-2026-11-30.csv');
-    expect(csvFileName('usage-breakdown', 'acme', null, null)).toBe('usage-breakdown-acme-all-time.csv');
-    expect(csvFileName('usage', 'acme', '2026-11-01T00:00:00Z', null)).toBe(
-      'usage-acme-2026-11-01T00_00_00Z-to-now.csv',
-    );
   });
 });

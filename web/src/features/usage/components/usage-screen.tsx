@@ -1,13 +1,14 @@
-import { Alert, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { useLocation, useNavigation, useSearchParams } from 'react-router';
 import { QueryError } from '../../../components/query-error';
 import { useOrg } from '../../../lib/authorization';
-import { downloadCsv, toCsv } from '../../../lib/csv';
 import { useExplorer } from '../../projects/api/get-explorer';
 import { useUsageBreakdown } from '../api/get-usage-breakdown';
 import { useUsageReport } from '../api/get-usage-report';
-import { breakdownCsvRecords, csvFileName, formatCount, reportCsvRecords, sortRows } from './report-model';
+import { usageCsvHref } from '../api/csv-export';
+import { CsvDownload } from './csv-download';
+import { formatCount, sortRows } from './report-model';
 import { CHART_MAX_PROJECTS, UsageChart } from './usage-chart';
 import { UsageBreakdown } from './usage-breakdown';
 import {
@@ -23,6 +24,7 @@ import {
 } from './usage-filter';
 import { UsageFilters } from './usage-filters';
 import { UsageReportTable } from './usage-report-table';
+import { UsageSeries } from './usage-series';
 
 /** The usage report of the organization: the filter and the sort are the URL's search params. */
 export function UsageScreen() {
@@ -45,21 +47,6 @@ export function UsageScreen() {
   const location = useLocation();
   const navigating = navigation.state !== 'idle' && navigation.location?.pathname === location.pathname;
   const updating = navigating || report.isFetching || breakdown.isFetching;
-
-  const downloadReport = () => {
-    if (!report.data) return;
-    downloadCsv(
-      csvFileName('usage', org.slug, filter.from, filter.to),
-      toCsv(reportCsvRecords(rows, report.data.totals)),
-    );
-  };
-  const downloadBreakdown = () => {
-    if (!breakdown.data) return;
-    downloadCsv(
-      csvFileName('usage-breakdown', org.slug, filter.from, filter.to),
-      toCsv(breakdownCsvRecords(breakdown.data)),
-    );
-  };
 
   return (
     <Stack gap="lg">
@@ -86,9 +73,12 @@ export function UsageScreen() {
             <Title order={2} size="h4" id="usage-per-project">
               Per project
             </Title>
-            <Button variant="default" size="xs" onClick={downloadReport} disabled={!report.data || updating}>
+            <CsvDownload
+              href={usageCsvHref(org.slug, '/usage', query)}
+              disabled={!report.data || report.isError || updating}
+            >
               Download CSV
-            </Button>
+            </CsvDownload>
           </Group>
           {report.isError ? (
             <QueryError error={report.error} title="Could not load the usage report" />
@@ -122,15 +112,25 @@ export function UsageScreen() {
         </Paper>
       )}
 
+      <UsageSeries
+        orgSlug={org.slug}
+        window={query}
+        folderId={query.folderId}
+        describedWindow={describeWindow(filter)}
+      />
+
       <Paper withBorder p="md" component="section" aria-labelledby="usage-breakdown-heading">
         <Stack gap="sm">
           <Group justify="space-between" wrap="wrap">
             <Title order={2} size="h4" id="usage-breakdown-heading">
               Breakdown
             </Title>
-            <Button variant="default" size="xs" onClick={downloadBreakdown} disabled={!breakdown.data || updating}>
+            <CsvDownload
+              href={usageCsvHref(org.slug, '/usage/breakdown', query)}
+              disabled={!breakdown.data || breakdown.isError || updating}
+            >
               Download breakdown CSV
-            </Button>
+            </CsvDownload>
           </Group>
           {breakdown.isError ? (
             <QueryError error={breakdown.error} title="Could not load the breakdown" />

@@ -1,0 +1,68 @@
+import type { Schema } from '../api/types.js';
+import type { CsvCell, CsvExport } from '../http/csv.js';
+
+/**
+ * How the usage answers read as CSV: one line per row of the JSON answer, with the same numbers,
+ * produced one at a time as the writer asks for them.
+ */
+
+export const usageReportCsv: CsvExport<Schema<'UsageReport'>> = {
+  filename: 'usage-report.csv',
+  table: (report) => ({
+    header: [
+      'projectId',
+      'projectName',
+      'folderId',
+      'runCount',
+      'runsWithCost',
+      'runsWithoutCost',
+      'inputTokens',
+      'outputTokens',
+      'costUsd',
+    ],
+    rows: (function* (): Generator<CsvCell[]> {
+      for (const p of report.projects) {
+        yield [
+          p.projectId,
+          p.projectName,
+          p.folderId,
+          p.runCount,
+          p.runsWithCost,
+          p.runsWithoutCost,
+          p.inputTokens,
+          p.outputTokens,
+          p.costUsd,
+        ];
+      }
+    })(),
+  }),
+};
+
+export const usageBreakdownCsv: CsvExport<Schema<'UsageBreakdown'>> = {
+  filename: 'usage-breakdown.csv',
+  table: (breakdown) => ({
+    header: ['section', 'kind', 'capabilityId', 'label', 'factCount', 'quantity', 'costUsd'],
+    rows: (function* (): Generator<CsvCell[]> {
+      for (const k of breakdown.byFactKind) yield ['factKind', k.kind, null, null, k.factCount, k.quantity, k.costUsd];
+      for (const c of breakdown.byCapability) {
+        yield ['capability', 'capability', c.capabilityId, c.label, c.factCount, c.quantity, c.costUsd];
+      }
+    })(),
+  }),
+};
+
+export const usageSeriesCsv: CsvExport<Schema<'UsageSeries'>> = {
+  filename: 'usage-series.csv',
+  table: (series) => ({
+    header: ['bucketStart', 'key', 'label', 'runCount', 'inputTokens', 'outputTokens', 'costUsd'],
+    rows: (function* (): Generator<CsvCell[]> {
+      for (const bucket of series.buckets) {
+        // An empty bucket still has its line: a chart made from the file needs it.
+        if (bucket.groups.length === 0) yield [bucket.start, null, null, 0, 0, 0, null];
+        for (const g of bucket.groups) {
+          yield [bucket.start, g.key, g.label, g.runCount, g.inputTokens, g.outputTokens, g.costUsd];
+        }
+      }
+    })(),
+  }),
+};

@@ -1,0 +1,162 @@
+/**
+ * The Usage page's series against the real server. The spec brings its own organization: projects
+ * Atlas and Beacon, runs in June 2025 on three days with two models, one of them without a cost.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
+import { apiAs, hub } from './support/hub';
+
+const OWNER = 'sid-series';
+const org = `series-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const JUNE = `/o/${org}/usage?from=2025-06-01&to=2025-06-30`;
+
+const run = (projectId: string, sessionId: string, at: string, model: string, costUsd: number | null) => ({
+  projectId,
+  sessionId: `${org}-${sessionId}`,
+  provider: 'anthropic',
+  roleId: 'coder',
+  model,
+  at,
+  inputTokens: 100,
+  outputTokens: 10,
+  costUsd,
+});
+
+test.beforeAll(async () => {
+  hub(['org', 'create', org, '--name', 'Series Co', '--owner', OWNER, '--owner-name', 'Sid Series']);
+  const owner = await apiAs(OWNER);
+  const api = `/api/org/${org}`;
+  const atlas = await owner.call('POST', `${api}/projects`, { name: 'Atlas' });
+  const beacon = await owner.call('POST', `${api}/projects`, { name: 'Beacon' });
+  const runs = [
+    run(atlas.id, 'atlas-1', '2025-06-02T10:00:00Z', 'model-fast', 1.5),
+    run(atlas.id, 'atlas-1', '2025-06-02T11:00:00Z', 'model-fast', 0.5),
+    run(beacon.id, 'beacon-1', '2025-06-02T12:00:00Z', 'model-deep', 3),
+    run(beacon.id, 'beacon-1', '2025-06-10T12:00:00Z', 'model-deep', null),
+    run(atlas.id, 'atlas-2', '2025-06-30T23:00:00Z', 'model-deep', 0.25),
+  ];
+  const file = join(tmpdir(), `${org}-runs.jsonl`);
+  writeFileSync(file, `${runs.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  hub(['usage', 'ingest', file, '--org', org]);
+});
+
+const chart = (page: Page) => page.getByRole('img', { name: /per (day|week|month), by/ });
+const status = (page: Page) => page.getByTestId('usage-series-status');
+
+async function open(page: Page, path: string) {
+  await signIn(page, OWNER);
+  await page.goto(path);
+  // A cold server under load may take a while to answer the first page.
+  await expect(page.getByRole('heading', { level: 2, name: 'Over time' })).toBeVisible({ timeout: 60_000 });
+  await expect(status(page)).toHaveText('');
+}
+
+test('a stacked chart per day, then per week by model, the pickers kept in the URL', async ({ page }) => {
+  await open(page, JUNE);
+  await expect(chart(page)).toHaveAccessibleName(/^Cost \(USD\) per day, by project, 1 Jun 2025 – 30 Jun 2025 \(UTC\)/);
+  await expect(chart(page)).toHaveAccessibleName(
+    /Total \$5\.25 over 30 buckets; highest \$5\.00 in the bucket of 2 Jun 2025/,
+  );
+  await expect(page.getByTestId('usage-series-bucket')).toHaveCount(30);
+  const legend = page.getByRole('list', { name: 'Legend' });
+  await expect(legend.getByRole('listitem')).toHaveText(['Beacon · $3.00', 'Atlas · $2.25']);
+  // An unknown cost adds nothing to the bars, and the page says so.
+  await expect(page.getByText('Runs with an unknown cost add nothing to the bars')).toBeVisible();
+
+  await page.getByLabel('Bucket', { exact: true }).selectOption('week');
+  await expect(page).toHaveURL(/bucket=week/);
+  await expect(page.getByTestId('usage-series-bucket')).toHaveCount(6);
+  await page.getByLabel('Group by', { exact: true }).selectOption('model');
+  await page.getByLabel('Measure', { exact: true }).selectOption('runs');
+  await expect(page).toHaveURL(/groupBy=model/);
+  await expect(page).toHaveURL(/measure=runs/);
+  await expect(chart(page)).toHaveAccessibleName(/^Runs per week, by model/);
+  await expect(legend.getByRole('listitem')).toHaveText(['model-deep · 3', 'model-fast · 2']);
+
+  await page.reload();
+  await expect(page.getByLabel('Bucket', { exact: true })).toHaveValue('week');
+  await expect(page.getByLabel('Group by', { exact: true })).toHaveValue('model');
+  await expect(page.getByLabel('Measure', { exact: true })).toHaveValue('runs');
+  await expect(page.getByTestId('usage-series-bucket')).toHaveCount(6);
+});
+
+test('the table behind the chart, and the series CSV from the server', async ({ page }) => {
+  await open(page, `${JUNE}&bucket=week`);
+  const table = page.getByRole('table', { name: 'Usage over time' });
+  await expect(table).toBeHidden();
+  await page.getByText('The series as a table').click();
+  await expect(table).toBeVisible();
+  const rows = table.locator('tbody tr');
+  await expect(rows).toHaveCount(7);
+  // Sunday 1 June is in the week of Monday 26 May, which has no runs.
+  await expect(rows.nth(0)).toHaveText(/^26 May 2025\s*No runs$/);
+  await expect(rows.nth(1)).toHaveText(/^2 Jun 2025\s*Atlas\s*2\s*200\s*20\s*\$2\.00$/);
+  await expect(rows.nth(2)).toHaveText(/^2 Jun 2025\s*Beacon\s*1\s*100\s*10\s*\$3\.00$/);
+  await expect(rows.nth(3)).toHaveText(/^9 Jun 2025\s*Beacon\s*1\s*100\s*10\s*—\s*unknown$/);
+  await expect(rows.nth(6)).toHaveText(/^30 Jun 2025\s*Atlas\s*1\s*100\s*10\s*\$0\.25$/);
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download series CSV' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('usage-series.csv');
+  const lines = readFileSync((await download.path())!, 'utf8').split('\r\n');
+  expect(lines[0]).toBe('"bucketStart","key","label","runCount","inputTokens","outputTokens","costUsd"');
+  expect(lines.slice(1).filter((l) => l.includes('"Beacon"'))).toEqual([
+    expect.stringMatching(/^"2025-06-02T00:00:00\.000Z","[^"]+","Beacon",1,100,10,3$/),
+    expect.stringMatching(/^"2025-06-09T00:00:00\.000Z","[^"]+","Beacon",1,100,10,$/),
+  ]);
+  expect(lines).toContain('"2025-06-16T00:00:00.000Z",,,0,0,0,');
+});
+
+test('pending, refused and open windows', async ({ page }) => {
+  await open(page, JUNE);
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const isSeries = (url: URL) => url.pathname.endsWith('/usage/series');
+  await page.route(isSeries, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByLabel('Bucket', { exact: true }).selectOption('month');
+  await expect(status(page)).toHaveText(/Updating the series…|Loading the series…/);
+  await expect(page.getByRole('link', { name: 'Download series CSV' })).toBeDisabled();
+  release();
+  await expect(status(page)).toHaveText('');
+  await expect(page.getByTestId('usage-series-bucket')).toHaveCount(1);
+  await page.unroute(isSeries);
+
+  // More than 400 daily buckets: the server's refusal, naming the limit.
+  await page.goto(`/o/${org}/usage?from=2020-01-01&to=2025-06-30`);
+  const alert = page.getByRole('alert').filter({ hasText: 'Could not load the series' });
+  await expect(alert).toContainText('more than 400 day buckets');
+  await expect(page.getByRole('link', { name: 'Download series CSV' })).toBeDisabled();
+
+  // All time has no ends to bucket.
+  await page.goto(`/o/${org}/usage`);
+  await expect(status(page)).toHaveText(/Pick a window with a start and an end/);
+  await expect(chart(page)).toHaveCount(0);
+});
+
+for (const width of [1280, 390]) {
+  test(`the series is accessible in light and dark at ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
+    await open(page, `${JUNE}&groupBy=model`);
+    await expect(chart(page)).toBeVisible();
+    await page.getByText('The series as a table').click();
+    await expect(page.getByRole('table', { name: 'Usage over time' })).toBeVisible();
+    await expectAccessible(page);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+    await expectAccessible(page);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await screenshot(page, 'usage-series');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+}
