@@ -96,7 +96,8 @@ const held = new HeldResources();
 const release = () => held.release();
 
 /** The raw statements return the same columns as the report's own query. */
-type RawRow = UsageRowRecord;
+/** A per-project sum: the raw statements' cost in dollars, the app's in micro-dollars. */
+type RawRow = UsageRowRecord & { cost_usd?: number | string | null };
 
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows);
 
@@ -486,7 +487,8 @@ function sumRaw(rows: RawRow[]): ReportTotals {
     totals.runsWithCost += Number(r.runs_with_cost);
     totals.inputTokens += Number(r.input_tokens ?? 0);
     totals.outputTokens += Number(r.output_tokens ?? 0);
-    if (r.cost_usd !== null) totals.costUsd = (totals.costUsd ?? 0) + Number(r.cost_usd);
+    const cost = r.cost_usd !== undefined ? r.cost_usd : r.cost_micros === null ? null : Number(r.cost_micros) / 1e6;
+    if (cost !== null && Number(r.runs_with_cost) > 0) totals.costUsd = (totals.costUsd ?? 0) + Number(cost);
   }
   return totals;
 }
