@@ -47,12 +47,12 @@ export async function rebuildRollups(db: Executor | Knex, organizationId: string
   };
   await inDays(db('usage_run_days').where('organization_id', organizationId), 'day').delete();
   await inDays(db('usage_fact_days').where('organization_id', organizationId), 'day').delete();
-  const day = db.raw('substr(r.at, 1, 10)');
   const runs = inTimes(
     db('runs as r')
       .join('agent_sessions as s', 's.id', 'r.session_id')
       .where('r.organization_id', organizationId)
-      .groupBy(day, 'r.project_id', 's.provider', 's.role_id', 's.model')
+      .groupByRaw('substr(r.at, 1, 10)')
+      .groupBy('r.project_id', 's.provider', 's.role_id', 's.model')
       .select(
         db.raw('? as organization_id', [organizationId]),
         db.raw('substr(r.at, 1, 10) as day'),
@@ -69,14 +69,13 @@ export async function rebuildRollups(db: Executor | Knex, organizationId: string
     'r.at',
   );
   await insertSelect(db, 'usage_run_days', [...ROLLUP_KEY, ...RUN_SUMS], runs);
-  const factDay = db.raw('substr(f.at, 1, 10)');
-  const capability = db.raw("coalesce(f.capability_id, '')");
   const facts = inTimes(
     db('run_facts as f')
       .join('runs as r', 'r.id', 'f.run_id')
       .join('agent_sessions as s', 's.id', 'r.session_id')
       .where('f.organization_id', organizationId)
-      .groupBy(factDay, 'f.project_id', 's.provider', 's.role_id', 's.model', 'f.kind', capability)
+      .groupByRaw("substr(f.at, 1, 10), coalesce(f.capability_id, '')")
+      .groupBy('f.project_id', 's.provider', 's.role_id', 's.model', 'f.kind')
       .select(
         db.raw('? as organization_id', [organizationId]),
         db.raw('substr(f.at, 1, 10) as day'),
