@@ -156,7 +156,9 @@ const commands: Record<string, Command> = {
     const [sub, ...rest] = args;
     if (sub === 'rebuild-rollups') return rebuildUsageRollups(rest);
     if (sub !== 'ingest')
-      throw new UsageError(`unknown subcommand "usage ${sub ?? ''}"; expected "usage ingest" or "usage rebuild-rollups"`);
+      throw new UsageError(
+        `unknown subcommand "usage ${sub ?? ''}"; expected "usage ingest" or "usage rebuild-rollups"`,
+      );
     const { values, positionals } = parseCommandArgs(rest, { org: { type: 'string' } }, 1);
     const orgSlug = requiredFlag(values.org, '--org');
     const file = positionals[0]!;

@@ -2,24 +2,8 @@ import type { Knex } from 'knex';
 import { isPostgres } from '../db/connect.js';
 import type { Executor } from '../db/unit-of-work.js';
 import type { FactRecord, RunRecord } from './store.js';
+import { costMicros, costMicrosSql } from './cost-micros.js';
 import { dayOf } from './window-split.js';
-
-/**
- * Costs are summed as whole micro-dollars: each run's or fact's cost rounded half up to 1e-6 USD,
- * then added as integers, so a sum is the same whichever days come from the rollups and which from
- * raw rows (float sums in another order can differ in the last bits). Costs are never negative.
- */
-export const COST_MICROS_PER_USD = 1_000_000;
-
-/** One cost in micro-dollars, the way the SQL below rounds it (IEEE doubles on both sides). */
-export const costMicros = (costUsd: number): number => Math.floor(costUsd * COST_MICROS_PER_USD + 0.5);
-
-/** The SQL of costMicros over a column (null for null). */
-export function costMicrosSql(db: Executor | Knex, column: string): string {
-  return isPostgres(db)
-    ? `floor(${column} * ${COST_MICROS_PER_USD} + 0.5)::bigint`
-    : `cast(${column} * ${COST_MICROS_PER_USD} + 0.5 as integer)`;
-}
 
 /** A range of UTC days [fromDay, toDay) as YYYY-MM-DD. */
 export interface DayRange {
@@ -197,8 +181,10 @@ function upsertSql(pg: boolean, table: string, sums: string[], extraKey: string[
   const columns = ['organization_id', 'day', 'project_id', 'provider', 'role_id', 'model', ...extraKey, ...sums];
   const conflict = [...ROLLUP_KEY, ...extraKey];
   // SQLite needs a WHERE before ON CONFLICT in an INSERT … SELECT, or it reads ON as a join's.
+  const organization = pg ? '?::text' : '?';
   return (
-    `insert into ${table} (${columns.join(', ')}) select ${pg ? '?::text' : '?'}, ${[...key, ...values].join(', ')} from ${source} ` +
+    `insert into ${table} (${columns.join(', ')}) ` +
+    `select ${organization}, ${[...key, ...values].join(', ')} from ${source} ` +
     `join agent_sessions s on s.id = v.session_id where true group by ${key.join(', ')} ` +
     `on conflict (${conflict.join(', ')}) do update set ` +
     sums.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')

@@ -3,7 +3,7 @@ import { isPostgres } from '../db/connect.js';
 import type { Knex } from 'knex';
 import type { Executor } from '../db/unit-of-work.js';
 import type { FolderTreeStore } from '../folder-tree/store.js';
-import { costMicrosSql } from './rollups.js';
+import { costMicrosSql } from './cost-micros.js';
 import { splitWindow } from './window-split.js';
 
 export interface RunRecord {
@@ -44,7 +44,7 @@ export interface UsageFilter {
 /** The parameters of the usage reads: the organization and the filter, each read prepared per filter present. */
 type FilterParams = UsageFilter & { organizationId: string };
 
-/** Sums of facts; costs in whole micro-dollars (rollups.ts), counted with the facts that had one. */
+/** Sums of facts; costs in whole micro-dollars (cost-micros.ts), counted with the facts that had one. */
 export interface FactSumRecord {
   fact_count: number | string;
   facts_with_cost: number | string;
@@ -82,7 +82,7 @@ export interface UsageRowRecord {
   runs_with_cost: number | string;
   input_tokens: number | string | null;
   output_tokens: number | string | null;
-  /** Whole micro-dollars (rollups.ts). */
+  /** Whole micro-dollars (cost-micros.ts). */
   cost_micros: number | string | null;
 }
 

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spendIn } from '../../src/budgets/spend.js';
 import { FolderTreeStore } from '../../src/folder-tree/store.js';
-import { costMicros } from '../../src/usage/rollups.js';
+import { costMicros } from '../../src/usage/cost-micros.js';
 import { UsageStore } from '../../src/usage/store.js';
 import { okBody } from '../support/assertions.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
@@ -55,7 +55,12 @@ const cost = fc.option(
   { freq: 4 },
 );
 const fact = fc.oneof(
-  fc.record({ kind: fc.constant('model' as const), quantity: fc.nat(5000), unit: fc.constant('tokens'), costUsd: cost }),
+  fc.record({
+    kind: fc.constant('model' as const),
+    quantity: fc.nat(5000),
+    unit: fc.constant('tokens'),
+    costUsd: cost,
+  }),
   fc.record({ kind: fc.constant('tool' as const), quantity: fc.nat(20), unit: fc.constant('calls'), costUsd: cost }),
   fc.record({
     kind: fc.constant('capability' as const),
@@ -196,12 +201,11 @@ function expected(from: string | undefined, to: string | undefined, projects: Se
 async function answers(filter: { from?: string; to?: string; folderId?: string; projectId?: string }) {
   const report = await hub.services.usage.report(org.id, filter);
   const breakdown = await hub.services.usage.breakdown(org.id, filter);
-  const spend = await spendIn(
-    new UsageStore(new FolderTreeStore('folders')),
-    hub.services.db,
-    org.id,
-    { from: report.from ?? undefined, to: report.to ?? undefined, ...filter },
-  );
+  const spend = await spendIn(new UsageStore(new FolderTreeStore('folders')), hub.services.db, org.id, {
+    from: report.from ?? undefined,
+    to: report.to ?? undefined,
+    ...filter,
+  });
   return {
     report: report.projects
       .map((p) => ({
@@ -284,7 +288,9 @@ describe('usage daily rollups', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('rebuilt the usage rollups of acme\n');
     await check(null, null, {});
-    const events = await okBody(org.call('owner', 'listAuditEvents', { query: { action: 'hub.usage.rebuild-rollups' } }));
+    const events = await okBody(
+      org.call('owner', 'listAuditEvents', { query: { action: 'hub.usage.rebuild-rollups' } }),
+    );
     expect(events.events.length).toBe(1);
 
     const missing = await runHub(['usage', 'rebuild-rollups', 'nowhere'], env);

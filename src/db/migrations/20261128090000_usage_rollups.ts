@@ -4,7 +4,7 @@ import { rebuildRollups } from '../../usage/rollups.js';
 /**
  * Daily rollups of runs and facts per organization, project, UTC day and the session's provider,
  * role and model (facts also per kind and capability; '' for no capability, so the key has no
- * null). Costs are whole micro-dollars (rollups.ts), so sums of them are exact. The usage reads
+ * null). Costs are whole micro-dollars (cost-micros.ts), so sums of them are exact. The usage reads
  * sum whole days here and only a window's partial edge days from the raw rows; ingest adds to
  * them in its own transaction. Built here for the runs already stored.
  */
