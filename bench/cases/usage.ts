@@ -70,6 +70,7 @@ import {
 } from '../lib/usage-report.js';
 import { type Answer, HeldResources, getJson, listenInProcess, login, readJson } from '../lib/in-process.js';
 import { recordCaseReport, recordTarget } from '../lib/targets.js';
+import { measureRollupReads } from './usage-rollups.js';
 import type { BenchCase } from './case.js';
 import type { UsageRowRecord } from '../../src/usage/store.js';
 
@@ -318,6 +319,16 @@ async function run(): Promise<number> {
       `HTTP ${folder.http.medianMs.toFixed(1)} ms vs the app's statement ${folder.raw.medianMs.toFixed(1)} ms, ` +
         `medians, ${scratch.engine}${scaleNote}`,
     );
+  recordTarget(`rollups.ingest.${scratch.engine}`, runsPerSecond, `daily rollups kept in the transaction${scaleNote}`);
+  const rollupReads = await measureRollupReads(db, services, seed.org.id);
+  const inProcess = `in process, medians${scaleNote}`;
+  recordTarget(`rollups.report.${scratch.engine}`, rollupReads.reportMs, inProcess);
+  recordTarget(`rollups.breakdown.${scratch.engine}`, rollupReads.breakdownMs, inProcess);
+  recordTarget(
+    `rollups.month.${scratch.engine}`,
+    rollupReads.monthMs,
+    `${rollupReads.month.from} to ${rollupReads.month.to}, ${inProcess}`,
+  );
   recordCaseReport(`usage-${scratch.engine}`, report);
   const file = resultsFile(scratch.engine);
   fs.mkdirSync(path.dirname(file), { recursive: true });
