@@ -1181,7 +1181,8 @@ export interface paths {
          *     included), sorted by `projectName`. `costUsd` sums the known costs and
          *     is null when no run of the row has one;
          *     `runsWithCost + runsWithoutCost = runCount`. `totals` are the sums of
-         *     the rows.
+         *     the rows. Costs are exact sums of each run's cost rounded half up to
+         *     a whole micro-dollar (0.000001 USD).
          *
          *     Who may call: an org admin (OWNER or ADMIN).
          */

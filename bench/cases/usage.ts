@@ -70,6 +70,7 @@ import {
 } from '../lib/usage-report.js';
 import { type Answer, HeldResources, getJson, listenInProcess, login, readJson } from '../lib/in-process.js';
 import { recordCaseReport, recordTarget } from '../lib/targets.js';
+import { measureRollupReads } from './usage-rollups.js';
 import type { BenchCase } from './case.js';
 import type { UsageRowRecord } from '../../src/usage/store.js';
 
@@ -96,7 +97,8 @@ const held = new HeldResources();
 const release = () => held.release();
 
 /** The raw statements return the same columns as the report's own query. */
-type RawRow = UsageRowRecord;
+/** A per-project sum: the raw statements' cost in dollars, the app's in micro-dollars. */
+type RawRow = UsageRowRecord & { cost_usd?: number | string | null };
 
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows);
 
@@ -317,6 +319,16 @@ async function run(): Promise<number> {
       `HTTP ${folder.http.medianMs.toFixed(1)} ms vs the app's statement ${folder.raw.medianMs.toFixed(1)} ms, ` +
         `medians, ${scratch.engine}${scaleNote}`,
     );
+  recordTarget(`rollups.ingest.${scratch.engine}`, runsPerSecond, `daily rollups kept in the transaction${scaleNote}`);
+  const rollupReads = await measureRollupReads(db, services, seed.org.id);
+  const inProcess = `in process, medians${scaleNote}`;
+  recordTarget(`rollups.report.${scratch.engine}`, rollupReads.reportMs, inProcess);
+  recordTarget(`rollups.breakdown.${scratch.engine}`, rollupReads.breakdownMs, inProcess);
+  recordTarget(
+    `rollups.month.${scratch.engine}`,
+    rollupReads.monthMs,
+    `${rollupReads.month.from} to ${rollupReads.month.to}, ${inProcess}`,
+  );
   recordCaseReport(`usage-${scratch.engine}`, report);
   const file = resultsFile(scratch.engine);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -486,7 +498,8 @@ function sumRaw(rows: RawRow[]): ReportTotals {
     totals.runsWithCost += Number(r.runs_with_cost);
     totals.inputTokens += Number(r.input_tokens ?? 0);
     totals.outputTokens += Number(r.output_tokens ?? 0);
-    if (r.cost_usd !== null) totals.costUsd = (totals.costUsd ?? 0) + Number(r.cost_usd);
+    const cost = r.cost_usd !== undefined ? r.cost_usd : r.cost_micros === null ? null : Number(r.cost_micros) / 1e6;
+    if (cost !== null && Number(r.runs_with_cost) > 0) totals.costUsd = (totals.costUsd ?? 0) + Number(cost);
   }
   return totals;
 }

@@ -1,4 +1,5 @@
 import type { Executor } from '../db/unit-of-work.js';
+import { COST_MICROS_PER_USD } from '../usage/cost-micros.js';
 import type { UsageFilter, UsageStore } from '../usage/store.js';
 
 /** What a budget's scope has spent in a window. */
@@ -21,10 +22,13 @@ export async function spendIn(
 ): Promise<Spend> {
   const rows = await usage.usageByProject(db, organizationId, filter);
   const spend: Spend = { costUsd: 0, tokens: 0, runsWithoutCost: 0 };
+  // Whole micro-dollars, added exactly and divided once, as the report does.
+  let micros = 0;
   for (const row of rows) {
-    spend.costUsd += Number(row.cost_usd ?? 0);
+    micros += Number(row.cost_micros ?? 0);
     spend.tokens += Number(row.input_tokens ?? 0) + Number(row.output_tokens ?? 0);
     spend.runsWithoutCost += Number(row.run_count) - Number(row.runs_with_cost);
   }
+  spend.costUsd = micros / COST_MICROS_PER_USD;
   return spend;
 }

@@ -32,6 +32,7 @@ Commands:
                                            create an organization and its first OWNER (the avatar is the owner's)
   login-link <imOpenId>                    print a one-time login URL (valid 15 minutes)
   usage ingest <file.jsonl> --org <slug>   load agent runs, one JSON object per line (all or nothing)
+  usage rebuild-rollups <org>              recompute the organization's daily usage rollups from its raw runs
   project bind <org> <projectId> <chatId>  bind a chat to a project (replacing the project's previous chat)
   connection platform <org> <providerId> --base-url U
                                            create or rotate a PLATFORM_MANAGED provider connection; the token comes
@@ -153,7 +154,11 @@ const commands: Record<string, Command> = {
 
   usage: async (args) => {
     const [sub, ...rest] = args;
-    if (sub !== 'ingest') throw new UsageError(`unknown subcommand "usage ${sub ?? ''}"; expected "usage ingest"`);
+    if (sub === 'rebuild-rollups') return rebuildUsageRollups(rest);
+    if (sub !== 'ingest')
+      throw new UsageError(
+        `unknown subcommand "usage ${sub ?? ''}"; expected "usage ingest" or "usage rebuild-rollups"`,
+      );
     const { values, positionals } = parseCommandArgs(rest, { org: { type: 'string' } }, 1);
     const orgSlug = requiredFlag(values.org, '--org');
     const file = positionals[0]!;
@@ -234,6 +239,18 @@ const commands: Record<string, Command> = {
     });
   },
 };
+
+/** `hub usage rebuild-rollups <org>`: the organization's daily rollups recomputed from its raw runs. */
+async function rebuildUsageRollups(args: string[]): Promise<void> {
+  const { positionals } = parseCommandArgs(args, {}, 1);
+  const orgSlug = positionals[0]!;
+  await withRuntime(async (runtime) => {
+    const org = await runtime.organizations.findBySlug(orgSlug);
+    if (!org) throw new UsageError(`no organization "${orgSlug}"`);
+    await runtime.usage.rebuildRollups(org.id);
+    process.stdout.write(`rebuilt the usage rollups of ${orgSlug}\n`);
+  });
+}
 
 /** Commands that take a subcommand: their audit action names both (`hub.org.create`). */
 const WITH_SUBCOMMAND = new Set(['org', 'project', 'usage', 'connection', 'skill', 'capacity', 'token', 'budget']);

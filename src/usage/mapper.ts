@@ -1,7 +1,8 @@
 import type { Schema } from '../api/types.js';
 import { byCodeUnits, byName } from '../shared/order.js';
 import { listOrder } from '../shared/pagination.js';
-import type { CapabilitySumRecord, FactKindSumRecord, UsageRowRecord } from './store.js';
+import { COST_MICROS_PER_USD } from './cost-micros.js';
+import type { CapabilitySumRecord, FactKindSumRecord, FactSumRecord, UsageRowRecord } from './store.js';
 
 type ProjectUsageRow = Schema<'ProjectUsageRow'>;
 
@@ -33,9 +34,15 @@ function toProjectUsageRow(r: UsageRowRecord): ProjectUsageRow {
     runsWithoutCost: runCount - runsWithCost,
     inputTokens: Number(r.input_tokens ?? 0),
     outputTokens: Number(r.output_tokens ?? 0),
-    costUsd: r.cost_usd === null ? null : Number(r.cost_usd),
+    costUsd: runsWithCost === 0 ? null : toUsd(Number(r.cost_micros ?? 0)),
   };
 }
+
+/**
+ * Micro-dollars as dollars. Sums are added in micro-dollars, which are exact, and divided once, so
+ * a total is the same whatever order or split its parts came in.
+ */
+const toUsd = (micros: number): number => micros / COST_MICROS_PER_USD;
 
 function sumRows(rows: ProjectUsageRow[]): Schema<'UsageTotals'> {
   const totals: Schema<'UsageTotals'> = {
@@ -46,14 +53,17 @@ function sumRows(rows: ProjectUsageRow[]): Schema<'UsageTotals'> {
     outputTokens: 0,
     costUsd: null,
   };
+  // Added in micro-dollars, recovered exactly from each row's dollars.
+  let micros: number | null = null;
   for (const row of rows) {
     totals.runCount += row.runCount;
     totals.runsWithCost += row.runsWithCost;
     totals.runsWithoutCost += row.runsWithoutCost;
     totals.inputTokens += row.inputTokens;
     totals.outputTokens += row.outputTokens;
-    if (row.costUsd !== null) totals.costUsd = (totals.costUsd ?? 0) + row.costUsd;
+    if (row.costUsd !== null) micros = (micros ?? 0) + Math.round(row.costUsd * COST_MICROS_PER_USD);
   }
+  totals.costUsd = micros === null ? null : toUsd(micros);
   return totals;
 }
 
@@ -63,14 +73,10 @@ type FactKind = (typeof KIND_ORDER)[number];
 const isFactKind = (kind: string): kind is FactKind => (KIND_ORDER as readonly string[]).includes(kind);
 
 /** A sum of facts; quantity and cost come back as numbers or numeric strings depending on the engine. */
-const sums = (r: {
-  fact_count: number | string;
-  quantity: number | string | null;
-  cost_usd: number | string | null;
-}) => ({
+const sums = (r: FactSumRecord) => ({
   factCount: Number(r.fact_count),
   quantity: Number(r.quantity ?? 0),
-  costUsd: r.cost_usd === null ? null : Number(r.cost_usd),
+  costUsd: Number(r.facts_with_cost) === 0 ? null : toUsd(Number(r.cost_micros ?? 0)),
 });
 
 /**

@@ -1,6 +1,7 @@
 import type { Schema } from '../api/types.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../errors/api-error.js';
+import { COST_MICROS_PER_USD } from './cost-micros.js';
 import { byCodeUnits, byName } from '../shared/order.js';
 import { listOrder } from '../shared/pagination.js';
 import { type BucketSpan, bucketDay, bucketStarts } from './series-buckets.js';
@@ -82,5 +83,5 @@ const toSeriesGroup = (r: SeriesRowRecord): SeriesGroup => ({
   runCount: Number(r.run_count),
   inputTokens: Number(r.input_tokens ?? 0),
   outputTokens: Number(r.output_tokens ?? 0),
-  costUsd: r.cost_usd === null ? null : Number(r.cost_usd),
+  costUsd: Number(r.runs_with_cost) === 0 ? null : Number(r.cost_micros ?? 0) / COST_MICROS_PER_USD,
 });

@@ -9,6 +9,7 @@ import { toUsageBreakdown, toUsageReport } from './mapper.js';
 import { IngestError, ProjectCheck, SessionTally, type TalliedSession } from './ingest-tally.js';
 import { parseRunLine, type RunLine, type UsageFact } from './run-line.js';
 import type { FactRecord, RunRecord, UsageFilter, UsageStore } from './store.js';
+import { RollupTally, rebuildRollups } from './rollups.js';
 import { timeOrderedId } from './time-ordered-id.js';
 import { WriteBehind } from './write-behind.js';
 
@@ -67,6 +68,8 @@ export class UsageService {
         let existingSessions = 0;
         const projects = new ProjectCheck(this.usage, trx, organizationId);
         let runs = 0;
+        // What the file adds to the daily rollups, written once its runs are.
+        const rollups = new RollupTally();
         let batch: RunRecord[] = [];
         let facts: FactRecord[] = [];
         // Lines handed to a write, and lines whose write has finished (what progress reports).
@@ -97,7 +100,9 @@ export class UsageService {
             projects.add(run.projectId, line);
             const record = toRunRecord(organizationId, run);
             batch.push(record);
-            for (const [ordinal, fact] of (run.facts ?? []).entries()) facts.push(toFactRecord(record, ordinal, fact));
+            const runFacts = (run.facts ?? []).map((fact, ordinal) => toFactRecord(record, ordinal, fact));
+            for (const fact of runFacts) facts.push(fact);
+            rollups.add(record, runFacts);
             if (runs % progressEvery === 0) onProgress({ phase: 'checked', lines: runs });
             if (batch.length === batchSize) await flush();
           }
@@ -109,6 +114,7 @@ export class UsageService {
         }
 
         await this.usage.widenSessions(trx, sessions.all());
+        await rollups.write(trx, organizationId);
         if (runs > 0) await this.afterIngest(trx, organizationId);
         await recordChange(trx, {
           organizationId,
@@ -119,6 +125,22 @@ export class UsageService {
         return { runs, sessions: sessions.size };
       }),
     );
+  }
+
+  /**
+   * Recomputes the organization's daily rollups from its raw runs and facts, in one transaction:
+   * the repair for rollups that no longer match them.
+   */
+  async rebuildRollups(organizationId: string): Promise<void> {
+    await this.uow.run(async (trx) => {
+      await rebuildRollups(trx, organizationId);
+      await recordChange(trx, {
+        organizationId,
+        target: { type: 'usage', id: null },
+        before: null,
+        after: { rollupsRebuilt: true },
+      });
+    });
   }
 
   /**

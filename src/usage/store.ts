@@ -1,8 +1,10 @@
 import { type BulkColumns, prepareInsert } from '../db/bulk-insert.js';
 import { isPostgres } from '../db/connect.js';
-import { preparedPerPresence } from '../db/prepared-query.js';
+import type { Knex } from 'knex';
 import type { Executor } from '../db/unit-of-work.js';
 import type { FolderTreeStore } from '../folder-tree/store.js';
+import { costMicrosSql } from './cost-micros.js';
+import { splitWindow } from './window-split.js';
 
 export interface RunRecord {
   id: string;
@@ -40,21 +42,35 @@ export interface UsageFilter {
 }
 
 /** The parameters of the usage reads: the organization and the filter, each read prepared per filter present. */
-type FilterParams = UsageFilter & { organizationId: string };
+export type FilterParams = UsageFilter & { organizationId: string };
 
-export interface FactKindSumRecord {
-  kind: string;
+/** The keys of the daily run rollup a read may sum by. */
+export type RunRollupKey = 'project_id' | 'day' | 'provider' | 'role_id' | 'model';
+
+/** Each rollup key as a raw run `r` gives it: its own column, its UTC day, or its session's (`s`). */
+const RAW_RUN_KEY: Record<RunRollupKey, string> = {
+  project_id: 'r.project_id',
+  day: 'substr(r.at, 1, 10)',
+  provider: 's.provider',
+  role_id: 's.role_id',
+  model: 's.model',
+};
+
+/** Sums of facts; costs in whole micro-dollars (cost-micros.ts), counted with the facts that had one. */
+export interface FactSumRecord {
   fact_count: number | string;
+  facts_with_cost: number | string;
   quantity: number | string | null;
-  cost_usd: number | string | null;
+  cost_micros: number | string | null;
 }
 
-export interface CapabilitySumRecord {
+export interface FactKindSumRecord extends FactSumRecord {
+  kind: string;
+}
+
+export interface CapabilitySumRecord extends FactSumRecord {
   capability_id: string;
   label: string | null;
-  fact_count: number | string;
-  quantity: number | string | null;
-  cost_usd: number | string | null;
 }
 
 /** What a batch of runs does to one agent session. */
@@ -78,7 +94,8 @@ export interface UsageRowRecord {
   runs_with_cost: number | string;
   input_tokens: number | string | null;
   output_tokens: number | string | null;
-  cost_usd: number | string | null;
+  /** Whole micro-dollars (cost-micros.ts). */
+  cost_micros: number | string | null;
 }
 
 /**
@@ -244,100 +261,154 @@ export class UsageStore {
 
   /**
    * Per-project sums of the organization's runs in [from, to), optionally only for projects in a
-   * folder's subtree; one statement. Runs are grouped by project first (an index-only scan of
-   * runs_org_project_cover_idx) and only the per-project rows are joined to the organization's
-   * projects. The organization is named in the join: on PostgreSQL a run's project id compares
-   * bytewise (migration 20261124000000) and projects.id in the database's collation, so the join
-   * cannot probe projects' primary key, and without it would read every organization's projects.
+   * folder's subtree: whole days from the daily rollups, partial edge days from the raw runs
+   * (splitWindow), summed in one statement and joined to the organization's projects. The
+   * organization is named in the join: on PostgreSQL a run's project id compares bytewise
+   * (migration 20261124000000) and projects.id in the database's collation.
    */
   async usageByProject(db: Executor, organizationId: string, filter: UsageFilter): Promise<UsageRowRecord[]> {
-    return this.byProject(db, { organizationId, ...filter });
-  }
-
-  private readonly byProject = preparedPerPresence<FilterParams, UsageRowRecord>((db, params) => {
-    const sums = db('runs as r')
-      .where('r.organization_id', params.organizationId)
-      .groupBy('r.project_id')
-      .select(
-        'r.project_id',
-        db.raw('count(*) as run_count'),
-        db.raw('count(r.cost_usd) as runs_with_cost'),
-        db.raw('sum(r.input_tokens) as input_tokens'),
-        db.raw('sum(r.output_tokens) as output_tokens'),
-        db.raw('sum(r.cost_usd) as cost_usd'),
-      );
-    this.applyFilter(db, sums, 'r', params);
-    return db
+    const sums = this.runSums(db, { organizationId, ...filter }, ['project_id']);
+    if (!sums) return [];
+    return (await db
       .from(sums.as('s'))
-      .join('projects as p', (on) =>
-        on.on('p.id', 's.project_id').andOnVal('p.organization_id', '=', params.organizationId),
-      )
-      .select('s.*', 'p.name as project_name', 'p.folder_id');
-  });
+      .join('projects as p', (on) => on.on('p.id', 's.project_id').andOnVal('p.organization_id', '=', organizationId))
+      .select('s.*', 'p.name as project_name', 'p.folder_id')) as UsageRowRecord[];
+  }
 
   /**
-   * Sums of the organization's facts per kind under the filter: one statement, an index-only
-   * scan of run_facts_org_project_cover_idx.
+   * Sums of the organization's runs under the filter per some of the run rollup's keys (the usage
+   * series groups by day and by what a run's session names), with the measures of RunSumRecord;
+   * null when the window is empty.
    */
-  async factsByKind(db: Executor, organizationId: string, filter: UsageFilter): Promise<FactKindSumRecord[]> {
-    return this.byKind(db, { organizationId, ...filter });
+  runSums(db: Executor, params: FilterParams, keys: RunRollupKey[]): Knex.QueryBuilder | null {
+    return this.windowSums(db, params, {
+      rollup: 'usage_run_days',
+      raw: 'runs',
+      keys,
+      rawKey: (key) => RAW_RUN_KEY[key as RunRollupKey],
+      joinSessions: keys.some((key) => RAW_RUN_KEY[key].startsWith('s.')),
+      measures: ['run_count', 'runs_with_cost', 'input_tokens', 'output_tokens', 'cost_micros'],
+      rawSums: (q) =>
+        q.select(
+          db.raw('count(*) as run_count'),
+          db.raw('count(r.cost_usd) as runs_with_cost'),
+          db.raw('sum(r.input_tokens) as input_tokens'),
+          db.raw('sum(r.output_tokens) as output_tokens'),
+          db.raw(`sum(${costMicrosSql(db, 'r.cost_usd')}) as cost_micros`),
+        ),
+    });
   }
 
-  private readonly byKind = preparedPerPresence<FilterParams, FactKindSumRecord>((db, params) => {
-    const sums = db('run_facts as f')
-      .where('f.organization_id', params.organizationId)
-      .groupBy('f.kind')
-      .select(
-        'f.kind',
-        db.raw('count(*) as fact_count'),
-        db.raw('sum(f.quantity) as quantity'),
-        db.raw('sum(f.cost_usd) as cost_usd'),
-      );
-    this.applyFilter(db, sums, 'f', params);
-    return sums;
-  });
+  /** Sums of the organization's facts per kind under the filter (whole days from the rollups). */
+  async factsByKind(db: Executor, organizationId: string, filter: UsageFilter): Promise<FactKindSumRecord[]> {
+    const sums = this.factSums(db, { organizationId, ...filter }, ['kind'], false);
+    return sums ? ((await sums) as FactKindSumRecord[]) : [];
+  }
 
   /**
    * Sums of the capability facts per capability under the filter, each with the label of the
    * organization's connection to it (any status), null when there is none: the facts are
-   * grouped first, and only the per-capability rows joined to the connections.
+   * summed first, and only the per-capability rows joined to the connections.
    */
   async factsByCapability(db: Executor, organizationId: string, filter: UsageFilter): Promise<CapabilitySumRecord[]> {
-    return this.byCapability(db, { organizationId, ...filter });
-  }
-
-  private readonly byCapability = preparedPerPresence<FilterParams, CapabilitySumRecord>((db, params) => {
-    const sums = db('run_facts as f')
-      .where('f.organization_id', params.organizationId)
-      .where('f.kind', 'capability')
-      .groupBy('f.capability_id')
-      .select(
-        'f.capability_id',
-        db.raw('count(*) as fact_count'),
-        db.raw('sum(f.quantity) as quantity'),
-        db.raw('sum(f.cost_usd) as cost_usd'),
-      );
-    this.applyFilter(db, sums, 'f', params);
-    return db
+    const sums = this.factSums(db, { organizationId, ...filter }, ['capability_id'], true);
+    if (!sums) return [];
+    return (await db
       .from(sums.as('s'))
       .leftJoin('capability_connections as c', (on) =>
-        on.on('c.capability_id', 's.capability_id').andOnVal('c.organization_id', '=', params.organizationId),
+        on.on('c.capability_id', 's.capability_id').andOnVal('c.organization_id', '=', organizationId),
       )
-      .select('s.*', 'c.label');
-  });
+      .select('s.*', 'c.label')) as CapabilitySumRecord[];
+  }
+
+  private factSums(db: Executor, params: FilterParams, keys: string[], capabilities: boolean) {
+    return this.windowSums(db, params, {
+      rollup: 'usage_fact_days',
+      raw: 'run_facts',
+      keys,
+      measures: ['fact_count', 'facts_with_cost', 'quantity', 'cost_micros'],
+      only: capabilities ? { kind: 'capability' } : undefined,
+      rawSums: (q) =>
+        q.select(
+          db.raw('count(*) as fact_count'),
+          db.raw('count(r.cost_usd) as facts_with_cost'),
+          db.raw('sum(r.quantity) as quantity'),
+          db.raw(`sum(${costMicrosSql(db, 'r.cost_usd')}) as cost_micros`),
+        ),
+    });
+  }
 
   /**
-   * The window, folder and project filters given, on a query over `runs` or `run_facts` aliased
-   * `alias`. Whether a filter applies depends on its presence alone, as preparedPerPresence needs.
+   * The sums of a window per `keys`: the rollup table's rows for the window's whole days and the
+   * raw table's rows for its partial edge days, added up in one statement; null when the window
+   * is empty.
    */
-  applyFilter(db: Executor, query: ReturnType<Executor>, alias: string, params: FilterParams): void {
-    if (params.from !== undefined) query.where(`${alias}.at`, '>=', params.from);
-    if (params.to !== undefined) query.where(`${alias}.at`, '<', params.to);
-    if (params.projectId !== undefined) query.where(`${alias}.project_id`, params.projectId);
+  private windowSums(
+    db: Executor,
+    params: FilterParams,
+    of: {
+      rollup: string;
+      raw: string;
+      keys: string[];
+      measures: string[];
+      only?: Record<string, string> | undefined;
+      /** A key's expression over the raw row `r` (and its session `s`), when not the column itself. */
+      rawKey?: (key: string) => string;
+      joinSessions?: boolean;
+      rawSums: (q: Knex.QueryBuilder) => Knex.QueryBuilder;
+    },
+  ): Knex.QueryBuilder | null {
+    const split = splitWindow(params.from, params.to);
+    const parts: Knex.QueryBuilder[] = [];
+    const scoped = (table: string) => {
+      const q = db(`${table} as r`).where('r.organization_id', params.organizationId);
+      if (of.only) for (const [column, value] of Object.entries(of.only)) q.where(`r.${column}`, value);
+      this.applyScope(db, q, params);
+      return q;
+    };
+    const keyColumns = of.keys.map((k) => `r.${k}`);
+    if (split.days) {
+      const q = scoped(of.rollup).select(...keyColumns, ...of.measures.map((m) => `r.${m}`));
+      if (split.days.fromDay !== undefined) q.where('r.day', '>=', split.days.fromDay);
+      if (split.days.toDay !== undefined) q.where('r.day', '<', split.days.toDay);
+      parts.push(q);
+    }
+    if (split.edges.length > 0) {
+      const q = scoped(of.raw).where((any) => {
+        for (const edge of split.edges) {
+          any.orWhere((one) => {
+            if (edge.from !== undefined) one.where('r.at', '>=', edge.from);
+            if (edge.to !== undefined) one.where('r.at', '<', edge.to);
+          });
+        }
+      });
+      if (of.joinSessions) q.join('agent_sessions as s', 's.id', 'r.session_id');
+      const rawKeys = of.keys.map((k) => of.rawKey?.(k) ?? `r.${k}`);
+      parts.push(
+        of.rawSums(
+          q
+            .groupByRaw(rawKeys.join(', '))
+            .select(...rawKeys.map((expr, i) => db.raw(`${expr} as ${db.client.wrapIdentifier(of.keys[i])}`))),
+        ),
+      );
+    }
+    const [first, ...rest] = parts;
+    if (!first) return null;
+    const union = rest.length > 0 ? first.unionAll(rest) : first;
+    const summed = of.measures.map((m) => db.raw(`sum(u.${m}) as ${m}`));
+    return db
+      .from(union.as('u'))
+      .groupBy(...of.keys.map((k) => `u.${k}`))
+      .select(...of.keys.map((k) => `u.${k}`), ...summed);
+  }
+
+  /** The folder and project filters given, on a query over a table aliased `r`. */
+  private applyScope(db: Executor, query: Knex.QueryBuilder, params: FilterParams): void {
+    if (params.projectId !== undefined) query.where('r.project_id', params.projectId);
     if (params.folderId !== undefined) {
       const subtree = this.folders.subtreeIds(db, params.organizationId, params.folderId);
       query.whereIn(
-        `${alias}.project_id`,
+        'r.project_id',
         db('projects').where('organization_id', params.organizationId).whereIn('folder_id', subtree).select('id'),
       );
     }

@@ -219,7 +219,7 @@ describe('getUsageBreakdown', () => {
     },
   );
 
-  it('aggregates in SQL: one statement per table, whatever the number of facts', async () => {
+  it('aggregates in SQL from the daily rollups: one statement per table, whatever the number of facts', async () => {
     const statements: string[] = [];
     const listener = (query: { sql: string }) => statements.push(query.sql);
     hub.services.db.on('query', listener);
@@ -228,7 +228,9 @@ describe('getUsageBreakdown', () => {
     } finally {
       hub.services.db.off('query', listener);
     }
-    const onFacts = statements.filter((sql) => /run_facts/.test(sql));
+    // The whole history is whole days: the rollups answer it, and no statement reads raw facts.
+    expect(statements.filter((sql) => /run_facts/.test(sql))).toHaveLength(0);
+    const onFacts = statements.filter((sql) => /usage_fact_days/.test(sql));
     expect(onFacts).toHaveLength(2);
     for (const sql of onFacts) expect(sql).toMatch(/group by/i);
   });

@@ -1,0 +1,81 @@
+import type { Knex } from 'knex';
+import type { Services } from '../../src/app/services.js';
+import type { TargetDefinition } from '../lib/targets.js';
+
+/**
+ * Issue 40's usage reads, answered from the daily rollups, timed in process (service calls, no
+ * HTTP): the whole-organization report and breakdown, and the report of the last thirty days of
+ * runs (edges inside a day, so both the rollups and the raw edge rows are read). Their targets,
+ * with the figures the issue gives from before the rollups, are ROLLUP_TARGETS.
+ */
+
+const ENGINES = ['sqlite', 'postgresql'] as const;
+const ROUNDS = 11;
+const MONTH_MS = 30 * 86_400_000;
+
+/** Per engine: the reads' targets, and ingest with the rollups kept within 15 % of the rate before. */
+export const ROLLUP_TARGETS: readonly TargetDefinition[] = ENGINES.flatMap((engine) => {
+  const on = engine === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  const measuredBy = engine === 'sqlite' ? 'usage' : 'usage (DATABASE_URL)';
+  const read = (id: string, label: string, limit: number): TargetDefinition => ({
+    id: `rollups.${id}.${engine}`,
+    label: `${label} on ${on}`,
+    unit: 'ms',
+    kind: 'max',
+    limit,
+    measuredBy,
+  });
+  return [
+    read('report', 'whole-organization usage report, median', 50),
+    read('breakdown', 'whole-organization breakdown, median [1,220 ms before rollups on SQLite]', 50),
+    read('month', 'one month of usage, median [420 ms before rollups]', 20),
+    // Series and CSV export targets (90-day series by model ≤ 50 ms, CSV RSS ≤ 20 MB) go here.
+    {
+      id: `rollups.ingest.${engine}`,
+      label: `ingest with rollups kept on ${on} [${engine === 'sqlite' ? '~60k' : '~57k'} runs/s before]`,
+      unit: 'runs/s',
+      kind: 'min',
+      limit: engine === 'sqlite' ? 51_000 : 48_450,
+      measuredBy,
+    },
+  ];
+});
+
+export interface RollupReadFigures {
+  reportMs: number;
+  breakdownMs: number;
+  monthMs: number;
+  month: { from: string; to: string };
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+async function timed(call: () => Promise<unknown>): Promise<number> {
+  await call();
+  const ms: number[] = [];
+  for (let i = 0; i < ROUNDS; i += 1) {
+    const started = performance.now();
+    await call();
+    ms.push(performance.now() - started);
+  }
+  return median(ms);
+}
+
+export async function measureRollupReads(db: Knex, services: Services, organizationId: string) {
+  const [span] = (await db('runs').where('organization_id', organizationId).max({ last: 'at' })) as {
+    last: string | null;
+  }[];
+  const to = new Date(span?.last ?? Date.now()).toISOString();
+  const from = new Date(Date.parse(to) - MONTH_MS).toISOString();
+  const figures: RollupReadFigures = {
+    reportMs: await timed(() => services.usage.report(organizationId, {})),
+    breakdownMs: await timed(() => services.usage.breakdown(organizationId, {})),
+    monthMs: await timed(() => services.usage.report(organizationId, { from, to })),
+    month: { from, to },
+  };
+  // Series and CSV export rows are measured here.
+  return figures;
+}

@@ -1,0 +1,300 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spendIn } from '../../src/budgets/spend.js';
+import { FolderTreeStore } from '../../src/folder-tree/store.js';
+import { costMicros } from '../../src/usage/cost-micros.js';
+import { UsageStore } from '../../src/usage/store.js';
+import { okBody } from '../support/assertions.js';
+import { cliEnv, runHub } from '../support/hub-cli.js';
+import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
+import { TestHub } from '../support/test-hub.js';
+import { runLine, writeJsonl } from '../support/usage-runs.js';
+
+/**
+ * The daily rollups answer exactly what summing the raw runs answers: random runs over a few
+ * days, ingested in several files (so the rollups are added to), against random windows, folders
+ * and projects; and `hub usage rebuild-rollups` repairs them.
+ */
+
+let hub: TestHub;
+let org: OrgFixture;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rollups-'));
+const ids: Record<string, string> = {};
+/** Projects under each folder filter (the folder's subtree). */
+const under: Record<string, string[]> = {};
+
+interface Fact {
+  kind: 'model' | 'tool' | 'capability';
+  capabilityId?: string;
+  quantity: number;
+  unit: string;
+  costUsd: number | null;
+}
+interface Run {
+  projectId: string;
+  sessionId: string;
+  model: string;
+  at: string;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+  facts: Fact[];
+}
+const runs: Run[] = [];
+
+const DAY0 = Date.parse('2026-03-01T00:00:00.000Z');
+const DAYS = 4;
+const HOUR = 3_600_000;
+
+/** A cost with more digits than a micro-dollar, or none. */
+const cost = fc.option(
+  fc.integer({ min: 0, max: 5_000_000_000 }).map((n) => n / 1e9),
+  { freq: 4 },
+);
+const fact = fc.oneof(
+  fc.record({
+    kind: fc.constant('model' as const),
+    quantity: fc.nat(5000),
+    unit: fc.constant('tokens'),
+    costUsd: cost,
+  }),
+  fc.record({ kind: fc.constant('tool' as const), quantity: fc.nat(20), unit: fc.constant('calls'), costUsd: cost }),
+  fc.record({
+    kind: fc.constant('capability' as const),
+    capabilityId: fc.constantFrom('search', 'mail'),
+    quantity: fc.nat(20),
+    unit: fc.constant('calls'),
+    costUsd: cost,
+  }),
+);
+const runOf = (projects: string[]) =>
+  fc.record({
+    projectId: fc.constantFrom(...projects),
+    session: fc.integer({ min: 0, max: 5 }),
+    at: fc.integer({ min: 0, max: DAYS * 24 * HOUR - 1 }).map((ms) => new Date(DAY0 + ms).toISOString()),
+    inputTokens: fc.nat(10_000),
+    outputTokens: fc.nat(1000),
+    costUsd: cost,
+    facts: fc.array(fact, { maxLength: 3 }),
+  });
+
+/** A window bound: none, a day's midnight, or a time inside a day (a day before and after the runs too). */
+const bound = fc.option(
+  fc.oneof(
+    fc.integer({ min: -1, max: DAYS + 1 }).map((d) => DAY0 + d * 24 * HOUR),
+    fc.integer({ min: -HOUR, max: (DAYS + 1) * 24 * HOUR }).map((ms) => DAY0 + ms),
+  ),
+  { freq: 4 },
+);
+const scope = fc.record({
+  folder: fc.option(fc.constantFrom('research', 'deep'), { nil: undefined }),
+  project: fc.option(fc.constantFrom('alpha', 'beta', 'root'), { nil: undefined }),
+});
+
+beforeAll(async () => {
+  hub = await TestHub.start();
+  org = await seedOrg(hub, 'acme');
+  const folder = async (body: { name: string; parentId?: string }) =>
+    (await okBody(org.call('owner', 'createFolder', { body }), 201)).id;
+  const project = async (body: { name: string; folderId?: string }) =>
+    (await okBody(org.call('owner', 'createProject', { body }), 201)).id;
+  ids.research = await folder({ name: 'Research' });
+  ids.deep = await folder({ name: 'Deep', parentId: ids.research });
+  ids.alpha = await project({ name: 'alpha', folderId: ids.research });
+  ids.beta = await project({ name: 'beta', folderId: ids.deep });
+  ids.root = await project({ name: 'root' });
+  under.research = [ids.alpha, ids.beta];
+  under.deep = [ids.beta];
+  const projects = [ids.alpha, ids.beta, ids.root];
+  // Three files, so the second and third add to rollup rows the first wrote.
+  for (const [i, seed] of [11, 12, 13].entries()) {
+    const batch = fc.sample(runOf(projects), { seed, numRuns: 120 }).map(
+      (r): Run => ({
+        projectId: r.projectId,
+        // A session belongs to one project; its model keys the rollups.
+        sessionId: `s-${r.projectId.slice(0, 8)}-${r.session}`,
+        model: `model-${r.session % 2}`,
+        at: r.at,
+        inputTokens: r.inputTokens,
+        outputTokens: r.outputTokens,
+        costUsd: r.costUsd,
+        facts: r.facts as Fact[],
+      }),
+    );
+    runs.push(...batch);
+    const file = writeJsonl(
+      tmp,
+      `runs-${i}.jsonl`,
+      batch.map((r) => runLine(r.projectId, r.sessionId, r.at, { ...r, sessionId: r.sessionId })),
+    );
+    await hub.services.usage.ingest(org.id, file);
+  }
+});
+afterAll(async () => {
+  await hub.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+interface Sums {
+  count: number;
+  withCost: number;
+  a: number;
+  b: number;
+  micros: number;
+}
+const add = (into: Map<string, Sums>, key: string, costUsd: number | null, a: number, b: number) => {
+  const s = into.get(key) ?? { count: 0, withCost: 0, a: 0, b: 0, micros: 0 };
+  s.count += 1;
+  s.a += a;
+  s.b += b;
+  if (costUsd !== null) {
+    s.withCost += 1;
+    s.micros += costMicros(costUsd);
+  }
+  into.set(key, s);
+};
+const usd = (s: Sums) => (s.withCost === 0 ? null : s.micros / 1e6);
+
+/** What summing the raw runs in the window and scope gives, in the answers' shapes. */
+function expected(from: string | undefined, to: string | undefined, projects: Set<string>) {
+  const chosen = runs.filter(
+    (r) => projects.has(r.projectId) && (from === undefined || r.at >= from) && (to === undefined || r.at < to),
+  );
+  const byProject = new Map<string, Sums>();
+  const byKind = new Map<string, Sums>();
+  const byCapability = new Map<string, Sums>();
+  const total: Sums = { count: 0, withCost: 0, a: 0, b: 0, micros: 0 };
+  for (const r of chosen) {
+    add(byProject, r.projectId, r.costUsd, r.inputTokens, r.outputTokens);
+    total.count += 1;
+    total.a += r.inputTokens;
+    total.b += r.outputTokens;
+    if (r.costUsd !== null) {
+      total.withCost += 1;
+      total.micros += costMicros(r.costUsd);
+    }
+    for (const f of r.facts) {
+      add(byKind, f.kind, f.costUsd, f.quantity, 0);
+      if (f.kind === 'capability') add(byCapability, f.capabilityId!, f.costUsd, f.quantity, 0);
+    }
+  }
+  const report = [...byProject.entries()]
+    .map(([projectId, s]) => ({
+      projectId,
+      runCount: s.count,
+      runsWithCost: s.withCost,
+      inputTokens: s.a,
+      outputTokens: s.b,
+      costUsd: usd(s),
+    }))
+    .sort((x, y) => x.projectId.localeCompare(y.projectId));
+  const facts = (m: Map<string, Sums>) =>
+    [...m.entries()]
+      .map(([key, s]) => ({ key, factCount: s.count, quantity: s.a, costUsd: usd(s) }))
+      .sort((x, y) => x.key.localeCompare(y.key));
+  return { report, total, byKind: facts(byKind), byCapability: facts(byCapability) };
+}
+
+async function answers(filter: { from?: string; to?: string; folderId?: string; projectId?: string }) {
+  const report = await hub.services.usage.report(org.id, filter);
+  const breakdown = await hub.services.usage.breakdown(org.id, filter);
+  const spend = await spendIn(new UsageStore(new FolderTreeStore('folders')), hub.services.db, org.id, {
+    from: report.from ?? undefined,
+    to: report.to ?? undefined,
+    ...filter,
+  });
+  return {
+    report: report.projects
+      .map((p) => ({
+        projectId: p.projectId,
+        runCount: p.runCount,
+        runsWithCost: p.runsWithCost,
+        inputTokens: p.inputTokens,
+        outputTokens: p.outputTokens,
+        costUsd: p.costUsd,
+      }))
+      .sort((x, y) => x.projectId.localeCompare(y.projectId)),
+    totals: report.totals,
+    spend,
+    byKind: breakdown.byFactKind
+      .map((k) => ({ key: k.kind, factCount: k.factCount, quantity: k.quantity, costUsd: k.costUsd }))
+      .sort((x, y) => x.key.localeCompare(y.key)),
+    byCapability: breakdown.byCapability
+      .map((c) => ({ key: c.capabilityId, factCount: c.factCount, quantity: c.quantity, costUsd: c.costUsd }))
+      .sort((x, y) => x.key.localeCompare(y.key)),
+  };
+}
+
+/** Compares the answers for a window and scope with the raw runs' sums. */
+async function check(from: number | null, to: number | null, s: { folder?: string; project?: string }) {
+  let [a, b] = [from, to];
+  if (a !== null && b !== null && a > b) [a, b] = [b, a];
+  const fromIso = a === null ? undefined : new Date(a).toISOString();
+  const toIso = b === null ? undefined : new Date(b).toISOString();
+  const projectId = s.project === undefined ? undefined : ids[s.project];
+  const folderId = s.folder === undefined ? undefined : ids[s.folder];
+  let scoped = new Set([ids.alpha!, ids.beta!, ids.root!]);
+  if (folderId !== undefined) scoped = new Set(under[s.folder!]);
+  if (projectId !== undefined) scoped = new Set([...scoped].filter((p) => p === projectId));
+  const want = expected(fromIso, toIso, scoped);
+  const filter = { from: fromIso, to: toIso, folderId, projectId };
+  const got = await answers(filter);
+  expect(got.report).toEqual(want.report);
+  expect(got.totals).toMatchObject({
+    runCount: want.total.count,
+    runsWithCost: want.total.withCost,
+    inputTokens: want.total.a,
+    outputTokens: want.total.b,
+    costUsd: want.total.withCost === 0 ? null : want.total.micros / 1e6,
+  });
+  expect(got.spend).toEqual({
+    costUsd: want.total.micros / 1e6,
+    tokens: want.total.a + want.total.b,
+    runsWithoutCost: want.total.count - want.total.withCost,
+  });
+  expect(got.byKind).toEqual(want.byKind);
+  expect(got.byCapability).toEqual(want.byCapability);
+}
+
+describe('usage daily rollups', () => {
+  it('answer the report, the breakdown and budget spend exactly as summing the raw runs', async () => {
+    // Whole days, edges inside a day, an empty window and the whole history, always among them.
+    const day = (d: number) => DAY0 + d * 24 * HOUR;
+    await check(null, null, {});
+    await check(day(1), day(3), {});
+    await check(day(1) + 5 * HOUR, day(3) + 7 * HOUR, { folder: 'research' });
+    await check(day(2) + HOUR, day(2) + HOUR, {});
+    await check(day(2) + HOUR, day(2) + 9 * HOUR, { project: 'alpha' });
+    await fc.assert(
+      fc.asyncProperty(bound, bound, scope, (from, to, s) => check(from, to, s)),
+      { numRuns: 60, seed: 40 },
+    );
+  });
+
+  it('are repaired by hub usage rebuild-rollups, audited', async () => {
+    const env = cliEnv(hub.database.dataDir, hub.database.databaseUrl);
+    const [row] = await hub.services.db('usage_run_days').where('organization_id', org.id).limit(1);
+    await hub.services
+      .db('usage_run_days')
+      .where({ organization_id: org.id, day: row.day, project_id: row.project_id, model: row.model })
+      .update({ run_count: 999_999, cost_micros: 1 });
+    await expect(check(null, null, {})).rejects.toThrow();
+
+    const result = await runHub(['usage', 'rebuild-rollups', 'acme'], env);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('rebuilt the usage rollups of acme\n');
+    await check(null, null, {});
+    const events = await okBody(
+      org.call('owner', 'listAuditEvents', { query: { action: 'hub.usage.rebuild-rollups' } }),
+    );
+    expect(events.events.length).toBe(1);
+
+    const missing = await runHub(['usage', 'rebuild-rollups', 'nowhere'], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('hub usage: no organization "nowhere"\n');
+  });
+});
