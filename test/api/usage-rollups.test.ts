@@ -257,10 +257,31 @@ async function check(from: number | null, to: number | null, s: { folder?: strin
   });
   expect(got.byKind).toEqual(want.byKind);
   expect(got.byCapability).toEqual(want.byCapability);
+  // The series filters by folder, not by project.
+  if (fromIso !== undefined && toIso !== undefined && projectId === undefined) {
+    await checkSeries(fromIso, toIso, folderId, scoped);
+  }
+}
+
+/** The daily series by project over a window equals the raw runs summed per UTC day and project. */
+async function checkSeries(from: string, to: string, folderId: string | undefined, scoped: Set<string>) {
+  const series = await hub.services.usageSeries.get(org.id, { from, to, bucket: 'day', groupBy: 'project', folderId });
+  const byDay = new Map<string, Sums>();
+  for (const r of runs) {
+    if (scoped.has(r.projectId) && r.at >= from && r.at < to) {
+      add(byDay, `${r.at.slice(0, 10)} ${r.projectId}`, r.costUsd, r.inputTokens, r.outputTokens);
+    }
+  }
+  const got = series.buckets
+    .flatMap((b) => b.groups.map((g) => ({ ...g, key: `${b.start.slice(0, 10)} ${g.key}` })))
+    .map((g) => [g.key, g.runCount, g.inputTokens, g.outputTokens, g.costUsd])
+    .sort();
+  const want = [...byDay.entries()].map(([key, s]) => [key, s.count, s.a, s.b, usd(s)]).sort();
+  expect(got).toEqual(want);
 }
 
 describe('usage daily rollups', () => {
-  it('answer the report, the breakdown and budget spend exactly as summing the raw runs', async () => {
+  it('answer the report, the breakdown, the series and budget spend exactly as summing the raw runs', async () => {
     // Whole days, edges inside a day, an empty window and the whole history, always among them.
     const day = (d: number) => DAY0 + d * 24 * HOUR;
     await check(null, null, {});
