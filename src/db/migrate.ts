@@ -21,6 +21,7 @@ import * as membershipProfile from './migrations/20261128020000_membership_profi
 import * as webhooks from './migrations/20261128030000_webhooks.js';
 import * as clientRequestId from './migrations/20261128040000_client_request_id.js';
 import * as budgets from './migrations/20261128070000_budgets.js';
+import * as auditReadable from './migrations/20261128100000_audit_readable.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -48,6 +49,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261128030000_webhooks': webhooks,
   '20261128040000_client_request_id': clientRequestId,
   '20261128070000_budgets': budgets,
+  '20261128100000_audit_readable': auditReadable,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {
