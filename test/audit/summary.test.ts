@@ -3,6 +3,7 @@ import { SUMMARY_TEMPLATES, summarize } from '../../src/audit/summary.js';
 import { listOperations } from '../../src/http/openapi-document.js';
 import { AUTO_JOIN_ACTION } from '../../src/invitations/auto-join.js';
 import { BUDGET_THRESHOLD, WEBHOOK_DISABLED } from '../../src/webhooks/events.js';
+import { AUDIT_ACTIONS, OTHER_ACTIONS } from '../../web/src/features/audit/actions.js';
 
 /**
  * Every action the service writes has a sentence of its own: each mutating operation of
@@ -14,16 +15,7 @@ const MUTATING = listOperations()
   .filter(({ method }) => method !== 'get')
   .map(({ operationId }) => operationId);
 const SERVICE_ACTIONS = [AUTO_JOIN_ACTION, BUDGET_THRESHOLD, WEBHOOK_DISABLED];
-const CONSOLE_ACTIONS = [
-  'hub.org.create',
-  'hub.usage.ingest',
-  'hub.project.bind',
-  'hub.connection.platform',
-  'hub.capacity.clear',
-  'hub.skill.install',
-  'hub.token.create',
-  'hub.invite',
-];
+const CONSOLE_ACTIONS = OTHER_ACTIONS.filter((action) => action.startsWith('hub.'));
 
 const event = (action: string, label: string | null, before: unknown = null, after: unknown = null) => ({
   actor: { type: 'user', displayName: 'Dana' },
@@ -38,6 +30,10 @@ describe('audit sentences', () => {
       (action) => !SUMMARY_TEMPLATES[action],
     );
     expect(missing).toEqual([]);
+  });
+
+  it("are the web app's action picker's list, no more and no fewer", () => {
+    expect([...AUDIT_ACTIONS].sort()).toEqual(Object.keys(SUMMARY_TEMPLATES).sort());
   });
 
   it('name the actor, the action and the target', () => {
