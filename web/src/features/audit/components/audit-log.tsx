@@ -273,7 +273,7 @@ export function AuditLog() {
                             {event.target.label ?? event.target.type.replaceAll('_', ' ')}
                           </Text>
                           <Button
-                            variant="subtle"
+                            variant="default"
                             size="compact-xs"
                             aria-expanded={open}
                             aria-controls={open ? panel : undefined}
