@@ -2024,6 +2024,10 @@ export interface paths {
          *     operationId or `hub.<command>`), `targetType` and `targetId`, and the
          *     window `from` (inclusive) to `to` (exclusive).
          *
+         *     Export: with `Accept: application/x-ndjson` or `format=ndjson`, the
+         *     answer is every event matching the filters (all pages, newest first,
+         *     `limit` and `cursor` ignored), one JSON `AuditEvent` per line, streamed.
+         *
          *     Who may call: an org admin (OWNER or ADMIN).
          */
         get: operations["listAuditEvents"];
@@ -2571,7 +2575,11 @@ export interface components {
             target: {
                 type: string;
                 id: string | null;
+                /** @description The target's name when the event was written (a member's display name, a team's, project's, token's or budget's name, a webhook's host, `<team> in <project>` for a team's access), so an event still reads after its target is renamed or removed. Null for targets with no name of their own and for events written before names were kept. */
+                label: string | null;
             };
+            /** @description One English sentence naming the actor, the action and the target, made from the event's stored names (for example "Dana changed Eli's role from MEMBER to ADMIN"). For people to read; its wording may change, so tools should read the other fields. */
+            summary: string;
             /** @description The id the server gave the request, echoed to the caller as `X-Request-Id`; null for the host console. */
             requestId: string | null;
             /** @description The `X-Request-Id` the caller sent, when it was well-formed (1-64 letters, digits, `.`, `_` or `-`), kept for the caller's own tracing; never used as the server's id. Null when the caller sent none, for the host console and for the service itself. */
@@ -6383,6 +6391,8 @@ export interface operations {
                 limit?: number;
                 /** @description A `nextCursor` from the previous page. */
                 cursor?: components["parameters"]["PageCursor"];
+                /** @description `ndjson`: the export, as with `Accept: application/x-ndjson`. */
+                format?: "json" | "ndjson";
             };
             header?: never;
             path: {
@@ -6393,13 +6403,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of events. */
+            /** @description One page of events; or, as the export, every matching event, one per line. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AuditEventList"];
+                    "application/x-ndjson": components["schemas"]["AuditEvent"];
                 };
             };
             /** @description `validation_failed`: a filter, `limit` or `cursor` is not valid. */

@@ -137,8 +137,9 @@ export class AgentRoleService {
     const names = [...new Set(skillNames)].sort(byCodeUnits);
     const at = this.clock.now().toISOString();
     return this.uow.run(async (trx) => {
-      const roleKey = await this.roles.touch(trx, organizationId, roleId, at);
-      if (!roleKey) throw roleNotFound(roleId);
+      const touched = await this.roles.touch(trx, organizationId, roleId, at);
+      if (!touched) throw roleNotFound(roleId);
+      const roleKey = touched.id;
       const before = await this.roles.boundSkillNames(trx, roleKey);
       const skills = await this.roles.skillsNamed(trx, organizationId, names);
       const found = new Set(skills.map((skill) => skill.name));
@@ -157,7 +158,7 @@ export class AgentRoleService {
         at,
       );
       const after = await this.roles.boundSkillNames(trx, roleKey);
-      await recordRoleSkillsChange(trx, organizationId, roleId, before, after);
+      await recordRoleSkillsChange(trx, organizationId, { id: roleId, label: touched.label }, before, after);
       return after;
     });
   }
@@ -203,21 +204,25 @@ async function recordRoleChange(
 ): Promise<void> {
   const shown = { before: before && toAgentRoleRow(before), after: toAgentRoleRow(after) };
   if (isDeepStrictEqual(shown.before, shown.after)) return;
-  await recordChange(trx, { organizationId, target: { type: 'agent_role', id: roleId }, ...shown });
+  await recordChange(trx, {
+    organizationId,
+    target: { type: 'agent_role', id: roleId, label: after.role.label },
+    ...shown,
+  });
 }
 
 /** The audit event of the role's set of skills, as `putAgentRoleSkills` answers it; an unchanged set records none. */
 async function recordRoleSkillsChange(
   trx: Executor,
   organizationId: string,
-  roleId: string,
+  role: { id: string; label: string },
   before: string[],
   after: string[],
 ): Promise<void> {
   if (isDeepStrictEqual(before, after)) return;
   await recordChange(trx, {
     organizationId,
-    target: { type: 'agent_role_skills', id: roleId },
+    target: { type: 'agent_role_skills', id: role.id, label: role.label },
     before: { skillNames: before },
     after: { skillNames: after },
   });

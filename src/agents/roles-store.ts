@@ -154,16 +154,21 @@ export class AgentRoleStore {
   }
 
   /**
-   * Marks the role as changed and returns its row key, or undefined when the organization has
+   * Marks the role as changed and returns its row key and label, or undefined when the organization has
    * no such role. The update also locks the row until the transaction ends, so replacements of
    * one role's skill set run one at a time.
    */
-  async touch(trx: Executor, organizationId: string, roleId: string, at: string): Promise<string | undefined> {
+  async touch(
+    trx: Executor,
+    organizationId: string,
+    roleId: string,
+    at: string,
+  ): Promise<{ id: string; label: string } | undefined> {
     const updated = await trx('agent_roles')
       .where({ organization_id: organizationId, role_id: roleId })
       .update({ updated_at: at })
-      .returning<Array<{ id: string }>>('id');
-    return updated[0]?.id;
+      .returning<Array<{ id: string; label: string }>>(['id', 'label']);
+    return updated[0];
   }
 
   /** The organization's skills of these names, disabled ones included. */

@@ -87,7 +87,7 @@ export class ApiTokenService {
       const created = (await this.store.find(trx, caller.organizationId, id))!;
       await recordChange(trx, {
         organizationId: caller.organizationId,
-        target: { type: 'api_token', id },
+        target: { type: 'api_token', id, label: created.name },
         before: null,
         after: apiTokenProjection.toApi(created),
       });
@@ -112,7 +112,7 @@ export class ApiTokenService {
       const after = (await this.store.find(trx, caller.organizationId, tokenId))!;
       await recordChange(trx, {
         organizationId: caller.organizationId,
-        target: { type: 'api_token', id: tokenId },
+        target: { type: 'api_token', id: tokenId, label: after.name },
         before: apiTokenProjection.toApi(before),
         after: apiTokenProjection.toApi(after),
       });

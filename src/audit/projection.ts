@@ -1,6 +1,7 @@
 import type { AuditActor } from './scope.js';
 import type { Schema } from '../api/types.js';
 import { projection } from '../shared/projection.js';
+import { type SummaryInput, summarize } from './summary.js';
 
 export interface AuditEventRecord {
   seq: number | string;
@@ -13,6 +14,8 @@ export interface AuditEventRecord {
   action: string;
   target_type: string;
   target_id: string | null;
+  /** Null for events written before labels were kept. */
+  target_label: string | null;
   request_id: string | null;
   client_request_id: string | null;
   changes: string;
@@ -30,7 +33,16 @@ export const auditEventProjection = projection<AuditEventRecord, AuditEvent>()({
     at: 'at',
     actor: { object: { type: 'actor_type', id: 'actor_id', displayName: 'actor_display_name' } },
     action: 'action',
-    target: { object: { type: 'target_type', id: 'target_id' } },
+    target: { object: { type: 'target_type', id: 'target_id', label: 'target_label' } },
+    summary: {
+      from: (row) =>
+        summarize({
+          actor: { type: row.actor_type, displayName: row.actor_display_name },
+          action: row.action,
+          target: { type: row.target_type, id: row.target_id, label: row.target_label ?? null },
+          changes: JSON.parse(row.changes) as SummaryInput['changes'],
+        }),
+    },
     requestId: 'request_id',
     clientRequestId: 'client_request_id',
     changes: { column: 'changes', as: (changes) => JSON.parse(changes) as AuditEvent['changes'] },

@@ -11,8 +11,12 @@ const events = new AuditStore();
 /** One state change as the service that made it describes it. */
 export interface AuditedChange {
   organizationId: string;
-  /** What changed; `label` is its name as the change left it, where it has one. */
-  target: { type: string; id: string | null; label?: string };
+  /**
+   * What changed; `label` is its name as the change left it (its name before, when it is gone),
+   * kept in the event so it still reads after the target is renamed or removed; null when the
+   * target has no name of its own (the organization's capacity, a usage load).
+   */
+  target: { type: string; id: string | null; label: string | null };
   /** The target as the API showed it before the change (null when it is new). */
   before: unknown;
   /** The target as the API shows it after the change (null when it is gone). */
@@ -40,6 +44,7 @@ export async function recordChange(trx: Executor, change: AuditedChange): Promis
     action: scope.action,
     target_type: change.target.type,
     target_id: change.target.id,
+    target_label: change.target.label,
     request_id: scope.requestId,
     client_request_id: scope.clientRequestId ?? null,
     changes: JSON.stringify({ before: redactSecrets(change.before), after: redactSecrets(change.after) }),

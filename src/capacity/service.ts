@@ -129,7 +129,7 @@ export class CapacityService {
       if (changed) {
         await recordChange(trx, {
           organizationId,
-          target: { type: 'capacity_policy', id: organizationId },
+          target: { type: 'capacity_policy', id: organizationId, label: null },
           before,
           after,
         });

@@ -110,7 +110,7 @@ export class ConnectionService {
       const connection = (await this.store.findProvider(trx, organizationId, providerId))!;
       await recordChange(trx, {
         organizationId,
-        target: { type: 'provider_connection', id: providerId },
+        target: { type: 'provider_connection', id: providerId, label: providerId },
         before: claimed.created ? null : toProviderConnectionRow(claimed.connection),
         after: toProviderConnectionRow(connection),
       });
@@ -141,7 +141,7 @@ export class ConnectionService {
     return this.disable('provider', {
       find: (trx, lock) => this.store.findProvider(trx, organizationId, providerId, { lock }),
       shown: toProviderConnectionRow,
-      target: { type: 'provider_connection', id: providerId },
+      target: { type: 'provider_connection', id: providerId, label: providerId },
       missing: `This organization has no connection to the provider ${JSON.stringify(providerId)}.`,
       refuse: (current) =>
         current.mode === 'PLATFORM_MANAGED'
@@ -187,7 +187,7 @@ export class ConnectionService {
       const connection = (await this.store.findChatApplication(trx, organizationId))!;
       await recordChange(trx, {
         organizationId,
-        target: { type: 'chat_application_connection', id: connectionId },
+        target: { type: 'chat_application_connection', id: connectionId, label: null },
         before: claimed.created ? null : toChatApplicationConnection(claimed.connection),
         after: toChatApplicationConnection(connection),
       });
@@ -253,7 +253,7 @@ export class ConnectionService {
       // The row as the API shows it: endpoint and label, never the sealed headers.
       await recordChange(trx, {
         organizationId,
-        target: { type: 'capability_connection', id: capabilityId },
+        target: { type: 'capability_connection', id: capabilityId, label: connection.label },
         before: claimed.created ? null : toCapabilityConnectionRow(claimed.connection),
         after: toCapabilityConnectionRow(connection),
       });
@@ -283,7 +283,7 @@ export class ConnectionService {
     return this.disable('capability', {
       find: (trx, lock) => this.store.findCapability(trx, organizationId, capabilityId, { lock }),
       shown: toCapabilityConnectionRow,
-      target: { type: 'capability_connection', id: capabilityId },
+      target: (current) => ({ type: 'capability_connection', id: capabilityId, label: current.label }),
       missing: `This organization has no connection to the capability ${JSON.stringify(capabilityId)}.`,
       logged: { organizationId, capabilityId },
     });
@@ -297,7 +297,7 @@ export class ConnectionService {
     return this.disable('chatApplication', {
       find: (trx, lock) => this.store.findChatApplication(trx, organizationId, { lock }),
       shown: toChatApplicationConnection,
-      target: (current) => ({ type: 'chat_application_connection', id: current.id }),
+      target: (current) => ({ type: 'chat_application_connection', id: current.id, label: null }),
       missing: 'This organization has no chat-application connection.',
       logged: { organizationId },
     });

@@ -22,6 +22,7 @@ import * as webhooks from './migrations/20261128030000_webhooks.js';
 import * as clientRequestId from './migrations/20261128040000_client_request_id.js';
 import * as budgets from './migrations/20261128070000_budgets.js';
 import * as usageRollups from './migrations/20261128090000_usage_rollups.js';
+import * as auditReadable from './migrations/20261128100000_audit_readable.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -50,6 +51,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261128040000_client_request_id': clientRequestId,
   '20261128070000_budgets': budgets,
   '20261128090000_usage_rollups': usageRollups,
+  '20261128100000_audit_readable': auditReadable,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

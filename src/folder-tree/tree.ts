@@ -124,7 +124,12 @@ export class FolderTree {
   ): Promise<void> {
     const shown = { before: before && folderProjection.toApi(before), after: after && folderProjection.toApi(after) };
     if (isDeepStrictEqual(shown.before, shown.after)) return;
-    await recordChange(trx, { organizationId, target: { type: this.options.auditTarget, id: folderId }, ...shown });
+    const label = (after ?? before)?.name ?? null;
+    await recordChange(trx, {
+      organizationId,
+      target: { type: this.options.auditTarget, id: folderId, label },
+      ...shown,
+    });
   }
 
   private async wouldCycle(

@@ -64,7 +64,7 @@ export class AutoJoinService implements SignInHook {
           const member = (await this.members.findActive(trx, organizationId, signIn.userId))!;
           await recordChange(trx, {
             organizationId,
-            target: { type: 'member', id: signIn.userId },
+            target: { type: 'member', id: signIn.userId, label: member.display_name },
             before: null,
             after: { ...memberProjection.toApi(member), providerId: signIn.providerId, matched: match },
           });

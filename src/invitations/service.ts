@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { recordChange } from '../audit/trail.js';
+import { invitationLabel } from '../audit/labels.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import type { CapacityService } from '../capacity/service.js';
 import { DAY_MS, type Clock } from '../config/clock.js';
@@ -175,7 +176,7 @@ export class InvitationService {
       const after = await this.requireInvitation(trx, organizationId, found.id);
       await recordChange(trx, {
         organizationId,
-        target: { type: 'invitation', id: found.id },
+        target: { type: 'invitation', id: found.id, label: invitationLabel(found) },
         before: toInvitation(found, now),
         after: {
           ...toInvitation(after, now),
@@ -236,7 +237,7 @@ export class InvitationService {
     const now = this.clock.now().toISOString();
     return recordChange(trx, {
       organizationId: target.organization_id,
-      target: { type: 'invitation', id: target.id },
+      target: { type: 'invitation', id: target.id, label: invitationLabel(target) },
       before: before && toInvitation(before, now),
       after: toInvitation(after, now),
     });

@@ -134,7 +134,7 @@ const recordMemberChange = (
 ) =>
   recordChange(trx, {
     organizationId,
-    target: { type: 'member', id: userId },
+    target: { type: 'member', id: userId, label: (after ?? before)?.display_name ?? null },
     before: before && memberProjection.toApi(before),
     after: after && memberProjection.toApi(after),
   });

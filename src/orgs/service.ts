@@ -62,7 +62,7 @@ export class OrganizationService {
       // The organization's first event: what was created, and who holds its OWNER role.
       await recordChange(trx, {
         organizationId: created.id,
-        target: { type: 'organization', id: created.id },
+        target: { type: 'organization', id: created.id, label: created.name },
         before: null,
         after: { ...toOrganizationSummary(created), ownerImOpenId: owner.imOpenId },
       });
@@ -98,7 +98,7 @@ export class OrganizationService {
       if (!isDeepStrictEqual(before, after)) {
         await recordChange(trx, {
           organizationId,
-          target: { type: 'organization_settings', id: organizationId },
+          target: { type: 'organization_settings', id: organizationId, label: null },
           before: toOrgSettings(before),
           after: toOrgSettings(after),
         });

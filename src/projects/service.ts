@@ -159,7 +159,7 @@ async function recordProjectChange(
   if (isDeepStrictEqual(shown.before, shown.after)) return;
   await recordChange(trx, {
     organizationId: after.organization_id,
-    target: { type: 'project', id: after.id },
+    target: { type: 'project', id: after.id, label: after.name },
     ...shown,
   });
 }
@@ -173,7 +173,7 @@ const recordBindingChange = (
 ) =>
   recordChange(trx, {
     organizationId: project.organization_id,
-    target: { type: 'project_binding', id: project.id },
+    target: { type: 'project_binding', id: project.id, label: project.name },
     before: before && toProjectBinding(before.chat_id, before.created_at),
     after: after && toProjectBinding(after.chat_id, after.created_at),
   });

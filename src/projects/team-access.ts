@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { recordChange } from '../audit/trail.js';
+import { withinLabel } from '../audit/labels.js';
 import type { Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { notFound } from '../errors/api-error.js';
@@ -90,7 +91,11 @@ async function recordTeamAccessChange(
   if (isDeepStrictEqual(shown.before, shown.after)) return;
   await recordChange(trx, {
     organizationId: project.organization_id,
-    target: { type: 'project_team_access', id: `${project.id}:${teamId}` },
+    target: {
+      type: 'project_team_access',
+      id: `${project.id}:${teamId}`,
+      label: withinLabel((after ?? before)?.team_name, project.name),
+    },
     ...shown,
   });
 }

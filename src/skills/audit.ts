@@ -17,7 +17,7 @@ export async function recordSkillChange(
   if (isDeepStrictEqual(shown.before, shown.after)) return;
   await recordChange(trx, {
     organizationId: after.skill.organization_id,
-    target: { type: 'agent_skill', id: after.skill.name },
+    target: { type: 'agent_skill', id: after.skill.name, label: after.skill.name },
     ...shown,
   });
 }

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { SLUG_PATTERN } from '../shared/slug.js';
 import { recordChange } from '../audit/trail.js';
+import { withinLabel } from '../audit/labels.js';
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
@@ -108,7 +109,8 @@ export class TeamService {
     }
     const at = this.clock.now().toISOString();
     return this.uow.run(async (trx) => {
-      if (!(await this.teams.lockActive(trx, organizationId, teamId))) throw teamNotFound(teamId);
+      const team = await this.teams.lockActive(trx, organizationId, teamId);
+      if (!team) throw teamNotFound(teamId);
       const user = await this.findUser(trx, ref);
       if (!user) {
         const named = ref.userId !== undefined ? `the id "${ref.userId}"` : `the imOpenId "${ref.imOpenId}"`;
@@ -120,7 +122,7 @@ export class TeamService {
       const added = await this.teams.insertMember(trx, teamId, user, at);
       if (!added)
         throw conflict('already_team_member', `The user "${user.imOpenId}" is already a member of this team.`);
-      await recordTeamMemberChange(trx, organizationId, teamId, user.id, null, added);
+      await recordTeamMemberChange(trx, organizationId, { id: teamId, name: team }, user.id, null, added);
       return added;
     });
   }
@@ -133,13 +135,14 @@ export class TeamService {
   async revokeMember(organizationId: string, teamId: string, userId: string): Promise<void> {
     const at = this.clock.now().toISOString();
     await this.uow.run(async (trx) => {
-      if (!(await this.teams.lockActive(trx, organizationId, teamId))) throw teamNotFound(teamId);
+      const team = await this.teams.lockActive(trx, organizationId, teamId);
+      if (!team) throw teamNotFound(teamId);
       const members = await this.teams.listMembers(trx, organizationId, teamId);
       const before = members.find((member) => member.user_id === userId);
       if (!before || !(await this.teams.revokeMember(trx, teamId, userId, at))) {
         throw notFound('member_not_found', `The user "${userId}" is not a member of this team.`);
       }
-      await recordTeamMemberChange(trx, organizationId, teamId, userId, before, null);
+      await recordTeamMemberChange(trx, organizationId, { id: teamId, name: team }, userId, before, null);
     });
     await this.orgAccess.invalidate();
   }
@@ -177,21 +180,29 @@ async function recordTeamChange(
 ): Promise<void> {
   const shown = { before: before && teamProjection.toApi(before), after: after && teamProjection.toApi(after) };
   if (isDeepStrictEqual(shown.before, shown.after)) return;
-  await recordChange(trx, { organizationId, target: { type: 'team', id: teamId }, ...shown });
+  await recordChange(trx, {
+    organizationId,
+    target: { type: 'team', id: teamId, label: (after ?? before)?.name ?? null },
+    ...shown,
+  });
 }
 
 /** A team membership's audit event (`TeamMemberRow`); its target id is `<teamId>:<userId>`. */
 const recordTeamMemberChange = (
   trx: Executor,
   organizationId: string,
-  teamId: string,
+  team: { id: string; name: string },
   userId: string,
   before: TeamMemberRecord | null,
   after: TeamMemberRecord | null,
 ) =>
   recordChange(trx, {
     organizationId,
-    target: { type: 'team_member', id: `${teamId}:${userId}` },
+    target: {
+      type: 'team_member',
+      id: `${team.id}:${userId}`,
+      label: withinLabel((after ?? before)?.display_name, team.name),
+    },
     before: before && teamMemberProjection.toApi(before),
     after: after && teamMemberProjection.toApi(after),
   });

@@ -49,16 +49,16 @@ export class TeamStore {
   }
 
   /**
-   * Whether the team is active, holding a share lock on its row on PostgreSQL until the
+   * The team's name when it is active (null when not), holding a share lock on its row on PostgreSQL until the
    * transaction ends, so archiving waits for a team-member write in flight.
    */
-  async lockActive(trx: Executor, organizationId: string, teamId: string): Promise<boolean> {
+  async lockActive(trx: Executor, organizationId: string, teamId: string): Promise<string | null> {
     const row = await trx('teams')
       .where({ id: teamId, organization_id: organizationId })
       .whereNull('archived_at')
       .forShare()
-      .first('id');
-    return row !== undefined;
+      .first<{ name: string } | undefined>('name');
+    return row?.name ?? null;
   }
 
   /**

@@ -118,7 +118,7 @@ export class UsageService {
         if (runs > 0) await this.afterIngest(trx, organizationId);
         await recordChange(trx, {
           organizationId,
-          target: { type: 'usage', id: null },
+          target: { type: 'usage', id: null, label: null },
           before: null,
           after: { runs, sessions: sessions.size, newSessions: sessions.size - existingSessions },
         });
@@ -136,7 +136,7 @@ export class UsageService {
       await rebuildRollups(trx, organizationId);
       await recordChange(trx, {
         organizationId,
-        target: { type: 'usage', id: null },
+        target: { type: 'usage', id: null, label: null },
         before: null,
         after: { rollupsRebuilt: true },
       });

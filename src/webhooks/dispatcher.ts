@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { recordChange } from '../audit/trail.js';
+import { webhookLabel } from '../audit/labels.js';
 import { withAuditScope } from '../audit/scope.js';
 import type { Clock } from '../config/clock.js';
 import type { WebhookDeliverySettings } from '../config/config.js';
@@ -179,7 +180,7 @@ export class WebhookDispatcher {
         const after = (await store.find(trx, delivery.organization_id, delivery.webhook_id))!;
         await recordChange(trx, {
           organizationId: before.organization_id,
-          target: { type: 'webhook', id: before.id },
+          target: { type: 'webhook', id: before.id, label: webhookLabel(before.url) },
           before: webhookProjection.toApi(before),
           after: webhookProjection.toApi(after),
         });

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Schema } from '../api/types.js';
 import { recordChange } from '../audit/trail.js';
+import { webhookLabel } from '../audit/labels.js';
 import { DAY_MS, type Clock } from '../config/clock.js';
 import { type EnvelopeBinding, open, seal } from '../crypto/envelope.js';
 import type { Keyring, KeyringSource } from '../crypto/keyring.js';
@@ -189,7 +190,7 @@ export class WebhookService {
     const queued = (await this.store.findDelivery(trx, delivery.webhookId, delivery.id))!;
     await recordChange(trx, {
       organizationId: delivery.organizationId,
-      target: { type: 'webhook_delivery', id: queued.id },
+      target: { type: 'webhook_delivery', id: queued.id, label: queued.event },
       before: null,
       after: deliveryProjection.toApi(queued),
     });
@@ -239,7 +240,7 @@ async function recordWebhookChange(trx: Executor, before: WebhookRecord | null, 
   const row = (after ?? before)!;
   await recordChange(trx, {
     organizationId: row.organization_id,
-    target: { type: 'webhook', id: row.id },
+    target: { type: 'webhook', id: row.id, label: webhookLabel(row.url) },
     before: before && webhookProjection.toApi(before),
     after: after && webhookProjection.toApi(after),
   });

@@ -152,7 +152,12 @@ describe('deliveries', () => {
     const scope = { actor: { type: 'console', id: null, displayName: 'hub console' }, at: new Date() } as const;
     const failing = withAuditScope({ ...scope, action: 'hub.org.update', requestId: null }, () =>
       db.transaction(async (trx) => {
-        await recordChange(trx, { organizationId: org.id, target: { type: 'org', id: org.id }, before: 1, after: 2 });
+        await recordChange(trx, {
+          organizationId: org.id,
+          target: { type: 'org', id: org.id, label: null },
+          before: 1,
+          after: 2,
+        });
         throw new Error('the change fails after its event was written');
       }),
     );

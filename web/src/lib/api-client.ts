@@ -29,7 +29,8 @@ const errorsAsEnvelopes: Middleware = {
   },
 };
 
-export const fetchClient = createFetchClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+// Typed for JSON answers only: the app reads no other media type (the audit export is a download).
+export const fetchClient = createFetchClient<paths, 'application/json'>({ baseUrl: '', credentials: 'same-origin' });
 fetchClient.use(errorsAsEnvelopes);
 
 export const $api = createClient(fetchClient);

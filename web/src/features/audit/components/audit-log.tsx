@@ -1,24 +1,12 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Code,
-  Group,
-  Modal,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  VisuallyHidden,
-} from '@mantine/core';
-import { useState } from 'react';
+import { Alert, Anchor, Button, Code, Group, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Fragment, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { QueryError } from '../../../components/query-error';
 import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
+import { formatDateTime } from '../../../lib/format';
 import { type AuditFilters, useAuditEvents } from '../api/audit-events';
+import { AUDIT_ACTIONS } from '../actions';
 import { fieldChanges } from './changes';
 
 type AuditEvent = Schemas['AuditEvent'];
@@ -65,58 +53,68 @@ function filtersFrom(params: URLSearchParams): AuditFilters {
   };
 }
 
-function ChangesDialog({ event, onClose }: { event: AuditEvent | null; onClose: () => void }) {
-  const rows = event ? fieldChanges(event.changes.before, event.changes.after) : [];
+/** What the event changed, one line per value moved; the whole target for one created or removed. */
+function ChangesView({ event, id }: { event: AuditEvent; id: string }) {
+  const rows = fieldChanges(event.changes.before, event.changes.after);
   return (
-    <Modal opened={event !== null} onClose={onClose} title={`${event?.action ?? ''}: before and after`} size="lg">
-      {event && (
-        <Stack>
-          <Text size="sm">
-            {event.target.type} <Code>{event.target.id ?? '—'}</Code> by {event.actor.displayName} at{' '}
-            {new Date(event.at).toLocaleString()}
-            {event.requestId && (
-              <>
-                {' '}
-                (request <Code>{event.requestId}</Code>)
-              </>
-            )}
-          </Text>
-          {rows.length === 0 ? (
-            <Text c="dimmed">No fields recorded.</Text>
-          ) : (
-            <Table.ScrollContainer minWidth={420}>
-              <Table aria-label="Changed fields">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Field</Table.Th>
-                    <Table.Th>Before</Table.Th>
-                    <Table.Th>After</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((row) => (
-                    <Table.Tr key={row.field} fw={row.changed ? 600 : undefined}>
-                      <Table.Td>
-                        {row.field}
-                        {row.changed && <VisuallyHidden> (changed)</VisuallyHidden>}
-                      </Table.Td>
-                      <Table.Td style={{ wordBreak: 'break-all' }}>{row.before || '—'}</Table.Td>
-                      <Table.Td style={{ wordBreak: 'break-all' }}>{row.after || '—'}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-        </Stack>
+    <Stack gap="xs" id={id}>
+      {rows.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No field changed.
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={320}>
+          <Table aria-label={`Changes: ${event.summary}`} withRowBorders={false}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Field</Table.Th>
+                <Table.Th>Before</Table.Th>
+                <Table.Th>After</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((row) => (
+                <Table.Tr key={row.path.join('\u0000')}>
+                  <Table.Td ff="monospace" fz="sm">
+                    {row.path.join(' › ')}
+                  </Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-word' }}>{row.before}</Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-word' }}>{row.after}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
-    </Modal>
+      <Text size="xs" c="dimmed">
+        {event.target.type}
+        {event.target.id && (
+          <>
+            {' '}
+            <Code>{event.target.id}</Code>
+          </>
+        )}
+        {event.requestId && (
+          <>
+            {' '}
+            · request <Code>{event.requestId}</Code>
+          </>
+        )}
+      </Text>
+    </Stack>
   );
 }
 
+/** The export of the filtered window: the same filters, every page, as NDJSON (a download). */
+function exportUrl(orgSlug: string, filters: AuditFilters): string {
+  const query = new URLSearchParams({ format: 'ndjson' });
+  for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value);
+  return `/api/org/${encodeURIComponent(orgSlug)}/audit-events?${query}`;
+}
+
 function Filters() {
+  const { org } = useOrg();
   const [params, setParams] = useSearchParams();
-  const [action, setAction] = useState(params.get('action') ?? '');
   const [targetId, setTargetId] = useState(params.get('targetId') ?? '');
   // One navigation for all changes: react-router does not queue two updates made in one event.
   const set = (values: Record<string, string | null>) =>
@@ -140,15 +138,20 @@ function Filters() {
       aria-label="Filter the audit log"
       onSubmit={(e) => {
         e.preventDefault();
-        set({ action: action.trim(), targetId: targetId.trim() });
+        set({ targetId: targetId.trim() });
       }}
     >
       <Group align="flex-end" wrap="wrap">
-        <TextInput
+        <Select
           label="Action"
-          placeholder="e.g. addMember"
-          value={action}
-          onChange={(e) => setAction(e.currentTarget.value)}
+          placeholder="Any"
+          searchable
+          clearable
+          nothingFoundMessage="No such action"
+          data={AUDIT_ACTIONS}
+          value={params.get('action')}
+          onChange={(value) => set({ action: value })}
+          w={260}
         />
         <Select
           label="Target type"
@@ -178,12 +181,20 @@ function Filters() {
         <Button
           variant="subtle"
           onClick={() => {
-            setAction('');
             setTargetId('');
             setParams(new URLSearchParams(), { replace: true });
           }}
         >
           Clear filters
+        </Button>
+        <Button
+          component="a"
+          variant="light"
+          href={exportUrl(org.slug, filtersFrom(params))}
+          download="audit-events.ndjson"
+          title="Every event these filters match, one JSON object per line"
+        >
+          Export NDJSON
         </Button>
       </Group>
     </Paper>
@@ -195,7 +206,13 @@ export function AuditLog() {
   const { org } = useOrg();
   const [params, setParams] = useSearchParams();
   const events = useAuditEvents(org.slug, filtersFrom(params));
-  const [shown, setShown] = useState<AuditEvent | null>(null);
+  const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (id: string) =>
+    setOpened((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   const filterBy = (name: string, value: string) =>
     setParams(
       (current) => {
@@ -215,68 +232,72 @@ export function AuditLog() {
       ) : list.length === 0 ? (
         <Text c="dimmed">No events match.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={760}>
-          <Table striped aria-label="Audit events">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>When</Table.Th>
-                <Table.Th>Actor</Table.Th>
-                <Table.Th>Action</Table.Th>
-                <Table.Th>Target</Table.Th>
-                <Table.Th>Changes</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.map((event) => (
-                <Table.Tr key={event.id}>
-                  <Table.Td>{new Date(event.at).toLocaleString()}</Table.Td>
-                  <Table.Td>
-                    <Stack gap={0} miw={140}>
-                      {event.actor.id ? (
-                        <Anchor
-                          component="button"
-                          type="button"
-                          size="sm"
-                          ta="left"
-                          title="Show only this actor's events"
-                          onClick={() => filterBy('actorId', event.actor.id!)}
-                        >
-                          {event.actor.displayName}
-                        </Anchor>
-                      ) : (
-                        <Text size="sm">{event.actor.displayName}</Text>
-                      )}
-                      <Text size="xs" c="dimmed">
-                        {event.actor.type}
-                      </Text>
-                    </Stack>
-                  </Table.Td>
-                  <Table.Td>
-                    <Code>{event.action}</Code>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{event.target.type}</Text>
-                    {event.target.id && (
-                      <Text size="xs" c="dimmed" ff="monospace" style={{ wordBreak: 'break-all' }}>
-                        {event.target.id}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Button
-                      variant="default"
-                      size="xs"
-                      aria-label={`Before and after of ${event.action} at ${new Date(event.at).toLocaleString()}`}
-                      onClick={() => setShown(event)}
-                    >
-                      View
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <Table aria-label="Audit events" layout="fixed">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={{ base: 96, sm: 180 }}>When</Table.Th>
+              <Table.Th>Event</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.map((event) => {
+              const open = opened.has(event.id);
+              const panel = `audit-changes-${event.id}`;
+              return (
+                <Fragment key={event.id}>
+                  <Table.Tr>
+                    <Table.Td fz="sm" style={{ verticalAlign: 'top' }}>
+                      {formatDateTime(event.at)}
+                    </Table.Td>
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                      <Stack gap={4}>
+                        <Text size="sm" fw={500}>
+                          {event.summary}
+                        </Text>
+                        <Group gap="xs" wrap="wrap">
+                          {event.actor.id ? (
+                            <Anchor
+                              component="button"
+                              type="button"
+                              size="xs"
+                              title="Show only this actor's events"
+                              onClick={() => filterBy('actorId', event.actor.id!)}
+                            >
+                              {event.actor.displayName}
+                            </Anchor>
+                          ) : (
+                            <Text size="xs">{event.actor.displayName}</Text>
+                          )}
+                          <Code fz="xs">{event.action}</Code>
+                          <Text size="xs" c="dimmed">
+                            {event.target.label ?? event.target.type.replaceAll('_', ' ')}
+                          </Text>
+                          <Button
+                            variant="default"
+                            size="compact-xs"
+                            aria-expanded={open}
+                            aria-controls={open ? panel : undefined}
+                            aria-label={`${open ? 'Hide' : 'Show'} changes: ${event.summary}`}
+                            onClick={() => toggle(event.id)}
+                          >
+                            {open ? 'Hide changes' : 'Changes'}
+                          </Button>
+                        </Group>
+                      </Stack>
+                    </Table.Td>
+                  </Table.Tr>
+                  {open && (
+                    <Table.Tr>
+                      <Table.Td colSpan={2}>
+                        <ChangesView event={event} id={panel} />
+                      </Table.Td>
+                    </Table.Tr>
+                  )}
+                </Fragment>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
       )}
       {events.isFetchNextPageError && (
         <Alert color="red" mt="sm" role="alert" title="The next page did not load">
@@ -290,7 +311,6 @@ export function AuditLog() {
           </Button>
         </Group>
       )}
-      <ChangesDialog event={shown} onClose={() => setShown(null)} />
     </>
   );
 }

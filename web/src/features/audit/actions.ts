@@ -1,0 +1,76 @@
+/**
+ * Every action an audit event can have, for the action picker: each operation of the contract
+ * that changes state (kept equal to openapi.yaml by actions.test.ts, and to the service's sentence
+ * templates by test/audit/summary.test.ts), the service's own actions and the host console's
+ * commands that change an organization.
+ */
+export const OPERATION_ACTIONS = [
+  'acceptInvitation',
+  'acceptMyInvitation',
+  'addMember',
+  'addTeamMember',
+  'archiveAgentLibraryFolder',
+  'archiveFolder',
+  'archiveProject',
+  'archiveProjectBinding',
+  'archiveTeam',
+  'createAgentLibraryFolder',
+  'createApiToken',
+  'createBudget',
+  'createFolder',
+  'createInvitation',
+  'createProject',
+  'createTeam',
+  'createWebhook',
+  'deleteBudget',
+  'deleteProjectTeamAccess',
+  'deleteWebhook',
+  'disableCapabilityConnection',
+  'disableChatApplicationConnection',
+  'disableProviderConnection',
+  'installAgentSkill',
+  'logout',
+  'moveProject',
+  'putAgentRole',
+  'putAgentRoleSkills',
+  'putCapabilityConnection',
+  'putChatApplicationConnection',
+  'putProjectTeamAccess',
+  'redeliverWebhookDelivery',
+  'renameProject',
+  'revokeApiToken',
+  'revokeInvitation',
+  'revokeMember',
+  'revokeTeamMember',
+  'rotateProviderConnection',
+  'rotateWebhookSecret',
+  'testWebhook',
+  'updateAgentLibraryFolder',
+  'updateAgentRole',
+  'updateAgentSkill',
+  'updateBudget',
+  'updateCapacityPolicy',
+  'updateFolder',
+  'updateMemberRole',
+  'updateOrgSettings',
+  'updateTeam',
+  'updateWebhook',
+] as const;
+
+/** Actions no operation makes: the service acting on a rule, and the host console. */
+export const OTHER_ACTIONS = [
+  'autoJoin',
+  'budget.threshold',
+  'webhook.disabled',
+  'hub.org.create',
+  'hub.usage.ingest',
+  'hub.usage.rebuild-rollups',
+  'hub.project.bind',
+  'hub.connection.platform',
+  'hub.capacity.clear',
+  'hub.skill.install',
+  'hub.token.create',
+  'hub.invite',
+] as const;
+
+export const AUDIT_ACTIONS: readonly string[] = [...OPERATION_ACTIONS, ...OTHER_ACTIONS];
