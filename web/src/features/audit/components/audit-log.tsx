@@ -6,7 +6,6 @@ import {
   Group,
   Modal,
   Paper,
-  Select,
   Stack,
   Table,
   Text,
@@ -20,6 +19,7 @@ import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { type AuditFilters, useAuditEvents } from '../api/audit-events';
 import { fieldChanges } from './changes';
+import { SelectField } from '../../../components/select-field';
 
 type AuditEvent = Schemas['AuditEvent'];
 
@@ -150,7 +150,7 @@ function Filters() {
           value={action}
           onChange={(e) => setAction(e.currentTarget.value)}
         />
-        <Select
+        <SelectField
           label="Target type"
           placeholder="Any"
           clearable

@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { DialogFooter } from '../../../components/dialog-action';
 import { errorMessage } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
@@ -75,19 +76,13 @@ export function EditBudgetDialog({ budget, onClose }: { budget: Budget; onClose:
       <form onSubmit={submit}>
         <Stack gap="sm">
           <BudgetFields form={form} />
-          {update.isError && (
-            <Alert color="red" title="The budget was not saved" role="alert">
-              {errorMessage(update.error)}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              Save
-            </Button>
-          </Group>
+          <DialogFooter
+            label="Save"
+            pending={update.isPending}
+            error={update.error}
+            errorTitle="The budget was not saved"
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

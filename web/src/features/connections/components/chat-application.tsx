@@ -16,7 +16,7 @@ import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { ConfirmAction } from '../../../components/confirm-action';
-import { DialogError } from '../../../components/dialog-action';
+import { DialogFooter } from '../../../components/dialog-action';
 import { QueryError } from '../../../components/query-error';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
@@ -71,15 +71,13 @@ function ChatApplicationForm({ creating, onClose }: { creating: boolean; onClose
         />
         <PasswordInput label="Encrypt key (optional)" {...SECRET_INPUT} {...form.getInputProps('encryptKey')} />
         <SecretsNote failed={error !== null} />
-        <DialogError error={error} title="Not saved" />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={pending}>
-            {creating ? 'Connect' : 'Rotate'}
-          </Button>
-        </Group>
+        <DialogFooter
+          label={creating ? 'Connect' : 'Rotate'}
+          pending={pending}
+          error={error}
+          errorTitle="Not saved"
+          onCancel={onClose}
+        />
       </Stack>
     </form>
   );

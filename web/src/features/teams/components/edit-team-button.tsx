@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { DialogFooter } from '../../../components/dialog-action';
 import { useDisclosure } from '@mantine/hooks';
-import { errorMessage, type Schemas } from '../../../lib/api-client';
+import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { useUpdateTeam } from '../api/update-team';
@@ -48,19 +49,13 @@ export function EditTeamButton({ team }: { team: Schemas['TeamRow'] }) {
           <Stack>
             <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
             <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
-            {update.isError && (
-              <Alert color="red" title="Not saved" role="alert">
-                {errorMessage(update.error)}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={update.isPending}>
-                Save
-              </Button>
-            </Group>
+            <DialogFooter
+              label="Save"
+              pending={update.isPending}
+              error={update.error}
+              errorTitle="Not saved"
+              onCancel={close}
+            />
           </Stack>
         </form>
       </Modal>

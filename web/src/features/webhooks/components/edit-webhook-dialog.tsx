@@ -1,6 +1,7 @@
-import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
+import { Modal, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { errorMessage, type Schemas } from '../../../lib/api-client';
+import { DialogFooter } from '../../../components/dialog-action';
+import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { useUpdateWebhook } from '../api/webhooks';
@@ -33,19 +34,13 @@ export function EditWebhookDialog({ webhook, onClose }: { webhook: Schemas['Webh
       <form onSubmit={submit}>
         <Stack gap="sm">
           <WebhookFields form={form} />
-          {update.isError && (
-            <Alert color="red" title="The endpoint was not saved" role="alert">
-              {errorMessage(update.error)}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              Save
-            </Button>
-          </Group>
+          <DialogFooter
+            label="Save"
+            pending={update.isPending}
+            error={update.error}
+            errorTitle="The endpoint was not saved"
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>
