@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { DialogFooter } from '../../../components/dialog-action';
+import { DialogFooter, useDialogAction } from '../../../components/dialog-action';
 import { errorMessage } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
@@ -59,17 +59,16 @@ export function CreateBudgetForm() {
 export function EditBudgetDialog({ budget, onClose }: { budget: Budget; onClose: () => void }) {
   const { org } = useOrg();
   const update = useUpdateBudget();
+  const { pending, error, run } = useDialogAction(true, onClose);
   const form = useForm<BudgetFormValues>({ initialValues: initialBudgetValues(budget), validate: budgetValidation });
   const submit = form.onSubmit((values) =>
-    update.mutate(
-      { params: { path: { orgSlug: org.slug, budgetId: budget.id } }, body: budgetBody(values) },
-      {
-        onSuccess: () => {
-          notifySuccess(`Budget ${values.name.trim()} saved`);
-          onClose();
-        },
-      },
-    ),
+    run(async () => {
+      await update.mutateAsync({
+        params: { path: { orgSlug: org.slug, budgetId: budget.id } },
+        body: budgetBody(values),
+      });
+      notifySuccess(`Budget ${values.name.trim()} saved`);
+    }),
   );
   return (
     <Modal opened onClose={onClose} title={`Edit ${budget.name}`} centered size="lg">
@@ -78,8 +77,8 @@ export function EditBudgetDialog({ budget, onClose }: { budget: Budget; onClose:
           <BudgetFields form={form} />
           <DialogFooter
             label="Save"
-            pending={update.isPending}
-            error={update.error}
+            pending={pending}
+            error={error}
             errorTitle="The budget was not saved"
             onCancel={onClose}
           />

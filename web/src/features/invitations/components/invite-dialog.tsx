@@ -13,14 +13,14 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { DialogFooter } from '../../../components/dialog-action';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
+import { DialogFooter } from '../../../components/dialog-action';
+import { SelectField } from '../../../components/select-field';
 import { errorMessage, type Schemas } from '../../../lib/api-client';
 import { assignableRoles, type OrgRole, useOrg } from '../../../lib/authorization';
 import { useTeams } from '../../teams/api/get-teams';
 import { useCreateInvitation } from '../api/create-invitation';
-import { SelectField } from '../../../components/select-field';
 
 type Created = Schemas['CreatedInvitation'];
 

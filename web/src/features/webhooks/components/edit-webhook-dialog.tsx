@@ -1,6 +1,6 @@
 import { Modal, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { DialogFooter } from '../../../components/dialog-action';
+import { DialogFooter, useDialogAction } from '../../../components/dialog-action';
 import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
@@ -11,23 +11,19 @@ import { WebhookFields, type WebhookFormValues, webhookValidation } from './webh
 export function EditWebhookDialog({ webhook, onClose }: { webhook: Schemas['Webhook']; onClose: () => void }) {
   const { org } = useOrg();
   const update = useUpdateWebhook();
+  const { pending, error, run } = useDialogAction(true, onClose);
   const form = useForm<WebhookFormValues>({
     initialValues: { url: webhook.url, description: webhook.description, events: webhook.events },
     validate: webhookValidation,
   });
   const submit = form.onSubmit((values) =>
-    update.mutate(
-      {
+    run(async () => {
+      await update.mutateAsync({
         params: { path: { orgSlug: org.slug, webhookId: webhook.id } },
         body: { url: values.url.trim(), description: values.description.trim(), events: values.events },
-      },
-      {
-        onSuccess: () => {
-          notifySuccess('Endpoint saved');
-          onClose();
-        },
-      },
-    ),
+      });
+      notifySuccess('Endpoint saved');
+    }),
   );
   return (
     <Modal opened onClose={onClose} title="Edit endpoint" centered closeButtonProps={{ 'aria-label': 'Close' }}>
@@ -36,8 +32,8 @@ export function EditWebhookDialog({ webhook, onClose }: { webhook: Schemas['Webh
           <WebhookFields form={form} />
           <DialogFooter
             label="Save"
-            pending={update.isPending}
-            error={update.error}
+            pending={pending}
+            error={error}
             errorTitle="The endpoint was not saved"
             onCancel={onClose}
           />
