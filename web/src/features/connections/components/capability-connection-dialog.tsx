@@ -1,11 +1,10 @@
 import { ActionIcon, Button, Fieldset, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { DialogFooter } from '../../../components/dialog-action';
 import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { usePutCapabilityConnection } from '../api/put-capability-connection';
-import { SECRET_INPUT, SecretsNote, useSecretSubmit } from './connection-parts';
+import { SECRET_INPUT, SecretsFooter, useSecretSubmit } from './connection-parts';
 import { SelectField } from '../../../components/select-field';
 
 type Row = Schemas['CapabilityConnectionRow'];
@@ -152,12 +151,10 @@ function CapabilityForm({ row, onClose }: { row: Row | null; onClose: () => void
             </Group>
           </Stack>
         </Fieldset>
-        <SecretsNote failed={error !== null} />
-        <DialogFooter
+        <SecretsFooter
           label={row === null ? 'Create connection' : 'Rotate'}
           pending={pending}
           error={error}
-          errorTitle="Not saved"
           onCancel={onClose}
         />
       </Stack>
