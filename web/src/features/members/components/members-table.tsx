@@ -1,6 +1,6 @@
 import { formatDate } from '../../../lib/format';
 import { Alert, Button, Checkbox, Group, Loader, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { memo, useDeferredValue, useMemo, useState } from 'react';
 import { BulkProgress, BulkSummary } from '../../../components/bulk-summary';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -21,7 +21,9 @@ const LAST_OWNER_HELP =
   'An organization always keeps at least one active OWNER. ' +
   'Make another member an OWNER first, then change or revoke this one.';
 
-function RoleCell({ member }: { member: Member }) {
+// Memoized: a row's select is the costliest part of a row, and typing in the search or ticking a
+// row re-renders the table while the member behind each row is the same object.
+const RoleCell = memo(function RoleCell({ member }: { member: Member }) {
   const { org, me } = useOrg();
   const update = useUpdateMemberRole();
   const ownerOnly = member.role === 'OWNER' && !canHandleOwners(org.role);
@@ -61,7 +63,7 @@ function RoleCell({ member }: { member: Member }) {
       )}
     </Group>
   );
-}
+});
 
 function RevokeCell({ member }: { member: Member }) {
   const { org } = useOrg();
