@@ -6,6 +6,7 @@
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, menuAction, screenshot, signIn, test } from './support/fixtures';
 import { apiAs, hub } from './support/hub';
+import { pick } from './support/select';
 
 const ORG = 'agents-library';
 const API = `/api/org/${ORG}`;
@@ -39,8 +40,7 @@ async function nameDialog(page: Page, title: string | RegExp, label: string, val
 
 async function moveTo(page: Page, title: string, destination: string) {
   const dialog = page.getByRole('dialog', { name: title });
-  await dialog.getByRole('combobox', { name: 'Destination folder' }).click();
-  await page.getByRole('option', { name: destination, exact: true }).click();
+  await pick(dialog, 'Destination folder', destination);
   await dialog.getByRole('button', { name: 'Move here' }).click();
   await expect(dialog).toBeHidden();
 }

@@ -5,6 +5,7 @@
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, menuAction, screenshot, signIn, test } from './support/fixtures';
 import { apiAs, hub } from './support/hub';
+import { pick } from './support/select';
 
 const ORG = 'agents-roles';
 const API = `/api/org/${ORG}`;
@@ -47,8 +48,7 @@ test('roles: create with the model picker, prompt and tools; skills; order; edit
   const create = page.getByRole('dialog', { name: 'New role' });
   await create.getByLabel('Role id').fill('lead');
   await create.getByRole('textbox', { name: 'Label', exact: true }).fill('Lead');
-  await create.getByRole('combobox', { name: 'Default model' }).click();
-  await page.getByRole('option', { name: /Claude Sonnet 4\.5/ }).click();
+  await pick(create, 'Default model', /Claude Sonnet 4\.5/);
   await create.getByLabel('System prompt').fill('You lead the team.\nBe brief.');
   await create.getByText('Only these', { exact: true }).click();
   const tools = create.getByRole('combobox', { name: 'Tool names' });
@@ -56,8 +56,7 @@ test('roles: create with the model picker, prompt and tools; skills; order; edit
   await tools.press('Enter');
   await tools.fill('read_file');
   await tools.press('Enter');
-  await create.getByRole('combobox', { name: 'Library folder' }).click();
-  await page.getByRole('option', { name: 'Support desk' }).click();
+  await pick(create, 'Library folder', 'Support desk');
   await create.getByRole('switch', { name: /^Default role/ }).check();
   await expectAccessible(page);
   await screenshot(page, 'agents-roles-create-dialog');

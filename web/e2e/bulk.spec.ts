@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { apiAs } from './support/hub';
 import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
+import { pick, selectBox } from './support/select';
 
 /** Several members or explorer rows at once: one request each, then what was done and what was refused. */
 
@@ -22,7 +23,7 @@ test('members: change the role of several, revoke several, each refusal with its
   await page.getByRole('checkbox', { name: 'Select Olivia Owner' }).check();
   const bar = page.getByRole('region', { name: 'Selected members' });
   await expect(bar).toContainText('4 selected');
-  await bar.getByLabel('New role').selectOption('ADMIN');
+  await pick(bar, 'New role', 'ADMIN');
   await bar.getByRole('button', { name: 'Change role of 4' }).click();
   await expect(summary(page)).toContainText('Changed role to ADMIN: 3 done, 1 refused');
   await expect(summary(page)).toContainText('Done: Bulk Ann, Bulk Ben, Bulk Cat');
@@ -32,7 +33,7 @@ test('members: change the role of several, revoke several, each refusal with its
   await expectAccessible(page);
 
   await page.getByLabel('Search members').fill('bulk-');
-  await expect(page.getByRole('combobox', { name: 'Role of Bulk Ann' })).toHaveValue('ADMIN');
+  await expect(selectBox(page, 'Role of Bulk Ann')).toHaveValue('ADMIN');
   await bar.getByRole('button', { name: 'Clear selection' }).click();
   await expect(bar).toBeHidden();
   await page.getByRole('checkbox', { name: 'Select Bulk Ben' }).check();
@@ -77,8 +78,7 @@ test('explorer: move several rows at once; a folder moved into itself is refused
   await expect(bar).toContainText('3 selected');
   await bar.getByRole('button', { name: 'Move 3 to…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Move 3 selected rows' });
-  await dialog.getByRole('combobox', { name: 'Destination folder' }).fill('Bulk Box / Inner');
-  await page.getByRole('option', { name: 'Bulk Box / Inner', exact: true }).click();
+  await pick(dialog, 'Destination folder', 'Bulk Box / Inner', { search: 'Bulk Box / Inner' });
   await expectAccessible(page);
   await dialog.getByRole('button', { name: 'Move here' }).click();
   await expect(dialog).toBeHidden();

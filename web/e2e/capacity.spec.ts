@@ -6,6 +6,7 @@
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
 import { hub } from './support/hub';
+import { pick, selectBox } from './support/select';
 
 const run = Date.now().toString(36);
 const ORG = `cap-${run}`;
@@ -28,7 +29,7 @@ const cell = (page: Page, dimension: string, index: number) => row(page, dimensi
 async function setLimit(page: Page, label: string, amount: string, unit?: string) {
   await page.getByRole('button', { name: `Edit ${label} limit` }).click();
   await page.getByRole('textbox', { name: `${label} limit` }).fill(amount);
-  if (unit) await page.getByRole('combobox', { name: `${label} unit` }).selectOption(unit);
+  if (unit) await pick(page, `${label} unit`, unit);
   await page.getByRole('button', { name: `Save ${label} limit` }).click();
 }
 
@@ -67,7 +68,7 @@ test('set a limit inline, then clear it back to the ceiling', async ({ page }) =
   // Editing starts from the current limit in its largest whole unit.
   await page.getByRole('button', { name: 'Edit Process memory limit' }).click();
   await expect(page.getByRole('textbox', { name: 'Process memory limit' })).toHaveValue('2');
-  await expect(page.getByRole('combobox', { name: 'Process memory unit' })).toHaveValue('GiB');
+  await expect(selectBox(page, 'Process memory unit')).toHaveValue('GiB');
   await page.getByRole('textbox', { name: 'Process memory limit' }).press('Escape');
   await expect(page.getByRole('textbox', { name: 'Process memory limit' })).toHaveCount(0);
 
@@ -93,7 +94,7 @@ test("the server's 422 reasons show in the row they belong to, and nothing chang
 
   // Both rows keep their editor and their reason; a corrected value saves and clears its reason.
   await page.getByRole('textbox', { name: 'Request body size limit' }).fill('1');
-  await page.getByRole('combobox', { name: 'Request body size unit' }).selectOption('MiB');
+  await pick(page, 'Request body size unit', 'MiB');
   await page.getByRole('button', { name: 'Save Request body size limit' }).click();
   await expect(below).toHaveCount(0);
   await expect(cell(page, 'requestBodySize', 2)).toHaveText('1 MiB');

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
 import { HUB_BIN, hub, hubEnv } from './support/hub';
+import { pick } from './support/select';
 
 const run = Date.now().toString(36);
 const ORG = `conn-${run}`;
@@ -188,7 +189,7 @@ test('create, rotate and disable a capability connection with secret headers', a
   const dialog = page.getByRole('dialog', { name: 'Add a capability connection' });
   await dialog.getByLabel('Capability id').fill('web-search');
   await dialog.getByLabel('Label').fill('Web search');
-  await dialog.getByLabel('Kind').selectOption('http');
+  await pick(dialog, 'Kind', 'HTTP API');
   await dialog.getByLabel('Endpoint URL').fill('http://search.example/api');
   await dialog.getByLabel('Header 1 name').fill('Authorization');
   await dialog.getByLabel('Header 1 value').fill(SECRETS.header);

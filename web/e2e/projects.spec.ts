@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { apiAs, hub } from './support/hub';
 import { expect, menuAction, signIn, test } from './support/fixtures';
+import { pick, selectBox } from './support/select';
 
 const row = (page: Page, kind: 'folder' | 'project', name: string) => page.getByTestId(`row-${kind}-${name}`);
 
@@ -36,8 +37,7 @@ test('the explorer: create, rename, move by dialog and by drag and drop, reorder
   // Move to… dialog
   await menuAction(page, 'Loose End', 'Move to…');
   const move = page.getByRole('dialog', { name: 'Move Loose End' });
-  await move.getByRole('combobox', { name: 'Destination folder' }).fill('Ops');
-  await page.getByRole('option', { name: 'Ops', exact: true }).click();
+  await pick(move, 'Destination folder', 'Ops', { search: 'Ops' });
   await move.getByRole('button', { name: 'Move here' }).click();
   await expect(move).toBeHidden();
   await expect(page.getByText('Moved Loose End to Ops')).toBeVisible();
@@ -112,19 +112,18 @@ test('the project page: detail, binding, sessions, team access, rename and archi
   await expect(page.getByText(/No chat bound/)).toBeVisible();
 
   await expect(page.getByText('No open session.')).toBeVisible();
-  await page.getByLabel('Show at most').selectOption('10');
+  await pick(page, 'Show at most', '10');
   await expect(page.getByText('No open session.')).toBeVisible();
 
   // Team access: grant, change, revoke
   const access = page.getByRole('table', { name: 'Team access' });
   await expect(access.getByRole('cell', { name: 'Design design' })).toBeVisible();
-  await page.getByRole('combobox', { name: 'Team' }).fill('Platform');
-  await page.getByRole('option', { name: /^Platform \(platform\)/ }).click();
-  await page.getByRole('combobox', { name: 'Access', exact: true }).selectOption('EDIT');
+  await pick(page, 'Team', /^Platform \(platform\)/, { search: 'Platform' });
+  await pick(page, 'Access', 'EDIT');
   await page.getByRole('button', { name: 'Grant access' }).click();
   await expect(page.getByText('Platform has EDIT on Launch')).toBeVisible();
-  await expect(page.getByRole('combobox', { name: 'Access of Platform' })).toHaveValue('EDIT');
-  await page.getByRole('combobox', { name: 'Access of Platform' }).selectOption('MANAGE');
+  await expect(selectBox(page, 'Access of Platform')).toHaveValue('EDIT');
+  await pick(page, 'Access of Platform', 'MANAGE');
   await expect(page.getByText('Platform now has MANAGE')).toBeVisible();
   await page.getByRole('button', { name: 'Revoke access of Design' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Revoke access' }).click();
@@ -163,7 +162,7 @@ test('sessions: newest first as the server sends them, at most the chosen limit'
   await expect(table.getByRole('cell', { name: 'Session 0' })).toBeVisible();
   await expect(table.getByRole('cell', { name: 'untitled' })).toBeVisible();
   await expect(table.getByRole('cell', { name: 'anthropic / claude-sonnet-4-5' }).first()).toBeVisible();
-  await page.getByLabel('Show at most').selectOption('200');
+  await pick(page, 'Show at most', '200');
   await expect.poll(() => limits).toContain('200');
   expect(limits[0]).toBe('50');
 });

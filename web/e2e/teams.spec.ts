@@ -1,4 +1,5 @@
 import { expect, signIn, test } from './support/fixtures';
+import { pick } from './support/select';
 
 test('create a team, rename and describe it, manage its members, archive it', async ({ page }) => {
   await signIn(page, 'olivia');
@@ -32,8 +33,7 @@ test('create a team, rename and describe it, manage its members, archive it', as
   await expect(page.getByText('No member in this team yet.')).toBeVisible();
 
   // Add by choosing an organization member…
-  await page.getByRole('combobox', { name: 'Organization member' }).fill('User 7');
-  await page.getByRole('option', { name: 'User 7 (user-007)' }).click();
+  await pick(page, 'Organization member', 'User 7 (user-007)', { search: 'User 7' });
   await page.getByRole('button', { name: 'Add to team' }).click();
   await expect(page.getByText('Added User 7 to Data')).toBeVisible();
   await expect(page.getByRole('cell', { name: 'user-007' })).toBeVisible();

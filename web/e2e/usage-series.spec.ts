@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
 import { apiAs, hub } from './support/hub';
+import { pick, selectBox } from './support/select';
 
 const OWNER = 'sid-series';
 const org = `series-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -66,20 +67,20 @@ test('a stacked chart per day, then per week by model, the pickers kept in the U
   // An unknown cost adds nothing to the bars, and the page says so.
   await expect(page.getByText('Runs with an unknown cost add nothing to the bars')).toBeVisible();
 
-  await page.getByLabel('Bucket', { exact: true }).selectOption('week');
+  await pick(page, 'Bucket', 'Week (from Monday)');
   await expect(page).toHaveURL(/bucket=week/);
   await expect(page.getByTestId('usage-series-bucket')).toHaveCount(6);
-  await page.getByLabel('Group by', { exact: true }).selectOption('model');
-  await page.getByLabel('Measure', { exact: true }).selectOption('runs');
+  await pick(page, 'Group by', 'Model');
+  await pick(page, 'Measure', 'Runs');
   await expect(page).toHaveURL(/groupBy=model/);
   await expect(page).toHaveURL(/measure=runs/);
   await expect(chart(page)).toHaveAccessibleName(/^Runs per week, by model/);
   await expect(legend.getByRole('listitem')).toHaveText(['model-deep · 3', 'model-fast · 2']);
 
   await page.reload();
-  await expect(page.getByLabel('Bucket', { exact: true })).toHaveValue('week');
-  await expect(page.getByLabel('Group by', { exact: true })).toHaveValue('model');
-  await expect(page.getByLabel('Measure', { exact: true })).toHaveValue('runs');
+  await expect(selectBox(page, 'Bucket')).toHaveValue('Week (from Monday)');
+  await expect(selectBox(page, 'Group by')).toHaveValue('Model');
+  await expect(selectBox(page, 'Measure')).toHaveValue('Runs');
   await expect(page.getByTestId('usage-series-bucket')).toHaveCount(6);
 });
 
@@ -123,7 +124,7 @@ test('pending, refused and open windows', async ({ page }) => {
     await held;
     await route.continue();
   });
-  await page.getByLabel('Bucket', { exact: true }).selectOption('month');
+  await pick(page, 'Bucket', 'Month');
   await expect(status(page)).toHaveText(/Updating the series…|Loading the series…/);
   await expect(page.getByRole('link', { name: 'Download series CSV' })).toBeDisabled();
   release();

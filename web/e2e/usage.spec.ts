@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
 import { apiAs, hub } from './support/hub';
+import { pick, selectBox } from './support/select';
 
 const OWNER = 'uma-usage';
 const FORMULA = '=HYPERLINK("http://evil.example","click")';
@@ -149,18 +150,18 @@ test('a custom range: rows, totals with unknown costs, sorting kept in the URL',
 
 test('the folder filter covers the subtree and is kept in the URL', async ({ page }) => {
   await open(page, JUNE);
-  const folder = page.getByRole('combobox', { name: 'Folder' });
-  await folder.selectOption({ label: 'Research / Lab' });
+  const folder = selectBox(page, 'Folder');
+  await pick(page, 'Folder', 'Research / Lab');
   await expect(page).toHaveURL(new RegExp(`folderId=${ids.lab}`));
   await expect.poll(() => projectNames(page)).toEqual(['Atlas']);
   await expect(page.getByTestId('usage-totals')).toContainText('$1.25');
-  await folder.selectOption({ label: 'Research' });
+  await pick(page, 'Folder', 'Research');
   await expect.poll(() => projectNames(page)).toEqual(['Atlas', 'Beacon']);
   await expect(page.getByTestId('usage-totals')).toHaveText(/^Total\s*3\s*4,500\s*1,200\s*\$1\.75\+ 1 run unknown$/);
   await page.reload();
-  await expect(folder).toHaveValue(ids.research);
+  await expect(folder).toHaveValue('Research');
   await expect.poll(() => projectNames(page)).toEqual(['Atlas', 'Beacon']);
-  await folder.selectOption({ label: 'All folders' });
+  await pick(page, 'Folder', 'All folders');
   await expect.poll(() => projectNames(page)).toEqual([FORMULA, 'Atlas', 'Beacon']);
   expect(page.url()).not.toContain('folderId');
 });
@@ -209,7 +210,7 @@ test('the breakdown by fact kind and by capability', async ({ page }) => {
     /^@Web Search web-search\s*1\s*2\s*\$0\.25$/,
   );
   // The breakdown follows the folder filter too.
-  await page.getByRole('combobox', { name: 'Folder' }).selectOption({ label: 'Research / Lab' });
+  await pick(page, 'Folder', 'Research / Lab');
   await expect(byKind.getByRole('row', { name: /^Model/ })).toHaveText(/Model\s*1\s*1,200 tokens\s*\$1\.00/);
 });
 

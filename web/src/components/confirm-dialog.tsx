@@ -1,6 +1,6 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { DialogError, useDialogAction } from './dialog-action';
+import { DialogFooter, useDialogAction } from './dialog-action';
 
 /** Asks before an irreversible act; stays open with the server's message when it fails. */
 export function ConfirmDialog({
@@ -24,15 +24,14 @@ export function ConfirmDialog({
     <Modal opened={opened} onClose={onClose} title={title} centered>
       <Stack>
         <Text>{message}</Text>
-        <DialogError error={error} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button color="red" loading={pending} onClick={confirm}>
-            {confirmLabel}
-          </Button>
-        </Group>
+        <DialogFooter
+          label={confirmLabel}
+          pending={pending}
+          color="red"
+          error={error}
+          onCancel={onClose}
+          onConfirm={confirm}
+        />
       </Stack>
     </Modal>
   );

@@ -1,6 +1,6 @@
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { DialogError, useDialogAction } from './dialog-action';
+import { DialogFooter, useDialogAction } from './dialog-action';
 
 /** One dialog for naming things (create folder or project, rename). Stays open with the typed name on failure. */
 export function NameDialog({
@@ -41,15 +41,13 @@ export function NameDialog({
             value={name}
             onChange={(e) => setName(e.currentTarget.value)}
           />
-          <DialogError error={error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={pending} disabled={!name.trim()}>
-              {submitLabel}
-            </Button>
-          </Group>
+          <DialogFooter
+            label={submitLabel}
+            pending={pending}
+            disabled={!name.trim()}
+            error={error}
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,8 +1,8 @@
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { render, waitFor, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { type Me, type OrgMembership, type OrgRole, OrgProvider } from '../lib/authorization';
@@ -45,3 +45,29 @@ export function renderInOrg(ui: ReactNode, { role = 'ADMIN' as OrgRole, path = `
 
 /** The contract's error envelope, as the server sends it. */
 export const errorBody = (code: string, message: string) => ({ error: { code, message } });
+
+/** Opens a select (the app's `SelectField`) by clicking it, and returns the listbox it controls. */
+async function openSelect(user: UserEvent, select: HTMLElement): Promise<HTMLElement> {
+  await user.click(select);
+  return waitFor(() => {
+    const list = document.getElementById(select.getAttribute('aria-controls') ?? '');
+    if (!list) throw new Error('the select opened no listbox');
+    return list;
+  });
+}
+
+/** Chooses `option` in a select as a person would: opens it and clicks the option. */
+export async function pick(user: UserEvent, select: HTMLElement, option: string) {
+  const list = await openSelect(user, select);
+  await user.click(within(list).getByRole('option', { name: option }));
+}
+
+/** The labels of the options a select offers, read by opening it; it is closed again. */
+export async function optionsOf(user: UserEvent, select: HTMLElement): Promise<string[]> {
+  const list = await openSelect(user, select);
+  const names = within(list)
+    .getAllByRole('option')
+    .map((o) => o.textContent ?? '');
+  await user.keyboard('{Escape}');
+  return names;
+}

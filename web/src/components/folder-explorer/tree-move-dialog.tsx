@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import {
   type FolderTree,
@@ -8,7 +8,8 @@ import {
   TOP_LEVEL,
   type TreeFolder,
 } from '../../lib/folder-tree';
-import { DialogError, useDialogAction } from '../dialog-action';
+import { DialogFooter, useDialogAction } from '../dialog-action';
+import { SelectField } from '../select-field';
 
 /**
  * What is being moved: its name, the folder it is in (left out for several rows from anywhere),
@@ -58,7 +59,7 @@ export function TreeMoveDialog({
       <form onSubmit={submit}>
         <Stack>
           {subject?.parentId !== undefined && <Text size="sm">Now in: {folderPath(tree, subject.parentId)}</Text>}
-          <Select
+          <SelectField
             label="Destination folder"
             placeholder="Type to search folders"
             searchable
@@ -67,17 +68,15 @@ export function TreeMoveDialog({
             value={target}
             onChange={setTarget}
             nothingFoundMessage="No folder matches"
-            comboboxProps={{ withinPortal: true }}
           />
-          <DialogError error={error} title="Not moved" />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={pending} disabled={!target}>
-              Move here
-            </Button>
-          </Group>
+          <DialogFooter
+            label="Move here"
+            pending={pending}
+            disabled={!target}
+            error={error}
+            errorTitle="Not moved"
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

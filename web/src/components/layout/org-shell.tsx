@@ -4,7 +4,6 @@ import {
   Burger,
   Button,
   Group,
-  NativeSelect,
   NavLink,
   ScrollArea,
   Stack,
@@ -18,6 +17,7 @@ import type { ReactNode } from 'react';
 import { NavLink as RouterNavLink, useNavigate } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout';
 import { homePath, isOrgAdmin, useOrg } from '../../lib/authorization';
+import { SelectField } from '../select-field';
 import { MAIN_ID, SkipLink } from './skip-link';
 
 const ADMIN_NAV = [
@@ -70,12 +70,13 @@ function OrgSwitcher() {
     );
   }
   return (
-    <NativeSelect
+    <SelectField
       aria-label="Organization"
+      w={{ base: 150, sm: 220 }}
       value={org.slug}
       data={me.organizations.map((o) => ({ value: o.slug, label: o.name }))}
-      onChange={(event) => {
-        const target = me.organizations.find((o) => o.slug === event.currentTarget.value);
+      onChange={(slug) => {
+        const target = me.organizations.find((o) => o.slug === slug);
         if (target) navigate(homePath(target));
       }}
     />

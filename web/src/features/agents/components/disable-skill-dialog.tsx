@@ -1,6 +1,6 @@
 import { plural } from '../../../lib/units';
-import { Button, Group, List, Modal, Stack, Text } from '@mantine/core';
-import { DialogError, useDialogAction } from '../../../components/dialog-action';
+import { List, Modal, Stack, Text } from '@mantine/core';
+import { DialogFooter, useDialogAction } from '../../../components/dialog-action';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { useUpdateAgentSkill } from '../api/update-agent-skill';
@@ -59,15 +59,15 @@ export function DisableSkillDialog({
         <Text size="sm" c="dimmed">
           The skill stays installed and bound; the runtime skips it until it is enabled again.
         </Text>
-        <DialogError error={error} title="Not disabled" />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button color="red" loading={pending} onClick={confirm}>
-            Disable skill
-          </Button>
-        </Group>
+        <DialogFooter
+          label="Disable skill"
+          pending={pending}
+          color="red"
+          error={error}
+          errorTitle="Not disabled"
+          onCancel={onClose}
+          onConfirm={confirm}
+        />
       </Stack>
     </Modal>
   );

@@ -2,14 +2,13 @@ import { formatCount } from '../../../lib/units';
 import { Alert, Button, Checkbox, Group, Modal, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
-import { useDialogAction } from '../../../components/dialog-action';
+import { DialogFooter, useDialogAction } from '../../../components/dialog-action';
 import { ScrollRegion } from '../../../components/scroll-region';
 import { errorMessage } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { useInstallAgentSkill } from '../api/install-agent-skill';
 import type { Skill } from './library-tree';
-import { ServerError } from './server-error';
 import {
   frontMatterValue,
   type PickedFile,
@@ -267,15 +266,14 @@ export function InstallSkillDialog({
               {existing.disabledAt ? 'disabled' : 'enabled'} state; the description comes from the new SKILL.md.
             </Alert>
           )}
-          <ServerError error={error} title="The skill was not installed" />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={pending} disabled={!ready}>
-              {existing ? 'Install new version' : 'Install skill'}
-            </Button>
-          </Group>
+          <DialogFooter
+            label={existing ? 'Install new version' : 'Install skill'}
+            pending={pending}
+            disabled={!ready}
+            error={error}
+            errorTitle="The skill was not installed"
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

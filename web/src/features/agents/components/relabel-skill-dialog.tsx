@@ -1,6 +1,6 @@
-import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
+import { Modal, Stack, Textarea } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { DialogError, useDialogAction } from '../../../components/dialog-action';
+import { DialogFooter, useDialogAction } from '../../../components/dialog-action';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { useUpdateAgentSkill } from '../api/update-agent-skill';
@@ -39,15 +39,13 @@ export function RelabelSkillDialog({ skill, onClose }: { skill: Skill | null; on
             value={description}
             onChange={(e) => setDescription(e.currentTarget.value)}
           />
-          <DialogError error={error} title="Not relabelled" />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={pending}>
-              Save label
-            </Button>
-          </Group>
+          <DialogFooter
+            label="Save label"
+            pending={pending}
+            error={error}
+            errorTitle="Not relabelled"
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

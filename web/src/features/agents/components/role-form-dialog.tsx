@@ -1,12 +1,10 @@
 import { formatCount } from '../../../lib/units';
 import {
   Alert,
-  Button,
   Group,
   Modal,
   NumberInput,
   SegmentedControl,
-  Select,
   Stack,
   Switch,
   TagsInput,
@@ -17,7 +15,7 @@ import {
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useMemo } from 'react';
-import { DialogError, useDialogAction } from '../../../components/dialog-action';
+import { DialogFooter, useDialogAction } from '../../../components/dialog-action';
 import { QueryError } from '../../../components/query-error';
 import { useOrg } from '../../../lib/authorization';
 import { folderOptions, TOP_LEVEL } from '../../../lib/folder-tree';
@@ -26,6 +24,7 @@ import { useAgentLibrary } from '../api/get-agent-library';
 import { useAgentModels } from '../api/get-agent-models';
 import { usePutAgentRole } from '../api/put-agent-role';
 import { buildLibrary, LIBRARY_ROOT, type Role } from './library-tree';
+import { SelectField } from '../../../components/select-field';
 
 const ROLE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const PROMPT_MAX = 100_000;
@@ -180,7 +179,7 @@ export function RoleFormDialog({
             />
           )}
           <TextInput label="Label" required {...form.getInputProps('label')} />
-          <Select
+          <SelectField
             label="Default model"
             description="Left empty, the runtime chooses."
             placeholder={models.isPending ? 'Loading models…' : 'None: the runtime chooses'}
@@ -188,7 +187,6 @@ export function RoleFormDialog({
             searchable
             data={modelData}
             nothingFoundMessage="No model matches"
-            comboboxProps={{ withinPortal: true }}
             {...form.getInputProps('defaultModel')}
           />
           {models.isError && <QueryError error={models.error} title="The models could not be loaded" />}
@@ -246,15 +244,7 @@ export function RoleFormDialog({
               w={180}
               {...form.getInputProps('sortOrder')}
             />
-            <Select
-              label="Library folder"
-              data={folders}
-              allowDeselect={false}
-              searchable
-              w={240}
-              comboboxProps={{ withinPortal: true }}
-              {...form.getInputProps('folder')}
-            />
+            <SelectField label="Library folder" data={folders} searchable w={240} {...form.getInputProps('folder')} />
           </Group>
           <Switch
             label="Default role"
@@ -268,15 +258,13 @@ export function RoleFormDialog({
             disabled={!!role?.disabledAt && !role.isDefault}
             {...form.getInputProps('isDefault', { type: 'checkbox' })}
           />
-          <DialogError error={error} title={role ? 'Not saved' : 'Not created'} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={pending}>
-              {role ? 'Save role' : 'Create role'}
-            </Button>
-          </Group>
+          <DialogFooter
+            label={role ? 'Save role' : 'Create role'}
+            pending={pending}
+            error={error}
+            errorTitle={role ? 'Not saved' : 'Not created'}
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,6 +1,6 @@
-import { Button, Group, Modal, MultiSelect, Stack, Text } from '@mantine/core';
+import { Modal, MultiSelect, Stack, Text } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
-import { DialogError, useDialogAction } from '../../../components/dialog-action';
+import { DialogFooter, useDialogAction } from '../../../components/dialog-action';
 import { QueryError } from '../../../components/query-error';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
@@ -69,15 +69,13 @@ export function RoleSkillsDialog({
           <Text size="xs" c="dimmed">
             A disabled skill stays bound; the runtime skips it while it is disabled.
           </Text>
-          <DialogError error={error} title="Skills not saved" />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={pending}>
-              Save skills
-            </Button>
-          </Group>
+          <DialogFooter
+            label="Save skills"
+            pending={pending}
+            error={error}
+            errorTitle="Skills not saved"
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,5 +1,5 @@
 import { formatCount } from '../../../lib/units';
-import { Button, Code, Group, Loader, Modal, NativeSelect, Stack, Text } from '@mantine/core';
+import { Button, Code, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { QueryError } from '../../../components/query-error';
@@ -7,6 +7,7 @@ import { ScrollRegion } from '../../../components/scroll-region';
 import { useOrg } from '../../../lib/authorization';
 import { useAgentSkillFiles } from '../api/get-agent-skill-files';
 import type { Skill } from './library-tree';
+import { SelectField } from '../../../components/select-field';
 
 const bytes = (s: string) => new TextEncoder().encode(s).length;
 
@@ -40,10 +41,10 @@ export function SkillFilesDialog({ skill, onClose }: { skill: Skill | null; onCl
         {files.isError && <QueryError error={files.error} title="The files could not be loaded" />}
         {shown && (
           <>
-            <NativeSelect
+            <SelectField
               label={`File (${list.length})`}
               value={shown.path}
-              onChange={(e) => setPath(e.currentTarget.value)}
+              onChange={setPath}
               data={list.map((f) => ({ value: f.path, label: `${f.path} · ${formatCount(bytes(f.content))} B` }))}
             />
             <ScrollRegion label={`Content of ${shown.path}`} style={{ maxHeight: small ? '60vh' : '55vh' }}>

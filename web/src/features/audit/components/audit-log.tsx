@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Code, Group, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Code, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { Fragment, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { QueryError } from '../../../components/query-error';
@@ -8,6 +8,7 @@ import { formatDateTime } from '../../../lib/format';
 import { type AuditFilters, useAuditEvents } from '../api/audit-events';
 import { AUDIT_ACTIONS } from '../actions';
 import { fieldChanges } from './changes';
+import { SelectField } from '../../../components/select-field';
 
 type AuditEvent = Schemas['AuditEvent'];
 
@@ -142,7 +143,7 @@ function Filters() {
       }}
     >
       <Group align="flex-end" wrap="wrap">
-        <Select
+        <SelectField
           label="Action"
           placeholder="Any"
           searchable
@@ -153,7 +154,7 @@ function Filters() {
           onChange={(value) => set({ action: value })}
           w={260}
         />
-        <Select
+        <SelectField
           label="Target type"
           placeholder="Any"
           clearable

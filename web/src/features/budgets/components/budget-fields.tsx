@@ -1,7 +1,8 @@
-import { NativeSelect, NumberInput, SimpleGrid, TextInput } from '@mantine/core';
+import { NumberInput, SimpleGrid, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useMemo } from 'react';
 import type { Schemas } from '../../../lib/api-client';
+import { SelectField } from '../../../components/select-field';
 import { useOrg } from '../../../lib/authorization';
 import { folderPath } from '../../../lib/folder-tree';
 import { useExplorer } from '../../projects/api/get-explorer';
@@ -68,7 +69,7 @@ export function BudgetFields({ form }: { form: UseFormReturnType<BudgetFormValue
     <>
       <TextInput label="Name" placeholder="Platform team, monthly" {...form.getInputProps('name')} />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <NativeSelect
+        <SelectField
           label="Covers"
           data={[
             { value: 'organization', label: 'The whole organization' },
@@ -76,19 +77,21 @@ export function BudgetFields({ form }: { form: UseFormReturnType<BudgetFormValue
             { value: 'project', label: 'One project' },
           ]}
           {...form.getInputProps('scopeType')}
-          onChange={(e) => {
-            form.setFieldValue('scopeType', e.currentTarget.value as BudgetFormValues['scopeType']);
+          onChange={(scopeType) => {
+            form.setFieldValue('scopeType', scopeType);
             form.setFieldValue('scopeId', '');
           }}
         />
         {values.scopeType !== 'organization' && (
-          <NativeSelect
+          <SelectField
             label={values.scopeType === 'folder' ? 'Folder' : 'Project'}
-            data={[{ value: '', label: explorer.isPending ? 'Loading…' : `Choose a ${values.scopeType}` }, ...targets]}
+            placeholder={explorer.isPending ? 'Loading…' : `Choose a ${values.scopeType}`}
+            searchable
+            data={targets}
             {...form.getInputProps('scopeId')}
           />
         )}
-        <NativeSelect
+        <SelectField
           label="Measures"
           data={[
             { value: 'costUsd', label: 'Cost (USD)' },
@@ -104,7 +107,7 @@ export function BudgetFields({ form }: { form: UseFormReturnType<BudgetFormValue
           thousandSeparator=","
           {...form.getInputProps('amount')}
         />
-        <NativeSelect
+        <SelectField
           label="Period (UTC)"
           data={Object.entries(PERIOD_LABELS).map(([value, label]) => ({ value, label }))}
           {...form.getInputProps('period')}

@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { DialogFooter, useDialogAction } from '../../../components/dialog-action';
 import { errorMessage } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
@@ -58,36 +59,29 @@ export function CreateBudgetForm() {
 export function EditBudgetDialog({ budget, onClose }: { budget: Budget; onClose: () => void }) {
   const { org } = useOrg();
   const update = useUpdateBudget();
+  const { pending, error, run } = useDialogAction(true, onClose);
   const form = useForm<BudgetFormValues>({ initialValues: initialBudgetValues(budget), validate: budgetValidation });
   const submit = form.onSubmit((values) =>
-    update.mutate(
-      { params: { path: { orgSlug: org.slug, budgetId: budget.id } }, body: budgetBody(values) },
-      {
-        onSuccess: () => {
-          notifySuccess(`Budget ${values.name.trim()} saved`);
-          onClose();
-        },
-      },
-    ),
+    run(async () => {
+      await update.mutateAsync({
+        params: { path: { orgSlug: org.slug, budgetId: budget.id } },
+        body: budgetBody(values),
+      });
+      notifySuccess(`Budget ${values.name.trim()} saved`);
+    }),
   );
   return (
     <Modal opened onClose={onClose} title={`Edit ${budget.name}`} centered size="lg">
       <form onSubmit={submit}>
         <Stack gap="sm">
           <BudgetFields form={form} />
-          {update.isError && (
-            <Alert color="red" title="The budget was not saved" role="alert">
-              {errorMessage(update.error)}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              Save
-            </Button>
-          </Group>
+          <DialogFooter
+            label="Save"
+            pending={pending}
+            error={error}
+            errorTitle="The budget was not saved"
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

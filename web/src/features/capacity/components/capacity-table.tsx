@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Button,
-  Code,
-  Group,
-  List,
-  NativeSelect,
-  NumberInput,
-  Progress,
-  Stack,
-  Table,
-  Text,
-} from '@mantine/core';
+import { Alert, Button, Code, Group, List, NumberInput, Progress, Stack, Table, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { QueryError } from '../../../components/query-error';
 import { ScrollRegion } from '../../../components/scroll-region';
@@ -22,6 +10,7 @@ import { bestInputUnit, formatCount, formatQuantity, inputUnits, toBaseUnit } fr
 import { useCapacityPolicy } from '../api/get-capacity-policy';
 import { useUpdateCapacityPolicy } from '../api/update-capacity-policy';
 import { DIMENSIONS, type Dimension, reasonsByDimension } from '../dimensions';
+import { SelectField } from '../../../components/select-field';
 
 type Row = Schemas['CapacityDimensionRow'];
 
@@ -176,12 +165,13 @@ function DimensionRow({ row }: { row: Row }) {
                 }}
               />
               {units.length > 1 ? (
-                <NativeSelect
+                <SelectField
                   size="xs"
+                  w={80}
                   aria-label={`${info.label} unit`}
                   data={units.map((u) => u.unit)}
                   value={unit}
-                  onChange={(e) => setUnit(e.currentTarget.value)}
+                  onChange={setUnit}
                   disabled={save.isPending}
                 />
               ) : (

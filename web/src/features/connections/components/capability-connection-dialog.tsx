@@ -1,22 +1,11 @@
-import {
-  ActionIcon,
-  Button,
-  Fieldset,
-  Group,
-  Modal,
-  NativeSelect,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { ActionIcon, Button, Fieldset, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { DialogError } from '../../../components/dialog-action';
 import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { usePutCapabilityConnection } from '../api/put-capability-connection';
-import { SECRET_INPUT, SecretsNote, useSecretSubmit } from './connection-parts';
+import { SECRET_INPUT, SecretsFooter, useSecretSubmit } from './connection-parts';
+import { SelectField } from '../../../components/select-field';
 
 type Row = Schemas['CapabilityConnectionRow'];
 type Header = { key: number; name: string; value: string };
@@ -100,7 +89,7 @@ function CapabilityForm({ row, onClose }: { row: Row | null; onClose: () => void
           data-autofocus={row !== null || undefined}
           {...form.getInputProps('label')}
         />
-        <NativeSelect
+        <SelectField
           label="Kind"
           data={[
             { value: 'mcp', label: 'MCP server' },
@@ -162,16 +151,12 @@ function CapabilityForm({ row, onClose }: { row: Row | null; onClose: () => void
             </Group>
           </Stack>
         </Fieldset>
-        <SecretsNote failed={error !== null} />
-        <DialogError error={error} title="Not saved" />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={pending}>
-            {row === null ? 'Create connection' : 'Rotate'}
-          </Button>
-        </Group>
+        <SecretsFooter
+          label={row === null ? 'Create connection' : 'Rotate'}
+          pending={pending}
+          error={error}
+          onCancel={onClose}
+        />
       </Stack>
     </form>
   );

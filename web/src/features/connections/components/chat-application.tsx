@@ -16,14 +16,13 @@ import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { ConfirmAction } from '../../../components/confirm-action';
-import { DialogError } from '../../../components/dialog-action';
 import { QueryError } from '../../../components/query-error';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { useDisableChatApplication } from '../api/disable-chat-application';
 import { useChatApplication } from '../api/get-chat-application';
 import { usePutChatApplication } from '../api/put-chat-application';
-import { KeyIdText, SECRET_INPUT, SecretsNote, StatusBadge, useSecretSubmit, VersionText } from './connection-parts';
+import { KeyIdText, SECRET_INPUT, SecretsFooter, StatusBadge, useSecretSubmit, VersionText } from './connection-parts';
 
 function ChatApplicationForm({ creating, onClose }: { creating: boolean; onClose: () => void }) {
   const { org } = useOrg();
@@ -70,16 +69,7 @@ function ChatApplicationForm({ creating, onClose }: { creating: boolean; onClose
           {...form.getInputProps('verificationToken')}
         />
         <PasswordInput label="Encrypt key (optional)" {...SECRET_INPUT} {...form.getInputProps('encryptKey')} />
-        <SecretsNote failed={error !== null} />
-        <DialogError error={error} title="Not saved" />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={pending}>
-            {creating ? 'Connect' : 'Rotate'}
-          </Button>
-        </Group>
+        <SecretsFooter label={creating ? 'Connect' : 'Rotate'} pending={pending} error={error} onCancel={onClose} />
       </Stack>
     </form>
   );

@@ -1,6 +1,6 @@
 import { formatDateTime } from '../../../lib/format';
 import { Badge, Code, Text } from '@mantine/core';
-import { useDialogAction } from '../../../components/dialog-action';
+import { DialogFooter, useDialogAction } from '../../../components/dialog-action';
 import type { Schemas } from '../../../lib/api-client';
 
 // Filled badges in dark shades: their small bold text stays above 4.5:1 in both themes.
@@ -62,12 +62,32 @@ export function useSecretSubmit(opened: boolean, onClose: () => void) {
   return { pending, error, submit };
 }
 
-export function SecretsNote({ failed }: { failed: boolean }) {
+function SecretsNote({ failed }: { failed: boolean }) {
   return (
     <Text size="xs" c="dimmed">
       {failed
         ? 'Nothing was saved, and the secret fields were emptied: type the secrets again to retry.'
         : 'Secrets are sealed on the server and never shown again, here or anywhere else.'}
     </Text>
+  );
+}
+
+/** The end of a dialog that sends secrets: what happens to them, then the server's error, Cancel and the action. */
+export function SecretsFooter({
+  label,
+  pending,
+  error,
+  onCancel,
+}: {
+  label: string;
+  pending: boolean;
+  error: unknown;
+  onCancel: () => void;
+}) {
+  return (
+    <>
+      <SecretsNote failed={error !== null} />
+      <DialogFooter label={label} pending={pending} error={error} errorTitle="Not saved" onCancel={onCancel} />
+    </>
   );
 }

@@ -1,10 +1,9 @@
-import { Button, Group, Modal, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Modal, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { DialogError } from '../../../components/dialog-action';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { useRotateProviderConnection } from '../api/rotate-provider-connection';
-import { SECRET_INPUT, SecretsNote, useSecretSubmit } from './connection-parts';
+import { SECRET_INPUT, SecretsFooter, useSecretSubmit } from './connection-parts';
 
 const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -60,16 +59,12 @@ function ProviderForm({ providerId, onClose }: { providerId: string | null; onCl
         />
         <PasswordInput label="Auth token" required {...SECRET_INPUT} {...form.getInputProps('authToken')} />
         <PasswordInput label="Vendor API key (optional)" {...SECRET_INPUT} {...form.getInputProps('vendorApiKey')} />
-        <SecretsNote failed={error !== null} />
-        <DialogError error={error} title="Not saved" />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={pending}>
-            {providerId === null ? 'Create connection' : 'Rotate'}
-          </Button>
-        </Group>
+        <SecretsFooter
+          label={providerId === null ? 'Create connection' : 'Rotate'}
+          pending={pending}
+          error={error}
+          onCancel={onClose}
+        />
       </Stack>
     </form>
   );

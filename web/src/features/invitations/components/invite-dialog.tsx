@@ -8,7 +8,6 @@ import {
   Modal,
   MultiSelect,
   NumberInput,
-  Select,
   Stack,
   Text,
   TextInput,
@@ -16,6 +15,8 @@ import {
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
+import { DialogFooter } from '../../../components/dialog-action';
+import { SelectField } from '../../../components/select-field';
 import { errorMessage, type Schemas } from '../../../lib/api-client';
 import { assignableRoles, type OrgRole, useOrg } from '../../../lib/authorization';
 import { useTeams } from '../../teams/api/get-teams';
@@ -103,10 +104,9 @@ export function InviteButton() {
         ) : (
           <form onSubmit={submit}>
             <Stack>
-              <Select
+              <SelectField
                 label="Role"
                 data={assignableRoles(org.role)}
-                allowDeselect={false}
                 data-autofocus
                 {...form.getInputProps('role')}
               />
@@ -136,19 +136,13 @@ export function InviteButton() {
                 allowDecimal={false}
                 {...form.getInputProps('expiresInDays')}
               />
-              {create.isError && (
-                <Alert color="red" title="No invitation was made" role="alert">
-                  {errorMessage(create.error)}
-                </Alert>
-              )}
-              <Group justify="flex-end">
-                <Button variant="default" onClick={finish}>
-                  Cancel
-                </Button>
-                <Button type="submit" loading={create.isPending}>
-                  Create link
-                </Button>
-              </Group>
+              <DialogFooter
+                label="Create link"
+                pending={create.isPending}
+                error={create.error}
+                errorTitle="No invitation was made"
+                onCancel={finish}
+              />
             </Stack>
           </form>
         )}

@@ -1,5 +1,6 @@
-import { Alert, Button, Group, Paper, Select, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { SelectField } from '../../../components/select-field';
 import { errorMessage } from '../../../lib/api-client';
 import { assignableRoles, type OrgRole, useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
@@ -39,13 +40,7 @@ export function AddMemberForm() {
       <Group align="flex-end" wrap="wrap">
         <TextInput label="imOpenId" required {...form.getInputProps('imOpenId')} />
         <TextInput label="Display name (optional)" {...form.getInputProps('displayName')} />
-        <Select
-          label="Role"
-          data={assignableRoles(org.role)}
-          allowDeselect={false}
-          w={140}
-          {...form.getInputProps('role')}
-        />
+        <SelectField label="Role" data={assignableRoles(org.role)} w={140} {...form.getInputProps('role')} />
         <Button type="submit" loading={add.isPending}>
           Add member
         </Button>

@@ -1,22 +1,11 @@
 import { formatDate } from '../../../lib/format';
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Group,
-  Loader,
-  NativeSelect,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { Alert, Button, Checkbox, Group, Loader, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { memo, useDeferredValue, useMemo, useState } from 'react';
 import { BulkProgress, BulkSummary } from '../../../components/bulk-summary';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { QueryError } from '../../../components/query-error';
+import { SelectField } from '../../../components/select-field';
 import { type Column, VirtualTable } from '../../../components/virtual-table';
 import { errorCode, errorMessage, type Schemas } from '../../../lib/api-client';
 import { assignableRoles, canHandleOwners, type OrgRole, useOrg } from '../../../lib/authorization';
@@ -32,7 +21,9 @@ const LAST_OWNER_HELP =
   'An organization always keeps at least one active OWNER. ' +
   'Make another member an OWNER first, then change or revoke this one.';
 
-function RoleCell({ member }: { member: Member }) {
+// Memoized: a row's select is the costliest part of a row, and typing in the search or ticking a
+// row re-renders the table while the member behind each row is the same object.
+const RoleCell = memo(function RoleCell({ member }: { member: Member }) {
   const { org, me } = useOrg();
   const update = useUpdateMemberRole();
   const ownerOnly = member.role === 'OWNER' && !canHandleOwners(org.role);
@@ -40,15 +31,15 @@ function RoleCell({ member }: { member: Member }) {
   const data = choices.includes(member.role) ? choices : [member.role, ...choices];
   return (
     <Group gap="xs" wrap="nowrap">
-      <NativeSelect
+      <SelectField
         aria-label={`Role of ${member.displayName}`}
         size="xs"
+        w={110}
         value={member.role}
         data={data}
         disabled={ownerOnly || update.isPending}
         title={ownerOnly ? 'Only an OWNER can change the role of an OWNER (owner_required)' : undefined}
-        onChange={(event) => {
-          const role = event.currentTarget.value as OrgRole;
+        onChange={(role) => {
           update.mutate(
             { params: { path: { orgSlug: org.slug, userId: member.userId } }, body: { role } },
             {
@@ -72,7 +63,7 @@ function RoleCell({ member }: { member: Member }) {
       )}
     </Group>
   );
-}
+});
 
 function RevokeCell({ member }: { member: Member }) {
   const { org } = useOrg();
@@ -158,13 +149,7 @@ function MembersBulkBar({ selected, onDone }: { selected: Member[]; onDone: (uns
             <Text size="sm" fw={500}>
               {selected.length} selected
             </Text>
-            <NativeSelect
-              label="New role"
-              size="xs"
-              data={choices}
-              value={role}
-              onChange={(e) => setRole(e.currentTarget.value as OrgRole)}
-            />
+            <SelectField label="New role" size="xs" w={120} data={choices} value={role} onChange={setRole} />
             <Button size="xs" onClick={changeRole} loading={running} disabled={running}>
               Change role of {selected.length}
             </Button>

@@ -1,11 +1,12 @@
 import { formatDateTime } from '../../../lib/format';
-import { Group, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
+import { Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { QueryError } from '../../../components/query-error';
 import { type Column, VirtualTable } from '../../../components/virtual-table';
 import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { useProjectSessions } from '../api/get-project-sessions';
+import { SelectField } from '../../../components/select-field';
 
 type Session = Schemas['SessionSummary'];
 
@@ -46,13 +47,7 @@ export function ProjectSessions({ projectId }: { projectId: string }) {
           <Title order={2} size="h4">
             Sessions
           </Title>
-          <NativeSelect
-            label="Show at most"
-            data={SESSION_LIMITS}
-            value={limit}
-            onChange={(e) => setLimit(e.currentTarget.value)}
-            size="xs"
-          />
+          <SelectField label="Show at most" data={SESSION_LIMITS} value={limit} onChange={setLimit} size="xs" w={90} />
         </Group>
         {sessions.isError ? (
           <QueryError error={sessions.error} />

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { Schemas } from '../../../lib/api-client';
-import { errorBody, ORG_SLUG, renderInOrg } from '../../../test/render';
+import { errorBody, ORG_SLUG, pick, renderInOrg } from '../../../test/render';
 import { gate, server } from '../../../test/server';
 import { MANAGE_REQUIRED, TeamAccess } from './team-access';
 
@@ -113,7 +113,7 @@ describe('TeamAccess', () => {
     expect(grantButton()).toBeDisabled(); // nothing to grant yet
 
     await user.type(screen.getByRole('textbox', { name: 'Team slug' }), 'ops');
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Access' }), 'EDIT');
+    await pick(user, screen.getByRole('combobox', { name: 'Access' }), 'EDIT');
     expect(grantButton()).toBeEnabled();
     await user.click(grantButton());
 
@@ -130,7 +130,7 @@ describe('TeamAccess', () => {
 
     const rowAccess = await screen.findByRole('combobox', { name: 'Access of Core' });
     expect(rowAccess).toBeEnabled();
-    await user.selectOptions(rowAccess, 'MANAGE');
+    await pick(user, rowAccess, 'MANAGE');
     expect(await screen.findByText('Core now has MANAGE')).toBeInTheDocument();
     expect(calls.puts).toEqual([{ teamId: 'team-core', role: 'MANAGE' }]);
     await waitFor(() => expect(rowAccess).toHaveValue('MANAGE'));
@@ -179,7 +179,7 @@ describe('TeamAccess', () => {
     const { user } = renderInOrg(<TeamAccess project={project({ canManage: true, isOrgAdmin: false })} />);
 
     const rowAccess = await screen.findByRole('combobox', { name: 'Access of Core' });
-    await user.selectOptions(rowAccess, 'EDIT');
+    await pick(user, rowAccess, 'EDIT');
     await waitFor(() => expect(rowAccess).toBeDisabled());
 
     slow.open();
@@ -195,7 +195,7 @@ describe('TeamAccess', () => {
     const { user } = renderInOrg(<TeamAccess project={project({ canManage: true, isOrgAdmin: false })} />);
 
     await user.type(await screen.findByRole('textbox', { name: 'Team slug' }), 'opz');
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Access' }), 'MANAGE');
+    await pick(user, screen.getByRole('combobox', { name: 'Access' }), 'MANAGE');
     await user.click(grantButton());
 
     const alert = await screen.findByRole('alert');
@@ -216,7 +216,7 @@ describe('TeamAccess', () => {
     const { user } = renderInOrg(<TeamAccess project={project({ canManage: true, isOrgAdmin: false })} />);
 
     const rowAccess = await screen.findByRole('combobox', { name: 'Access of Core' });
-    await user.selectOptions(rowAccess, 'EDIT');
+    await pick(user, rowAccess, 'EDIT');
 
     expect(await screen.findByText('Access not changed')).toBeInTheDocument();
     expect(screen.getByText('Changing team access needs MANAGE on this project.')).toBeInTheDocument();

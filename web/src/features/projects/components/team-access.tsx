@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Button,
-  Code,
-  Group,
-  NativeSelect,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Code, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { MessageRow } from '../../../components/message-row';
@@ -24,6 +11,7 @@ import { useTeams } from '../../teams/api/get-teams';
 import { useDeleteTeamAccess } from '../api/delete-team-access';
 import { useTeamAccess } from '../api/get-team-access';
 import { usePutTeamAccess } from '../api/put-team-access';
+import { SelectField } from '../../../components/select-field';
 
 type GrantRole = Schemas['GrantRole'];
 const ROLES: GrantRole[] = ['READ', 'EDIT', 'MANAGE'];
@@ -75,7 +63,7 @@ function GrantForm({
     <form onSubmit={submit} aria-label="Grant a team access">
       <Group align="flex-end" wrap="wrap">
         {isAdmin ? (
-          <Select
+          <SelectField
             label="Team"
             placeholder="Type to search"
             searchable
@@ -98,13 +86,7 @@ function GrantForm({
             w={220}
           />
         )}
-        <NativeSelect
-          label="Access"
-          data={ROLES}
-          value={role}
-          onChange={(e) => setRole(e.currentTarget.value as GrantRole)}
-          disabled={disabled}
-        />
+        <SelectField label="Access" data={ROLES} value={role} onChange={setRole} disabled={disabled} w={120} />
         <Button type="submit" loading={put.isPending} disabled={disabled || !team}>
           Grant access
         </Button>
@@ -141,18 +123,19 @@ function AccessRow({
         </Text>
       </Table.Td>
       <Table.Td>
-        <NativeSelect
+        <SelectField
           size="xs"
+          w={110}
           aria-label={`Access of ${entry.teamName}`}
           data={ROLES}
           value={entry.role}
           disabled={disabled || put.isPending}
           title={disabled ? MANAGE_REQUIRED : undefined}
-          onChange={(e) =>
+          onChange={(role) =>
             put.mutate(
               {
                 params: { path: { orgSlug: org.slug, projectId: project.id } },
-                body: { teamId: entry.teamId, role: e.currentTarget.value as GrantRole },
+                body: { teamId: entry.teamId, role },
               },
               {
                 onSuccess: (g) => notifySuccess(`${g.teamName} now has ${g.role}`),

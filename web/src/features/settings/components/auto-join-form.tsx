@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Paper, Select, Stack, Switch, TagsInput, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Switch, TagsInput, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { QueryError } from '../../../components/query-error';
 import { errorMessage, type Schemas } from '../../../lib/api-client';
@@ -7,6 +7,7 @@ import { notifySuccess } from '../../../lib/notify';
 import { useSignInProviders } from '../../auth/api/get-sign-in-providers';
 import { useSettings } from '../api/get-settings';
 import { useUpdateSettings } from '../api/update-settings';
+import { SelectField } from '../../../components/select-field';
 
 type AutoJoin = Schemas['AutoJoin'];
 interface Draft {
@@ -91,7 +92,7 @@ export function AutoJoinForm() {
         />
         {draft.on && (
           <>
-            <Select
+            <SelectField
               label="Identity provider"
               placeholder={providers.isPending ? 'Loading providers…' : 'Choose a provider'}
               data={providerOptions}

@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
-import { errorMessage, type Schemas } from '../../../lib/api-client';
+import { DialogFooter, useDialogAction } from '../../../components/dialog-action';
+import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { useUpdateTeam } from '../api/update-team';
@@ -11,23 +12,19 @@ export function EditTeamButton({ team }: { team: Schemas['TeamRow'] }) {
   const { org } = useOrg();
   const [opened, { open, close }] = useDisclosure(false);
   const update = useUpdateTeam();
+  const { pending, error, run } = useDialogAction(opened, close);
   const form = useForm({
     initialValues: { name: team.name, description: team.description ?? '' },
     validate: { name: (v) => (v.trim() ? null : 'Enter a name') },
   });
   const submit = form.onSubmit((v) =>
-    update.mutate(
-      {
+    run(async () => {
+      const saved = await update.mutateAsync({
         params: { path: { orgSlug: org.slug, teamId: team.id } },
         body: { name: v.name.trim(), description: v.description.trim() || null },
-      },
-      {
-        onSuccess: (t) => {
-          notifySuccess(`Saved team ${t.name}`);
-          close();
-        },
-      },
-    ),
+      });
+      notifySuccess(`Saved team ${saved.name}`);
+    }),
   );
   return (
     <>
@@ -37,7 +34,6 @@ export function EditTeamButton({ team }: { team: Schemas['TeamRow'] }) {
         aria-label={`Edit ${team.name}`}
         onClick={() => {
           form.setValues({ name: team.name, description: team.description ?? '' });
-          update.reset();
           open();
         }}
       >
@@ -48,19 +44,7 @@ export function EditTeamButton({ team }: { team: Schemas['TeamRow'] }) {
           <Stack>
             <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
             <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
-            {update.isError && (
-              <Alert color="red" title="Not saved" role="alert">
-                {errorMessage(update.error)}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={update.isPending}>
-                Save
-              </Button>
-            </Group>
+            <DialogFooter label="Save" pending={pending} error={error} errorTitle="Not saved" onCancel={close} />
           </Stack>
         </form>
       </Modal>

@@ -1,5 +1,5 @@
 import { formatDate } from '../../../lib/format';
-import { Alert, Button, Group, Paper, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { QueryError } from '../../../components/query-error';
@@ -11,6 +11,7 @@ import { useMembers } from '../../members/api/get-members';
 import { useAddTeamMember } from '../api/add-team-member';
 import { useTeamMembers } from '../api/get-team-members';
 import { useRevokeTeamMember } from '../api/revoke-team-member';
+import { SelectField } from '../../../components/select-field';
 
 type Team = Schemas['TeamRow'];
 type TeamMember = Schemas['TeamMemberRow'];
@@ -64,7 +65,7 @@ function AddTeamMemberForm({ team, current }: { team: Team; current: ReadonlySet
         />
         <Group align="flex-end" wrap="wrap">
           {mode === 'member' ? (
-            <Select
+            <SelectField
               label="Organization member"
               placeholder={members.isPending ? 'Loading…' : 'Type to search'}
               searchable

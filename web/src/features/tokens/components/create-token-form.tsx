@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Paper,
-  SegmentedControl,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, Paper, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/api-client';
@@ -18,6 +6,7 @@ import { useOrg } from '../../../lib/authorization';
 import { useCreateToken } from '../api/tokens';
 import { type Access, AREAS, type Area, scopesOf } from './scopes';
 import { TokenCreatedDialog } from './token-created-dialog';
+import { SelectField } from '../../../components/select-field';
 
 const EXPIRY_DAYS = [
   { value: '30', label: '30 days' },
@@ -67,7 +56,7 @@ export function CreateTokenForm() {
       <Stack gap="sm">
         <Group align="flex-end" wrap="wrap">
           <TextInput label="Name" required placeholder="e.g. billing export" {...form.getInputProps('name')} />
-          <Select label="Expires" data={EXPIRY_DAYS} allowDeselect={false} w={200} {...form.getInputProps('expiry')} />
+          <SelectField label="Expires" data={EXPIRY_DAYS} w={200} {...form.getInputProps('expiry')} />
         </Group>
         <Table.ScrollContainer minWidth={420}>
           <Table striped aria-label="Scopes">

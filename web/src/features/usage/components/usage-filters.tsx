@@ -1,9 +1,10 @@
-import { Button, Group, NativeSelect, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useMemo, useState } from 'react';
 import type { Schemas } from '../../../lib/api-client';
 import { folderPath } from '../../../lib/folder-tree';
 import { buildProjectTree } from '../../projects/components/project-tree';
 import { isDay, matchPreset, PRESETS, presetRange, type UsageFilter } from './usage-filter';
+import { SelectField } from '../../../components/select-field';
 
 /**
  * The window (a preset, or two days typed or picked) and the folder. Every change goes to the URL
@@ -55,12 +56,13 @@ export function UsageFilters({
           ))}
         </Group>
         <CustomRange key={`${filter.from}|${filter.to}`} filter={filter} pending={pending} onChange={onChange} />
-        <NativeSelect
+        <SelectField
           label="Folder"
           description="A folder covers everything under it."
+          searchable
           data={folderOptions}
           value={filter.folderId ?? ''}
-          onChange={(e) => onChange({ ...filter, folderId: e.currentTarget.value || null })}
+          onChange={(folderId) => onChange({ ...filter, folderId: folderId || null })}
           maw={480}
         />
       </Stack>

@@ -1,4 +1,4 @@
-import { Box, Group, Loader, NativeSelect, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Box, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { useId, useMemo } from 'react';
 import { useLocation, useNavigation, useSearchParams } from 'react-router';
@@ -7,6 +7,7 @@ import { QueryError } from '../../../components/query-error';
 import { formatDate } from '../../../lib/format';
 import { tableWidth, WIDE_ONLY } from '../../../lib/narrow';
 import { ScrollRegion } from '../../../components/scroll-region';
+import { SelectField } from '../../../components/select-field';
 import { usageCsvHref } from '../api/csv-export';
 import { type SeriesQuery, useUsageSeries } from '../api/get-usage-series';
 import { CONTAIN, Cost } from './cost';
@@ -100,26 +101,26 @@ export function UsageSeries({
           )}
         </Group>
         <Group gap="sm" wrap="wrap" align="flex-end">
-          <NativeSelect
+          <SelectField
             label="Bucket"
             size="xs"
             data={BUCKETS}
             value={chosen.bucket}
-            onChange={(e) => setOption({ bucket: e.currentTarget.value as SeriesOptions['bucket'] })}
+            onChange={(value) => setOption({ bucket: value })}
           />
-          <NativeSelect
+          <SelectField
             label="Group by"
             size="xs"
             data={GROUPINGS}
             value={chosen.groupBy}
-            onChange={(e) => setOption({ groupBy: e.currentTarget.value as SeriesOptions['groupBy'] })}
+            onChange={(value) => setOption({ groupBy: value })}
           />
-          <NativeSelect
+          <SelectField
             label="Measure"
             size="xs"
             data={MEASURES}
             value={chosen.measure}
-            onChange={(e) => setOption({ measure: e.currentTarget.value as Measure })}
+            onChange={(value) => setOption({ measure: value })}
           />
         </Group>
         <Group gap="xs" role="status" aria-live="polite" mih={20}>

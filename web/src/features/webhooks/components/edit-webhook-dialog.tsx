@@ -1,6 +1,7 @@
-import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
+import { Modal, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { errorMessage, type Schemas } from '../../../lib/api-client';
+import { DialogFooter, useDialogAction } from '../../../components/dialog-action';
+import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { useUpdateWebhook } from '../api/webhooks';
@@ -10,42 +11,32 @@ import { WebhookFields, type WebhookFormValues, webhookValidation } from './webh
 export function EditWebhookDialog({ webhook, onClose }: { webhook: Schemas['Webhook']; onClose: () => void }) {
   const { org } = useOrg();
   const update = useUpdateWebhook();
+  const { pending, error, run } = useDialogAction(true, onClose);
   const form = useForm<WebhookFormValues>({
     initialValues: { url: webhook.url, description: webhook.description, events: webhook.events },
     validate: webhookValidation,
   });
   const submit = form.onSubmit((values) =>
-    update.mutate(
-      {
+    run(async () => {
+      await update.mutateAsync({
         params: { path: { orgSlug: org.slug, webhookId: webhook.id } },
         body: { url: values.url.trim(), description: values.description.trim(), events: values.events },
-      },
-      {
-        onSuccess: () => {
-          notifySuccess('Endpoint saved');
-          onClose();
-        },
-      },
-    ),
+      });
+      notifySuccess('Endpoint saved');
+    }),
   );
   return (
     <Modal opened onClose={onClose} title="Edit endpoint" centered closeButtonProps={{ 'aria-label': 'Close' }}>
       <form onSubmit={submit}>
         <Stack gap="sm">
           <WebhookFields form={form} />
-          {update.isError && (
-            <Alert color="red" title="The endpoint was not saved" role="alert">
-              {errorMessage(update.error)}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              Save
-            </Button>
-          </Group>
+          <DialogFooter
+            label="Save"
+            pending={pending}
+            error={error}
+            errorTitle="The endpoint was not saved"
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>
