@@ -149,22 +149,25 @@ export class UsageService {
    * Returns how many of them already existed.
    */
   private async startSessions(trx: Executor, organizationId: string, met: TalliedSession[]): Promise<number> {
-    const existing = await this.usage.existingSessions(
-      trx,
-      met.map((s) => s.id),
-    );
-    for (const session of met) {
-      const found = existing.get(session.id);
-      if (found && (found.organization_id !== organizationId || found.project_id !== session.projectId)) {
-        throw new IngestError(`line ${session.line}: session ${session.id} already exists for another project`);
+    const sessionsIn = async (sessions: TalliedSession[]) => {
+      const found = await this.usage.existingSessions(
+        trx,
+        sessions.map((s) => s.id),
+      );
+      for (const session of sessions) {
+        const stored = found.get(session.id);
+        if (stored && (stored.organization_id !== organizationId || stored.project_id !== session.projectId)) {
+          throw new IngestError(`line ${session.line}: session ${session.id} already exists for another project`);
+        }
       }
-    }
-    await this.usage.insertSessions(
-      trx,
-      organizationId,
-      met.filter((s) => !existing.has(s.id)),
-    );
-    return existing.size;
+      return found;
+    };
+    const existing = await sessionsIn(met);
+    const fresh = met.filter((s) => !existing.has(s.id));
+    const takenFirst = new Set(await this.usage.insertSessions(trx, organizationId, fresh));
+    // A concurrent ingest that started one of them first must have started it in the same project.
+    if (takenFirst.size > 0) await sessionsIn(fresh.filter((s) => takenFirst.has(s.id)));
+    return existing.size + takenFirst.size;
   }
 
   /** Per-project totals of runs in [from, to) — optionally only under a folder — and their sums. */

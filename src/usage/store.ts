@@ -205,26 +205,35 @@ export class UsageStore {
   /**
    * Creates sessions an ingest sees for the first time, before their first runs are written
    * (every run refers to its session). They start empty — no runs, no title — at their first
-   * run's time, and `widenSessions` gives them what the whole file says.
+   * run's time, and `widenSessions` gives them what the whole file says. Answers the ids another
+   * transaction stored first (a concurrent ingest naming the same new session), left as they are.
    */
-  async insertSessions(trx: Executor, organizationId: string, sessions: SessionActivity[]): Promise<void> {
+  async insertSessions(trx: Executor, organizationId: string, sessions: SessionActivity[]): Promise<string[]> {
+    const takenFirst: string[] = [];
     for (const chunk of chunks(sessions, INSERT_CHUNK)) {
-      await trx('agent_sessions').insert(
-        chunk.map((s) => ({
-          id: s.id,
-          organization_id: organizationId,
-          project_id: s.projectId,
-          provider: s.provider,
-          role_id: s.roleId,
-          model: s.model,
-          title: null,
-          run_count: 0,
-          created_at: s.firstAt,
-          updated_at: s.lastAt,
-          archived_at: null,
-        })),
-      );
+      const inserted: { id: string }[] = await trx('agent_sessions')
+        .insert(
+          chunk.map((s) => ({
+            id: s.id,
+            organization_id: organizationId,
+            project_id: s.projectId,
+            provider: s.provider,
+            role_id: s.roleId,
+            model: s.model,
+            title: null,
+            run_count: 0,
+            created_at: s.firstAt,
+            updated_at: s.lastAt,
+            archived_at: null,
+          })),
+        )
+        .onConflict('id')
+        .ignore()
+        .returning('id');
+      const ids = new Set(inserted.map((row) => row.id));
+      for (const s of chunk) if (!ids.has(s.id)) takenFirst.push(s.id);
     }
+    return takenFirst;
   }
 
   /**
