@@ -5,8 +5,10 @@ import type { TargetDefinition } from '../lib/targets.js';
 /**
  * Issue 40's usage reads, answered from the daily rollups, timed in process (service calls, no
  * HTTP): the whole-organization report and breakdown, and the report of the last thirty days of
- * runs (edges inside a day, so both the rollups and the raw edge rows are read). Their targets,
- * with the figures the issue gives from before the rollups, are ROLLUP_TARGETS.
+ * runs (edges inside a day, so both the rollups and the raw edge rows are read), and a 90-day daily
+ * series grouped by model; then the server's RSS growth while the whole-organization report is
+ * downloaded as CSV over HTTP. Their targets, with the figures the issue gives from before the
+ * rollups, are ROLLUP_TARGETS.
  */
 
 const ENGINES = ['sqlite', 'postgresql'] as const;
@@ -29,7 +31,15 @@ export const ROLLUP_TARGETS: readonly TargetDefinition[] = ENGINES.flatMap((engi
     read('report', 'whole-organization usage report, median', 50),
     read('breakdown', 'whole-organization breakdown, median [1,220 ms before rollups on SQLite]', 50),
     read('month', 'one month of usage, median [420 ms before rollups]', 20),
-    // Series and CSV export targets (90-day series by model ≤ 50 ms, CSV RSS ≤ 20 MB) go here.
+    read('series', '90-day daily series grouped by model, median [no series before]', 50),
+    {
+      id: `rollups.csv-rss.${engine}`,
+      label: `server RSS growth over five CSV downloads of the whole-organization report on ${on}`,
+      unit: 'MB',
+      kind: 'max',
+      limit: 20,
+      measuredBy,
+    },
     {
       id: `rollups.ingest.${engine}`,
       label: `ingest with rollups kept on ${on} [${engine === 'sqlite' ? '~60k' : '~57k'} runs/s before]`,
@@ -45,6 +55,7 @@ export interface RollupReadFigures {
   reportMs: number;
   breakdownMs: number;
   monthMs: number;
+  seriesMs: number;
   month: { from: string; to: string };
 }
 
@@ -74,8 +85,33 @@ export async function measureRollupReads(db: Knex, services: Services, organizat
     reportMs: await timed(() => services.usage.report(organizationId, {})),
     breakdownMs: await timed(() => services.usage.breakdown(organizationId, {})),
     monthMs: await timed(() => services.usage.report(organizationId, { from, to })),
+    seriesMs: await timed(() =>
+      services.usageSeries.get(organizationId, {
+        from: new Date(Date.parse(to) - 3 * MONTH_MS).toISOString(),
+        to,
+        bucket: 'day',
+        groupBy: 'model',
+      }),
+    ),
     month: { from, to },
   };
-  // Series and CSV export rows are measured here.
   return figures;
+}
+
+/**
+ * How far this process's RSS (the server runs in it; the client is a process of its own) rises
+ * above where it stood while `download` runs five times, sampled every 5 ms; in MB.
+ */
+export async function measureRssGrowth(download: () => Promise<void>): Promise<number> {
+  const before = process.memoryUsage.rss();
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 5);
+  try {
+    for (let i = 0; i < 5; i += 1) await download();
+  } finally {
+    clearInterval(sampler);
+  }
+  return (Math.max(peak, process.memoryUsage.rss()) - before) / 1_000_000;
 }

@@ -70,7 +70,8 @@ import {
 } from '../lib/usage-report.js';
 import { type Answer, HeldResources, getJson, listenInProcess, login, readJson } from '../lib/in-process.js';
 import { recordCaseReport, recordTarget } from '../lib/targets.js';
-import { measureRollupReads } from './usage-rollups.js';
+import { measureRollupReads, measureRssGrowth } from './usage-rollups.js';
+import { rebuildRollups } from '../../src/usage/rollups.js';
 import type { BenchCase } from './case.js';
 import type { UsageRowRecord } from '../../src/usage/store.js';
 
@@ -329,6 +330,18 @@ async function run(): Promise<number> {
     rollupReads.monthMs,
     `${rollupReads.month.from} to ${rollupReads.month.to}, ${inProcess}`,
   );
+  recordTarget(`rollups.series.${scratch.engine}`, rollupReads.seriesMs, `by model, ${inProcess}`);
+  let csvRows = 0;
+  const csvGrowth = await measureRssGrowth(async () => {
+    const answer = await read(`${base}/usage?format=csv`, cookie);
+    if (answer.status !== 200) throw new Error(`the report's CSV answered ${answer.status}`);
+    csvRows = answer.text.split('\r\n').filter(Boolean).length - 1;
+  });
+  recordTarget(
+    `rollups.csv-rss.${scratch.engine}`,
+    csvGrowth,
+    `${csvRows.toLocaleString('en-US')} rows a download, five downloads${scaleNote}`,
+  );
   recordCaseReport(`usage-${scratch.engine}`, report);
   const file = resultsFile(scratch.engine);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -388,10 +401,12 @@ async function measureVariant(
   // The raw side of the ratio is the exact statement the app runs on runs for this report (captured
   // from one service call), not a hand-written equivalent: the ratio is then the app's own overhead.
   const appReads = (await captureQueries(db, () => services.usage.report(seed.org.id, spec.query))).filter(
-    (q) => isRead(q) && /\bruns\b/.test(q.sql),
+    (q) => isRead(q) && /\b(runs|usage_run_days)\b/.test(q.sql),
   );
   if (appReads.length !== 1)
-    throw new Error(`the ${spec.variant} report ran ${appReads.length} statements on runs, expected exactly one`);
+    throw new Error(
+      `the ${spec.variant} report ran ${appReads.length} statements on runs and their rollups, expected exactly one`,
+    );
   // knex reports PostgreSQL statements with $n placeholders; raw() wants positional ? back.
   const appStatement: Statement = {
     sql: appReads[0]!.sql.replace(/\$\d+/g, '?'),
@@ -610,6 +625,12 @@ async function measureBreakdown(
   const insertMs = performance.now() - started;
   const factRows = Number(rowsOf<{ n: number | string }>(await db.raw('select count(*) as n from run_facts'))[0]?.n);
   process.stdout.write(`${factRows.toLocaleString('en-US')} facts in ${(insertMs / 1000).toFixed(1)} s\n`);
+  // The facts went in by SQL, not through the ingest: their daily rollups are built as
+  // `hub usage rebuild-rollups` builds them.
+  const rebuildStarted = performance.now();
+  await rebuildRollups(db, orgId);
+  if (analyzed) await db.raw('analyze usage_fact_days');
+  process.stdout.write(`  rollups rebuilt in ${((performance.now() - rebuildStarted) / 1000).toFixed(1)} s\n`);
 
   const folderProjects = `f.project_id in (select p.id from projects p where p.organization_id = ? and p.folder_id in (
     with recursive sub(id) as (select id from folders where organization_id = ? and id = ?
