@@ -97,9 +97,12 @@ test('an admin invites by link; another person signs in from it and lands with t
   await page.goto(`/o/${ORG}/audit`);
   const events = page.getByRole('table', { name: 'Audit events' });
   await expect(events.getByRole('row').nth(1).getByText('acceptInvitation')).toBeVisible();
-  await expect(events.getByRole('row').nth(1).getByText('Ivy Invitee')).toBeVisible();
+  await expect(events.getByRole('row').nth(1).getByRole('button', { name: 'Ivy Invitee', exact: true })).toBeVisible();
+  await expect(events.getByRole('row').nth(1)).toContainText(
+    'Ivy Invitee accepted ivy@example.com and joined as ADMIN',
+  );
   await expect(events.getByRole('row').nth(2).getByText('createInvitation')).toBeVisible();
-  await expect(events.getByRole('row').nth(2).getByText('Oscar Owner')).toBeVisible();
+  await expect(events.getByRole('row').nth(2).getByRole('button', { name: 'Oscar Owner', exact: true })).toBeVisible();
 
   // The same link again: used.
   await ivy.goto(new URL(url).pathname);
