@@ -1,5 +1,5 @@
-import { once } from 'node:events';
 import type { Request, Response } from 'express';
+import { drained } from '../http/drained.js';
 import type { AuditLog } from './log.js';
 import { auditEventProjection } from './projection.js';
 import type { AuditFilters } from './store.js';
@@ -37,7 +37,7 @@ export async function streamExport(
       const page = await auditLog.list(organizationId, filters, { limit: EXPORT_PAGE, cursor });
       const lines = page.items.map((row) => `${JSON.stringify(auditEventProjection.toApi(row))}\n`).join('');
       if (res.destroyed) return;
-      if (lines && !res.write(lines)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      if (lines && !res.write(lines) && !(await drained(res))) return;
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
     res.end();

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { drained } from './drained.js';
 
 /** A CSV cell: text is quoted, a number is written as it is, null is an empty field. */
 export type CsvCell = string | number | null;
@@ -65,20 +66,4 @@ export async function sendCsv(res: Response, filename: string, table: CsvTable):
     }
   }
   res.end(chunk);
-}
-
-/** Resolves true when the response can take more, false when the connection closed first. */
-function drained(res: Response): Promise<boolean> {
-  if (res.destroyed) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const done = (more: boolean) => () => {
-      res.off('drain', onDrain);
-      res.off('close', onClose);
-      resolve(more);
-    };
-    const onDrain = done(true);
-    const onClose = done(false);
-    res.once('drain', onDrain);
-    res.once('close', onClose);
-  });
 }
