@@ -71,6 +71,7 @@ import {
 import { type Answer, HeldResources, getJson, listenInProcess, login, readJson } from '../lib/in-process.js';
 import { recordCaseReport, recordTarget } from '../lib/targets.js';
 import { measureRollupReads, measureRssGrowth } from './usage-rollups.js';
+import { FACT_LEVELS, RUN_LEVELS } from '../../src/usage/rollup-levels.js';
 import { rebuildRollups } from '../../src/usage/rollups.js';
 import type { BenchCase } from './case.js';
 import type { UsageRowRecord } from '../../src/usage/store.js';
@@ -401,7 +402,7 @@ async function measureVariant(
   // The raw side of the ratio is the exact statement the app runs on runs for this report (captured
   // from one service call), not a hand-written equivalent: the ratio is then the app's own overhead.
   const appReads = (await captureQueries(db, () => services.usage.report(seed.org.id, spec.query))).filter(
-    (q) => isRead(q) && /\b(runs|usage_run_days)\b/.test(q.sql),
+    (q) => isRead(q) && /\b(runs|usage_run_\w+)\b/.test(q.sql),
   );
   if (appReads.length !== 1)
     throw new Error(
@@ -629,7 +630,9 @@ async function measureBreakdown(
   // `hub usage rebuild-rollups` builds them.
   const rebuildStarted = performance.now();
   await rebuildRollups(db, orgId);
-  if (analyzed) await db.raw('analyze usage_fact_days');
+  if (analyzed) {
+    for (const level of [...RUN_LEVELS, ...FACT_LEVELS]) await db.raw(`analyze ${level.table}`);
+  }
   process.stdout.write(`  rollups rebuilt in ${((performance.now() - rebuildStarted) / 1000).toFixed(1)} s\n`);
 
   const folderProjects = `f.project_id in (select p.id from projects p where p.organization_id = ? and p.folder_id in (
@@ -685,7 +688,9 @@ async function measureBreakdown(
         problems.push(`${row.kind}: HTTP ${JSON.stringify(got)} vs raw ${JSON.stringify(row)}`);
       else if (
         (got.costUsd === null) !== (row.cost_usd === null) ||
-        Math.abs((got.costUsd ?? 0) - Number(row.cost_usd ?? 0)) > 1e-6 * Math.max(1, Number(row.cost_usd ?? 0))
+        // The app sums each fact's cost rounded to a micro-dollar (cost-micros.ts): at most half
+        // of one apart per fact from the raw float sum.
+        Math.abs((got.costUsd ?? 0) - Number(row.cost_usd ?? 0)) > 0.5e-6 * Number(row.fact_count) + 1e-9
       )
         problems.push(`${row.kind} costUsd ${got.costUsd} vs ${row.cost_usd}`);
     }

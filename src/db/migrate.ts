@@ -23,6 +23,7 @@ import * as clientRequestId from './migrations/20261128040000_client_request_id.
 import * as budgets from './migrations/20261128070000_budgets.js';
 import * as usageRollups from './migrations/20261128090000_usage_rollups.js';
 import * as auditReadable from './migrations/20261128100000_audit_readable.js';
+import * as usageNarrowRollups from './migrations/20261128120000_usage_narrow_rollups.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -52,6 +53,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261128070000_budgets': budgets,
   '20261128090000_usage_rollups': usageRollups,
   '20261128100000_audit_readable': auditReadable,
+  '20261128120000_usage_narrow_rollups': usageNarrowRollups,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

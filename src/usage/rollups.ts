@@ -3,80 +3,102 @@ import { isPostgres } from '../db/connect.js';
 import type { Executor } from '../db/unit-of-work.js';
 import type { FactRecord, RunRecord } from './store.js';
 import { costMicros, costMicrosSql } from './cost-micros.js';
+import {
+  dailyLevel,
+  FACT_LEVELS,
+  FACT_SUMS,
+  RUN_LEVELS,
+  RUN_SUMS,
+  type RollupLevel,
+  SESSION_KEYS,
+} from './rollup-levels.js';
 import { dayOf } from './window-split.js';
 
-/** A range of UTC days [fromDay, toDay) as YYYY-MM-DD. */
-export interface DayRange {
-  fromDay: string;
-  toDay: string;
+/**
+ * Recomputes an organization's rollups from its raw runs and facts: what the migrations build and
+ * `hub usage rebuild-rollups` repairs. The daily levels are summed from the raw rows (the
+ * provider, role and model are the session's), every other level from its family's daily one.
+ */
+export async function rebuildRollups(db: Executor | Knex, organizationId: string): Promise<void> {
+  await rebuildDailyRollups(db, organizationId);
+  await rebuildNarrowRollups(db, organizationId);
 }
 
-const ROLLUP_KEY = ['organization_id', 'day', 'project_id', 'provider', 'role_id', 'model'];
-const RUN_SUMS = ['run_count', 'runs_with_cost', 'input_tokens', 'output_tokens', 'cost_micros'];
-const FACT_SUMS = ['fact_count', 'facts_with_cost', 'quantity', 'cost_micros'];
+/** The daily levels of runs and facts, from the raw rows (all the first rollup migration built). */
+export async function rebuildDailyRollups(db: Executor | Knex, organizationId: string): Promise<void> {
+  const runDays = dailyLevel(RUN_LEVELS).table;
+  const factDays = dailyLevel(FACT_LEVELS).table;
+  await db(runDays).where('organization_id', organizationId).delete();
+  await db(factDays).where('organization_id', organizationId).delete();
+  const runs = db('runs as r')
+    .join('agent_sessions as s', 's.id', 'r.session_id')
+    .where('r.organization_id', organizationId)
+    .groupByRaw('substr(r.at, 1, 10)')
+    .groupBy('r.project_id', 's.provider', 's.role_id', 's.model')
+    .select(
+      db.raw('? as organization_id', [organizationId]),
+      db.raw('substr(r.at, 1, 10) as day'),
+      'r.project_id',
+      's.provider',
+      's.role_id',
+      's.model',
+      db.raw('count(*) as run_count'),
+      db.raw('count(r.cost_usd) as runs_with_cost'),
+      db.raw('coalesce(sum(r.input_tokens), 0) as input_tokens'),
+      db.raw('coalesce(sum(r.output_tokens), 0) as output_tokens'),
+      db.raw(`coalesce(sum(${costMicrosSql(db, 'r.cost_usd')}), 0) as cost_micros`),
+    );
+  await insertSelect(db, runDays, ['organization_id', 'day', 'project_id', ...SESSION_KEYS, ...RUN_SUMS], runs);
+  const facts = db('run_facts as f')
+    .join('runs as r', 'r.id', 'f.run_id')
+    .join('agent_sessions as s', 's.id', 'r.session_id')
+    .where('f.organization_id', organizationId)
+    .groupByRaw("substr(f.at, 1, 10), coalesce(f.capability_id, '')")
+    .groupBy('f.project_id', 's.provider', 's.role_id', 's.model', 'f.kind')
+    .select(
+      db.raw('? as organization_id', [organizationId]),
+      db.raw('substr(f.at, 1, 10) as day'),
+      'f.project_id',
+      's.provider',
+      's.role_id',
+      's.model',
+      'f.kind',
+      db.raw("coalesce(f.capability_id, '') as capability_id"),
+      db.raw('count(*) as fact_count'),
+      db.raw('count(f.cost_usd) as facts_with_cost'),
+      db.raw('coalesce(sum(f.quantity), 0) as quantity'),
+      db.raw(`coalesce(sum(${costMicrosSql(db, 'f.cost_usd')}), 0) as cost_micros`),
+    );
+  await insertSelect(
+    db,
+    factDays,
+    ['organization_id', 'day', 'project_id', ...SESSION_KEYS, 'kind', 'capability_id', ...FACT_SUMS],
+    facts,
+  );
+}
 
-/**
- * Recomputes an organization's daily rollups from its raw runs and facts, for the days in `days`
- * or for all of them: what the migration builds and `hub usage rebuild-rollups` repairs. The
- * provider, role and model are the session's.
- */
-export async function rebuildRollups(db: Executor | Knex, organizationId: string, days?: DayRange): Promise<void> {
-  const inDays = (q: Knex.QueryBuilder, column: string) => {
-    if (days) q.where(column, '>=', days.fromDay).where(column, '<', days.toDay);
-    return q;
-  };
-  const inTimes = (q: Knex.QueryBuilder, column: string) => {
-    if (days) q.where(column, '>=', `${days.fromDay}T00:00:00.000Z`).where(column, '<', `${days.toDay}T00:00:00.000Z`);
-    return q;
-  };
-  await inDays(db('usage_run_days').where('organization_id', organizationId), 'day').delete();
-  await inDays(db('usage_fact_days').where('organization_id', organizationId), 'day').delete();
-  const runs = inTimes(
-    db('runs as r')
-      .join('agent_sessions as s', 's.id', 'r.session_id')
-      .where('r.organization_id', organizationId)
-      .groupByRaw('substr(r.at, 1, 10)')
-      .groupBy('r.project_id', 's.provider', 's.role_id', 's.model')
-      .select(
-        db.raw('? as organization_id', [organizationId]),
-        db.raw('substr(r.at, 1, 10) as day'),
-        'r.project_id',
-        's.provider',
-        's.role_id',
-        's.model',
-        db.raw('count(*) as run_count'),
-        db.raw('count(r.cost_usd) as runs_with_cost'),
-        db.raw('coalesce(sum(r.input_tokens), 0) as input_tokens'),
-        db.raw('coalesce(sum(r.output_tokens), 0) as output_tokens'),
-        db.raw(`coalesce(sum(${costMicrosSql(db, 'r.cost_usd')}), 0) as cost_micros`),
-      ),
-    'r.at',
-  );
-  await insertSelect(db, 'usage_run_days', [...ROLLUP_KEY, ...RUN_SUMS], runs);
-  const facts = inTimes(
-    db('run_facts as f')
-      .join('runs as r', 'r.id', 'f.run_id')
-      .join('agent_sessions as s', 's.id', 'r.session_id')
-      .where('f.organization_id', organizationId)
-      .groupByRaw("substr(f.at, 1, 10), coalesce(f.capability_id, '')")
-      .groupBy('f.project_id', 's.provider', 's.role_id', 's.model', 'f.kind')
-      .select(
-        db.raw('? as organization_id', [organizationId]),
-        db.raw('substr(f.at, 1, 10) as day'),
-        'f.project_id',
-        's.provider',
-        's.role_id',
-        's.model',
-        'f.kind',
-        db.raw("coalesce(f.capability_id, '') as capability_id"),
-        db.raw('count(*) as fact_count'),
-        db.raw('count(f.cost_usd) as facts_with_cost'),
-        db.raw('coalesce(sum(f.quantity), 0) as quantity'),
-        db.raw(`coalesce(sum(${costMicrosSql(db, 'f.cost_usd')}), 0) as cost_micros`),
-      ),
-    'f.at',
-  );
-  await insertSelect(db, 'usage_fact_days', [...ROLLUP_KEY, 'kind', 'capability_id', ...FACT_SUMS], facts);
+/** Every level but the daily ones, summed from its family's daily level. */
+export async function rebuildNarrowRollups(db: Executor | Knex, organizationId: string): Promise<void> {
+  for (const [levels, sums] of [
+    [RUN_LEVELS, RUN_SUMS],
+    [FACT_LEVELS, FACT_SUMS],
+  ] as const) {
+    const daily = dailyLevel(levels);
+    for (const level of levels.filter((l) => l !== daily)) {
+      await db(level.table).where('organization_id', organizationId).delete();
+      const period = level.grain === 'month' ? 'substr(d.day, 1, 7)' : 'd.day';
+      const select = db(`${daily.table} as d`)
+        .where('d.organization_id', organizationId)
+        .groupByRaw([period, ...level.keys.map((k) => `d.${k}`)].join(', '))
+        .select(
+          db.raw('? as organization_id', [organizationId]),
+          db.raw(`${period} as ${level.grain}`),
+          ...level.keys.map((k) => `d.${k}`),
+          ...sums.map((m) => db.raw(`sum(d.${m}) as ${m}`)),
+        );
+      await insertSelect(db, level.table, ['organization_id', level.grain, ...level.keys, ...sums], select);
+    }
+  }
 }
 
 /** `insert into table (columns) select …`, the columns named in the select's order. */
@@ -123,16 +145,25 @@ export class RollupTally {
     }
   }
 
+  /** Adds the tallies to every level of the rollups, a statement per level and 5,000 tallies. */
   async write(trx: Executor, organizationId: string): Promise<void> {
     const pg = isPostgres(trx);
-    const runs = upsertSql(pg, 'usage_run_days', RUN_SUMS, [], ['input_tokens', 'output_tokens']);
-    const facts = upsertSql(pg, 'usage_fact_days', FACT_SUMS, ['kind', 'capability_id'], ['quantity']);
-    for (const [sql, tallies] of [
-      [runs, [...this.runs.values()]],
-      [facts, [...this.facts.values()]],
-    ] as const) {
+    const families = [
+      { levels: RUN_LEVELS, sums: RUN_SUMS, extraKey: [], amounts: 2, tallies: [...this.runs.values()] },
+      {
+        levels: FACT_LEVELS,
+        sums: FACT_SUMS,
+        extraKey: ['kind', 'capability_id'],
+        amounts: 1,
+        tallies: [...this.facts.values()],
+      },
+    ];
+    for (const { levels, sums, extraKey, amounts, tallies } of families) {
       for (let i = 0; i < tallies.length; i += UPSERT_CHUNK) {
-        await trx.raw(sql, [organizationId, JSON.stringify(tallies.slice(i, i + UPSERT_CHUNK))]);
+        const json = JSON.stringify(tallies.slice(i, i + UPSERT_CHUNK));
+        for (const level of levels) {
+          await trx.raw(upsertSql(pg, level, sums, extraKey, amounts), [organizationId, json]);
+        }
       }
     }
   }
@@ -161,11 +192,18 @@ function count(
 }
 
 /**
- * `insert … select … on conflict do update` adding a JSON array of tallies, joined to their
- * sessions and grouped by the rollup key, to a rollup table. `sums` name the table's count, count
- * with cost, the one or two amounts (`amounts`, from the tally's a and b) and cost_micros.
+ * `insert … select … on conflict do update` adding a JSON array of tallies, grouped by a level's
+ * day or month and keys, to that level's table; joined to their sessions when the level is keyed
+ * by what a session names. `sums` name the table's count, count with cost, its `amounts` amounts
+ * (from the tally's a and b) and cost_micros.
  */
-function upsertSql(pg: boolean, table: string, sums: string[], extraKey: string[], amounts: string[]): string {
+function upsertSql(
+  pg: boolean,
+  level: RollupLevel,
+  sums: readonly string[],
+  extraKey: string[],
+  amounts: number,
+): string {
   const fields = ['session_id', 'project_id', 'day', ...extraKey];
   const numbers = ['count', 'with_cost', 'a', 'b', 'cost_micros'];
   const source = pg
@@ -174,19 +212,24 @@ function upsertSql(pg: boolean, table: string, sums: string[], extraKey: string[
   const values = [
     'sum(v.count)',
     'sum(v.with_cost)',
-    ...amounts.map((_, i) => `sum(v.${i === 0 ? 'a' : 'b'})`),
+    'sum(v.a)',
+    ...(amounts === 2 ? ['sum(v.b)'] : []),
     'sum(v.cost_micros)',
   ];
-  const key = ['v.day', 'v.project_id', 's.provider', 's.role_id', 's.model', ...extraKey.map((k) => `v.${k}`)];
-  const columns = ['organization_id', 'day', 'project_id', 'provider', 'role_id', 'model', ...extraKey, ...sums];
-  const conflict = [...ROLLUP_KEY, ...extraKey];
+  const bySession = level.keys.some((k) => SESSION_KEYS.includes(k));
+  const key = [
+    level.grain === 'month' ? 'substr(v.day, 1, 7)' : 'v.day',
+    ...level.keys.map((k) => (SESSION_KEYS.includes(k) ? `s.${k}` : `v.${k}`)),
+  ];
+  const conflict = ['organization_id', level.grain, ...level.keys];
   // SQLite needs a WHERE before ON CONFLICT in an INSERT … SELECT, or it reads ON as a join's.
   const organization = pg ? '?::text' : '?';
   return (
-    `insert into ${table} (${columns.join(', ')}) ` +
+    `insert into ${level.table} (${[...conflict, ...sums].join(', ')}) ` +
     `select ${organization}, ${[...key, ...values].join(', ')} from ${source} ` +
-    `join agent_sessions s on s.id = v.session_id where true group by ${key.join(', ')} ` +
+    (bySession ? 'join agent_sessions s on s.id = v.session_id ' : '') +
+    `where true group by ${key.join(', ')} ` +
     `on conflict (${conflict.join(', ')}) do update set ` +
-    sums.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')
+    sums.map((c) => `${c} = ${level.table}.${c} + excluded.${c}`).join(', ')
   );
 }

@@ -4,7 +4,8 @@ import type { Knex } from 'knex';
 import type { Executor } from '../db/unit-of-work.js';
 import type { FolderTreeStore } from '../folder-tree/store.js';
 import { costMicrosSql } from './cost-micros.js';
-import { splitWindow } from './window-split.js';
+import { FACT_LEVELS, FACT_SUMS, levelFor, RUN_LEVELS, RUN_SUMS, type RollupLevel } from './rollup-levels.js';
+import { type PeriodRange, splitWindow } from './window-split.js';
 
 export interface RunRecord {
   id: string;
@@ -291,12 +292,12 @@ export class UsageStore {
    */
   runSums(db: Executor, params: FilterParams, keys: RunRollupKey[]): Knex.QueryBuilder | null {
     return this.windowSums(db, params, {
-      rollup: 'usage_run_days',
+      levels: RUN_LEVELS,
       raw: 'runs',
       keys,
       rawKey: (key) => RAW_RUN_KEY[key as RunRollupKey],
       joinSessions: keys.some((key) => RAW_RUN_KEY[key].startsWith('s.')),
-      measures: ['run_count', 'runs_with_cost', 'input_tokens', 'output_tokens', 'cost_micros'],
+      measures: RUN_SUMS,
       rawSums: (q) =>
         q.select(
           db.raw('count(*) as run_count'),
@@ -332,10 +333,10 @@ export class UsageStore {
 
   private factSums(db: Executor, params: FilterParams, keys: string[], capabilities: boolean) {
     return this.windowSums(db, params, {
-      rollup: 'usage_fact_days',
+      levels: FACT_LEVELS,
       raw: 'run_facts',
       keys,
-      measures: ['fact_count', 'facts_with_cost', 'quantity', 'cost_micros'],
+      measures: FACT_SUMS,
       only: capabilities ? { kind: 'capability' } : undefined,
       rawSums: (q) =>
         q.select(
@@ -348,18 +349,18 @@ export class UsageStore {
   }
 
   /**
-   * The sums of a window per `keys`: the rollup table's rows for the window's whole days and the
-   * raw table's rows for its partial edge days, added up in one statement; null when the window
-   * is empty.
+   * The sums of a window per `keys`: the rollups' rows for the window's whole months and days, at
+   * the narrowest level that has every key the read needs (rollup-levels.ts), and the raw table's
+   * rows for its partial edge days, added up in one statement; null when the window is empty.
    */
   private windowSums(
     db: Executor,
     params: FilterParams,
     of: {
-      rollup: string;
+      levels: readonly RollupLevel[];
       raw: string;
       keys: string[];
-      measures: string[];
+      measures: readonly string[];
       only?: Record<string, string> | undefined;
       /** A key's expression over the raw row `r` (and its session `s`), when not the column itself. */
       rawKey?: (key: string) => string;
@@ -367,7 +368,11 @@ export class UsageStore {
       rawSums: (q: Knex.QueryBuilder) => Knex.QueryBuilder;
     },
   ): Knex.QueryBuilder | null {
-    const split = splitWindow(params.from, params.to);
+    const scopedByProject = params.projectId !== undefined || params.folderId !== undefined;
+    const needed = [...of.keys, ...Object.keys(of.only ?? {}), ...(scopedByProject ? ['project_id'] : [])];
+    const monthly = levelFor(of.levels, 'month', needed);
+    const daily = levelFor(of.levels, 'day', needed)!;
+    const split = splitWindow(params.from, params.to, monthly !== null);
     const parts: Knex.QueryBuilder[] = [];
     const scoped = (table: string) => {
       const q = db(`${table} as r`).where('r.organization_id', params.organizationId);
@@ -375,13 +380,19 @@ export class UsageStore {
       this.applyScope(db, q, params);
       return q;
     };
-    const keyColumns = of.keys.map((k) => `r.${k}`);
-    if (split.days) {
-      const q = scoped(of.rollup).select(...keyColumns, ...of.measures.map((m) => `r.${m}`));
-      if (split.days.fromDay !== undefined) q.where('r.day', '>=', split.days.fromDay);
-      if (split.days.toDay !== undefined) q.where('r.day', '<', split.days.toDay);
-      parts.push(q);
-    }
+    const rollupRows = (level: RollupLevel, ranges: PeriodRange[]) =>
+      scoped(level.table)
+        .select(...of.keys.map((k) => `r.${k}`), ...of.measures.map((m) => `r.${m}`))
+        .where((any) => {
+          for (const range of ranges) {
+            any.orWhere((one) => {
+              if (range.from !== undefined) one.where(`r.${level.grain}`, '>=', range.from);
+              if (range.to !== undefined) one.where(`r.${level.grain}`, '<', range.to);
+            });
+          }
+        });
+    if (monthly && split.months) parts.push(rollupRows(monthly, [split.months]));
+    if (split.days.length > 0) parts.push(rollupRows(daily, split.days));
     if (split.edges.length > 0) {
       const q = scoped(of.raw).where((any) => {
         for (const edge of split.edges) {

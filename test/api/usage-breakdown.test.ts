@@ -219,7 +219,7 @@ describe('getUsageBreakdown', () => {
     },
   );
 
-  it('aggregates in SQL from the daily rollups: one statement per table, whatever the number of facts', async () => {
+  it('aggregates in SQL from the rollups: one statement per table, whatever the number of facts', async () => {
     const statements: string[] = [];
     const listener = (query: { sql: string }) => statements.push(query.sql);
     hub.services.db.on('query', listener);
@@ -228,9 +228,10 @@ describe('getUsageBreakdown', () => {
     } finally {
       hub.services.db.off('query', listener);
     }
-    // The whole history is whole days: the rollups answer it, and no statement reads raw facts.
-    expect(statements.filter((sql) => /run_facts/.test(sql))).toHaveLength(0);
-    const onFacts = statements.filter((sql) => /usage_fact_days/.test(sql));
+    // The whole history is whole months: the organization's monthly fact rollup answers it, and no
+    // statement reads raw facts or a daily level.
+    expect(statements.filter((sql) => /run_facts|usage_fact_days/.test(sql))).toHaveLength(0);
+    const onFacts = statements.filter((sql) => /usage_fact_org_months/.test(sql));
     expect(onFacts).toHaveLength(2);
     for (const sql of onFacts) expect(sql).toMatch(/group by/i);
   });

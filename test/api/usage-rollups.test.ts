@@ -14,9 +14,10 @@ import { TestHub } from '../support/test-hub.js';
 import { runLine, writeJsonl } from '../support/usage-runs.js';
 
 /**
- * The daily rollups answer exactly what summing the raw runs answers: random runs over a few
- * days, ingested in several files (so the rollups are added to), against random windows, folders
- * and projects; and `hub usage rebuild-rollups` repairs them.
+ * The rollups, every level of them, answer exactly what summing the raw runs answers: random runs
+ * over two months and a few days, ingested in several files (so the rollups are added to),
+ * against random windows (whole months, whole days and edges inside a day), folders and projects;
+ * and `hub usage rebuild-rollups` repairs them.
  */
 
 let hub: TestHub;
@@ -45,8 +46,9 @@ interface Run {
 }
 const runs: Run[] = [];
 
-const DAY0 = Date.parse('2026-03-01T00:00:00.000Z');
-const DAYS = 4;
+// From the last days of January to the first of April: February and March are whole months.
+const DAY0 = Date.parse('2026-01-30T00:00:00.000Z');
+const DAYS = 66;
 const HOUR = 3_600_000;
 
 /** A cost with more digits than a micro-dollar, or none. */
@@ -259,17 +261,25 @@ async function check(from: number | null, to: number | null, s: { folder?: strin
   expect(got.byCapability).toEqual(want.byCapability);
   // The series filters by folder, not by project.
   if (fromIso !== undefined && toIso !== undefined && projectId === undefined) {
-    await checkSeries(fromIso, toIso, folderId, scoped);
+    await checkSeries(fromIso, toIso, folderId, scoped, 'project');
+    await checkSeries(fromIso, toIso, folderId, scoped, 'model');
   }
 }
 
-/** The daily series by project over a window equals the raw runs summed per UTC day and project. */
-async function checkSeries(from: string, to: string, folderId: string | undefined, scoped: Set<string>) {
-  const series = await hub.services.usageSeries.get(org.id, { from, to, bucket: 'day', groupBy: 'project', folderId });
+/** The daily series over a window equals the raw runs summed per UTC day and project (or model). */
+async function checkSeries(
+  from: string,
+  to: string,
+  folderId: string | undefined,
+  scoped: Set<string>,
+  groupBy: 'project' | 'model',
+) {
+  const series = await hub.services.usageSeries.get(org.id, { from, to, bucket: 'day', groupBy, folderId });
   const byDay = new Map<string, Sums>();
   for (const r of runs) {
     if (scoped.has(r.projectId) && r.at >= from && r.at < to) {
-      add(byDay, `${r.at.slice(0, 10)} ${r.projectId}`, r.costUsd, r.inputTokens, r.outputTokens);
+      const group = groupBy === 'project' ? r.projectId : r.model;
+      add(byDay, `${r.at.slice(0, 10)} ${group}`, r.costUsd, r.inputTokens, r.outputTokens);
     }
   }
   const got = series.buckets
@@ -280,11 +290,21 @@ async function checkSeries(from: string, to: string, folderId: string | undefine
   expect(got).toEqual(want);
 }
 
-describe('usage daily rollups', () => {
+const FEBRUARY = Date.parse('2026-02-01T00:00:00.000Z');
+const MARCH = Date.parse('2026-03-01T00:00:00.000Z');
+const APRIL = Date.parse('2026-04-01T00:00:00.000Z');
+
+describe('usage rollups', () => {
   it('answer the report, the breakdown, the series and budget spend exactly as summing the raw runs', async () => {
-    // Whole days, edges inside a day, an empty window and the whole history, always among them.
+    // Whole months, whole days, edges inside a day, an empty window and the whole history, always among them.
     const day = (d: number) => DAY0 + d * 24 * HOUR;
     await check(null, null, {});
+    await check(FEBRUARY, MARCH, {});
+    await check(FEBRUARY, APRIL, { folder: 'research' });
+    await check(day(1), APRIL + 5 * HOUR, {});
+    await check(day(1) + 5 * HOUR, MARCH + 3 * 24 * HOUR + 7 * HOUR, { folder: 'deep' });
+    await check(null, MARCH, { project: 'beta' });
+    await check(MARCH - HOUR, null, {});
     await check(day(1), day(3), {});
     await check(day(1) + 5 * HOUR, day(3) + 7 * HOUR, { folder: 'research' });
     await check(day(2) + HOUR, day(2) + HOUR, {});
@@ -297,18 +317,25 @@ describe('usage daily rollups', () => {
 
   it('are repaired by hub usage rebuild-rollups, audited', async () => {
     const env = cliEnv(hub.database.dataDir, hub.database.databaseUrl);
-    const [row] = await hub.services.db('usage_run_days').where('organization_id', org.id).limit(1);
-    await hub.services
-      .db('usage_run_days')
-      .where({ organization_id: org.id, day: row.day, project_id: row.project_id, model: row.model })
-      .update({ run_count: 999_999, cost_micros: 1 });
+    // A corrupted row in each level is read by some answer, and the rebuild puts every one right.
+    const db = hub.services.db;
+    await db('usage_run_months').where('organization_id', org.id).update({ run_count: 999_999, cost_micros: 1 });
+    await db('usage_fact_org_months').where('organization_id', org.id).update({ fact_count: 0 });
+    await db('usage_fact_months').where('organization_id', org.id).update({ quantity: 7 });
+    await db('usage_run_days').where('organization_id', org.id).update({ input_tokens: 1 });
+    await db('usage_run_agent_days').where('organization_id', org.id).update({ output_tokens: 2 });
+    await db('usage_fact_days').where('organization_id', org.id).update({ facts_with_cost: 0 });
     await expect(check(null, null, {})).rejects.toThrow();
+    await expect(check(null, null, { folder: 'research' })).rejects.toThrow();
+    await expect(check(DAY0 + HOUR, APRIL + HOUR, {})).rejects.toThrow();
 
     const result = await runHub(['usage', 'rebuild-rollups', 'acme'], env);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('rebuilt the usage rollups of acme\n');
     await check(null, null, {});
+    await check(null, null, { folder: 'research' });
+    await check(DAY0 + HOUR, APRIL + HOUR, {});
     const events = await okBody(
       org.call('owner', 'listAuditEvents', { query: { action: 'hub.usage.rebuild-rollups' } }),
     );

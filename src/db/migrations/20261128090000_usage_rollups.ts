@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { rebuildRollups } from '../../usage/rollups.js';
+import { rebuildDailyRollups } from '../../usage/rollups.js';
 
 /**
  * Daily rollups of runs and facts per organization, project, UTC day and the session's provider,
@@ -40,7 +40,7 @@ export async function up(knex: Knex): Promise<void> {
     );
   });
   const orgs = await knex('organizations').select<{ id: string }[]>('id');
-  for (const { id } of orgs) await rebuildRollups(knex, id);
+  for (const { id } of orgs) await rebuildDailyRollups(knex, id);
 }
 
 export async function down(knex: Knex): Promise<void> {
