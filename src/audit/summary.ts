@@ -148,7 +148,7 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
 
   'hub.org.create': did('created', 'organization'),
   'hub.usage.ingest': (f) => `${f.who} loaded ${field(f.after, 'runs')} agent runs`,
-  'hub.usage.rebuild-rollups': (f) => `${f.who} rebuilt the daily usage rollups`,
+  'hub.usage.rebuild-rollups': (f) => `${f.who} rebuilt the usage rollups`,
   'hub.project.bind': (f) => `${f.who} bound chat ${field(f.after, 'chatId')} to project ${f.what}`,
   'hub.connection.platform': did('set the platform credentials of provider'),
   'hub.capacity.clear': (f) => `${f.who} lifted a capacity limit${changedDimensions(f)}`,

@@ -32,7 +32,7 @@ Commands:
                                            create an organization and its first OWNER (the avatar is the owner's)
   login-link <imOpenId>                    print a one-time login URL (valid 15 minutes)
   usage ingest <file.jsonl> --org <slug>   load agent runs, one JSON object per line (all or nothing)
-  usage rebuild-rollups <org>              recompute the organization's daily usage rollups from its raw runs
+  usage rebuild-rollups <org>              recompute the organization's usage rollups from its raw runs
   project bind <org> <projectId> <chatId>  bind a chat to a project (replacing the project's previous chat)
   connection platform <org> <providerId> --base-url U
                                            create or rotate a PLATFORM_MANAGED provider connection; the token comes
@@ -240,7 +240,7 @@ const commands: Record<string, Command> = {
   },
 };
 
-/** `hub usage rebuild-rollups <org>`: the organization's daily rollups recomputed from its raw runs. */
+/** `hub usage rebuild-rollups <org>`: every level of the organization's rollups recomputed from its raw runs. */
 async function rebuildUsageRollups(args: string[]): Promise<void> {
   const { positionals } = parseCommandArgs(args, {}, 1);
   const orgSlug = positionals[0]!;

@@ -17,7 +17,7 @@ export interface RollupLevel {
 }
 
 /** What a run's session names: the agent keys, read from `agent_sessions` when a tally is added. */
-export const SESSION_KEYS: readonly string[] = ['provider', 'role_id', 'model'];
+export const SESSION_KEYS = ['provider', 'role_id', 'model'] as const;
 
 export const RUN_LEVELS: readonly RollupLevel[] = [
   { table: 'usage_run_months', grain: 'month', keys: ['project_id'] },

@@ -38,7 +38,7 @@ const GROUP_KEY: Record<SeriesGroupBy, RunRollupKey> = {
 
 /**
  * The usage series' statements: the groups of a window, and the sums per bucket and group. Both
- * read the report's run sums per day (whole days from the daily rollups, the window's partial
+ * read the report's run sums per day (whole days from a daily rollup level, the window's partial
  * edge days from raw runs), so a series adds up to the report over the same window.
  */
 export class SeriesStore {

@@ -68,7 +68,7 @@ export class UsageService {
         let existingSessions = 0;
         const projects = new ProjectCheck(this.usage, trx, organizationId);
         let runs = 0;
-        // What the file adds to the daily rollups, written once its runs are.
+        // What the file adds to the rollups, written once its runs are.
         const rollups = new RollupTally();
         let batch: RunRecord[] = [];
         let facts: FactRecord[] = [];
@@ -128,7 +128,7 @@ export class UsageService {
   }
 
   /**
-   * Recomputes the organization's daily rollups from its raw runs and facts, in one transaction:
+   * Recomputes every level of the organization's rollups from its raw runs and facts, in one transaction:
    * the repair for rollups that no longer match them.
    */
   async rebuildRollups(organizationId: string): Promise<void> {

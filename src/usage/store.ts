@@ -271,8 +271,8 @@ export class UsageStore {
 
   /**
    * Per-project sums of the organization's runs in [from, to), optionally only for projects in a
-   * folder's subtree: whole days from the daily rollups, partial edge days from the raw runs
-   * (splitWindow), summed in one statement and joined to the organization's projects. The
+   * folder's subtree: whole months and days from the rollups, partial edge days from the raw runs
+   * (windowSums), summed in one statement and joined to the organization's projects. The
    * organization is named in the join: on PostgreSQL a run's project id compares bytewise
    * (migration 20261124000000) and projects.id in the database's collation.
    */
@@ -402,6 +402,12 @@ export class UsageStore {
           });
         }
       });
+      // The raw tables' covering indexes lead with (organization, project, time): naming the
+      // projects makes a time range across all of them one short range per project instead of a
+      // scan of the organization's whole history.
+      if (!scopedByProject) {
+        q.whereIn('r.project_id', db('projects').where('organization_id', params.organizationId).select('id'));
+      }
       if (of.joinSessions) q.join('agent_sessions as s', 's.id', 'r.session_id');
       const rawKeys = of.keys.map((k) => of.rawKey?.(k) ?? `r.${k}`);
       parts.push(

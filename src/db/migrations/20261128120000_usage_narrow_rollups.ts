@@ -1,58 +1,115 @@
 import type { Knex } from 'knex';
+import { isPostgres } from '../connect.js';
 import { rebuildNarrowRollups } from '../../usage/rollups.js';
+
+const RUN_SUMS = ['run_count', 'runs_with_cost', 'input_tokens', 'output_tokens', 'cost_micros'];
+const FACT_SUMS = ['fact_count', 'facts_with_cost', 'quantity', 'cost_micros'];
+
+/** Each rollup table's key columns, with their lengths, in the order of its primary key. */
+const TABLES: Record<string, { key: Array<[string, number]>; sums: string[] }> = {
+  usage_run_days: {
+    key: [
+      ['organization_id', 36],
+      ['day', 10],
+      ['project_id', 36],
+      ['provider', 64],
+      ['role_id', 64],
+      ['model', 200],
+    ],
+    sums: RUN_SUMS,
+  },
+  usage_run_agent_days: {
+    key: [
+      ['organization_id', 36],
+      ['day', 10],
+      ['provider', 64],
+      ['role_id', 64],
+      ['model', 200],
+    ],
+    sums: RUN_SUMS,
+  },
+  usage_run_months: {
+    key: [
+      ['organization_id', 36],
+      ['month', 7],
+      ['project_id', 36],
+    ],
+    sums: RUN_SUMS,
+  },
+  usage_fact_days: {
+    key: [
+      ['organization_id', 36],
+      ['day', 10],
+      ['project_id', 36],
+      ['provider', 64],
+      ['role_id', 64],
+      ['model', 200],
+      ['kind', 16],
+      ['capability_id', 63],
+    ],
+    sums: FACT_SUMS,
+  },
+  usage_fact_months: {
+    key: [
+      ['organization_id', 36],
+      ['month', 7],
+      ['project_id', 36],
+      ['kind', 16],
+      ['capability_id', 63],
+    ],
+    sums: FACT_SUMS,
+  },
+  usage_fact_org_months: {
+    key: [
+      ['organization_id', 36],
+      ['month', 7],
+      ['kind', 16],
+      ['capability_id', 63],
+    ],
+    sums: FACT_SUMS,
+  },
+};
+const DAILY = ['usage_run_days', 'usage_fact_days'];
 
 /**
  * The narrow levels of the usage rollups (src/usage/rollup-levels.ts): runs per project and UTC
- * month, runs per UTC day and agent (provider, role, model), facts per project, kind and
- * capability and UTC month, and facts per kind and capability and UTC month. A year's report or
- * breakdown then reads thousands of rows instead of the daily levels' hundreds of thousands.
- * Built here from the daily levels.
+ * month, runs per UTC day and agent (provider, role, model), facts per project, kind, capability
+ * and UTC month, and facts per kind, capability and UTC month. A year's report or breakdown then
+ * reads thousands of rows instead of the daily levels' hundreds of thousands. Built here from the
+ * daily levels.
+ *
+ * On SQLite every rollup table is stored WITHOUT ROWID, the daily ones rebuilt so: a rollup is
+ * read and upserted only by its primary key, which then holds the sums too, so a range of days
+ * is one ordered read instead of an index walk with a table lookup per row, and an upsert writes
+ * one b-tree instead of two.
  */
 export async function up(knex: Knex): Promise<void> {
-  const sums = (t: Knex.CreateTableBuilder, names: string[]) => {
-    for (const name of names) t.bigInteger(name).notNullable();
-  };
-  const runSums = ['run_count', 'runs_with_cost', 'input_tokens', 'output_tokens', 'cost_micros'];
-  const factSums = ['fact_count', 'facts_with_cost', 'quantity', 'cost_micros'];
-  await knex.schema.createTable('usage_run_months', (t) => {
-    t.string('organization_id', 36).notNullable();
-    t.string('month', 7).notNullable();
-    t.string('project_id', 36).notNullable();
-    sums(t, runSums);
-    t.primary(['organization_id', 'month', 'project_id'], 'usage_run_months_pkey');
-  });
-  await knex.schema.createTable('usage_run_agent_days', (t) => {
-    t.string('organization_id', 36).notNullable();
-    t.string('day', 10).notNullable();
-    t.string('provider', 64).notNullable();
-    t.string('role_id', 64).notNullable();
-    t.string('model', 200).notNullable();
-    sums(t, runSums);
-    t.primary(['organization_id', 'day', 'provider', 'role_id', 'model'], 'usage_run_agent_days_pkey');
-  });
-  await knex.schema.createTable('usage_fact_months', (t) => {
-    t.string('organization_id', 36).notNullable();
-    t.string('month', 7).notNullable();
-    t.string('project_id', 36).notNullable();
-    t.string('kind', 16).notNullable();
-    t.string('capability_id', 63).notNullable();
-    sums(t, factSums);
-    t.primary(['organization_id', 'month', 'project_id', 'kind', 'capability_id'], 'usage_fact_months_pkey');
-  });
-  await knex.schema.createTable('usage_fact_org_months', (t) => {
-    t.string('organization_id', 36).notNullable();
-    t.string('month', 7).notNullable();
-    t.string('kind', 16).notNullable();
-    t.string('capability_id', 63).notNullable();
-    sums(t, factSums);
-    t.primary(['organization_id', 'month', 'kind', 'capability_id'], 'usage_fact_org_months_pkey');
-  });
+  const sqlite = !isPostgres(knex);
+  for (const table of DAILY) {
+    if (sqlite) await knex.raw(`alter table ${table} rename to ${table}_rowid`);
+  }
+  for (const [table, { key, sums }] of Object.entries(TABLES)) {
+    if (!sqlite && DAILY.includes(table)) continue;
+    const columns = [
+      ...key.map(([name, length]) => `${name} varchar(${length}) not null`),
+      ...sums.map((s) => `${s} bigint not null`),
+    ];
+    const primary = `constraint ${table}_pkey primary key (${key.map(([name]) => name).join(', ')})`;
+    await knex.raw(`create table ${table} (${[...columns, primary].join(', ')})${sqlite ? ' without rowid' : ''}`);
+  }
+  if (sqlite) {
+    for (const table of DAILY) {
+      const { key, sums } = TABLES[table]!;
+      const columns = [...key.map(([name]) => name), ...sums].join(', ');
+      await knex.raw(`insert into ${table} (${columns}) select ${columns} from ${table}_rowid`);
+      await knex.raw(`drop table ${table}_rowid`);
+    }
+  }
   const orgs = await knex('organizations').select<{ id: string }[]>('id');
   for (const { id } of orgs) await rebuildNarrowRollups(knex, id);
 }
 
+/** Drops the narrow levels; the daily ones stay as they are. */
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['usage_fact_org_months', 'usage_fact_months', 'usage_run_agent_days', 'usage_run_months']) {
-    await knex.schema.dropTable(table);
-  }
+  for (const table of Object.keys(TABLES).filter((t) => !DAILY.includes(t))) await knex.schema.dropTable(table);
 }
