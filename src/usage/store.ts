@@ -380,28 +380,18 @@ export class UsageStore {
       this.applyScope(db, q, params);
       return q;
     };
-    const rollupRows = (level: RollupLevel, ranges: PeriodRange[]) =>
-      scoped(level.table)
-        .select(...of.keys.map((k) => `r.${k}`), ...of.measures.map((m) => `r.${m}`))
-        .where((any) => {
-          for (const range of ranges) {
-            any.orWhere((one) => {
-              if (range.from !== undefined) one.where(`r.${level.grain}`, '>=', range.from);
-              if (range.to !== undefined) one.where(`r.${level.grain}`, '<', range.to);
-            });
-          }
-        });
-    if (monthly && split.months) parts.push(rollupRows(monthly, [split.months]));
-    if (split.days.length > 0) parts.push(rollupRows(daily, split.days));
-    if (split.edges.length > 0) {
-      const q = scoped(of.raw).where((any) => {
-        for (const edge of split.edges) {
-          any.orWhere((one) => {
-            if (edge.from !== undefined) one.where('r.at', '>=', edge.from);
-            if (edge.to !== undefined) one.where('r.at', '<', edge.to);
-          });
-        }
-      });
+    // One part per range: a single range on an index's next column is a seek, where an OR of
+    // ranges makes the engine read every row of the organization and test each.
+    const rollupRows = (level: RollupLevel, range: PeriodRange) =>
+      within(scoped(level.table), `r.${level.grain}`, range).select(
+        ...of.keys.map((k) => `r.${k}`),
+        ...of.measures.map((m) => `r.${m}`),
+      );
+    if (monthly && split.months) parts.push(rollupRows(monthly, split.months));
+    for (const days of split.days) parts.push(rollupRows(daily, days));
+    const rawKeys = of.keys.map((k) => of.rawKey?.(k) ?? `r.${k}`);
+    for (const edge of split.edges) {
+      const q = within(scoped(of.raw), 'r.at', edge);
       // The raw tables' covering indexes lead with (organization, project, time): naming the
       // projects makes a time range across all of them one short range per project instead of a
       // scan of the organization's whole history.
@@ -409,7 +399,6 @@ export class UsageStore {
         q.whereIn('r.project_id', db('projects').where('organization_id', params.organizationId).select('id'));
       }
       if (of.joinSessions) q.join('agent_sessions as s', 's.id', 'r.session_id');
-      const rawKeys = of.keys.map((k) => of.rawKey?.(k) ?? `r.${k}`);
       parts.push(
         of.rawSums(
           q
@@ -439,6 +428,13 @@ export class UsageStore {
       );
     }
   }
+}
+
+/** Rows of `column` in [range.from, range.to), either end open when undefined. */
+function within(q: Knex.QueryBuilder, column: string, range: PeriodRange): Knex.QueryBuilder {
+  if (range.from !== undefined) q.where(column, '>=', range.from);
+  if (range.to !== undefined) q.where(column, '<', range.to);
+  return q;
 }
 
 function* chunks<T>(items: T[], size: number): Generator<T[]> {

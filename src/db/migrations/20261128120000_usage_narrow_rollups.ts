@@ -5,7 +5,11 @@ import { rebuildNarrowRollups } from '../../usage/rollups.js';
 const RUN_SUMS = ['run_count', 'runs_with_cost', 'input_tokens', 'output_tokens', 'cost_micros'];
 const FACT_SUMS = ['fact_count', 'facts_with_cost', 'quantity', 'cost_micros'];
 
-/** Each rollup table's key columns, with their lengths, in the order of its primary key. */
+/**
+ * Each rollup table's key columns, with their lengths, in the order of its primary key. The monthly
+ * levels per project lead with the project: a folder's or a project's months are then a few short
+ * ranges, and a whole organization's are a few thousand rows whatever their order.
+ */
 const TABLES: Record<string, { key: Array<[string, number]>; sums: string[] }> = {
   usage_run_days: {
     key: [
@@ -31,8 +35,8 @@ const TABLES: Record<string, { key: Array<[string, number]>; sums: string[] }> =
   usage_run_months: {
     key: [
       ['organization_id', 36],
-      ['month', 7],
       ['project_id', 36],
+      ['month', 7],
     ],
     sums: RUN_SUMS,
   },
@@ -52,8 +56,8 @@ const TABLES: Record<string, { key: Array<[string, number]>; sums: string[] }> =
   usage_fact_months: {
     key: [
       ['organization_id', 36],
-      ['month', 7],
       ['project_id', 36],
+      ['month', 7],
       ['kind', 16],
       ['capability_id', 63],
     ],
