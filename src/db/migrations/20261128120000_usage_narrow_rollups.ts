@@ -5,23 +5,23 @@ import { rebuildNarrowRollups } from '../../usage/rollups.js';
 const RUN_SUMS = ['run_count', 'runs_with_cost', 'input_tokens', 'output_tokens', 'cost_micros'];
 const FACT_SUMS = ['fact_count', 'facts_with_cost', 'quantity', 'cost_micros'];
 
+/** The daily levels' key (as migration 20261128090000 made it), facts' with kind and capability after it. */
+const DAILY_KEY: Array<[string, number]> = [
+  ['organization_id', 36],
+  ['day', 10],
+  ['project_id', 36],
+  ['provider', 64],
+  ['role_id', 64],
+  ['model', 200],
+];
+
 /**
  * Each rollup table's key columns, with their lengths, in the order of its primary key. The monthly
  * levels per project lead with the project: a folder's or a project's months are then a few short
  * ranges, and a whole organization's are a few thousand rows whatever their order.
  */
 const TABLES: Record<string, { key: Array<[string, number]>; sums: string[] }> = {
-  usage_run_days: {
-    key: [
-      ['organization_id', 36],
-      ['day', 10],
-      ['project_id', 36],
-      ['provider', 64],
-      ['role_id', 64],
-      ['model', 200],
-    ],
-    sums: RUN_SUMS,
-  },
+  usage_run_days: { key: DAILY_KEY, sums: RUN_SUMS },
   usage_run_agent_days: {
     key: [
       ['organization_id', 36],
@@ -40,19 +40,7 @@ const TABLES: Record<string, { key: Array<[string, number]>; sums: string[] }> =
     ],
     sums: RUN_SUMS,
   },
-  usage_fact_days: {
-    key: [
-      ['organization_id', 36],
-      ['day', 10],
-      ['project_id', 36],
-      ['provider', 64],
-      ['role_id', 64],
-      ['model', 200],
-      ['kind', 16],
-      ['capability_id', 63],
-    ],
-    sums: FACT_SUMS,
-  },
+  usage_fact_days: { key: [...DAILY_KEY, ['kind', 16], ['capability_id', 63]], sums: FACT_SUMS },
   usage_fact_months: {
     key: [
       ['organization_id', 36],
