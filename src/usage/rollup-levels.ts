@@ -16,7 +16,7 @@ export interface RollupLevel {
   keys: readonly string[];
 }
 
-/** What a run's session names: the agent keys, read from `agent_sessions` when a tally is added. */
+/** What a run's session names, as `agent_sessions` stores it: the agent keys of a run's rollup rows. */
 export const SESSION_KEYS = ['provider', 'role_id', 'model'] as const;
 
 export const RUN_LEVELS: readonly RollupLevel[] = [
