@@ -121,21 +121,10 @@ interface Tally {
   cost_micros: number;
 }
 
-/** The rollup column each part of a tally adds to, per family (facts have one amount). */
-const RUN_COLUMNS = {
-  count: 'run_count',
-  with_cost: 'runs_with_cost',
-  a: 'input_tokens',
-  b: 'output_tokens',
-  cost_micros: 'cost_micros',
-} as const;
-const FACT_COLUMNS = {
-  count: 'fact_count',
-  with_cost: 'facts_with_cost',
-  a: 'quantity',
-  cost_micros: 'cost_micros',
-} as const;
 type Measure = 'count' | 'with_cost' | 'a' | 'b' | 'cost_micros';
+/** The part of a tally each of a family's sums (RUN_SUMS, FACT_SUMS) adds, in their order. */
+const RUN_MEASURES: readonly Measure[] = ['count', 'with_cost', 'a', 'b', 'cost_micros'];
+const FACT_MEASURES: readonly Measure[] = ['count', 'with_cost', 'a', 'cost_micros'];
 
 /** Rows per upsert statement. */
 const UPSERT_CHUNK = 5000;
@@ -174,13 +163,13 @@ export class RollupTally {
   async write(trx: Executor, organizationId: string): Promise<void> {
     const agents = await sessionAgents(trx, [...new Set([...this.runs.values()].map((t) => t.session_id))]);
     const pg = isPostgres(trx);
-    for (const [levels, columns, tallies] of [
-      [RUN_LEVELS, RUN_COLUMNS, this.runs],
-      [FACT_LEVELS, FACT_COLUMNS, this.facts],
+    for (const [levels, sums, measures, tallies] of [
+      [RUN_LEVELS, RUN_SUMS, RUN_MEASURES, this.runs],
+      [FACT_LEVELS, FACT_SUMS, FACT_MEASURES, this.facts],
     ] as const) {
       for (const level of levels) {
-        const rows = levelRows(level, Object.keys(columns) as Measure[], tallies.values(), agents);
-        const sql = upsertSql(pg, level, Object.values(columns));
+        const rows = levelRows(level, measures, tallies.values(), agents);
+        const sql = upsertSql(pg, level, sums);
         for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
           await trx.raw(sql, [organizationId, JSON.stringify(rows.slice(i, i + UPSERT_CHUNK))]);
         }
