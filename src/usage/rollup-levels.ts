@@ -19,6 +19,9 @@ export interface RollupLevel {
 /** What a run's session names, as `agent_sessions` stores it: the agent keys of a run's rollup rows. */
 export const SESSION_KEYS = ['provider', 'role_id', 'model'] as const;
 
+/** A session's agent keys, as stored. */
+export type AgentKeys = Record<(typeof SESSION_KEYS)[number], string>;
+
 export const RUN_LEVELS: readonly RollupLevel[] = [
   { table: 'usage_run_months', grain: 'month', keys: ['project_id'] },
   { table: 'usage_run_agent_days', grain: 'day', keys: SESSION_KEYS },

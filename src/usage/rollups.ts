@@ -9,6 +9,7 @@ import {
   FACT_SUMS,
   RUN_LEVELS,
   RUN_SUMS,
+  type AgentKeys,
   type RollupLevel,
   SESSION_KEYS,
 } from './rollup-levels.js';
@@ -128,14 +129,11 @@ const FACT_MEASURES: readonly Measure[] = ['count', 'with_cost', 'a', 'cost_micr
 
 /** Rows per upsert statement. */
 const UPSERT_CHUNK = 5000;
-/** Session ids per lookup of what they name. */
-const LOOKUP_CHUNK = 5000;
 
 type AgentKey = (typeof SESSION_KEYS)[number];
 /** The keys a tally names itself (its project and agent are its session's). */
 type TallyKey = 'kind' | 'capability_id';
 const TALLY_OWN_KEYS: readonly string[] = ['kind', 'capability_id'];
-type AgentKeys = Record<AgentKey, string>;
 const isAgentKey = (key: string): key is AgentKey => (SESSION_KEYS as readonly string[]).includes(key);
 
 /**
@@ -159,9 +157,11 @@ export class RollupTally {
     }
   }
 
-  /** Adds the tallies to every level of the rollups: each level's rows summed here, then upserted. */
-  async write(trx: Executor, organizationId: string): Promise<void> {
-    const agents = await sessionAgents(trx, [...new Set([...this.runs.values()].map((t) => t.session_id))]);
+  /**
+   * Adds the tallies to every level of the rollups: each level's rows summed here, then upserted.
+   * `agents` holds every tallied session's stored agent keys (the ingest read or created each).
+   */
+  async write(trx: Executor, organizationId: string, agents: ReadonlyMap<string, AgentKeys>): Promise<void> {
     const pg = isPostgres(trx);
     for (const [levels, sums, measures, tallies] of [
       [RUN_LEVELS, RUN_SUMS, RUN_MEASURES, this.runs],
@@ -178,18 +178,6 @@ export class RollupTally {
   }
 }
 
-/** The provider, role and model stored for each session (a fact's session is its run's). */
-async function sessionAgents(trx: Executor, ids: string[]): Promise<Map<string, AgentKeys>> {
-  const agents = new Map<string, AgentKeys>();
-  for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
-    const rows = await trx('agent_sessions')
-      .whereIn('id', ids.slice(i, i + LOOKUP_CHUNK))
-      .select<Array<AgentKeys & { id: string }>>('id', ...SESSION_KEYS);
-    for (const { id, ...keys } of rows) agents.set(id, keys);
-  }
-  return agents;
-}
-
 /**
  * Tallies summed into one level's rows, each an array of its day or month, then the level's keys
  * its session names (project, agent), then the keys its tally names (kind, capability), then the
@@ -199,7 +187,7 @@ function levelRows(
   level: RollupLevel,
   measures: readonly Measure[],
   tallies: Iterable<Tally>,
-  agents: Map<string, AgentKeys>,
+  agents: ReadonlyMap<string, AgentKeys>,
 ): Array<Array<string | number>> {
   const { bySession, byTally } = keysOf(level);
   // A session's part of the key is built once (one string per session, so lookups reuse its hash).

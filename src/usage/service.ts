@@ -9,6 +9,7 @@ import { toUsageBreakdown, toUsageReport } from './mapper.js';
 import { IngestError, ProjectCheck, SessionTally, type TalliedSession } from './ingest-tally.js';
 import { parseRunLine, type RunLine, type UsageFact } from './run-line.js';
 import type { FactRecord, RunRecord, UsageFilter, UsageStore } from './store.js';
+import type { AgentKeys } from './rollup-levels.js';
 import { RollupTally, rebuildRollups } from './rollups.js';
 import { timeOrderedId } from './time-ordered-id.js';
 import { WriteBehind } from './write-behind.js';
@@ -66,6 +67,8 @@ export class UsageService {
       this.usage.withBulkWriteCache(trx, async () => {
         const sessions = new SessionTally();
         let existingSessions = 0;
+        // Every session's stored agent keys, which key its rollup rows: learned while checking or creating it.
+        const agents = new Map<string, AgentKeys>();
         const projects = new ProjectCheck(this.usage, trx, organizationId);
         let runs = 0;
         // What the file adds to the rollups, written once its runs are.
@@ -89,7 +92,7 @@ export class UsageService {
           batch = [];
           facts = [];
           await projects.verify();
-          existingSessions += await this.startSessions(trx, organizationId, sessions.takeNew());
+          existingSessions += await this.startSessions(trx, organizationId, sessions.takeNew(), agents);
           await writes.after(write);
           storedUpTo(before);
         };
@@ -114,7 +117,7 @@ export class UsageService {
         }
 
         await this.usage.widenSessions(trx, sessions.all());
-        await rollups.write(trx, organizationId);
+        await rollups.write(trx, organizationId, agents);
         if (runs > 0) await this.afterIngest(trx, organizationId);
         await recordChange(trx, {
           organizationId,
@@ -146,9 +149,14 @@ export class UsageService {
   /**
    * Creates the sessions an ingest has just met for the first time, once each is known not to
    * exist elsewhere: a session already stored must be this organization's, in the same project.
-   * Returns how many of them already existed.
+   * Records each one's stored agent keys in `agents`. Returns how many of them already existed.
    */
-  private async startSessions(trx: Executor, organizationId: string, met: TalliedSession[]): Promise<number> {
+  private async startSessions(
+    trx: Executor,
+    organizationId: string,
+    met: TalliedSession[],
+    agents: Map<string, AgentKeys>,
+  ): Promise<number> {
     const sessionsIn = async (sessions: TalliedSession[]) => {
       const found = await this.usage.existingSessions(
         trx,
@@ -159,12 +167,16 @@ export class UsageService {
         if (stored && (stored.organization_id !== organizationId || stored.project_id !== session.projectId)) {
           throw new IngestError(`line ${session.line}: session ${session.id} already exists for another project`);
         }
+        if (stored) agents.set(session.id, { provider: stored.provider, role_id: stored.role_id, model: stored.model });
       }
       return found;
     };
     const existing = await sessionsIn(met);
     const fresh = met.filter((s) => !existing.has(s.id));
     const takenFirst = new Set(await this.usage.insertSessions(trx, organizationId, fresh));
+    for (const s of fresh) {
+      if (!takenFirst.has(s.id)) agents.set(s.id, { provider: s.provider, role_id: s.roleId, model: s.model });
+    }
     // A concurrent ingest that started one of them first must have started it in the same project.
     if (takenFirst.size > 0) await sessionsIn(fresh.filter((s) => takenFirst.has(s.id)));
     return existing.size + takenFirst.size;

@@ -4,7 +4,16 @@ import type { Knex } from 'knex';
 import type { Executor } from '../db/unit-of-work.js';
 import type { FolderTreeStore } from '../folder-tree/store.js';
 import { costMicrosSql } from './cost-micros.js';
-import { FACT_LEVELS, FACT_SUMS, levelFor, RUN_LEVELS, RUN_SUMS, type RollupLevel } from './rollup-levels.js';
+import {
+  type AgentKeys,
+  FACT_LEVELS,
+  FACT_SUMS,
+  levelFor,
+  RUN_LEVELS,
+  RUN_SUMS,
+  type RollupLevel,
+  SESSION_KEYS,
+} from './rollup-levels.js';
 import { type PeriodRange, splitWindow } from './window-split.js';
 
 export interface RunRecord {
@@ -73,6 +82,9 @@ export interface CapabilitySumRecord extends FactSumRecord {
   capability_id: string;
   label: string | null;
 }
+
+/** A stored session: its organization and project, and its agent keys. */
+export type StoredSession = AgentKeys & { organization_id: string; project_id: string };
 
 /** What a batch of runs does to one agent session. */
 export interface SessionActivity {
@@ -155,17 +167,14 @@ export class UsageStore {
     return found;
   }
 
-  /** Sessions that already exist among these ids, with the organization and project they belong to. */
-  async existingSessions(
-    db: Executor,
-    ids: string[],
-  ): Promise<Map<string, { organization_id: string; project_id: string }>> {
-    const found = new Map<string, { organization_id: string; project_id: string }>();
+  /** Sessions that already exist among these ids: the organization and project they belong to, their agent keys. */
+  async existingSessions(db: Executor, ids: string[]): Promise<Map<string, StoredSession>> {
+    const found = new Map<string, StoredSession>();
     for (const chunk of chunks(ids, LOOKUP_CHUNK)) {
       const rows = await db('agent_sessions')
         .whereIn('id', chunk)
-        .select<{ id: string; organization_id: string; project_id: string }[]>('id', 'organization_id', 'project_id');
-      for (const row of rows) found.set(row.id, row);
+        .select<Array<StoredSession & { id: string }>>('id', 'organization_id', 'project_id', ...SESSION_KEYS);
+      for (const { id, ...session } of rows) found.set(id, session);
     }
     return found;
   }
