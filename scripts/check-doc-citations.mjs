@@ -24,23 +24,39 @@ const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclud
   .split('\n')
   .filter((f) => f && !EXEMPT.has(f) && !SKIPPED.test(f));
 
+/** A pointer into a page by its heading: `docs/decisions.md, "Request pipeline"`, across a comment's line break too. */
+const POINTER = /docs\/([\w-]+\.md)(?:'s)?,?\s*(?:(?:\*|\/\/)\s*)?\(?"([^"]+)"/g;
+const headings = new Map();
+function headingsOf(page) {
+  if (!headings.has(page)) {
+    const text = existsSync(page) ? readFileSync(page, 'utf8') : '';
+    const names = [...text.matchAll(/^#+ (.+)$/gm)].map(([, name]) => name.replace(/`/g, '').trim());
+    headings.set(page, new Set(names));
+  }
+  return headings.get(page);
+}
+
 const found = [];
 for (const file of files) {
   if (!existsSync(file) || statSync(file).isDirectory()) continue;
   const bytes = readFileSync(file);
   if (bytes.includes(0)) continue; // binary
-  bytes
-    .toString('utf8')
-    .split('\n')
-    .forEach((content, i) => {
-      for (const { pattern, says } of OUTSIDE) {
-        if (pattern.test(content)) found.push(`${file}:${i + 1}: cites ${says}: ${content.trim().slice(0, 100)}`);
-      }
-    });
+  const text = bytes.toString('utf8');
+  for (const { 0: pointer, 1: page, 2: heading, index } of text.matchAll(POINTER)) {
+    if (headingsOf(`docs/${page}`).has(heading)) continue;
+    const line = text.slice(0, index).split('\n').length;
+    found.push(`${file}:${line}: points at a heading docs/${page} does not have: ${pointer.replace(/\s+/g, ' ')}`);
+  }
+  text.split('\n').forEach((content, i) => {
+    for (const { pattern, says } of OUTSIDE) {
+      if (pattern.test(content)) found.push(`${file}:${i + 1}: cites ${says}: ${content.trim().slice(0, 100)}`);
+    }
+  });
 }
 
 if (found.length) {
-  console.error(`${found.length} citation${found.length === 1 ? '' : 's'} of what is not in the repository:`);
+  const plural = found.length === 1 ? '' : 's';
+  console.error(`${found.length} citation${plural} of what is not in the repository, or of a heading not there:`);
   for (const line of found) console.error(`  ${line}`);
   console.error('Write the decision into docs/decisions.md (a figure into bench/README.md) and point there.');
   process.exit(1);
