@@ -24,8 +24,12 @@ const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclud
   .split('\n')
   .filter((f) => f && !EXEMPT.has(f) && !SKIPPED.test(f));
 
-/** A pointer into a page by its heading: `docs/decisions.md, "Request pipeline"`, across a comment's line break too. */
-const POINTER = /docs\/([\w-]+\.md)(?:'s)?,?\s*(?:(?:\*|\/\/)\s*)?\(?"([^"]+)"/g;
+/**
+ * A pointer into a page by its heading, `docs/decisions.md, "Request pipeline"` or
+ * `bench/README.md, "Figures behind the code"`, across a comment's line break too.
+ */
+const POINTER =
+  /(docs\/[\w-]+\.md|bench\/README\.md|(?<![\w/])README(?:\.md)?)(?:'s)?(?:,\s*|\s+)(?:(?:\*|\/\/)\s*)?\(?"([^"]+)"/g;
 const headings = new Map();
 function headingsOf(page) {
   if (!headings.has(page)) {
@@ -43,9 +47,10 @@ for (const file of files) {
   if (bytes.includes(0)) continue; // binary
   const text = bytes.toString('utf8');
   for (const { 0: pointer, 1: page, 2: heading, index } of text.matchAll(POINTER)) {
-    if (headingsOf(`docs/${page}`).has(heading)) continue;
+    const target = page === 'README' ? 'README.md' : page;
+    if (headingsOf(target).has(heading)) continue;
     const line = text.slice(0, index).split('\n').length;
-    found.push(`${file}:${line}: points at a heading docs/${page} does not have: ${pointer.replace(/\s+/g, ' ')}`);
+    found.push(`${file}:${line}: points at a heading ${target} does not have: ${pointer.replace(/\s+/g, ' ')}`);
   }
   text.split('\n').forEach((content, i) => {
     for (const { pattern, says } of OUTSIDE) {

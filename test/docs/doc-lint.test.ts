@@ -74,11 +74,15 @@ describe('check-doc-citations', () => {
       'src/a.ts': '// as DESIGN §5 says\n',
       'src/b.ts': "/** The issue's figures. */\n",
       'test/c.test.ts': '// (docs/decisions.md, "Rate limits")\n',
+      'README.md': '# Hub\n\n## Set-up\n',
+      '.env.example': '# Settings (README "Configuration"); (README "Set-up") is there\n',
     });
     const { status, stderr } = run('check-doc-citations.mjs', dir);
     expect(status).toBe(1);
     expect(stderr).toContain('src/a.ts:1: cites a design document outside the repository');
     expect(stderr).toContain('src/b.ts:1: cites an issue');
     expect(stderr).toContain('test/c.test.ts:1: points at a heading docs/decisions.md does not have');
+    expect(stderr).toContain('.env.example:1: points at a heading README.md does not have: README "Configuration"');
+    expect(stderr).not.toContain('Set-up');
   });
 });
