@@ -68,11 +68,12 @@ describe('check-doc-citations', () => {
     expect(run('check-doc-citations.mjs', dir)).toEqual({ status: 0, stderr: '' });
   });
 
-  it('fails on a design document, an issue or a heading the page lacks', () => {
+  it('fails on a design document, an issue, a figure in a comment or a heading the page lacks', () => {
     const dir = tree({
       'docs/decisions.md': decisions,
       'src/a.ts': '// as DESIGN §5 says\n',
       'src/b.ts': "/** The issue's figures. */\n",
+      'src/c.ts': '// checked, not sorted (20,000 projects: 3.9 → ~2 ms)\nconst ratio = 3 * 2; // no figure\n',
       'test/c.test.ts': '// (docs/decisions.md, "Rate limits")\n',
       'README.md': '# Hub\n\n## Set-up\n',
       '.env.example': '# Settings (README "Configuration"); (README "Set-up") is there\n',
@@ -81,6 +82,8 @@ describe('check-doc-citations', () => {
     expect(status).toBe(1);
     expect(stderr).toContain('src/a.ts:1: cites a design document outside the repository');
     expect(stderr).toContain('src/b.ts:1: cites an issue');
+    expect(stderr).toContain('src/c.ts:1: quotes a measured figure in a comment');
+    expect(stderr).not.toContain('src/c.ts:2');
     expect(stderr).toContain('test/c.test.ts:1: points at a heading docs/decisions.md does not have');
     expect(stderr).toContain('.env.example:1: points at a heading README.md does not have: README "Configuration"');
     expect(stderr).not.toContain('Set-up');
