@@ -306,7 +306,7 @@ async function run(): Promise<number> {
       const r = byName.get(name)!;
       recordTarget(`${name}.ratio`, r.oursOverExpress.reqPerSec, how);
       recordTarget(`${name}.cpu`, r.servers.ours!.cpuMicrosPerRequest, `${how}; Express ${fmt(r.servers.express!)}`);
-      recordTarget(`${name}.cpuVsExpress`, r.oursOverExpress.cpuPerRequest, `${how}; the issue's 250 µs over 85 µs`);
+      recordTarget(`${name}.cpuVsExpress`, r.oursOverExpress.cpuPerRequest, `${how}; the target's 250 µs over 85 µs`);
     }
     const [oursHigh, expressHigh] = [high.servers.ours!, high.servers.express!];
     recordTarget(

@@ -5,7 +5,7 @@
  * production, round by round, steps interleaved so drifting load falls on all alike:
  *   install cold       fresh content (a new digest): inspect, populate with fsyncs, rename, row
  *   install duplicate  the same request again: inspect, found in the store, and the row already
- *                      holds it, so nothing is written (the issue's duplicate target)
+ *                      holds it, so nothing is written (the duplicate target)
  *   new version        the same content under a new version (HTTP): found in the store, the row
  *                      and its audit event written in one transaction
  *   read back          getAgentSkillFiles: the entry read from disk as UTF-8

@@ -1,5 +1,5 @@
 /**
- * The `structure` case: an organization at the issue's scale (20,000 projects in 2,000
+ * The `structure` case: an organization at the targets' scale (20,000 projects in 2,000
  * folders, 5,000 members, 500 teams, 50,000 grants, a few hundred chat bindings), seeded
  * straight into a scratch database, then timed over HTTP from a client process of its own
  * (bench/lib/http-client.ts) that reads each answer whole, against `hub serve` on that database,

@@ -7,7 +7,7 @@ import type { TargetDefinition } from '../lib/targets.js';
  * HTTP): the whole-organization report and breakdown, and the report of the last thirty days of
  * runs (edges inside a day, so both the rollups and the raw edge rows are read), and a 90-day daily
  * series grouped by model; then the server's RSS growth while the whole-organization report is
- * downloaded as CSV over HTTP. Their targets, with the figures the issue gives from before the
+ * downloaded as CSV over HTTP. Their targets, with the figures measured before the
  * rollups, are ROLLUP_TARGETS.
  */
 

@@ -32,7 +32,7 @@ export interface StructureSize {
   focusTeams: number;
 }
 
-/** The issue's figures. */
+/** The targets' scale. */
 export const FULL_SIZE: StructureSize = {
   projects: 20_000,
   rootFolders: 200,

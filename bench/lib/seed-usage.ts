@@ -27,7 +27,7 @@ export interface UsageSize {
   childrenPerRoot: number;
 }
 
-/** The issue's figures: 1,000,000 runs over 2,000 projects. */
+/** The targets' scale: 1,000,000 runs over 2,000 projects. */
 export const USAGE_FULL_SIZE: UsageSize = {
   runs: 1_000_000,
   projects: 2_000,

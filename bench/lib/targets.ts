@@ -1,13 +1,13 @@
 import { ROLLUP_TARGETS } from '../cases/usage-rollups.js';
 /**
- * The issue's performance targets, each recorded by the case that measures it with today's figure
+ * The performance targets, each recorded by the case that measures it with today's figure
  * and a met/missed verdict; bench/run.ts prints them all at the end of a run (and writes them with
  * `--json`). A target whose case did not run, or could not measure it, is printed as not measured.
  */
 
 export interface TargetDefinition {
   id: string;
-  /** What is measured, as the issue words it. */
+  /** What is measured, as the target words it. */
   label: string;
   unit: string;
   /** The figure must be at most (`max`) or at least (`min`) the limit. */
@@ -18,10 +18,10 @@ export interface TargetDefinition {
 }
 
 /**
- * The CPU targets' 250 µs per request was set on the machine of the issue's bracketed figures,
+ * The CPU targets' 250 µs per request was set on the machine of the targets' bracketed figures,
  * where plain Express answering the same bytes used 85 µs. A CPU second is not the same on every
  * machine (bench/README.md, "Reading the targets table"), so each CPU target is printed twice: as
- * the issue words it, and as that same allowance over plain Express in the same run, which holds on
+ * the target words it, and as that same allowance over plain Express in the same run, which holds on
  * any machine.
  */
 const CPU_LIMIT_OVER_EXPRESS = 250 / 85;

@@ -1,7 +1,7 @@
 // Retry of 429 answers. The service refuses a request over its organization's rate with 429
-// `rate_limited` and `Retry-After` before doing anything with it (DESIGN.md §5 "Request
-// pipeline"), so the same request may be sent again, whatever its method, once that time
-// has passed. The client wraps its fetch with this, so `raw` retries as well.
+// `rate_limited` and `Retry-After` before doing anything with it (docs/decisions.md,
+// "Request pipeline"), so the same request may be sent again, whatever its method, once that
+// time has passed. The client wraps its fetch with this, so `raw` retries as well.
 
 /** How the client retries a 429 answer that carries `Retry-After`. */
 export interface RetryOptions {

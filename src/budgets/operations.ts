@@ -4,7 +4,7 @@ import type { BudgetService } from './service.js';
 
 const { toApi: toBudget } = budgetProjection;
 
-/** Budgets and their live status (DESIGN §6 "Budgets and spend alerts"). Org admins only. */
+/** Budgets and their live status (docs/decisions.md, "Budgets and spend alerts"). Org admins only. */
 export function budgetOperations(budgets: BudgetService) {
   return {
     listBudgets: {

@@ -34,7 +34,7 @@ const budgetNotFound = (id: string) => notFound('budget_not_found', `No budget "
 const reached = (spent: number, amount: number, percent: number) => spent * 100 >= percent * amount;
 
 /**
- * An organization's budgets (DESIGN §6 "Budgets and spend alerts"): each measured live over its
+ * An organization's budgets (docs/decisions.md, "Budgets and spend alerts"): each measured live over its
  * current UTC period, and announced once per period and threshold when an ingest finds it reached.
  */
 export class BudgetService {

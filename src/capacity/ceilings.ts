@@ -20,7 +20,7 @@ export const SKILL_INGESTION_DEFAULTS = {
 } as const;
 
 /**
- * The built-in ceiling of every dimension (DESIGN §5): no dimension is ever unlimited. An
+ * The built-in ceiling of every dimension (docs/decisions.md): no dimension is ever unlimited. An
  * operator overrides one with `HUB_CEILING_<DIMENSION>`. `requestBodySize` is the server's JSON
  * body limit (`HUB_BODY_LIMIT`, 8 MiB by default) rather than a number of its own, since no
  * request can carry more than the parser reads.

@@ -12,9 +12,9 @@ export interface CapacityPolicy {
 
 /**
  * The limit that applies: the lower of the platform ceiling and the organization's limit, the
- * ceiling when the organization set none. Every dimension has a ceiling (DESIGN §5), so the
+ * ceiling when the organization set none. Every dimension has a ceiling (docs/decisions.md), so the
  * policy view always passes a number and gets one back; the null cases only mirror the
- * `CapacityDimensionRow` type, which keeps the spec's "number or null" shape.
+ * `CapacityDimensionRow` type, which keeps the contract's "number or null" shape.
  */
 export function effectiveOf(ceiling: number | null, organizationLimit: number | null): number | null {
   if (organizationLimit === null) return ceiling;

@@ -142,7 +142,7 @@ export class CapacityService {
    * The limit that applies to the organization in the dimension: never unlimited, since every
    * dimension has a ceiling. The one answer to "how much may this organization use": this
    * service's checks, skill ingestion and the agent runtime (`services.capacity.effectiveLimit`,
-   * README "Capacity") all ask it.
+   * docs/administering.md, "Capacity") all ask it.
    */
   async effectiveLimit(organizationId: string, dimension: CapacityDimension): Promise<number> {
     return this.effectiveIn(await this.limitsOf(organizationId), dimension);

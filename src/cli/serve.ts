@@ -81,8 +81,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     if (other !== undefined && !config.databaseUrl) {
       logger.warn(
         { pid: other, dataDir: config.dataDir },
-        'another hub serve runs on this SQLite data directory; several instances need PostgreSQL (README "Running ' +
-          'several instances")',
+        'another hub serve runs on this SQLite data directory; several instances need PostgreSQL (docs/operating.md, ' +
+          '"Running several instances")',
       );
     }
     recordServerBaseUrl(config.dataDir, config.baseUrl);

@@ -89,7 +89,7 @@ export interface Config {
 }
 
 /**
- * The webhook dispatcher's timing. The defaults are DESIGN §6's; tests shorten them through the
+ * The webhook dispatcher's timing. The defaults are docs/decisions.md's ("Webhooks"); tests shorten them through the
  * environment (`hub serve` subprocesses) so that retries and expired leases come within seconds.
  */
 export interface WebhookDeliverySettings {
@@ -219,7 +219,7 @@ function parseConnectionLimits(
   };
 }
 
-/** A comma-separated list of whole milliseconds, each from 1 ms to a day; unset: DESIGN §6's schedule. */
+/** A comma-separated list of whole milliseconds, each from 1 ms to a day; unset: the decided schedule. */
 function parseDelays(raw: string | undefined, name: string): number[] {
   if (raw === undefined || raw.trim() === '') return DEFAULT_RETRY_DELAYS_MS;
   const parts = raw.split(',').map((part) => part.trim());

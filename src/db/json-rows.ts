@@ -49,14 +49,13 @@ export type RowSetsOf<Sets extends RowSets> = {
  * The rows of several reads in one statement, each set built into one JSON text by the database
  * and parsed once here, instead of crossing the driver one value at a time: the sqlite3 driver
  * makes every value of every row a separate JavaScript value, which is most of the cost of a long
- * list (100 members: ~240 → ~150 µs of CPU; 20,000 projects: about half the query's time), and
+ * list (the figures: bench/README.md, "Figures behind the code"), and
  * each statement is a trip to the driver's thread. For lists the app reads whole.
  *
  * Each row travels as an array of its values, in `columns` order, and becomes an object here:
- * the database builds an array with less work than an object and hands over a shorter text (the
- * 100-member list's statement: 111 → 90 µs of CPU), and JSON.parse reads one faster than an
- * object, whose every key it must look up and whose shape it must build (100 members: ~25 against
- * ~50 µs; with the objects made here, ~40).
+ * the database builds an array with less work than an object and hands over a shorter text, and
+ * JSON.parse reads one faster than an object, whose every key it must look up and whose shape it
+ * must build, even counting the objects made here.
  *
  * The statement is prepared (`preparedQuery`): `build` makes the sets from named parameters,
  * and is held to the same rules.
@@ -84,7 +83,7 @@ export function preparedRowSets<Params extends Record<string, ParamValue>, Sets 
       const shape = shapes[i]!;
       if (shape === 'text') {
         // SQLite's comes as a blob; PostgreSQL's as text (a bytea crosses the wire as hex, twice
-        // its size, for the driver to decode: 3.5 MB, ~45 ms, against ~3 ms to encode it here).
+        // its size, for the driver to decode, far slower than encoding it here).
         answer[name] = typeof value === 'string' ? Buffer.from(value) : value;
         return;
       }

@@ -58,8 +58,8 @@ export interface AppDependencies {
 }
 
 /**
- * The HTTP application, top to bottom in the order a request meets it (DESIGN §5 "Request
- * pipeline"): the first stage that refuses a request answers it, and one error renderer
+ * The HTTP application, top to bottom in the order a request meets it (docs/decisions.md,
+ * "Request pipeline"): the first stage that refuses a request answers it, and one error renderer
  * turns every refusal into `{error: {code, message}}`.
  */
 export function createApp(services: AppDependencies, options: AppOptions = {}): Express {

@@ -1,8 +1,8 @@
 import querystring from 'node:querystring';
 
 /**
- * The query string as Express hands it to the pipeline, with empty values left out: the spec
- * says "empty values are omitted", so `?from=&to=` means "no from, no to", as a form that
+ * The query string as Express hands it to the pipeline, with empty values left out (docs/decisions.md,
+ * "Input the server refuses"), so `?from=&to=` means "no from, no to", as a form that
  * submits empty inputs intends, not "from is the empty string".
  */
 export function parseQueryWithoutEmptyValues(text: string): Record<string, string | string[]> {

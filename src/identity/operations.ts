@@ -19,7 +19,7 @@ export interface SignInOperationDeps {
 }
 
 /**
- * The sign-in routes (DESIGN §6). The browser is always sent somewhere: to the provider, to
+ * The sign-in routes (docs/decisions.md). The browser is always sent somewhere: to the provider, to
  * `returnTo`, or to `/signin?error=<code>` with the refusal's code; only a malformed request (400)
  * or a flood (429) answers JSON.
  */

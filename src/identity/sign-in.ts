@@ -52,7 +52,7 @@ export interface SignedIn {
 }
 
 /**
- * Sign-in through an identity provider (DESIGN §6): the start stores a pending sign-in and sends
+ * Sign-in through an identity provider (docs/decisions.md): the start stores a pending sign-in and sends
  * the browser to the provider; the callback checks it came back to the same browser with the
  * same `state` within 10 minutes, lets the provider's protocol verify the answer, applies the
  * provider's tenant and email-domain rules, then links the identity and starts the session in

@@ -20,7 +20,7 @@ export const AUTO_JOIN_ACTION = 'autoJoin';
 type Match = { emailDomain: string } | { tenantKey: string };
 
 /**
- * Automatic membership (DESIGN §6): after a sign-in has linked its identity, each organization
+ * Automatic membership (docs/decisions.md): after a sign-in has linked its identity, each organization
  * whose rule names that provider and lists the verified email's domain or the account's tenant
  * gains the user as a MEMBER. Each organization is joined in its own transaction with its own audit
  * event, so one that is full (`memberCount`) is skipped without undoing another; nothing here fails

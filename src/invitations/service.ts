@@ -48,7 +48,7 @@ const invitationNotFound = () =>
   notFound('invitation_not_found', 'No invitation has this link; ask whoever invited you for a new one.');
 
 /**
- * Invitations by link (DESIGN §6). The link's token is made here and handed out once; the
+ * Invitations by link (docs/decisions.md). The link's token is made here and handed out once; the
  * database keeps only its SHA-256. Accepting takes the invitation's row lock first and decides
  * everything in that one transaction — membership, teams, the invitation's status and the audit
  * event — so of two accepts of one link exactly one joins, and a refusal changes nothing.

@@ -6,7 +6,7 @@ import { isOperationsPath } from './paths.js';
 import { checkReadiness, type InstanceState } from './readiness.js';
 
 /**
- * The operations endpoints (DESIGN §5): outside the API and its pipeline, no session needed.
+ * The operations endpoints (docs/decisions.md): outside the API and its pipeline, no session needed.
  *
  * - `/healthz`: liveness. The process answers, so 200; it never touches the database, so a
  *   database outage does not make an orchestrator restart every instance.

@@ -11,9 +11,9 @@ import { type ListOrder, type PageRequest, pageOf } from './pagination.js';
  * else (PostgreSQL's locale may fold more, but only characters toLowerCase changes too); code
  * points order every character of the BMP as UTF-16 code units do, and those beyond it differently.
  *
- * The text is searched as it came, never decoded: an ASCII text is known at once (3.5 MB: well
- * under a millisecond), any other is matched byte for byte against the UTF-8 of those characters
- * (100 members, 17 KB: ~10 µs, where decoding and then searching it took ~25).
+ * The text is searched as it came, never decoded: an ASCII text is known at once, any other is
+ * matched byte for byte against the UTF-8 of those characters, faster than decoding and then
+ * searching it (the figures: bench/README.md, "Figures behind the code").
  */
 export function isInListOrder(text: Buffer): boolean {
   if (isAscii(text)) return true;
@@ -56,7 +56,7 @@ export function pageOfListed<Item>(
   return pageOf(listed.items(), request, listed.order);
 }
 
-/** Made on the first text beyond ASCII (~20 ms, once): most lists never need it. */
+/** Made on the first text beyond ASCII (once, and not cheap): most lists never need it. */
 let foldedApart: RegExp | undefined;
 
 /**

@@ -14,7 +14,7 @@ export interface RunLine {
   inputTokens: number;
   outputTokens: number;
   costUsd: number | null;
-  /** What the run consumed, itemized (DESIGN §5 "Usage facts"); absent means none. */
+  /** What the run consumed, itemized (docs/decisions.md, "Usage facts"); absent means none. */
   facts?: UsageFact[];
 }
 

@@ -117,7 +117,7 @@ export interface UsageRowRecord {
  * limits.
  */
 const INSERT_CHUNK = 500;
-/** Rows per bulk insert of runs or facts (~1 MB of text for runs). */
+/** Rows per bulk insert of runs or facts: a batch's text stays small beside the next batch read. */
 const BULK_CHUNK = 5000;
 
 const RUN_COLUMNS: BulkColumns = {

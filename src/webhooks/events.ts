@@ -3,7 +3,7 @@ import { listOperations } from '../http/openapi-document.js';
 /** Every change of the host console (`hub.<command>`). */
 export const ALL_CONSOLE_EVENTS = 'hub.*';
 export const ALL_EVENTS = '*';
-/** The event a budget crossing a threshold writes (DESIGN §6 "Budgets and spend alerts"). */
+/** The event a budget crossing a threshold writes (docs/decisions.md, "Budgets and spend alerts"). */
 export const BUDGET_THRESHOLD = 'budget.threshold';
 /** The system disabled an endpoint whose receiver answered 410 Gone. */
 export const WEBHOOK_DISABLED = 'webhook.disabled';

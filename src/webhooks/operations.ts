@@ -5,7 +5,7 @@ import type { WebhookService } from './service.js';
 const { toApi: toWebhook } = webhookProjection;
 const { toApi: toDelivery } = deliveryProjection;
 
-/** Webhook endpoints and their deliveries (DESIGN §6 "Webhooks"). Org admins only. */
+/** Webhook endpoints and their deliveries (docs/decisions.md, "Webhooks"). Org admins only. */
 export function webhookOperations(webhooks: WebhookService) {
   return {
     listWebhooks: {

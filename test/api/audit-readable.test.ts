@@ -6,7 +6,7 @@ import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
 
 /**
- * The readable audit log (DESIGN §6): each event keeps its target's name as it was when the event
+ * The readable audit log: each event keeps its target's name as it was when the event
  * was written, reads as one sentence, and a filtered window exports as NDJSON — every matching
  * event, one per line, under the same filters and authorization as the pages.
  */

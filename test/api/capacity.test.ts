@@ -130,7 +130,7 @@ describe('dimensions and platform ceilings', () => {
     await expectSettingRefused({ HUB_CEILING_TEAM_COUNT: 'lots' }, 'HUB_CEILING_TEAM_COUNT');
   });
 
-  it('has a built-in ceiling for every dimension, as DESIGN §5 lists them', () => {
+  it('has a built-in ceiling for every dimension, as docs/administering.md lists them', () => {
     const MIB = 1024 * 1024;
     const GIB = 1024 * MIB;
     expect(BUILT_IN_CEILINGS).toEqual({

@@ -19,7 +19,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const doc = loadOpenApiDocument();
 const operations = listOperations(doc);
 
-/** DESIGN.md "Operation ids", in the spec's order. */
+/** The first operation ids (docs/decisions.md, "Operation ids and schema names"), in their order. */
 const OPERATION_IDS = [
   'getMe',
   'logout',
@@ -72,8 +72,8 @@ const OPERATION_IDS = [
 ];
 
 /**
- * DESIGN.md §5: the operations the second wave adds
- * (the agent library's names are ours, DESIGN names its paths only).
+ * The operations added beside them: disabling, usage facts, external capabilities,
+ * the agent library, API tokens, the audit log.
  */
 const SECOND_WAVE_OPERATION_IDS = [
   'updateAgentRole',
@@ -92,7 +92,7 @@ const SECOND_WAVE_OPERATION_IDS = [
   'listAuditEvents',
 ];
 
-/** DESIGN §6 "Sign-in with identity providers": public, browser-facing routes under /auth. */
+/** Sign-in with identity providers: public, browser-facing routes under /auth. */
 const SIGN_IN_OPERATION_IDS = ['listSignInProviders', 'startSignIn', 'finishSignIn'];
 /** Invitations: the admins' three in the organization, the invitee's two by the link's token. */
 const INVITATION_OPERATION_IDS = [
@@ -105,7 +105,7 @@ const INVITATION_OPERATION_IDS = [
   'listMyInvitations',
   'acceptMyInvitation',
 ];
-/** DESIGN §6 "Webhooks": endpoints, their secrets and their deliveries; org admins only. */
+/** Webhooks: endpoints, their secrets and their deliveries; org admins only. */
 const WEBHOOK_OPERATION_IDS = [
   'listWebhooks',
   'createWebhook',
@@ -116,11 +116,11 @@ const WEBHOOK_OPERATION_IDS = [
   'listWebhookDeliveries',
   'redeliverWebhookDelivery',
 ];
-/** DESIGN §6 "Effective access": who can open a project, and a team's project grants. */
+/** Effective access: who can open a project, and a team's project grants. */
 const ACCESS_OPERATION_IDS = ['getProjectAccess', 'listTeamProjects'];
-/** DESIGN §6 "Budgets and spend alerts": budgets with their live status; org admins only. */
+/** Budgets and spend alerts: budgets with their live status; org admins only. */
 const BUDGET_OPERATION_IDS = ['listBudgets', 'createBudget', 'updateBudget', 'deleteBudget'];
-/** DESIGN §6 "Usage at scale": the usage series; org admins only. */
+/** Usage at scale: the usage series; org admins only. */
 const USAGE_SERIES_OPERATION_IDS = ['getUsageSeries'];
 /** Operations anyone may call, with no session or token. */
 const PUBLIC_OPERATION_IDS = ['login', ...SIGN_IN_OPERATION_IDS];
@@ -189,7 +189,7 @@ interface JsonSchema {
 const schemas = (doc.components as { schemas: Record<string, JsonSchema> }).schemas;
 
 describe('openapi.yaml', () => {
-  it('is OpenAPI 3.1 with exactly the decided operations: the spec’s 47 plus login, later waves’, sign-in', () => {
+  it('is OpenAPI 3.1 with exactly the decided operations, login and sign-in included', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(operations.map((o) => o.operationId).sort()).toEqual(
       [
@@ -206,7 +206,7 @@ describe('openapi.yaml', () => {
     expect(OPERATION_IDS).toHaveLength(48);
   });
 
-  it('names every resource schema as DESIGN.md does', () => {
+  it('names every resource schema after its resource', () => {
     for (const name of SCHEMA_NAMES) expect(schemas, name).toHaveProperty(name);
   });
 

@@ -1,4 +1,4 @@
-// The request pipeline's order (DESIGN §5): authenticate → organization → rate → body size →
+// The request pipeline's order (docs/architecture.md): authenticate → organization → rate → body size →
 // parse → org role → contract validation → project guard. Each test sends a request that more
 // than one stage would refuse and checks that the earlier stage answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The admin app is served at `/` with an SPA fallback (DESIGN §5): its own routes get index.html
+ * The admin app is served at `/` with an SPA fallback: its own routes get index.html
  * so deep links survive a reload, but the API, the login flow, the operations endpoints and a
  * missing asset keep their own 404s, and only a browser asking for HTML gets the app.
  */

@@ -341,7 +341,7 @@ describe('URL safety at save time (HUB_OUTBOUND_ALLOW_PRIVATE off)', () => {
 });
 
 describe('configuration', () => {
-  it('takes the DESIGN schedule by default; a shorter one, a lease and a poll interval from the environment', () => {
+  it('takes the decided schedule by default; a shorter one, a lease and a poll interval from the environment', () => {
     expect(loadConfig({}).webhookDelivery).toEqual({
       retryDelaysMs: [30_000, 300_000, 1_800_000, 7_200_000, 28_800_000, 86_400_000],
       leaseMs: 120_000,

@@ -6,7 +6,7 @@ import { failedBeforeAnswer, get, Instance, logIn, request, SHARED_KEYS, sleep, 
 
 /**
  * Three `hub serve` processes on one PostgreSQL database, each with a data directory of its own
- * (as on three machines), must behave as one service (README "Running several instances").
+ * (as on three machines), must behave as one service (docs/operating.md, "Running several instances").
  * Several instances on one SQLite file are not a supported set-up, so on SQLite this suite is
  * skipped; CI runs it with TEST_DATABASE_URL set.
  */

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { cliEnv, HUB_BIN, runHub } from '../support/hub-cli.js';
 
-/** Master keys every instance shares (README "Running several instances"). */
+/** Master keys every instance shares (docs/operating.md, "Running several instances"). */
 export const SHARED_KEYS = { HUB_MASTER_KEYS: `k1:${randomBytes(32).toString('base64')}`, HUB_ACTIVE_KEY_ID: 'k1' };
 
 /** One `hub serve` process with a data directory of its own, as on a machine of its own. */

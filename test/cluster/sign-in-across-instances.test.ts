@@ -12,7 +12,7 @@ import { Instance, request, SHARED_KEYS } from './instances.js';
 /**
  * Two `hub serve` processes on one database, behind one public origin (HUB_BASE_URL): a sign-in
  * started through one finishes through the other, as behind a load balancer without sticky
- * sessions. The pending sign-in is in the database, so this holds on PostgreSQL (DESIGN §6), and
+ * sessions. The pending sign-in is in the database, so this holds on PostgreSQL, and
  * on SQLite for two processes sharing the file.
  */
 const SECRET = 'oidc-client-secret-for-tests';

@@ -1,5 +1,5 @@
-// How the SDK turns responses into results and errors (DESIGN.md "SDK surface", spec "Errors"
-// rules 1–2), against an msw server.
+// How the SDK turns responses into results and errors (docs/decisions.md, "The SDK's answers"),
+// against an msw server.
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../sdk/src/errors.js';

@@ -17,9 +17,8 @@ import type { Knex } from 'knex';
  * Nothing deletes organizations, projects or sessions (they are archived), so the cascades are
  * left without an index on runs.session_id.
  *
- * 1,000,000 runs through `hub usage ingest` (bench/cases/usage.ts), with the ingest in one pass
- * and its bulk writes as they are since: SQLite 30,400 → ~60,000 runs/s; PostgreSQL 20,300 →
- * ~57,000, of which the references and the collation below are ~10,000 each. Storing runs and
+ * Dropping the references and the collation below made the ingest markedly faster in
+ * `hub usage ingest` (bench/cases/usage.ts; the figures: bench/README.md). Storing runs and
  * facts WITHOUT ROWID on SQLite measured slower: every secondary index then carries the
  * 36-character id instead of an 8-byte rowid.
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Sign-in with identity providers (DESIGN §6).
+ * Sign-in with identity providers (docs/decisions.md, "Sign-in with identity providers").
  *
  * - `identity_providers`: what the operator configured with `hub identity-provider set`. The
  *   client secret is one sealed envelope (src/crypto/envelope.ts) per row, bound to the provider

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Invitations (DESIGN §6 "Invitations and provisioning"). A link's token is never stored: only
+ * Invitations (docs/decisions.md, "Invitations by link"). A link's token is never stored: only
  * its SHA-256 (`token_hash`), unique, by which an accept finds the row. `status` holds what was
  * decided (pending, accepted, revoked); `expired` is a pending row past `expires_at`, derived
  * when read, so an invitation never changes state by itself and is never silently gone.

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Automatic membership (DESIGN §6 "Invitations and provisioning"): an organization's rule is kept
+ * Automatic membership (docs/decisions.md, "Automatic membership"): an organization's rule is kept
  * beside its other settings. `auto_join_provider_id` is a column of its own, indexed, so a sign-in
  * through one provider reads only the organizations whose rule names it; the rest of the rule
  * (email domains, tenant keys, role) is one JSON object in `auto_join`. Both null: off.

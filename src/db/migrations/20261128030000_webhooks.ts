@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Webhooks (DESIGN §6 "Webhooks").
+ * Webhooks (docs/decisions.md, "Webhooks").
  *
  * - `webhooks`: an organization's endpoints. `events` is a JSON array of audit actions, `hub.*`,
  *   `budget.threshold` or `*`.

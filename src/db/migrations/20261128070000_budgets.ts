@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Budgets and spend alerts (DESIGN §6 "Budgets and spend alerts").
+ * Budgets and spend alerts (docs/decisions.md, "Budgets and spend alerts").
  *
  * - `budgets`: an organization's spend limits; `thresholds` is a JSON array of ascending percents.
  * - `budget_alerts`: each threshold announced, once per budget and period. Its key is what makes

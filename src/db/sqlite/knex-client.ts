@@ -1,7 +1,7 @@
 import type { Executor } from '../unit-of-work.js';
 
 /**
- * A bend of knex (README, "Where we bend Express, knex and sqlite3"): a kept statement runs through
+ * A bend of knex (docs/architecture.md, "Where we bend Express, knex and sqlite3"): a kept statement runs through
  * the part of knex's client that knex itself runs a built query with, on either engine.
  * test/db/sqlite/knex-client.test.ts fails when that part changes shape.
  */

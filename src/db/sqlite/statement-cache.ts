@@ -1,5 +1,5 @@
 /**
- * A bend of the sqlite3 driver (README, "Where we bend Express, knex and sqlite3"): each pooled
+ * A bend of the sqlite3 driver (docs/architecture.md, "Where we bend Express, knex and sqlite3"): each pooled
  * connection's `all` and `run`, the two methods knex's sqlite3 client runs every statement with
  * (`connection[callMethod](sql, bindings, callback)`), are replaced by ones that keep the
  * statement prepared. test/db/sqlite/statement-cache.test.ts fails when the driver or knex stops

@@ -21,9 +21,9 @@ export interface AppServerObjects {
  * young-generation GC meant for short-lived objects: every request's objects (the request, the
  * response and all they reach) were copied, promoted to the old generation and left to the full
  * collections. Made with the right prototype, Express's call finds it in place and changes nothing
- * (what it buys: bench/README.md, "Framework bends").
+ * (what it buys: bench/README.md, "Framework bends: what each buys").
  *
- * A bend of Express and node:http (README, "Where we bend Express, knex and sqlite3");
+ * A bend of Express and node:http (docs/architecture.md, "Where we bend Express, knex and sqlite3");
  * test/http/platform/server-objects.test.ts fails when what it leans on changes shape.
  *
  * Until `adopt` names the app (`hub serve` binds its port first), they are node:http's own.

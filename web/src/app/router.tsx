@@ -1,7 +1,7 @@
 /**
  * The data router: every screen is a lazy route module exporting `Component` and, where it has
  * data, a `loader` that prefetches through the shared QueryClient, so a screen renders with its
- * data and a deep link works on reload. Routes follow DESIGN §5: `/o/{slug}/…`.
+ * data and a deep link works on reload. Routes live under `/o/{slug}/…`.
  */
 import { createBrowserRouter } from 'react-router';
 import { PageLoader } from '../components/page-loader';

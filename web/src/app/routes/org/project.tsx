@@ -1,7 +1,7 @@
 import { formatDate } from '../../../lib/format';
 /**
  * `/o/{slug}/projects/{id}`: detail, who can open it, team access and sessions. A member without a grant is sent
- * to My projects with a notice (spec, Errors 3) instead of an error page.
+ * to My projects with a notice instead of an error page.
  */
 import { Anchor, Badge, Breadcrumbs, Stack, Text } from '@mantine/core';
 import { Link, type LoaderFunctionArgs, redirect, useParams } from 'react-router';

@@ -16,7 +16,7 @@ import { SelectField } from '../../../components/select-field';
 type GrantRole = Schemas['GrantRole'];
 const ROLES: GrantRole[] = ['READ', 'EDIT', 'MANAGE'];
 
-/** Why the controls are off: the server's rule for team access (DESIGN §3), named by its error code. */
+/** Why the controls are off: the server's rule for team access (docs/decisions.md), named by its error code. */
 export const MANAGE_REQUIRED = 'project_manage_required';
 function ManageRequired() {
   return (

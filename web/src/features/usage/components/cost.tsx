@@ -10,7 +10,7 @@ import { formatCount, formatUsd } from './report-model';
 export const CONTAIN: CSSProperties = { position: 'relative' };
 
 /**
- * A cost as the spec means it: null is unknown (shown `—`, read "unknown"), never 0; a known sum
+ * A cost as the contract means it: null is unknown (shown `—`, read "unknown"), never 0; a known sum
  * that leaves some runs out says how many.
  */
 export function Cost({ value, runsWithoutCost = 0 }: { value: number | null; runsWithoutCost?: number }) {
