@@ -35,6 +35,8 @@ const IPV4_RANGES: Range[] = [
   v4('172.16.0.0/12', 'private'),
   v4('192.0.0.0/24', 'reserved'),
   v4('192.0.2.0/24', 'reserved'),
+  // The 6to4 relay anycast prefix: a tunnel endpoint that forwards to an address inside the packet.
+  v4('192.88.99.0/24', 'reserved'),
   v4('192.168.0.0/16', 'private'),
   v4('198.18.0.0/15', 'reserved'),
   v4('198.51.100.0/24', 'reserved'),
@@ -53,6 +55,11 @@ const IPV6_RANGES: Range[] = [
   // Discard-only and documentation prefixes.
   { bits: [0x01, 0x00, 0, 0, 0, 0, 0, 0], prefix: 64, class: 'reserved' },
   { bits: [0x20, 0x01, 0x0d, 0xb8], prefix: 32, class: 'reserved' },
+  // Teredo: a tunnel whose relay forwards to the IPv4 address the rest of the address encodes.
+  { bits: [0x20, 0x01, 0x00, 0x00], prefix: 32, class: 'reserved' },
+  // Benchmarking and ORCHIDv2 (hashed identifiers, never a routable host).
+  { bits: [0x20, 0x01, 0x00, 0x02, 0x00, 0x00], prefix: 48, class: 'reserved' },
+  { bits: [0x20, 0x01, 0x00, 0x20], prefix: 28, class: 'reserved' },
 ];
 
 /**
