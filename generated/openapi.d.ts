@@ -2533,6 +2533,7 @@ export interface components {
         CreateApiTokenRequest: {
             /** Format: name */
             name: string;
+            /** @description At most one of each scope, so no more items than `Scope` has values. */
             scopes: components["schemas"]["Scope"][];
             /**
              * Format: date-time
