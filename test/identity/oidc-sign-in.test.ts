@@ -220,6 +220,21 @@ describe('OpenID Connect sign-in', () => {
     expect(answer.headers.get('location')).toBe('/');
   });
 
+  it('lands on / for returnTo spellings whose resolved path would leave this origin', async () => {
+    idp.addAccount('dot-segments');
+    for (const returnTo of [
+      '/.//evil.example',
+      '/a/..//evil.example',
+      '/%2e//evil.example',
+      '/..//evil.example',
+      '/%2E%2E//evil.example',
+    ]) {
+      const answer = await signInThrough(browser(), 'corp', 'dot-segments', returnTo);
+      expect(answer.status, returnTo).toBe(303);
+      expect(answer.headers.get('location'), returnTo).toBe('/');
+    }
+  });
+
   it("applies the provider's tenant and email-domain allow-lists", async () => {
     idp.addAccount('kim', { tid: 't1', email: 'kim@other.example', email_verified: true });
     idp.addAccount('lee', { tid: 't2', email: 'lee@example.com', email_verified: true });
