@@ -239,7 +239,12 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The token of an invitation link. */
+                /**
+                 * @description The token of an invitation link. A secret (whoever has it can accept
+                 *     the invitation): the operations that take it mark it in
+                 *     `x-secret-path-params`, and the access log writes `{token}` in its
+                 *     place.
+                 */
                 token: components["parameters"]["InvitationToken"];
             };
             cookie?: never;
@@ -266,7 +271,12 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The token of an invitation link. */
+                /**
+                 * @description The token of an invitation link. A secret (whoever has it can accept
+                 *     the invitation): the operations that take it mark it in
+                 *     `x-secret-path-params`, and the access log writes `{token}` in its
+                 *     place.
+                 */
                 token: components["parameters"]["InvitationToken"];
             };
             cookie?: never;
@@ -2533,6 +2543,7 @@ export interface components {
         CreateApiTokenRequest: {
             /** Format: name */
             name: string;
+            /** @description At most one of each scope, so no more items than `Scope` has values. */
             scopes: components["schemas"]["Scope"][];
             /**
              * Format: date-time
@@ -3675,7 +3686,12 @@ export interface components {
         InvitationId: string;
         /** @description A webhook endpoint id (opaque). */
         WebhookId: string;
-        /** @description The token of an invitation link. */
+        /**
+         * @description The token of an invitation link. A secret (whoever has it can accept
+         *     the invitation): the operations that take it mark it in
+         *     `x-secret-path-params`, and the access log writes `{token}` in its
+         *     place.
+         */
         InvitationToken: string;
         /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
         PageLimit: number;
@@ -3971,7 +3987,12 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The token of an invitation link. */
+                /**
+                 * @description The token of an invitation link. A secret (whoever has it can accept
+                 *     the invitation): the operations that take it mark it in
+                 *     `x-secret-path-params`, and the access log writes `{token}` in its
+                 *     place.
+                 */
                 token: components["parameters"]["InvitationToken"];
             };
             cookie?: never;
@@ -3999,7 +4020,12 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The token of an invitation link. */
+                /**
+                 * @description The token of an invitation link. A secret (whoever has it can accept
+                 *     the invitation): the operations that take it mark it in
+                 *     `x-secret-path-params`, and the access log writes `{token}` in its
+                 *     place.
+                 */
                 token: components["parameters"]["InvitationToken"];
             };
             cookie?: never;

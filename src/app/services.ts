@@ -200,8 +200,9 @@ export function createServices(deps: {
     clock,
     requireLibraryFolder,
   );
+  const outbound = deps.outbound ?? new OutboundClient({ allowPrivate: config.outboundAllowPrivate });
   const identityProviders = new IdentityProviderService(uow, identityProviderStore, keyrings, clock, {
-    oidc: new OidcProtocol(),
+    oidc: new OidcProtocol(outbound),
     lark: new LarkProtocol(),
   });
   const signIn = new SignInService(
@@ -226,7 +227,6 @@ export function createServices(deps: {
     capacity,
     clock,
   );
-  const outbound = deps.outbound ?? new OutboundClient({ allowPrivate: config.outboundAllowPrivate });
   const webhookStore = new WebhookStore();
   const webhooks = new WebhookService(uow, webhookStore, keyrings, outbound, clock);
   const webhookDispatcher = new WebhookDispatcher({

@@ -43,13 +43,15 @@ export class RateWindows implements RequestWindows {
     return 0;
   }
 
-  /** The milliseconds until `take` would admit a request for the key (0: now), counting nothing. */
-  waitMs(key: string, limit: number, nowMs: number): number {
-    const allowed = Math.floor(limit);
-    if (allowed < 1) return this.windowMs;
+  /**
+   * Takes back one request counted at `takenAtMs` (a reservation that turned out not to count),
+   * as long as the window that counted it is still open; a later window is left as it is.
+   */
+  giveBack(key: string, takenAtMs: number, nowMs: number): void {
     const open = this.windows.get(key);
-    if (!open || nowMs < open.startedAt || nowMs - open.startedAt >= this.windowMs) return 0;
-    return open.count >= allowed ? open.startedAt + this.windowMs - nowMs : 0;
+    if (!open || open.count === 0 || takenAtMs < open.startedAt) return;
+    if (nowMs < open.startedAt || nowMs - open.startedAt >= this.windowMs) return;
+    open.count -= 1;
   }
 
   private dropEnded(nowMs: number): void {

@@ -24,6 +24,7 @@ import { resolveOrganization } from './pipeline/resolve-organization.js';
 import { contractValidation } from './pipeline/validate-contract.js';
 import { parseQueryWithoutEmptyValues } from './query-parser.js';
 import { requestLog } from './request-log.js';
+import { loggedPath } from './secret-paths.js';
 import { webAppRoutes } from './web-app.js';
 import { operationsEndpoints } from '../ops/endpoints.js';
 import { createMetrics, type WebhookQueueView } from '../ops/metrics.js';
@@ -84,7 +85,7 @@ export function createApp(services: AppDependencies, options: AppOptions = {}): 
     webhooks: services.webhookDispatcher,
   });
   app.use(metrics.recordRequests);
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, loggedPath(spec)));
   // /healthz /readyz /metrics /docs
   app.use(operationsEndpoints({ db, metrics, state: options.instance ?? { draining: false } }));
   app.use(csrfGuard(config.baseUrl));

@@ -21,9 +21,11 @@ const CHUNK_CHARS = 16_384;
 
 /**
  * Characters a spreadsheet reads as the start of a formula (OWASP's "CSV injection" list): a text
- * cell starting with one is written with a leading `'`, which spreadsheets show as text.
+ * cell starting with one is written with a leading `'`, which spreadsheets show as text. The
+ * fullwidth forms `＝ ＋ － ＠` are in the list because spreadsheets with East Asian input settings
+ * fold them to their ASCII forms and start a formula too.
  */
-const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r']);
+const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r', '\uff1d', '\uff0b', '\uff0d', '\uff20']);
 
 /** One RFC 4180 field: text always quoted (inner quotes doubled), numbers bare, null empty. */
 export function csvField(cell: CsvCell): string {

@@ -9,10 +9,11 @@ const INCOMING_ID = /^[A-Za-z0-9._-]{1,64}$/;
  * well-formed `X-Request-Id` is kept beside it (`clientRequestId`), never used as the id: a caller
  * could forge or reuse it, and the id reaches the audit log and other systems through webhooks.
  * Writes one log line, with both ids, when the response ends. Only the method, the path without its
- * query string (a login link carries its token there), the status and the duration are
- * logged: never headers, cookies or bodies.
+ * query string (a login link carries its token there) and with its secret segments replaced by
+ * their template's names (`writePath`: an invitation link's token accepts it), the status and the
+ * duration are logged: never headers, cookies or bodies.
  */
-export function requestLog(logger: Logger): RequestHandler {
+export function requestLog(logger: Logger, writePath: (path: string) => string = (path) => path): RequestHandler {
   // The summary line holds only the fields below, none of which can carry a secret, so it skips
   // the redaction pass the root logger applies to everything else (a deep pass per line is
   // several times the cost of writing it).
@@ -27,7 +28,7 @@ export function requestLog(logger: Logger): RequestHandler {
     res.setHeader('X-Request-Id', id);
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const path = req.originalUrl.split('?', 1)[0];
+      const path = writePath(req.originalUrl.split('?', 1)[0]!);
       lines.info(
         {
           reqId: id,

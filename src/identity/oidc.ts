@@ -1,6 +1,8 @@
 import * as client from 'openid-client';
 import { MINUTE_MS } from '../config/clock.js';
+import type { OutboundClient } from '../outbound/client.js';
 import { isPlainHttp } from './endpoint-url.js';
+import { JwksCache, kidOf } from './jwks.js';
 import {
   type AuthorizationRequest,
   ProviderCheckFailed,
@@ -20,15 +22,23 @@ export const OIDC_SCOPES = 'openid profile email';
 /**
  * Any OpenID Provider, through `openid-client` (certified): discovery from the issuer, the
  * authorization code flow with PKCE, `state` and `nonce`, and the ID token verified by the library
- * (signature from the provider's JWKS, `iss`, `aud`, `exp`, `nonce`), then the userinfo endpoint.
+ * (its signature with the provider's key, `iss`, `aud`, `exp`, `nonce`), then the userinfo endpoint.
  *
- * The discovery document is cached; the configuration built from it is not. Each sign-in makes
- * its own, whose key set the library fetches when it checks the ID token: a provider that rotated
- * its signing keys is never refused by a key set cached before (the library would keep one a
- * minute before looking again for an unknown key), and a sign-in costs one more small request.
+ * The library checks an ID token's signature only with its non-repudiation checks on, so they
+ * are. It asks for the provider's key set through this class's fetch, which answers from
+ * `JwksCache` (fetched through the outbound client, cached, fetched again when the ID token the
+ * token endpoint just answered names a key the cached set lacks): a provider that rotated its
+ * keys is followed, and a token signed with a key the provider does not publish is refused.
+ *
+ * The discovery document is cached; the configuration built from it is not (one per sign-in).
  */
 export class OidcProtocol implements SignInProtocol {
   private readonly discovered = new Map<string, { at: number; metadata: client.ServerMetadata }>();
+  private readonly jwks: JwksCache;
+
+  constructor(outbound: OutboundClient) {
+    this.jwks = new JwksCache(outbound);
+  }
 
   async check(issuer: string): Promise<void> {
     try {
@@ -114,7 +124,34 @@ export class OidcProtocol implements SignInProtocol {
     const config = new client.Configuration(metadata, provider.clientId, undefined, auth);
     config.timeout = REQUEST_TIMEOUT_S;
     if (isPlainHttp(provider.endpoint)) client.allowInsecureRequests(config);
+    client.enableNonRepudiationChecks(config);
+    config[client.customFetch] = this.fetchFor(metadata);
     return config;
+  }
+
+  /**
+   * The library's fetch for one sign-in: the key set from the cache, asked for the `kid` of the ID
+   * token the token endpoint answered; everything else as the library would fetch it.
+   */
+  private fetchFor(metadata: client.ServerMetadata): client.CustomFetch {
+    const jwksUri = new URL(metadata.jwks_uri!).href;
+    const tokenEndpoint = new URL(metadata.token_endpoint!).href;
+    let idTokenKid: string | undefined;
+    return async (url, options) => {
+      if (url === jwksUri) {
+        const keys = await this.jwks.keysFor(jwksUri, idTokenKid);
+        return new Response(JSON.stringify(keys), { status: 200, headers: { 'content-type': 'application/json' } });
+      }
+      const response = await fetch(url, options as RequestInit);
+      if (url === tokenEndpoint && response.ok) {
+        const tokens = (await response
+          .clone()
+          .json()
+          .catch(() => undefined)) as { id_token?: unknown } | undefined;
+        idTokenKid = kidOf(tokens?.id_token);
+      }
+      return response;
+    };
   }
 
   private async discover(issuer: string): Promise<client.ServerMetadata> {

@@ -1,4 +1,4 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import { ipv4Bytes, ipv6Bytes } from '../shared/ip-address.js';
 
 /**
  * Why an address is no place for the server to send a request an outsider chose (the URL of a
@@ -35,6 +35,8 @@ const IPV4_RANGES: Range[] = [
   v4('172.16.0.0/12', 'private'),
   v4('192.0.0.0/24', 'reserved'),
   v4('192.0.2.0/24', 'reserved'),
+  // The 6to4 relay anycast prefix: a tunnel endpoint that forwards to an address inside the packet.
+  v4('192.88.99.0/24', 'reserved'),
   v4('192.168.0.0/16', 'private'),
   v4('198.18.0.0/15', 'reserved'),
   v4('198.51.100.0/24', 'reserved'),
@@ -53,6 +55,11 @@ const IPV6_RANGES: Range[] = [
   // Discard-only and documentation prefixes.
   { bits: [0x01, 0x00, 0, 0, 0, 0, 0, 0], prefix: 64, class: 'reserved' },
   { bits: [0x20, 0x01, 0x0d, 0xb8], prefix: 32, class: 'reserved' },
+  // Teredo: a tunnel whose relay forwards to the IPv4 address the rest of the address encodes.
+  { bits: [0x20, 0x01, 0x00, 0x00], prefix: 32, class: 'reserved' },
+  // Benchmarking and ORCHIDv2 (hashed identifiers, never a routable host).
+  { bits: [0x20, 0x01, 0x00, 0x02, 0x00, 0x00], prefix: 48, class: 'reserved' },
+  { bits: [0x20, 0x01, 0x00, 0x20], prefix: 28, class: 'reserved' },
 ];
 
 /**
@@ -102,34 +109,4 @@ function embeddedIpv4(bytes: number[]): number[] | undefined {
   // 2002:a.b.c.d::/48 (6to4).
   if (bytes[0] === 0x20 && bytes[1] === 0x02) return bytes.slice(2, 6);
   return undefined;
-}
-
-/** The four bytes of a dotted-quad IPv4 address, as Node's URL parser and resolver write them. */
-function ipv4Bytes(text: string): number[] | undefined {
-  if (!isIPv4(text)) return undefined;
-  return text.split('.').map(Number);
-}
-
-/** The sixteen bytes of an IPv6 address in any spelling Node accepts (zone index ignored). */
-function ipv6Bytes(text: string): number[] | undefined {
-  const address = text.split('%')[0]!;
-  if (!isIPv6(address)) return undefined;
-  let groups: number[] = [];
-  const [head, tail] = address.includes('::') ? address.split('::') : [address, undefined];
-  const parse = (part: string | undefined): number[] => {
-    if (!part) return [];
-    return part.split(':').flatMap((group) => {
-      const quad = ipv4Bytes(group);
-      if (quad) return [(quad[0]! << 8) | quad[1]!, (quad[2]! << 8) | quad[3]!];
-      return [Number.parseInt(group, 16)];
-    });
-  };
-  const front = parse(head);
-  if (tail === undefined) groups = front;
-  else {
-    const back = parse(tail);
-    groups = [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];
-  }
-  if (groups.length !== 8) return undefined;
-  return groups.flatMap((group) => [group >> 8, group & 0xff]);
 }

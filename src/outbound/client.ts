@@ -33,6 +33,8 @@ export interface OutboundRequest {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body?: string;
+  /** Bytes of the answer kept, when this call needs more than the client's default (a key set). */
+  answerBytes?: number;
 }
 
 /** What a call came to: an answer (any status), a refusal before any packet was sent, or a failure on the way. */
@@ -153,24 +155,25 @@ export class OutboundClient {
         },
         (res) => {
           const chunks: Buffer[] = [];
+          const answerBytes = request.answerBytes ?? this.answerBytes;
           let kept = 0;
           const finish = () => {
             clearTimeout(deadline);
             resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
           };
           res.on('data', (chunk: Buffer) => {
-            if (kept >= this.answerBytes) return;
-            const part = chunk.subarray(0, this.answerBytes - kept);
+            if (kept >= answerBytes) return;
+            const part = chunk.subarray(0, answerBytes - kept);
             chunks.push(part);
             kept += part.length;
-            if (kept >= this.answerBytes) {
+            if (kept >= answerBytes) {
               // The rest of the answer is not wanted: stop reading it.
               res.destroy();
               finish();
             }
           });
           res.on('end', finish);
-          res.on('error', (err) => (kept >= this.answerBytes ? finish() : reject(err)));
+          res.on('error', (err) => (kept >= answerBytes ? finish() : reject(err)));
         },
       );
       const deadline = setTimeout(() => req.destroy(new Error('timeout')), this.timeoutMs);

@@ -1,6 +1,6 @@
-/** C0 and C1 control characters (NUL among them), DEL, and the Unicode line and paragraph separators. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's purpose.
-export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+import { CONTROL_CHARACTERS } from './control-characters.js';
+
+export { CONTROL_CHARACTERS };
 
 /** A name, label or handle (`format: name` in openapi.yaml): one line, no control characters, not blank. */
 export const isName = (text: string): boolean => !CONTROL_CHARACTERS.test(text) && /\S/u.test(text);

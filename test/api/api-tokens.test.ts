@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '../../src/api-tokens/scopes.js';
+import { type Scope, SCOPES } from '../../src/api-tokens/scopes.js';
+import { loadOpenApiDocument } from '../../src/http/openapi-document.js';
 import type { OrgCallArgs, OrgOperationId } from '../support/api-client.js';
 import { expectError, expectOk } from '../support/assertions.js';
 import { everyRow } from '../support/every-row.js';
@@ -67,6 +68,18 @@ describe('creating a token', () => {
       expectError(await org.api('owner', 'POST', '/api-tokens', body), 400, 'validation_failed');
     }
     expect(await hub.services.db('api_tokens').count<{ n: number }[]>({ n: '*' })).toEqual(before);
+  });
+
+  it('takes every scope at once, and the spec lists the scope table with room for all of it', async () => {
+    const created = await createToken('owner', [...SCOPES]);
+    expect([...created.scopes].sort()).toEqual([...SCOPES].sort());
+    const { schemas } = loadOpenApiDocument().components as {
+      schemas: Record<string, { enum?: string[]; properties?: Record<string, { maxItems?: number }> }>;
+    };
+    expect(schemas.Scope!.enum).toEqual([...SCOPES]);
+    expect(schemas.CreateApiTokenRequest!.properties!.scopes!.maxItems).toBe(SCOPES.length);
+    const tooMany = { name: 'x', scopes: [...SCOPES, SCOPES[0]] };
+    expectError(await org.api('owner', 'POST', '/api-tokens', tooMany), 400, 'validation_failed');
   });
 
   it('cannot be done with a token, and tokens do not work on session-only operations', async () => {

@@ -17,7 +17,20 @@ const ids: Record<string, string> = {};
 const WINDOW = 'from=2026-11-01T00:00:00Z&to=2026-11-08T00:00:00Z';
 
 /** Names a spreadsheet would run as formulas, and text that needs quoting. */
-const PROJECT_NAMES = ['=HYPERLINK("http://x","y")', '+1', '-2', '@SUM(A1)', 'Ünïcode, "quoted" ✓', 'plain'];
+const PROJECT_NAMES = [
+  '=HYPERLINK("http://x","y")',
+  '+1',
+  '-2',
+  '@SUM(A1)',
+  'Ünïcode, "quoted" ✓',
+  'plain',
+  // Fullwidth forms, which spreadsheets with East Asian input settings read as formula starts too.
+  '＝HYPERLINK("http://x","y")',
+  '＋1',
+  '－2',
+  '＠SUM(A1)',
+];
+const FORMULA_START = /^[=+\-@\t\r＝＋－＠]/;
 const MODELS = ['\tcmd', '\r=1', 'two\nlines', 'a,b'];
 
 const get = (pathAndQuery: string, headers: Record<string, string> = {}) =>
@@ -81,7 +94,7 @@ describe('usage as CSV', () => {
       expect(rows).toEqual(
         json.projects.map((p) => ({
           projectId: p.projectId,
-          projectName: /^[=+\-@]/.test(p.projectName) ? `'${p.projectName}` : p.projectName,
+          projectName: FORMULA_START.test(p.projectName) ? `'${p.projectName}` : p.projectName,
           folderId: p.folderId ?? '',
           runCount: String(p.runCount),
           runsWithCost: String(p.runsWithCost),
@@ -101,7 +114,18 @@ describe('usage as CSV', () => {
       .map((row) => row[1]!);
     expect(names.every((f) => f.quoted)).toBe(true);
     expect(names.map((f) => f.text).sort()).toEqual(
-      ['\'=HYPERLINK("http://x","y")', "'+1", "'-2", "'@SUM(A1)", 'Ünïcode, "quoted" ✓', 'plain'].sort(),
+      [
+        '\'=HYPERLINK("http://x","y")',
+        "'+1",
+        "'-2",
+        "'@SUM(A1)",
+        'Ünïcode, "quoted" ✓',
+        'plain',
+        '\'＝HYPERLINK("http://x","y")',
+        "'＋1",
+        "'－2",
+        "'＠SUM(A1)",
+      ].sort(),
     );
     expect(res.text).toContain('"Ünïcode, ""quoted"" ✓"');
     // Numbers are bare; an unknown cost is an empty field, not a quoted empty text.
@@ -141,8 +165,8 @@ describe('usage as CSV', () => {
           ]
         : b.groups.map((g) => ({
             bucketStart: b.start,
-            key: /^[=+\-@\t\r]/.test(g.key) ? `'${g.key}` : g.key,
-            label: /^[=+\-@\t\r]/.test(g.label) ? `'${g.label}` : g.label,
+            key: FORMULA_START.test(g.key) ? `'${g.key}` : g.key,
+            label: FORMULA_START.test(g.label) ? `'${g.label}` : g.label,
             runCount: String(g.runCount),
             inputTokens: String(g.inputTokens),
             outputTokens: String(g.outputTokens),
@@ -161,6 +185,8 @@ describe('usage as CSV', () => {
   it('answers the breakdown as CSV: the kinds, then the capabilities with their labels', async () => {
     const json = await okBody(org.call('admin', 'getUsageBreakdown', { query: {} }));
     const rows = csvObjects((await get('/usage/breakdown', asCsv)).text);
+    // One run per project, each with one model fact and one capability fact of two calls.
+    const runs = PROJECT_NAMES.length;
     expect(rows).toEqual([
       ...json.byFactKind.map((k) => ({
         section: 'factKind',
@@ -176,12 +202,17 @@ describe('usage as CSV', () => {
         kind: 'capability',
         capabilityId: 'web-search',
         label: '\'=cmd|"/c calc"!A1',
-        factCount: '6',
-        quantity: '12',
+        factCount: String(runs),
+        quantity: String(2 * runs),
         costUsd: '',
       },
     ]);
-    expect(rows[0]).toMatchObject({ kind: 'model', factCount: '6', quantity: '720', costUsd: '1.5' });
+    expect(rows[0]).toMatchObject({
+      kind: 'model',
+      factCount: String(runs),
+      quantity: String(120 * runs),
+      costUsd: String(0.25 * runs),
+    });
   });
 
   it('answers JSON for ?format=json whatever Accept says, and for a client preferring JSON', async () => {

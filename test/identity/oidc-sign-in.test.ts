@@ -5,7 +5,7 @@ import { createServices } from '../../src/app/services.js';
 import { MINUTE_MS } from '../../src/config/clock.js';
 import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/log/logger.js';
-import { TestOpenIdProvider } from '../support/openid-provider.js';
+import { newSigningKey, TestOpenIdProvider } from '../support/openid-provider.js';
 import {
   setProvider,
   signInAtProvider,
@@ -220,6 +220,21 @@ describe('OpenID Connect sign-in', () => {
     expect(answer.headers.get('location')).toBe('/');
   });
 
+  it('lands on / for returnTo spellings whose resolved path would leave this origin', async () => {
+    idp.addAccount('dot-segments');
+    for (const returnTo of [
+      '/.//evil.example',
+      '/a/..//evil.example',
+      '/%2e//evil.example',
+      '/..//evil.example',
+      '/%2E%2E//evil.example',
+    ]) {
+      const answer = await signInThrough(browser(), 'corp', 'dot-segments', returnTo);
+      expect(answer.status, returnTo).toBe(303);
+      expect(answer.headers.get('location'), returnTo).toBe('/');
+    }
+  });
+
   it("applies the provider's tenant and email-domain allow-lists", async () => {
     idp.addAccount('kim', { tid: 't1', email: 'kim@other.example', email_verified: true });
     idp.addAccount('lee', { tid: 't2', email: 'lee@example.com', email_verified: true });
@@ -268,11 +283,41 @@ describe('OpenID Connect sign-in', () => {
     }
   });
 
-  it('verifies ID tokens after the provider rotates its signing keys', async () => {
+  it('verifies ID tokens after the provider rotates its signing keys, its key set cached until then', async () => {
     idp.addAccount('quinn');
     expect((await signInThrough(browser(), 'corp', 'quinn')).headers.get('location')).toBe('/');
+    const fetched = idp.jwksRequests;
+    expect((await signInThrough(browser(), 'corp', 'quinn')).headers.get('location')).toBe('/');
+    expect(idp.jwksRequests).toBe(fetched);
     idp.rotateKeys();
     expect((await signInThrough(browser(), 'corp', 'quinn')).headers.get('location')).toBe('/');
+    expect(idp.jwksRequests).toBe(fetched + 1);
+    expect((await signInThrough(browser(), 'corp', 'quinn')).headers.get('location')).toBe('/');
+    expect(idp.jwksRequests).toBe(fetched + 1);
+  });
+
+  it('refuses an ID token signed with a key the provider does not publish, under its own kid or the provider’s', async () => {
+    idp.addAccount('forged');
+    const before = await counts();
+    const published = idp.keys[0]!;
+    try {
+      for (const [what, key] of [
+        ['a kid of its own', newSigningKey()],
+        ["the provider's kid", { ...newSigningKey(), kid: published.kid }],
+      ] as const) {
+        idp.forgeWith = key;
+        const b = browser();
+        const answer = await signInThrough(b, 'corp', 'forged');
+        expect(answer.headers.get('location'), what).toBe('/signin?error=token_invalid');
+        expect(b.cookie(TEST_ORIGIN, 'hub_session'), what).toBeUndefined();
+      }
+      expect(await counts()).toEqual(before);
+      // The provider's own key verifies: only the signature was refused.
+      idp.forgeWith = published;
+      expect((await signInThrough(browser(), 'corp', 'forged')).headers.get('location')).toBe('/');
+    } finally {
+      idp.forgeWith = undefined;
+    }
   });
 
   it('finishes on another instance sharing the database (the pending sign-in is server-side)', async () => {

@@ -27,12 +27,29 @@ describe('classifyAddress', () => {
     ['fd12:3456::1', 'unique-local'],
     ['255.255.255.255', 'reserved'],
     ['not-an-address', 'reserved'],
+    // Tunnels that forward to an address inside the packet, benchmarking and ORCHIDv2.
+    ['2001::1', 'reserved'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'reserved'],
+    ['2001:0:ffff:ffff:ffff:ffff:ffff:ffff', 'reserved'],
+    ['192.88.99.1', 'reserved'],
+    ['192.88.99.255', 'reserved'],
+    ['2001:20::1', 'reserved'],
+    ['2001:2f:ffff::1', 'reserved'],
+    ['2001:2::1', 'reserved'],
+    ['2001:2:0:ffff::1', 'reserved'],
     // Just outside the ranges: public.
     ['8.8.8.8', undefined],
     ['172.32.0.1', undefined],
     ['100.128.0.1', undefined],
     ['169.253.255.255', undefined],
     ['2606:4700::1111', undefined],
+    ['2001:1::1', undefined],
+    ['2001:2:1::1', undefined],
+    ['2001:1f:ffff::1', undefined],
+    ['2001:30::1', undefined],
+    ['2001:4860:4860::8888', undefined],
+    ['192.88.98.255', undefined],
+    ['192.88.100.0', undefined],
   ];
   it.each(cases)('%s is %s', (address, expected) => {
     expect(classifyAddress(address)).toBe(expected);

@@ -14,6 +14,10 @@ const stubResolver: Resolver = async (hostname) => {
     ],
     'metadata.test': [{ address: '::ffff:169.254.169.254', family: 6 }],
     'receiver.test': [{ address: '127.0.0.1', family: 4 }],
+    'teredo.test': [{ address: '2001:0:4136:e378:8000:63bf:3fff:fdd2', family: 6 }],
+    'relay-6to4.test': [{ address: '192.88.99.1', family: 4 }],
+    'orchid.test': [{ address: '2001:20::1', family: 6 }],
+    'benchmark.test': [{ address: '2001:2::1', family: 6 }],
   };
   const found = table[hostname];
   if (!found) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
@@ -88,6 +92,12 @@ describe('OutboundClient.check', () => {
     expect(await refusedFor(strict, 'https://intranet.test/')).toBe('resolves to a private network address');
     expect(await refusedFor(strict, 'https://split.test/')).toBe('resolves to a private network address');
     expect(await refusedFor(strict, 'https://metadata.test/')).toBe('resolves to a link-local address');
+  });
+
+  it('refuses names that resolve into Teredo, the 6to4 relay, ORCHIDv2 or the benchmarking range', async () => {
+    for (const name of ['teredo.test', 'relay-6to4.test', 'orchid.test', 'benchmark.test']) {
+      expect(await refusedFor(strict, `https://${name}/`), name).toBe('resolves to a reserved address');
+    }
   });
 
   it('with HUB_OUTBOUND_ALLOW_PRIVATE allows private addresses and plain http, but no other scheme', async () => {

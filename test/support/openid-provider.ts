@@ -32,7 +32,8 @@ export type IdTokenTampering = (claims: Record<string, unknown>) => Record<strin
  * unchanged, Host included, so the provider names its own URLs. `tamper` makes the front play
  * a misbehaving provider: the ID token of each token response gets the claims it returns (a
  * wrong `iss`, `aud`, `nonce` or `exp`), correctly signed with a key of its own that it then
- * publishes at `/jwks`, so only the claim check can refuse it.
+ * publishes at `/jwks`, so only the claim check can refuse it. `forgeWith` signs the ID token
+ * with a key it does not publish, so only the signature check can refuse it.
  */
 export class TestOpenIdProvider {
   readonly accounts = new Map<string, AccountClaims>();
@@ -41,6 +42,13 @@ export class TestOpenIdProvider {
   keys: Array<Record<string, unknown>> = [newSigningKey()];
   /** Set by a test to play a provider that issues ID tokens with wrong claims. */
   tamper: IdTokenTampering | undefined;
+  /**
+   * Set by a test to play a forger: each ID token is signed again, claims unchanged, with this key,
+   * which the provider does not publish (its JWKS stays its own).
+   */
+  forgeWith: Record<string, unknown> | undefined;
+  /** Requests for its key set so far. */
+  jwksRequests = 0;
   private readonly tamperKey = newSigningKey();
 
   private constructor(
@@ -78,7 +86,12 @@ export class TestOpenIdProvider {
           const tokens = JSON.parse(body.toString('utf8')) as { id_token: string };
           tokens.id_token = signJwt(this.tamper(claimsOf(tokens.id_token)), this.tamperKey);
           body = Buffer.from(JSON.stringify(tokens));
+        } else if (this.forgeWith && path.startsWith('/token') && answer.statusCode === 200) {
+          const tokens = JSON.parse(body.toString('utf8')) as { id_token: string };
+          tokens.id_token = signJwt(claimsOf(tokens.id_token), this.forgeWith);
+          body = Buffer.from(JSON.stringify(tokens));
         }
+        if (path.startsWith('/jwks')) this.jwksRequests += 1;
         const headers = { ...answer.headers, 'content-length': String(body.length) };
         delete headers['transfer-encoding'];
         res.writeHead(answer.statusCode ?? 502, headers);

@@ -2,12 +2,14 @@ import type { Request, RequestHandler } from 'express';
 import { RateWindows } from '../../capacity/rate-window.js';
 import { type Clock, MINUTE_MS } from '../../config/clock.js';
 import { ApiError } from '../../errors/api-error.js';
+import { clientAddressKey } from '../../shared/ip-address.js';
 import type { Stage } from './stage.js';
 
 /**
  * Per client address limits on what anyone may send without being signed in. The client address
  * is `req.ip`: the socket's, or behind the proxies `HUB_TRUSTED_PROXIES` names, the right-most
- * `X-Forwarded-For` hop that is not one of them. Counted in this process's memory: each instance
+ * `X-Forwarded-For` hop that is not one of them, counted by `clientAddressKey` (an IPv6 client by
+ * its /64). Counted in this process's memory: each instance
  * allows the limits on its own.
  */
 export class AddressLimit {
@@ -26,10 +28,17 @@ export class AddressLimit {
     return waitMs === 0 ? undefined : this.refusal(waitMs);
   }
 
-  /** The 429 to answer when the address has used up its minute already, without counting anything. */
-  exhausted(req: Request): ApiError | undefined {
-    const waitMs = this.windows.waitMs(addressOf(req), this.perMinute, this.clock.now().getTime());
-    return waitMs === 0 ? undefined : this.refusal(waitMs);
+  /**
+   * Counts one more before the work it limits is done, so requests sent at once cannot all pass
+   * a check made before any of them was counted: the 429 to answer, or the function that gives the
+   * count back when the request turns out not to count (a login link that logged in).
+   */
+  reserve(req: Request): { refused: ApiError } | { giveBack: () => void } {
+    const key = addressOf(req);
+    const takenAt = this.clock.now().getTime();
+    const waitMs = this.windows.take(key, this.perMinute, takenAt);
+    if (waitMs !== 0) return { refused: this.refusal(waitMs) };
+    return { giveBack: () => this.windows.giveBack(key, takenAt, this.clock.now().getTime()) };
   }
 
   private refusal(waitMs: number): ApiError {
@@ -44,7 +53,7 @@ export class AddressLimit {
   }
 }
 
-const addressOf = (req: Request): string => req.ip ?? 'unknown';
+const addressOf = (req: Request): string => clientAddressKey(req.ip ?? 'unknown');
 
 /** The limits of anonymous traffic (`HUB_SIGNIN_RATE`, `HUB_AUTH_FAILURE_RATE`). */
 export interface AnonymousLimits {
@@ -71,9 +80,9 @@ const SIGN_IN_OPERATIONS = new Set(['startSignIn', 'finishSignIn']);
 
 /**
  * 429 `rate_limited` with `Retry-After` for the anonymous entrances: a sign-in's start and
- * callback count each time; a login link is refused while the address has used up its failures,
- * and counts as one when it does not log in. (Refused API tokens are counted where they are
- * refused, `authenticate`.)
+ * callback count each time; a login link takes one failure before it is looked up and gives it
+ * back when it logs in, so however many bad links arrive at once, no more are looked up than the
+ * limit. (Refused API tokens are counted where they are refused, `authenticate`.)
  */
 export const limitAnonymousRequests =
   (limits: AnonymousLimits): Stage =>
@@ -81,10 +90,10 @@ export const limitAnonymousRequests =
     if (SIGN_IN_OPERATIONS.has(operationId)) return (req, _res, next) => next(limits.signIns.take(req));
     if (operationId !== 'login') return undefined;
     const login: RequestHandler = (req, res, next) => {
-      const refused = limits.failures.exhausted(req);
-      if (refused) return next(refused);
+      const reserved = limits.failures.reserve(req);
+      if ('refused' in reserved) return next(reserved.refused);
       res.once('finish', () => {
-        if (res.statusCode >= 400 && res.statusCode !== 429) limits.failures.take(req);
+        if (res.statusCode < 400) reserved.giveBack();
       });
       next();
     };

@@ -1,6 +1,7 @@
 /** `/signin`: the identity providers as buttons, a failed sign-in's message, and the login-link way in. */
 import { Alert, Button, Code, Container, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { redirect, useLoaderData, useSearchParams } from 'react-router';
+import { safeReturnTo } from '../../../../src/identity/return-to';
 import { getMeQueryOptions } from '../../features/auth/api/get-me';
 import { getSignInProvidersQueryOptions } from '../../features/auth/api/get-sign-in-providers';
 import { signInErrorMessage } from '../../features/auth/sign-in-errors';
@@ -15,14 +16,12 @@ export async function loader() {
   return providers.providers;
 }
 
-/** Only a path of this origin is passed on; the server checks it again. */
-const samePath = (value: string | null) => (value?.startsWith('/') && !value.startsWith('//') ? value : '/');
-
 export function Component() {
   const providers = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const error = params.get('error');
-  const returnTo = samePath(params.get('returnTo'));
+  // Only a path of this origin is passed on, by the server's own rule; the server checks it again.
+  const returnTo = safeReturnTo(params.get('returnTo'));
   return (
     <Container size="sm" py="xl" component="main">
       <Paper withBorder p="xl" radius="md">
