@@ -1,8 +1,8 @@
 /** `/signin`: the identity providers as buttons, a failed sign-in's message, and the login-link way in. */
 import { Alert, Button, Code, Container, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { redirect, useLoaderData, useSearchParams } from 'react-router';
-import { getMeQueryOptions } from '../../features/auth/api/get-me';
-import { getSignInProvidersQueryOptions } from '../../features/auth/api/get-sign-in-providers';
+import { getMeQueryOptions } from '../../lib/queries/get-me';
+import { getSignInProvidersQueryOptions } from '../../lib/queries/get-sign-in-providers';
 import { signInErrorMessage } from '../../features/auth/sign-in-errors';
 import { queryClient } from '../../lib/query-client';
 
