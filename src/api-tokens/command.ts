@@ -1,4 +1,5 @@
 import { parseCommandArgs, requiredFlag, timeFlag } from '../cli/args.js';
+import { organizationNamed } from '../cli/command.js';
 import type { Runtime } from '../cli/runtime.js';
 import { UsageError } from '../cli/usage-error.js';
 import { ApiError } from '../errors/api-error.js';
@@ -37,8 +38,7 @@ export async function tokenCommand(
       values.expires === undefined
         ? null
         : timeFlag('--expires', values.expires, runtime.clock.now(), 'ahead', '30d or 12h,');
-    const org = await runtime.organizations.findBySlug(orgSlug);
-    if (!org) throw new UsageError(`no organization "${orgSlug}"`);
+    const org = await organizationNamed(runtime, orgSlug);
     const user = await runtime.users.findByImOpenId(runtime.db, imOpenId);
     const access = user && (await runtime.orgAccess.resolve(user.id, orgSlug));
     if (!user || !access) throw new UsageError(`"${imOpenId}" is no active member of ${orgSlug}`);

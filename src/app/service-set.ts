@@ -1,6 +1,7 @@
 import type { AgentRoleService } from '../agents/roles-service.js';
 import type { ApiTokenService } from '../api-tokens/service.js';
 import type { AuditLog } from '../audit/log.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { Authorizer } from '../auth/authorize.js';
 import type { SessionService } from '../auth/sessions.js';
 import type { CapacityService } from '../capacity/service.js';
@@ -36,6 +37,8 @@ import type { BudgetService } from '../budgets/service.js';
 export interface Services {
   config: Config;
   db: Db;
+  /** The unit of work every service writes through; its transactions carry the audit trail. */
+  uow: UnitOfWork;
   /** Where kept reads run outside a transaction (Database.readers); the writer when none were given. */
   readers: Db;
   clock: Clock;

@@ -3,6 +3,7 @@ import { ApiTokenService } from '../api-tokens/service.js';
 import { ApiTokenStore } from '../api-tokens/store.js';
 import { AuditLog } from '../audit/log.js';
 import { AuditStore } from '../audit/store.js';
+import { AuditTrail } from '../audit/trail.js';
 import { Authorizer } from '../auth/authorize.js';
 import { SessionStore } from '../auth/session-store.js';
 import { SessionService } from '../auth/sessions.js';
@@ -65,6 +66,7 @@ import { InvitationStore } from '../invitations/store.js';
 import { AutoJoinService } from '../invitations/auto-join.js';
 import { OutboundClient } from '../outbound/client.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { WebhookOutbox } from '../webhooks/outbox.js';
 import { WebhookService } from '../webhooks/service.js';
 import { WebhookStore } from '../webhooks/store.js';
 import { BudgetService } from '../budgets/service.js';
@@ -98,7 +100,11 @@ export function createServices(deps: {
   const { config, db, clock, logger } = deps;
   const readers = deps.readers ?? db;
   const ttl = deps.accessCacheTtlMs ?? DEFAULT_ACCESS_CACHE_TTL_MS;
-  const uow = new UnitOfWork(db, readers, config.dbWaitMs);
+  const auditStore = new AuditStore();
+  const webhookStore = new WebhookStore();
+  // Every audited write records its event and the webhook deliveries it starts, in its transaction.
+  const auditTrail = new AuditTrail(auditStore, new WebhookOutbox(webhookStore));
+  const uow = new UnitOfWork(db, readers, config.dbWaitMs, auditTrail);
   const users = new UserStore();
   const orgStore = new OrganizationStore();
   const invalidations = deps.sharedDatabase?.invalidations;
@@ -145,7 +151,6 @@ export function createServices(deps: {
     library.requireActive(organizationId, folderId, trx);
   const grants = new GrantStore();
   const projectGuard = new ProjectGuard(uow, projectStore, grants);
-  const auditStore = new AuditStore();
   const auditLog = new AuditLog(uow, auditStore);
   const apiTokens = new ApiTokenService(uow, new ApiTokenStore(), clock, ttl, invalidations);
   const authorizer = new Authorizer({
@@ -227,7 +232,6 @@ export function createServices(deps: {
     capacity,
     clock,
   );
-  const webhookStore = new WebhookStore();
   const webhooks = new WebhookService(uow, webhookStore, keyrings, outbound, clock);
   const webhookDispatcher = new WebhookDispatcher({
     uow,
@@ -241,6 +245,7 @@ export function createServices(deps: {
   const services = {
     config,
     db,
+    uow,
     readers,
     clock,
     logger,

@@ -1,4 +1,5 @@
 import { parseCommandArgs, timeFlag } from '../cli/args.js';
+import { organizationNamed } from '../cli/command.js';
 import type { Runtime } from '../cli/runtime.js';
 import { UsageError } from '../cli/usage-error.js';
 import { auditEventProjection } from './projection.js';
@@ -30,8 +31,7 @@ export async function auditCommand(
     throw new UsageError(`--limit ${JSON.stringify(values.limit)}: give a positive whole number`);
 
   await withRuntime(async (runtime) => {
-    const org = await runtime.organizations.findBySlug(orgSlug);
-    if (!org) throw new UsageError(`no organization "${orgSlug}"`);
+    const org = await organizationNamed(runtime, orgSlug);
     const from =
       values.since === undefined ? undefined : timeFlag('--since', values.since, runtime.clock.now(), 'ago', '7d');
     let printed = 0;

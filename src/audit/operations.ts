@@ -17,8 +17,8 @@ export function auditOperations(auditLog: AuditLog) {
           // The answer is sent; the router sends nothing more once headers are out.
           return { events: [], nextCursor: null };
         }
-        const page = await auditLog.list(access.organization.id, filters, { limit, cursor });
-        return { events: page.items.map(toAuditEvent), nextCursor: page.nextCursor };
+        const { items, nextCursor } = await auditLog.list(access.organization.id, filters, { limit, cursor });
+        return { events: items.map(toAuditEvent), nextCursor };
       },
     },
   } satisfies OperationModule;

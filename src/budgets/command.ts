@@ -1,4 +1,5 @@
 import { parseCommandArgs } from '../cli/args.js';
+import { organizationNamed } from '../cli/command.js';
 import type { Runtime } from '../cli/runtime.js';
 import { UsageError } from '../cli/usage-error.js';
 import { budgetProjection } from './projection.js';
@@ -17,8 +18,7 @@ export async function budgetCommand(
   const { positionals } = parseCommandArgs(rest, {}, 1, '<org>');
   const orgSlug = positionals[0]!;
   await withRuntime(async (runtime) => {
-    const org = await runtime.organizations.findBySlug(orgSlug);
-    if (!org) throw new UsageError(`no organization "${orgSlug}"`);
+    const org = await organizationNamed(runtime, orgSlug);
     const { items } = budgetProjection.pageOf(await runtime.budgets.list(org.id), {});
     for (const budget of items) {
       const { status } = budget;

@@ -8,7 +8,13 @@ import { ApiError, badRequest, conflict, unprocessable } from '../errors/api-err
 import { ORGANIZATION_LIMIT_FLOORS, platformCeilings } from './ceilings.js';
 import { CAPACITY_DIMENSIONS, type CapacityDimension, type DimensionValues, type LimitChanges } from './dimensions.js';
 import type { InUseCounter, InUseCounters } from './in-use.js';
-import { toCapacityPolicy, toCapacityPolicyView, type CapacityPolicy, type CapacityPolicyView } from './mapper.js';
+import {
+  type CapacityPolicy,
+  type CapacityPolicyView,
+  type DimensionLimitRecord,
+  dimensionLimitProjection,
+  dimensionProjection,
+} from './projection.js';
 import { RateWindows, type RequestWindows } from './rate-window.js';
 import type { CapacityStore } from './store.js';
 
@@ -48,12 +54,26 @@ export class CapacityService {
   /** All 23 dimensions in contract order with what is in use, read fresh from the database. */
   async view(organizationId: string): Promise<CapacityPolicyView> {
     const db = this.uow.reader;
-    const [policy, used] = await Promise.all([this.policy(organizationId, db), this.countInUse(db, organizationId)]);
-    return toCapacityPolicyView(policy, used);
+    const [limits, used] = await Promise.all([
+      this.dimensionLimits(organizationId, db),
+      this.countInUse(db, organizationId),
+    ]);
+    const dimensions = limits.map((row) => dimensionProjection.toApi({ ...row, in_use: used[row.dimension] ?? null }));
+    return { dimensions, warnings: overLimitWarnings(dimensions) };
   }
 
   private async policy(organizationId: string, db: Executor): Promise<CapacityPolicy> {
-    return toCapacityPolicy(this.ceilings, await this.store.limitsOf(db, organizationId));
+    return { dimensions: (await this.dimensionLimits(organizationId, db)).map(dimensionLimitProjection.toApi) };
+  }
+
+  /** Every dimension in contract order: its platform ceiling and the organization's own limit. */
+  private async dimensionLimits(organizationId: string, db: Executor): Promise<DimensionLimitRecord[]> {
+    const limits = await this.store.limitsOf(db, organizationId);
+    return CAPACITY_DIMENSIONS.map((dimension) => ({
+      dimension,
+      platform_ceiling: this.ceilings[dimension],
+      organization_limit: limits[dimension] ?? null,
+    }));
   }
 
   private async countInUse(db: Executor, organizationId: string): Promise<DimensionValues> {
@@ -254,5 +274,26 @@ function rateLimited(perMinute: number, waitMs: number): ApiError {
     `This organization's requestRate limit is ${perMinute} requests per minute; retry in ${seconds} s.`,
     undefined,
     { 'Retry-After': String(seconds) },
+  );
+}
+
+/**
+ * A warning for each dimension used beyond its effective limit: a limit may be set below what is
+ * in use (nothing existing is removed), and then nothing more of it can be added until use is below.
+ */
+function overLimitWarnings(dimensions: CapacityPolicyView['dimensions']): CapacityPolicyView['warnings'] {
+  return dimensions.flatMap(({ dimension, inUse: used, effective }) =>
+    used !== null && effective !== null && used > effective
+      ? [
+          {
+            dimension,
+            inUse: used,
+            effective,
+            message:
+              `${dimension}: ${used} in use, above the limit of ${effective}. Nothing in use is removed; ` +
+              'nothing more can be added until use is below the limit.',
+          },
+        ]
+      : [],
   );
 }

@@ -5,13 +5,16 @@ import { ConfigError } from '../config/config-error.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
 import { withoutStatement } from '../log/logger.js';
-import { loginUrl, openRuntime, serverBaseUrl, type Runtime } from './runtime.js';
+import { openRuntime, type Runtime } from './runtime.js';
 import { StartupError } from './startup-error.js';
-import { BindingConflict } from '../projects/service.js';
+import { projectCommand } from '../projects/command.js';
 import { platformConnectionCommand } from '../connections/platform-command.js';
 import { IngestError } from '../usage/ingest-tally.js';
 import { skillCommand } from '../skills/command.js';
-import { CAPACITY_DIMENSIONS, isCapacityDimension } from '../capacity/dimensions.js';
+import { capacityCommand } from '../capacity/command.js';
+import { migrateCommand } from '../db/command.js';
+import { orgCommand } from '../orgs/command.js';
+import { loginLinkCommand } from '../session/command.js';
 import { serve } from './serve.js';
 import { tokenCommand } from '../api-tokens/command.js';
 import { auditCommand } from '../audit/command.js';
@@ -19,6 +22,7 @@ import { budgetCommand } from '../budgets/command.js';
 import { inviteCommand } from '../invitations/command.js';
 import { CONSOLE_ACTOR, type AuditScope, withAuditScope } from '../audit/scope.js';
 import { UsageError } from './usage-error.js';
+import { organizationNamed } from './command.js';
 import { environmentFault } from '../errors/environment-fault.js';
 import { identityProviderCommand } from '../identity/command.js';
 
@@ -93,64 +97,12 @@ const commands: Record<string, Command> = {
     await serve({ demo: values.demo === true });
   },
 
-  migrate: async (args) => {
-    parseCommandArgs(args, {}, 0);
-    await withRuntime(
-      async ({ migrationsApplied }) => {
-        const report = migrationsApplied.length ? `applied ${migrationsApplied.join(', ')}` : 'already up to date';
-        process.stdout.write(`migrations: ${report}\n`);
-      },
-      undefined,
-      { create: true },
-    );
-  },
+  migrate: (args) =>
+    migrateCommand(args, (work) => withRuntime(work, undefined, { create: true }), { stdout: process.stdout }),
 
-  org: async (args) => {
-    const [sub, ...rest] = args;
-    if (sub !== 'create') throw new UsageError(`unknown subcommand "org ${sub ?? ''}"; expected "org create"`);
-    const { values, positionals } = parseCommandArgs(
-      rest,
-      {
-        name: { type: 'string' },
-        owner: { type: 'string' },
-        'owner-name': { type: 'string' },
-        'avatar-url': { type: 'string' },
-      },
-      1,
-    );
-    const name = requiredFlag(values.name, '--name');
-    const owner = requiredFlag(values.owner, '--owner');
-    await withRuntime(async (runtime) => {
-      const org = await runtime.organizations.create({
-        slug: positionals[0]!,
-        name,
-        ownerImOpenId: owner,
-        ownerDisplayName: values['owner-name'],
-        ownerAvatarUrl: values['avatar-url'],
-      });
-      process.stdout.write(`created organization ${org.slug} (${org.id}) with owner ${owner}\n`);
-    });
-  },
+  org: (args) => orgCommand(args, withRuntime, { stdout: process.stdout }),
 
-  project: async (args) => {
-    const [sub, ...rest] = args;
-    if (sub !== 'bind') throw new UsageError(`unknown subcommand "project ${sub ?? ''}"; expected "project bind"`);
-    const { positionals } = parseCommandArgs(rest, {}, 3);
-    const [orgSlug, projectId, chatId] = positionals as [string, string, string];
-    await withRuntime(async (runtime) => {
-      const org = await runtime.organizations.findBySlug(orgSlug);
-      if (!org) throw new UsageError(`no organization "${orgSlug}"`);
-      try {
-        const { replaced } = await runtime.projects.bindChat(org.id, projectId, chatId);
-        process.stdout.write(
-          `bound chat ${chatId} to project ${projectId}${replaced ? ` (replacing chat ${replaced})` : ''}\n`,
-        );
-      } catch (err) {
-        if (err instanceof BindingConflict) throw new UsageError(err.message);
-        throw err;
-      }
-    });
-  },
+  project: (args) => projectCommand(args, withRuntime, { stdout: process.stdout }),
 
   usage: async (args) => {
     const [sub, ...rest] = args;
@@ -164,8 +116,7 @@ const commands: Record<string, Command> = {
     const file = positionals[0]!;
     if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new UsageError(`no file "${file}"`);
     await withRuntime(async (runtime) => {
-      const org = await runtime.organizations.findBySlug(orgSlug);
-      if (!org) throw new UsageError(`no organization "${orgSlug}"`);
+      const org = await organizationNamed(runtime, orgSlug);
       try {
         const started = Date.now();
         const result = await runtime.usage.ingest(org.id, file, ({ phase, lines }) => {
@@ -182,14 +133,7 @@ const commands: Record<string, Command> = {
     });
   },
 
-  'login-link': async (args) => {
-    const { positionals } = parseCommandArgs(args, {}, 1);
-    await withRuntime(async (runtime) => {
-      const link = await runtime.sessions.issueLoginLink(positionals[0]!);
-      // The base URL the server on this data directory serves under, not this shell's PORT.
-      process.stdout.write(`${loginUrl(serverBaseUrl(runtime.config), link.token)}\n`);
-    });
-  },
+  'login-link': (args) => loginLinkCommand(args, withRuntime, { stdout: process.stdout }),
 
   connection: (args) => {
     const config = loadConfig();
@@ -218,26 +162,7 @@ const commands: Record<string, Command> = {
     return identityProviderCommand(args, (work) => withRuntime(work, config), io);
   },
 
-  capacity: async (args) => {
-    const [sub, ...rest] = args;
-    if (sub !== 'clear') throw new UsageError(`unknown subcommand "capacity ${sub ?? ''}"; expected "capacity clear"`);
-    const { positionals } = parseCommandArgs(rest, {}, 2);
-    const [orgSlug, dimension] = positionals as [string, string];
-    if (!isCapacityDimension(dimension))
-      throw new UsageError(
-        `"${dimension}" is no capacity dimension; expected one of ${CAPACITY_DIMENSIONS.join(', ')}`,
-      );
-    await withRuntime(async (runtime) => {
-      const org = await runtime.organizations.findBySlug(orgSlug);
-      if (!org) throw new UsageError(`no organization "${orgSlug}"`);
-      const cleared = await runtime.capacity.clearLimit(org.id, dimension);
-      const effective = await runtime.capacity.effectiveLimit(org.id, dimension);
-      process.stdout.write(
-        `${cleared ? 'cleared' : 'no limit to clear:'} ${orgSlug} ${dimension}; effective limit ${effective} (the ` +
-          `platform ceiling)\n`,
-      );
-    });
-  },
+  capacity: (args) => capacityCommand(args, withRuntime, { stdout: process.stdout }),
 };
 
 /** `hub usage rebuild-rollups <org>`: every level of the organization's rollups recomputed from its raw runs. */
@@ -245,8 +170,7 @@ async function rebuildUsageRollups(args: string[]): Promise<void> {
   const { positionals } = parseCommandArgs(args, {}, 1);
   const orgSlug = positionals[0]!;
   await withRuntime(async (runtime) => {
-    const org = await runtime.organizations.findBySlug(orgSlug);
-    if (!org) throw new UsageError(`no organization "${orgSlug}"`);
+    const org = await organizationNamed(runtime, orgSlug);
     await runtime.usage.rebuildRollups(org.id);
     process.stdout.write(`rebuilt the usage rollups of ${orgSlug}\n`);
   });

@@ -14,8 +14,11 @@ export function connectionOperations(connections: ConnectionService) {
     listProviderConnections: {
       rule: 'orgAdmin',
       handle: async ({ access }) => {
-        const rows = await connections.listProviders(access.organization.id);
-        return { connections: providerConnectionProjection.order.sorted(rows.map(toProviderConnectionRow)) };
+        const { items } = providerConnectionProjection.pageOf(
+          await connections.listProviders(access.organization.id),
+          {},
+        );
+        return { connections: items };
       },
     },
 
@@ -41,8 +44,11 @@ export function connectionOperations(connections: ConnectionService) {
     listCapabilityConnections: {
       rule: 'orgAdmin',
       handle: async ({ access }) => {
-        const rows = await connections.listCapabilities(access.organization.id);
-        return { connections: capabilityConnectionProjection.order.sorted(rows.map(toCapabilityConnectionRow)) };
+        const { items } = capabilityConnectionProjection.pageOf(
+          await connections.listCapabilities(access.organization.id),
+          {},
+        );
+        return { connections: items };
       },
     },
 

@@ -9,6 +9,20 @@ import type { Db } from './connect.js';
  */
 export type Executor = Db;
 
+/**
+ * What an audited write in one of a unit of work's transactions records itself with: the audit
+ * trail (src/audit/trail.ts), which the composition root gives the unit of work.
+ */
+export interface ChangeRecorder<Change> {
+  record(trx: Executor, change: Change): Promise<void>;
+}
+
+/** Each open transaction's recorder: the one of the unit of work that opened it. */
+const recorders = new WeakMap<Executor, ChangeRecorder<never>>();
+
+/** The recorder of the unit of work whose transaction `trx` is; none outside a unit of work given one. */
+export const recorderOf = <Change>(trx: Executor) => recorders.get(trx) as ChangeRecorder<Change> | undefined;
+
 /** How often a unit of work is tried when the database says another writer is in the way. */
 const MAX_ATTEMPTS = 8;
 
@@ -21,11 +35,13 @@ export class UnitOfWork {
    * `retryForMs`: how long after its first attempt a refused transaction is still tried again.
    * SQLite's busy timeout already waits that long inside an attempt when another process holds
    * the lock, so a lock held longer is reported (503 `database_busy`) instead of waited out again.
+   * `recorder`: what the audited writes of its transactions record themselves with.
    */
   constructor(
     private readonly db: Db,
     private readonly readers: Db = db,
     private readonly retryForMs = DEFAULT_DB_WAIT_MS,
+    private readonly recorder?: ChangeRecorder<never>,
   ) {}
 
   /** The database outside any transaction, for reads and single-statement writes. */
@@ -53,7 +69,10 @@ export class UnitOfWork {
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.transaction(work);
+        return await this.db.transaction((trx) => {
+          if (this.recorder) recorders.set(trx, this.recorder);
+          return work(trx);
+        });
       } catch (err) {
         const retrying = attempt < MAX_ATTEMPTS && Date.now() - started < this.retryForMs;
         if (!retrying || !isWriteConflict(err)) throw err;

@@ -1,13 +1,15 @@
 import type { OrganizationService } from './service.js';
 import type { OperationModule } from '../http/operation-table.js';
-import { toOrganizationResponse, toOrgSettings } from './mapper.js';
+import { organizationResponseProjection, orgSettingsProjection } from './projection.js';
+
+const toOrgSettings = orgSettingsProjection.toApi;
 
 /** The organization itself and its settings. */
 export function organizationOperations(organizations: OrganizationService) {
   return {
     getOrganization: {
       rule: 'member',
-      handle: async ({ access }) => toOrganizationResponse(access),
+      handle: async ({ access }) => organizationResponseProjection.toApi(access),
     },
 
     getOrgSettings: {

@@ -6,7 +6,7 @@ import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError, badRequestAt, conflict } from '../errors/api-error.js';
 import { avatarUrlProblem } from '../users/avatar-url.js';
 import type { UserStore } from '../users/store.js';
-import { toOrganizationSummary, toOrgSettings } from './mapper.js';
+import { organizationProjection, orgSettingsProjection } from './projection.js';
 import type { OrgAccessResolver } from './org-access-resolver.js';
 import type { Schema } from '../api/types.js';
 import { checkAutoJoinRule } from './auto-join-rule.js';
@@ -64,7 +64,7 @@ export class OrganizationService {
         organizationId: created.id,
         target: { type: 'organization', id: created.id, label: created.name },
         before: null,
-        after: { ...toOrganizationSummary(created), ownerImOpenId: owner.imOpenId },
+        after: { ...organizationProjection.toApi(created), ownerImOpenId: owner.imOpenId },
       });
       return created;
     });
@@ -99,8 +99,8 @@ export class OrganizationService {
         await recordChange(trx, {
           organizationId,
           target: { type: 'organization_settings', id: organizationId, label: null },
-          before: toOrgSettings(before),
-          after: toOrgSettings(after),
+          before: orgSettingsProjection.toApi(before),
+          after: orgSettingsProjection.toApi(after),
         });
       }
       return after;

@@ -1,6 +1,6 @@
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
 import type { OperationId, Schema } from '../api/types.js';
-import { toProjectDetail } from './mapper.js';
+import { projectDetailProjection } from './projection.js';
 import { sessionProjection } from './session-projection.js';
 import type { ProjectRecord } from './project.js';
 import { viewerFrom, type ProjectService } from './service.js';
@@ -14,7 +14,7 @@ export function projectOperations(projects: ProjectService) {
   ): Promise<Schema<'ProjectDetail'>> {
     const project = await projects.requireInOrg(access.organization.id, params.projectId);
     await change(project);
-    return toProjectDetail(
+    return projectDetailProjection.toApi(
       await projects.detail(project.id, await projects.viewer(access, session.user.id, project.id)),
     );
   }
@@ -31,7 +31,8 @@ export function projectOperations(projects: ProjectService) {
 
     getProject: {
       rule: 'projectRead',
-      handle: async ({ project }) => toProjectDetail(await projects.detail(project.project.id, viewerFrom(project))),
+      handle: async ({ project }) =>
+        projectDetailProjection.toApi(await projects.detail(project.project.id, viewerFrom(project))),
     },
 
     renameProject: {

@@ -12,7 +12,7 @@ import type { GrantStore } from '../grants/store.js';
 import type { FolderService } from '../folders/service.js';
 import type { OrgAccess } from '../orgs/store.js';
 import { isOrgAdminRole } from '../auth/rules.js';
-import { type ProjectViewer, toProjectBinding, toProjectView } from './mapper.js';
+import { bindingProjection, type ProjectViewer, projectViewProjection } from './projection.js';
 import { requireLive, type ProjectRecord } from './project.js';
 import type { ProjectAccess, ProjectGuard } from './project-guard.js';
 import type { BindingRecord, ProjectDetailRecord, ProjectStore } from './store.js';
@@ -155,7 +155,7 @@ async function recordProjectChange(
   before: ProjectDetailRecord | null,
   after: ProjectDetailRecord,
 ): Promise<void> {
-  const shown = { before: before && toProjectView(before), after: toProjectView(after) };
+  const shown = { before: before && projectViewProjection.toApi(before), after: projectViewProjection.toApi(after) };
   if (isDeepStrictEqual(shown.before, shown.after)) return;
   await recordChange(trx, {
     organizationId: after.organization_id,
@@ -174,8 +174,8 @@ const recordBindingChange = (
   recordChange(trx, {
     organizationId: project.organization_id,
     target: { type: 'project_binding', id: project.id, label: project.name },
-    before: before && toProjectBinding(before.chat_id, before.created_at),
-    after: after && toProjectBinding(after.chat_id, after.created_at),
+    before: before && bindingProjection.toApi(before),
+    after: after && bindingProjection.toApi(after),
   });
 
 /** A chat already feeds another project. */

@@ -1,6 +1,8 @@
 import type { TeamAccessService } from './team-access.js';
 import type { OperationModule } from '../http/operation-table.js';
-import { toTeamAccessEntry } from './mapper.js';
+import { teamAccessProjection } from './projection.js';
+
+const toTeamAccessEntry = teamAccessProjection.toApi;
 import { projectAccessProjection } from './access-projection.js';
 
 /** Per-project team access: read with the project, changed only with MANAGE. */
@@ -8,7 +10,10 @@ export function teamAccessOperations(teamAccess: TeamAccessService) {
   return {
     listProjectTeamAccess: {
       rule: 'projectRead',
-      handle: async ({ project }) => ({ access: (await teamAccess.list(project.project.id)).map(toTeamAccessEntry) }),
+      handle: async ({ project }) => {
+        const { items } = teamAccessProjection.pageOf(await teamAccess.list(project.project.id), {});
+        return { access: items };
+      },
     },
 
     getProjectAccess: {

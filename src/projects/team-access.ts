@@ -9,7 +9,9 @@ import type { AccessPathRow, GrantStore, TeamAccessRecord } from '../grants/stor
 import { byCodeUnits, byName } from '../shared/order.js';
 import type { ProjectAccessRecord } from './access-projection.js';
 import type { TeamStore } from '../teams/store.js';
-import { toTeamAccessEntry } from './mapper.js';
+import { teamAccessProjection } from './projection.js';
+
+const toTeamAccessEntry = teamAccessProjection.toApi;
 import { requireLive, type ProjectRecord } from './project.js';
 
 /** Which team a team-access request names: by id or by slug. */

@@ -7,7 +7,7 @@ import { ApiError } from '../errors/api-error.js';
 import { escapeHtml, page } from '../http/html.js';
 import { sendPage } from '../ops/security-headers.js';
 import type { OperationModule } from '../http/operation-table.js';
-import { toMeResponse } from './mapper.js';
+import { meProjection } from './projection.js';
 
 /** Login by one-time link, the current user, logout. */
 export function sessionOperations({
@@ -51,7 +51,10 @@ export function sessionOperations({
     getMe: {
       rule: 'session',
       async handle({ session }) {
-        return toMeResponse(session.user, await organizations.listMembershipsOf(session.user.id));
+        return meProjection.toApi({
+          user: session.user,
+          memberships: await organizations.listMembershipsOf(session.user.id),
+        });
       },
     },
 

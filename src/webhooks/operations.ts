@@ -58,8 +58,12 @@ export function webhookOperations(webhooks: WebhookService) {
     listWebhookDeliveries: {
       rule: 'orgAdmin',
       async handle(ctx) {
-        const page = await webhooks.listDeliveries(ctx.access.organization.id, ctx.params.webhookId, ctx.query);
-        return { deliveries: page.items.map(toDelivery), nextCursor: page.nextCursor };
+        const { items, nextCursor } = await webhooks.listDeliveries(
+          ctx.access.organization.id,
+          ctx.params.webhookId,
+          ctx.query,
+        );
+        return { deliveries: items.map(toDelivery), nextCursor };
       },
     },
 

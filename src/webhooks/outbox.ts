@@ -2,10 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type AuditEventRecord, auditEventProjection } from '../audit/projection.js';
 import type { Executor } from '../db/unit-of-work.js';
 import { subscribes } from './events.js';
-import { type NewDelivery, WebhookStore } from './store.js';
-
-// Stores hold no state: one serves every transaction.
-const store = new WebhookStore();
+import type { NewDelivery, WebhookStore } from './store.js';
 
 /** The body of a delivery (Standard Webhooks' `{type, timestamp, data}`). */
 export const deliveryPayload = (type: string, timestamp: string, data: unknown): string =>
@@ -32,17 +29,21 @@ export const newDelivery = (
  * Writes one delivery of an audit event per active endpoint of its organization that subscribes
  * to its action, in the transaction that writes the event: a change that rolls back leaves no
  * delivery, and one that commits cannot lose its deliveries. `data` is the event as the audit
- * log shows it, secrets already redacted.
+ * log shows it, secrets already redacted. The audit trail holds it (src/audit/trail.ts).
  */
-export async function enqueueDeliveries(trx: Executor, event: Omit<AuditEventRecord, 'seq'>): Promise<void> {
-  const endpoints = await store.active(trx, event.organization_id);
-  const matching = endpoints.filter((endpoint) => subscribes(JSON.parse(endpoint.events) as string[], event.action));
-  if (matching.length === 0) return;
-  const payload = deliveryPayload(event.action, event.at, auditEventProjection.toApi({ ...event, seq: 0 }));
-  await store.insertDeliveries(
-    trx,
-    matching.map(({ id }) =>
-      newDelivery({ id, organizationId: event.organization_id }, event.action, payload, event.at),
-    ),
-  );
+export class WebhookOutbox {
+  constructor(private readonly store: WebhookStore) {}
+
+  async enqueue(trx: Executor, event: Omit<AuditEventRecord, 'seq'>): Promise<void> {
+    const endpoints = await this.store.active(trx, event.organization_id);
+    const matching = endpoints.filter((endpoint) => subscribes(JSON.parse(endpoint.events) as string[], event.action));
+    if (matching.length === 0) return;
+    const payload = deliveryPayload(event.action, event.at, auditEventProjection.toApi({ ...event, seq: 0 }));
+    await this.store.insertDeliveries(
+      trx,
+      matching.map(({ id }) =>
+        newDelivery({ id, organizationId: event.organization_id }, event.action, payload, event.at),
+      ),
+    );
+  }
 }

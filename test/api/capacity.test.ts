@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPACITY_DIMENSIONS, ceilingVariable, type CapacityDimension } from '../../src/capacity/dimensions.js';
 import { BUILT_IN_CEILINGS, SKILL_INGESTION_DEFAULTS } from '../../src/capacity/ceilings.js';
-import { effectiveOf } from '../../src/capacity/mapper.js';
+import { effectiveOf } from '../../src/capacity/projection.js';
 import { loadConfig } from '../../src/config/config.js';
 import { loadOpenApiDocument } from '../../src/http/openapi-document.js';
 import { ACTORS, seedActors, type ActorName } from '../support/actors.js';

@@ -147,11 +147,11 @@ describe('deliveries', () => {
   it('writes no delivery for a change that rolled back', async () => {
     const org = await seedOrg(hub, unique('wh'));
     await endpoint(org, ['hub.*']);
-    const { db } = hub.services;
+    const { db, uow } = hub.services;
     const before = await db('webhook_deliveries').where({ organization_id: org.id }).count({ n: '*' });
     const scope = { actor: { type: 'console', id: null, displayName: 'hub console' }, at: new Date() } as const;
     const failing = withAuditScope({ ...scope, action: 'hub.org.update', requestId: null }, () =>
-      db.transaction(async (trx) => {
+      uow.run(async (trx) => {
         await recordChange(trx, {
           organizationId: org.id,
           target: { type: 'org', id: org.id, label: null },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildLibrary, LIBRARY_ROOT, type LibraryLeaf } from '../features/agents/components/library-tree';
-import { buildProjectTree, type Project, PROJECTS_TOP_LEVEL } from '../features/projects/components/project-tree';
+import { buildProjectTree, type Project, PROJECTS_TOP_LEVEL } from './project-tree';
 import type { Schemas } from './api-client';
 import {
   entryParent,

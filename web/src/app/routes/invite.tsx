@@ -1,6 +1,6 @@
 /** `/invite/{token}`: an invitation link. Signed out → sign in and come back; signed in → look and accept. */
 import { type LoaderFunctionArgs, useLoaderData } from 'react-router';
-import { getMeQueryOptions } from '../../features/auth/api/get-me';
+import { getMeQueryOptions } from '../../lib/queries/get-me';
 import { InvitationAcceptance, InvitationSignIn } from '../../features/invitations/components/invitation-page';
 import { queryClient } from '../../lib/query-client';
 

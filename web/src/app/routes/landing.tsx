@@ -1,7 +1,7 @@
 /** `/`: where a sign-in lands. Signed in → the first organization; signed out → the sign-in page. */
 import { Anchor, Container, Stack, Text, Title } from '@mantine/core';
 import { redirect, useLoaderData } from 'react-router';
-import { getMeQueryOptions } from '../../features/auth/api/get-me';
+import { getMeQueryOptions } from '../../lib/queries/get-me';
 import { MyInvitations } from '../../features/invitations/components/my-invitations';
 import { homePath } from '../../lib/authorization';
 import { queryClient } from '../../lib/query-client';

@@ -2,8 +2,8 @@
 import { Alert, Button, Code, Container, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { redirect, useLoaderData, useSearchParams } from 'react-router';
 import { safeReturnTo } from '../../../../src/identity/return-to';
-import { getMeQueryOptions } from '../../features/auth/api/get-me';
-import { getSignInProvidersQueryOptions } from '../../features/auth/api/get-sign-in-providers';
+import { getMeQueryOptions } from '../../lib/queries/get-me';
+import { getSignInProvidersQueryOptions } from '../../lib/queries/get-sign-in-providers';
 import { signInErrorMessage } from '../../features/auth/sign-in-errors';
 import { queryClient } from '../../lib/query-client';
 

@@ -15,7 +15,7 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { NavLink as RouterNavLink, useNavigate } from 'react-router';
-import { useLogout } from '../../features/auth/api/logout';
+import { useLogout } from '../../lib/queries/logout';
 import { homePath, isOrgAdmin, useOrg } from '../../lib/authorization';
 import { SelectField } from '../select-field';
 import { MAIN_ID, SkipLink } from './skip-link';

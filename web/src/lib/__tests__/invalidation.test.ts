@@ -4,15 +4,15 @@ import { invalidateAgents } from '../../features/agents/api/invalidate';
 import { getAgentSkillFilesQueryOptions } from '../../features/agents/api/get-agent-skill-files';
 import { getAgentSkillsQueryOptions } from '../../features/agents/api/get-agent-skills';
 import { invalidateCapabilityConnections } from '../../features/connections/api/invalidate';
-import { getUsageBreakdownQueryOptions } from '../../features/usage/api/get-usage-breakdown';
+import { getUsageBreakdownQueryOptions } from '../queries/get-usage-breakdown';
 import { getUsageReportQueryOptions } from '../../features/usage/api/get-usage-report';
 import { invalidateMembers } from '../../features/members/api/invalidate';
 import { getMyProjectsQueryOptions } from '../../features/projects/api/get-my-projects';
 import { getProjectQueryOptions } from '../../features/projects/api/get-project';
-import { getTeamAccessQueryOptions } from '../../features/projects/api/get-team-access';
+import { getTeamAccessQueryOptions } from '../queries/get-team-access';
 import { invalidateProjects, invalidateTeamAccess } from '../../features/projects/api/invalidate';
-import { getTeamMembersQueryOptions } from '../../features/teams/api/get-team-members';
-import { getTeamsQueryOptions } from '../../features/teams/api/get-teams';
+import { getTeamMembersQueryOptions } from '../queries/get-team-members';
+import { getTeamsQueryOptions } from '../queries/get-teams';
 import { invalidateTeams } from '../../features/teams/api/invalidate';
 
 /** A client holding an answer under each key, none of them stale yet. */

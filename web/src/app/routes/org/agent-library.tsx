@@ -4,7 +4,7 @@ import { getAgentLibraryQueryOptions } from '../../../features/agents/api/get-ag
 import { getAgentRolesQueryOptions } from '../../../features/agents/api/get-agent-roles';
 import { getAgentSkillsQueryOptions } from '../../../features/agents/api/get-agent-skills';
 import { LibraryExplorer } from '../../../features/agents/components/library-explorer';
-import { getMeQueryOptions } from '../../../features/auth/api/get-me';
+import { getMeQueryOptions } from '../../../lib/queries/get-me';
 import { requireOrgAdmin } from '../../../lib/authorization';
 import { queryClient } from '../../../lib/query-client';
 

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
-import { getMeQueryOptions } from '../../../features/auth/api/get-me';
+import { getMeQueryOptions } from '../../../lib/queries/get-me';
 import { AuditLog } from '../../../features/audit/components/audit-log';
 import { requireOrgAdmin } from '../../../lib/authorization';
 import { queryClient } from '../../../lib/query-client';

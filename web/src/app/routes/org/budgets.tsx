@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
-import { getMeQueryOptions } from '../../../features/auth/api/get-me';
+import { getMeQueryOptions } from '../../../lib/queries/get-me';
 import { getBudgetsQueryOptions } from '../../../features/budgets/api/budgets';
 import { CreateBudgetForm } from '../../../features/budgets/components/budget-form';
 import { BudgetsList } from '../../../features/budgets/components/budgets-list';
-import { getExplorerQueryOptions } from '../../../features/projects/api/get-explorer';
+import { getExplorerQueryOptions } from '../../../lib/queries/get-explorer';
 import { UsageTabs } from '../../../features/usage/components/usage-tabs';
 import { requireOrgAdmin } from '../../../lib/authorization';
 import { queryClient } from '../../../lib/query-client';

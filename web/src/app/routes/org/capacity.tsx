@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
-import { getMeQueryOptions } from '../../../features/auth/api/get-me';
+import { getMeQueryOptions } from '../../../lib/queries/get-me';
 import { getCapacityPolicyQueryOptions } from '../../../features/capacity/api/get-capacity-policy';
 import { CapacityTable } from '../../../features/capacity/components/capacity-table';
 import { requireOrgAdmin } from '../../../lib/authorization';

@@ -1,7 +1,7 @@
 import { Stack } from '@mantine/core';
 import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
-import { getMeQueryOptions } from '../../../features/auth/api/get-me';
+import { getMeQueryOptions } from '../../../lib/queries/get-me';
 import { getCapabilityConnectionsQueryOptions } from '../../../features/connections/api/get-capability-connections';
 import { getChatApplicationQueryOptions } from '../../../features/connections/api/get-chat-application';
 import { getProviderConnectionsQueryOptions } from '../../../features/connections/api/get-provider-connections';

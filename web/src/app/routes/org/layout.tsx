@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, redirect, useParams } from 'react-router';
 import { OrgShell } from '../../../components/layout/org-shell';
 import { PageLoader } from '../../../components/page-loader';
-import { getMeQueryOptions } from '../../../features/auth/api/get-me';
+import { getMeQueryOptions } from '../../../lib/queries/get-me';
 import { findOrg, homePath, OrgProvider } from '../../../lib/authorization';
 import { queryClient } from '../../../lib/query-client';
 

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
-import { getMeQueryOptions } from '../../../features/auth/api/get-me';
+import { getMeQueryOptions } from '../../../lib/queries/get-me';
 import { InviteButton } from '../../../features/invitations/components/invite-dialog';
 import { InvitationsList } from '../../../features/invitations/components/invitations-list';
-import { getMembersQueryOptions } from '../../../features/members/api/get-members';
+import { getMembersQueryOptions } from '../../../lib/queries/get-members';
 import { AddMemberForm } from '../../../features/members/components/add-member-form';
 import { MembersTable } from '../../../features/members/components/members-table';
 import { requireOrgAdmin } from '../../../lib/authorization';

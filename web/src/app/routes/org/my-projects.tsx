@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
 import { getMyProjectsQueryOptions } from '../../../features/projects/api/get-my-projects';
 import { MyProjects } from '../../../features/projects/components/my-projects';
-import { getSettingsQueryOptions } from '../../../features/settings/api/get-settings';
+import { getSettingsQueryOptions } from '../../../lib/queries/get-settings';
 import { queryClient } from '../../../lib/query-client';
 
 export async function loader({ params }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
-import { getMeQueryOptions } from '../../../features/auth/api/get-me';
-import { getExplorerQueryOptions } from '../../../features/projects/api/get-explorer';
+import { getMeQueryOptions } from '../../../lib/queries/get-me';
+import { getExplorerQueryOptions } from '../../../lib/queries/get-explorer';
 import { Explorer } from '../../../features/projects/components/explorer';
 import { requireOrgAdmin } from '../../../lib/authorization';
 import { queryClient } from '../../../lib/query-client';

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
-import { getMeQueryOptions } from '../../../features/auth/api/get-me';
-import { getSettingsQueryOptions } from '../../../features/settings/api/get-settings';
+import { getMeQueryOptions } from '../../../lib/queries/get-me';
+import { getSettingsQueryOptions } from '../../../lib/queries/get-settings';
 import { getOrganizationQueryOptions } from '../../../features/settings/api/get-organization';
 import { OrganizationCard } from '../../../features/settings/components/organization-card';
 import { AutoJoinForm } from '../../../features/settings/components/auto-join-form';

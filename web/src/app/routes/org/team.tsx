@@ -3,10 +3,10 @@ import { Link, type LoaderFunctionArgs, useNavigate, useParams } from 'react-rou
 import { PageHeader } from '../../../components/page-header';
 import { PageLoader } from '../../../components/page-loader';
 import { QueryError } from '../../../components/query-error';
-import { getMeQueryOptions } from '../../../features/auth/api/get-me';
-import { getMembersQueryOptions } from '../../../features/members/api/get-members';
-import { getTeamMembersQueryOptions } from '../../../features/teams/api/get-team-members';
-import { getTeamsQueryOptions, useTeams } from '../../../features/teams/api/get-teams';
+import { getMeQueryOptions } from '../../../lib/queries/get-me';
+import { getMembersQueryOptions } from '../../../lib/queries/get-members';
+import { getTeamMembersQueryOptions } from '../../../lib/queries/get-team-members';
+import { getTeamsQueryOptions, useTeams } from '../../../lib/queries/get-teams';
 import { ArchiveTeamButton } from '../../../features/teams/components/archive-team-button';
 import { EditTeamButton } from '../../../features/teams/components/edit-team-button';
 import { TeamMembers } from '../../../features/teams/components/team-members';

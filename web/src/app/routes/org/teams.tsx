@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
-import { getMeQueryOptions } from '../../../features/auth/api/get-me';
-import { getTeamsQueryOptions } from '../../../features/teams/api/get-teams';
+import { getMeQueryOptions } from '../../../lib/queries/get-me';
+import { getTeamsQueryOptions } from '../../../lib/queries/get-teams';
 import { CreateTeamForm } from '../../../features/teams/components/create-team-form';
 import { TeamsTable } from '../../../features/teams/components/teams-table';
 import { requireOrgAdmin } from '../../../lib/authorization';

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
-import { getMeQueryOptions } from '../../../features/auth/api/get-me';
+import { getMeQueryOptions } from '../../../lib/queries/get-me';
 import { getBudgetsQueryOptions } from '../../../features/budgets/api/budgets';
 import { BudgetsAtRisk } from '../../../features/budgets/components/budgets-at-risk';
-import { getExplorerQueryOptions } from '../../../features/projects/api/get-explorer';
-import { getUsageBreakdownQueryOptions } from '../../../features/usage/api/get-usage-breakdown';
+import { getExplorerQueryOptions } from '../../../lib/queries/get-explorer';
+import { getUsageBreakdownQueryOptions } from '../../../lib/queries/get-usage-breakdown';
 import { getUsageReportQueryOptions } from '../../../features/usage/api/get-usage-report';
 import { getUsageSeriesQueryOptions } from '../../../features/usage/api/get-usage-series';
 import { readSeriesOptions } from '../../../features/usage/components/series-model';

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
-import { getMeQueryOptions } from '../../../features/auth/api/get-me';
+import { getMeQueryOptions } from '../../../lib/queries/get-me';
 import { getWebhooksQueryOptions } from '../../../features/webhooks/api/webhooks';
 import { CreateWebhookForm } from '../../../features/webhooks/components/create-webhook-form';
 import { WebhooksTable } from '../../../features/webhooks/components/webhooks-table';

@@ -5,8 +5,8 @@ import type { Schemas } from '../../../lib/api-client';
 import { SelectField } from '../../../components/select-field';
 import { useOrg } from '../../../lib/authorization';
 import { folderPath } from '../../../lib/folder-tree';
-import { useExplorer } from '../../projects/api/get-explorer';
-import { buildProjectTree } from '../../projects/components/project-tree';
+import { useExplorer } from '../../../lib/queries/get-explorer';
+import { buildProjectTree } from '../../../lib/project-tree';
 import { type Budget, DEFAULT_THRESHOLDS, PERIOD_LABELS, parseThresholds } from './budget-model';
 
 export type BudgetFormValues = {

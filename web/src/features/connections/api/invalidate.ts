@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { getOrgUsageBreakdownQueryKey } from '../../usage/api/get-usage-breakdown';
+import { getOrgUsageBreakdownQueryKey } from '../../../lib/queries/get-usage-breakdown';
 import { getCapabilityConnectionsQueryOptions } from './get-capability-connections';
 import { getChatApplicationQueryOptions } from './get-chat-application';
 import { getProviderConnectionsQueryOptions } from './get-provider-connections';

@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { PageLoader } from '../../../components/page-loader';
 import { errorCode, errorMessage, type Schemas } from '../../../lib/api-client';
 import { findOrg, homePath, type Me } from '../../../lib/authorization';
-import { useLogout } from '../../auth/api/logout';
+import { useLogout } from '../../../lib/queries/logout';
 import { useAcceptInvitation } from '../api/accept-invitation';
 import { useInvitation } from '../api/get-invitation';
 import { homeOf } from './home-of';

@@ -19,7 +19,7 @@ import { DialogFooter } from '../../../components/dialog-action';
 import { SelectField } from '../../../components/select-field';
 import { errorMessage, type Schemas } from '../../../lib/api-client';
 import { assignableRoles, type OrgRole, useOrg } from '../../../lib/authorization';
-import { useTeams } from '../../teams/api/get-teams';
+import { useTeams } from '../../../lib/queries/get-teams';
 import { useCreateInvitation } from '../api/create-invitation';
 
 type Created = Schemas['CreatedInvitation'];

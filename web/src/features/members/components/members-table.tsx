@@ -11,7 +11,7 @@ import { errorCode, errorMessage, type Schemas } from '../../../lib/api-client';
 import { assignableRoles, canHandleOwners, type OrgRole, useOrg } from '../../../lib/authorization';
 import { useBulkRun } from '../../../lib/bulk';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { useMembers } from '../api/get-members';
+import { useMembers } from '../../../lib/queries/get-members';
 import { useRevokeMember } from '../api/revoke-member';
 import { useUpdateMemberRole } from '../api/update-member-role';
 

@@ -1,10 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { getExplorerQueryOptions } from './get-explorer';
+import { getExplorerQueryOptions } from '../../../lib/queries/get-explorer';
 import { getMyProjectsQueryOptions } from './get-my-projects';
 import { getOrgProjectsQueryKey } from './get-project';
-import { getOrgProjectAccessQueryKey } from './get-project-access';
-import { getTeamAccessQueryOptions } from './get-team-access';
-import { getOrgTeamProjectsQueryKey } from '../../teams/api/get-team-projects';
+import { getOrgProjectAccessQueryKey } from '../../../lib/queries/get-project-access';
+import { getTeamAccessQueryOptions } from '../../../lib/queries/get-team-access';
+import { getOrgTeamProjectsQueryKey } from '../../../lib/queries/get-team-projects';
 
 /** A change to folders or projects shows in the explorer, My projects and the project's own page. */
 export const invalidateProjects = (qc: QueryClient, orgSlug: string) =>

@@ -10,11 +10,11 @@ import { useArchiveFolder } from '../api/archive-folder';
 import { useArchiveProject } from '../api/archive-project';
 import { useCreateFolder } from '../api/create-folder';
 import { useCreateProject } from '../api/create-project';
-import { useExplorer } from '../api/get-explorer';
+import { useExplorer } from '../../../lib/queries/get-explorer';
 import { useMoveProject } from '../api/move-project';
 import { useRenameProject } from '../api/rename-project';
 import { useUpdateFolder } from '../api/update-folder';
-import { buildProjectTree, type Folder, type Project, PROJECTS_TOP_LEVEL } from './project-tree';
+import { buildProjectTree, type Folder, type Project, PROJECTS_TOP_LEVEL } from '../../../lib/project-tree';
 
 /** The folder explorer's changes, through the folder and project endpoints. */
 function useProjectTreeOps(orgSlug: string): FolderTreeOps<Folder, Project> {

@@ -9,7 +9,7 @@ import { type Column, VirtualTable } from '../../../components/virtual-table';
 import type { Schemas } from '../../../lib/api-client';
 import { isOrgAdmin, useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
-import { useSettings } from '../../settings/api/get-settings';
+import { useSettings } from '../../../lib/queries/get-settings';
 import { useCreateProject } from '../api/create-project';
 import { useMyProjects } from '../api/get-my-projects';
 

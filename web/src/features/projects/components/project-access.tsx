@@ -2,7 +2,7 @@ import { Badge, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { PagedTable } from '../../../components/paged-table';
 import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
-import { useProjectAccess } from '../api/get-project-access';
+import { useProjectAccess } from '../../../lib/queries/get-project-access';
 
 type Entry = Schemas['ProjectAccessEntry'];
 type Path = Schemas['AccessPath'];

@@ -12,10 +12,10 @@ import { folderPath } from '../../../lib/folder-tree';
 import { notifySuccess } from '../../../lib/notify';
 import { useArchiveBinding } from '../api/archive-binding';
 import { useArchiveProject } from '../api/archive-project';
-import { useExplorer } from '../api/get-explorer';
+import { useExplorer } from '../../../lib/queries/get-explorer';
 import { useMoveProject } from '../api/move-project';
 import { useRenameProject } from '../api/rename-project';
-import { buildProjectTree, PROJECTS_TOP_LEVEL } from './project-tree';
+import { buildProjectTree, PROJECTS_TOP_LEVEL } from '../../../lib/project-tree';
 
 type Project = Schemas['ProjectDetail'];
 

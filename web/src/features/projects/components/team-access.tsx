@@ -7,9 +7,9 @@ import { ScrollRegion } from '../../../components/scroll-region';
 import { errorMessage, type Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { useTeams } from '../../teams/api/get-teams';
+import { useTeams } from '../../../lib/queries/get-teams';
 import { useDeleteTeamAccess } from '../api/delete-team-access';
-import { useTeamAccess } from '../api/get-team-access';
+import { useTeamAccess } from '../../../lib/queries/get-team-access';
 import { usePutTeamAccess } from '../api/put-team-access';
 import { SelectField } from '../../../components/select-field';
 

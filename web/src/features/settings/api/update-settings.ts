@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { $api } from '../../../lib/api-client';
-import { getSettingsQueryOptions } from './get-settings';
+import { getSettingsQueryOptions } from '../../../lib/queries/get-settings';
 
 export const useUpdateSettings = () => {
   const qc = useQueryClient();

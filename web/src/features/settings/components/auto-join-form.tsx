@@ -4,8 +4,8 @@ import { QueryError } from '../../../components/query-error';
 import { errorMessage, type Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
-import { useSignInProviders } from '../../auth/api/get-sign-in-providers';
-import { useSettings } from '../api/get-settings';
+import { useSignInProviders } from '../../../lib/queries/get-sign-in-providers';
+import { useSettings } from '../../../lib/queries/get-settings';
 import { useUpdateSettings } from '../api/update-settings';
 import { SelectField } from '../../../components/select-field';
 

@@ -4,7 +4,7 @@ import { QueryError } from '../../../components/query-error';
 import { errorMessage } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
-import { useSettings } from '../api/get-settings';
+import { useSettings } from '../../../lib/queries/get-settings';
 import { useUpdateSettings } from '../api/update-settings';
 
 export function SettingsForm() {

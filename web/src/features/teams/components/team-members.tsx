@@ -7,9 +7,9 @@ import { type Column, VirtualTable } from '../../../components/virtual-table';
 import { errorMessage, type Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
-import { useMembers } from '../../members/api/get-members';
+import { useMembers } from '../../../lib/queries/get-members';
 import { useAddTeamMember } from '../api/add-team-member';
-import { useTeamMembers } from '../api/get-team-members';
+import { useTeamMembers } from '../../../lib/queries/get-team-members';
 import { useRevokeTeamMember } from '../api/revoke-team-member';
 import { SelectField } from '../../../components/select-field';
 

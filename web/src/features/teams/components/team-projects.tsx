@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { PagedTable } from '../../../components/paged-table';
 import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
-import { useTeamProjects } from '../api/get-team-projects';
+import { useTeamProjects } from '../../../lib/queries/get-team-projects';
 
 type Team = Schemas['TeamRow'];
 

@@ -5,7 +5,7 @@ import { QueryError } from '../../../components/query-error';
 import { type Column, VirtualTable } from '../../../components/virtual-table';
 import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
-import { useTeams } from '../api/get-teams';
+import { useTeams } from '../../../lib/queries/get-teams';
 import { ArchiveTeamButton } from './archive-team-button';
 import { EditTeamButton } from './edit-team-button';
 

@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { $api, jsonAnswer } from '../../../lib/api-client';
+import type { UsageQuery } from '../../../lib/queries/get-usage-breakdown';
 
-export type UsageQuery = { from?: string; to?: string; folderId?: string };
+export type { UsageQuery };
 
 export const getUsageReportQueryOptions = (orgSlug: string, query: UsageQuery) =>
   $api.queryOptions('get', '/api/org/{orgSlug}/usage', { params: { path: { orgSlug }, query } });

@@ -2,7 +2,7 @@ import { Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useMemo, useState } from 'react';
 import type { Schemas } from '../../../lib/api-client';
 import { folderPath } from '../../../lib/folder-tree';
-import { buildProjectTree } from '../../projects/components/project-tree';
+import { buildProjectTree } from '../../../lib/project-tree';
 import { isDay, matchPreset, PRESETS, presetRange, type UsageFilter } from './usage-filter';
 import { SelectField } from '../../../components/select-field';
 

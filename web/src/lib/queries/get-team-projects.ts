@@ -1,5 +1,5 @@
-import { $api, orgQueryKey } from '../../../lib/api-client';
-import { cursorPages } from '../../../lib/cursor-pages';
+import { $api, orgQueryKey } from '../api-client';
+import { cursorPages } from '../cursor-pages';
 
 export const TEAM_PROJECTS_PAGE_SIZE = 100;
 const PATH = '/api/org/{orgSlug}/teams/{teamId}/projects';

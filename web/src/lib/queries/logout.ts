@@ -1,5 +1,5 @@
-import { $api } from '../../../lib/api-client';
-import { notifyError } from '../../../lib/notify';
+import { $api } from '../api-client';
+import { notifyError } from '../notify';
 
 /** `POST /auth/logout`, then a full reload (at `to`) so no cached data of the session survives. */
 export const useLogout = (to = '/') =>

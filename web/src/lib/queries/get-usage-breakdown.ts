@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { $api, jsonAnswer, orgQueryKey } from '../../../lib/api-client';
-import type { UsageQuery } from './get-usage-report';
+import { $api, jsonAnswer, orgQueryKey } from '../api-client';
+/** The window and filter of a usage answer (the report's and the breakdown's query). */
+export type UsageQuery = { from?: string; to?: string; folderId?: string };
 
 const PATH = '/api/org/{orgSlug}/usage/breakdown';
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { $api, orgQueryKey } from '../../../lib/api-client';
+import { $api, orgQueryKey } from '../api-client';
 
 const PATH = '/api/org/{orgSlug}/projects/{projectId}/team-access';
 

@@ -1,5 +1,5 @@
-import type { Schemas } from '../../../lib/api-client';
-import { buildFolderTree, type FolderTree, type LeafShape } from '../../../lib/folder-tree';
+import type { Schemas } from './api-client';
+import { buildFolderTree, type FolderTree, type LeafShape } from './folder-tree';
 
 export type Folder = Schemas['ExplorerFolder'];
 export type Project = Schemas['ExplorerProject'];

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { $api, orgPath } from '../../../lib/api-client';
+import { $api, orgPath } from '../api-client';
 
 /** The whole tree in one request; the explorer renders only what is expanded and in view. */
 export const getExplorerQueryOptions = (orgSlug: string) =>

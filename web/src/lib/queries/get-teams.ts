@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { $api, orgPath } from '../../../lib/api-client';
+import { $api, orgPath } from '../api-client';
 
 export const getTeamsQueryOptions = (orgSlug: string) =>
   $api.queryOptions('get', '/api/org/{orgSlug}/teams', orgPath(orgSlug));

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { $api, fetchClient } from '../../../lib/api-client';
+import { $api, fetchClient } from '../api-client';
 
 /** `GET /api/me`; a 401 is an answer here (signed out → `null`), not an error. */
 export const getMeQueryOptions = () =>

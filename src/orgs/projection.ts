@@ -1,0 +1,38 @@
+import type { Schema } from '../api/types.js';
+import { projection } from '../shared/projection.js';
+import type { MemberOrganizationRecord, OrgAccess, OrgSettingsRecord } from './store.js';
+
+/** An organization as the API shows it, and as the audit event of its creation records it. */
+export const organizationProjection = projection<MemberOrganizationRecord, Schema<'OrganizationSummary'>>()({
+  fields: { id: 'id', slug: 'slug', name: 'name', status: 'status' },
+});
+
+const ofOrganization = organizationProjection.toApi;
+
+/** The organization of the path and the caller's role there. */
+export const organizationResponseProjection = projection<OrgAccess, Schema<'OrganizationResponse'>>()({
+  fields: {
+    organization: { column: 'organization', as: ofOrganization },
+    actorRole: 'role',
+  },
+});
+
+/** One of the caller's organizations, with their role there. */
+export const orgMembershipProjection = projection<OrgAccess, Schema<'OrgMembership'>>()({
+  fields: {
+    id: { column: 'organization', as: (organization) => organization.id },
+    slug: { column: 'organization', as: (organization) => organization.slug },
+    name: { column: 'organization', as: (organization) => organization.name },
+    status: { column: 'organization', as: (organization) => organization.status },
+    role: 'role',
+  },
+});
+
+/** The organization's settings as the API shows them, and as their audit events record them. */
+export const orgSettingsProjection = projection<OrgSettingsRecord, Schema<'OrgSettings'>>()({
+  fields: {
+    membersCanCreateProjects: 'members_can_create_projects',
+    // A copy, so the answer never shares the stored rule's object.
+    autoJoin: { column: 'auto_join', as: (rule) => rule && { ...rule } },
+  },
+});
