@@ -8,9 +8,12 @@ import type { Schema } from '../api/types.js';
 import { toUsageBreakdown, toUsageReport } from './mapper.js';
 import { IngestError, ProjectCheck, SessionTally, type TalliedSession } from './ingest-tally.js';
 import { parseRunLine, type RunLine, type UsageFact } from './run-line.js';
-import type { FactRecord, RunRecord, UsageFilter, UsageStore } from './store.js';
+import type { IngestStore } from './ingest-store.js';
+import type { FactRecord, RunRecord, UsageFilter } from './records.js';
 import type { AgentKeys } from './rollup-levels.js';
-import { RollupTally, rebuildRollups } from './rollups.js';
+import type { RollupStore } from './rollup-store.js';
+import { RollupTally } from './rollup-tally.js';
+import type { UsageStore } from './store.js';
 import { timeOrderedId } from './time-ordered-id.js';
 import { WriteBehind } from './write-behind.js';
 
@@ -21,6 +24,13 @@ export interface IngestProgress {
 
 /** What else an ingest does in its transaction once its runs are written (budget alerts). */
 export type AfterIngest = (trx: Executor, organizationId: string) => Promise<void>;
+
+/** The usage area's stores, one per job: the reads, the ingest's writes, the rollup levels. */
+export interface UsageStores {
+  reads: UsageStore;
+  ingest: IngestStore;
+  rollups: RollupStore;
+}
 
 export interface IngestResult {
   runs: number;
@@ -38,12 +48,20 @@ const WRITE_BATCH = 5_000;
  * aggregated in SQL.
  */
 export class UsageService {
+  private readonly usage: UsageStore;
+  private readonly ingestStore: IngestStore;
+  private readonly rollups: RollupStore;
+
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly usage: UsageStore,
+    stores: UsageStores,
     private readonly folders: FolderStore,
     private readonly afterIngest: AfterIngest = async () => {},
-  ) {}
+  ) {
+    this.usage = stores.reads;
+    this.ingestStore = stores.ingest;
+    this.rollups = stores.rollups;
+  }
 
   /**
    * Loads one run per line, in one pass and one transaction: each line is parsed and checked as
@@ -64,7 +82,7 @@ export class UsageService {
   ): Promise<IngestResult> {
     const batchSize = Math.min(WRITE_BATCH, progressEvery);
     return this.uow.run((trx) =>
-      this.usage.withBulkWriteCache(trx, async () => {
+      this.ingestStore.withBulkWriteCache(trx, async () => {
         const sessions = new SessionTally();
         let existingSessions = 0;
         // Every session's stored agent keys, which key its rollup rows: learned while checking or creating it.
@@ -87,7 +105,7 @@ export class UsageService {
         // sessions are checked, and new sessions created, before its runs are written.
         const writes = new WriteBehind();
         const flush = async () => {
-          const [write, before] = [this.usage.prepareBatch(trx, batch, facts), queued];
+          const [write, before] = [this.ingestStore.prepareBatch(trx, batch, facts), queued];
           queued += batch.length;
           batch = [];
           facts = [];
@@ -116,8 +134,8 @@ export class UsageService {
           await writes.settle();
         }
 
-        await this.usage.widenSessions(trx, sessions.all());
-        await rollups.write(trx, organizationId, agents);
+        await this.ingestStore.widenSessions(trx, sessions.all());
+        await this.rollups.add(trx, organizationId, rollups, agents);
         if (runs > 0) await this.afterIngest(trx, organizationId);
         await recordChange(trx, {
           organizationId,
@@ -136,7 +154,7 @@ export class UsageService {
    */
   async rebuildRollups(organizationId: string): Promise<void> {
     await this.uow.run(async (trx) => {
-      await rebuildRollups(trx, organizationId);
+      await this.rollups.rebuild(trx, organizationId);
       await recordChange(trx, {
         organizationId,
         target: { type: 'usage', id: null, label: null },
@@ -158,7 +176,7 @@ export class UsageService {
     agents: Map<string, AgentKeys>,
   ): Promise<number> {
     const sessionsIn = async (sessions: TalliedSession[]) => {
-      const found = await this.usage.existingSessions(
+      const found = await this.ingestStore.existingSessions(
         trx,
         sessions.map((s) => s.id),
       );
@@ -173,7 +191,7 @@ export class UsageService {
     };
     const existing = await sessionsIn(met);
     const fresh = met.filter((s) => !existing.has(s.id));
-    const takenFirst = new Set(await this.usage.insertSessions(trx, organizationId, fresh));
+    const takenFirst = new Set(await this.ingestStore.insertSessions(trx, organizationId, fresh));
     for (const s of fresh) {
       if (!takenFirst.has(s.id)) agents.set(s.id, { provider: s.provider, role_id: s.roleId, model: s.model });
     }
