@@ -1,7 +1,6 @@
 import { type BulkColumns, prepareInsert } from '../db/bulk-insert.js';
 import { isPostgres } from '../db/connect.js';
 import type { Executor } from '../db/unit-of-work.js';
-import { SESSION_KEYS } from './rollup-levels.js';
 import { chunks, type FactRecord, type RunRecord, type SessionActivity, type StoredSession } from './records.js';
 
 /**
@@ -18,6 +17,9 @@ const RUN_COLUMNS: BulkColumns = {
   organization_id: 'text',
   project_id: 'text',
   session_id: 'text',
+  provider: 'text',
+  role_id: 'text',
+  model: 'text',
   at: 'text',
   input_tokens: 'bigint',
   output_tokens: 'bigint',
@@ -44,13 +46,13 @@ const LOOKUP_CHUNK = 5000;
 
 /** The ingest's writes: runs, their facts, and the sessions they start or widen. */
 export class IngestStore {
-  /** Sessions that already exist among these ids: the organization and project they belong to, their agent keys. */
+  /** Sessions that already exist among these ids: the organization and project each belongs to. */
   async existingSessions(db: Executor, ids: string[]): Promise<Map<string, StoredSession>> {
     const found = new Map<string, StoredSession>();
     for (const chunk of chunks(ids, LOOKUP_CHUNK)) {
       const rows = await db('agent_sessions')
         .whereIn('id', chunk)
-        .select<Array<StoredSession & { id: string }>>('id', 'organization_id', 'project_id', ...SESSION_KEYS);
+        .select<Array<StoredSession & { id: string }>>('id', 'organization_id', 'project_id');
       for (const { id, ...session } of rows) found.set(id, session);
     }
     return found;

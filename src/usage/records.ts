@@ -4,13 +4,15 @@
  * the sums the reads answer (read by store.ts). The rollup levels over them are in
  * rollup-levels.ts.
  */
-import type { AgentKeys } from './rollup-levels.js';
-
 export interface RunRecord {
   id: string;
   organization_id: string;
   project_id: string;
   session_id: string;
+  /** The run's own agent, as its line named it (a session's runs may use several). */
+  provider: string;
+  role_id: string;
+  model: string;
   at: string;
   input_tokens: number;
   output_tokens: number;
@@ -31,10 +33,13 @@ export interface FactRecord {
   cost_usd: number | null;
 }
 
-/** A stored session: its organization and project, and its agent keys. */
-export type StoredSession = AgentKeys & { organization_id: string; project_id: string };
+/** A stored session: the organization and project it belongs to. */
+export interface StoredSession {
+  organization_id: string;
+  project_id: string;
+}
 
-/** What a batch of runs does to one agent session. */
+/** What a batch of runs does to one agent session; its agent is its first run's, as its summary. */
 export interface SessionActivity {
   id: string;
   projectId: string;

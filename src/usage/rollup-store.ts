@@ -3,16 +3,15 @@ import { isPostgres } from '../db/connect.js';
 import type { Executor } from '../db/unit-of-work.js';
 import { costMicrosSql } from './cost-micros.js';
 import {
-  type AgentKeys,
+  AGENT_KEYS,
   dailyLevel,
   FACT_LEVELS,
   FACT_SUMS,
   RUN_LEVELS,
   RUN_SUMS,
   type RollupLevel,
-  SESSION_KEYS,
 } from './rollup-levels.js';
-import { keysOf, type RollupTally } from './rollup-tally.js';
+import type { RollupTally } from './rollup-tally.js';
 
 /** Rows per upsert statement. */
 const UPSERT_CHUNK = 5000;
@@ -21,8 +20,8 @@ const UPSERT_CHUNK = 5000;
 export class RollupStore {
   /**
    * Recomputes an organization's rollups from its raw runs and facts: what `hub usage
-   * rebuild-rollups` repairs. The daily levels are summed from the raw rows (the provider, role
-   * and model are the session's), every other level from its family's daily one.
+   * rebuild-rollups` repairs. The daily levels are summed from the raw rows (a fact's provider,
+   * role and model are its run's), every other level from its family's daily one.
    */
   async rebuild(db: Executor | Knex, organizationId: string): Promise<void> {
     await this.rebuildDaily(db, organizationId);
@@ -31,22 +30,16 @@ export class RollupStore {
 
   /**
    * Adds an ingest's tallies to every level of the rollups: each level's rows summed by the tally,
-   * then upserted. `agents` holds every tallied session's stored agent keys (the ingest read or
-   * created each).
+   * then upserted.
    */
-  async add(
-    trx: Executor,
-    organizationId: string,
-    tally: RollupTally,
-    agents: ReadonlyMap<string, AgentKeys>,
-  ): Promise<void> {
+  async add(trx: Executor, organizationId: string, tally: RollupTally): Promise<void> {
     const pg = isPostgres(trx);
     for (const [family, levels, sums] of [
       ['runs', RUN_LEVELS, RUN_SUMS],
       ['facts', FACT_LEVELS, FACT_SUMS],
     ] as const) {
       for (const level of levels) {
-        const rows = tally.rows(family, level, agents);
+        const rows = tally.rows(family, level);
         const sql = upsertSql(pg, level, sums);
         for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
           await trx.raw(sql, [organizationId, JSON.stringify(rows.slice(i, i + UPSERT_CHUNK))]);
@@ -61,38 +54,34 @@ export class RollupStore {
     const factDays = dailyLevel(FACT_LEVELS).table;
     await db(runDays).where('organization_id', organizationId).delete();
     await db(factDays).where('organization_id', organizationId).delete();
+    // A run's own agent keys, a fact's too (its run's).
+    const agentKeys = AGENT_KEYS.map((k) => `r.${k}`);
     const runs = db('runs as r')
-      .join('agent_sessions as s', 's.id', 'r.session_id')
       .where('r.organization_id', organizationId)
       .groupByRaw('substr(r.at, 1, 10)')
-      .groupBy('r.project_id', 's.provider', 's.role_id', 's.model')
+      .groupBy('r.project_id', ...agentKeys)
       .select(
         db.raw('? as organization_id', [organizationId]),
         db.raw('substr(r.at, 1, 10) as day'),
         'r.project_id',
-        's.provider',
-        's.role_id',
-        's.model',
+        ...agentKeys,
         db.raw('count(*) as run_count'),
         db.raw('count(r.cost_usd) as runs_with_cost'),
         db.raw('coalesce(sum(r.input_tokens), 0) as input_tokens'),
         db.raw('coalesce(sum(r.output_tokens), 0) as output_tokens'),
         db.raw(`coalesce(sum(${costMicrosSql(db, 'r.cost_usd')}), 0) as cost_micros`),
       );
-    await insertSelect(db, runDays, ['organization_id', 'day', 'project_id', ...SESSION_KEYS, ...RUN_SUMS], runs);
+    await insertSelect(db, runDays, ['organization_id', 'day', 'project_id', ...AGENT_KEYS, ...RUN_SUMS], runs);
     const facts = db('run_facts as f')
       .join('runs as r', 'r.id', 'f.run_id')
-      .join('agent_sessions as s', 's.id', 'r.session_id')
       .where('f.organization_id', organizationId)
       .groupByRaw("substr(f.at, 1, 10), coalesce(f.capability_id, '')")
-      .groupBy('f.project_id', 's.provider', 's.role_id', 's.model', 'f.kind')
+      .groupBy('f.project_id', ...agentKeys, 'f.kind')
       .select(
         db.raw('? as organization_id', [organizationId]),
         db.raw('substr(f.at, 1, 10) as day'),
         'f.project_id',
-        's.provider',
-        's.role_id',
-        's.model',
+        ...agentKeys,
         'f.kind',
         db.raw("coalesce(f.capability_id, '') as capability_id"),
         db.raw('count(*) as fact_count'),
@@ -103,7 +92,7 @@ export class RollupStore {
     await insertSelect(
       db,
       factDays,
-      ['organization_id', 'day', 'project_id', ...SESSION_KEYS, 'kind', 'capability_id', ...FACT_SUMS],
+      ['organization_id', 'day', 'project_id', ...AGENT_KEYS, 'kind', 'capability_id', ...FACT_SUMS],
       facts,
     );
   }
@@ -141,12 +130,11 @@ async function insertSelect(db: Executor | Knex, table: string, columns: string[
 
 /**
  * `insert … select … on conflict do update` adding a JSON array of a level's rows (each key once,
- * each row an array in levelRows order) to its table for an organization: one
+ * each row an array in RollupTally.rows' order) to its table for an organization: one
  * JSON parameter reads faster than thousands of bound values, on both engines.
  */
 function upsertSql(pg: boolean, level: RollupLevel, sums: readonly string[]): string {
-  const { bySession, byTally } = keysOf(level);
-  const key = ['organization_id', level.grain, ...bySession, ...byTally];
+  const key = ['organization_id', level.grain, ...level.keys];
   const columns = [...key, ...sums];
   const positions = columns.slice(1).map((column, i) => {
     const value = pg ? `e ->> ${i}` : `e.value ->> ${i}`;

@@ -1,16 +1,21 @@
-import type { AgentKeys, RollupLevel } from './rollup-levels.js';
-import { SESSION_KEYS } from './rollup-levels.js';
 import { costMicros } from './cost-micros.js';
 import type { FactRecord, RunRecord } from './records.js';
+import type { RollupLevel } from './rollup-levels.js';
 import { dayOf, monthOf } from './window-split.js';
 
-/** Sums of one session's runs (or facts of one kind and capability) on one day. */
-interface Tally {
-  session_id: string;
+/** What a tally is keyed by: every key a level may have, as the run (or fact) names it. */
+interface TallyKeys {
   project_id: string;
-  day: string;
+  provider: string;
+  role_id: string;
+  model: string;
   kind?: string;
   capability_id?: string;
+}
+
+/** Sums of the runs (or facts of one kind and capability) of one project and agent on one day. */
+interface Tally extends TallyKeys {
+  day: string;
   count: number;
   with_cost: number;
   a: number;
@@ -18,22 +23,17 @@ interface Tally {
   cost_micros: number;
 }
 
-export type Measure = 'count' | 'with_cost' | 'a' | 'b' | 'cost_micros';
+type Measure = 'count' | 'with_cost' | 'a' | 'b' | 'cost_micros';
 /** The part of a tally each of a family's sums (RUN_SUMS, FACT_SUMS) adds, in their order. */
-export const RUN_MEASURES: readonly Measure[] = ['count', 'with_cost', 'a', 'b', 'cost_micros'];
-export const FACT_MEASURES: readonly Measure[] = ['count', 'with_cost', 'a', 'cost_micros'];
-
-type AgentKey = (typeof SESSION_KEYS)[number];
-/** The keys a tally names itself (its project and agent are its session's). */
-type TallyKey = 'kind' | 'capability_id';
-const TALLY_OWN_KEYS: readonly string[] = ['kind', 'capability_id'];
-const isAgentKey = (key: string): key is AgentKey => (SESSION_KEYS as readonly string[]).includes(key);
+const RUN_MEASURES: readonly Measure[] = ['count', 'with_cost', 'a', 'b', 'cost_micros'];
+const FACT_MEASURES: readonly Measure[] = ['count', 'with_cost', 'a', 'cost_micros'];
 
 /**
- * What an ingest adds to the rollups: its runs and facts summed per session and day as they are
- * read; once they are stored, RollupStore.add sums them per row of every level and adds those to the
- * stored rows in the ingest's transaction (no re-aggregation of the days' raw rows). The
- * session's stored provider, role and model key the rollup rows, as in RollupStore.rebuild.
+ * What an ingest adds to the rollups: its runs and facts summed per project, agent and day as they
+ * are read; once they are stored, RollupStore.add sums them per row of every level and adds those
+ * to the stored rows in the ingest's transaction (no re-aggregation of the days' raw rows). Each
+ * run's own provider, role and model key its rows (a fact's are its run's), as in
+ * RollupStore.rebuild.
  */
 export class RollupTally {
   private readonly runs = new Map<string, Tally>();
@@ -41,79 +41,57 @@ export class RollupTally {
 
   add(run: RunRecord, facts: FactRecord[]): void {
     const day = dayOf(run.at);
-    const base = { session_id: run.session_id, project_id: run.project_id, day };
-    count(this.runs, `${run.session_id}\n${day}`, base, run.cost_usd, run.input_tokens, run.output_tokens);
+    const { project_id, provider, role_id, model } = run;
+    const base = { project_id, provider, role_id, model, day };
+    const key = `${project_id}\n${provider}\n${role_id}\n${model}\n${day}`;
+    count(this.runs, key, base, run.cost_usd, run.input_tokens, run.output_tokens);
     for (const fact of facts) {
       const capability = fact.capability_id ?? '';
-      const key = `${run.session_id}\n${day}\n${fact.kind}\n${capability}`;
-      count(this.facts, key, { ...base, kind: fact.kind, capability_id: capability }, fact.cost_usd, fact.quantity, 0);
+      count(
+        this.facts,
+        `${key}\n${fact.kind}\n${capability}`,
+        { ...base, kind: fact.kind, capability_id: capability },
+        fact.cost_usd,
+        fact.quantity,
+        0,
+      );
     }
   }
 
-  /** The run tallies (`runs`) or the fact tallies (`facts`), summed into one level's rows (see levelRows). */
-  rows(
-    family: 'runs' | 'facts',
-    level: RollupLevel,
-    agents: ReadonlyMap<string, AgentKeys>,
-  ): Array<Array<string | number>> {
+  /**
+   * The run tallies (`runs`) or the fact tallies (`facts`) summed into one level's rows, each an
+   * array of its day or month, then its keys in the level's order, then the family's sums: the
+   * column order of RollupStore's upsert.
+   */
+  rows(family: 'runs' | 'facts', level: RollupLevel): Array<Array<string | number>> {
     const [measures, tallies] = family === 'runs' ? [RUN_MEASURES, this.runs] : [FACT_MEASURES, this.facts];
-    return levelRows(level, measures, tallies.values(), agents);
+    const keys = level.keys as ReadonlyArray<keyof TallyKeys>;
+    const rows = new Map<string, Map<string, Array<string | number>>>();
+    for (const tally of tallies.values()) {
+      const period = level.grain === 'month' ? monthOf(tally.day) : tally.day;
+      const values = keys.map((k) => tally[k] ?? '');
+      const id = values.join('\n');
+      let inPeriod = rows.get(period);
+      if (!inPeriod) {
+        inPeriod = new Map();
+        rows.set(period, inPeriod);
+      }
+      let row = inPeriod.get(id);
+      if (!row) {
+        row = [period, ...values, ...measures.map(() => 0)];
+        inPeriod.set(id, row);
+      }
+      const first = row.length - measures.length;
+      for (let m = 0; m < measures.length; m += 1) row[first + m] = (row[first + m] as number) + tally[measures[m]!];
+    }
+    return [...rows.values()].flatMap((inPeriod) => [...inPeriod.values()]);
   }
 }
-
-/**
- * Tallies summed into one level's rows, each an array of its day or month, then the level's keys
- * its session names (project, agent), then the keys its tally names (kind, capability), then the
- * family's sums: upsertSql's column order.
- */
-function levelRows(
-  level: RollupLevel,
-  measures: readonly Measure[],
-  tallies: Iterable<Tally>,
-  agents: ReadonlyMap<string, AgentKeys>,
-): Array<Array<string | number>> {
-  const { bySession, byTally } = keysOf(level);
-  // A session's part of the key is built once (one string per session, so lookups reuse its hash).
-  const sessionParts = new Map<string, { id: string; values: string[] }>();
-  const rows = new Map<string, Map<string, Array<string | number>>>();
-  for (const tally of tallies) {
-    let part = sessionParts.get(tally.session_id);
-    if (!part) {
-      const agent = agents.get(tally.session_id);
-      if (!agent) throw new Error(`session ${tally.session_id} of an ingest is not stored`);
-      const values = bySession.map((k) => (isAgentKey(k) ? agent[k] : tally.project_id));
-      part = { id: values.join('\n'), values };
-      sessionParts.set(tally.session_id, part);
-    }
-    const period = level.grain === 'month' ? monthOf(tally.day) : tally.day;
-    const own = byTally.map((k) => String(tally[k as TallyKey]));
-    const id = own.length === 0 ? part.id : `${part.id}\n${own.join('\n')}`;
-    let inPeriod = rows.get(period);
-    if (!inPeriod) {
-      inPeriod = new Map();
-      rows.set(period, inPeriod);
-    }
-    let row = inPeriod.get(id);
-    if (!row) {
-      row = [period, ...part.values, ...own, ...measures.map(() => 0)];
-      inPeriod.set(id, row);
-    }
-    const first = row.length - measures.length;
-    for (let m = 0; m < measures.length; m += 1) row[first + m] = (row[first + m] as number) + tally[measures[m]!];
-  }
-  return [...rows.values()].flatMap((inPeriod) => [...inPeriod.values()]);
-}
-
-/** A level's keys its session names and those its tally names, in the level's order. */
-export const keysOf = (level: RollupLevel) => ({
-  bySession: level.keys.filter((k) => !TALLY_OWN_KEYS.includes(k)),
-  byTally: level.keys.filter((k) => TALLY_OWN_KEYS.includes(k)),
-});
 
 function count(
   into: Map<string, Tally>,
   key: string,
-  base: Omit<Tally, 'count' | 'with_cost' | 'a' | 'b' | 'cost_micros'>,
+  base: Omit<Tally, Measure>,
   costUsd: number | null,
   a: number,
   b: number,

@@ -29,7 +29,7 @@ export interface SeriesQuery {
   groupBy: SeriesGroupBy;
 }
 
-/** The run rollup's key a grouping reads: the run's project, or what its session names. */
+/** The run rollup's key a grouping reads: the run's project, or its own provider, model or role. */
 const GROUP_KEY: Record<SeriesGroupBy, RunRollupKey> = {
   project: 'project_id',
   model: 'model',

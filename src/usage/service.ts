@@ -10,7 +10,6 @@ import { IngestError, ProjectCheck, SessionTally, type TalliedSession } from './
 import { parseRunLine, type RunLine, type UsageFact } from './run-line.js';
 import type { IngestStore } from './ingest-store.js';
 import type { FactRecord, RunRecord, UsageFilter } from './records.js';
-import type { AgentKeys } from './rollup-levels.js';
 import type { RollupStore } from './rollup-store.js';
 import { RollupTally } from './rollup-tally.js';
 import type { UsageStore } from './store.js';
@@ -85,8 +84,6 @@ export class UsageService {
       this.ingestStore.withBulkWriteCache(trx, async () => {
         const sessions = new SessionTally();
         let existingSessions = 0;
-        // Every session's stored agent keys, which key its rollup rows: learned while checking or creating it.
-        const agents = new Map<string, AgentKeys>();
         const projects = new ProjectCheck(this.usage, trx, organizationId);
         let runs = 0;
         // What the file adds to the rollups, written once its runs are.
@@ -110,7 +107,7 @@ export class UsageService {
           batch = [];
           facts = [];
           await projects.verify();
-          existingSessions += await this.startSessions(trx, organizationId, sessions.takeNew(), agents);
+          existingSessions += await this.startSessions(trx, organizationId, sessions.takeNew());
           await writes.after(write);
           storedUpTo(before);
         };
@@ -135,7 +132,7 @@ export class UsageService {
         }
 
         await this.ingestStore.widenSessions(trx, sessions.all());
-        await this.rollups.add(trx, organizationId, rollups, agents);
+        await this.rollups.add(trx, organizationId, rollups);
         if (runs > 0) await this.afterIngest(trx, organizationId);
         await recordChange(trx, {
           organizationId,
@@ -167,14 +164,10 @@ export class UsageService {
   /**
    * Creates the sessions an ingest has just met for the first time, once each is known not to
    * exist elsewhere: a session already stored must be this organization's, in the same project.
-   * Records each one's stored agent keys in `agents`. Returns how many of them already existed.
+   * A new session takes its first run's provider, role and model as its summary. Returns how many
+   * of them already existed.
    */
-  private async startSessions(
-    trx: Executor,
-    organizationId: string,
-    met: TalliedSession[],
-    agents: Map<string, AgentKeys>,
-  ): Promise<number> {
+  private async startSessions(trx: Executor, organizationId: string, met: TalliedSession[]): Promise<number> {
     const sessionsIn = async (sessions: TalliedSession[]) => {
       const found = await this.ingestStore.existingSessions(
         trx,
@@ -185,16 +178,12 @@ export class UsageService {
         if (stored && (stored.organization_id !== organizationId || stored.project_id !== session.projectId)) {
           throw new IngestError(`line ${session.line}: session ${session.id} already exists for another project`);
         }
-        if (stored) agents.set(session.id, { provider: stored.provider, role_id: stored.role_id, model: stored.model });
       }
       return found;
     };
     const existing = await sessionsIn(met);
     const fresh = met.filter((s) => !existing.has(s.id));
     const takenFirst = new Set(await this.ingestStore.insertSessions(trx, organizationId, fresh));
-    for (const s of fresh) {
-      if (!takenFirst.has(s.id)) agents.set(s.id, { provider: s.provider, role_id: s.roleId, model: s.model });
-    }
     // A concurrent ingest that started one of them first must have started it in the same project.
     if (takenFirst.size > 0) await sessionsIn(fresh.filter((s) => takenFirst.has(s.id)));
     return existing.size + takenFirst.size;
@@ -296,6 +285,9 @@ const toRunRecord = (organizationId: string, run: RunLine): RunRecord => ({
   organization_id: organizationId,
   project_id: run.projectId,
   session_id: run.sessionId,
+  provider: run.provider,
+  role_id: run.roleId,
+  model: run.model,
   at: run.at,
   input_tokens: run.inputTokens,
   output_tokens: run.outputTokens,

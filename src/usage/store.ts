@@ -16,13 +16,13 @@ import { type PeriodRange, splitWindow } from './window-split.js';
 /** The keys of the daily run rollup a read may sum by. */
 export type RunRollupKey = 'project_id' | 'day' | 'provider' | 'role_id' | 'model';
 
-/** Each rollup key as a raw run `r` gives it: its own column, its UTC day, or its session's (`s`). */
+/** Each rollup key as a raw run `r` gives it: its own column, or its UTC day. */
 const RAW_RUN_KEY: Record<RunRollupKey, string> = {
   project_id: 'r.project_id',
   day: 'substr(r.at, 1, 10)',
-  provider: 's.provider',
-  role_id: 's.role_id',
-  model: 's.model',
+  provider: 'r.provider',
+  role_id: 'r.role_id',
+  model: 'r.model',
 };
 
 /** Ids per `IN (…)` lookup. */
@@ -67,7 +67,7 @@ export class UsageStore {
 
   /**
    * Sums of the organization's runs under the filter per some of the run rollup's keys (the usage
-   * series groups by day and by what a run's session names), with the measures of RunSumRecord;
+   * series groups by day and by the run's project or agent), with the measures of RunSumRecord;
    * null when the window is empty.
    */
   runSums(db: Executor, params: FilterParams, keys: RunRollupKey[]): Knex.QueryBuilder | null {
@@ -76,7 +76,6 @@ export class UsageStore {
       raw: 'runs',
       keys,
       rawKey: (key) => RAW_RUN_KEY[key as RunRollupKey],
-      joinSessions: keys.some((key) => RAW_RUN_KEY[key].startsWith('s.')),
       measures: RUN_SUMS,
       rawSums: (q) =>
         q.select(
@@ -142,9 +141,8 @@ export class UsageStore {
       keys: string[];
       measures: readonly string[];
       only?: Record<string, string> | undefined;
-      /** A key's expression over the raw row `r` (and its session `s`), when not the column itself. */
+      /** A key's expression over the raw row `r`, when not the column itself. */
       rawKey?: (key: string) => string;
-      joinSessions?: boolean;
       rawSums: (q: Knex.QueryBuilder) => Knex.QueryBuilder;
     },
   ): Knex.QueryBuilder | null {
@@ -178,7 +176,6 @@ export class UsageStore {
       if (!scopedByProject) {
         q.whereIn('r.project_id', db('projects').where('organization_id', params.organizationId).select('id'));
       }
-      if (of.joinSessions) q.join('agent_sessions as s', 's.id', 'r.session_id');
       parts.push(
         of.rawSums(
           q

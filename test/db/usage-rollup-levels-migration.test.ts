@@ -6,7 +6,7 @@ import { migrateLatest, pendingMigrations, rollBack } from '../../src/db/migrate
 import { okBody } from '../support/assertions.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
-import { runLine, writeJsonl } from '../support/usage-runs.js';
+import { rollupRows, runLine, tableRows, writeJsonl } from '../support/usage-runs.js';
 
 const DAILY_ROLLUPS = '20261128090000_usage_rollups';
 const NARROW_ROLLUPS = '20261128120000_usage_narrow_rollups';
@@ -36,19 +36,12 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const ordered = async (table: string) => {
-  const rows = await hub.services.db(table).select('*');
-  return rows.map((row) => JSON.stringify(row, Object.keys(row).sort())).sort();
-};
-
-/** Every row of every rollup table, each table's rows in a fixed order. */
-const allLevels = async () =>
-  Object.fromEntries(await Promise.all([...DAILY, ...NARROW].map(async (t) => [t, await ordered(t)] as const)));
+const ordered = (table: string) => tableRows(hub.services.db, table);
 
 describe('the rollup migrations', () => {
   it('build, from the runs and facts already stored, the same rows the ingest kept', async () => {
     const { db } = hub.services;
-    const kept = await allLevels();
+    const kept = await rollupRows(hub.services.db);
     expect(kept.usage_run_days).toHaveLength(3);
     expect(kept.usage_fact_days).toHaveLength(6);
 
@@ -58,7 +51,7 @@ describe('the rollup migrations', () => {
     for (const table of [...DAILY, ...NARROW]) expect(await db.schema.hasTable(table)).toBe(false);
 
     await migrateLatest(db);
-    expect(await allLevels()).toEqual(kept);
+    expect(await rollupRows(hub.services.db)).toEqual(kept);
   });
 
   it('of the narrow levels builds them from the daily ones, and goes down and up again', async () => {
