@@ -72,9 +72,9 @@ import { type Answer, HeldResources, getJson, listenInProcess, login, readJson }
 import { recordCaseReport, recordTarget } from '../lib/targets.js';
 import { measureRollupReads, measureRssGrowth } from './usage-rollups.js';
 import { FACT_LEVELS, RUN_LEVELS } from '../../src/usage/rollup-levels.js';
-import { rebuildRollups } from '../../src/usage/rollups.js';
+import { RollupStore } from '../../src/usage/rollup-store.js';
 import type { BenchCase } from './case.js';
-import type { UsageRowRecord } from '../../src/usage/store.js';
+import type { UsageRowRecord } from '../../src/usage/records.js';
 
 const resultsFile = (engine: string) => fileURLToPath(new URL(`../results/usage-${engine}.json`, import.meta.url));
 
@@ -629,7 +629,7 @@ async function measureBreakdown(
   // The facts went in by SQL, not through the ingest: their daily rollups are built as
   // `hub usage rebuild-rollups` builds them.
   const rebuildStarted = performance.now();
-  await rebuildRollups(db, orgId);
+  await new RollupStore().rebuild(db, orgId);
   if (analyzed) {
     for (const level of [...RUN_LEVELS, ...FACT_LEVELS]) await db.raw(`analyze ${level.table}`);
   }

@@ -16,6 +16,8 @@ import { OrganizationService } from '../orgs/service.js';
 import { OrganizationStore } from '../orgs/store.js';
 import { UserStore } from '../users/store.js';
 import { UsageService } from '../usage/service.js';
+import { IngestStore } from '../usage/ingest-store.js';
+import { RollupStore } from '../usage/rollup-store.js';
 import { UsageStore } from '../usage/store.js';
 import { UsageSeriesService } from '../usage/series.js';
 import { SeriesStore } from '../usage/series-store.js';
@@ -175,8 +177,11 @@ export function createServices(deps: {
     },
     clock,
   );
-  const usage = new UsageService(uow, usageStore, folderStore, (trx, organizationId) =>
-    budgets.announceReached(trx, organizationId),
+  const usage = new UsageService(
+    uow,
+    { reads: usageStore, ingest: new IngestStore(), rollups: new RollupStore() },
+    folderStore,
+    (trx, organizationId) => budgets.announceReached(trx, organizationId),
   );
   const usageSeries = new UsageSeriesService(uow, new SeriesStore(usageStore), usage);
   const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity);

@@ -1,6 +1,7 @@
 import type { Executor } from '../db/unit-of-work.js';
 import { COST_MICROS_PER_USD } from '../usage/cost-micros.js';
-import type { UsageFilter, UsageStore } from '../usage/store.js';
+import type { UsageFilter } from '../usage/records.js';
+import type { UsageStore } from '../usage/store.js';
 
 /** What a budget's scope has spent in a window. */
 export interface Spend {

@@ -1,6 +1,7 @@
 import type { Executor } from '../db/unit-of-work.js';
 import type { RunLine } from './run-line.js';
-import type { SessionActivity, UsageStore } from './store.js';
+import type { SessionActivity } from './records.js';
+import type { UsageStore } from './store.js';
 
 /** A problem with an ingest file; the message names the line. Its transaction is rolled back: nothing is written. */
 export class IngestError extends Error {}

@@ -2,7 +2,7 @@ import type { Schema } from '../api/types.js';
 import { byCodeUnits, byName } from '../shared/order.js';
 import { listOrder } from '../shared/pagination.js';
 import { COST_MICROS_PER_USD } from './cost-micros.js';
-import type { CapabilitySumRecord, FactKindSumRecord, FactSumRecord, UsageRowRecord } from './store.js';
+import type { CapabilitySumRecord, FactKindSumRecord, FactSumRecord, UsageRowRecord } from './records.js';
 
 type ProjectUsageRow = Schema<'ProjectUsageRow'>;
 

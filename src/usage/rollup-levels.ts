@@ -16,22 +16,19 @@ export interface RollupLevel {
   keys: readonly string[];
 }
 
-/** What a run's session names, as `agent_sessions` stores it: the agent keys of a run's rollup rows. */
-export const SESSION_KEYS = ['provider', 'role_id', 'model'] as const;
-
-/** A session's agent keys, as stored. */
-export type AgentKeys = Record<(typeof SESSION_KEYS)[number], string>;
+/** What a run names about its agent, as `runs` stores it: the agent keys of its rollup rows. */
+export const AGENT_KEYS = ['provider', 'role_id', 'model'] as const;
 
 export const RUN_LEVELS: readonly RollupLevel[] = [
   { table: 'usage_run_months', grain: 'month', keys: ['project_id'] },
-  { table: 'usage_run_agent_days', grain: 'day', keys: SESSION_KEYS },
-  { table: 'usage_run_days', grain: 'day', keys: ['project_id', ...SESSION_KEYS] },
+  { table: 'usage_run_agent_days', grain: 'day', keys: AGENT_KEYS },
+  { table: 'usage_run_days', grain: 'day', keys: ['project_id', ...AGENT_KEYS] },
 ];
 
 export const FACT_LEVELS: readonly RollupLevel[] = [
   { table: 'usage_fact_org_months', grain: 'month', keys: ['kind', 'capability_id'] },
   { table: 'usage_fact_months', grain: 'month', keys: ['project_id', 'kind', 'capability_id'] },
-  { table: 'usage_fact_days', grain: 'day', keys: ['project_id', ...SESSION_KEYS, 'kind', 'capability_id'] },
+  { table: 'usage_fact_days', grain: 'day', keys: ['project_id', ...AGENT_KEYS, 'kind', 'capability_id'] },
 ];
 
 /** The sums each run level and fact level keeps. */

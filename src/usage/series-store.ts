@@ -2,7 +2,8 @@ import type { Schema } from '../api/types.js';
 import { isPostgres } from '../db/connect.js';
 import type { Executor } from '../db/unit-of-work.js';
 import type { BucketSpan } from './series-buckets.js';
-import type { FilterParams, RunRollupKey, UsageFilter, UsageStore } from './store.js';
+import type { FilterParams, UsageFilter } from './records.js';
+import type { RunRollupKey, UsageStore } from './store.js';
 
 export type SeriesGroupBy = Schema<'UsageSeriesGroupBy'>;
 
@@ -28,7 +29,7 @@ export interface SeriesQuery {
   groupBy: SeriesGroupBy;
 }
 
-/** The run rollup's key a grouping reads: the run's project, or what its session names. */
+/** The run rollup's key a grouping reads: the run's project, or its own provider, model or role. */
 const GROUP_KEY: Record<SeriesGroupBy, RunRollupKey> = {
   project: 'project_id',
   model: 'model',

@@ -8,9 +8,11 @@ import type { Schema } from '../api/types.js';
 import { toUsageBreakdown, toUsageReport } from './mapper.js';
 import { IngestError, ProjectCheck, SessionTally, type TalliedSession } from './ingest-tally.js';
 import { parseRunLine, type RunLine, type UsageFact } from './run-line.js';
-import type { FactRecord, RunRecord, UsageFilter, UsageStore } from './store.js';
-import type { AgentKeys } from './rollup-levels.js';
-import { RollupTally, rebuildRollups } from './rollups.js';
+import type { IngestStore } from './ingest-store.js';
+import type { FactRecord, RunRecord, UsageFilter } from './records.js';
+import type { RollupStore } from './rollup-store.js';
+import { RollupTally } from './rollup-tally.js';
+import type { UsageStore } from './store.js';
 import { timeOrderedId } from './time-ordered-id.js';
 import { WriteBehind } from './write-behind.js';
 
@@ -21,6 +23,13 @@ export interface IngestProgress {
 
 /** What else an ingest does in its transaction once its runs are written (budget alerts). */
 export type AfterIngest = (trx: Executor, organizationId: string) => Promise<void>;
+
+/** The usage area's stores, one per job: the reads, the ingest's writes, the rollup levels. */
+export interface UsageStores {
+  reads: UsageStore;
+  ingest: IngestStore;
+  rollups: RollupStore;
+}
 
 export interface IngestResult {
   runs: number;
@@ -38,12 +47,20 @@ const WRITE_BATCH = 5_000;
  * aggregated in SQL.
  */
 export class UsageService {
+  private readonly usage: UsageStore;
+  private readonly ingestStore: IngestStore;
+  private readonly rollups: RollupStore;
+
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly usage: UsageStore,
+    stores: UsageStores,
     private readonly folders: FolderStore,
     private readonly afterIngest: AfterIngest = async () => {},
-  ) {}
+  ) {
+    this.usage = stores.reads;
+    this.ingestStore = stores.ingest;
+    this.rollups = stores.rollups;
+  }
 
   /**
    * Loads one run per line, in one pass and one transaction: each line is parsed and checked as
@@ -64,11 +81,9 @@ export class UsageService {
   ): Promise<IngestResult> {
     const batchSize = Math.min(WRITE_BATCH, progressEvery);
     return this.uow.run((trx) =>
-      this.usage.withBulkWriteCache(trx, async () => {
+      this.ingestStore.withBulkWriteCache(trx, async () => {
         const sessions = new SessionTally();
         let existingSessions = 0;
-        // Every session's stored agent keys, which key its rollup rows: learned while checking or creating it.
-        const agents = new Map<string, AgentKeys>();
         const projects = new ProjectCheck(this.usage, trx, organizationId);
         let runs = 0;
         // What the file adds to the rollups, written once its runs are.
@@ -87,12 +102,12 @@ export class UsageService {
         // sessions are checked, and new sessions created, before its runs are written.
         const writes = new WriteBehind();
         const flush = async () => {
-          const [write, before] = [this.usage.prepareBatch(trx, batch, facts), queued];
+          const [write, before] = [this.ingestStore.prepareBatch(trx, batch, facts), queued];
           queued += batch.length;
           batch = [];
           facts = [];
           await projects.verify();
-          existingSessions += await this.startSessions(trx, organizationId, sessions.takeNew(), agents);
+          existingSessions += await this.startSessions(trx, organizationId, sessions.takeNew());
           await writes.after(write);
           storedUpTo(before);
         };
@@ -116,8 +131,8 @@ export class UsageService {
           await writes.settle();
         }
 
-        await this.usage.widenSessions(trx, sessions.all());
-        await rollups.write(trx, organizationId, agents);
+        await this.ingestStore.widenSessions(trx, sessions.all());
+        await this.rollups.add(trx, organizationId, rollups);
         if (runs > 0) await this.afterIngest(trx, organizationId);
         await recordChange(trx, {
           organizationId,
@@ -136,7 +151,7 @@ export class UsageService {
    */
   async rebuildRollups(organizationId: string): Promise<void> {
     await this.uow.run(async (trx) => {
-      await rebuildRollups(trx, organizationId);
+      await this.rollups.rebuild(trx, organizationId);
       await recordChange(trx, {
         organizationId,
         target: { type: 'usage', id: null, label: null },
@@ -149,16 +164,12 @@ export class UsageService {
   /**
    * Creates the sessions an ingest has just met for the first time, once each is known not to
    * exist elsewhere: a session already stored must be this organization's, in the same project.
-   * Records each one's stored agent keys in `agents`. Returns how many of them already existed.
+   * A new session takes its first run's provider, role and model as its summary. Returns how many
+   * of them already existed.
    */
-  private async startSessions(
-    trx: Executor,
-    organizationId: string,
-    met: TalliedSession[],
-    agents: Map<string, AgentKeys>,
-  ): Promise<number> {
+  private async startSessions(trx: Executor, organizationId: string, met: TalliedSession[]): Promise<number> {
     const sessionsIn = async (sessions: TalliedSession[]) => {
-      const found = await this.usage.existingSessions(
+      const found = await this.ingestStore.existingSessions(
         trx,
         sessions.map((s) => s.id),
       );
@@ -167,16 +178,12 @@ export class UsageService {
         if (stored && (stored.organization_id !== organizationId || stored.project_id !== session.projectId)) {
           throw new IngestError(`line ${session.line}: session ${session.id} already exists for another project`);
         }
-        if (stored) agents.set(session.id, { provider: stored.provider, role_id: stored.role_id, model: stored.model });
       }
       return found;
     };
     const existing = await sessionsIn(met);
     const fresh = met.filter((s) => !existing.has(s.id));
-    const takenFirst = new Set(await this.usage.insertSessions(trx, organizationId, fresh));
-    for (const s of fresh) {
-      if (!takenFirst.has(s.id)) agents.set(s.id, { provider: s.provider, role_id: s.roleId, model: s.model });
-    }
+    const takenFirst = new Set(await this.ingestStore.insertSessions(trx, organizationId, fresh));
     // A concurrent ingest that started one of them first must have started it in the same project.
     if (takenFirst.size > 0) await sessionsIn(fresh.filter((s) => takenFirst.has(s.id)));
     return existing.size + takenFirst.size;
@@ -278,6 +285,9 @@ const toRunRecord = (organizationId: string, run: RunLine): RunRecord => ({
   organization_id: organizationId,
   project_id: run.projectId,
   session_id: run.sessionId,
+  provider: run.provider,
+  role_id: run.roleId,
+  model: run.model,
   at: run.at,
   input_tokens: run.inputTokens,
   output_tokens: run.outputTokens,

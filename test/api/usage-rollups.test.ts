@@ -37,6 +37,8 @@ interface Fact {
 interface Run {
   projectId: string;
   sessionId: string;
+  provider: string;
+  roleId: string;
   model: string;
   at: string;
   inputTokens: number;
@@ -76,6 +78,10 @@ const runOf = (projects: string[]) =>
   fc.record({
     projectId: fc.constantFrom(...projects),
     session: fc.integer({ min: 0, max: 5 }),
+    // A session's runs switch model, provider and role between them.
+    provider: fc.constantFrom('anthropic', 'openai'),
+    roleId: fc.constantFrom('coder', 'reviewer', 'planner'),
+    model: fc.constantFrom('model-0', 'model-1', 'model-2'),
     at: fc.integer({ min: 0, max: DAYS * 24 * HOUR - 1 }).map((ms) => new Date(DAY0 + ms).toISOString()),
     inputTokens: fc.nat(10_000),
     outputTokens: fc.nat(1000),
@@ -116,9 +122,11 @@ beforeAll(async () => {
     const batch = fc.sample(runOf(projects), { seed, numRuns: 120 }).map(
       (r): Run => ({
         projectId: r.projectId,
-        // A session belongs to one project; its model keys the rollups.
+        // A session belongs to one project; each of its runs' own agent keys the rollups.
         sessionId: `s-${r.projectId.slice(0, 8)}-${r.session}`,
-        model: `model-${r.session % 2}`,
+        provider: r.provider,
+        roleId: r.roleId,
+        model: r.model,
         at: r.at,
         inputTokens: r.inputTokens,
         outputTokens: r.outputTokens,
@@ -261,24 +269,27 @@ async function check(from: number | null, to: number | null, s: { folder?: strin
   expect(got.byCapability).toEqual(want.byCapability);
   // The series filters by folder, not by project.
   if (fromIso !== undefined && toIso !== undefined && projectId === undefined) {
-    await checkSeries(fromIso, toIso, folderId, scoped, 'project');
-    await checkSeries(fromIso, toIso, folderId, scoped, 'model');
+    for (const groupBy of GROUPINGS) await checkSeries(fromIso, toIso, folderId, scoped, groupBy);
   }
 }
 
-/** The daily series over a window equals the raw runs summed per UTC day and project (or model). */
+/** Each grouping of the series, and the field of a raw run it groups by. */
+const GROUP_FIELD = { project: 'projectId', model: 'model', provider: 'provider', role: 'roleId' } as const;
+const GROUPINGS = Object.keys(GROUP_FIELD) as Array<keyof typeof GROUP_FIELD>;
+
+/** The daily series over a window equals the raw runs summed per UTC day and own project, model, provider or role. */
 async function checkSeries(
   from: string,
   to: string,
   folderId: string | undefined,
   scoped: Set<string>,
-  groupBy: 'project' | 'model',
+  groupBy: keyof typeof GROUP_FIELD,
 ) {
   const series = await hub.services.usageSeries.get(org.id, { from, to, bucket: 'day', groupBy, folderId });
   const byDay = new Map<string, Sums>();
   for (const r of runs) {
     if (scoped.has(r.projectId) && r.at >= from && r.at < to) {
-      const group = groupBy === 'project' ? r.projectId : r.model;
+      const group = r[GROUP_FIELD[groupBy]];
       add(byDay, `${r.at.slice(0, 10)} ${group}`, r.costUsd, r.inputTokens, r.outputTokens);
     }
   }

@@ -10,6 +10,8 @@ import { cliEnv, runHub } from '../support/hub-cli.js';
 import { runLine, writeJsonl } from '../support/usage-runs.js';
 import { UnitOfWork } from '../../src/db/unit-of-work.js';
 import { UsageService } from '../../src/usage/service.js';
+import { IngestStore } from '../../src/usage/ingest-store.js';
+import { RollupStore } from '../../src/usage/rollup-store.js';
 import { UsageStore } from '../../src/usage/store.js';
 
 let hub: TestHub;
@@ -207,7 +209,7 @@ describe('hub usage ingest', () => {
 
     it('a write the database refuses rolls every batch back', async () => {
       let writes = 0;
-      const store = new UsageStore(hub.services.folderStore);
+      const store = new IngestStore();
       const prepareBatch = store.prepareBatch.bind(store);
       store.prepareBatch = (trx, runs, facts) => {
         const write = prepareBatch(trx, runs, facts);
@@ -217,7 +219,8 @@ describe('hub usage ingest', () => {
           await write();
         };
       };
-      const usage = new UsageService(new UnitOfWork(hub.services.db), store, hub.services.folderStore);
+      const stores = { reads: new UsageStore(hub.services.folderStore), ingest: store, rollups: new RollupStore() };
+      const usage = new UsageService(new UnitOfWork(hub.services.db), stores, hub.services.folderStore);
       await expect(usage.ingest(initechId, jsonl('refused.jsonl', lines()), () => {}, 600)).rejects.toThrow(
         'disk full',
       );

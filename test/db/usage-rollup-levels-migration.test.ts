@@ -6,9 +6,11 @@ import { migrateLatest, pendingMigrations, rollBack } from '../../src/db/migrate
 import { okBody } from '../support/assertions.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
-import { runLine, writeJsonl } from '../support/usage-runs.js';
+import { rollupRows, runLine, tableRows, writeJsonl } from '../support/usage-runs.js';
 
+const DAILY_ROLLUPS = '20261128090000_usage_rollups';
 const NARROW_ROLLUPS = '20261128120000_usage_narrow_rollups';
+const DAILY = ['usage_run_days', 'usage_fact_days'];
 const NARROW = ['usage_run_months', 'usage_run_agent_days', 'usage_fact_months', 'usage_fact_org_months'];
 let hub: TestHub;
 let org: OrgFixture;
@@ -18,9 +20,14 @@ beforeAll(async () => {
   hub = await TestHub.start();
   org = await seedOrg(hub, 'acme');
   const project = (await okBody(org.call('owner', 'createProject', { body: { name: 'alpha' } }), 201)).id;
-  const facts = [{ kind: 'capability', capabilityId: 'search', quantity: 2, unit: 'calls', costUsd: 0.25 }];
+  const facts = [
+    { kind: 'capability', capabilityId: 'search', quantity: 2, unit: 'calls', costUsd: 0.25 },
+    { kind: 'tool', quantity: 3, unit: 'calls', costUsd: null },
+  ];
+  // A run without a cost, and costs with more digits than a micro-dollar: the rounding is the migrations' too.
+  const costs = [0.1234567, null, 2.5];
   const lines = ['2026-01-31T23:00:00.000Z', '2026-02-01T08:00:00.000Z', '2026-02-14T12:00:00.000Z'].map((at, i) =>
-    runLine(project, `s-${i % 2}`, at, { model: `model-${i % 2}`, facts }),
+    runLine(project, `s-${i % 2}`, at, { model: `model-${i % 2}`, costUsd: costs[i], facts }),
   );
   await hub.services.usage.ingest(org.id, writeJsonl(tmp, 'runs.jsonl', lines));
 });
@@ -29,13 +36,25 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const ordered = async (table: string) => {
-  const rows = await hub.services.db(table).select('*');
-  return rows.map((row) => JSON.stringify(row, Object.keys(row).sort())).sort();
-};
+const ordered = (table: string) => tableRows(hub.services.db, table);
 
-describe('the narrow rollups migration', () => {
-  it('builds the narrow levels from the daily ones for runs already stored, and goes down and up again', async () => {
+describe('the rollup migrations', () => {
+  it('build, from the runs and facts already stored, the same rows the ingest kept', async () => {
+    const { db } = hub.services;
+    const kept = await rollupRows(hub.services.db);
+    expect(kept.usage_run_days).toHaveLength(3);
+    expect(kept.usage_fact_days).toHaveLength(6);
+
+    await rollBack(db, NARROW_ROLLUPS);
+    await rollBack(db, DAILY_ROLLUPS);
+    expect(await pendingMigrations(db)).toEqual([DAILY_ROLLUPS, NARROW_ROLLUPS]);
+    for (const table of [...DAILY, ...NARROW]) expect(await db.schema.hasTable(table)).toBe(false);
+
+    await migrateLatest(db);
+    expect(await rollupRows(hub.services.db)).toEqual(kept);
+  });
+
+  it('of the narrow levels builds them from the daily ones, and goes down and up again', async () => {
     const { db } = hub.services;
     const kept = Object.fromEntries(await Promise.all(NARROW.map(async (t) => [t, await ordered(t)] as const)));
     expect(kept.usage_run_months).toHaveLength(2);

@@ -12,6 +12,8 @@ import { TestHub } from '../support/test-hub.js';
 import { runLine, writeJsonl } from '../support/usage-runs.js';
 
 const USAGE_WRITE_PATH = '20261124000000_usage_write_path';
+/** A later migration that adds columns to runs: undone first, as a database that old never had them. */
+const RUN_AGENT_KEYS = '20261201400000_run_agent_keys';
 let hub: TestHub;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'usage-write-path-'));
 let projectId = '';
@@ -73,9 +75,11 @@ describe(`migration ${USAGE_WRITE_PATH}`, () => {
     expect(await referencing('runs')).toEqual(['session_id']);
     expect(await referencing('run_facts')).toEqual(['run_id']);
 
+    await rollBack(hub.services.db, RUN_AGENT_KEYS);
+    const older = await rows();
     await rollBack(hub.services.db, USAGE_WRITE_PATH);
-    expect(await pendingMigrations(hub.services.db)).toEqual([USAGE_WRITE_PATH]);
-    expect(await rows()).toEqual(before);
+    expect(await pendingMigrations(hub.services.db)).toEqual([USAGE_WRITE_PATH, RUN_AGENT_KEYS]);
+    expect(await rows()).toEqual(older);
     expect(await referencing('runs')).toEqual(['organization_id', 'project_id', 'session_id']);
     expect(await referencing('run_facts')).toEqual(['organization_id', 'project_id', 'run_id']);
 

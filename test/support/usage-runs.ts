@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Db } from '../../src/db/connect.js';
+import { FACT_LEVELS, RUN_LEVELS } from '../../src/usage/rollup-levels.js';
 
 /**
  * A JSON Lines file of runs for `hub usage ingest` (or services.usage.ingest) in `dir`;
@@ -24,3 +26,15 @@ export const runLine = (projectId: string, sessionId: string, at: string, extra:
   costUsd: 0.5,
   ...extra,
 });
+
+/** Every row of every rollup level, each level's rows as sorted JSON: two states of them compare with toEqual. */
+export async function rollupRows(db: Db): Promise<Record<string, string[]>> {
+  const tables = [...RUN_LEVELS, ...FACT_LEVELS].map((level) => level.table);
+  return Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await tableRows(db, t)] as const)));
+}
+
+/** The rows of a table, each as JSON with its columns sorted, in sorted order. */
+export async function tableRows(db: Db, table: string): Promise<string[]> {
+  const rows = await db(table).select('*');
+  return rows.map((row) => JSON.stringify(row, Object.keys(row).sort())).sort();
+}

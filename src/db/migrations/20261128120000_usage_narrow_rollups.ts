@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import { isPostgres } from '../connect.js';
-import { rebuildNarrowRollups } from '../../usage/rollups.js';
 
 const RUN_SUMS = ['run_count', 'runs_with_cost', 'input_tokens', 'output_tokens', 'cost_micros'];
 const FACT_SUMS = ['fact_count', 'facts_with_cost', 'quantity', 'cost_micros'];
@@ -63,8 +62,33 @@ const TABLES: Record<string, { key: Array<[string, number]>; sums: string[] }> =
 };
 const DAILY = ['usage_run_days', 'usage_fact_days'];
 
+/** Each narrow level, summed from its family's daily level: its grain and its keys besides the organization. */
+const NARROW: Array<{ table: string; from: string; grain: 'day' | 'month'; keys: string[] }> = [
+  { table: 'usage_run_months', from: 'usage_run_days', grain: 'month', keys: ['project_id'] },
+  { table: 'usage_run_agent_days', from: 'usage_run_days', grain: 'day', keys: ['provider', 'role_id', 'model'] },
+  { table: 'usage_fact_org_months', from: 'usage_fact_days', grain: 'month', keys: ['kind', 'capability_id'] },
+  {
+    table: 'usage_fact_months',
+    from: 'usage_fact_days',
+    grain: 'month',
+    keys: ['project_id', 'kind', 'capability_id'],
+  },
+];
+
+/** `insert … select` of one organization's rows of a narrow level from its daily level. */
+function narrowFromDaily({ table, from, grain, keys }: (typeof NARROW)[number]): string {
+  const period = grain === 'month' ? 'substr(d.day, 1, 7)' : 'd.day';
+  const { sums } = TABLES[table]!;
+  return (
+    `insert into ${table} (organization_id, ${grain}, ${[...keys, ...sums].join(', ')}) ` +
+    `select ? as organization_id, ${period} as ${grain}, ${keys.map((k) => `d.${k}`).join(', ')}, ` +
+    `${sums.map((m) => `sum(d.${m}) as ${m}`).join(', ')} from ${from} as d where d.organization_id = ? ` +
+    `group by ${[period, ...keys.map((k) => `d.${k}`)].join(', ')}`
+  );
+}
+
 /**
- * The narrow levels of the usage rollups (src/usage/rollup-levels.ts): runs per project and UTC
+ * The narrow levels of the usage rollups: runs per project and UTC
  * month, runs per UTC day and agent (provider, role, model), facts per project, kind, capability
  * and UTC month, and facts per kind, capability and UTC month. A year's report or breakdown then
  * reads thousands of rows instead of the daily levels' hundreds of thousands. Built here from the
@@ -98,7 +122,9 @@ export async function up(knex: Knex): Promise<void> {
     }
   }
   const orgs = await knex('organizations').select<{ id: string }[]>('id');
-  for (const { id } of orgs) await rebuildNarrowRollups(knex, id);
+  for (const { id } of orgs) {
+    for (const level of NARROW) await knex.raw(narrowFromDaily(level), [id, id]);
+  }
 }
 
 /** Drops the narrow levels; the daily ones stay as they are. */

@@ -1,0 +1,111 @@
+import { costMicros } from './cost-micros.js';
+import type { FactRecord, RunRecord } from './records.js';
+import type { RollupLevel } from './rollup-levels.js';
+import { dayOf, monthOf } from './window-split.js';
+
+/** What a tally is keyed by: every key a level may have, as the run (or fact) names it. */
+interface TallyKeys {
+  project_id: string;
+  provider: string;
+  role_id: string;
+  model: string;
+  kind?: string;
+  capability_id?: string;
+}
+
+/** Sums of the runs (or facts of one kind and capability) of one project and agent on one day. */
+interface Tally extends TallyKeys {
+  day: string;
+  count: number;
+  with_cost: number;
+  a: number;
+  b: number;
+  cost_micros: number;
+}
+
+type Measure = 'count' | 'with_cost' | 'a' | 'b' | 'cost_micros';
+/** The part of a tally each of a family's sums (RUN_SUMS, FACT_SUMS) adds, in their order. */
+const RUN_MEASURES: readonly Measure[] = ['count', 'with_cost', 'a', 'b', 'cost_micros'];
+const FACT_MEASURES: readonly Measure[] = ['count', 'with_cost', 'a', 'cost_micros'];
+
+/**
+ * What an ingest adds to the rollups: its runs and facts summed per project, agent and day as they
+ * are read; once they are stored, RollupStore.add sums them per row of every level and adds those
+ * to the stored rows in the ingest's transaction (no re-aggregation of the days' raw rows). Each
+ * run's own provider, role and model key its rows (a fact's are its run's), as in
+ * RollupStore.rebuild.
+ */
+export class RollupTally {
+  private readonly runs = new Map<string, Tally>();
+  private readonly facts = new Map<string, Tally>();
+
+  add(run: RunRecord, facts: FactRecord[]): void {
+    const day = dayOf(run.at);
+    const { project_id, provider, role_id, model } = run;
+    const base = { project_id, provider, role_id, model, day };
+    const key = `${project_id}\n${provider}\n${role_id}\n${model}\n${day}`;
+    count(this.runs, key, base, run.cost_usd, run.input_tokens, run.output_tokens);
+    for (const fact of facts) {
+      const capability = fact.capability_id ?? '';
+      count(
+        this.facts,
+        `${key}\n${fact.kind}\n${capability}`,
+        { ...base, kind: fact.kind, capability_id: capability },
+        fact.cost_usd,
+        fact.quantity,
+        0,
+      );
+    }
+  }
+
+  /**
+   * The run tallies (`runs`) or the fact tallies (`facts`) summed into one level's rows, each an
+   * array of its day or month, then its keys in the level's order, then the family's sums: the
+   * column order of RollupStore's upsert.
+   */
+  rows(family: 'runs' | 'facts', level: RollupLevel): Array<Array<string | number>> {
+    const [measures, tallies] = family === 'runs' ? [RUN_MEASURES, this.runs] : [FACT_MEASURES, this.facts];
+    const keys = level.keys as ReadonlyArray<keyof TallyKeys>;
+    const rows = new Map<string, Map<string, Array<string | number>>>();
+    for (const tally of tallies.values()) {
+      const period = level.grain === 'month' ? monthOf(tally.day) : tally.day;
+      const values = keys.map((k) => tally[k] ?? '');
+      const id = values.join('\n');
+      let inPeriod = rows.get(period);
+      if (!inPeriod) {
+        inPeriod = new Map();
+        rows.set(period, inPeriod);
+      }
+      let row = inPeriod.get(id);
+      if (!row) {
+        row = [period, ...values, ...measures.map(() => 0)];
+        inPeriod.set(id, row);
+      }
+      const first = row.length - measures.length;
+      for (let m = 0; m < measures.length; m += 1) row[first + m] = (row[first + m] as number) + tally[measures[m]!];
+    }
+    return [...rows.values()].flatMap((inPeriod) => [...inPeriod.values()]);
+  }
+}
+
+function count(
+  into: Map<string, Tally>,
+  key: string,
+  base: Omit<Tally, Measure>,
+  costUsd: number | null,
+  a: number,
+  b: number,
+): void {
+  let tally = into.get(key);
+  if (!tally) {
+    tally = { ...base, count: 0, with_cost: 0, a: 0, b: 0, cost_micros: 0 };
+    into.set(key, tally);
+  }
+  tally.count += 1;
+  tally.a += a;
+  tally.b += b;
+  if (costUsd !== null) {
+    tally.with_cost += 1;
+    tally.cost_micros += costMicros(costUsd);
+  }
+}
