@@ -69,6 +69,9 @@ import { WebhookService } from '../webhooks/service.js';
 import { WebhookStore } from '../webhooks/store.js';
 import { BudgetService } from '../budgets/service.js';
 import { BudgetStore } from '../budgets/store.js';
+import { txtLookup } from '../domains/dns.js';
+import { DomainService } from '../domains/service.js';
+import { DomainStore } from '../domains/store.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
@@ -105,6 +108,7 @@ export function createServices(deps: {
   const sessions = new SessionService(uow, new SessionStore(), users, clock, ttl, invalidations);
   const orgAccess = new OrgAccessResolver(uow, orgStore, clock, ttl, invalidations);
   const identityProviderStore = new IdentityProviderStore();
+  const domains = new DomainService(uow, new DomainStore(), orgStore, txtLookup(config.dnsServers), clock);
   const organizations = new OrganizationService(
     uow,
     orgStore,
@@ -272,6 +276,7 @@ export function createServices(deps: {
     webhooks,
     webhookDispatcher,
     budgets,
+    domains,
   };
   return { ...services, operations: buildOperationTable(services) };
 }
