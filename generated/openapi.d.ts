@@ -350,7 +350,8 @@ export interface paths {
          *     membership, see `AutoJoin`; null turns it off) and returns the
          *     settings. A domain that is not a bare domain, a rule with no domain
          *     and no tenant key, or a `providerId` that names no configured identity
-         *     provider is refused with `validation_failed`.
+         *     provider is refused with `validation_failed`; an email domain the
+         *     organization has not verified with 422 `domain_not_verified`.
          *
          *     Who may call: an org admin (OWNER or ADMIN).
          */
@@ -484,7 +485,13 @@ export interface paths {
          * Invite someone by link
          * @description Creates an invitation to join with `role` and, once accepted, the
          *     listed teams; with `email`, only a user whose identity provider
-         *     vouches for that email address (verified) may accept it. It expires
+         *     vouches for that email address may accept it: the provider says it is
+         *     verified and the provider's `--email-domains` list (set by the
+         *     operator) holds its domain; a provider without that list vouches for
+         *     no address. The address's domain must be a verified domain of the
+         *     organization (422 `domain_not_verified` otherwise). At most 1,000
+         *     invitations of an organization are pending (unexpired) at once (409
+         *     `capacity_exceeded`). It expires
          *     after `expiresInDays` (1–30, default 7). Answers 201 with the
          *     invitation and `url` (`<base>/invite/<token>`, a 256-bit token): the
          *     link is shown this once, as only its SHA-256 is stored. A team that is
@@ -2846,6 +2853,14 @@ export interface components {
          *     and when the organization's `memberCount` is reached the join is
          *     skipped (the sign-in still succeeds). Each join records one audit
          *     event: action `autoJoin`, actor `{type: system}`, target the member.
+         *
+         *     An email counts only when the provider vouches for its domain: the
+         *     provider's `--email-domains` list (set by the operator) holds it; a
+         *     provider without that list vouches for no address. Every domain of
+         *     `emailDomains` is a verified domain of the organization (`Domains`).
+         *     A rule kept but switched off has `disabledReason` and admits nobody
+         *     until an admin saves it again: rules set before domains were verified
+         *     were switched off this way.
          */
         AutoJoin: {
             /** @description The identity provider's id (`GET /auth/providers`). */
@@ -2854,12 +2869,29 @@ export interface components {
             tenantKeys: string[];
             /** @enum {string} */
             role: "MEMBER";
+            /** @description Why the rule admits nobody; null while it applies. */
+            disabledReason: components["schemas"]["AutoJoinDisabledReason"] | null;
+        };
+        /**
+         * @description Why a kept rule is switched off. `domain_not_verified`: the rule
+         *     names email domains (`domains`) the organization has not verified.
+         *     Verifying them does not switch the rule on by itself: an admin saves
+         *     the rule again (`PATCH …/settings`), knowing whom it will admit.
+         */
+        AutoJoinDisabledReason: {
+            /** @enum {string} */
+            code: "domain_not_verified";
+            /** @description The reason in words, with what to do. */
+            message: string;
+            domains: string[];
         };
         /**
          * @description `providerId` must name a configured identity provider
          *     (`validation_failed` otherwise). Each of `emailDomains` is a bare domain
-         *     such as `example.com` — no wildcard, no `@` — stored lower-cased; at
-         *     least one domain or tenant key is required.
+         *     such as `example.com` — no wildcard, no `@` — kept as `Domain.domain`
+         *     is (lower case, ASCII form); at least one domain or tenant key is
+         *     required. Each domain must be a verified domain of the organization
+         *     (422 `domain_not_verified` otherwise). Saving a rule switches it on.
          */
         AutoJoinRequest: {
             providerId: string;
@@ -4266,6 +4298,8 @@ export interface operations {
             /** @description `org_not_found`. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            /** @description `domain_not_verified`: an email domain of the rule is not a verified domain of the organization. */
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];
         };
@@ -4490,7 +4524,11 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description `org_not_found`, `team_not_found`. */
             404: components["responses"]["NotFound"];
+            /** @description `capacity_exceeded`: the organization has 1,000 pending invitations. */
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            /** @description `domain_not_verified`: the domain of `email` is not a verified domain of the organization. */
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];
         };

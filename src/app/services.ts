@@ -116,6 +116,7 @@ export function createServices(deps: {
     orgAccess,
     clock,
     async (providerId) => (await identityProviderStore.find(uow.executor, providerId)) !== undefined,
+    domains.verifiedAmong,
   );
   const folderStore = new FolderStore();
   const libraryStore = new LibraryFolderStore();
@@ -218,7 +219,9 @@ export function createServices(deps: {
     orgAccess,
     clock,
     config.baseUrl,
-    new AutoJoinService(uow, orgStore, memberStore, orgAccess, capacity, clock, logger),
+    new AutoJoinService(uow, orgStore, memberStore, orgAccess, capacity, clock, logger, (providerId) =>
+      identityProviderStore.find(uow.executor, providerId),
+    ),
   );
   const invitations = new InvitationService(
     uow,
@@ -229,6 +232,7 @@ export function createServices(deps: {
     orgAccess,
     capacity,
     clock,
+    domains.verifiedAmong,
   );
   const outbound = deps.outbound ?? new OutboundClient({ allowPrivate: config.outboundAllowPrivate });
   const webhookStore = new WebhookStore();

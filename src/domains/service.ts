@@ -10,6 +10,13 @@ import { type DomainName, normalizeDomain } from './domain-name.js';
 import { domainProjection, verificationRecordName, verificationValue } from './projection.js';
 import type { DomainRecord, DomainStore } from './store.js';
 
+/** Which of `domains` (kept spellings) the organization has verified; what other areas ask. */
+export type VerifiedDomains = (
+  db: Executor,
+  organizationId: string,
+  domains: readonly string[],
+) => Promise<Set<string>>;
+
 /** The most domains one organization may add, pending and verified together. */
 export const MAX_DOMAINS = 100;
 
@@ -112,10 +119,8 @@ export class DomainService {
     });
   }
 
-  /** Which of `domains` (kept spellings) the organization has verified. */
-  verifiedAmong(db: Executor, organizationId: string, domains: readonly string[]): Promise<Set<string>> {
-    return this.store.verifiedAmong(db, organizationId, domains);
-  }
+  readonly verifiedAmong: VerifiedDomains = (db, organizationId, domains) =>
+    this.store.verifiedAmong(db, organizationId, domains);
 
   /** Marks the organization's domain verified (adding it first when it has none), audited. */
   private async claim(organizationId: string, domain: DomainName): Promise<DomainRecord> {
@@ -168,4 +173,27 @@ function checkedDomain(raw: string, path: string): DomainName {
   const result = normalizeDomain(raw);
   if ('problem' in result) throw badRequestAt({ path, message: `"${raw.slice(0, 300)}" ${result.problem}` });
   return result.domain;
+}
+
+/**
+ * Refuses, with 422 `domain_not_verified` naming them, any of `domains` the organization has not
+ * verified: what automatic membership and email-bound invitations require before they trust an
+ * address at a domain.
+ */
+export async function requireVerifiedDomains(
+  verified: VerifiedDomains,
+  db: Executor,
+  organizationId: string,
+  domains: readonly string[],
+  use: string,
+): Promise<void> {
+  const found = await verified(db, organizationId, domains);
+  const missing = domains.filter((domain) => !found.has(domain));
+  if (missing.length) {
+    throw unprocessable(
+      'domain_not_verified',
+      `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not a verified domain of this organization; ` +
+        `verify ${missing.length === 1 ? 'it' : 'them'} under Domains before ${use}.`,
+    );
+  }
 }

@@ -1,6 +1,7 @@
 import type { Executor } from '../db/unit-of-work.js';
 import { shownName } from '../users/shown-profile.js';
 import type { OrgRole } from '../orgs/store.js';
+import { vouchesFor } from '../identity/vouching.js';
 
 /** What is decided about an invitation; `expired` is derived from `expires_at` when read. */
 export type StoredInvitationStatus = 'pending' | 'accepted' | 'revoked';
@@ -65,6 +66,16 @@ export class InvitationStore {
     return invitations(db).where('i.organization_id', organizationId);
   }
 
+  /** The organization's invitations pending and unexpired at `now` (an index range). */
+  async countPending(db: Executor, organizationId: string, now: string): Promise<number> {
+    const row = await db('invitations')
+      .where({ organization_id: organizationId, status: 'pending' })
+      .where('expires_at', '>', now)
+      .count<{ n: number | string }[]>({ n: '*' })
+      .first();
+    return Number(row?.n ?? 0);
+  }
+
   async find(db: Executor, organizationId: string, invitationId: string): Promise<InvitationRecord | undefined> {
     return invitations(db).where({ 'i.organization_id': organizationId, 'i.id': invitationId }).first();
   }
@@ -84,13 +95,11 @@ export class InvitationStore {
 
   /**
    * The pending invitations, unexpired at `now`, for an email address one of the user's identities
-   * carries verified, newest first (invitation emails are stored lower-cased).
+   * carries as its provider vouches for it, newest first (invitation emails are stored lower-cased).
    */
   async listAddressedTo(db: Executor, userId: string, now: string): Promise<LinkedInvitationRecord[]> {
-    const verifiedEmails = db('user_identities')
-      .where({ user_id: userId, email_verified: true })
-      .whereNotNull('email')
-      .select(db.raw('lower(email)'));
+    const verifiedEmails = await vouchedEmails(db, userId);
+    if (verifiedEmails.length === 0) return [];
     return linkedInvitations(db)
       .where('i.status', 'pending')
       .where('i.expires_at', '>', now)
@@ -153,11 +162,24 @@ function linkedInvitations(db: Executor) {
   return invitations(db).join('organizations as o', 'o.id', 'i.organization_id');
 }
 
-/** Whether one of the user's sign-in identities carries the email address, verified by its provider. */
+/**
+ * The email addresses, lower-cased, that the user's sign-in identities carry and their providers
+ * vouch for (src/identity/vouching.ts): verified, at one of the provider's `--email-domains`. A
+ * user has a few identities, so the rule is applied here rather than in SQL over the JSON list.
+ */
+async function vouchedEmails(db: Executor, userId: string): Promise<string[]> {
+  const rows = await db('user_identities as ui')
+    .join('identity_providers as p', 'p.id', 'ui.provider_id')
+    .where({ 'ui.user_id': userId, 'ui.email_verified': true })
+    .whereNotNull('ui.email')
+    .select<{ email: string; allowed_email_domains: string }[]>('ui.email', 'p.allowed_email_domains');
+  const vouched = rows.filter((row) =>
+    vouchesFor({ allowedEmailDomains: JSON.parse(row.allowed_email_domains) as string[] }, row.email, true),
+  );
+  return [...new Set(vouched.map((row) => row.email.toLowerCase()))];
+}
+
+/** Whether one of the user's sign-in identities carries the email address, vouched for by its provider. */
 export async function hasVerifiedEmail(db: Executor, userId: string, email: string): Promise<boolean> {
-  const row = await db('user_identities')
-    .where({ user_id: userId, email_verified: true })
-    .whereRaw('lower(email) = ?', [email.toLowerCase()])
-    .first('user_id');
-  return row !== undefined;
+  return (await vouchedEmails(db, userId)).includes(email.toLowerCase());
 }

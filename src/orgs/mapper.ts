@@ -1,5 +1,5 @@
 import type { Schema } from '../api/types.js';
-import type { MemberOrganizationRecord, OrgAccess, OrgSettingsRecord } from './store.js';
+import type { AutoJoinDisabled, MemberOrganizationRecord, OrgAccess, OrgSettingsRecord } from './store.js';
 
 /** An organization as the API shows it, and as the audit event of its creation records it. */
 export const toOrganizationSummary = (row: MemberOrganizationRecord): Schema<'OrganizationSummary'> => ({
@@ -24,5 +24,19 @@ export const toOrgMembership = ({ organization, role }: OrgAccess): Schema<'OrgM
 /** The organization's settings as the API shows them, and as their audit events record them. */
 export const toOrgSettings = (row: OrgSettingsRecord): Schema<'OrgSettings'> => ({
   membersCanCreateProjects: row.members_can_create_projects,
-  autoJoin: row.auto_join && { ...row.auto_join },
+  autoJoin: row.auto_join && { ...row.auto_join, disabledReason: disabledReasonOf(row.auto_join_disabled) },
 });
+
+/** Why the rule is off, in words an admin can act on; null while it applies. */
+function disabledReasonOf(disabled: AutoJoinDisabled | null): Schema<'AutoJoinDisabledReason'> | null {
+  if (!disabled) return null;
+  const { domains } = disabled;
+  return {
+    code: disabled.code,
+    domains,
+    message:
+      `Switched off: ${domains.join(', ')} ${domains.length === 1 ? 'is' : 'are'} not verified for this ` +
+      'organization, and a rule may only admit people of domains it owns. Verify them under Domains, then save ' +
+      'the rule again to switch it on.',
+  };
+}
