@@ -14,6 +14,7 @@ import type { OrgMemberRecord } from '../members/projection.js';
 import type { MemberStore } from '../members/store.js';
 import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import type { OrgRole } from '../orgs/store.js';
+import { decodeCursor, type Page, type PageRequest, pageOfRows } from '../shared/pagination.js';
 import type { TeamStore } from '../teams/store.js';
 import type { UserStore } from '../users/store.js';
 import { statusAt, toInvitation } from './mapper.js';
@@ -125,8 +126,20 @@ export class InvitationService {
     return (await this.teams.findActiveBySlug(this.uow.executor, organizationId, slug))?.id;
   }
 
-  list(organizationId: string): Promise<InvitationRecord[]> {
-    return this.invitations.listOf(this.uow.executor, organizationId);
+  /** One page of the organization's invitations, newest first, read and cut by the database. */
+  async list(
+    organizationId: string,
+    request: PageRequest & { status?: Schema<'InvitationStatus'> | undefined },
+  ): Promise<Page<InvitationRecord>> {
+    const after = request.cursor === undefined ? undefined : decodeCursor(request.cursor, 2);
+    const rows = await this.invitations.listPage(this.uow.executor, organizationId, {
+      now: this.clock.now().toISOString(),
+      status: request.status,
+      after,
+      ...(request.limit === undefined ? {} : { limit: request.limit + 1 }),
+    });
+    if (request.limit === undefined) return { items: rows, nextCursor: null };
+    return pageOfRows(rows, request.limit, (row) => [row.created_at, row.id]);
   }
 
   /** Revokes a pending invitation; one already revoked is returned as it is. */

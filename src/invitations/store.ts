@@ -1,7 +1,12 @@
+import type { Schema } from '../api/types.js';
 import type { Executor } from '../db/unit-of-work.js';
+import type { CursorKey } from '../shared/pagination.js';
 import { shownName } from '../users/shown-profile.js';
 import type { OrgRole } from '../orgs/store.js';
 import { vouchesFor } from '../identity/vouching.js';
+
+/** The status as the API shows it, `expired` included. */
+type InvitationStatus = Schema<'InvitationStatus'>;
 
 /** What is decided about an invitation; `expired` is derived from `expires_at` when read. */
 export type StoredInvitationStatus = 'pending' | 'accepted' | 'revoked';
@@ -61,9 +66,36 @@ export class InvitationStore {
     });
   }
 
-  /** The organization's invitations of every status (the list's order is the caller's). */
-  async listOf(db: Executor, organizationId: string): Promise<InvitationRecord[]> {
-    return invitations(db).where('i.organization_id', organizationId);
+  /**
+   * The organization's invitations newest first (`created_at`, then `id`, both descending), after
+   * the cursor's key, in the status the API shows at `now` (`expired`: pending past its expiry),
+   * at most `limit` (all when absent). Filtered, ordered and cut in SQL: an index range on
+   * (organization_id, created_at, id).
+   */
+  async listPage(
+    db: Executor,
+    organizationId: string,
+    page: { now: string; status?: InvitationStatus | undefined; after?: CursorKey | undefined; limit?: number },
+  ): Promise<InvitationRecord[]> {
+    const query = invitations(db).where('i.organization_id', organizationId);
+    const { status, now } = page;
+    if (status === 'expired') query.where({ 'i.status': 'pending' }).where('i.expires_at', '<=', now);
+    else if (status === 'pending') query.where({ 'i.status': 'pending' }).where('i.expires_at', '>', now);
+    else if (status !== undefined) query.where({ 'i.status': status });
+    if (page.after) {
+      const [createdAt, id] = page.after as [string, string];
+      query.where((q) =>
+        q
+          .where('i.created_at', '<', createdAt)
+          .orWhere((q2) => q2.where('i.created_at', createdAt).where('i.id', '<', id)),
+      );
+    }
+    query.orderBy([
+      { column: 'i.created_at', order: 'desc' },
+      { column: 'i.id', order: 'desc' },
+    ]);
+    if (page.limit !== undefined) query.limit(page.limit);
+    return query;
   }
 
   /** The organization's invitations pending and unexpired at `now` (an index range). */

@@ -82,6 +82,32 @@ describe('an invitation bound to an email address', () => {
   });
 });
 
+describe('the list of invitations', () => {
+  it('is filtered by the status shown and paged newest first by the database', async () => {
+    const org = await seedOrg(hub, unique('list'));
+    const create = (expiresInDays = 7) =>
+      okBody(org.call('owner', 'createInvitation', { body: { role: 'MEMBER', expiresInDays } }), 201);
+    const expiring = await create(1);
+    hub.clock.advance(DAY_MS);
+    const pending = await create();
+    hub.clock.advance(1000);
+    const revoked = await create();
+    await okBody(org.call('owner', 'revokeInvitation', { path: { invitationId: revoked.id } }));
+    const ids = async (query: { status?: 'pending' | 'expired' | 'revoked'; limit?: number; cursor?: string }) => {
+      const page = await okBody(org.call('owner', 'listInvitations', { query }));
+      return { ids: page.invitations.map((i) => i.id), statuses: page.invitations.map((i) => i.status), page };
+    };
+    expect((await ids({ status: 'expired' })).ids).toEqual([expiring.id]);
+    expect((await ids({ status: 'pending' })).ids).toEqual([pending.id]);
+    expect((await ids({ status: 'revoked' })).ids).toEqual([revoked.id]);
+    const first = await ids({ limit: 2 });
+    expect(first.ids).toEqual([revoked.id, pending.id]);
+    const rest = await ids({ limit: 2, cursor: first.page.nextCursor! });
+    expect(rest).toMatchObject({ ids: [expiring.id], statuses: ['expired'], page: { nextCursor: null } });
+    expectError(await org.call('owner', 'listInvitations', { query: { cursor: 'bm9wZQ' } }), 400, 'validation_failed');
+  });
+});
+
 describe('pending invitations', () => {
   it(`are at most ${MAX_PENDING_INVITATIONS} per organization; expired, used and revoked ones do not count`, async () => {
     const org = await seedOrg(hub, unique('cap'));
