@@ -360,7 +360,8 @@ export interface paths {
          *     membership, see `AutoJoin`; null turns it off) and returns the
          *     settings. A domain that is not a bare domain, a rule with no domain
          *     and no tenant key, or a `providerId` that names no configured identity
-         *     provider is refused with `validation_failed`.
+         *     provider is refused with `validation_failed`; an email domain the
+         *     organization has not verified with 422 `domain_not_verified`.
          *
          *     Who may call: an org admin (OWNER or ADMIN).
          */
@@ -494,7 +495,13 @@ export interface paths {
          * Invite someone by link
          * @description Creates an invitation to join with `role` and, once accepted, the
          *     listed teams; with `email`, only a user whose identity provider
-         *     vouches for that email address (verified) may accept it. It expires
+         *     vouches for that email address may accept it: the provider says it is
+         *     verified and the provider's `--email-domains` list (set by the
+         *     operator) holds its domain; a provider without that list vouches for
+         *     no address. The address's domain must be a verified domain of the
+         *     organization (422 `domain_not_verified` otherwise). At most 1,000
+         *     invitations of an organization are pending (unexpired) at once (409
+         *     `capacity_exceeded`). It expires
          *     after `expiresInDays` (1–30, default 7). Answers 201 with the
          *     invitation and `url` (`<base>/invite/<token>`, a 256-bit token): the
          *     link is shown this once, as only its SHA-256 is stored. A team that is
@@ -2049,6 +2056,115 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/{orgSlug}/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the organization's domains
+         * @description Returns the domains the organization added, pending and verified,
+         *     ordered by `domain` (UTF-16 code units). Each carries the DNS TXT
+         *     record that proves it (`verification`).
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["listDomains"];
+        put?: never;
+        /**
+         * Add a domain to verify
+         * @description Adds `domain` as `pending` and answers 201 with the TXT record to
+         *     publish: name `_hub-verification.<domain>`, value
+         *     `hub-verification=<token>`. The domain is kept lower-cased, an
+         *     internationalized name in its ASCII form (`bücher.example` →
+         *     `xn--bcher-kva.example`), without a trailing dot; an address, a
+         *     wildcard, a single label, an email address or a malformed name gives
+         *     400 `validation_failed`. A domain another organization has verified
+         *     gives 409 `domain_claimed`; one this organization already added 409
+         *     `domain_exists`; an organization has at most 100 domains (409
+         *     `capacity_exceeded`).
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        post: operations["addDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/domains/{domainId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A domain's id (opaque). */
+                domainId: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a domain
+         * @description Removes the domain, pending or verified; another organization may
+         *     then verify it. A verified domain the automatic-membership rule
+         *     (`autoJoin.emailDomains`) names is refused with 409 `domain_in_use`:
+         *     take it out of the rule first. Invitations already bound to an address
+         *     at the domain stay as they are.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        delete: operations["deleteDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/domains/{domainId}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A domain's id (opaque). */
+                domainId: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a domain through DNS
+         * @description Looks up the TXT records at `_hub-verification.<domain>` (through
+         *     the system resolver, or the servers the operator named in
+         *     `HUB_DNS_SERVERS`) and, when one of them is exactly
+         *     `hub-verification=<token>`, marks the domain `verified` and answers
+         *     it. No such record gives 422 `domain_verification_failed`, its message
+         *     saying what DNS answered (no such name, no TXT record, other values,
+         *     no answer in time); the domain stays `pending` and may be verified
+         *     again once the record is published. A domain another organization
+         *     verified first gives 409 `domain_claimed`. Verifying a verified domain
+         *     answers it as it is.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        post: operations["verifyDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/org/{orgSlug}/webhooks": {
         parameters: {
             query?: never;
@@ -2443,6 +2559,41 @@ export interface components {
             /** @description `whsec_` and the base64 key, as Standard Webhooks libraries take it. */
             secret: string;
         };
+        /**
+         * @description A domain the organization added. `pending` until a DNS TXT record
+         *     at `verification.name` carries `verification.value` and it is
+         *     verified (or the operator binds it with `hub domain verify`); then
+         *     `verified`, with `verifiedAt`. A verified domain belongs to one
+         *     organization at a time. Only verified domains may appear in
+         *     `autoJoin.emailDomains` or in the `email` of an invitation.
+         */
+        Domain: {
+            id: string;
+            /** @description Lower-cased, internationalized names in ASCII form, no trailing dot. */
+            domain: string;
+            /** @enum {string} */
+            status: "pending" | "verified";
+            verification: {
+                /** @enum {string} */
+                type: "dns-txt";
+                /** @description The record's name, `_hub-verification.<domain>`. */
+                name: string;
+                /** @description The record's value, `hub-verification=<token>`. */
+                value: string;
+            };
+            /** Format: date-time */
+            verifiedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        DomainList: {
+            domains: components["schemas"]["Domain"][];
+            nextCursor: components["schemas"]["NextCursor"];
+        };
+        AddDomainRequest: {
+            /** @description A domain such as `example.com`; case and a trailing dot do not matter. */
+            domain: string;
+        };
         WebhookList: {
             webhooks: components["schemas"]["Webhook"][];
             nextCursor: components["schemas"]["NextCursor"];
@@ -2609,7 +2760,7 @@ export interface components {
          * @description Machine-readable error code (see the table in the API description).
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "series_too_large" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
+        ErrorCode: "validation_failed" | "series_too_large" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "domain_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "domain_exists" | "domain_claimed" | "domain_in_use" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "domain_not_verified" | "domain_verification_failed" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
         ErrorDetail: {
             /** @description Where the problem is, e.g. `/body/role` or `/query/limit`. */
             path: string;
@@ -2713,6 +2864,14 @@ export interface components {
          *     and when the organization's `memberCount` is reached the join is
          *     skipped (the sign-in still succeeds). Each join records one audit
          *     event: action `autoJoin`, actor `{type: system}`, target the member.
+         *
+         *     An email counts only when the provider vouches for its domain: the
+         *     provider's `--email-domains` list (set by the operator) holds it; a
+         *     provider without that list vouches for no address. Every domain of
+         *     `emailDomains` is a verified domain of the organization (`Domains`).
+         *     A rule kept but switched off has `disabledReason` and admits nobody
+         *     until an admin saves it again: rules set before domains were verified
+         *     were switched off this way.
          */
         AutoJoin: {
             /** @description The identity provider's id (`GET /auth/providers`). */
@@ -2721,12 +2880,29 @@ export interface components {
             tenantKeys: string[];
             /** @enum {string} */
             role: "MEMBER";
+            /** @description Why the rule admits nobody; null while it applies. */
+            disabledReason: components["schemas"]["AutoJoinDisabledReason"] | null;
+        };
+        /**
+         * @description Why a kept rule is switched off. `domain_not_verified`: the rule
+         *     names email domains (`domains`) the organization has not verified.
+         *     Verifying them does not switch the rule on by itself: an admin saves
+         *     the rule again (`PATCH …/settings`), knowing whom it will admit.
+         */
+        AutoJoinDisabledReason: {
+            /** @enum {string} */
+            code: "domain_not_verified";
+            /** @description The reason in words, with what to do. */
+            message: string;
+            domains: string[];
         };
         /**
          * @description `providerId` must name a configured identity provider
          *     (`validation_failed` otherwise). Each of `emailDomains` is a bare domain
-         *     such as `example.com` — no wildcard, no `@` — stored lower-cased; at
-         *     least one domain or tenant key is required.
+         *     such as `example.com` — no wildcard, no `@` — kept as `Domain.domain`
+         *     is (lower case, ASCII form); at least one domain or tenant key is
+         *     required. Each domain must be a verified domain of the organization
+         *     (422 `domain_not_verified` otherwise). Saving a rule switches it on.
          */
         AutoJoinRequest: {
             providerId: string;
@@ -3684,6 +3860,8 @@ export interface components {
         UserId: string;
         /** @description An invitation id (opaque). */
         InvitationId: string;
+        /** @description A domain's id (opaque). */
+        DomainId: string;
         /** @description A webhook endpoint id (opaque). */
         WebhookId: string;
         /**
@@ -4146,6 +4324,8 @@ export interface operations {
             /** @description `org_not_found`. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            /** @description `domain_not_verified`: an email domain of the rule is not a verified domain of the organization. */
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];
         };
@@ -4370,7 +4550,11 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description `org_not_found`, `team_not_found`. */
             404: components["responses"]["NotFound"];
+            /** @description `capacity_exceeded`: the organization has 1,000 pending invitations. */
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            /** @description `domain_not_verified`: the domain of `email` is not a verified domain of the organization. */
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];
         };
@@ -6446,6 +6630,154 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description `org_not_found`. */
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listDomains: {
+        parameters: {
+            query?: {
+                /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description A `nextCursor` from the previous page. */
+                cursor?: components["parameters"]["PageCursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domains. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainList"];
+                };
+            };
+            /** @description `validation_failed`: `limit` or `cursor` is not valid. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    addDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddDomainRequest"];
+            };
+        };
+        responses: {
+            /** @description The pending domain and the record that verifies it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            /** @description `validation_failed`: `domain` is not a domain name. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `domain_claimed`, `domain_exists`, `capacity_exceeded`. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A domain's id (opaque). */
+                domainId: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain was removed. No body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: a path parameter does not match its schema. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `domain_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `domain_in_use`: the automatic-membership rule names this verified domain. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    verifyDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A domain's id (opaque). */
+                domainId: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verified domain. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter does not match its schema. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `domain_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `domain_claimed`: another organization has this domain verified. */
+            409: components["responses"]["Conflict"];
+            /** @description `domain_verification_failed`: DNS has no TXT record with the token; the message says what it had. */
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];
         };

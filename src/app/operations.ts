@@ -20,6 +20,7 @@ import { signInOperations } from '../identity/operations.js';
 import { invitationOperations } from '../invitations/operations.js';
 import { webhookOperations } from '../webhooks/operations.js';
 import { budgetOperations } from '../budgets/operations.js';
+import { domainOperations } from '../domains/operations.js';
 import type { Services } from './service-set.js';
 
 /** Every feature module, each given its own service: each declares some operations, none twice. */
@@ -47,6 +48,7 @@ function operationModules(services: Omit<Services, 'operations'>) {
     invitationOperations({ invitations: services.invitations, clock, baseUrl: config.baseUrl }),
     webhookOperations(services.webhooks),
     budgetOperations(services.budgets),
+    domainOperations(services.domains),
   ] as const;
 }
 

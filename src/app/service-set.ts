@@ -32,6 +32,7 @@ import type { UserStore } from '../users/store.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { WebhookService } from '../webhooks/service.js';
 import type { BudgetService } from '../budgets/service.js';
+import type { DomainService } from '../domains/service.js';
 
 /** The process's services, assembled once by `createServices` (the composition root). */
 export interface Services {
@@ -83,6 +84,8 @@ export interface Services {
   webhookDispatcher: WebhookDispatcher;
   /** Budgets, their live status and the alerts an ingest makes. */
   budgets: BudgetService;
+  /** The domains organizations own and their DNS verification. */
+  domains: DomainService;
   /** Every operation of openapi.yaml with its rule and handler, each area's given its own service. */
   operations: OperationTable;
 }

@@ -73,6 +73,9 @@ import { WebhookService } from '../webhooks/service.js';
 import { WebhookStore } from '../webhooks/store.js';
 import { BudgetService } from '../budgets/service.js';
 import { BudgetStore } from '../budgets/store.js';
+import { txtLookup } from '../domains/dns.js';
+import { DomainService } from '../domains/service.js';
+import { DomainStore } from '../domains/store.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
@@ -113,6 +116,7 @@ export function createServices(deps: {
   const sessions = new SessionService(uow, new SessionStore(), users, clock, ttl, invalidations);
   const orgAccess = new OrgAccessResolver(uow, orgStore, clock, ttl, invalidations);
   const identityProviderStore = new IdentityProviderStore();
+  const domains = new DomainService(uow, new DomainStore(), orgStore, txtLookup(config.dnsServers), clock);
   const organizations = new OrganizationService(
     uow,
     orgStore,
@@ -120,6 +124,7 @@ export function createServices(deps: {
     orgAccess,
     clock,
     async (providerId) => (await identityProviderStore.find(uow.executor, providerId)) !== undefined,
+    domains.verifiedAmong,
   );
   const folderStore = new FolderStore();
   const libraryStore = new LibraryFolderStore();
@@ -225,7 +230,9 @@ export function createServices(deps: {
     orgAccess,
     clock,
     config.baseUrl,
-    new AutoJoinService(uow, orgStore, memberStore, orgAccess, capacity, clock, logger),
+    new AutoJoinService(uow, orgStore, memberStore, orgAccess, capacity, clock, logger, (providerId) =>
+      identityProviderStore.find(uow.executor, providerId),
+    ),
   );
   const invitations = new InvitationService(
     uow,
@@ -236,6 +243,7 @@ export function createServices(deps: {
     orgAccess,
     capacity,
     clock,
+    domains.verifiedAmong,
   );
   const webhooks = new WebhookService(uow, webhookStore, keyrings, outbound, clock);
   const webhookDispatcher = new WebhookDispatcher({
@@ -282,6 +290,7 @@ export function createServices(deps: {
     webhooks,
     webhookDispatcher,
     budgets,
+    domains,
   };
   return { ...services, operations: buildOperationTable(services) };
 }

@@ -52,6 +52,7 @@ const KIND: Record<string, string> = {
   webhook_delivery: 'a delivery',
   budget: 'a budget',
   invitation: 'an invitation',
+  domain: 'a domain',
   organization: 'an organization',
   organization_settings: 'the organization settings',
   usage: 'usage',
@@ -135,6 +136,9 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
   createWebhook: did('added a webhook to'),
   updateWebhook: did('updated the webhook to'),
   deleteWebhook: did('deleted the webhook to'),
+  addDomain: did('added the domain'),
+  verifyDomain: did('verified the domain'),
+  deleteDomain: did('removed the domain'),
   rotateWebhookSecret: did('rotated the secret of the webhook to'),
   testWebhook: (f) => `${f.who} sent a test delivery (${f.what})`,
   redeliverWebhookDelivery: (f) => `${f.who} redelivered ${f.what}`,
@@ -154,6 +158,7 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
   'hub.capacity.clear': (f) => `${f.who} lifted a capacity limit${changedDimensions(f)}`,
   'hub.skill.install': did('installed', 'skill'),
   'hub.token.create': did('created', 'API token'),
+  'hub.domain.verify': did('verified the domain'),
   'hub.invite': (f) => `${f.who} invited ${f.what} as ${field(f.after, 'role')}`,
 };
 

@@ -25,6 +25,7 @@ import { UsageError } from './usage-error.js';
 import { organizationNamed } from './command.js';
 import { environmentFault } from '../errors/environment-fault.js';
 import { identityProviderCommand } from '../identity/command.js';
+import { domainCommand } from '../domains/command.js';
 
 const USAGE = `Usage: hub <command>
 
@@ -52,7 +53,7 @@ Commands:
                                            scopes like members:read, teams:write; --expires: a duration or a time)
   identity-provider set <id> --kind oidc|lark --label L (--issuer U | --base-url U) --client-id X
                                            [--subject-claim C] [--token-auth client_secret_post]
-                                           [--allowed-tenants k1,k2] [--allowed-email-domains d1,d2]
+                                           [--allowed-tenants k1,k2] [--email-domains d1,d2]
                                            create or replace a sign-in provider and enable it; the client secret
                                            comes from HUB_IDP_CLIENT_SECRET or one line on stdin, never the command
                                            line (lark: --allowed-tenants required, --base-url default open.feishu.cn)
@@ -65,13 +66,15 @@ Commands:
                                            print the organization's audit events, newest first (--json: one
                                            JSON object per line)
   budget list <org>                        print each budget with its status in the current period
+  domain verify <org> <domain>             verify a domain for an organization without DNS (audited; refused when
+                                           another organization has it verified)
 
 Options: hub --version, hub <command> --help.
 
 Configuration comes from the environment: HOST, PORT, HUB_DATA_DIR, DATABASE_URL, HUB_BASE_URL,
 HUB_MASTER_KEYS, HUB_ACTIVE_KEY_ID, LOG_LEVEL, HUB_SHUTDOWN_GRACE_MS, HUB_TRUSTED_PROXIES,
 HUB_OUTBOUND_ALLOW_PRIVATE, HUB_SIGNIN_RATE, HUB_AUTH_FAILURE_RATE, HUB_HEADERS_TIMEOUT_MS,
-HUB_REQUEST_TIMEOUT_MS, HUB_KEEP_ALIVE_TIMEOUT_MS, HUB_MAX_CONNECTIONS (see .env.example).`;
+HUB_REQUEST_TIMEOUT_MS, HUB_KEEP_ALIVE_TIMEOUT_MS, HUB_MAX_CONNECTIONS, HUB_DNS_SERVERS (see .env.example).`;
 
 /** `hub <command> --help`: the command's lines of the usage. */
 function commandHelp(name: string): string | undefined {
@@ -149,6 +152,8 @@ const commands: Record<string, Command> = {
 
   budget: (args) => budgetCommand(args, withRuntime, { stdout: process.stdout }),
 
+  domain: (args) => domainCommand(args, withRuntime, { stdout: process.stdout }),
+
   invite: (args) => inviteCommand(args, withRuntime, { stdout: process.stdout, stderr: process.stderr }),
 
   'identity-provider': (args) => {
@@ -177,7 +182,17 @@ async function rebuildUsageRollups(args: string[]): Promise<void> {
 }
 
 /** Commands that take a subcommand: their audit action names both (`hub.org.create`). */
-const WITH_SUBCOMMAND = new Set(['org', 'project', 'usage', 'connection', 'skill', 'capacity', 'token', 'budget']);
+const WITH_SUBCOMMAND = new Set([
+  'org',
+  'project',
+  'usage',
+  'connection',
+  'skill',
+  'capacity',
+  'token',
+  'budget',
+  'domain',
+]);
 
 function consoleScope(name: string, args: string[]): AuditScope {
   const sub = WITH_SUBCOMMAND.has(name) && args[0] && /^[a-z-]+$/.test(args[0]) ? `.${args[0]}` : '';

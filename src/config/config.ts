@@ -7,6 +7,7 @@ import { ConfigError } from './config-error.js';
 import { parseMasterKeyVariables, type MasterKeys } from './master-keys.js';
 import { parseModels, type AgentModel } from './models.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
+import { parseDnsServers } from './dns-servers.js';
 
 /**
  * Everything the service and the host console read from the environment, parsed and checked
@@ -65,6 +66,11 @@ export interface Config {
    * receivers); otherwise only https to public addresses (src/outbound/).
    */
   outboundAllowPrivate: boolean;
+  /**
+   * `HUB_DNS_SERVERS`: the DNS servers (`host:port`) a domain's verification record is looked up
+   * at; empty: the system resolver's (src/config/dns-servers.ts).
+   */
+  dnsServers: string[];
   /** How the webhook dispatcher retries and claims deliveries (src/webhooks/dispatcher.ts). */
   webhookDelivery: WebhookDeliverySettings;
   /** Sign-in attempts (starts and callbacks) one client address may make per minute (`HUB_SIGNIN_RATE`). */
@@ -180,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustedProxies: parseTrustedProxies(env.HUB_TRUSTED_PROXIES),
     outboundAllowPrivate: parseFlag(env.HUB_OUTBOUND_ALLOW_PRIVATE, 'HUB_OUTBOUND_ALLOW_PRIVATE'),
+    dnsServers: parseDnsServers(env.HUB_DNS_SERVERS),
     webhookDelivery: {
       retryDelaysMs: parseDelays(env.HUB_WEBHOOK_RETRY_DELAYS_MS, 'HUB_WEBHOOK_RETRY_DELAYS_MS'),
       leaseMs: parseInteger(env.HUB_WEBHOOK_LEASE_MS, 'HUB_WEBHOOK_LEASE_MS', DEFAULT_WEBHOOK_LEASE_MS, 100, DAY_MS),

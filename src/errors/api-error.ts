@@ -61,7 +61,8 @@ export type NotFoundCode =
   | 'invitation_not_found'
   | 'webhook_not_found'
   | 'delivery_not_found'
-  | 'budget_not_found';
+  | 'budget_not_found'
+  | 'domain_not_found';
 
 export type ConflictCode =
   | 'slug_taken'
@@ -74,7 +75,10 @@ export type ConflictCode =
   | 'capacity_exceeded'
   | 'role_is_default'
   | 'invitation_used'
-  | 'invitation_not_pending';
+  | 'invitation_not_pending'
+  | 'domain_exists'
+  | 'domain_claimed'
+  | 'domain_in_use';
 
 export type UnprocessableCode =
   | 'capacity_above_ceiling'
@@ -83,6 +87,8 @@ export type UnprocessableCode =
   | 'invalid_skill'
   | 'unknown_skill'
   | 'unknown_model'
-  | 'url_not_allowed';
+  | 'url_not_allowed'
+  | 'domain_not_verified'
+  | 'domain_verification_failed';
 
 export type GoneCode = 'invitation_expired' | 'invitation_revoked';

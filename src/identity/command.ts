@@ -25,6 +25,8 @@ const SET_FLAGS = {
   'subject-claim': { type: 'string' },
   'token-auth': { type: 'string' },
   'allowed-tenants': { type: 'string' },
+  'email-domains': { type: 'string' },
+  /** The old name of --email-domains, still accepted. */
   'allowed-email-domains': { type: 'string' },
 } as const;
 
@@ -108,6 +110,9 @@ function parseSetArgs(args: string[], allowHttp: boolean): ProviderSettings {
     }
   }
   const { values, positionals } = parseCommandArgs(args, SET_FLAGS, 1, '<id>');
+  if (values['email-domains'] !== undefined && values['allowed-email-domains'] !== undefined) {
+    throw new UsageError('give --email-domains once (--allowed-email-domains is its old name)');
+  }
   try {
     return checkProviderSettings(
       {
@@ -120,7 +125,7 @@ function parseSetArgs(args: string[], allowHttp: boolean): ProviderSettings {
         subjectClaim: values['subject-claim'],
         tokenAuth: values['token-auth'],
         allowedTenants: values['allowed-tenants'],
-        allowedEmailDomains: values['allowed-email-domains'],
+        allowedEmailDomains: values['email-domains'] ?? values['allowed-email-domains'],
       },
       allowHttp,
     );

@@ -63,7 +63,7 @@ export function checkProviderSettings(input: ProviderSettingsInput, allowHttp: b
   const allowedTenants = list(input.allowedTenants, '--allowed-tenants', (t) => TENANT_PATTERN.test(t), 'a tenant id');
   const allowedEmailDomains = list(
     input.allowedEmailDomains?.toLowerCase(),
-    '--allowed-email-domains',
+    '--email-domains',
     (d) => DOMAIN_PATTERN.test(d),
     'a domain name',
   );
@@ -92,7 +92,7 @@ function larkSettings(input: ProviderSettingsInput, common: Common, allowHttp: b
   if (input.subjectClaim !== undefined) refuse('--subject-claim is for --kind oidc; lark identifies by open_id');
   if (input.tokenAuth !== undefined) refuse('--token-auth is for --kind oidc; lark sends its secret in a JSON body');
   if (common.allowedEmailDomains.length) {
-    refuse('--allowed-email-domains is for --kind oidc; the platform does not say whether an email is verified');
+    refuse('--email-domains is for --kind oidc; the platform does not say whether an email is verified');
   }
   if (common.allowedTenants.length === 0) refuse('--allowed-tenants is required for --kind lark (tenant keys)');
   const endpoint = (input.baseUrl ?? LARK_DEFAULT_BASE_URL).replace(/\/$/, '');

@@ -21,6 +21,11 @@ export interface ProviderSettings {
   subjectClaim: string;
   tokenAuth: TokenAuthMethod;
   allowedTenants: string[];
+  /**
+   * `--email-domains`: the domains whose addresses the provider speaks for. When set, only
+   * accounts with a verified address there may sign in; and only an address there counts as
+   * verified for invitations and automatic membership (src/identity/vouching.ts).
+   */
   allowedEmailDomains: string[];
 }
 

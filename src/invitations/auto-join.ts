@@ -6,6 +6,9 @@ import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../errors/api-error.js';
 import type { LinkedSignIn, SignInHook } from '../identity/sign-in.js';
 import type { Logger } from '../log/logger.js';
+import { emailDomainOf } from '../domains/domain-name.js';
+import type { ProviderSettings } from '../identity/provider-store.js';
+import { vouchesFor } from '../identity/vouching.js';
 import { memberProjection } from '../members/projection.js';
 import type { MemberStore } from '../members/store.js';
 import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
@@ -20,12 +23,13 @@ export const AUTO_JOIN_ACTION = 'autoJoin';
 type Match = { emailDomain: string } | { tenantKey: string };
 
 /**
- * Automatic membership (docs/decisions.md): after a sign-in has linked its identity, each organization
- * whose rule names that provider and lists the verified email's domain or the account's tenant
- * gains the user as a MEMBER. Each organization is joined in its own transaction with its own audit
- * event, so one that is full (`memberCount`) is skipped without undoing another; nothing here fails
- * the sign-in. Someone already a member, or whose membership was revoked, is left as they are: an
- * admin's revocation is not undone by a rule (they need a new invitation).
+ * Automatic membership: after a sign-in has linked its identity, each organization whose rule
+ * applies, names that provider and lists the domain of the email the provider vouches for
+ * (src/identity/vouching.ts) or the account's tenant gains the user as a MEMBER. Each
+ * organization is joined in its own transaction with its own audit event, so one that is full
+ * (`memberCount`) is skipped without undoing another; nothing here fails the sign-in. Someone
+ * already a member, or whose membership was revoked, is left as they are: an admin's revocation
+ * is not undone by a rule (they need a new invitation).
  */
 export class AutoJoinService implements SignInHook {
   constructor(
@@ -36,13 +40,21 @@ export class AutoJoinService implements SignInHook {
     private readonly capacity: CapacityService,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** The provider's settings: which email domains it vouches for. */
+    private readonly providerOf: (
+      providerId: string,
+    ) => Promise<Pick<ProviderSettings, 'allowedEmailDomains'> | undefined>,
   ) {}
 
   async afterLink(signIn: LinkedSignIn): Promise<void> {
     const rules = await this.orgs.autoJoinRulesOf(this.uow.executor, signIn.providerId);
+    if (rules.length === 0) return;
+    const provider = await this.providerOf(signIn.providerId);
+    const { email, emailVerified } = signIn.profile;
+    const vouched = provider !== undefined && vouchesFor(provider, email, emailVerified);
     let joined = 0;
     for (const { organizationId, rule } of rules) {
-      const match = matchOf(rule, signIn);
+      const match = matchOf(rule, signIn, vouched);
       if (match && (await this.join(organizationId, signIn, match))) joined += 1;
     }
     if (joined) await this.orgAccess.invalidate();
@@ -82,9 +94,9 @@ export class AutoJoinService implements SignInHook {
   }
 }
 
-/** What in the sign-in the rule admits, if anything; an email counts only when the provider verified it. */
-function matchOf(rule: AutoJoinRecord, { profile }: LinkedSignIn): Match | undefined {
-  const domain = profile.emailVerified ? profile.email?.split('@').pop()?.toLowerCase() : undefined;
+/** What in the sign-in the rule admits, if anything; an email counts only when the provider vouches for it. */
+function matchOf(rule: AutoJoinRecord, { profile }: LinkedSignIn, vouched: boolean): Match | undefined {
+  const domain = vouched && profile.email ? emailDomainOf(profile.email) : undefined;
   if (domain && rule.emailDomains.includes(domain)) return { emailDomain: domain };
   if (profile.tenant && rule.tenantKeys.includes(profile.tenant)) return { tenantKey: profile.tenant };
   return undefined;

@@ -1,8 +1,6 @@
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
 import type { OperationId, Schema } from '../api/types.js';
 import { memberProjection } from '../members/projection.js';
-import { byCodeUnits } from '../shared/order.js';
-import { listOrder, pageOf } from '../shared/pagination.js';
 import { toInvitation } from './mapper.js';
 import type { AcceptedInvitation, InvitationCaller, InvitationService } from './service.js';
 import type { LinkedInvitationRecord } from './store.js';
@@ -15,10 +13,6 @@ export interface InvitationOperationDeps {
 }
 
 type Invitation = Schema<'Invitation'>;
-
-const newestFirst = (a: string, b: string) => byCodeUnits(b, a);
-/** Newest first, then by id, so the order is total. */
-const invitationOrder = listOrder((i: Invitation) => [i.createdAt, i.id], newestFirst, newestFirst);
 
 const callerOf = ({ access, session }: Pick<OrgContext<OperationId>, 'access' | 'session'>): InvitationCaller => ({
   organizationId: access.organization.id,
@@ -36,10 +30,8 @@ export function invitationOperations({ invitations, clock, baseUrl }: Invitation
       rule: 'orgAdmin',
       async handle({ access, query }) {
         const now = clock.now().toISOString();
-        const all = (await invitations.list(access.organization.id)).map((row) => toInvitation(row, now));
-        const listed = query.status === undefined ? all : all.filter((i) => i.status === query.status);
-        const { items, nextCursor } = pageOf(invitationOrder.sorted(listed), query, invitationOrder);
-        return { invitations: items, nextCursor };
+        const page = await invitations.list(access.organization.id, query);
+        return { invitations: page.items.map((row) => toInvitation(row, now)), nextCursor: page.nextCursor };
       },
     },
 

@@ -5,17 +5,23 @@ import { hashToken, newToken } from '../auth/tokens.js';
 import type { CapacityService } from '../capacity/service.js';
 import { DAY_MS, type Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
-import { conflict, forbidden, gone, notFound } from '../errors/api-error.js';
+import { badRequestAt, conflict, forbidden, gone, notFound } from '../errors/api-error.js';
+import { emailDomainOf } from '../domains/domain-name.js';
+import { requireVerifiedDomains, type VerifiedDomains } from '../domains/service.js';
 import type { Schema } from '../api/types.js';
 import { memberProjection } from '../members/projection.js';
 import type { OrgMemberRecord } from '../members/projection.js';
 import type { MemberStore } from '../members/store.js';
 import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import type { OrgRole } from '../orgs/store.js';
+import { decodeCursor, type Page, type PageRequest, pageOfRows } from '../shared/pagination.js';
 import type { TeamStore } from '../teams/store.js';
 import type { UserStore } from '../users/store.js';
 import { statusAt, toInvitation } from './mapper.js';
 import { hasVerifiedEmail, type InvitationRecord, type InvitationStore, type LinkedInvitationRecord } from './store.js';
+
+/** The most invitations an organization may have pending (unexpired) at once. */
+export const MAX_PENDING_INVITATIONS = 1_000;
 
 /** How long an invitation stands when the request names no expiry. */
 export const DEFAULT_INVITATION_DAYS = 7;
@@ -63,6 +69,8 @@ export class InvitationService {
     private readonly orgAccess: OrgAccessResolver,
     private readonly capacity: CapacityService,
     private readonly clock: Clock,
+    /** The organization's verified domains among some: an invitation may be bound only to an address at one. */
+    private readonly verifiedDomains: VerifiedDomains,
   ) {}
 
   /** Creates an invitation; the token is returned this once, to be shown as the link. */
@@ -77,7 +85,20 @@ export class InvitationService {
     const id = randomUUID();
     const now = this.clock.now();
     const days = input.expiresInDays ?? DEFAULT_INVITATION_DAYS;
+    const email = input.email?.toLowerCase() ?? null;
     const invitation = await this.uow.run(async (trx) => {
+      if (email !== null) {
+        const domain = emailDomainOf(email);
+        if (domain === undefined)
+          throw badRequestAt({ path: '/body/email', message: `"${email}" has no valid domain` });
+        await requireVerifiedDomains(this.verifiedDomains, trx, organizationId, [domain], 'inviting an address there');
+      }
+      if ((await this.invitations.countPending(trx, organizationId, now.toISOString())) >= MAX_PENDING_INVITATIONS) {
+        throw conflict(
+          'capacity_exceeded',
+          `An organization has at most ${MAX_PENDING_INVITATIONS} pending invitations; revoke some or let them expire.`,
+        );
+      }
       for (const teamId of teamIds) {
         if (!(await this.teams.findActive(trx, organizationId, teamId)))
           throw notFound('team_not_found', `No active team with the id "${teamId}".`);
@@ -88,7 +109,7 @@ export class InvitationService {
         tokenHash: hashToken(token),
         role: input.role,
         teamIds,
-        email: input.email?.toLowerCase() ?? null,
+        email,
         createdBy: caller.userId,
         createdAt: now.toISOString(),
         expiresAt: new Date(now.getTime() + days * DAY_MS).toISOString(),
@@ -105,8 +126,20 @@ export class InvitationService {
     return (await this.teams.findActiveBySlug(this.uow.executor, organizationId, slug))?.id;
   }
 
-  list(organizationId: string): Promise<InvitationRecord[]> {
-    return this.invitations.listOf(this.uow.executor, organizationId);
+  /** One page of the organization's invitations, newest first, read and cut by the database. */
+  async list(
+    organizationId: string,
+    request: PageRequest & { status?: Schema<'InvitationStatus'> | undefined },
+  ): Promise<Page<InvitationRecord>> {
+    const after = request.cursor === undefined ? undefined : decodeCursor(request.cursor, 2);
+    const rows = await this.invitations.listPage(this.uow.executor, organizationId, {
+      now: this.clock.now().toISOString(),
+      status: request.status,
+      after,
+      ...(request.limit === undefined ? {} : { limit: request.limit + 1 }),
+    });
+    if (request.limit === undefined) return { items: rows, nextCursor: null };
+    return pageOfRows(rows, request.limit, (row) => [row.created_at, row.id]);
   }
 
   /** Revokes a pending invitation; one already revoked is returned as it is. */

@@ -1,6 +1,12 @@
+import type { Schema } from '../api/types.js';
 import type { Executor } from '../db/unit-of-work.js';
+import type { CursorKey } from '../shared/pagination.js';
 import { shownName } from '../users/shown-profile.js';
 import type { OrgRole } from '../orgs/store.js';
+import { vouchesFor } from '../identity/vouching.js';
+
+/** The status as the API shows it, `expired` included. */
+type InvitationStatus = Schema<'InvitationStatus'>;
 
 /** What is decided about an invitation; `expired` is derived from `expires_at` when read. */
 export type StoredInvitationStatus = 'pending' | 'accepted' | 'revoked';
@@ -60,9 +66,46 @@ export class InvitationStore {
     });
   }
 
-  /** The organization's invitations of every status (the list's order is the caller's). */
-  async listOf(db: Executor, organizationId: string): Promise<InvitationRecord[]> {
-    return invitations(db).where('i.organization_id', organizationId);
+  /**
+   * The organization's invitations newest first (`created_at`, then `id`, both descending), after
+   * the cursor's key, in the status the API shows at `now` (`expired`: pending past its expiry),
+   * at most `limit` (all when absent). Filtered, ordered and cut in SQL: an index range on
+   * (organization_id, created_at, id).
+   */
+  async listPage(
+    db: Executor,
+    organizationId: string,
+    page: { now: string; status?: InvitationStatus | undefined; after?: CursorKey | undefined; limit?: number },
+  ): Promise<InvitationRecord[]> {
+    const query = invitations(db).where('i.organization_id', organizationId);
+    const { status, now } = page;
+    if (status === 'expired') query.where({ 'i.status': 'pending' }).where('i.expires_at', '<=', now);
+    else if (status === 'pending') query.where({ 'i.status': 'pending' }).where('i.expires_at', '>', now);
+    else if (status !== undefined) query.where({ 'i.status': status });
+    if (page.after) {
+      const [createdAt, id] = page.after as [string, string];
+      query.where((q) =>
+        q
+          .where('i.created_at', '<', createdAt)
+          .orWhere((q2) => q2.where('i.created_at', createdAt).where('i.id', '<', id)),
+      );
+    }
+    query.orderBy([
+      { column: 'i.created_at', order: 'desc' },
+      { column: 'i.id', order: 'desc' },
+    ]);
+    if (page.limit !== undefined) query.limit(page.limit);
+    return query;
+  }
+
+  /** The organization's invitations pending and unexpired at `now` (an index range). */
+  async countPending(db: Executor, organizationId: string, now: string): Promise<number> {
+    const row = await db('invitations')
+      .where({ organization_id: organizationId, status: 'pending' })
+      .where('expires_at', '>', now)
+      .count<{ n: number | string }[]>({ n: '*' })
+      .first();
+    return Number(row?.n ?? 0);
   }
 
   async find(db: Executor, organizationId: string, invitationId: string): Promise<InvitationRecord | undefined> {
@@ -84,13 +127,11 @@ export class InvitationStore {
 
   /**
    * The pending invitations, unexpired at `now`, for an email address one of the user's identities
-   * carries verified, newest first (invitation emails are stored lower-cased).
+   * carries as its provider vouches for it, newest first (invitation emails are stored lower-cased).
    */
   async listAddressedTo(db: Executor, userId: string, now: string): Promise<LinkedInvitationRecord[]> {
-    const verifiedEmails = db('user_identities')
-      .where({ user_id: userId, email_verified: true })
-      .whereNotNull('email')
-      .select(db.raw('lower(email)'));
+    const verifiedEmails = await vouchedEmails(db, userId);
+    if (verifiedEmails.length === 0) return [];
     return linkedInvitations(db)
       .where('i.status', 'pending')
       .where('i.expires_at', '>', now)
@@ -153,11 +194,24 @@ function linkedInvitations(db: Executor) {
   return invitations(db).join('organizations as o', 'o.id', 'i.organization_id');
 }
 
-/** Whether one of the user's sign-in identities carries the email address, verified by its provider. */
+/**
+ * The email addresses, lower-cased, that the user's sign-in identities carry and their providers
+ * vouch for (src/identity/vouching.ts): verified, at one of the provider's `--email-domains`. A
+ * user has a few identities, so the rule is applied here rather than in SQL over the JSON list.
+ */
+async function vouchedEmails(db: Executor, userId: string): Promise<string[]> {
+  const rows = await db('user_identities as ui')
+    .join('identity_providers as p', 'p.id', 'ui.provider_id')
+    .where({ 'ui.user_id': userId, 'ui.email_verified': true })
+    .whereNotNull('ui.email')
+    .select<{ email: string; allowed_email_domains: string }[]>('ui.email', 'p.allowed_email_domains');
+  const vouched = rows.filter((row) =>
+    vouchesFor({ allowedEmailDomains: JSON.parse(row.allowed_email_domains) as string[] }, row.email, true),
+  );
+  return [...new Set(vouched.map((row) => row.email.toLowerCase()))];
+}
+
+/** Whether one of the user's sign-in identities carries the email address, vouched for by its provider. */
 export async function hasVerifiedEmail(db: Executor, userId: string, email: string): Promise<boolean> {
-  const row = await db('user_identities')
-    .where({ user_id: userId, email_verified: true })
-    .whereRaw('lower(email) = ?', [email.toLowerCase()])
-    .first('user_id');
-  return row !== undefined;
+  return (await vouchedEmails(db, userId)).includes(email.toLowerCase());
 }

@@ -1,24 +1,25 @@
 import type { Schema } from '../api/types.js';
 import { badRequestAt } from '../errors/api-error.js';
-import { DOMAIN_PATTERN, TENANT_PATTERN } from '../identity/provider-settings.js';
+import { normalizeDomain } from '../domains/domain-name.js';
+import { TENANT_PATTERN } from '../identity/provider-settings.js';
 import type { AutoJoinRecord } from './store.js';
 
 /**
- * An automatic-membership rule as the request gives it, checked and normalized: domains
- * lower-cased and each a bare domain, tenant keys as providers spell them, duplicates dropped, and
+ * An automatic-membership rule as the request gives it, checked and normalized: domains in their
+ * kept spelling (src/domains/domain-name.ts), tenant keys as providers spell them, duplicates dropped, and
  * at least one of the two (a rule that matches nobody is a mistake, not a setting). Whether the
- * provider exists is the caller's check: it needs the database.
+ * provider exists and the domains are verified are the caller's checks: they need the database.
  */
 export function checkAutoJoinRule(input: Schema<'AutoJoinRequest'>): AutoJoinRecord {
-  const emailDomains = [...new Set((input.emailDomains ?? []).map((d) => d.trim().toLowerCase()))];
-  emailDomains.forEach((domain, i) => {
-    if (!DOMAIN_PATTERN.test(domain)) {
-      throw badRequestAt({
-        path: `/body/autoJoin/emailDomains/${i}`,
-        message: `"${domain}" is not a bare domain such as example.com (no wildcard, no "@")`,
-      });
-    }
-  });
+  const emailDomains = [
+    ...new Set(
+      (input.emailDomains ?? []).map((raw, i) => {
+        const result = normalizeDomain(raw);
+        if ('domain' in result) return result.domain as string;
+        throw badRequestAt({ path: `/body/autoJoin/emailDomains/${i}`, message: `"${raw}" ${result.problem}` });
+      }),
+    ),
+  ];
   const tenantKeys = [...new Set((input.tenantKeys ?? []).map((k) => k.trim()))];
   tenantKeys.forEach((key, i) => {
     if (!TENANT_PATTERN.test(key)) {

@@ -1,6 +1,6 @@
 import type { Schema } from '../api/types.js';
 import { projection } from '../shared/projection.js';
-import type { MemberOrganizationRecord, OrgAccess, OrgSettingsRecord } from './store.js';
+import type { AutoJoinDisabled, MemberOrganizationRecord, OrgAccess, OrgSettingsRecord } from './store.js';
 
 /** An organization as the API shows it, and as the audit event of its creation records it. */
 export const organizationProjection = projection<MemberOrganizationRecord, Schema<'OrganizationSummary'>>()({
@@ -33,6 +33,22 @@ export const orgSettingsProjection = projection<OrgSettingsRecord, Schema<'OrgSe
   fields: {
     membersCanCreateProjects: 'members_can_create_projects',
     // A copy, so the answer never shares the stored rule's object.
-    autoJoin: { column: 'auto_join', as: (rule) => rule && { ...rule } },
+    autoJoin: {
+      from: (row) => row.auto_join && { ...row.auto_join, disabledReason: disabledReasonOf(row.auto_join_disabled) },
+    },
   },
 });
+
+/** Why the rule is off, in words an admin can act on; null while it applies. */
+function disabledReasonOf(disabled: AutoJoinDisabled | null): Schema<'AutoJoinDisabledReason'> | null {
+  if (!disabled) return null;
+  const { domains } = disabled;
+  return {
+    code: disabled.code,
+    domains,
+    message:
+      `Switched off: ${domains.join(', ')} ${domains.length === 1 ? 'is' : 'are'} not verified for this ` +
+      'organization, and a rule may only admit people of domains it owns. Verify them under Domains, then save ' +
+      'the rule again to switch it on.',
+  };
+}

@@ -10,6 +10,7 @@ import { organizationProjection, orgSettingsProjection } from './projection.js';
 import type { OrgAccessResolver } from './org-access-resolver.js';
 import type { Schema } from '../api/types.js';
 import { checkAutoJoinRule } from './auto-join-rule.js';
+import { requireVerifiedDomains, type VerifiedDomains } from '../domains/service.js';
 import type { OrganizationRecord, OrganizationStore, OrgSettingsRecord, OrgSettingsUpdate } from './store.js';
 
 export interface CreateOrganizationInput {
@@ -31,6 +32,8 @@ export class OrganizationService {
     private readonly clock: Clock,
     /** Whether an identity provider with this id is configured (an automatic-membership rule names one). */
     private readonly providerExists: (providerId: string) => Promise<boolean> = async () => false,
+    /** The organization's verified domains among some (an automatic-membership rule may name only those). */
+    private readonly verifiedDomains: VerifiedDomains = async () => new Set(),
   ) {}
 
   /** Creates the organization with its first OWNER (created as a user when new), atomically. */
@@ -94,6 +97,16 @@ export class OrganizationService {
     const now = this.clock.now();
     return this.uow.run(async (trx) => {
       const before = await this.orgs.getSettings(trx, organizationId, { lock: true });
+      if (update.autoJoin) {
+        const { emailDomains } = update.autoJoin;
+        await requireVerifiedDomains(
+          this.verifiedDomains,
+          trx,
+          organizationId,
+          emailDomains,
+          'a rule admits its people',
+        );
+      }
       const after = await this.orgs.updateSettings(trx, organizationId, update, now);
       if (!isDeepStrictEqual(before, after)) {
         await recordChange(trx, {

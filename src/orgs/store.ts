@@ -34,10 +34,18 @@ export interface AutoJoinRecord {
   role: 'MEMBER';
 }
 
+/** Why a kept automatic-membership rule does not apply: its email domains were not verified. */
+export interface AutoJoinDisabled {
+  code: 'domain_not_verified';
+  domains: string[];
+}
+
 /** An organization's settings row, its flag a boolean on both databases. */
 export interface OrgSettingsRecord {
   members_can_create_projects: boolean;
   auto_join: AutoJoinRecord | null;
+  /** Set while the rule is kept but switched off; null while it applies (or there is none). */
+  auto_join_disabled: AutoJoinDisabled | null;
 }
 
 /** An organization whose automatic-membership rule names a provider. */
@@ -56,7 +64,10 @@ interface StoredSettings {
   members_can_create_projects: boolean | number;
   auto_join_provider_id: string | null;
   auto_join: string | null;
+  auto_join_disabled: string | null;
 }
+
+const SETTINGS_COLUMNS = ['members_can_create_projects', 'auto_join_provider_id', 'auto_join', 'auto_join_disabled'];
 
 const fromStored = (row: StoredSettings | undefined): OrgSettingsRecord => ({
   // SQLite hands booleans back as 0/1.
@@ -65,6 +76,7 @@ const fromStored = (row: StoredSettings | undefined): OrgSettingsRecord => ({
     row?.auto_join_provider_id && row.auto_join
       ? { providerId: row.auto_join_provider_id, ...(JSON.parse(row.auto_join) as Omit<AutoJoinRecord, 'providerId'>) }
       : null,
+  auto_join_disabled: row?.auto_join_disabled ? (JSON.parse(row.auto_join_disabled) as AutoJoinDisabled) : null,
 });
 
 const ORG_COLUMNS = ['o.id', 'o.slug', 'o.name', 'o.status'] as const;
@@ -157,25 +169,17 @@ export class OrganizationStore {
   ): Promise<OrgSettingsRecord> {
     const query = db('organization_settings').where({ organization_id: organizationId });
     if (options.lock) query.forUpdate();
-    const row = await query.first<StoredSettings | undefined>(
-      'members_can_create_projects',
-      'auto_join_provider_id',
-      'auto_join',
-    );
+    const row = await query.first<StoredSettings | undefined>(SETTINGS_COLUMNS);
     return fromStored(row);
   }
 
-  /** The organizations whose automatic-membership rule names the provider (an index range). */
+  /** The organizations whose rule names the provider and applies (an index range; switched-off rules left out). */
   async autoJoinRulesOf(db: Executor, providerId: string): Promise<AutoJoinRule[]> {
     const rows = await db('organization_settings')
       .where({ auto_join_provider_id: providerId })
+      .whereNull('auto_join_disabled')
       .orderBy('organization_id')
-      .select<(StoredSettings & { organization_id: string })[]>(
-        'organization_id',
-        'members_can_create_projects',
-        'auto_join_provider_id',
-        'auto_join',
-      );
+      .select<(StoredSettings & { organization_id: string })[]>('organization_id', ...SETTINGS_COLUMNS);
     return rows.map((row) => ({ organizationId: row.organization_id, rule: fromStored(row).auto_join! }));
   }
 
@@ -192,6 +196,8 @@ export class OrganizationStore {
       const { providerId, ...rest } = patch.autoJoin ?? { providerId: null };
       changes.auto_join_provider_id = providerId;
       changes.auto_join = patch.autoJoin === null ? null : JSON.stringify(rest);
+      // A rule set now was checked against the verified domains: it applies.
+      changes.auto_join_disabled = null;
     }
     await db('organization_settings').where({ organization_id: organizationId }).update(changes);
     return this.getSettings(db, organizationId);

@@ -97,6 +97,15 @@ const freshBudget = async () =>
   ).id;
 const freshWebhook = async () =>
   (await okBody(call('owner', 'createWebhook', { body: { url: WEBHOOK_URL, events: ['createTeam'] } }), 201)).id;
+const freshDomain = async () =>
+  (await okBody(call('owner', 'addDomain', { body: { domain: `${unique('d')}.example` } }), 201)).id;
+/** A domain already verified (bound as the operator does): verifying it again asks no DNS server. */
+async function verifiedDomain(): Promise<string> {
+  const id = await freshDomain();
+  const row = await hub.services.db('organization_domains').where({ id }).first();
+  await hub.services.domains.bind(row.organization_id as string, row.domain as string);
+  return id;
+}
 async function freshDelivery(): Promise<string> {
   const webhookId = await freshWebhook();
   const delivery = await okBody(call('owner', 'testWebhook', { path: { webhookId } }), 201);
@@ -128,6 +137,7 @@ async function snapshot(): Promise<string> {
     'webhooks',
     'webhook_deliveries',
     'budgets',
+    'organization_domains',
   ];
   const orderOf: Record<string, string[]> = {
     organization_settings: ['organization_id'],
@@ -487,6 +497,25 @@ const rows: Row[] = [
     method: 'POST',
     prepare: async () => ({ path: `${await freshDelivery()}/redeliver` }),
     expect: orgAdminOnly(201),
+  },
+  { op: 'listDomains', method: 'GET', prepare: async () => ({ path: '/domains?limit=5' }), expect: orgAdminOnly(200) },
+  {
+    op: 'addDomain',
+    method: 'POST',
+    prepare: async () => ({ path: '/domains', body: { domain: `${unique('add')}.example` } }),
+    expect: orgAdminOnly(201),
+  },
+  {
+    op: 'verifyDomain',
+    method: 'POST',
+    prepare: async () => ({ path: `/domains/${await verifiedDomain()}/verify` }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'deleteDomain',
+    method: 'DELETE',
+    prepare: async () => ({ path: `/domains/${await freshDomain()}` }),
+    expect: orgAdminOnly(204),
   },
   {
     op: 'listBudgets',

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, expectError, okBody } from '../support/assertions.js';
 import type { TestOpenIdProvider } from '../support/openid-provider.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
+import { ownDomain } from '../support/owned-domain.js';
 import { hubWithOpenIdProvider, signInThrough } from '../support/sign-in-flow.js';
 import { TestBrowser } from '../support/test-browser.js';
 import { TEST_ORIGIN, type TestHub } from '../support/test-hub.js';
@@ -10,8 +11,12 @@ let hub: TestHub;
 let idp: TestOpenIdProvider;
 let counter = 0;
 
+/** The domains `corp` vouches for (and to which it restricts sign-in); `other` and `tenants` vouch for none. */
+const CORP_DOMAINS =
+  'join.example,strict.example,eu.strict.example,both.example,back.example,crowd.example,now.example';
+
 beforeAll(async () => {
-  ({ hub, idp } = await hubWithOpenIdProvider(['corp', 'other']));
+  ({ hub, idp } = await hubWithOpenIdProvider(['corp', 'other', 'tenants'], { corp: CORP_DOMAINS }));
 });
 afterAll(async () => {
   await idp?.stop();
@@ -38,7 +43,9 @@ const rule = (fields: { emailDomains?: string[]; tenantKeys?: string[]; provider
   ...fields,
 });
 
+/** Sets the rule, its email domains first made the organization's (verified). */
 async function setRule(org: OrgFixture, fields: Parameters<typeof rule>[0]) {
+  for (const domain of fields.emailDomains ?? []) await ownDomain(hub, org.id, domain);
   return okBody(org.call('owner', 'updateOrgSettings', { body: { autoJoin: rule(fields) } }));
 }
 
@@ -52,6 +59,7 @@ describe('the automatic-membership setting', () => {
       membersCanCreateProjects: false,
       autoJoin: null,
     });
+    await ownDomain(hub, org.id, 'example.com');
     const set = await okBody(
       org.call('admin', 'updateOrgSettings', {
         body: { autoJoin: rule({ emailDomains: ['Example.COM', 'example.com'], tenantKeys: ['t1'] }) },
@@ -59,7 +67,13 @@ describe('the automatic-membership setting', () => {
     );
     expect(set).toEqual({
       membersCanCreateProjects: false,
-      autoJoin: { providerId: 'corp', emailDomains: ['example.com'], tenantKeys: ['t1'], role: 'MEMBER' },
+      autoJoin: {
+        providerId: 'corp',
+        emailDomains: ['example.com'],
+        tenantKeys: ['t1'],
+        role: 'MEMBER',
+        disabledReason: null,
+      },
     });
     expect(await okBody(org.call('member', 'getOrgSettings'))).toEqual(set);
     // Changing the other setting leaves the rule as it is.
@@ -87,11 +101,11 @@ describe('the automatic-membership setting', () => {
   it('refuses a domain that is not bare, a rule matching nobody and an unknown provider', async () => {
     const org = await freshOrg();
     const refusals: Array<[Parameters<typeof rule>[0], string]> = [
-      [{ emailDomains: ['*.example.com'] }, '/body/autoJoin/emailDomains/0 "*.example.com" is not a bare domain'],
+      [{ emailDomains: ['*.example.com'] }, '/body/autoJoin/emailDomains/0 "*.example.com" is a wildcard'],
       [{ emailDomains: ['ok.example', '@example.com'] }, '/body/autoJoin/emailDomains/1 "@example.com"'],
-      [{ emailDomains: ['ada@example.com'] }, 'is not a bare domain such as example.com (no wildcard, no "@")'],
-      [{ emailDomains: ['localhost'] }, 'is not a bare domain'],
-      [{ emailDomains: ['example.com.'] }, 'is not a bare domain'],
+      [{ emailDomains: ['ada@example.com'] }, 'is an email address'],
+      [{ emailDomains: ['localhost'] }, 'has a single label'],
+      [{ emailDomains: ['a..example'] }, 'is not a domain name'],
       [{ tenantKeys: ['has space'] }, '/body/autoJoin/tenantKeys/0'],
       [{}, '/body/autoJoin must name at least one email domain or tenant key'],
       [{ emailDomains: [], tenantKeys: [] }, 'at least one email domain or tenant key'],
@@ -107,6 +121,46 @@ describe('the automatic-membership setting', () => {
     expect((await okBody(org.call('owner', 'getOrgSettings'))).autoJoin).toBeNull();
     const events = await okBody(org.call('owner', 'listAuditEvents', { query: { action: 'updateOrgSettings' } }));
     expect(events.events).toHaveLength(0);
+  });
+});
+
+describe('the rule and verified domains', () => {
+  it('refuses an email domain the organization has not verified, changing nothing', async () => {
+    const org = await freshOrg();
+    await ownDomain(hub, org.id, 'mine.example');
+    const pending = await okBody(org.call('owner', 'addDomain', { body: { domain: 'pending.example' } }), 201);
+    const res = await org.call('owner', 'updateOrgSettings', {
+      body: { autoJoin: rule({ emailDomains: ['mine.example', pending.domain, 'theirs.example'] }) },
+    });
+    expectError(res, 422, 'domain_not_verified');
+    expect(errorBody(res).error.message).toContain('pending.example, theirs.example are not a verified domain');
+    expect((await okBody(org.call('owner', 'getOrgSettings'))).autoJoin).toBeNull();
+    // A domain verified by another organization is not this one's either.
+    const other = await freshOrg();
+    expectError(
+      await other.call('owner', 'updateOrgSettings', { body: { autoJoin: rule({ emailDomains: ['mine.example'] }) } }),
+      422,
+      'domain_not_verified',
+    );
+  });
+
+  it('keeps a verified domain the rule names from being removed (domain_in_use)', async () => {
+    const org = await freshOrg();
+    await setRule(org, { emailDomains: ['kept.example'] });
+    const [domain] = (await okBody(org.call('owner', 'listDomains'))).domains;
+    const res = await org.call('admin', 'deleteDomain', { path: { domainId: domain!.id } });
+    expectError(res, 409, 'domain_in_use');
+    expect((await okBody(org.call('owner', 'listDomains'))).domains).toEqual([domain]);
+    await okBody(org.call('owner', 'updateOrgSettings', { body: { autoJoin: null } }));
+    expect((await org.call('admin', 'deleteDomain', { path: { domainId: domain!.id } })).status).toBe(204);
+  });
+
+  it('admits nobody by email through a provider that vouches for no domain', async () => {
+    const org = await freshOrg();
+    // `other` has no --email-domains: its "verified" email is its word for any address.
+    await setRule(org, { emailDomains: ['strict.example'], providerId: 'other' });
+    const claimed = await signIn({ email: 'eve@strict.example', email_verified: true }, 'other');
+    expect(await membershipOf(org, claimed)).toBeUndefined();
   });
 });
 
@@ -135,9 +189,9 @@ describe('signing in', () => {
 
   it('matches the account tenant against the tenant keys', async () => {
     const org = await freshOrg();
-    await setRule(org, { tenantKeys: ['tenant-a'] });
-    const inTenant = await signIn({ tid: 'tenant-a' });
-    const elsewhere = await signIn({ tid: 'tenant-b' });
+    await setRule(org, { tenantKeys: ['tenant-a'], providerId: 'tenants' });
+    const inTenant = await signIn({ tid: 'tenant-a' }, 'tenants');
+    const elsewhere = await signIn({ tid: 'tenant-b' }, 'tenants');
     expect(await membershipOf(org, inTenant)).toMatchObject({ role: 'MEMBER' });
     expect(await membershipOf(org, elsewhere)).toBeUndefined();
   });
@@ -145,7 +199,7 @@ describe('signing in', () => {
   it('never matches an unverified email, another domain or another provider', async () => {
     const org = await freshOrg();
     await setRule(org, { emailDomains: ['strict.example'] });
-    const unverified = await signIn({ email: 'kim@strict.example', email_verified: false });
+    const unverified = await signIn({ email: 'kim@strict.example', email_verified: false }, 'other');
     const subdomain = await signIn({ email: 'lee@eu.strict.example', email_verified: true });
     const throughOther = await signIn({ email: 'max@strict.example', email_verified: true }, 'other');
     for (const userId of [unverified, subdomain, throughOther]) expect(await membershipOf(org, userId)).toBeUndefined();
@@ -155,11 +209,13 @@ describe('signing in', () => {
 
   it('joins every organization whose rule matches, and only once', async () => {
     const [a, b, off] = [await freshOrg(), await freshOrg(), await freshOrg()];
+    // A domain is one organization's; the other admits the account's tenant.
     await setRule(a, { emailDomains: ['both.example'] });
-    await setRule(b, { emailDomains: ['elsewhere.example', 'both.example'] });
+    await setRule(b, { tenantKeys: ['tenant-both'] });
     const sub = unique('sub');
-    const userId = await signIn({ email: 'ola@both.example', email_verified: true }, 'corp', sub);
-    await signIn({ email: 'ola@both.example', email_verified: true }, 'corp', sub);
+    const claims = { email: 'ola@both.example', email_verified: true, tid: 'tenant-both' };
+    const userId = await signIn(claims, 'corp', sub);
+    await signIn(claims, 'corp', sub);
     for (const org of [a, b]) {
       expect(await hub.services.db('memberships').where({ organization_id: org.id, user_id: userId })).toHaveLength(1);
       const events = await okBody(org.call('owner', 'listAuditEvents', { query: { action: 'autoJoin' } }));
@@ -189,8 +245,8 @@ describe('signing in', () => {
     // owner, admin and member: full at 3.
     await okBody(full.call('owner', 'updateCapacityPolicy', { body: { limits: { memberCount: 3 } } }));
     await setRule(full, { emailDomains: ['crowd.example'] });
-    await setRule(open, { emailDomains: ['crowd.example'] });
-    const userId = await signIn({ email: 'sam@crowd.example', email_verified: true });
+    await setRule(open, { tenantKeys: ['tenant-crowd'] });
+    const userId = await signIn({ email: 'sam@crowd.example', email_verified: true, tid: 'tenant-crowd' });
     expect(await membershipOf(full, userId)).toBeUndefined();
     expect(await membershipOf(open, userId)).toMatchObject({ role: 'MEMBER' });
     const events = await okBody(full.call('owner', 'listAuditEvents', { query: { action: 'autoJoin' } }));

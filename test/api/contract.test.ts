@@ -120,6 +120,8 @@ const WEBHOOK_OPERATION_IDS = [
 const ACCESS_OPERATION_IDS = ['getProjectAccess', 'listTeamProjects'];
 /** Budgets and spend alerts: budgets with their live status; org admins only. */
 const BUDGET_OPERATION_IDS = ['listBudgets', 'createBudget', 'updateBudget', 'deleteBudget'];
+/** Domains an organization owns, verified through DNS; org admins only. */
+const DOMAIN_OPERATION_IDS = ['listDomains', 'addDomain', 'verifyDomain', 'deleteDomain'];
 /** Usage at scale: the usage series; org admins only. */
 const USAGE_SERIES_OPERATION_IDS = ['getUsageSeries'];
 /** Operations anyone may call, with no session or token. */
@@ -201,6 +203,7 @@ describe('openapi.yaml', () => {
         ...ACCESS_OPERATION_IDS,
         ...BUDGET_OPERATION_IDS,
         ...USAGE_SERIES_OPERATION_IDS,
+        ...DOMAIN_OPERATION_IDS,
       ].sort(),
     );
     expect(OPERATION_IDS).toHaveLength(48);

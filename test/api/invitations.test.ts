@@ -4,6 +4,7 @@ import { DAY_MS } from '../../src/config/clock.js';
 import { errorBody, expectError, expectOk, okBody } from '../support/assertions.js';
 import type { RequestBody } from '../support/api-client.js';
 import { seedOrg, type OrgActor, type OrgFixture } from '../support/org-fixture.js';
+import { ownDomain } from '../support/owned-domain.js';
 import type { TestOpenIdProvider } from '../support/openid-provider.js';
 import { hubWithOpenIdProvider, signInThrough } from '../support/sign-in-flow.js';
 import { TestBrowser } from '../support/test-browser.js';
@@ -14,8 +15,8 @@ let idp: TestOpenIdProvider;
 let counter = 0;
 
 beforeAll(async () => {
-  // The provider whose identities the email-bound invitations check.
-  ({ hub, idp } = await hubWithOpenIdProvider(['corp']));
+  // `corp` vouches for example.com addresses (its --email-domains); `plain` for none.
+  ({ hub, idp } = await hubWithOpenIdProvider(['corp', 'plain'], { corp: 'example.com' }));
 });
 afterAll(async () => {
   await idp?.stop();
@@ -33,17 +34,22 @@ async function person(): Promise<{ id: string; cookie: string }> {
   return { id: user.id, cookie: await hub.login(imOpenId) };
 }
 
-/** Someone who signs in through the provider with an email address; their session cookie. */
+/**
+ * Someone who signs in with an email address; their session cookie. Verified: through `corp`,
+ * which vouches for it; else through `plain` with the address unverified.
+ */
 async function signedInWithEmail(email: string, verified: boolean): Promise<string> {
   const sub = unique('sub');
   idp.addAccount(sub, { name: `Person ${sub}`, email, email_verified: verified });
   const browser = new TestBrowser({ [TEST_ORIGIN]: hub.url });
-  const answer = await signInThrough(browser, 'corp', sub);
+  const answer = await signInThrough(browser, verified ? 'corp' : 'plain', sub);
   if (answer.status !== 303) throw new Error(`sign-in answered ${answer.status}`);
   return `hub_session=${browser.cookie(TEST_ORIGIN, 'hub_session')}`;
 }
 
+/** Invites; an address's domain is made the organization's first, as only a verified domain may be invited. */
 async function invite(org: OrgFixture, body: RequestBody<'createInvitation'>, actor: OrgActor = 'owner') {
+  if (body.email) await ownDomain(hub, org.id, body.email.split('@')[1]!.toLowerCase());
   return okBody(org.call(actor, 'createInvitation', { body }), 201);
 }
 

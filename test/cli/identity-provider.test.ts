@@ -94,7 +94,7 @@ describe('hub identity-provider', () => {
   it('set: takes the secret from HUB_IDP_CLIENT_SECRET, replacing the settings and sealing a new version', async () => {
     const other = 'Another-Secret-From-The-Environment';
     const result = await runHub(
-      [...SET_KEYCLOAK(), '--allowed-email-domains', 'example.com', '--token-auth', 'client_secret_post'],
+      [...SET_KEYCLOAK(), '--email-domains', 'example.com', '--token-auth', 'client_secret_post'],
       { ...env, HUB_IDP_CLIENT_SECRET: other },
     );
     expect(result.code).toBe(0);
@@ -131,6 +131,20 @@ describe('hub identity-provider', () => {
         says: /--allowed-tenants is required/,
       },
       { args: SET_KEYCLOAK(), input: '', says: /no client secret given/ },
+      {
+        args: [...SET_KEYCLOAK(), '--email-domains', 'a.example', '--allowed-email-domains', 'b.example'],
+        says: /give --email-domains once \(--allowed-email-domains is its old name\)/,
+      },
+      {
+        args: ['identity-provider', 'set', 'x', '--kind', 'lark', '--label', 'L', '--client-id', 'cli_x'].concat([
+          '--allowed-tenants',
+          't1',
+          // The old name is read as --email-domains.
+          '--allowed-email-domains',
+          'a.example',
+        ]),
+        says: /--email-domains is for --kind oidc/,
+      },
       { args: ['identity-provider', 'disable', 'nobody'], says: /no enabled identity provider "nobody"/ },
     ];
     for (const { args, input, env: extra, says } of cases) {

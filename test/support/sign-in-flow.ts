@@ -96,15 +96,23 @@ const CLIENT_SECRET = 'oidc-client-secret-for-tests';
 
 /**
  * A hub that lets people sign in through one real OpenID Provider on loopback, configured under
- * each of `providerIds` (the same accounts behind every one). Stop both when done.
+ * each of `providerIds` (the same accounts behind every one), each vouching for the email domains
+ * `emailDomains` gives it. Stop both when done.
  */
-export async function hubWithOpenIdProvider(providerIds: string[]): Promise<{ hub: TestHub; idp: TestOpenIdProvider }> {
+export async function hubWithOpenIdProvider(
+  providerIds: string[],
+  /** Each provider's `--email-domains` (the domains it vouches for), by id; none when left out. */
+  emailDomains: Record<string, string> = {},
+): Promise<{ hub: TestHub; idp: TestOpenIdProvider }> {
   const hub = await TestHub.start({ config: { outboundAllowPrivate: true, signInRatePerMinute: 10_000 } });
   const idp = await TestOpenIdProvider.start({
     clientId: 'hub',
     clientSecret: CLIENT_SECRET,
     redirectUris: providerIds.map((id) => `${TEST_ORIGIN}/auth/${id}/callback`),
   });
-  for (const id of providerIds) await setProvider(hub, { id, kind: 'oidc', issuer: idp.issuer }, CLIENT_SECRET);
+  for (const id of providerIds) {
+    const settings = { id, kind: 'oidc', issuer: idp.issuer, allowedEmailDomains: emailDomains[id] };
+    await setProvider(hub, settings, CLIENT_SECRET);
+  }
   return { hub, idp };
 }

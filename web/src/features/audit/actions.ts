@@ -7,6 +7,7 @@
 export const OPERATION_ACTIONS = [
   'acceptInvitation',
   'acceptMyInvitation',
+  'addDomain',
   'addMember',
   'addTeamMember',
   'archiveAgentLibraryFolder',
@@ -23,6 +24,7 @@ export const OPERATION_ACTIONS = [
   'createTeam',
   'createWebhook',
   'deleteBudget',
+  'deleteDomain',
   'deleteProjectTeamAccess',
   'deleteWebhook',
   'disableCapabilityConnection',
@@ -55,6 +57,7 @@ export const OPERATION_ACTIONS = [
   'updateOrgSettings',
   'updateTeam',
   'updateWebhook',
+  'verifyDomain',
 ] as const;
 
 /** Actions no operation makes: the service acting on a rule, and the host console. */
@@ -71,6 +74,7 @@ export const OTHER_ACTIONS = [
   'hub.skill.install',
   'hub.token.create',
   'hub.invite',
+  'hub.domain.verify',
 ] as const;
 
 export const AUDIT_ACTIONS: readonly string[] = [...OPERATION_ACTIONS, ...OTHER_ACTIONS];

@@ -90,6 +90,11 @@ export function AutoJoinForm() {
           disabled={settings.isPending}
           onChange={(e) => set({ on: e.currentTarget.checked })}
         />
+        {settings.data?.autoJoin?.disabledReason && (
+          <Alert color="yellow" title="This rule is switched off" role="status">
+            {settings.data.autoJoin.disabledReason.message}
+          </Alert>
+        )}
         {draft.on && (
           <>
             <SelectField
@@ -113,7 +118,7 @@ export function AutoJoinForm() {
             )}
             <TagsInput
               label="Email domains"
-              description="Bare domains such as example.com (no wildcard, no @). Press Enter after each."
+              description="Verified domains of the organization only, such as example.com. Press Enter after each."
               value={draft.emailDomains}
               onChange={(emailDomains) => set({ emailDomains })}
             />
