@@ -61,7 +61,8 @@ export type NotFoundCode =
   | 'invitation_not_found'
   | 'webhook_not_found'
   | 'delivery_not_found'
-  | 'budget_not_found';
+  | 'budget_not_found'
+  | 'identity_not_found';
 
 export type ConflictCode =
   | 'slug_taken'
@@ -74,7 +75,8 @@ export type ConflictCode =
   | 'capacity_exceeded'
   | 'role_is_default'
   | 'invitation_used'
-  | 'invitation_not_pending';
+  | 'invitation_not_pending'
+  | 'last_identity';
 
 export type UnprocessableCode =
   | 'capacity_above_ceiling'
