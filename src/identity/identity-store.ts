@@ -58,12 +58,12 @@ export class UserIdentityStore {
     return row.id;
   }
 
-  /** The user's identities, oldest first, each with its provider's label. */
+  /** The user's identities, oldest first (then by provider), each with its provider's label. */
   async listOfUser(db: Executor, userId: string): Promise<ListedIdentity[]> {
     const rows = await db('user_identities as i')
       .join('identity_providers as p', 'p.id', 'i.provider_id')
       .where({ 'i.user_id': userId })
-      .orderBy([{ column: 'i.created_at' }, { column: 'i.id' }])
+      .orderBy([{ column: 'i.created_at' }, { column: 'i.provider_id' }, { column: 'i.subject' }])
       .select<ListedRecord[]>('i.id', 'i.provider_id', 'p.label', 'i.email', 'i.created_at', 'i.last_sign_in_at');
     return rows.map((row) => ({
       id: row.id,
