@@ -3684,7 +3684,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request conflicts with the current state: `slug_taken`, `already_member`, `already_team_member`, `last_owner`, `folder_cycle`, `folder_not_empty`, `project_archived`, `capacity_exceeded`, `role_is_default`, `invitation_used` or `invitation_not_pending`, as listed on the operation. */
+        /** @description The request conflicts with the current state: `slug_taken`, `already_member`, `already_team_member`, `last_owner`, `folder_cycle`, `folder_not_empty`, `project_archived`, `capacity_exceeded`, `role_is_default`, `invitation_used`, `invitation_not_pending` or `last_identity`, as listed on the operation. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
