@@ -58,7 +58,9 @@ export async function down(knex: Knex): Promise<void> {
   // Plain ALTER TABLE on both engines (see 20261128020000_membership_profile.ts).
   await knex.raw('drop index identity_providers_links_im_open_id_unique');
   await knex.raw('alter table identity_providers drop column links_im_open_id');
-  await knex.raw('drop index user_identities_id_unique');
+  await knex.schema.alterTable('user_identities', (t) => {
+    t.dropUnique(['id'], 'user_identities_id_unique');
+  });
   await knex.raw('alter table user_identities drop column id');
   await knex.raw('alter table pending_sign_ins drop column link_user_id');
 }
