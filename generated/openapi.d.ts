@@ -14,7 +14,11 @@ export interface paths {
         /**
          * Get the current user and their organizations
          * @description Returns the caller and the organizations in which the caller holds an
-         *     active membership, with the caller's role in each.
+         *     active membership, with the caller's role in each. The caller's
+         *     `displayName` and `avatarUrl` are what an identity provider last gave
+         *     at sign-in; before any, the imOpenId and no avatar. A name or avatar an
+         *     organization gave when adding the person is that organization's alone
+         *     and never shown here.
          *
          *     Who may call: anyone with a valid session.
          */
@@ -22,6 +26,62 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/identities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's sign-in identities
+         * @description The accounts at identity providers the caller signs in with, oldest
+         *     first: the provider's id and label, the email the provider verified
+         *     (null when it vouched for none) and when the identity was connected and
+         *     last used to sign in (or connected). Connect another with
+         *     `/auth/{providerId}/start?link=1` while signed in.
+         *
+         *     Who may call: anyone with a valid session.
+         */
+        get: operations["listMyIdentities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/identities/{identityId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of the caller's identity ids (opaque), from `listMyIdentities`. */
+                identityId: components["parameters"]["IdentityId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of the caller's sign-in identities
+         * @description Disconnects an account at an identity provider from the caller: it no
+         *     longer signs them in, and its next sign-in is a first one again (a new
+         *     user, unless that provider links by imOpenId). The last identity a
+         *     caller has is never removed (409 `last_identity`): without one they
+         *     could sign in only by a login link. Recorded in the audit log of each
+         *     organization the caller is a member of (`removeMyIdentity`).
+         *
+         *     Who may call: anyone with a valid session, for their own identities.
+         */
+        delete: operations["removeMyIdentity"];
         options?: never;
         head?: never;
         patch?: never;
@@ -183,6 +243,13 @@ export interface paths {
          *     `/signin?error=provider_unavailable` instead. Sign-in attempts (starts
          *     and callbacks) are limited per client address (429).
          *
+         *     With `link=1` a signed-in person connects one more identity instead
+         *     (the profile page's "Connected sign-ins"): the pending sign-in records
+         *     the session's user, and its callback adds the identity to that user,
+         *     keeping the session. Without a session the browser is sent to
+         *     `/profile?error=session_required`; every refusal of a connecting
+         *     sign-in lands on `/profile?error=<code>`.
+         *
          *     Who may call: anyone (no session needed).
          */
         get: operations["startSignIn"];
@@ -212,12 +279,23 @@ export interface paths {
          *     read from its user-info endpoint), and the provider's tenant and
          *     email-domain allow-lists are applied.
          *
-         *     On success the identity is linked to a user (the one it was linked to
-         *     before, else the user whose `imOpenId` equals the subject, else a new
-         *     user with no membership; never by email alone), the user's name and
+         *     On success the identity is linked to a user: the one it was linked to
+         *     before; else, only when this provider links by imOpenId (`hub
+         *     identity-provider set … --links-im-open-id`, one enabled provider at
+         *     most), the user whose `imOpenId` equals the subject; else a new user
+         *     with no membership, whose `imOpenId` is `<providerId>:<subject>` (or
+         *     random when that is taken or too long). Never by email alone, and never
+         *     to an existing user by another provider's subject. The user's name and
          *     https avatar are refreshed from the provider, and a session starts as
          *     with a login link: a new `hub_session` (the browser's previous session
          *     ends) and a 303 to the pending sign-in's `returnTo`.
+         *
+         *     A sign-in started with `link=1` needs the same session at its
+         *     callback (`session_required` otherwise); the identity is added to that
+         *     session's user, which keeps its session, and the browser goes to
+         *     `returnTo`. An identity already linked to another user is refused
+         *     (`identity_in_use`). A new connection is recorded in the audit log of
+         *     each organization the user is a member of (`connectIdentity`).
          *
          *     Any failure sets no session, creates no user and sends the browser (303)
          *     to `/signin?error=<code>` (`SignInErrorCode`). `/metrics` counts
@@ -2760,7 +2838,7 @@ export interface components {
          * @description Machine-readable error code (see the table in the API description).
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "series_too_large" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "domain_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "domain_exists" | "domain_claimed" | "domain_in_use" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "domain_not_verified" | "domain_verification_failed" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
+        ErrorCode: "validation_failed" | "series_too_large" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "domain_not_found" | "identity_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "domain_exists" | "domain_claimed" | "domain_in_use" | "last_identity" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "domain_not_verified" | "domain_verification_failed" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
         ErrorDetail: {
             /** @description Where the problem is, e.g. `/body/role` or `/query/limit`. */
             path: string;
@@ -2822,10 +2900,33 @@ export interface components {
          *     `signin_expired` (more than 10 minutes between start and callback),
          *     `token_invalid` (the ID token failed verification: signature, `iss`, `aud`, `exp` or `nonce`),
          *     `identity_invalid` (the provider named no usable subject),
-         *     `tenant_not_allowed`, `email_domain_not_allowed` (the provider's allow-lists).
+         *     `tenant_not_allowed`, `email_domain_not_allowed` (the provider's allow-lists),
+         *     `session_required` (connecting a sign-in needs the session that started it),
+         *     `identity_in_use` (the account is already connected to another user).
          * @enum {string}
          */
-        SignInErrorCode: "provider_unavailable" | "provider_denied" | "provider_failed" | "state_invalid" | "signin_expired" | "token_invalid" | "identity_invalid" | "tenant_not_allowed" | "email_domain_not_allowed";
+        SignInErrorCode: "provider_unavailable" | "provider_denied" | "provider_failed" | "state_invalid" | "signin_expired" | "token_invalid" | "identity_invalid" | "tenant_not_allowed" | "email_domain_not_allowed" | "session_required" | "identity_in_use";
+        MyIdentityList: {
+            identities: components["schemas"]["MyIdentity"][];
+        };
+        MyIdentity: {
+            id: string;
+            providerId: string;
+            /** @description The provider's label, as the sign-in page shows it. */
+            providerLabel: string;
+            /** @description The address the provider verified at the last sign-in; null when it vouched for none. */
+            email: string | null;
+            /**
+             * Format: date-time
+             * @description When the identity was first signed in with or connected.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it last signed the person in (or was connected).
+             */
+            lastUsedAt: string;
+        };
         MeResponse: {
             user: components["schemas"]["CurrentUser"];
             /** @description The organizations in which the caller holds an active membership. */
@@ -3770,7 +3871,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request conflicts with the current state: `slug_taken`, `already_member`, `already_team_member`, `last_owner`, `folder_cycle`, `folder_not_empty`, `project_archived`, `capacity_exceeded`, `role_is_default`, `invitation_used` or `invitation_not_pending`, as listed on the operation. */
+        /** @description The request conflicts with the current state: `slug_taken`, `already_member`, `already_team_member`, `last_owner`, `folder_cycle`, `folder_not_empty`, `project_archived`, `capacity_exceeded`, `role_is_default`, `invitation_used`, `invitation_not_pending`, `domain_exists`, `domain_claimed`, `domain_in_use` or `last_identity`, as listed on the operation. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -3858,6 +3959,8 @@ export interface components {
         OrgSlug: string;
         /** @description A user id (opaque). */
         UserId: string;
+        /** @description One of the caller's identity ids (opaque), from `listMyIdentities`. */
+        IdentityId: string;
         /** @description An invitation id (opaque). */
         InvitationId: string;
         /** @description A domain's id (opaque). */
@@ -3919,6 +4022,60 @@ export interface operations {
             };
             /** @description `unauthenticated`: no session cookie, or the session is unknown, expired or ended. */
             401: components["responses"]["Unauthenticated"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listMyIdentities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The identities. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyIdentityList"];
+                };
+            };
+            /** @description `unauthenticated`: no session cookie, or the session is unknown, expired or ended. */
+            401: components["responses"]["Unauthenticated"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    removeMyIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of the caller's identity ids (opaque), from `listMyIdentities`. */
+                identityId: components["parameters"]["IdentityId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            /** @description `unauthenticated`: no session cookie, or the session is unknown, expired or ended. */
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `identity_not_found`: the caller has no identity with this id. */
+            404: components["responses"]["NotFound"];
+            /** @description `last_identity`: it is the only identity the caller signs in with. */
+            409: components["responses"]["Conflict"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -4077,6 +4234,8 @@ export interface operations {
                  *     their percent-encoded forms, a scheme) is replaced by `/`.
                  */
                 returnTo?: string;
+                /** @description `1`: connect the identity to the signed-in caller instead of signing in. */
+                link?: "1";
             };
             header?: never;
             path: {

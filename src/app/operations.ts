@@ -17,6 +17,7 @@ import { skillOperations } from '../skills/operations.js';
 import { teamOperations } from '../teams/operations.js';
 import { usageOperations, usageSeriesOperations } from '../usage/operations.js';
 import { signInOperations } from '../identity/operations.js';
+import { myIdentityOperations } from '../identity/my-identity-operations.js';
 import { invitationOperations } from '../invitations/operations.js';
 import { webhookOperations } from '../webhooks/operations.js';
 import { budgetOperations } from '../budgets/operations.js';
@@ -45,6 +46,7 @@ function operationModules(services: Omit<Services, 'operations'>) {
     apiTokenOperations(services.apiTokens),
     auditOperations(services.auditLog),
     signInOperations({ signIn: services.signIn, sessions, clock, baseUrl: config.baseUrl }),
+    myIdentityOperations(services.myIdentities),
     invitationOperations({ invitations: services.invitations, clock, baseUrl: config.baseUrl }),
     webhookOperations(services.webhooks),
     budgetOperations(services.budgets),

@@ -24,6 +24,7 @@ import type { TeamAccessService } from '../projects/team-access.js';
 import type { SkillService } from '../skills/service.js';
 import type { IdentityProviderService } from '../identity/providers.js';
 import type { SignInService } from '../identity/sign-in.js';
+import type { MyIdentityService } from '../identity/my-identities.js';
 import type { InvitationService } from '../invitations/service.js';
 import type { TeamService } from '../teams/service.js';
 import type { UsageService } from '../usage/service.js';
@@ -76,6 +77,8 @@ export interface Services {
   identityProviders: IdentityProviderService;
   /** Sign-in through those providers: start, callback, the identity's user and the session. */
   signIn: SignInService;
+  /** The person's own identities: listed and removed from the profile page. */
+  myIdentities: MyIdentityService;
   /** Invitations by link, and joining an organization by accepting one. */
   invitations: InvitationService;
   /** Webhook endpoints, their secrets and deliveries. */

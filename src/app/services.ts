@@ -61,6 +61,7 @@ import { PendingSignInStore } from '../identity/pending-store.js';
 import { IdentityProviderStore } from '../identity/provider-store.js';
 import { IdentityProviderService } from '../identity/providers.js';
 import { SignInService } from '../identity/sign-in.js';
+import { MyIdentityService } from '../identity/my-identities.js';
 import { buildOperationTable } from './operations.js';
 import type { Services } from './service-set.js';
 import { InvitationService } from '../invitations/service.js';
@@ -220,16 +221,19 @@ export function createServices(deps: {
     oidc: new OidcProtocol(outbound),
     lark: new LarkProtocol(),
   });
+  const identityStore = new UserIdentityStore();
+  const myIdentities = new MyIdentityService(uow, identityStore, orgStore, clock);
   const signIn = new SignInService(
     uow,
     identityProviders,
     new PendingSignInStore(),
-    new UserIdentityStore(),
+    identityStore,
     users,
     sessions,
     orgAccess,
     clock,
     config.baseUrl,
+    orgStore,
     new AutoJoinService(uow, orgStore, memberStore, orgAccess, capacity, clock, logger, (providerId) =>
       identityProviderStore.find(uow.executor, providerId),
     ),
@@ -286,6 +290,7 @@ export function createServices(deps: {
     skills,
     identityProviders,
     signIn,
+    myIdentities,
     invitations,
     webhooks,
     webhookDispatcher,

@@ -33,6 +33,7 @@ type Template = (facts: Facts) => string;
 /** How a target with no stored name is spoken of: its kind. */
 const KIND: Record<string, string> = {
   member: 'a member',
+  identity: 'an identity provider',
   team: 'a team',
   team_member: 'a team member',
   folder: 'a folder',
@@ -147,6 +148,8 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
   deleteBudget: did('deleted', 'budget'),
 
   autoJoin: (f) => `${f.who} added ${f.what} as ${field(f.after, 'role')}`,
+  connectIdentity: (f) => `${f.who} connected a sign-in through ${f.what}`,
+  removeMyIdentity: (f) => `${f.who} removed their sign-in through ${f.what}`,
   'budget.threshold': (f) => `${f.who}: budget ${f.what} reached ${field(f.after, 'threshold')} %`,
   'webhook.disabled': (f) => `${f.who} disabled the webhook to ${f.what}: its receiver answered 410 Gone`,
 

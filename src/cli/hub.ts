@@ -54,6 +54,8 @@ Commands:
   identity-provider set <id> --kind oidc|lark --label L (--issuer U | --base-url U) --client-id X
                                            [--subject-claim C] [--token-auth client_secret_post]
                                            [--allowed-tenants k1,k2] [--email-domains d1,d2]
+                                           [--links-im-open-id] (its first sign-ins join members by imOpenId;
+                                           one enabled provider at most)
                                            create or replace a sign-in provider and enable it; the client secret
                                            comes from HUB_IDP_CLIENT_SECRET or one line on stdin, never the command
                                            line (lark: --allowed-tenants required, --base-url default open.feishu.cn)

@@ -24,6 +24,7 @@ import * as budgets from './migrations/20261128070000_budgets.js';
 import * as usageRollups from './migrations/20261128090000_usage_rollups.js';
 import * as auditReadable from './migrations/20261128100000_audit_readable.js';
 import * as usageNarrowRollups from './migrations/20261128120000_usage_narrow_rollups.js';
+import * as linkingAuthority from './migrations/20261201100000_linking_authority.js';
 import * as verifiedDomains from './migrations/20261201200000_verified_domains.js';
 import * as runAgentKeys from './migrations/20261201400000_run_agent_keys.js';
 
@@ -56,6 +57,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261128090000_usage_rollups': usageRollups,
   '20261128100000_audit_readable': auditReadable,
   '20261128120000_usage_narrow_rollups': usageNarrowRollups,
+  '20261201100000_linking_authority': linkingAuthority,
   '20261201200000_verified_domains': verifiedDomains,
   '20261201400000_run_agent_keys': runAgentKeys,
 };

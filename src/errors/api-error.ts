@@ -62,7 +62,8 @@ export type NotFoundCode =
   | 'webhook_not_found'
   | 'delivery_not_found'
   | 'budget_not_found'
-  | 'domain_not_found';
+  | 'domain_not_found'
+  | 'identity_not_found';
 
 export type ConflictCode =
   | 'slug_taken'
@@ -78,7 +79,8 @@ export type ConflictCode =
   | 'invitation_not_pending'
   | 'domain_exists'
   | 'domain_claimed'
-  | 'domain_in_use';
+  | 'domain_in_use'
+  | 'last_identity';
 
 export type UnprocessableCode =
   | 'capacity_above_ceiling'

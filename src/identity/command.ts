@@ -13,6 +13,7 @@ import {
   type ProviderSettings,
 } from './provider-settings.js';
 import type { IdentityProvider } from './provider-store.js';
+import { LinkingAuthorityHeld } from './providers.js';
 
 const ENV_SECRET = 'HUB_IDP_CLIENT_SECRET';
 const MAX_STDIN_BYTES = 64 * 1024;
@@ -28,6 +29,7 @@ const SET_FLAGS = {
   'email-domains': { type: 'string' },
   /** The old name of --email-domains, still accepted. */
   'allowed-email-domains': { type: 'string' },
+  'links-im-open-id': { type: 'boolean' },
 } as const;
 
 export interface IdentityProviderCommandIo {
@@ -86,9 +88,10 @@ async function setProvider(
           `(${provider.kind}, "${provider.label}"), ` +
           `enabled; client secret sealed with key ${provider.keyId}; redirect URI to register: ${callback}\n`,
       );
+      io.stdout.write(`${linkingLine(provider)}\n`);
     } catch (err) {
       if (err instanceof ProviderCheckFailed) throw new UsageError(`${flagOf(settings)}: ${err.message}`);
-      if (err instanceof CredentialError) throw new UsageError(err.message);
+      if (err instanceof CredentialError || err instanceof LinkingAuthorityHeld) throw new UsageError(err.message);
       throw err;
     }
   });
@@ -126,6 +129,7 @@ function parseSetArgs(args: string[], allowHttp: boolean): ProviderSettings {
         tokenAuth: values['token-auth'],
         allowedTenants: values['allowed-tenants'],
         allowedEmailDomains: values['email-domains'] ?? values['allowed-email-domains'],
+        linksImOpenId: values['links-im-open-id'],
       },
       allowHttp,
     );
@@ -161,6 +165,14 @@ function listLine(p: IdentityProvider): string {
     `subject=${p.subjectClaim}`,
     `tenants=${p.allowedTenants.join(',') || '*'}`,
     `email-domains=${p.allowedEmailDomains.join(',') || '*'}`,
+    `links-im-open-id=${p.linksImOpenId ? 'yes' : 'no'}`,
     `secret-key=${p.keyId}`,
   ].join('\t');
+}
+
+/** What a first sign-in through the provider does, so `set` without the flag is never a surprise. */
+function linkingLine(p: IdentityProvider): string {
+  if (p.linksImOpenId) return `a first sign-in through ${p.id} joins the member added with that imOpenId`;
+  const hint = p.kind === 'lark' ? ' (add --links-im-open-id to link them to members added by open_id)' : '';
+  return `a first sign-in through ${p.id} makes a new user${hint}`;
 }

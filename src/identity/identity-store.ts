@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
 
 /** One person's identity at one provider, linked to a user. */
@@ -7,6 +8,25 @@ export interface UserIdentity {
   userId: string;
   email: string | null;
   emailVerified: boolean;
+}
+
+/** One identity as its person sees it on their profile page. */
+export interface ListedIdentity {
+  id: string;
+  providerId: string;
+  providerLabel: string;
+  email: string | null;
+  createdAt: string;
+  lastUsedAt: string;
+}
+
+interface ListedRecord {
+  id: string;
+  provider_id: string;
+  label: string;
+  email: string | null;
+  created_at: string;
+  last_sign_in_at: string;
 }
 
 /**
@@ -21,17 +41,51 @@ export class UserIdentityStore {
     return row?.user_id;
   }
 
-  async record(db: Executor, identity: UserIdentity, at: string): Promise<void> {
+  /** Creates the identity or refreshes it (email, last used); its id, kept from its first sign-in. */
+  async record(db: Executor, identity: UserIdentity, at: string): Promise<string> {
     const columns = {
       user_id: identity.userId,
       email: identity.email,
       email_verified: identity.emailVerified,
       last_sign_in_at: at,
     };
+    const key = { provider_id: identity.providerId, subject: identity.subject };
     await db('user_identities')
-      .insert({ provider_id: identity.providerId, subject: identity.subject, ...columns, created_at: at })
+      .insert({ id: randomUUID(), ...key, ...columns, created_at: at })
       .onConflict(['provider_id', 'subject'])
       .merge(columns);
+    const row = await db('user_identities').where(key).first<{ id: string }>('id');
+    return row.id;
+  }
+
+  /** The user's identities, oldest first (then by provider), each with its provider's label. */
+  async listOfUser(db: Executor, userId: string): Promise<ListedIdentity[]> {
+    const rows = await db('user_identities as i')
+      .join('identity_providers as p', 'p.id', 'i.provider_id')
+      .where({ 'i.user_id': userId })
+      .orderBy([{ column: 'i.created_at' }, { column: 'i.provider_id' }, { column: 'i.subject' }])
+      .select<ListedRecord[]>('i.id', 'i.provider_id', 'p.label', 'i.email', 'i.created_at', 'i.last_sign_in_at');
+    return rows.map((row) => ({
+      id: row.id,
+      providerId: row.provider_id,
+      providerLabel: row.label,
+      email: row.email,
+      createdAt: row.created_at,
+      lastUsedAt: row.last_sign_in_at,
+    }));
+  }
+
+  /** Removes one of the user's identities; false when the user has none with this id. */
+  async remove(db: Executor, userId: string, id: string): Promise<boolean> {
+    return (await db('user_identities').where({ id, user_id: userId }).delete()) === 1;
+  }
+
+  /**
+   * Takes the user's row lock, so two removals of their last two identities are ordered and the
+   * second sees that only one is left.
+   */
+  async lockUser(db: Executor, userId: string): Promise<void> {
+    await db('users').where({ id: userId }).forUpdate().first('id');
   }
 
   /**

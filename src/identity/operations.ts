@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { sessionToken } from '../auth/authorize.js';
 import { setSessionCookie } from '../auth/session-cookie.js';
 import type { SessionService } from '../auth/sessions.js';
@@ -39,12 +39,14 @@ export function signInOperations({ signIn, sessions, clock, baseUrl }: SignInOpe
       status: 303,
       async handle({ req, res, params, query, log }) {
         try {
-          const started = await signIn.start(params.providerId, query.returnTo, signInCookie(req));
+          // Connecting one more identity needs the person signed in now; their user is the one it joins.
+          const linkUserId = query.link ? await liveUserId(req, sessions, true) : null;
+          const started = await signIn.start(params.providerId, query.returnTo, signInCookie(req), linkUserId);
           setSignInCookie(res, started.browserToken, secure);
           res.redirect(303, started.location.href);
         } catch (err) {
           if (!(err instanceof SignInRefused)) throw err;
-          refuse(res, err, params.providerId, log);
+          refuse(res, query.link ? err.ofLinking() : err, params.providerId, log);
         }
         return undefined;
       },
@@ -62,7 +64,14 @@ export function signInOperations({ signIn, sessions, clock, baseUrl }: SignInOpe
             params.providerId,
             { state: query.state, error: query.error, url, requestId: (res.locals.requestId as string) ?? null },
             browserToken,
+            await liveUserId(req, sessions, false),
           );
+          if (!signedIn.session) {
+            recordSignInOutcome(res, { provider: params.providerId, outcome: 'linked' });
+            log.info({ provider: params.providerId, userId: signedIn.userId }, 'connected an identity to a user');
+            res.redirect(303, signedIn.returnTo);
+            return undefined;
+          }
           // A sign-in replaces whatever session this browser had, as a login link does.
           const previous = sessionToken(req);
           if (previous) await sessions.logoutToken(previous);
@@ -82,9 +91,26 @@ export function signInOperations({ signIn, sessions, clock, baseUrl }: SignInOpe
   } satisfies OperationModule;
 }
 
-/** Sends the browser to the sign-in page with the refusal's code; the operator's log says why. */
+/** Where a profile page's "Connect" lands when it is refused: back on that page, which words the code. */
+export const PROFILE_PATH = '/profile';
+
+/**
+ * Sends the browser to the sign-in page with the refusal's code (to the profile page when it was
+ * connecting an identity); the operator's log says why.
+ */
 function refuse(res: Response, err: SignInRefused, providerId: string, log: Logger): void {
   log.warn({ provider: providerId, code: err.code, reason: err.message }, 'sign-in refused');
   res.set('X-Sign-In-Error', err.code);
-  res.redirect(303, `/signin?error=${err.code}`);
+  res.redirect(303, `${err.linking ? PROFILE_PATH : '/signin'}?error=${err.code}`);
+}
+
+/** The user of the browser's live session; with `required`, none is a refusal of the connecting start. */
+async function liveUserId(req: Request, sessions: SessionService, required: true): Promise<string>;
+async function liveUserId(req: Request, sessions: SessionService, required: false): Promise<string | undefined>;
+async function liveUserId(req: Request, sessions: SessionService, required: boolean): Promise<string | undefined> {
+  const session = await sessions.authenticate(sessionToken(req));
+  if (!session && required) {
+    throw new SignInRefused('session_required', 'Sign in first to connect another sign-in.', true);
+  }
+  return session?.user.id;
 }

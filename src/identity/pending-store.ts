@@ -7,6 +7,8 @@ export interface PendingSignIn {
   providerId: string;
   nonce: string;
   returnTo: string;
+  /** The user of the session that started it to connect one more identity; null for a sign-in. */
+  linkUserId: string | null;
   createdAt: string;
   expiresAt: string;
 }
@@ -17,6 +19,7 @@ interface PendingRecord {
   provider_id: string;
   nonce: string;
   return_to: string;
+  link_user_id: string | null;
   created_at: string;
   expires_at: string;
 }
@@ -30,6 +33,7 @@ export class PendingSignInStore {
       provider_id: pending.providerId,
       nonce: pending.nonce,
       return_to: pending.returnTo,
+      link_user_id: pending.linkUserId,
       created_at: pending.createdAt,
       expires_at: pending.expiresAt,
     };
@@ -51,6 +55,7 @@ export class PendingSignInStore {
       providerId: row.provider_id,
       nonce: row.nonce,
       returnTo: row.return_to,
+      linkUserId: row.link_user_id,
       createdAt: row.created_at,
       expiresAt: row.expires_at,
     };

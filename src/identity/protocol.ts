@@ -14,17 +14,28 @@ export const SIGN_IN_ERROR_CODES = [
   'identity_invalid',
   'tenant_not_allowed',
   'email_domain_not_allowed',
+  'session_required',
+  'identity_in_use',
 ] as const;
 export type SignInErrorCode = (typeof SIGN_IN_ERROR_CODES)[number];
 
-/** A sign-in refused: no session, no user; the browser lands on `/signin?error=<code>`. */
+/**
+ * A sign-in refused: no session, no user; the browser lands on `/signin?error=<code>`, or, when
+ * it was connecting one more identity from the profile page (`linking`), back on that page.
+ */
 export class SignInRefused extends Error {
   constructor(
     readonly code: SignInErrorCode,
     message: string,
+    readonly linking = false,
   ) {
     super(message);
     this.name = 'SignInRefused';
+  }
+
+  /** The same refusal, of a sign-in that was connecting an identity. */
+  ofLinking(): SignInRefused {
+    return new SignInRefused(this.code, this.message, true);
   }
 }
 

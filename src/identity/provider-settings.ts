@@ -19,6 +19,8 @@ export interface ProviderSettingsInput {
   tokenAuth: string | undefined;
   allowedTenants: string | undefined;
   allowedEmailDomains: string | undefined;
+  /** `--links-im-open-id`: this provider speaks for the imOpenId namespace. */
+  linksImOpenId?: boolean | undefined;
 }
 
 /** A setting refused, with a one-line message naming the flag. */
@@ -67,11 +69,21 @@ export function checkProviderSettings(input: ProviderSettingsInput, allowHttp: b
     (d) => DOMAIN_PATTERN.test(d),
     'a domain name',
   );
-  const common = { id: input.id, label: label!, clientId: clientId!, allowedTenants, allowedEmailDomains };
+  const common = {
+    id: input.id,
+    label: label!,
+    clientId: clientId!,
+    allowedTenants,
+    allowedEmailDomains,
+    linksImOpenId: input.linksImOpenId === true,
+  };
   return kind === 'oidc' ? oidcSettings(input, common, allowHttp) : larkSettings(input, common, allowHttp);
 }
 
-type Common = Pick<ProviderSettings, 'id' | 'label' | 'clientId' | 'allowedTenants' | 'allowedEmailDomains'>;
+type Common = Pick<
+  ProviderSettings,
+  'id' | 'label' | 'clientId' | 'allowedTenants' | 'allowedEmailDomains' | 'linksImOpenId'
+>;
 
 function oidcSettings(input: ProviderSettingsInput, common: Common, allowHttp: boolean): ProviderSettings {
   if (input.baseUrl !== undefined) refuse('--base-url is for --kind lark; an oidc provider takes --issuer');

@@ -27,6 +27,11 @@ export interface ProviderSettings {
    * verified for invitations and automatic membership (src/identity/vouching.ts).
    */
   allowedEmailDomains: string[];
+  /**
+   * Whether this provider speaks for the imOpenId namespace: its first sign-in of a subject joins
+   * the user whose imOpenId is that subject. At most one enabled provider does.
+   */
+  linksImOpenId: boolean;
 }
 
 /** An identity provider as configured: its settings and its secret's bookkeeping, without the sealed secret. */
@@ -54,6 +59,7 @@ interface ProviderRecord {
   token_auth: string;
   allowed_tenants: string;
   allowed_email_domains: string;
+  links_im_open_id: boolean | number;
   secret_version: number;
   key_id: string;
   disabled_at: string | null;
@@ -71,6 +77,7 @@ const SETTINGS_COLUMNS = [
   'token_auth',
   'allowed_tenants',
   'allowed_email_domains',
+  'links_im_open_id',
   'secret_version',
   'key_id',
   'disabled_at',
@@ -88,6 +95,7 @@ const toProvider = (row: ProviderRecord): IdentityProvider => ({
   tokenAuth: row.token_auth as TokenAuthMethod,
   allowedTenants: JSON.parse(row.allowed_tenants) as string[],
   allowedEmailDomains: JSON.parse(row.allowed_email_domains) as string[],
+  linksImOpenId: Boolean(row.links_im_open_id),
   secretVersion: Number(row.secret_version),
   keyId: row.key_id,
   disabledAt: row.disabled_at,
@@ -127,6 +135,7 @@ export class IdentityProviderStore {
       token_auth: write.tokenAuth,
       allowed_tenants: JSON.stringify(write.allowedTenants),
       allowed_email_domains: JSON.stringify(write.allowedEmailDomains),
+      links_im_open_id: write.linksImOpenId,
       secret_version: write.secretVersion,
       ...envelopeColumns(envelope),
       disabled_at: null,
@@ -136,6 +145,16 @@ export class IdentityProviderStore {
       .insert({ id: write.id, ...columns, created_at: at })
       .onConflict('id')
       .merge(columns);
+  }
+
+  /** The enabled provider other than `id` that speaks for the imOpenId namespace, if any. */
+  async findOtherLinkingAuthority(db: Executor, id: string): Promise<string | undefined> {
+    const row = await db('identity_providers')
+      .where({ links_im_open_id: true })
+      .whereNull('disabled_at')
+      .whereNot({ id })
+      .first<{ id: string } | undefined>('id');
+    return row?.id;
   }
 
   /** Marks an enabled provider disabled; false when there is none to disable. */

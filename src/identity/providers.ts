@@ -20,6 +20,17 @@ const bindingOf = (providerId: string, version: number): EnvelopeBinding => ({
   version,
 });
 
+/** `set --links-im-open-id` while another enabled provider already speaks for the imOpenId namespace. */
+export class LinkingAuthorityHeld extends Error {
+  constructor(readonly holderId: string) {
+    super(
+      `--links-im-open-id: identity provider "${holderId}" already links first sign-ins to members by imOpenId; ` +
+        `only one enabled provider may (set "${holderId}" again without the flag, or disable it, first)`,
+    );
+    this.name = 'LinkingAuthorityHeld';
+  }
+}
+
 /**
  * The identity providers the platform operator configures with the host console: stored in the
  * database (every instance sees the same ones), the client secret sealed by the keyring like
@@ -36,7 +47,9 @@ export class IdentityProviderService {
 
   /**
    * Creates or replaces a provider and enables it. The provider must answer as its kind requires
-   * (ProviderCheckFailed otherwise) before anything is written.
+   * (ProviderCheckFailed otherwise) and, to speak for the imOpenId namespace, no other enabled
+   * provider may (LinkingAuthorityHeld) before anything is written. A unique index on the table
+   * keeps two concurrent `set`s from both taking it.
    */
   async set(
     settings: ProviderSettings,
@@ -47,6 +60,10 @@ export class IdentityProviderService {
     const at = this.clock.now().toISOString();
     const created = await this.uow.run(async (trx) => {
       const existing = await this.store.find(trx, settings.id);
+      if (settings.linksImOpenId) {
+        const holder = await this.store.findOtherLinkingAuthority(trx, settings.id);
+        if (holder) throw new LinkingAuthorityHeld(holder);
+      }
       const secretVersion = (existing?.secretVersion ?? 0) + 1;
       const envelope = seal(Buffer.from(clientSecret, 'utf8'), bindingOf(settings.id, secretVersion), keyring);
       await this.store.upsert(trx, { ...settings, secretVersion, envelope }, at);

@@ -2,13 +2,14 @@ import { createHmac } from 'node:crypto';
 import type { IssuedSession, SessionService } from '../auth/sessions.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { MINUTE_MS, type Clock } from '../config/clock.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
+import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import { isName } from '../shared/text.js';
 import { avatarUrlProblem } from '../users/avatar-url.js';
 import type { UserStore } from '../users/store.js';
+import { identityAuditView, type MembershipsOf, recordInEachOrganization } from './identity-audit.js';
 import type { UserIdentityStore } from './identity-store.js';
-import type { PendingSignInStore } from './pending-store.js';
+import type { PendingSignIn, PendingSignInStore } from './pending-store.js';
 import { type AuthorizationRequest, type ProviderProfile, type ProviderWithSecret, SignInRefused } from './protocol.js';
 import type { IdentityProviderService } from './providers.js';
 import type { IdentityProvider } from './provider-store.js';
@@ -18,6 +19,10 @@ import { safeReturnTo } from './return-to.js';
 export const PENDING_SIGN_IN_MS = 10 * MINUTE_MS;
 /** The longest subject kept: it may become the user's `imOpenId`. */
 const MAX_SUBJECT_LENGTH = 128;
+/** The longest imOpenId (`users.im_open_id`). */
+const MAX_IM_OPEN_ID_LENGTH = 128;
+/** The audit action of an identity connected from the profile page (a callback, not an operation of its own). */
+export const CONNECT_IDENTITY_ACTION = 'connectIdentity';
 const MAX_DISPLAY_NAME_LENGTH = 200;
 /** A `hub_signin` token as newToken makes them (43 base64url characters). */
 const BROWSER_TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -45,8 +50,9 @@ export interface SignInHook {
   afterLink(signIn: LinkedSignIn): Promise<void>;
 }
 
+/** A finished callback: a new session, or (`session` absent) an identity connected to the live one's user. */
 export interface SignedIn {
-  session: IssuedSession;
+  session?: IssuedSession;
   returnTo: string;
   userId: string;
 }
@@ -69,6 +75,7 @@ export class SignInService {
     private readonly orgAccess: Pick<OrgAccessResolver, 'invalidate'>,
     private readonly clock: Clock,
     private readonly baseUrl: string,
+    private readonly memberships: MembershipsOf,
     private readonly hook?: SignInHook,
   ) {}
 
@@ -79,11 +86,14 @@ export class SignInService {
   /**
    * Starts a sign-in: the provider's authorization URL, and the browser token to keep in
    * `hub_signin` (the one the browser already holds, so sign-ins started in two tabs both finish).
+   * With `linkUserId` (the live session's user, `?link=1`) the callback connects the identity to
+   * that user instead of signing in.
    */
   async start(
     providerId: string,
     returnTo: string | undefined,
     browserToken: string | undefined,
+    linkUserId: string | null = null,
   ): Promise<{ location: URL; browserToken: string }> {
     const target = await this.usableProvider(providerId);
     const browser = browserToken !== undefined && BROWSER_TOKEN.test(browserToken) ? browserToken : newToken();
@@ -98,6 +108,7 @@ export class SignInService {
       providerId,
       nonce: request.nonce,
       returnTo: safeReturnTo(returnTo),
+      linkUserId,
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + PENDING_SIGN_IN_MS).toISOString(),
     });
@@ -105,8 +116,16 @@ export class SignInService {
     return { location, browserToken: browser };
   }
 
-  /** Finishes a sign-in at its callback; throws SignInRefused. */
-  async finish(providerId: string, callback: CallbackInput, browserToken: string | undefined): Promise<SignedIn> {
+  /**
+   * Finishes a sign-in at its callback; throws SignInRefused. `sessionUserId` is the user of the
+   * browser's live session, which a connecting callback must still have.
+   */
+  async finish(
+    providerId: string,
+    callback: CallbackInput,
+    browserToken: string | undefined,
+    sessionUserId?: string,
+  ): Promise<SignedIn> {
     // First, so every later refusal names a configured provider (the metrics' label stays bounded).
     const target = await this.usableProvider(providerId);
     if (!callback.state) throw new SignInRefused('state_invalid', 'The provider came back without a state.');
@@ -121,17 +140,43 @@ export class SignInService {
     if (pending.browserHash !== hashToken(browserToken)) {
       throw new SignInRefused('state_invalid', 'This sign-in was started in another browser.');
     }
+    try {
+      return await this.finishPending(target, pending, callback, browserToken, sessionUserId);
+    } catch (err) {
+      throw err instanceof SignInRefused && pending.linkUserId !== null ? err.ofLinking() : err;
+    }
+  }
+
+  private async finishPending(
+    target: ProviderWithSecret,
+    pending: PendingSignIn,
+    callback: CallbackInput,
+    browserToken: string,
+    sessionUserId: string | undefined,
+  ): Promise<SignedIn> {
+    const providerId = target.provider.id;
     if (this.clock.now().toISOString() >= pending.expiresAt) {
       throw new SignInRefused('signin_expired', 'This sign-in took longer than 10 minutes. Start again.');
+    }
+    if (pending.linkUserId !== null && pending.linkUserId !== sessionUserId) {
+      throw new SignInRefused('session_required', 'The session that started connecting this sign-in has ended.');
     }
     if (callback.error !== undefined) {
       throw new SignInRefused('provider_denied', `The provider refused the sign-in: ${callback.error}.`);
     }
-    const request = this.authorizationRequest(providerId, browserToken, callback.state, pending.nonce);
+    const request = this.authorizationRequest(providerId, browserToken, callback.state!, pending.nonce);
     const profile = await this.providers.protocols[target.provider.kind].finish(target, request, callback.url);
     checkAllowed(target.provider, profile);
+    const requestId = callback.requestId ?? null;
+    if (pending.linkUserId !== null) {
+      const userId = pending.linkUserId;
+      await this.connect(target.provider, profile, userId, requestId);
+      await this.hook?.afterLink({ userId, providerId, profile, requestId });
+      await this.orgAccess.invalidate();
+      return { userId, returnTo: pending.returnTo };
+    }
     const { session, userId } = await this.link(target.provider, profile);
-    await this.hook?.afterLink({ userId, providerId, profile, requestId: callback.requestId ?? null });
+    await this.hook?.afterLink({ userId, providerId, profile, requestId });
     // Sessions carry the user's name and avatar, which this sign-in may have refreshed; so does each
     // organization's access (the name its audit log gives the actor).
     await Promise.all([this.sessions.invalidateCache(), this.orgAccess.invalidate()]);
@@ -160,35 +205,95 @@ export class SignInService {
   }
 
   /**
-   * The user behind the identity: the one it was linked to before, else the user whose `imOpenId`
-   * is the subject (someone an admin added), else a new user with no membership. Never matched by
-   * email. The name and an https avatar are refreshed; the session starts in the same transaction.
+   * The user behind the identity: the one it was linked to before; else, when the provider speaks
+   * for the imOpenId namespace, the user whose `imOpenId` is the subject (someone an admin added);
+   * else a new user with no membership. A subject is unique only at its own provider, so no other
+   * provider's first sign-in ever becomes an existing user. Never matched by email. The name and an
+   * https avatar are refreshed; the session starts in the same transaction.
    */
   private link(
     provider: IdentityProvider,
     profile: ProviderProfile,
   ): Promise<{ session: IssuedSession; userId: string }> {
     const now = this.clock.now();
-    const displayName = cleanDisplayName(profile.displayName);
-    const avatarUrl = profile.avatarUrl && !avatarUrlProblem(profile.avatarUrl) ? profile.avatarUrl : undefined;
     return this.uow.run(async (trx) => {
       const linked = await this.identities.findUserId(trx, provider.id, profile.subject);
-      const userId = linked ?? (await this.users.ensure(trx, { imOpenId: profile.subject }, now)).id;
-      await this.identities.refreshProfile(trx, userId, { displayName, avatarUrl }, now.toISOString());
-      await this.identities.record(
-        trx,
-        {
-          providerId: provider.id,
-          subject: profile.subject,
-          userId,
-          email: profile.emailVerified ? (profile.email ?? null) : null,
-          emailVerified: profile.emailVerified && profile.email !== undefined,
-        },
-        now.toISOString(),
-      );
+      const userId = linked ?? (await this.firstSignInUser(trx, provider, profile.subject, now));
+      await this.identities.refreshProfile(trx, userId, shownProfile(profile), now.toISOString());
+      await this.identities.record(trx, identityOf(provider, profile, userId), now.toISOString());
       return { session: await this.sessions.startSession(trx, userId), userId };
     });
   }
+
+  /**
+   * The user a provider's first sign-in of a subject belongs to. Only the provider holding the
+   * linking authority reads the subject as an imOpenId; any other makes a new user whose imOpenId
+   * is namespaced by the provider (`<providerId>:<subject>`), or random when that one is too long or
+   * already taken (an admin may have added it before the person came), so it never collides with
+   * the chat platform's ids nor joins a user an admin added.
+   */
+  private async firstSignInUser(trx: Executor, provider: IdentityProvider, subject: string, now: Date) {
+    if (provider.linksImOpenId) return (await this.users.ensure(trx, { imOpenId: subject }, now)).id;
+    const namespaced = `${provider.id}:${subject}`;
+    const free = namespaced.length <= MAX_IM_OPEN_ID_LENGTH && !(await this.users.findByImOpenId(trx, namespaced));
+    const imOpenId = free ? namespaced : `${provider.id}:${newToken().slice(0, 22)}`;
+    return (await this.users.insert(trx, imOpenId, now)).id;
+  }
+
+  /**
+   * Connects the identity to the user whose session started it (the profile page's "Connect"):
+   * refused when it belongs to someone else; again for the same user, it only counts as used.
+   * A new connection is recorded in the audit log of each organization the user is a member of.
+   */
+  private async connect(
+    provider: IdentityProvider,
+    profile: ProviderProfile,
+    userId: string,
+    requestId: string | null,
+  ): Promise<void> {
+    const now = this.clock.now();
+    await this.uow.run(async (trx) => {
+      const owner = await this.identities.findUserId(trx, provider.id, profile.subject);
+      if (owner !== undefined && owner !== userId) {
+        throw new SignInRefused(
+          'identity_in_use',
+          `This account at ${provider.label} is already connected to another user of this hub.`,
+        );
+      }
+      const id = await this.identities.record(trx, identityOf(provider, profile, userId), now.toISOString());
+      if (owner !== undefined) return;
+      await recordInEachOrganization(
+        trx,
+        this.memberships,
+        userId,
+        { at: now, action: CONNECT_IDENTITY_ACTION, requestId },
+        {
+          target: { type: 'identity', id, label: provider.label },
+          before: null,
+          after: identityAuditView({ id, providerId: provider.id, providerLabel: provider.label }),
+        },
+      );
+    });
+  }
+}
+
+/** The name and https avatar a provider gives, when usable. */
+function shownProfile(profile: ProviderProfile) {
+  return {
+    displayName: cleanDisplayName(profile.displayName),
+    avatarUrl: profile.avatarUrl && !avatarUrlProblem(profile.avatarUrl) ? profile.avatarUrl : undefined,
+  };
+}
+
+/** The identity row of a verified profile: an email only when the provider verified it. */
+function identityOf(provider: IdentityProvider, profile: ProviderProfile, userId: string) {
+  return {
+    providerId: provider.id,
+    subject: profile.subject,
+    userId,
+    email: profile.emailVerified ? (profile.email ?? null) : null,
+    emailVerified: profile.emailVerified && profile.email !== undefined,
+  };
 }
 
 /** The provider's tenant and email-domain rules; an empty list allows any (oidc only: lark requires tenants). */

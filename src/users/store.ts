@@ -37,23 +37,23 @@ export class UserStore {
   }
 
   /**
-   * Returns the user with this chat-platform id, creating it when it is new. A new user's own name
-   * and avatar (what `/me` shows the person) start as the ones given, else the imOpenId and none;
-   * an existing user is returned as it is. Organizations never see these before the person signs
-   * in through an identity provider: each sees the name it gave itself (src/users/shown-profile.ts).
+   * Returns the user with this chat-platform id, creating it when it is new. A user's own name and
+   * avatar (what `/me` shows the person) come only from an identity provider: a new user starts
+   * with the imOpenId and none. A name or avatar an organization gives when adding someone is that
+   * membership's (src/users/shown-profile.ts), never the user's.
    */
-  async ensure(
-    db: Executor,
-    input: { imOpenId: string; displayName?: string | undefined; avatarUrl?: string | undefined },
-    now: Date,
-  ): Promise<User> {
+  async ensure(db: Executor, input: { imOpenId: string }, now: Date): Promise<User> {
     const existing = await this.findByImOpenId(db, input.imOpenId);
-    if (existing) return existing;
+    return existing ?? this.insert(db, input.imOpenId, now);
+  }
+
+  /** A new user with this imOpenId, which the caller knows to be free. */
+  async insert(db: Executor, imOpenId: string, now: Date): Promise<User> {
     const row: UserRecord = {
       id: randomUUID(),
-      im_open_id: input.imOpenId,
-      display_name: input.displayName?.trim() || input.imOpenId,
-      avatar_url: input.avatarUrl ?? null,
+      im_open_id: imOpenId,
+      display_name: imOpenId,
+      avatar_url: null,
       created_at: now.toISOString(),
     };
     await db('users').insert(row);

@@ -22,9 +22,10 @@ const unique = (prefix: string) => `${prefix}-${++counter}`;
 /**
  * The operations that change state: every method but GET, the session's own logout aside, and the
  * invitee's accepts (by link and by id), whose organization is not in their path and whose actor is
- * no member yet (their events are checked in invitations.test.ts).
+ * no member yet (their events are checked in invitations.test.ts), and the removal of one's own
+ * sign-in, recorded in each of the person's organizations (test/identity/linking-authority.test.ts).
  */
-const NOT_HERE = ['logout', 'acceptInvitation', 'acceptMyInvitation'];
+const NOT_HERE = ['logout', 'acceptInvitation', 'acceptMyInvitation', 'removeMyIdentity'];
 /** Targets with no name of their own: their events' `target.label` is null. */
 const NAMELESS_TARGETS = ['capacity_policy', 'organization_settings', 'chat_application_connection'];
 const MUTATING = listOperations().filter((op) => op.method !== 'get' && !NOT_HERE.includes(op.operationId));

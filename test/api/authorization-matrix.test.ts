@@ -138,6 +138,7 @@ async function snapshot(): Promise<string> {
     'webhook_deliveries',
     'budgets',
     'organization_domains',
+    'user_identities',
   ];
   const orderOf: Record<string, string[]> = {
     organization_settings: ['organization_id'],
@@ -985,4 +986,43 @@ describe('ids from another organization', () => {
     const library = await okBody(call('owner', 'getAgentLibrary'));
     expect(library.folders.map((f) => f.id)).not.toContain(foreign.libraryFolderId);
   });
+});
+
+/**
+ * The caller's own sign-in identities (`/api/me/identities`): any signed-in person, for themselves
+ * only; nobody without a session, and no API token (they work on organization paths only). An id
+ * the caller does not hold is 404 `identity_not_found`, whoever holds it.
+ */
+describe('authorization matrix: the caller’s own identities', () => {
+  const signedIn = ACTORS.filter((actor) => actor !== 'anonymous');
+  const cases: Array<[string, string, (actor: Actor) => Outcome]> = [
+    ['GET', '/api/me/identities', (actor) => (actor === 'anonymous' ? [401, 'unauthenticated'] : [200])],
+    [
+      'DELETE',
+      '/api/me/identities/no-such-identity',
+      (actor) => (actor === 'anonymous' ? [401, 'unauthenticated'] : [404, 'identity_not_found']),
+    ],
+  ];
+  for (const [method, path, outcomeOf] of cases) {
+    for (const actor of ['anonymous' as const, ...signedIn]) {
+      const [status, code] = outcomeOf(actor);
+      it(`${method} ${path} as ${actor} → ${status}${code ? ` ${code}` : ''}`, async () => {
+        const before = await snapshot();
+        const res = await hub.request(method, path, { cookie: cookies[actor] });
+        expect(res.status, res.text).toBe(status);
+        if (code) expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
+        else expect(res.body).toEqual({ identities: [] });
+        expect(await snapshot()).toBe(before);
+      });
+    }
+    it(`${method} ${path} with an owner's API token → 401 unauthenticated`, async () => {
+      const token = await okBody(
+        call('owner', 'createApiToken', { body: { name: unique('me-token'), scopes: ['members:read'] } }),
+        201,
+      );
+      const res = await hub.request(method, path, { headers: { authorization: `Bearer ${token.token}` } });
+      expect(res.status, res.text).toBe(401);
+      expect(res.body).toEqual({ error: { code: 'unauthenticated', message: expect.any(String) } });
+    });
+  }
 });

@@ -94,6 +94,8 @@ const SECOND_WAVE_OPERATION_IDS = [
 
 /** Sign-in with identity providers: public, browser-facing routes under /auth. */
 const SIGN_IN_OPERATION_IDS = ['listSignInProviders', 'startSignIn', 'finishSignIn'];
+/** The signed-in person's own sign-in identities ("Connected sign-ins" on the profile page). */
+const MY_IDENTITY_OPERATION_IDS = ['listMyIdentities', 'removeMyIdentity'];
 /** Invitations: the admins' three in the organization, the invitee's two by the link's token. */
 const INVITATION_OPERATION_IDS = [
   'createInvitation',
@@ -198,6 +200,7 @@ describe('openapi.yaml', () => {
         ...OPERATION_IDS,
         ...SECOND_WAVE_OPERATION_IDS,
         ...SIGN_IN_OPERATION_IDS,
+        ...MY_IDENTITY_OPERATION_IDS,
         ...INVITATION_OPERATION_IDS,
         ...WEBHOOK_OPERATION_IDS,
         ...ACCESS_OPERATION_IDS,
@@ -223,6 +226,7 @@ describe('openapi.yaml', () => {
         '^/api/org/\\{orgSlug\\}',
         '^/api/me$',
         '^/api/me/invitations(/\\{invitationId\\}/accept)?$',
+        '^/api/me/identities(/\\{identityId\\})?$',
         '^/auth/(login|logout|providers)$',
         '^/auth/\\{providerId\\}/(start|callback)$',
         '^/api/invitations/\\{token\\}(/accept)?$',
@@ -284,6 +288,7 @@ describe('openapi.yaml', () => {
       'acceptInvitation',
       'listMyInvitations',
       'acceptMyInvitation',
+      ...MY_IDENTITY_OPERATION_IDS,
     ];
     for (const { operationId, operation } of operations) {
       const { scope } = operation['x-authorization'] ?? {};

@@ -30,7 +30,7 @@ const freshOrg = () => seedOrg(hub, unique('inv'));
 async function person(): Promise<{ id: string; cookie: string }> {
   const imOpenId = unique('ou-invitee');
   const { db, users, clock } = hub.services;
-  const user = await users.ensure(db, { imOpenId, displayName: `Invitee ${imOpenId}` }, clock.now());
+  const user = await users.ensure(db, { imOpenId }, clock.now());
   return { id: user.id, cookie: await hub.login(imOpenId) };
 }
 

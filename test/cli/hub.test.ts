@@ -96,7 +96,8 @@ describe('hub org create', () => {
       .join('users as u', 'u.id', 'm.user_id')
       .join('organizations as o', 'o.id', 'm.organization_id')
       .where({ 'o.slug': 'initech' })
-      .first('u.im_open_id', 'u.display_name', 'm.role');
+      .first('u.im_open_id', 'm.display_name', 'm.role');
+    // The name is the organization's for its owner, never the user's own (what /api/me shows).
     expect(owner).toEqual({ im_open_id: 'ou_peter', display_name: 'Peter', role: 'OWNER' });
   });
 
@@ -108,9 +109,12 @@ describe('hub org create', () => {
     );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(await database.db('users').where({ im_open_id: 'ou_bill' }).first('avatar_url')).toEqual({
-      avatar_url: avatar,
-    });
+    const owner = await database
+      .db('memberships as m')
+      .join('users as u', 'u.id', 'm.user_id')
+      .where({ 'u.im_open_id': 'ou_bill' })
+      .first('m.avatar_url');
+    expect(owner).toEqual({ avatar_url: avatar });
   });
 
   it('refuses bad input with one line, exit 2, and writes nothing', async () => {

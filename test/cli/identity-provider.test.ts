@@ -168,4 +168,37 @@ describe('hub identity-provider', () => {
     expect(start.headers.get('location')).toBe('/signin?error=provider_unavailable');
     expect((await runHub(['identity-provider', 'list'], env)).stdout).toMatch(/^keycloak\toidc\tdisabled\t/);
   });
+
+  it('--links-im-open-id: one enabled provider at most; a second is refused naming the first', async () => {
+    const first = await runHub([...SET_KEYCLOAK(), '--links-im-open-id'], env, `${SECRET}\n`);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('a first sign-in through keycloak joins the member added with that imOpenId');
+    const before = JSON.stringify(await providerRows());
+    const second = await runHub(
+      [...SET_KEYCLOAK().map((arg) => (arg === 'keycloak' ? 'partner' : arg)), '--links-im-open-id'],
+      env,
+      `${SECRET}\n`,
+    );
+    expect(second.code).toBe(2);
+    expect(second.stdout).toBe('');
+    expect(second.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(second.stderr).toContain('identity provider "keycloak" already links first sign-ins to members by imOpenId');
+    expect(JSON.stringify(await providerRows())).toBe(before);
+    // Without the flag the same provider is taken, and says what its first sign-ins do.
+    const plain = await runHub(
+      SET_KEYCLOAK().map((arg) => (arg === 'keycloak' ? 'partner' : arg)),
+      env,
+      `${SECRET}\n`,
+    );
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain('a first sign-in through partner makes a new user');
+    const lines = (await runHub(['identity-provider', 'list'], env)).stdout.trimEnd().split('\n');
+    expect(
+      lines.map((line) => [line.split('\t')[0], line.split('\t').find((f) => f.startsWith('links-im-open-id='))]),
+    ).toEqual([
+      ['keycloak', 'links-im-open-id=yes'],
+      ['partner', 'links-im-open-id=no'],
+    ]);
+  });
 });

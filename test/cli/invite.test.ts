@@ -17,7 +17,7 @@ afterAll(() => hub.stop());
 
 /** Someone with a session and no membership. */
 async function person(imOpenId: string): Promise<string> {
-  await hub.services.users.ensure(hub.services.db, { imOpenId, displayName: imOpenId }, hub.clock.now());
+  await hub.services.users.ensure(hub.services.db, { imOpenId }, hub.clock.now());
   return hub.login(imOpenId);
 }
 

@@ -13,7 +13,14 @@ beforeAll(async () => {
   lark = await LarkContractServer.start(APP);
   await setProvider(
     hub,
-    { id: 'lark', kind: 'lark', baseUrl: lark.baseUrl, clientId: APP.id, allowedTenants: 'tenant-acme' },
+    {
+      id: 'lark',
+      kind: 'lark',
+      baseUrl: lark.baseUrl,
+      clientId: APP.id,
+      allowedTenants: 'tenant-acme',
+      linksImOpenId: true,
+    },
     APP.secret,
   );
 });

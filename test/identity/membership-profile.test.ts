@@ -16,7 +16,7 @@ beforeAll(async () => {
     clientSecret: SECRET,
     redirectUris: [`${TEST_ORIGIN}/auth/corp/callback`],
   });
-  await setProvider(hub, { id: 'corp', kind: 'oidc', issuer: idp.issuer }, SECRET);
+  await setProvider(hub, { id: 'corp', kind: 'oidc', issuer: idp.issuer, linksImOpenId: true }, SECRET);
   for (const org of ['a', 'b'] as const) {
     await hub.createOrg(`profile-${org}`, `profile-${org}-owner`);
     owners[org] = await hub.login(`profile-${org}-owner`);

@@ -31,7 +31,8 @@ beforeAll(async () => {
     clientSecret: SECRET,
     redirectUris: ['corp', 'strict', 'off'].map((id) => `${TEST_ORIGIN}/auth/${id}/callback`),
   });
-  await setProvider(hub, { id: 'corp', kind: 'oidc', issuer: idp.issuer }, SECRET);
+  // corp speaks for the imOpenId namespace: its subjects are members' imOpenIds.
+  await setProvider(hub, { id: 'corp', kind: 'oidc', issuer: idp.issuer, linksImOpenId: true }, SECRET);
   await setProvider(
     hub,
     { id: 'strict', kind: 'oidc', issuer: idp.issuer, allowedTenants: 't1', allowedEmailDomains: 'example.com' },

@@ -33,7 +33,7 @@ describe('the access log', () => {
     const secrets: Record<string, string> = {};
     // A login link, and the session cookie it sets.
     const { db, users, clock } = hub.services;
-    await users.ensure(db, { imOpenId: 'ou-invitee', displayName: 'Invitee' }, clock.now());
+    await users.ensure(db, { imOpenId: 'ou-invitee' }, clock.now());
     const link = await hub.loginToken('ou-invitee');
     secrets.loginLink = link;
     expect((await hub.call('login', { query: { token: 'not-a-login-token' } })).status).toBe(401);

@@ -46,9 +46,21 @@ export async function setProvider(
   await hub.services.identityProviders.set(settings, clientSecret);
 }
 
-/** `GET /auth/{id}/start` in the browser; the provider's authorization URL it was sent to. */
-export async function startSignIn(browser: TestBrowser, providerId: string, returnTo?: string): Promise<string> {
-  const query = returnTo === undefined ? '' : `?returnTo=${encodeURIComponent(returnTo)}`;
+/**
+ * `GET /auth/{id}/start` in the browser (with `link`, `?link=1`: connecting one more identity to
+ * the browser's session); the provider's authorization URL it was sent to.
+ */
+export async function startSignIn(
+  browser: TestBrowser,
+  providerId: string,
+  returnTo?: string,
+  link = false,
+): Promise<string> {
+  const params = [
+    ...(returnTo === undefined ? [] : [`returnTo=${encodeURIComponent(returnTo)}`]),
+    ...(link ? ['link=1'] : []),
+  ];
+  const query = params.length ? `?${params.join('&')}` : '';
   const from = `${TEST_ORIGIN}/auth/${providerId}/start${query}`;
   const response = await browser.request(from);
   if (response.status !== 303) throw new Error(`start answered ${response.status}: ${await response.text()}`);
@@ -80,14 +92,15 @@ export async function signInAtProvider(browser: TestBrowser, authorizationUrl: s
   throw new Error('the provider never sent the browser back');
 }
 
-/** The whole sign-in, start to callback; the callback's answer. */
+/** The whole sign-in, start to callback (with `link`, connecting to the browser's session); the callback's answer. */
 export async function signInThrough(
   browser: TestBrowser,
   providerId: string,
   login: string,
   returnTo?: string,
+  link = false,
 ): Promise<Response> {
-  const authorization = await startSignIn(browser, providerId, returnTo);
+  const authorization = await startSignIn(browser, providerId, returnTo, link);
   const callback = await signInAtProvider(browser, authorization, login);
   return browser.request(callback);
 }

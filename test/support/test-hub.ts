@@ -190,7 +190,7 @@ export class TestHub {
   async addMembership(orgId: string, imOpenId: string, role: OrgRole): Promise<void> {
     const { db, users, clock, orgAccess } = this.services;
     await db.transaction(async (trx) => {
-      const user = await users.ensure(trx, { imOpenId, displayName: imOpenId }, clock.now());
+      const user = await users.ensure(trx, { imOpenId }, clock.now());
       await new OrganizationStore().insertMembership(
         trx,
         { organizationId: orgId, userId: user.id, role, profile: { displayName: imOpenId } },

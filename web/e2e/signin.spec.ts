@@ -35,3 +35,34 @@ for (const width of [1280, 390]) {
     await screenshot(page, 'signin-error');
   });
 }
+
+for (const width of [1280, 390]) {
+  test(`the profile lists connected sign-ins, offers more, words a refusal, accessible at ${width} px`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
+    await page.goto('/profile');
+    await page.getByRole('link', { name: 'Company SSO' }).click();
+    await page.locator('input[name="login"]').fill('olivia');
+    await page.locator('input[name="password"]').fill('any password');
+    await page.getByRole('button', { name: 'Sign-in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page).toHaveURL(/\/profile$/);
+    const section = page.getByRole('region', { name: 'Connected sign-ins' });
+    const card = section.getByTestId('connected-sign-in');
+    await expect(card).toHaveCount(1);
+    await expect(card).toContainText('Company SSO');
+    await expect(card).toContainText('last used');
+    // The only sign-in cannot be removed; the page says why instead of offering the button.
+    await expect(card).toContainText('Your only sign-in');
+    await expect(section.getByRole('button', { name: /^Remove/ })).toHaveCount(0);
+    const connect = section.getByRole('link', { name: 'Connect Company SSO' });
+    await expect(connect).toHaveAttribute('href', '/auth/company/start?link=1&returnTo=%2Fprofile');
+    await expectAccessible(page);
+    await screenshot(page, `profile-${width}`);
+
+    await page.goto('/profile?error=identity_in_use');
+    await expect(section.getByRole('alert')).toContainText('already connected to another user');
+    await expectAccessible(page);
+  });
+}

@@ -100,6 +100,8 @@ export default async function globalSetup() {
         idp.issuer,
         '--client-id',
         clientId,
+        // Its accounts are the seeded members' imOpenIds: it speaks for that namespace here.
+        '--links-im-open-id',
       ]),
       { env: { ...hubEnv(), HUB_OUTBOUND_ALLOW_PRIVATE: '1', HUB_IDP_CLIENT_SECRET: secret } },
     );

@@ -21,6 +21,12 @@ export const router = createBrowserRouter([
     lazy: () => import('./routes/sign-in'),
   },
   {
+    path: '/profile',
+    HydrateFallback: PageLoader,
+    ErrorBoundary: RouteError,
+    lazy: () => import('./routes/profile'),
+  },
+  {
     path: '/invite/:token',
     HydrateFallback: PageLoader,
     ErrorBoundary: RouteError,

@@ -1,6 +1,6 @@
 /** `/`: where a sign-in lands. Signed in → the first organization; signed out → the sign-in page. */
 import { Anchor, Container, Stack, Text, Title } from '@mantine/core';
-import { redirect, useLoaderData } from 'react-router';
+import { Link, redirect, useLoaderData } from 'react-router';
 import { getMeQueryOptions } from '../../lib/queries/get-me';
 import { MyInvitations } from '../../features/invitations/components/my-invitations';
 import { homePath } from '../../lib/authorization';
@@ -22,6 +22,9 @@ export function Component() {
         <Title order={1}>Org Admin</Title>
         <Text>Signed in as {name}, but you are not an active member of any organization.</Text>
         <MyInvitations />
+        <Anchor component={Link} to="/profile">
+          Your profile and connected sign-ins
+        </Anchor>
         <Anchor href="/openapi.yaml">The API contract</Anchor>
       </Stack>
     </Container>

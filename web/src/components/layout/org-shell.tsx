@@ -130,6 +130,9 @@ export function OrgShell({ children }: { children: ReactNode }) {
               <Text size="xs" c="dimmed">
                 {me.user.imOpenId} · {org.role}
               </Text>
+              <Button variant="subtle" size="xs" component={RouterNavLink} to="/profile">
+                Your profile
+              </Button>
               <Button variant="default" size="xs" loading={logout.isPending} onClick={() => logout.mutate({})}>
                 Sign out
               </Button>

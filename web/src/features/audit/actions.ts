@@ -39,6 +39,7 @@ export const OPERATION_ACTIONS = [
   'putChatApplicationConnection',
   'putProjectTeamAccess',
   'redeliverWebhookDelivery',
+  'removeMyIdentity',
   'renameProject',
   'revokeApiToken',
   'revokeInvitation',
@@ -63,6 +64,7 @@ export const OPERATION_ACTIONS = [
 /** Actions no operation makes: the service acting on a rule, and the host console. */
 export const OTHER_ACTIONS = [
   'autoJoin',
+  'connectIdentity',
   'budget.threshold',
   'webhook.disabled',
   'hub.org.create',

@@ -11,6 +11,8 @@ const MESSAGES: Record<Schemas['SignInErrorCode'], string> = {
   identity_invalid: 'The identity provider did not say who you are.',
   tenant_not_allowed: 'Accounts of your organization may not sign in to this hub.',
   email_domain_not_allowed: 'Accounts with your email address may not sign in to this hub.',
+  session_required: 'Sign in first, then connect another sign-in from your profile.',
+  identity_in_use: 'That account is already connected to another user of this hub, so it was not added to you.',
 };
 
 /** The message for an error code from the URL; a code this app does not know still gets a sentence. */

@@ -22,7 +22,7 @@ function settingsServer(initial: Settings, refuse?: { code: string; message: str
       if (refuse) return HttpResponse.json(errorBody(refuse.code, refuse.message), { status: 400 });
       settings = {
         ...settings,
-        autoJoin: body.autoJoin ? { emailDomains: [], tenantKeys: [], ...body.autoJoin } : null,
+        autoJoin: body.autoJoin ? { emailDomains: [], tenantKeys: [], ...body.autoJoin, disabledReason: null } : null,
       };
       return HttpResponse.json(settings);
     }),
@@ -54,7 +54,13 @@ describe('AutoJoinForm', () => {
     settingsServer(
       {
         membersCanCreateProjects: false,
-        autoJoin: { providerId: 'corp', emailDomains: ['example.com'], tenantKeys: [], role: 'MEMBER' },
+        autoJoin: {
+          providerId: 'corp',
+          emailDomains: ['example.com'],
+          tenantKeys: [],
+          role: 'MEMBER',
+          disabledReason: null,
+        },
       },
       { code: 'validation_failed', message },
     );
