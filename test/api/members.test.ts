@@ -590,7 +590,7 @@ describe('POST /members/{userId}/revoke', () => {
 });
 
 describe('avatarUrl', () => {
-  it('stores the https avatar of a new user and shows it in the member list and in getMe', async () => {
+  it('stores the https avatar of a new member for the member list; getMe never shows an organization’s', async () => {
     const org = await seedOrg(hub, 'avatars');
     const avatarUrl = 'https://cdn.example.com/avatars/ou-avatar-new.png';
     const member = await addMember(org, { imOpenId: 'ou-avatar-new', role: 'MEMBER', avatarUrl });
@@ -598,7 +598,9 @@ describe('avatarUrl', () => {
     expect((await listMembers(org)).find((m) => m.imOpenId === 'ou-avatar-new')?.avatarUrl).toBe(avatarUrl);
     const me = await hub.call('getMe', { cookie: await hub.login('ou-avatar-new') });
     expectOk(me);
-    expect(me.body.user.avatarUrl).toBe(avatarUrl);
+    // The avatar is the organization's view of its member; the person's own is their provider's.
+    expect(me.body.user.avatarUrl).toBeNull();
+    expect(me.body.user.displayName).toBe('ou-avatar-new');
     // Without one it stays null, as before.
     expect((await addMember(org, { imOpenId: 'ou-avatar-none', role: 'MEMBER' })).avatarUrl).toBeNull();
   });
