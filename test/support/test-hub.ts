@@ -4,7 +4,6 @@ import { Writable } from 'node:stream';
 import { createServices, type Services } from '../../src/app/services.js';
 import { ManualClock } from '../../src/config/clock.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
-import { migrateLatest } from '../../src/db/migrate.js';
 import { createApp, type AppOptions } from '../../src/http/app.js';
 import { appServerOptions } from '../../src/http/platform/server-objects.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -65,8 +64,7 @@ export class TestHub {
   ) {}
 
   static async start(options: { config?: Partial<Config>; app?: AppOptions } = {}): Promise<TestHub> {
-    const database = await createTestDatabase();
-    await migrateLatest(database.db);
+    const database = await createTestDatabase({ migrated: true });
     const clock = new ManualClock(new Date());
     const lines: string[] = [];
     const sink = new Writable({
