@@ -18,6 +18,8 @@ export interface ProfiledTest {
 
 export interface ProfiledFile {
   file: string;
+  /** The vitest project the file ran in (vitest.config.ts). */
+  project: string;
   /** Wall time from the file's start to its end in its worker. */
   totalMs: number;
   /** Vitest's environment and runner set-up for the file. */
@@ -53,6 +55,7 @@ export default class ProfileReporter implements Reporter {
     const setupMs = diagnostic.environmentSetupDuration + diagnostic.prepareDuration + diagnostic.setupDuration;
     this.files.push({
       file: path.relative(this.rootDir, module.moduleId),
+      project: module.project.name,
       totalMs: Math.round(setupMs + diagnostic.collectDuration + diagnostic.duration),
       setupMs: Math.round(setupMs),
       importMs: Math.round(diagnostic.collectDuration),

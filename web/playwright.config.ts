@@ -6,15 +6,21 @@ const ciOut = fileURLToPath(new URL('../.ci-out/', import.meta.url));
 
 export default defineConfig({
   testDir: './e2e',
-  // One browser at a time: Chromium takes ~0.8 GB and these machines have two cores.
-  workers: 1,
+  // Two browsers, one per core: each spec file runs whole in one worker, and the files that
+  // change what others look at work in an organization of their own (see e2e/support/seed.ts).
+  workers: 2,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 15_000 },
   outputDir: `${ciOut}playwright/test-results`,
-  reporter: [['list'], ['junit', { outputFile: `${ciOut}playwright/junit.xml` }]],
+  reporter: [
+    ['list'],
+    ['junit', { outputFile: `${ciOut}playwright/junit.xml` }],
+    // Where each spec's time went, for `npm run test:profile`.
+    ['../scripts/playwright-profile-reporter.ts'],
+  ],
   globalSetup: './e2e/support/global-setup.ts',
   use: {
     ...devices['Desktop Chrome'],
