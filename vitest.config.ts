@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { engineDependentFiles } from './test/support/engine-files.js';
 
@@ -13,6 +14,9 @@ export default defineConfig({
   test: {
     environment: 'node',
     pool: 'forks',
+    // One file per core. vitest's default leaves a core to its own process, which only collects
+    // results: on a 2-core machine that ran the files one at a time.
+    maxWorkers: os.availableParallelism(),
     // Only a guard against a hang: a busy 2-core machine may take many times a quiet one's
     // time, and no test may fail for being slow. Tests wait for events, never for a clock.
     testTimeout: 600_000,
