@@ -33,6 +33,9 @@ const loopbackResolver: Resolver = async (hostname) => {
   throw Object.assign(new Error(`${hostname} is not resolved in tests`), { code: 'ENOTFOUND' });
 };
 
+/** How long the test server keeps an idle connection: only a guard, past any test's length. */
+const KEEP_ALIVE_GUARD_MS = 600_000;
+
 /** The origin the test server believes it is served from (the CSRF check compares against it). */
 export const TEST_ORIGIN = 'http://hub.test';
 
@@ -90,6 +93,10 @@ export class TestHub {
     const server: Server = await new Promise((resolve) => {
       const s = http.createServer(appServerOptions(app), app).listen(0, '127.0.0.1', () => resolve(s));
     });
+    // The client (fetch) and this server share one event loop: when a busy machine stalls it past
+    // node's 5 s keep-alive, the server may close an idle connection just as fetch reuses it
+    // (ECONNRESET). Idle connections stay open until stop(), which closes them all.
+    server.keepAliveTimeout = KEEP_ALIVE_GUARD_MS;
     const { port } = server.address() as AddressInfo;
     return new TestHub(lines, services, database, clock, server, `http://127.0.0.1:${port}`);
   }
