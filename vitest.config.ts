@@ -1,13 +1,40 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { engineDependentFiles } from './test/support/engine-files.js';
+
+/**
+ * Two projects: `engines`, the files whose behaviour depends on the database engine (read from
+ * the files, see test/support/engine-files.ts), run on SQLite and again on PostgreSQL when
+ * TEST_DATABASE_URL names a server; `once`, every other file, runs in the SQLite pass only
+ * (`npm test -- --project engines` is the PostgreSQL pass). `npm test` runs both.
+ */
+const engineFiles = engineDependentFiles(import.meta.dirname);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
+    // One file per core. vitest's default leaves a core to its own process, which only collects
+    // results: on a 2-core machine that ran the files one at a time.
+    maxWorkers: os.availableParallelism(),
     // Only a guard against a hang: a busy 2-core machine may take many times a quiet one's
     // time, and no test may fail for being slow. Tests wait for events, never for a clock.
     testTimeout: 600_000,
     hookTimeout: 600_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'engines',
+          include: engineFiles,
+          // The migrated template database each file's database is copied from.
+          globalSetup: ['test/support/template-database.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'once', include: ['test/**/*.test.ts'], exclude: engineFiles },
+      },
+    ],
   },
 });

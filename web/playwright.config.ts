@@ -6,21 +6,30 @@ const ciOut = fileURLToPath(new URL('../.ci-out/', import.meta.url));
 
 export default defineConfig({
   testDir: './e2e',
-  // One browser at a time: Chromium takes ~0.8 GB and these machines have two cores.
-  workers: 1,
+  // Two browsers, one per core: each spec file runs whole in one worker, and the files that
+  // change what others look at work in an organization of their own (see e2e/support/seed.ts).
+  workers: 2,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  timeout: 90_000,
-  expect: { timeout: 15_000 },
+  // Only guards against a hang, as in vitest.config.ts: two browsers on a busy 2-core machine may
+  // take many times a quiet one's time, and no test may fail for being slow. An assertion retries
+  // until it holds, so a longer wait proves the same thing.
+  timeout: 600_000,
+  expect: { timeout: 120_000 },
   outputDir: `${ciOut}playwright/test-results`,
-  reporter: [['list'], ['junit', { outputFile: `${ciOut}playwright/junit.xml` }]],
+  reporter: [
+    ['list'],
+    ['junit', { outputFile: `${ciOut}playwright/junit.xml` }],
+    // Where each spec's time went, for `npm run test:profile`.
+    ['../scripts/playwright-profile-reporter.ts'],
+  ],
   globalSetup: './e2e/support/global-setup.ts',
   use: {
     ...devices['Desktop Chrome'],
     viewport: { width: 1280, height: 800 },
-    actionTimeout: 20_000,
-    navigationTimeout: 30_000,
+    actionTimeout: 120_000,
+    navigationTimeout: 120_000,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {

@@ -959,6 +959,7 @@ describe('start-up with the key file (hub serve)', () => {
 
 /** Runs `hub serve` until it logs that it listens, then stops it; its stdout up to then. */
 async function serveUntilListening(env: NodeJS.ProcessEnv): Promise<{ stdout: string }> {
+  // A process: what is checked is the server's start-up and the log it writes to stdout.
   const child = spawn(process.execPath, [HUB_BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

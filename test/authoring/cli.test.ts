@@ -312,6 +312,7 @@ describe('cph build --watch', () => {
   it('builds, then builds again when a file of the course changes, until it is stopped', async () => {
     const course = copyFixture('assemble-basic');
     const output = path.join(course, 'build', 'slides.md');
+    // A process: `--watch` runs until it is stopped by a signal.
     const child = spawn(process.execPath, [CPH_BIN, 'build', course, '--target', 'slides', '--watch'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });

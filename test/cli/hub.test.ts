@@ -178,6 +178,7 @@ describe('hub serve', () => {
       const fresh = await createTestDatabase();
       const port = await freePort();
       // --demo: without it only the embedded SQLite default seeds the demo organization.
+      // A process: the start-up (seeding, the link printed on stderr) of the real command.
       const child = spawn(process.execPath, [HUB_BIN, 'serve', '--demo'], {
         env: cliEnv(fresh.dataDir, fresh.databaseUrl, { PORT: String(port), LOG_LEVEL: 'info' }),
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -32,6 +32,7 @@ export class Instance {
   ): Promise<Instance> {
     const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `hub-${name}-`));
     fs.rmSync(path.join(dir, 'server.json'), { force: true });
+    // A process per instance: several servers share one database, each with its own caches.
     const child = spawn(process.execPath, [HUB_BIN, 'serve'], {
       // The rolling-restart load would reach the default requestRate ceiling (600/min) within seconds.
       env: cliEnv(dir, databaseUrl, {

@@ -24,6 +24,7 @@ export async function startServe(options: {
   env?: Record<string, string>;
 }): Promise<ServeProcess> {
   const stdio: StdioOptions = ['ignore', options.stdout ?? 'ignore', 'pipe'];
+  // A process: a fault is injected around the real server (its stdout, its disk, its database).
   const child = spawn(process.execPath, [HUB_BIN, 'serve', '--demo'], {
     env: cliEnv(options.dataDir, options.databaseUrl, { PORT: '0', LOG_LEVEL: 'info', ...options.env }),
     stdio,

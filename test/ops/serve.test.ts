@@ -29,6 +29,7 @@ function expectOneLine(result: { code: number | null; stdout: string; stderr: st
 
 /** `hub serve` on SQLite in a fresh data directory, until it has recorded its base URL. */
 async function startServe(dataDir: string, env: Record<string, string> = {}, args: string[] = []) {
+  // A process: what these tests prove is the server's start-up, its stdout and its signals.
   const child = spawn(process.execPath, [HUB_BIN, 'serve', ...args], {
     env: cliEnv(dataDir, undefined, { PORT: '0', LOG_LEVEL: 'info', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -115,6 +116,7 @@ describe('hub serve: while it starts', () => {
     const db = database.writer;
     await db('knex_migrations_lock').update({ is_locked: 1 });
     const port = await freePort();
+    // A process: the start-up itself (serving health checks while it waits to migrate).
     const child = spawn(process.execPath, [HUB_BIN, 'serve'], {
       env: cliEnv(dataDir, undefined, { PORT: String(port), LOG_LEVEL: 'info' }),
       stdio: ['ignore', 'pipe', 'pipe'],

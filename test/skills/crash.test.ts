@@ -39,6 +39,7 @@ async function start(
   readyLine: RegExp,
   extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<{ child: ChildProcess; output: () => string; exited: Promise<void> }> {
+  // A process: it is killed mid-write, and the next start cleans up after it.
   const child = spawn(process.execPath, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let output = '';

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateLatest } from '../../src/db/migrate.js';
 import { UnitOfWork } from '../../src/db/unit-of-work.js';
 import { MissingEntryError, removeTree, SkillContentStore, type EntryFile } from '../../src/skills/content-store.js';
 import { DatabaseSkillContent } from '../../src/skills/database-content-store.js';
@@ -18,8 +17,7 @@ let database: TestDatabase;
 const roots: string[] = [];
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await migrateLatest(database.db);
+  database = await createTestDatabase({ migrated: true });
 });
 afterAll(async () => {
   for (const root of roots) await removeTree(root);

@@ -24,6 +24,9 @@ export function runNode(
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // A command that ends without reading its stdin (`--version`) closes the pipe first: EPIPE
+    // says only that, and its exit code and output still tell the result.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });
 }

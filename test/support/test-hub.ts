@@ -4,7 +4,6 @@ import { Writable } from 'node:stream';
 import { createServices, type Services } from '../../src/app/services.js';
 import { ManualClock } from '../../src/config/clock.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
-import { migrateLatest } from '../../src/db/migrate.js';
 import { createApp, type AppOptions } from '../../src/http/app.js';
 import { appServerOptions } from '../../src/http/platform/server-objects.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -33,6 +32,9 @@ const loopbackResolver: Resolver = async (hostname) => {
   if (hostname === 'localhost') return [{ address: '127.0.0.1', family: 4 }];
   throw Object.assign(new Error(`${hostname} is not resolved in tests`), { code: 'ENOTFOUND' });
 };
+
+/** How long the test server keeps an idle connection: only a guard, past any test's length. */
+const KEEP_ALIVE_GUARD_MS = 600_000;
 
 /** The origin the test server believes it is served from (the CSRF check compares against it). */
 export const TEST_ORIGIN = 'http://hub.test';
@@ -65,8 +67,7 @@ export class TestHub {
   ) {}
 
   static async start(options: { config?: Partial<Config>; app?: AppOptions } = {}): Promise<TestHub> {
-    const database = await createTestDatabase();
-    await migrateLatest(database.db);
+    const database = await createTestDatabase({ migrated: true });
     const clock = new ManualClock(new Date());
     const lines: string[] = [];
     const sink = new Writable({
@@ -92,6 +93,10 @@ export class TestHub {
     const server: Server = await new Promise((resolve) => {
       const s = http.createServer(appServerOptions(app), app).listen(0, '127.0.0.1', () => resolve(s));
     });
+    // The client (fetch) and this server share one event loop: when a busy machine stalls it past
+    // node's 5 s keep-alive, the server may close an idle connection just as fetch reuses it
+    // (ECONNRESET). Idle connections stay open until stop(), which closes them all.
+    server.keepAliveTimeout = KEEP_ALIVE_GUARD_MS;
     const { port } = server.address() as AddressInfo;
     return new TestHub(lines, services, database, clock, server, `http://127.0.0.1:${port}`);
   }

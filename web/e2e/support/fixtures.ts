@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loginLink } from './hub';
+import { closeConsole, loginLink } from './hub';
 import type { Seed } from './seed';
 
 export { expect };
@@ -10,7 +10,16 @@ export { expect };
 export const seedData = (): Seed => JSON.parse(process.env.HUB_E2E_SEED ?? '{}');
 
 /** The server's address is known only after the global setup started it. */
-export const test = base.extend<{ seed: Seed; consoleErrors: undefined }>({
+export const test = base.extend<{ seed: Seed; consoleErrors: undefined }, { hubConsole: undefined }>({
+  /** The worker's host-console runtime (login links), closed when the worker ends. */
+  hubConsole: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+    async ({}, use) => {
+      await use(undefined);
+      await closeConsole();
+    },
+    { scope: 'worker', auto: true },
+  ],
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
   baseURL: async ({}, use) => use(process.env.HUB_E2E_BASE_URL),
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
@@ -33,7 +42,7 @@ export const test = base.extend<{ seed: Seed; consoleErrors: undefined }>({
 
 /** Opens a fresh login link in the page, as a person would; the server redirects to `/`. */
 export async function signIn(page: Page, imOpenId: string) {
-  await page.goto(loginLink(imOpenId));
+  await page.goto(await loginLink(imOpenId));
 }
 
 /** No serious or critical accessibility violation on what is on screen now. */

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { TestOpenIdProvider } from '../../../test/support/openid-provider';
-import { HUB_BIN, hub, hubEnv } from './hub';
+import { closeConsole, HUB_BIN, hub, hubEnv } from './hub';
 import { seed } from './seed';
 
 function freePort(): Promise<number> {
@@ -91,6 +91,7 @@ export default async function globalSetup() {
   try {
     await waitUntilReady(`${baseUrl}/api/me`, server, 120_000);
     process.env.HUB_E2E_SEED = JSON.stringify(await seed(hub));
+    await closeConsole();
     // Not through the synchronous `hub`: the provider answering its discovery runs in this process.
     const { id, label, clientId, secret } = E2E_PROVIDER;
     await promisify(execFile)(
