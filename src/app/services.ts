@@ -66,7 +66,7 @@ import { buildOperationTable } from './operations.js';
 import type { Services } from './service-set.js';
 import { InvitationService } from '../invitations/service.js';
 import { InvitationStore } from '../invitations/store.js';
-import { AutoJoinService } from '../invitations/auto-join.js';
+import { AutoJoinService } from '../auto-join/service.js';
 import { OutboundClient } from '../outbound/client.js';
 import { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';

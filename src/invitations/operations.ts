@@ -1,7 +1,7 @@
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
 import type { OperationId, Schema } from '../api/types.js';
 import { memberProjection } from '../members/projection.js';
-import { toInvitation } from './mapper.js';
+import { invitationAt, invitationProjection } from './projection.js';
 import type { AcceptedInvitation, InvitationCaller, InvitationService } from './service.js';
 import type { LinkedInvitationRecord } from './store.js';
 
@@ -29,9 +29,8 @@ export function invitationOperations({ invitations, clock, baseUrl }: Invitation
     listInvitations: {
       rule: 'orgAdmin',
       async handle({ access, query }) {
-        const now = clock.now().toISOString();
-        const page = await invitations.list(access.organization.id, query);
-        return { invitations: page.items.map((row) => toInvitation(row, now)), nextCursor: page.nextCursor };
+        const { items, nextCursor } = await invitations.list(access.organization.id, query);
+        return { invitations: items.map(invitationProjection.toApi), nextCursor };
       },
     },
 
@@ -40,21 +39,21 @@ export function invitationOperations({ invitations, clock, baseUrl }: Invitation
       status: 201,
       async handle(ctx) {
         const { invitation, token } = await invitations.create(callerOf(ctx), ctx.body);
-        return { ...toInvitation(invitation, clock.now().toISOString()), url: invitationUrl(baseUrl, token) };
+        return { ...invitationAt(invitation, clock.now().toISOString()), url: invitationUrl(baseUrl, token) };
       },
     },
 
     revokeInvitation: {
       rule: 'orgAdmin',
       handle: async (ctx) =>
-        toInvitation(await invitations.revoke(callerOf(ctx), ctx.params.invitationId), clock.now().toISOString()),
+        invitationAt(await invitations.revoke(callerOf(ctx), ctx.params.invitationId), clock.now().toISOString()),
     },
 
     getInvitation: {
       rule: 'session',
       async handle({ params }) {
         const found = await invitations.preview(params.token);
-        const invitation = toInvitation(found, clock.now().toISOString());
+        const invitation = invitationAt(found, clock.now().toISOString());
         return { ...previewOf(found, invitation), status: invitation.status };
       },
     },
@@ -72,7 +71,7 @@ export function invitationOperations({ invitations, clock, baseUrl }: Invitation
         const addressed = await invitations.listAddressedTo(session.user.id);
         return {
           invitations: addressed.map((found) => {
-            const invitation = toInvitation(found, now);
+            const invitation = invitationAt(found, now);
             return { id: invitation.id, ...previewOf(found, invitation) };
           }),
         };

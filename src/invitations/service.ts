@@ -17,8 +17,9 @@ import type { OrgRole } from '../orgs/store.js';
 import { decodeCursor, type Page, type PageRequest, pageOfRows } from '../shared/pagination.js';
 import type { TeamStore } from '../teams/store.js';
 import type { UserStore } from '../users/store.js';
-import { statusAt, toInvitation } from './mapper.js';
-import { hasVerifiedEmail, type InvitationRecord, type InvitationStore, type LinkedInvitationRecord } from './store.js';
+import { type InvitationAt, type InvitationRecord, invitationAt, invitationProjection } from './projection.js';
+import { statusAt } from './status.js';
+import { hasVerifiedEmail, type InvitationStore, type LinkedInvitationRecord } from './store.js';
 
 /** The most invitations an organization may have pending (unexpired) at once. */
 export const MAX_PENDING_INVITATIONS = 1_000;
@@ -126,20 +127,25 @@ export class InvitationService {
     return (await this.teams.findActiveBySlug(this.uow.executor, organizationId, slug))?.id;
   }
 
-  /** One page of the organization's invitations, newest first, read and cut by the database. */
+  /**
+   * One page of the organization's invitations in the projection's order, read and cut by the
+   * database, each as read now (whether a pending one shows as expired).
+   */
   async list(
     organizationId: string,
     request: PageRequest & { status?: Schema<'InvitationStatus'> | undefined },
-  ): Promise<Page<InvitationRecord>> {
+  ): Promise<Page<InvitationAt>> {
     const after = request.cursor === undefined ? undefined : decodeCursor(request.cursor, 2);
-    const rows = await this.invitations.listPage(this.uow.executor, organizationId, {
-      now: this.clock.now().toISOString(),
+    const now = this.clock.now().toISOString();
+    const found = await this.invitations.listPage(this.uow.executor, organizationId, {
+      now,
       status: request.status,
       after,
       ...(request.limit === undefined ? {} : { limit: request.limit + 1 }),
     });
+    const rows = found.map((row) => ({ ...row, now }));
     if (request.limit === undefined) return { items: rows, nextCursor: null };
-    return pageOfRows(rows, request.limit, (row) => [row.created_at, row.id]);
+    return pageOfRows(rows, request.limit, invitationProjection.keyOfRow);
   }
 
   /** Revokes a pending invitation; one already revoked is returned as it is. */
@@ -210,9 +216,9 @@ export class InvitationService {
       await recordChange(trx, {
         organizationId,
         target: { type: 'invitation', id: found.id, label: invitationLabel(found) },
-        before: toInvitation(found, now),
+        before: invitationAt(found, now),
         after: {
-          ...toInvitation(after, now),
+          ...invitationAt(after, now),
           member: memberProjection.toApi(member),
           joinedTeamIds: teamIds,
           skippedTeamIds,
@@ -271,8 +277,8 @@ export class InvitationService {
     return recordChange(trx, {
       organizationId: target.organization_id,
       target: { type: 'invitation', id: target.id, label: invitationLabel(target) },
-      before: before && toInvitation(before, now),
-      after: toInvitation(after, now),
+      before: before && invitationAt(before, now),
+      after: invitationAt(after, now),
     });
   }
 }

@@ -1,32 +1,10 @@
-import type { Schema } from '../api/types.js';
 import type { Executor } from '../db/unit-of-work.js';
 import type { CursorKey } from '../shared/pagination.js';
 import { shownName } from '../users/shown-profile.js';
 import type { OrgRole } from '../orgs/store.js';
 import { vouchesFor } from '../identity/vouching.js';
-
-/** The status as the API shows it, `expired` included. */
-type InvitationStatus = Schema<'InvitationStatus'>;
-
-/** What is decided about an invitation; `expired` is derived from `expires_at` when read. */
-export type StoredInvitationStatus = 'pending' | 'accepted' | 'revoked';
-
-/** An invitation row joined to the names of who made and who accepted it. */
-export interface InvitationRecord {
-  id: string;
-  organization_id: string;
-  role: OrgRole;
-  team_ids: string;
-  email: string | null;
-  status: StoredInvitationStatus;
-  created_by: string | null;
-  created_by_name: string | null;
-  created_at: string;
-  expires_at: string;
-  accepted_by: string | null;
-  accepted_by_name: string | null;
-  accepted_at: string | null;
-}
+import { type InvitationRecord, invitationProjection } from './projection.js';
+import { type InvitationStatus, type StoredInvitationStatus, whereStatusAt } from './status.js';
 
 /** An invitation found by its link, with the organization it invites to. */
 export interface LinkedInvitationRecord extends InvitationRecord {
@@ -78,10 +56,7 @@ export class InvitationStore {
     page: { now: string; status?: InvitationStatus | undefined; after?: CursorKey | undefined; limit?: number },
   ): Promise<InvitationRecord[]> {
     const query = invitations(db).where('i.organization_id', organizationId);
-    const { status, now } = page;
-    if (status === 'expired') query.where({ 'i.status': 'pending' }).where('i.expires_at', '<=', now);
-    else if (status === 'pending') query.where({ 'i.status': 'pending' }).where('i.expires_at', '>', now);
-    else if (status !== undefined) query.where({ 'i.status': status });
+    if (page.status !== undefined) whereStatusAt(query, page.status, page.now);
     if (page.after) {
       const [createdAt, id] = page.after as [string, string];
       query.where((q) =>
@@ -90,19 +65,14 @@ export class InvitationStore {
           .orWhere((q2) => q2.where('i.created_at', createdAt).where('i.id', '<', id)),
       );
     }
-    query.orderBy([
-      { column: 'i.created_at', order: 'desc' },
-      { column: 'i.id', order: 'desc' },
-    ]);
+    query.orderBy(LIST_ORDER);
     if (page.limit !== undefined) query.limit(page.limit);
     return query;
   }
 
   /** The organization's invitations pending and unexpired at `now` (an index range). */
   async countPending(db: Executor, organizationId: string, now: string): Promise<number> {
-    const row = await db('invitations')
-      .where({ organization_id: organizationId, status: 'pending' })
-      .where('expires_at', '>', now)
+    const row = await whereStatusAt(db('invitations as i').where('i.organization_id', organizationId), 'pending', now)
       .count<{ n: number | string }[]>({ n: '*' })
       .first();
     return Number(row?.n ?? 0);
@@ -136,10 +106,7 @@ export class InvitationStore {
       .where('i.status', 'pending')
       .where('i.expires_at', '>', now)
       .whereIn('i.email', verifiedEmails)
-      .orderBy([
-        { column: 'i.created_at', order: 'desc' },
-        { column: 'i.id', order: 'desc' },
-      ])
+      .orderBy(LIST_ORDER)
       .select<LinkedInvitationRecord[]>(...ORGANIZATION_COLUMNS);
   }
 
@@ -186,6 +153,9 @@ function invitations(db: Executor) {
       'i.accepted_at',
     );
 }
+
+/** The projection's order over the invitations table (aliased `i`, as the joined tables share its column names). */
+const LIST_ORDER = invitationProjection.sqlOrder.map(({ column, order }) => ({ column: `i.${column}`, order }));
 
 const ORGANIZATION_COLUMNS = ['o.slug as organization_slug', 'o.name as organization_name'];
 

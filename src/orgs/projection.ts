@@ -1,6 +1,7 @@
 import type { Schema } from '../api/types.js';
 import { projection } from '../shared/projection.js';
-import type { AutoJoinDisabled, MemberOrganizationRecord, OrgAccess, OrgSettingsRecord } from './store.js';
+import type { AutoJoinDisabled } from '../auto-join/rule.js';
+import type { MemberOrganizationRecord, OrgAccess, OrgSettingsRecord } from './store.js';
 
 /** An organization as the API shows it, and as the audit event of its creation records it. */
 export const organizationProjection = projection<MemberOrganizationRecord, Schema<'OrganizationSummary'>>()({

@@ -9,7 +9,7 @@ import type { UserStore } from '../users/store.js';
 import { organizationProjection, orgSettingsProjection } from './projection.js';
 import type { OrgAccessResolver } from './org-access-resolver.js';
 import type { Schema } from '../api/types.js';
-import { checkAutoJoinRule } from './auto-join-rule.js';
+import { checkAutoJoinRule } from '../auto-join/rule.js';
 import { requireVerifiedDomains, type VerifiedDomains } from '../domains/service.js';
 import type { OrganizationRecord, OrganizationStore, OrgSettingsRecord, OrgSettingsUpdate } from './store.js';
 

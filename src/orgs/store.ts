@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
 import { type MembershipProfile, membershipProfileColumns, shownName } from '../users/shown-profile.js';
+import type { AutoJoinDisabled, AutoJoinRecord } from '../auto-join/rule.js';
 
 export type OrgRole = 'OWNER' | 'ADMIN' | 'MEMBER';
 
@@ -25,20 +26,6 @@ export interface OrgAccess {
 }
 
 type AccessRow = MemberOrganizationRecord & { role: OrgRole; member_name: string };
-
-/** The automatic-membership rule as stored: the provider in its column, the rest as JSON. */
-export interface AutoJoinRecord {
-  providerId: string;
-  emailDomains: string[];
-  tenantKeys: string[];
-  role: 'MEMBER';
-}
-
-/** Why a kept automatic-membership rule does not apply: its email domains were not verified. */
-export interface AutoJoinDisabled {
-  code: 'domain_not_verified';
-  domains: string[];
-}
 
 /** An organization's settings row, its flag a boolean on both databases. */
 export interface OrgSettingsRecord {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SUMMARY_TEMPLATES, summarize } from '../../src/audit/summary.js';
 import { listOperations } from '../../src/http/openapi-document.js';
-import { AUTO_JOIN_ACTION } from '../../src/invitations/auto-join.js';
+import { AUTO_JOIN_ACTION } from '../../src/auto-join/service.js';
 import { BUDGET_THRESHOLD, WEBHOOK_DISABLED } from '../../src/webhooks/events.js';
 import { AUDIT_ACTIONS, OTHER_ACTIONS } from '../../web/src/features/audit/actions.js';
 

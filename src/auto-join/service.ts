@@ -6,28 +6,25 @@ import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError } from '../errors/api-error.js';
 import type { LinkedSignIn, SignInHook } from '../identity/sign-in.js';
 import type { Logger } from '../log/logger.js';
-import { emailDomainOf } from '../domains/domain-name.js';
 import type { ProviderSettings } from '../identity/provider-store.js';
 import { vouchesFor } from '../identity/vouching.js';
 import { memberProjection } from '../members/projection.js';
 import type { MemberStore } from '../members/store.js';
 import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
-import type { AutoJoinRecord, OrganizationStore } from '../orgs/store.js';
+import type { OrganizationStore } from '../orgs/store.js';
+import { type AutoJoinMatch, matchOf } from './rule.js';
 
 /** The actor of every automatic join: the service, applying a rule an org admin set. */
 export const SYSTEM_ACTOR: AuditActor = { type: 'system', id: null, displayName: 'automatic membership' };
 /** The audit action of an automatic join (not an operation of the API: no caller asked for it). */
 export const AUTO_JOIN_ACTION = 'autoJoin';
 
-/** Why the rule admitted the user, as its audit event records it. */
-type Match = { emailDomain: string } | { tenantKey: string };
-
 /**
  * Automatic membership: after a sign-in has linked its identity, each organization whose rule
- * applies, names that provider and lists the domain of the email the provider vouches for
- * (src/identity/vouching.ts) or the account's tenant gains the user as a MEMBER. Each
- * organization is joined in its own transaction with its own audit event, so one that is full
- * (`memberCount`) is skipped without undoing another; nothing here fails the sign-in. Someone
+ * applies and names that provider, and which admits the sign-in (`matchOf` in ./rule.ts), gains
+ * the user as a MEMBER. Each organization is joined in its own transaction with its own audit
+ * event, so one that is full (`memberCount`) is skipped without undoing another; nothing here
+ * fails the sign-in. Someone
  * already a member, or whose membership was revoked, is left as they are: an admin's revocation
  * is not undone by a rule (they need a new invitation).
  */
@@ -54,14 +51,14 @@ export class AutoJoinService implements SignInHook {
     const vouched = provider !== undefined && vouchesFor(provider, email, emailVerified);
     let joined = 0;
     for (const { organizationId, rule } of rules) {
-      const match = matchOf(rule, signIn, vouched);
+      const match = matchOf(rule, signIn.profile, vouched);
       if (match && (await this.join(organizationId, signIn, match))) joined += 1;
     }
     if (joined) await this.orgAccess.invalidate();
   }
 
   /** Joins one organization; false when the user is or was a member, or it is full. */
-  private async join(organizationId: string, signIn: LinkedSignIn, match: Match): Promise<boolean> {
+  private async join(organizationId: string, signIn: LinkedSignIn, match: AutoJoinMatch): Promise<boolean> {
     const at = this.clock.now();
     const scope = { actor: SYSTEM_ACTOR, at, action: AUTO_JOIN_ACTION, requestId: signIn.requestId };
     try {
@@ -92,12 +89,4 @@ export class AutoJoinService implements SignInHook {
       return false;
     }
   }
-}
-
-/** What in the sign-in the rule admits, if anything; an email counts only when the provider vouches for it. */
-function matchOf(rule: AutoJoinRecord, { profile }: LinkedSignIn, vouched: boolean): Match | undefined {
-  const domain = vouched && profile.email ? emailDomainOf(profile.email) : undefined;
-  if (domain && rule.emailDomains.includes(domain)) return { emailDomain: domain };
-  if (profile.tenant && rule.tenantKeys.includes(profile.tenant)) return { tenantKey: profile.tenant };
-  return undefined;
 }
