@@ -5,7 +5,7 @@ import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, notFound } from '../errors/api-error.js';
 import type { FolderStore } from '../folders/store.js';
 import type { Schema } from '../api/types.js';
-import { toUsageBreakdown, toUsageReport } from './mapper.js';
+import { toUsageBreakdown, toUsageReport } from './projection.js';
 import { IngestError, ProjectCheck, SessionTally, type TalliedSession } from './ingest-tally.js';
 import { parseRunLine, type RunLine, type UsageFact } from './run-line.js';
 import type { IngestStore } from './ingest-store.js';
