@@ -130,7 +130,7 @@ export function AutoJoinForm() {
               description={
                 <>
                   The organization's verified domains; add and verify one under{' '}
-                  <Anchor href={`#${DOMAINS_SECTION_ID}`} inherit>
+                  <Anchor href={`#${DOMAINS_SECTION_ID}`} inherit underline="always">
                     Domains
                   </Anchor>
                   .

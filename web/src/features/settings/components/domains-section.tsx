@@ -167,7 +167,7 @@ export function DomainsSection() {
   const settings = useSettings(org.slug);
   const ruleDomains = settings.data?.autoJoin?.emailDomains ?? [];
   return (
-    <Paper withBorder p="md" mt="md" aria-labelledby="domains-title" id={DOMAINS_SECTION_ID}>
+    <Paper withBorder p="md" mt="md" component="section" aria-labelledby="domains-title" id={DOMAINS_SECTION_ID}>
       <Stack>
         <Title order={2} size="h4" id="domains-title">
           Domains
