@@ -16,6 +16,8 @@ test.beforeAll(async () => {
   } catch (error) {
     if (!String(error).includes('is taken')) throw error;
   }
+  // Invitations bound to an email need the address's domain verified for the organization.
+  hub(['domain', 'verify', ORG, 'example.com']);
   const owner = await apiAs('oscar');
   const { teams } = await owner.call<{ teams: Array<{ id: string; slug: string }> }>('GET', `/api/org/${ORG}/teams`);
   teamId =

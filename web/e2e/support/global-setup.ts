@@ -47,6 +47,9 @@ export const E2E_PROVIDER = { id: 'company', label: 'Company SSO', clientId: 'hu
 export default async function globalSetup() {
   const dataDir = mkdtempSync(join(tmpdir(), 'hub-e2e-'));
   const port = await freePort();
+  // Domain verification asks a loopback port nobody listens on: the lookup is refused at once, so
+  // a spec sees the server's words for a missing record without any query leaving the machine.
+  const closedDnsPort = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const idp = await TestOpenIdProvider.start({
     clientId: E2E_PROVIDER.clientId,
@@ -72,6 +75,7 @@ export default async function globalSetup() {
       HUB_CEILING_REQUEST_RATE: '100000',
       // The suite's OpenID Provider listens on loopback over plain http.
       HUB_OUTBOUND_ALLOW_PRIVATE: '1',
+      HUB_DNS_SERVERS: `127.0.0.1:${closedDnsPort}`,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -103,6 +107,9 @@ export default async function globalSetup() {
         clientId,
         // Its accounts are the seeded members' imOpenIds: it speaks for that namespace here.
         '--links-im-open-id',
+        // Every account it holds is at example.com; it vouches for those addresses (invitations).
+        '--email-domains',
+        'example.com',
       ]),
       { env: { ...hubEnv(), HUB_OUTBOUND_ALLOW_PRIVATE: '1', HUB_IDP_CLIENT_SECRET: secret } },
     );

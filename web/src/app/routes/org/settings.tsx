@@ -4,6 +4,8 @@ import { getMeQueryOptions } from '../../../lib/queries/get-me';
 import { getSettingsQueryOptions } from '../../../lib/queries/get-settings';
 import { getOrganizationQueryOptions } from '../../../features/settings/api/get-organization';
 import { OrganizationCard } from '../../../features/settings/components/organization-card';
+import { getDomainsQueryOptions } from '../../../features/settings/api/domains';
+import { DomainsSection } from '../../../features/settings/components/domains-section';
 import { AutoJoinForm } from '../../../features/settings/components/auto-join-form';
 import { SettingsForm } from '../../../features/settings/components/settings-form';
 import { requireOrgAdmin } from '../../../lib/authorization';
@@ -15,6 +17,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
   await Promise.all([
     queryClient.prefetchQuery(getSettingsQueryOptions(orgSlug)),
     queryClient.prefetchQuery(getOrganizationQueryOptions(orgSlug)),
+    queryClient.prefetchQuery(getDomainsQueryOptions(orgSlug)),
   ]);
   return null;
 }
@@ -25,6 +28,7 @@ export function Component() {
       <PageHeader title="Settings" />
       <OrganizationCard />
       <SettingsForm />
+      <DomainsSection />
       <AutoJoinForm />
     </>
   );

@@ -8,12 +8,27 @@ import { AutoJoinForm } from './auto-join-form';
 
 type Settings = Schemas['OrgSettings'];
 
+const domain = (name: string, status: 'pending' | 'verified'): Schemas['Domain'] => ({
+  id: `d-${name}`,
+  domain: name,
+  status,
+  verification: { type: 'dns-txt', name: `_hub-verification.${name}`, value: 'hub-verification=t' },
+  verifiedAt: status === 'verified' ? '2026-12-01T10:00:00.000Z' : null,
+  createdAt: '2026-12-01T09:00:00.000Z',
+});
+
 function settingsServer(initial: Settings, refuse?: { code: string; message: string }) {
   let settings = initial;
   const sent: unknown[] = [];
   server.use(
     http.get('/auth/providers', () =>
       HttpResponse.json({ providers: [{ id: 'corp', label: 'Corp SSO', kind: 'oidc' }] }),
+    ),
+    http.get(`/api/org/${ORG_SLUG}/domains`, () =>
+      HttpResponse.json({
+        domains: [domain('example.com', 'verified'), domain('pending.example', 'pending')],
+        nextCursor: null,
+      }),
     ),
     http.get(`/api/org/${ORG_SLUG}/settings`, () => HttpResponse.json(settings)),
     http.patch(`/api/org/${ORG_SLUG}/settings`, async ({ request }) => {
@@ -31,7 +46,7 @@ function settingsServer(initial: Settings, refuse?: { code: string; message: str
 }
 
 describe('AutoJoinForm', () => {
-  it('is off by default; turned on with a provider, domains and tenant keys, it is saved', async () => {
+  it('is off by default; turned on with a provider, a verified domain and tenant keys, it is saved', async () => {
     const { sent } = settingsServer({ membersCanCreateProjects: false, autoJoin: null });
     const { user } = renderInOrg(<AutoJoinForm />, { role: 'ADMIN' });
     const toggle = await screen.findByRole('switch', { name: /Let people join as MEMBER/ });
@@ -40,7 +55,11 @@ describe('AutoJoinForm', () => {
     await user.click(toggle);
     await user.click(screen.getByRole('combobox', { name: 'Identity provider' }));
     await user.click(await screen.findByRole('option', { name: 'Corp SSO' }));
-    await user.type(screen.getByRole('combobox', { name: 'Email domains' }), 'example.com{enter}');
+    await user.click(screen.getByRole('combobox', { name: 'Email domains' }));
+    // Only verified domains are offered; a pending one is not.
+    await user.click(await screen.findByRole('option', { name: 'example.com' }));
+    expect(screen.queryByRole('option', { name: /pending\.example/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Domains' })).toHaveAttribute('href', '#domains');
     await user.type(screen.getByRole('combobox', { name: 'Tenant keys' }), 't-1{enter}');
     await user.click(screen.getByRole('button', { name: 'Save automatic membership' }));
     expect(await screen.findByText('Automatic membership saved')).toBeInTheDocument();
@@ -49,25 +68,26 @@ describe('AutoJoinForm', () => {
     ]);
   });
 
-  it('shows the saved rule, and the server’s message when a change is refused', async () => {
-    const message = '/body/autoJoin/emailDomains/1 "*.example.com" is not a bare domain such as example.com.';
+  it('shows a switched-off rule with its reason, and the server’s message when a change is refused', async () => {
+    const message = 'old.example is not a verified domain of this organization.';
+    const reason = 'Switched off: old.example is not verified for this organization.';
     settingsServer(
       {
         membersCanCreateProjects: false,
         autoJoin: {
           providerId: 'corp',
-          emailDomains: ['example.com'],
+          emailDomains: ['old.example'],
           tenantKeys: [],
           role: 'MEMBER',
-          disabledReason: null,
+          disabledReason: { code: 'domain_not_verified', message: reason, domains: ['old.example'] },
         },
       },
-      { code: 'validation_failed', message },
+      { code: 'domain_not_verified', message },
     );
     const { user } = renderInOrg(<AutoJoinForm />, { role: 'ADMIN' });
-    expect(await screen.findByText('example.com')).toBeInTheDocument();
+    expect(await screen.findByRole('status')).toHaveTextContent(reason);
     expect(screen.getByRole('switch', { name: /Let people join as MEMBER/ })).toBeChecked();
-    await user.type(screen.getByRole('combobox', { name: 'Email domains' }), '*.example.com{enter}');
+    await user.type(screen.getByRole('combobox', { name: 'Tenant keys' }), 't-2{enter}');
     await user.click(screen.getByRole('button', { name: 'Save automatic membership' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(message);
   });

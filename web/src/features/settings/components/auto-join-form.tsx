@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Paper, Stack, Switch, TagsInput, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, MultiSelect, Paper, Stack, Switch, TagsInput, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { QueryError } from '../../../components/query-error';
 import { errorMessage, type Schemas } from '../../../lib/api-client';
@@ -6,8 +6,10 @@ import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { useSignInProviders } from '../../../lib/queries/get-sign-in-providers';
 import { useSettings } from '../../../lib/queries/get-settings';
-import { useUpdateSettings } from '../api/update-settings';
 import { SelectField } from '../../../components/select-field';
+import { useDomains } from '../api/domains';
+import { useUpdateSettings } from '../api/update-settings';
+import { DOMAINS_SECTION_ID } from './domains-section';
 
 type AutoJoin = Schemas['AutoJoin'];
 interface Draft {
@@ -33,6 +35,7 @@ export function AutoJoinForm() {
   const { org } = useOrg();
   const settings = useSettings(org.slug);
   const providers = useSignInProviders();
+  const domains = useDomains(org.slug);
   const update = useUpdateSettings();
   const [draft, setDraft] = useState<Draft>(draftOf(null));
   const [noProvider, setNoProvider] = useState(false);
@@ -48,6 +51,12 @@ export function AutoJoinForm() {
   if (draft.providerId && !providerOptions.some((p) => p.value === draft.providerId)) {
     providerOptions.push({ value: draft.providerId, label: `${draft.providerId} (not offered at sign-in)` });
   }
+  const verified = (domains.data?.domains ?? []).filter((d) => d.status === 'verified').map((d) => d.domain);
+  // A rule may name a domain that is not verified (set before domains were verified): keep it visible.
+  const domainOptions = [
+    ...verified,
+    ...draft.emailDomains.filter((d) => !verified.includes(d)).map((d) => ({ value: d, label: `${d} (not verified)` })),
+  ];
   const body = draft.on
     ? {
         autoJoin: {
@@ -116,12 +125,34 @@ export function AutoJoinForm() {
                 The providers did not load: {errorMessage(providers.error)}
               </Text>
             )}
-            <TagsInput
+            <MultiSelect
               label="Email domains"
-              description="Verified domains of the organization only, such as example.com. Press Enter after each."
+              description={
+                <>
+                  The organization's verified domains; add and verify one under{' '}
+                  <Anchor href={`#${DOMAINS_SECTION_ID}`} inherit underline="always">
+                    Domains
+                  </Anchor>
+                  .
+                </>
+              }
+              placeholder={domains.isPending ? 'Loading domains…' : undefined}
+              data={domainOptions}
               value={draft.emailDomains}
               onChange={(emailDomains) => set({ emailDomains })}
+              nothingFoundMessage="No verified domain"
+              searchable
             />
+            {domains.isSuccess && verified.length === 0 && (
+              <Text size="sm" c="dimmed">
+                No domain is verified yet, so people can join by tenant key only. Add and verify one under Domains.
+              </Text>
+            )}
+            {domains.isError && (
+              <Text size="sm" c="red">
+                The domains did not load: {errorMessage(domains.error)}
+              </Text>
+            )}
             <TagsInput
               label="Tenant keys"
               description="The provider's tenant ids (Lark tenant_key). Press Enter after each."
