@@ -4,6 +4,7 @@ import { listOperations } from '../../src/http/openapi-document.js';
 import { fillPath, type OrgCallArgs, type OrgOperationId } from '../support/api-client.js';
 import { expectError, expectOk, okBody } from '../support/assertions.js';
 import { everyRow } from '../support/every-row.js';
+import { TestDnsServer } from '../support/dns-server.js';
 import { type OrgActor, type OrgFixture, seedOrg } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
 
@@ -15,6 +16,7 @@ import { TestHub } from '../support/test-hub.js';
  */
 
 let hub: TestHub;
+let dns: TestDnsServer;
 let org: OrgFixture;
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${++counter}`;
@@ -88,6 +90,12 @@ const budgetBody = () => ({
   period: 'month',
 });
 const budget = async () => (await okBody(org.call('owner', 'createBudget', { body: budgetBody() as never }), 201)).id;
+/** A pending domain of the organization, its TXT record published when `published`. */
+const domain = async (published = false) => {
+  const added = await create('addDomain', { body: { domain: `${unique('audit')}.example` } });
+  if (published) dns.publish(added.verification.name, added.verification.value);
+  return added.id;
+};
 const token = async () => (await create('createApiToken', { body: { name: unique('tok'), scopes: ['org:read'] } })).id;
 
 /** For each mutating operation, a call that succeeds and changes something. */
@@ -172,6 +180,9 @@ const SCENARIOS: Record<string, () => Promise<Call>> = {
   createBudget: async () => ({ body: budgetBody() }),
   updateBudget: async () => ({ params: { budgetId: await budget() }, body: { amount: 20 } }),
   deleteBudget: async () => ({ params: { budgetId: await budget() } }),
+  addDomain: async () => ({ body: { domain: `${unique('added')}.example` } }),
+  verifyDomain: async () => ({ params: { domainId: await domain(true) } }),
+  deleteDomain: async () => ({ params: { domainId: await domain() } }),
   redeliverWebhookDelivery: async () => {
     const webhookId = await webhook();
     const ping = await okBody(org.call('owner', 'testWebhook', { path: { webhookId } }), 201);
@@ -190,10 +201,16 @@ async function perform(operationId: string, call: Call, actor: OrgActor) {
 
 beforeAll(async () => {
   // Each scenario sends several requests: more than the default 600 a minute in all.
-  hub = await TestHub.start({ config: { ceilings: loadConfig({ HUB_CEILING_REQUEST_RATE: '1000000' }).ceilings } });
+  dns = await TestDnsServer.start();
+  hub = await TestHub.start({
+    config: { ceilings: loadConfig({ HUB_CEILING_REQUEST_RATE: '1000000' }).ceilings, dnsServers: [dns.address] },
+  });
   org = await seedOrg(hub, 'audited');
 });
-afterAll(() => hub.stop());
+afterAll(async () => {
+  await hub.stop();
+  await dns.stop();
+});
 
 describe('every mutating operation of openapi.yaml', () => {
   it('has a scenario here', () => {

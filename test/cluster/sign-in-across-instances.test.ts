@@ -54,6 +54,8 @@ beforeAll(async () => {
       idp.issuer,
       '--client-id',
       'hub',
+      // Its subjects are the members' imOpenIds: it holds the linking authority.
+      '--links-im-open-id',
     ],
     cliEnv(database.dataDir, database.databaseUrl, { ...common, HUB_IDP_CLIENT_SECRET: SECRET }),
   );
