@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { parseCommandArgs, requiredFlag } from './args.js';
+import { parseCommandArgs } from './args.js';
 import { ConfigError } from '../config/config-error.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
@@ -9,7 +8,7 @@ import { openRuntime, type Runtime } from './runtime.js';
 import { StartupError } from './startup-error.js';
 import { projectCommand } from '../projects/command.js';
 import { platformConnectionCommand } from '../connections/platform-command.js';
-import { IngestError } from '../usage/ingest-tally.js';
+import { usageCommand } from '../usage/command.js';
 import { skillCommand } from '../skills/command.js';
 import { capacityCommand } from '../capacity/command.js';
 import { migrateCommand } from '../db/command.js';
@@ -22,7 +21,6 @@ import { budgetCommand } from '../budgets/command.js';
 import { inviteCommand } from '../invitations/command.js';
 import { CONSOLE_ACTOR, type AuditScope, withAuditScope } from '../audit/scope.js';
 import { UsageError } from './usage-error.js';
-import { organizationNamed } from './command.js';
 import { environmentFault } from '../errors/environment-fault.js';
 import { identityProviderCommand } from '../identity/command.js';
 import { domainCommand } from '../domains/command.js';
@@ -109,34 +107,7 @@ const commands: Record<string, Command> = {
 
   project: (args) => projectCommand(args, withRuntime, { stdout: process.stdout }),
 
-  usage: async (args) => {
-    const [sub, ...rest] = args;
-    if (sub === 'rebuild-rollups') return rebuildUsageRollups(rest);
-    if (sub !== 'ingest')
-      throw new UsageError(
-        `unknown subcommand "usage ${sub ?? ''}"; expected "usage ingest" or "usage rebuild-rollups"`,
-      );
-    const { values, positionals } = parseCommandArgs(rest, { org: { type: 'string' } }, 1);
-    const orgSlug = requiredFlag(values.org, '--org');
-    const file = positionals[0]!;
-    if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new UsageError(`no file "${file}"`);
-    await withRuntime(async (runtime) => {
-      const org = await organizationNamed(runtime, orgSlug);
-      try {
-        const started = Date.now();
-        const result = await runtime.usage.ingest(org.id, file, ({ phase, lines }) => {
-          process.stderr.write(`${phase} ${lines} runs…\n`);
-        });
-        const seconds = (Date.now() - started) / 1000;
-        process.stdout.write(
-          `ingested ${result.runs} runs in ${result.sessions} sessions into ${orgSlug} (${seconds.toFixed(1)} s)\n`,
-        );
-      } catch (err) {
-        if (err instanceof IngestError) throw new UsageError(`${file}: ${err.message}`);
-        throw err;
-      }
-    });
-  },
+  usage: (args) => usageCommand(args, withRuntime, { stdout: process.stdout, stderr: process.stderr }),
 
   'login-link': (args) => loginLinkCommand(args, withRuntime, { stdout: process.stdout }),
 
@@ -171,17 +142,6 @@ const commands: Record<string, Command> = {
 
   capacity: (args) => capacityCommand(args, withRuntime, { stdout: process.stdout }),
 };
-
-/** `hub usage rebuild-rollups <org>`: every level of the organization's rollups recomputed from its raw runs. */
-async function rebuildUsageRollups(args: string[]): Promise<void> {
-  const { positionals } = parseCommandArgs(args, {}, 1);
-  const orgSlug = positionals[0]!;
-  await withRuntime(async (runtime) => {
-    const org = await organizationNamed(runtime, orgSlug);
-    await runtime.usage.rebuildRollups(org.id);
-    process.stdout.write(`rebuilt the usage rollups of ${orgSlug}\n`);
-  });
-}
 
 /** Commands that take a subcommand: their audit action names both (`hub.org.create`). */
 const WITH_SUBCOMMAND = new Set([
