@@ -28,7 +28,7 @@ test('a MEMBER sees only My projects, and is brought back there from a project w
   await signIn(page, 'mia');
   await expect(page).toHaveURL(/\/o\/acme\/my-projects$/);
   const nav = page.getByRole('navigation', { name: 'Main' });
-  await expect(nav.getByRole('link')).toHaveText(['My projects', 'API tokens']);
+  await expect(nav.getByRole('link')).toHaveText(['My projects', 'API tokens', 'Your profile']);
   await expect(page.getByRole('link', { name: 'Billing' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Secret' })).toHaveCount(0);
 
