@@ -61,7 +61,7 @@ export class IngestStore {
   /**
    * Runs a bulk write with room for it in SQLite's page cache: an ingest inserts into the runs
    * table and five indexes, two of them (session, project) in no useful order, and with the
-   * default 2 MB cache most inserts spill a page to the WAL and read it back. The cache is per
+   * default page cache size most inserts spill a page to the WAL and read it back. The cache is per
    * connection and only grows as pages are used; it is set back afterwards. PostgreSQL sizes its
    * shared buffers itself.
    */
