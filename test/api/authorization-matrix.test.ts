@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, okBody } from '../support/assertions.js';
 import type { OrgCallArgs, OrgOperationId } from '../support/api-client.js';
 import { TestHub } from '../support/test-hub.js';
+import { installWriteCounter, type WriteCounter } from '../support/write-counter.js';
 import { fullScans, recordedInto } from '../support/full-scans.js';
 import type { CapturedQuery } from '../../bench/lib/query-plan.js';
 import type { Scope } from '../../src/api-tokens/scopes.js';
@@ -113,51 +114,8 @@ async function freshDelivery(): Promise<string> {
 }
 const freshFolder = async () => (await okBody(call('owner', 'createFolder', { body: { name: unique('Folder') } }))).id;
 
-/** Snapshot of every table the area writes, the audit log included; a denied call must not change it. */
-async function snapshot(): Promise<string> {
-  const tables = [
-    'users',
-    'memberships',
-    'invitations',
-    'organization_settings',
-    'teams',
-    'team_members',
-    'folders',
-    'projects',
-    'project_bindings',
-    'project_grants',
-    'library_folders',
-    'agent_roles',
-    'agent_skills',
-    'agent_sessions',
-    'provider_connections',
-    'capability_connections',
-    'organization_capacity_limits',
-    'audit_events',
-    'webhooks',
-    'webhook_deliveries',
-    'budgets',
-    'organization_domains',
-    'user_identities',
-  ];
-  const orderOf: Record<string, string[]> = {
-    organization_settings: ['organization_id'],
-    organization_capacity_limits: ['organization_id', 'dimension'],
-  };
-  const parts: unknown[] = [];
-  for (const table of tables)
-    parts.push(
-      await hub.services
-        .db(table)
-        .select()
-        .orderBy(orderOf[table] ?? ['id']),
-    );
-  for (const table of ['provider_connection_versions', 'capability_connection_versions']) {
-    parts.push(await hub.services.db(table).select().orderBy(['connection_id', 'version']));
-  }
-  parts.push(await hub.services.db('webhook_secrets').select().orderBy(['webhook_id', 'version']));
-  return JSON.stringify(parts);
-}
+/** Rows written to any table since the counter was installed; a denied call must not add one. */
+let writes: WriteCounter;
 
 const freshLibraryFolder = async () =>
   (await okBody(call('owner', 'createAgentLibraryFolder', { body: { name: unique('Lib') } }), 201)).id;
@@ -585,6 +543,13 @@ const rows: Row[] = [
 
 beforeAll(async () => {
   hub = await TestHub.start();
+  // Whoever calls and whatever the answer, a request counts against its organization's rate
+  // window and may refresh its caller's session or token last-use time.
+  writes = await installWriteCounter(hub.services.db, {
+    request_rate_windows: '*',
+    login_sessions: ['last_seen_at'],
+    api_tokens: ['last_used_at'],
+  });
   const acme = await hub.createOrg('acme', IM.owner);
   await hub.addMembership(acme.id, IM.admin, 'ADMIN');
   for (const actor of MEMBERS) await hub.addMembership(acme.id, IM[actor as keyof typeof IM], 'MEMBER');
@@ -622,11 +587,11 @@ describe('authorization matrix', () => {
           hub.clock.advance(60_000);
           await okBody(call('owner', 'updateOrgSettings', { body: { membersCanCreateProjects: true } }));
           const { path, body } = await row.prepare();
-          const before = status >= 400 ? await snapshot() : undefined;
+          const before = status >= 400 ? await writes.counts() : undefined;
           const res = await recordedInto(hub, sent, () => as(actor, row.method, path, body));
           expect(res.status, res.text).toBe(status);
           if (code) expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
-          if (before !== undefined) expect(await snapshot()).toBe(before);
+          if (before !== undefined) expect(await writes.writtenSince(before)).toEqual([]);
         });
       }
     });
@@ -710,11 +675,11 @@ describe('authorization matrix: API tokens', () => {
           await okBody(call('owner', 'updateOrgSettings', { body: { membersCanCreateProjects: true } }));
           const token = await tokenFor();
           const { path, body } = await row.prepare();
-          const before = status >= 400 ? await snapshot() : undefined;
+          const before = status >= 400 ? await writes.counts() : undefined;
           const res = await bearerAs(token, row.method, path, body);
           expect(res.status, res.text).toBe(status);
           if (code) expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
-          if (before !== undefined) expect(await snapshot()).toBe(before);
+          if (before !== undefined) expect(await writes.writtenSince(before)).toEqual([]);
         });
       }
     });
@@ -972,11 +937,11 @@ describe('ids from another organization', () => {
 
   for (const [name, method, path, body, code] of cases) {
     it(`${name} → 404 ${code}, nothing changed`, async () => {
-      const before = await snapshot();
+      const before = await writes.counts();
       const res = await as('owner', method, path(), body());
       expect(res.status, res.text).toBe(404);
       expect(errorBody(res).error.code).toBe(code);
-      expect(await snapshot()).toBe(before);
+      expect(await writes.writtenSince(before)).toEqual([]);
     });
   }
 
@@ -1007,12 +972,12 @@ describe('authorization matrix: the caller’s own identities', () => {
     for (const actor of ['anonymous' as const, ...signedIn]) {
       const [status, code] = outcomeOf(actor);
       it(`${method} ${path} as ${actor} → ${status}${code ? ` ${code}` : ''}`, async () => {
-        const before = await snapshot();
+        const before = await writes.counts();
         const res = await hub.request(method, path, { cookie: cookies[actor] });
         expect(res.status, res.text).toBe(status);
         if (code) expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
         else expect(res.body).toEqual({ identities: [] });
-        expect(await snapshot()).toBe(before);
+        expect(await writes.writtenSince(before)).toEqual([]);
       });
     }
     it(`${method} ${path} with an owner's API token → 401 unauthenticated`, async () => {

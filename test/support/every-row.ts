@@ -1,3 +1,4 @@
+import { isPostgres, type Db } from '../../src/db/connect.js';
 import type { TestHub } from './test-hub.js';
 
 /**
@@ -21,8 +22,12 @@ export async function everyRow(hub: TestHub): Promise<string> {
 
 /** The names of every table of the hub's database, on either engine. */
 export function tableNames(hub: TestHub): Promise<string[]> {
-  const db = hub.services.db;
-  return hub.database.engine === 'sqlite'
-    ? db('sqlite_master').where({ type: 'table' }).pluck('name')
-    : db('information_schema.tables').where({ table_schema: 'public' }).pluck('table_name');
+  return tablesOf(hub.services.db);
+}
+
+/** The names of every table of a database, on either engine (SQLite's own `sqlite_…` included). */
+export function tablesOf(db: Db): Promise<string[]> {
+  return isPostgres(db)
+    ? db('information_schema.tables').where({ table_schema: 'public' }).pluck('table_name')
+    : db('sqlite_master').where({ type: 'table' }).pluck('name');
 }
