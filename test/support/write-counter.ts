@@ -49,7 +49,8 @@ export async function installWriteCounter(db: Knex, bookkeeping: Bookkeeping): P
         postgres
           ? `create trigger ?? after ${event} on ?? for each row execute function test_count_write()`
           : // A trigger's body takes no bound values: the name is a literal (table names hold no quote).
-            `create trigger ?? after ${event} on ?? begin update ${COUNTS} set n = n + 1 where table_name = '${table}'; end`,
+            `create trigger ?? after ${event} on ?? ` +
+              `begin update ${COUNTS} set n = n + 1 where table_name = '${table}'; end`,
         [name, table],
       );
     }
