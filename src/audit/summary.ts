@@ -57,6 +57,7 @@ const KIND: Record<string, string> = {
   domain: 'a domain',
   organization: 'an organization',
   organization_settings: 'the organization settings',
+  ownership_transfer: 'an ownership transfer',
   usage: 'usage',
 };
 
@@ -97,6 +98,17 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
   acceptInvitation: (f) => `${f.who} accepted ${f.what} and joined as ${field(f.after, 'role')}`,
   logout: (f) => `${f.who} signed out`,
   updateOrgSettings: did('changed'),
+  renameOrganization: (f) =>
+    f.before.slug !== f.after.slug
+      ? `${f.who} renamed the organization ${field(f.before, 'name')} (${field(f.before, 'slug')}) to ${field(f.after, 'name')} (${field(f.after, 'slug')})`
+      : `${f.who} renamed the organization ${field(f.before, 'name')} to ${field(f.after, 'name')}`,
+  deleteOrganization: (f) =>
+    `${f.who} deleted the organization ${f.what}; it is purged at ${field(f.after, 'purgeAt')}`,
+  restoreOrganization: did('restored the organization'),
+  createOwnershipTransfer: (f) => `${f.who} offered the ownership of the organization to ${f.what}`,
+  acceptOwnershipTransfer: (f) => `${f.who} accepted the ownership of the organization`,
+  cancelOwnershipTransfer: (f) => `${f.who} cancelled the ownership transfer to ${f.what}`,
+  leaveOrganization: (f) => `${f.who} left the organization`,
   addMember: (f) => `${f.who} added ${f.what} as ${field(f.after, 'role')}`,
   updateMemberRole: (f) =>
     `${f.who} changed ${possessive(f.what)} role from ${field(f.before, 'role')} to ${field(f.after, 'role')}`,

@@ -326,7 +326,7 @@ async function populate(org: OrgFixture): Promise<void> {
   await okBody(
     call('owner', 'installAgentSkill', {
       path: { name: 'own-skill' },
-      body: { version: '1', files: [{ path: 'SKILL.md', content: "---\nname: own-skill\n---\n" }] },
+      body: { version: '1', files: [{ path: 'SKILL.md', content: '---\nname: own-skill\n---\n' }] },
     }),
   );
   await okBody(call('owner', 'putAgentRoleSkills', { path: { roleId: 'coder' }, body: { skillNames: ['own-skill'] } }));
