@@ -29,7 +29,7 @@ export function LifecycleSection() {
   const { org } = useOrg();
   const owner = canHandleOwners(org.role);
   return (
-    <Paper withBorder p="md" mb="md" aria-labelledby="lifecycle-title">
+    <Paper withBorder p="md" mb="md" component="section" aria-labelledby="lifecycle-title">
       <Stack>
         <Title order={2} size="h4" id="lifecycle-title">
           Name, ownership and deletion

@@ -9,7 +9,7 @@ import { useLeaveOrganization } from '../api';
 export function YourOrganizations({ me }: { me: Me }) {
   const leave = useLeaveOrganization();
   return (
-    <Paper withBorder p="md" aria-labelledby="your-organizations-title">
+    <Paper withBorder p="md" component="section" aria-labelledby="your-organizations-title">
       <Stack gap="sm">
         <Title order={2} size="h4" id="your-organizations-title">
           Your organizations
