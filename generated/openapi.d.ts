@@ -403,6 +403,181 @@ export interface paths {
         get: operations["getOrganization"];
         put?: never;
         post?: never;
+        /**
+         * Delete the organization (30 days to restore it)
+         * @description Starts the organization's deletion: `status` becomes `DELETING` and
+         *     `purgeAt` 30 days from now. Until then the organization can be read
+         *     and restored (`restoreOrganization`), and every other write to it is
+         *     refused with 409 `organization_deleting`; at `purgeAt` the host
+         *     removes every row and file of it for good (audited in the host's log,
+         *     as the organization's own log goes with it).
+         *
+         *     Who may call: an OWNER of the organization, signed in (no API token).
+         */
+        delete: operations["deleteOrganization"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename the organization
+         * @description Changes the organization's `name` and/or `slug` and returns the
+         *     organization. The slug the organization gave up keeps leading to it for
+         *     30 days: a request to any `/api/org/{oldSlug}/…` path by a member
+         *     answers 308 with `Location` naming the same path under the new slug,
+         *     and no other organization may take the old slug meanwhile (409
+         *     `slug_taken`). A rename that changes nothing records no audit event.
+         *
+         *     Who may call: an OWNER of the organization.
+         */
+        patch: operations["renameOrganization"];
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an organization being deleted
+         * @description Stops the deletion before `purgeAt`: `status` is `ACTIVE` again and
+         *     `purgeAt` null, and writes are accepted again. The one write accepted
+         *     while the organization is being deleted.
+         *
+         *     Who may call: an OWNER of the organization, signed in (no API token).
+         */
+        post: operations["restoreOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/ownership-transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the ownership transfers
+         * @description Returns the organization's ownership transfers, newest first (at most
+         *     50): the pending one, if any, which its recipient accepts, and the
+         *     ones decided before it.
+         *
+         *     Who may call: any active member of the organization.
+         */
+        get: operations["listOwnershipTransfers"];
+        put?: never;
+        /**
+         * Offer the OWNER role to a member
+         * @description Offers the caller's ownership to the active member `toUserId`. Nothing
+         *     changes until that member accepts (`acceptOwnershipTransfer`): then
+         *     they become an OWNER and the OWNER who offered becomes an ADMIN. One
+         *     transfer may be pending at a time (409 `transfer_pending`); a member
+         *     who is an OWNER already needs none (409 `already_owner`).
+         *
+         *     Who may call: an OWNER of the organization, signed in (no API token).
+         */
+        post: operations["createOwnershipTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/ownership-transfers/{transferId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description An ownership transfer's id (opaque). */
+                transferId: components["parameters"]["TransferId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the OWNER role offered to you
+         * @description The transfer's recipient accepts it: they become an OWNER, and the
+         *     OWNER who offered it an ADMIN (when they are still an active OWNER),
+         *     in one step. Answers the accepted transfer.
+         *
+         *     Who may call: the transfer's recipient, signed in (no API token);
+         *     anyone else gets 403 `transfer_not_yours`.
+         */
+        post: operations["acceptOwnershipTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/ownership-transfers/{transferId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description An ownership transfer's id (opaque). */
+                transferId: components["parameters"]["TransferId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel or decline an ownership transfer
+         * @description Ends a pending transfer without changing any role: an OWNER withdraws
+         *     it, or its recipient declines it. Answers the cancelled transfer.
+         *
+         *     Who may call: an OWNER of the organization, or the transfer's
+         *     recipient, signed in (no API token); anyone else gets 403
+         *     `transfer_not_yours`.
+         */
+        post: operations["cancelOwnershipTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/members/me/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave the organization
+         * @description Ends the caller's own membership, as `revokeMember` would end it (team
+         *     memberships and grants through it no longer count). The last active
+         *     OWNER cannot leave (409 `last_owner`): transfer the ownership first.
+         *     The answer lists the projects nobody can manage any more because the
+         *     caller held their only MANAGE (`unmanagedProjects`).
+         *
+         *     Who may call: any active member, signed in (no API token).
+         */
+        post: operations["leaveOrganization"];
         delete?: never;
         options?: never;
         head?: never;
@@ -537,7 +712,8 @@ export interface paths {
          * @description Revokes the user's membership; from that moment it confers nothing
          *     (team memberships and grants through it no longer count). Answers 200
          *     with `{revoked: true, userId}`. Revoking the last active OWNER gives
-         *     409 `last_owner`.
+         *     409 `last_owner`. `unmanagedProjects` lists the projects nobody can
+         *     manage any more because the member held their only MANAGE.
          *
          *     Who may call: an org admin (OWNER or ADMIN); revoking an OWNER requires
          *     an OWNER (403 `owner_required`).
@@ -966,7 +1142,18 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the projects, or only those nobody can manage
+         * @description Returns the organization's active projects as the explorer orders
+         *     them, each saying whether an active member can manage it (`managed`:
+         *     a MANAGE grant of their own, or of an active team they actively
+         *     belong to). With `unmanaged=true` only the projects nobody can
+         *     manage, each with the host-console command an operator runs to give
+         *     one a manager (`forceReleaseCommand`): org admins get no override.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["listProjects"];
         put?: never;
         /**
          * Create a project
@@ -2796,9 +2983,13 @@ export interface components {
             /** Format: date-time */
             at: string;
             actor: {
-                /** @enum {string} */
-                type: "user" | "token" | "console" | "system";
-                /** @description The user's or token's id; null for the host console and for the service itself (`system`). */
+                /**
+                 * @description `platform`: the host's operator acting above the organization's
+                 *     roles (`hub project force-release`), the one override outside them.
+                 * @enum {string}
+                 */
+                type: "user" | "token" | "console" | "system" | "platform";
+                /** @description The user's or token's id; null for the host console, the platform operator and the service itself (`system`). */
                 id: string | null;
                 displayName: string;
             };
@@ -2838,7 +3029,7 @@ export interface components {
          * @description Machine-readable error code (see the table in the API description).
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "series_too_large" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "domain_not_found" | "identity_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "domain_exists" | "domain_claimed" | "domain_in_use" | "last_identity" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "domain_not_verified" | "domain_verification_failed" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
+        ErrorCode: "validation_failed" | "series_too_large" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "transfer_not_yours" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "domain_not_found" | "identity_not_found" | "transfer_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "domain_exists" | "domain_claimed" | "domain_in_use" | "last_identity" | "organization_deleting" | "organization_not_deleting" | "transfer_pending" | "transfer_not_pending" | "already_owner" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "domain_not_verified" | "domain_verification_failed" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
         ErrorDetail: {
             /** @description Where the problem is, e.g. `/body/role` or `/query/limit`. */
             path: string;
@@ -2872,8 +3063,13 @@ export interface components {
             id: string;
             slug: string;
             name: string;
-            /** @description The organization's status; currently always `ACTIVE`, clients must tolerate other values. */
+            /** @description The organization's status, `ACTIVE` or `DELETING`; clients must tolerate other values. */
             status: string;
+            /**
+             * Format: date-time
+             * @description While `DELETING`, when the host removes the organization for good; else null.
+             */
+            purgeAt: string | null;
             role: components["schemas"]["OrgRole"];
         };
         SignInProviderList: {
@@ -2936,8 +3132,62 @@ export interface components {
             id: string;
             slug: string;
             name: string;
-            /** @description Currently always `ACTIVE`; clients must tolerate other values. */
+            /**
+             * @description `ACTIVE`, or `DELETING` from `deleteOrganization` until the purge
+             *     (read-only meanwhile); clients must tolerate other values.
+             */
             status: string;
+            /**
+             * Format: date-time
+             * @description While `DELETING`, when the host removes the organization for good; else null.
+             */
+            purgeAt: string | null;
+        };
+        RenameOrganizationRequest: {
+            name?: string;
+            slug?: string;
+        };
+        /** @enum {string} */
+        OwnershipTransferStatus: "pending" | "accepted" | "cancelled";
+        OwnershipTransfer: {
+            id: string;
+            status: components["schemas"]["OwnershipTransferStatus"];
+            from: components["schemas"]["TransferParty"];
+            to: components["schemas"]["TransferParty"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+        };
+        TransferParty: {
+            userId: string;
+            imOpenId: string;
+            /** @description The person's name as this organization shows it. */
+            displayName: string;
+        };
+        OwnershipTransferList: {
+            transfers: components["schemas"]["OwnershipTransfer"][];
+        };
+        CreateOwnershipTransferRequest: {
+            toUserId: string;
+        };
+        UnmanagedProject: {
+            id: string;
+            name: string;
+            /** @description The host-console command that gives the project a manager, for an operator to run. */
+            forceReleaseCommand: string;
+        };
+        ProjectListItem: {
+            id: string;
+            name: string;
+            folderId: string | null;
+            /** @description Whether an active member can manage the project (MANAGE of their own or through an active team). */
+            managed: boolean;
+            /** @description For a project nobody can manage, the host-console command that gives it a manager; else null. */
+            forceReleaseCommand: string | null;
+        };
+        ProjectList: {
+            projects: components["schemas"]["ProjectListItem"][];
         };
         OrganizationResponse: {
             organization: components["schemas"]["OrganizationSummary"];
@@ -3155,6 +3405,12 @@ export interface components {
             /** @constant */
             revoked: true;
             userId: string;
+            /**
+             * @description The projects nobody can manage any more because the member held
+             *     their only MANAGE, each with the host-console command an operator
+             *     runs to give it a manager.
+             */
+            unmanagedProjects: components["schemas"]["UnmanagedProject"][];
         };
         TeamRow: {
             id: string;
@@ -3835,6 +4091,19 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The organization was renamed less than 30 days ago and the path names
+         *     its old slug: `Location` is the same path (and query) under the new
+         *     slug; repeat the request there, with the same method and body.
+         */
+        MovedToNewSlug: {
+            headers: {
+                /** @description The same path under the organization's current slug. */
+                Location?: string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description `validation_failed`: the body, query or path parameters do not match this document; `error.details` lists each problem. */
         ValidationFailed: {
             headers: {
@@ -3978,6 +4247,8 @@ export interface components {
         PageLimit: number;
         /** @description A `nextCursor` from the previous page. */
         PageCursor: string;
+        /** @description An ownership transfer's id (opaque). */
+        TransferId: string;
         /** @description A team id (opaque). */
         TeamId: string;
         /** @description A folder id (opaque). */
@@ -4412,11 +4683,298 @@ export interface operations {
                     "application/json": components["schemas"]["OrganizationResponse"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `org_not_found`: no such organization, or the caller is not an active member. */
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization, now being deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationResponse"];
+                };
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            /** @description `validation_failed`: `orgSlug` does not match its pattern. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `owner_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `organization_deleting`: the deletion has already started. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    renameOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenameOrganizationRequest"];
+            };
+        };
+        responses: {
+            /** @description The organization as renamed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationResponse"];
+                };
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `owner_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `slug_taken`: another organization has the slug, or held it within the last 30 days; `organization_deleting`. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    restoreOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization, active again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationResponse"];
+                };
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            /** @description `validation_failed`: `orgSlug` does not match its pattern. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `owner_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `organization_not_deleting`: the organization is not being deleted. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listOwnershipTransfers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transfers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnershipTransferList"];
+                };
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            /** @description `validation_failed`: `orgSlug` does not match its pattern. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createOwnershipTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOwnershipTransferRequest"];
+            };
+        };
+        responses: {
+            /** @description The pending transfer. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnershipTransfer"];
+                };
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `owner_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `member_not_found` (no active member `toUserId`). */
+            404: components["responses"]["NotFound"];
+            /** @description `transfer_pending`, `already_owner`, `organization_deleting`. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    acceptOwnershipTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description An ownership transfer's id (opaque). */
+                transferId: components["parameters"]["TransferId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accepted transfer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnershipTransfer"];
+                };
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            /** @description `validation_failed`: a path parameter does not match its schema. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `transfer_not_yours`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `transfer_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `transfer_not_pending` (accepted or cancelled already), `organization_deleting`. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    cancelOwnershipTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description An ownership transfer's id (opaque). */
+                transferId: components["parameters"]["TransferId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled transfer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnershipTransfer"];
+                };
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            /** @description `validation_failed`: a path parameter does not match its schema. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `transfer_not_yours`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `transfer_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `transfer_not_pending`, `organization_deleting`. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    leaveOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller left. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberRevoked"];
+                };
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            /** @description `validation_failed`: `orgSlug` does not match its pattern. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `last_owner`, `organization_deleting`. */
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];
         };
@@ -4442,6 +5000,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrgSettings"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -4476,6 +5035,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrgSettings"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -4515,6 +5075,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemberList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -4551,6 +5112,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrgMember"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `owner_required` (the role is OWNER and the caller is not an OWNER). */
@@ -4591,6 +5153,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrgMember"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `owner_required` (granting or removing OWNER without being an OWNER). */
@@ -4627,6 +5190,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemberRevoked"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -4668,6 +5232,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvitationList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `org_admin_required`. */
@@ -4703,6 +5268,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedInvitation"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `owner_required` (the role is OWNER and the caller is not an OWNER). */
@@ -4741,6 +5307,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `owner_required`. */
@@ -4779,6 +5346,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -4815,6 +5383,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamRow"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -4855,6 +5424,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamRow"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -4889,6 +5459,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamArchived"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -4928,6 +5499,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamProjectList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path or query parameter does not match its schema, or a cursor this service did not issue. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -4967,6 +5539,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamMemberList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5005,6 +5578,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamMemberRow"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -5043,6 +5617,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamMemberRevoked"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5075,6 +5650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExplorerData"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5107,6 +5683,7 @@ export interface operations {
                     "application/json": components["schemas"]["MyProjectList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5141,6 +5718,7 @@ export interface operations {
                     "application/json": components["schemas"]["FolderRow"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -5181,6 +5759,7 @@ export interface operations {
                     "application/json": components["schemas"]["FolderRow"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -5217,6 +5796,7 @@ export interface operations {
                     "application/json": components["schemas"]["FolderArchived"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5226,6 +5806,41 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `folder_not_empty`. */
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listProjects: {
+        parameters: {
+            query?: {
+                /** @description `true`: only the projects nobody can manage. */
+                unmanaged?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The projects. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectList"];
+                };
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];
         };
@@ -5255,6 +5870,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedProject"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required` (a MEMBER while `membersCanCreateProjects` is false). */
@@ -5291,6 +5907,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectDetail"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5329,6 +5946,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectDetail"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -5369,6 +5987,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectDetail"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -5405,6 +6024,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectDetail"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5441,6 +6061,7 @@ export interface operations {
                     "application/json": components["schemas"]["BindingArchived"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5480,6 +6101,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter or `limit` does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5514,6 +6136,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamAccessList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5552,6 +6175,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamAccessEntry"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `project_manage_required`. */
@@ -5591,6 +6215,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectAccessList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path or query parameter does not match its schema, or a cursor this service did not issue. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5625,6 +6250,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5670,6 +6296,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug`, `from`, `to` or `folderId` does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5717,6 +6344,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug`, `from`, `to`, `folderId` or `projectId` does not match its schema, or `from` is later than `to`. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5766,6 +6394,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug`, `from`, `to`, `bucket`, `groupBy`, `folderId` or `format` does not match its schema, or `from` is later than `to`; `series_too_large`: more than 400 buckets or 200 groups. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5798,6 +6427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderConnectionList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5836,6 +6466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderConnectionRow"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `platform_managed_connection`. */
@@ -5870,6 +6501,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderConnectionRow"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug` or `providerId` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5902,6 +6534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChatApplicationConnectionResponse"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -5938,6 +6571,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChatApplicationConnection"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -5970,6 +6604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChatApplicationConnection"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6002,6 +6637,7 @@ export interface operations {
                     "application/json": components["schemas"]["CapabilityConnectionList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6040,6 +6676,7 @@ export interface operations {
                     "application/json": components["schemas"]["CapabilityConnectionRow"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -6074,6 +6711,7 @@ export interface operations {
                     "application/json": components["schemas"]["CapabilityConnectionRow"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug` or `capabilityId` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6106,6 +6744,7 @@ export interface operations {
                     "application/json": components["schemas"]["CapacityPolicyView"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6142,6 +6781,7 @@ export interface operations {
                     "application/json": components["schemas"]["CapacityPolicyView"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: unknown dimension, negative value, or another schema violation. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6182,6 +6822,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentRoleList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6220,6 +6861,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentRoleRow"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -6262,6 +6904,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentRoleRow"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -6302,6 +6945,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentRoleSkills"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -6341,6 +6985,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentSkillList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6379,6 +7024,7 @@ export interface operations {
                     "application/json": components["schemas"]["InstalledSkillResult"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -6419,6 +7065,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateAgentSkillResult"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -6453,6 +7100,7 @@ export interface operations {
                     "application/json": components["schemas"]["SkillFileList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6485,6 +7133,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentLibrary"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6521,6 +7170,7 @@ export interface operations {
                     "application/json": components["schemas"]["FolderRow"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -6561,6 +7211,7 @@ export interface operations {
                     "application/json": components["schemas"]["FolderRow"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`. */
@@ -6597,6 +7248,7 @@ export interface operations {
                     "application/json": components["schemas"]["FolderArchived"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6631,6 +7283,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgentModelList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `orgSlug` does not match its pattern. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6668,6 +7321,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiTokenList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `limit` or `cursor` is not valid. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6702,6 +7356,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiToken"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a field does not match its schema, a scope is unknown, or `expiresAt` is not in the future. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6737,6 +7392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiToken"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6782,6 +7438,7 @@ export interface operations {
                     "application/x-ndjson": components["schemas"]["AuditEvent"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a filter, `limit` or `cursor` is not valid. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6819,6 +7476,7 @@ export interface operations {
                     "application/json": components["schemas"]["DomainList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `limit` or `cursor` is not valid. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6855,6 +7513,7 @@ export interface operations {
                     "application/json": components["schemas"]["Domain"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `domain` is not a domain name. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6890,6 +7549,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6926,6 +7586,7 @@ export interface operations {
                     "application/json": components["schemas"]["Domain"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -6967,6 +7628,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: `limit` or `cursor` is not valid. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -7003,6 +7665,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a field does not match its schema, or an event is not one a change can have. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -7038,6 +7701,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -7076,6 +7740,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
@@ -7112,6 +7777,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -7146,6 +7812,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -7185,6 +7852,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter, `limit` or `cursor` is not valid. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -7221,6 +7889,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             /** @description `validation_failed`: a path parameter does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
@@ -7253,6 +7922,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetList"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `org_admin_required`, `token_scope_required`. */
@@ -7288,6 +7958,7 @@ export interface operations {
                     "application/json": components["schemas"]["Budget"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
@@ -7322,6 +7993,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
@@ -7359,6 +8031,7 @@ export interface operations {
                     "application/json": components["schemas"]["Budget"];
                 };
             };
+            308: components["responses"]["MovedToNewSlug"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */

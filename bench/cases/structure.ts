@@ -350,7 +350,7 @@ function endpointSpecs(org: string, seed: SeededStructure, directCount: number):
  */
 async function timeStages(services: Services, seed: SeededStructure): Promise<StageFigures[]> {
   const access: OrgAccess = {
-    organization: { id: seed.org.id, slug: seed.org.slug, name: seed.org.name, status: 'ACTIVE' },
+    organization: { id: seed.org.id, slug: seed.org.slug, name: seed.org.name, status: 'ACTIVE', purge_at: null },
     role: 'OWNER',
     memberName: 'Owner',
   };

@@ -10,6 +10,7 @@ import type { OperationTable } from '../http/operation-table.js';
 import { libraryOperations } from '../library/operations.js';
 import { memberOperations } from '../members/operations.js';
 import { organizationOperations } from '../orgs/operations.js';
+import { organizationLifecycleOperations } from '../orgs/lifecycle-operations.js';
 import { projectOperations } from '../projects/operations.js';
 import { teamAccessOperations } from '../projects/team-access-operations.js';
 import { sessionOperations } from '../session/operations.js';
@@ -30,6 +31,7 @@ function operationModules(services: Omit<Services, 'operations'>) {
   return [
     sessionOperations({ sessions, organizations, clock, secureCookie: config.baseUrl.startsWith('https:') }),
     organizationOperations(organizations),
+    organizationLifecycleOperations(services.lifecycle),
     folderOperations(services.folders),
     projectOperations(services.projects),
     explorerOperations(services.explorer),

@@ -19,7 +19,10 @@ import type { Logger } from '../log/logger.js';
 import type { MemberService } from '../members/service.js';
 import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import type { OrganizationService } from '../orgs/service.js';
+import type { OrganizationLifecycle } from '../orgs/lifecycle.js';
+import type { OrganizationPurge } from '../orgs/purge.js';
 import type { ProjectService } from '../projects/service.js';
+import type { ForceReleaseService } from '../projects/force-release.js';
 import type { TeamAccessService } from '../projects/team-access.js';
 import type { SkillService } from '../skills/service.js';
 import type { IdentityProviderService } from '../identity/providers.js';
@@ -49,6 +52,10 @@ export interface Services {
   sessions: SessionService;
   orgAccess: OrgAccessResolver;
   organizations: OrganizationService;
+  /** The organization's life: rename, ownership transfers, deletion, restore and the purge. */
+  lifecycle: OrganizationLifecycle;
+  /** Removes organizations whose deletion has run its course (the job in `hub serve`, `hub org purge`). */
+  purge: OrganizationPurge;
   authorizer: Authorizer;
   /** Personal API tokens: create, list, revoke, and the bearer check. */
   apiTokens: ApiTokenService;
@@ -57,6 +64,8 @@ export interface Services {
   folderStore: FolderStore;
   folders: FolderService;
   projects: ProjectService;
+  /** The platform admin's force-release of a project nobody can manage (host console). */
+  forceRelease: ForceReleaseService;
   teamAccess: TeamAccessService;
   explorer: ExplorerService;
   usage: UsageService;

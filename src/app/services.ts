@@ -14,6 +14,9 @@ import type { Logger } from '../log/logger.js';
 import { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import { OrganizationService } from '../orgs/service.js';
 import { OrganizationStore } from '../orgs/store.js';
+import { OrganizationLifecycle } from '../orgs/lifecycle.js';
+import { OrganizationPurge } from '../orgs/purge.js';
+import { OwnershipTransferStore } from '../orgs/transfer-store.js';
 import { UserStore } from '../users/store.js';
 import { UsageService } from '../usage/service.js';
 import { IngestStore } from '../usage/ingest-store.js';
@@ -32,6 +35,7 @@ import { FolderStore } from '../folders/store.js';
 import { LibraryService } from '../library/service.js';
 import { LibraryFolderStore } from '../library/store.js';
 import { ProjectService } from '../projects/service.js';
+import { ForceReleaseService } from '../projects/force-release.js';
 import { ProjectStore } from '../projects/store.js';
 import { MemberService } from '../members/service.js';
 import { MemberStore } from '../members/store.js';
@@ -191,6 +195,16 @@ export function createServices(deps: {
   );
   const usageSeries = new UsageSeriesService(uow, new SeriesStore(usageStore), usage);
   const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity);
+  const lifecycle = new OrganizationLifecycle(
+    uow,
+    orgStore,
+    new OwnershipTransferStore(),
+    memberStore,
+    orgAccess,
+    clock,
+  );
+  const purge = new OrganizationPurge(uow, orgStore, workspacesDir, clock, logger);
+  const forceRelease = new ForceReleaseService(uow, projectStore, grants, memberStore, teamStore, users, clock);
   const teams = new TeamService(uow, teamStore, memberStore, users, orgAccess, clock, capacity, grants);
   const connectionStore = new ConnectionStore();
   const keyrings = connectionKeyrings({
@@ -270,12 +284,15 @@ export function createServices(deps: {
     sessions,
     orgAccess,
     organizations,
+    lifecycle,
+    purge,
     authorizer,
     apiTokens,
     auditLog,
     folderStore,
     folders,
     projects,
+    forceRelease,
     teamAccess,
     explorer,
     usage,

@@ -1,11 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * Who made a change: a signed-in member, an API token acting for one, the host console, or the
+ * Who made a change: a signed-in member, an API token acting for one, the host console, the
+ * host's operator overriding the organization's roles (`platform`: force-release), or the
  * service itself acting on a rule an admin set (`system`: automatic membership).
  */
 export interface AuditActor {
-  type: 'user' | 'token' | 'console' | 'system';
+  type: 'user' | 'token' | 'console' | 'system' | 'platform';
   /** The user's id, or the token's; null for the console and the system. */
   id: string | null;
   displayName: string;
@@ -54,3 +55,6 @@ export async function withAuditScope<T>(scope: AuditScope, work: () => Promise<T
 export const currentAuditScope = (): AuditScope | undefined => storage.getStore();
 
 export const CONSOLE_ACTOR: AuditActor = { type: 'console', id: null, displayName: 'hub console' };
+
+/** The host's operator acting above the organization's roles, the one override outside them. */
+export const PLATFORM_ACTOR: AuditActor = { type: 'platform', id: null, displayName: 'platform admin' };

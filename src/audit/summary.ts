@@ -41,6 +41,7 @@ const KIND: Record<string, string> = {
   project: 'a project',
   project_binding: 'a project',
   project_team_access: "a team's access",
+  project_manager: 'a project',
   provider_connection: 'a provider',
   chat_application_connection: 'the chat application',
   capability_connection: 'a capability',
@@ -56,6 +57,7 @@ const KIND: Record<string, string> = {
   domain: 'a domain',
   organization: 'an organization',
   organization_settings: 'the organization settings',
+  ownership_transfer: 'an ownership transfer',
   usage: 'usage',
 };
 
@@ -96,6 +98,17 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
   acceptInvitation: (f) => `${f.who} accepted ${f.what} and joined as ${field(f.after, 'role')}`,
   logout: (f) => `${f.who} signed out`,
   updateOrgSettings: did('changed'),
+  renameOrganization: (f) =>
+    f.before.slug !== f.after.slug
+      ? `${f.who} renamed the organization ${field(f.before, 'name')} (${field(f.before, 'slug')}) to ${field(f.after, 'name')} (${field(f.after, 'slug')})`
+      : `${f.who} renamed the organization ${field(f.before, 'name')} to ${field(f.after, 'name')}`,
+  deleteOrganization: (f) =>
+    `${f.who} deleted the organization ${f.what}; it is purged at ${field(f.after, 'purgeAt')}`,
+  restoreOrganization: did('restored the organization'),
+  createOwnershipTransfer: (f) => `${f.who} offered the ownership of the organization to ${f.what}`,
+  acceptOwnershipTransfer: (f) => `${f.who} accepted the ownership of the organization`,
+  cancelOwnershipTransfer: (f) => `${f.who} cancelled the ownership transfer to ${f.what}`,
+  leaveOrganization: (f) => `${f.who} left the organization`,
   addMember: (f) => `${f.who} added ${f.what} as ${field(f.after, 'role')}`,
   updateMemberRole: (f) =>
     `${f.who} changed ${possessive(f.what)} role from ${field(f.before, 'role')} to ${field(f.after, 'role')}`,
@@ -156,6 +169,7 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
   'hub.org.create': did('created', 'organization'),
   'hub.usage.ingest': (f) => `${f.who} loaded ${field(f.after, 'runs')} agent runs`,
   'hub.usage.rebuild-rollups': (f) => `${f.who} rebuilt the usage rollups`,
+  'hub.project.force_release': (f) => `${f.who} gave ${field(f.after, 'manager')} MANAGE on project ${f.what}`,
   'hub.project.bind': (f) => `${f.who} bound chat ${field(f.after, 'chatId')} to project ${f.what}`,
   'hub.connection.platform': did('set the platform credentials of provider'),
   'hub.capacity.clear': (f) => `${f.who} lifted a capacity limit${changedDimensions(f)}`,

@@ -10,7 +10,7 @@ import {
   type ProjectAccess,
   type ProjectGuard,
 } from '../projects/project-guard.js';
-import { isOrgAdminRole, needsOrganization, type ProjectRule, type Rule } from './rules.js';
+import { isOrgAdminRole, isOrgRoleRule, needsOrganization, type ProjectRule, type Rule } from './rules.js';
 import { SESSION_COOKIE, type AuthenticatedSession, type SessionService } from './sessions.js';
 
 export interface AuthorizerDeps {
@@ -70,10 +70,18 @@ export class Authorizer {
 
   /**
    * The caller's membership in the organization of the path; non-members learn nothing of it,
-   * and neither does a token of another organization.
+   * and neither does a token of another organization. A slug the caller's organization gave up
+   * by a rename answers where it leads now (`renamedTo`), for the stage to redirect to.
    */
-  async resolveOrganization(caller: Caller, slug: string): Promise<OrgAccess> {
-    const access = await this.deps.memberships.resolve(caller.session.user.id, slug);
+  async resolveOrganization(caller: Caller, slug: string): Promise<OrgAccess | { renamedTo: string }> {
+    const userId = caller.session.user.id;
+    const access = await this.deps.memberships.resolve(userId, slug);
+    if (!access) {
+      // An old slug of one of the caller's organizations: it leads there (a token only to its own).
+      const renamedTo = await this.deps.memberships.renamedTo(userId, slug);
+      const current = renamedTo && (await this.deps.memberships.resolve(userId, renamedTo));
+      if (current && (!caller.token || caller.token.organizationId === current.organization.id)) return { renamedTo };
+    }
     if (!access || (caller.token && caller.token.organizationId !== access.organization.id)) {
       throw notFound('org_not_found', `No organization "${slug}" among yours.`);
     }
@@ -91,11 +99,18 @@ export class Authorizer {
     }
   }
 
-  /** The org-role part of a rule: `orgAdmin`, and `projectCreator` (admins, or members when the setting allows). */
+  /**
+   * The org-role part of a rule: `orgOwner` (OWNERs), `orgAdmin`, and `projectCreator` (admins, or
+   * members when the setting allows).
+   */
   async checkOrgRole(rule: Rule, operation: GuardedOperation, access: OrgAccess): Promise<void> {
-    if (rule !== 'orgAdmin' && rule !== 'projectCreator') return;
-    if (isOrgAdminRole(access.role)) return;
+    if (!isOrgRoleRule(rule)) return;
     const refused = describeOperation(operation);
+    if (rule === 'orgOwner') {
+      if (access.role === 'OWNER') return;
+      throw forbidden('owner_required', `${refused} is for an OWNER of the organization.`);
+    }
+    if (isOrgAdminRole(access.role)) return;
     if (rule === 'projectCreator') {
       if (await this.deps.membersCanCreateProjects(access.organization.id)) return;
       throw forbidden(

@@ -9,6 +9,7 @@
  * - projectCreator: an OWNER or ADMIN, or any active member while the organization's
  *   `membersCanCreateProjects` setting is on.
  * - orgAdmin: an OWNER or ADMIN of the addressed organization.
+ * - orgOwner: an OWNER of the addressed organization (its name, its ownership, its existence).
  * - projectRead: a member holding READ or higher on the project (self or an active team),
  *   or an org admin (read-only oversight).
  * - projectManage: a member holding MANAGE on the project; org admins get no override.
@@ -19,6 +20,7 @@ export const RULES = [
   'member',
   'projectCreator',
   'orgAdmin',
+  'orgOwner',
   'projectRead',
   'projectManage',
 ] as const;
@@ -34,5 +36,9 @@ export const needsSession = (rule: Rule): boolean => rule !== 'public';
 export const needsOrganization = (rule: Rule): boolean => rule !== 'public' && rule !== 'session';
 
 export const isProjectRule = (rule: Rule): rule is ProjectRule => rule === 'projectRead' || rule === 'projectManage';
+
+/** Rules decided by the caller's org role once the organization is resolved. */
+export const isOrgRoleRule = (rule: Rule): rule is 'orgAdmin' | 'orgOwner' | 'projectCreator' =>
+  rule === 'orgAdmin' || rule === 'orgOwner' || rule === 'projectCreator';
 
 export const isOrgAdminRole = (role: string): boolean => role === 'OWNER' || role === 'ADMIN';

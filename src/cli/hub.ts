@@ -19,7 +19,7 @@ import { tokenCommand } from '../api-tokens/command.js';
 import { auditCommand } from '../audit/command.js';
 import { budgetCommand } from '../budgets/command.js';
 import { inviteCommand } from '../invitations/command.js';
-import { CONSOLE_ACTOR, type AuditScope, withAuditScope } from '../audit/scope.js';
+import { CONSOLE_ACTOR, PLATFORM_ACTOR, type AuditScope, withAuditScope } from '../audit/scope.js';
 import { UsageError } from './usage-error.js';
 import { environmentFault } from '../errors/environment-fault.js';
 import { identityProviderCommand } from '../identity/command.js';
@@ -33,10 +33,16 @@ Commands:
   migrate                                  apply pending database migrations
   org create <slug> --name N --owner <imOpenId> [--owner-name D] [--avatar-url https://…]
                                            create an organization and its first OWNER (the avatar is the owner's)
+  org purge <org> --confirm <org>          remove an organization being deleted, every row and file of it, now
+                                           rather than at its purgeAt (recorded in the host's audit log)
   login-link <imOpenId>                    print a one-time login URL (valid 15 minutes)
   usage ingest <file.jsonl> --org <slug>   load agent runs, one JSON object per line (all or nothing)
   usage rebuild-rollups <org>              recompute the organization's usage rollups from its raw runs
   project bind <org> <projectId> <chatId>  bind a chat to a project (replacing the project's previous chat)
+  project force-release <org> <projectId> --manager <imOpenId|team-slug>
+                                           give MANAGE on a project to a member or an active team, whatever
+                                           grants exist (the one override of the organization's roles; audited as
+                                           the platform admin)
   connection platform <org> <providerId> --base-url U
                                            create or rotate a PLATFORM_MANAGED provider connection; the token comes
                                            from HUB_PROVIDER_AUTH_TOKEN [+ HUB_PROVIDER_VENDOR_API_KEY] or stdin JSON
@@ -156,9 +162,18 @@ const WITH_SUBCOMMAND = new Set([
   'domain',
 ]);
 
+/**
+ * Console commands recorded otherwise than as the console's: force-release overrides the
+ * organization's roles, so its events name the platform admin, as the one override outside them.
+ */
+const RECORDED_AS: Record<string, Pick<AuditScope, 'actor' | 'action'>> = {
+  'hub.project.force-release': { actor: PLATFORM_ACTOR, action: 'hub.project.force_release' },
+};
+
 function consoleScope(name: string, args: string[]): AuditScope {
   const sub = WITH_SUBCOMMAND.has(name) && args[0] && /^[a-z-]+$/.test(args[0]) ? `.${args[0]}` : '';
-  return { actor: CONSOLE_ACTOR, action: `hub.${name}${sub}`, requestId: null, at: new Date() };
+  const action = `hub.${name}${sub}`;
+  return { actor: CONSOLE_ACTOR, action, ...RECORDED_AS[action], requestId: null, at: new Date() };
 }
 
 /** Opens the database for one command; only `migrate` (and `serve`) may create it. */

@@ -96,6 +96,9 @@ export async function serve(options: ServeOptions): Promise<void> {
   const housekeeping = setInterval(() => {
     const now = runtime.clock.now();
     runtime.sessions.deleteExpired(now).catch((err: unknown) => logger.warn({ err }, 'session housekeeping failed'));
+    // Organizations whose 30 days of deletion are over; instances sharing PostgreSQL each purge
+    // an organization the others have not locked (src/orgs/purge.ts).
+    runtime.purge.purgeDue().catch((err: unknown) => logger.warn({ err }, 'organization purge failed'));
   }, HOUR_MS);
   housekeeping.unref();
 

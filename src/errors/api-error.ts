@@ -42,7 +42,8 @@ export type ForbiddenCode =
   | 'project_manage_required'
   | 'platform_managed_connection'
   | 'token_scope_required'
-  | 'invitation_email_mismatch';
+  | 'invitation_email_mismatch'
+  | 'transfer_not_yours';
 
 export type NotFoundCode =
   | 'not_found'
@@ -63,7 +64,8 @@ export type NotFoundCode =
   | 'delivery_not_found'
   | 'budget_not_found'
   | 'domain_not_found'
-  | 'identity_not_found';
+  | 'identity_not_found'
+  | 'transfer_not_found';
 
 export type ConflictCode =
   | 'slug_taken'
@@ -80,7 +82,12 @@ export type ConflictCode =
   | 'domain_exists'
   | 'domain_claimed'
   | 'domain_in_use'
-  | 'last_identity';
+  | 'last_identity'
+  | 'organization_deleting'
+  | 'organization_not_deleting'
+  | 'transfer_pending'
+  | 'transfer_not_pending'
+  | 'already_owner';
 
 export type UnprocessableCode =
   | 'capacity_above_ceiling'

@@ -159,6 +159,22 @@ export class GrantStore {
     });
   }
 
+  /**
+   * Sets the user's own grant on the project to `role`, creating it when there is none; answers
+   * the role it had before (null: none).
+   */
+  async upsertUserGrant(
+    db: Executor,
+    input: { organizationId: string; projectId: string; userId: string; role: GrantRole },
+    at: string,
+  ): Promise<GrantRole | null> {
+    const key = { project_id: input.projectId, principal_type: 'USER', principal_id: input.userId };
+    const existing = await db('project_grants').where(key).first<{ role: GrantRole } | undefined>('role');
+    if (existing) await db('project_grants').where(key).update({ role: input.role, updated_at: at });
+    else await this.insertUserGrant(db, input, at);
+    return existing?.role ?? null;
+  }
+
   /** Team grants on a project, for teams that are not archived, by team name. */
   async listTeamAccess(db: Executor, projectId: string): Promise<TeamAccessRecord[]> {
     return teamAccessQuery(db)

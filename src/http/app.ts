@@ -21,6 +21,7 @@ import { checkParameterText } from './pipeline/parameter-text.js';
 import { guardProject } from './pipeline/project-guard.js';
 import { limitRequestRate } from './pipeline/rate-limit.js';
 import { resolveOrganization } from './pipeline/resolve-organization.js';
+import { refuseWritesWhileDeleting } from './pipeline/read-only-organization.js';
 import { contractValidation } from './pipeline/validate-contract.js';
 import { parseQueryWithoutEmptyValues } from './query-parser.js';
 import { requestLog } from './request-log.js';
@@ -97,7 +98,8 @@ export function createApp(services: AppDependencies, options: AppOptions = {}): 
       limitAnonymousRequests(anonymous), // 429 per client address: sign-ins, failed login links
       authenticate(authorizer, anonymous.failures), // 401; 429 per client address past its refused tokens
       checkParameterText, // 400 U+0000 or a lone surrogate in the path or query, a query that does not decode
-      resolveOrganization(authorizer), // 404 org_not_found
+      resolveOrganization(authorizer), // 404 org_not_found; 308 from a slug given up by a rename
+      refuseWritesWhileDeleting, // 409 organization_deleting on every write but the restore
       limitRequestRate(capacity), // 429, valid request or not
       limitBodySize(capacity, config.bodyLimitBytes), // 413 from Content-Length
       parseJsonBody(config.bodyLimitBytes), // 400 malformed JSON, 413 while streaming

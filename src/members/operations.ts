@@ -1,5 +1,6 @@
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
-import type { OperationId } from '../api/types.js';
+import type { OperationId, Schema } from '../api/types.js';
+import { type ManagedStateRecord, unmanagedProjectOf } from '../projects/managers.js';
 import { pageOfListed } from '../shared/listed-text.js';
 import { memberProjection } from './projection.js';
 import type { MemberCaller, MemberService } from './service.js';
@@ -12,7 +13,18 @@ const callerOf = ({ access, session }: Pick<OrgContext<OperationId>, 'access' | 
 
 const { toApi } = memberProjection;
 
-/** Organization members: list, add, change role, revoke. */
+/** The answer of a membership that ended, with the projects it left without a manager. */
+const revoked = (
+  { access }: Pick<OrgContext<OperationId>, 'access'>,
+  userId: string,
+  unmanaged: ManagedStateRecord[],
+): Schema<'MemberRevoked'> => ({
+  revoked: true,
+  userId,
+  unmanagedProjects: unmanaged.map((project) => unmanagedProjectOf(access.organization.slug, project)),
+});
+
+/** Organization members: list, add, change role, revoke, leave. */
 export function memberOperations(members: MemberService) {
   return {
     listMembers: {
@@ -37,8 +49,16 @@ export function memberOperations(members: MemberService) {
     revokeMember: {
       rule: 'orgAdmin',
       async handle(ctx) {
-        await members.revoke(callerOf(ctx), ctx.params.userId);
-        return { revoked: true, userId: ctx.params.userId };
+        const unmanaged = await members.revoke(callerOf(ctx), ctx.params.userId);
+        return revoked(ctx, ctx.params.userId, unmanaged);
+      },
+    },
+
+    leaveOrganization: {
+      rule: 'member',
+      async handle(ctx) {
+        const unmanaged = await members.leave(callerOf(ctx));
+        return revoked(ctx, ctx.session.user.id, unmanaged);
       },
     },
   } satisfies OperationModule;

@@ -12,6 +12,7 @@ import { type OrgMember, type OrgMemberRecord, memberProjection } from './projec
 import type { MemberStore } from './store.js';
 import type { ListedText } from '../shared/listed-text.js';
 import type { Schema } from '../api/types.js';
+import { type ManagedStateRecord, projectsLeftUnmanaged } from '../projects/managers.js';
 
 /** Who makes a membership change, and in which organization. */
 export interface MemberCaller {
@@ -100,22 +101,36 @@ export class MemberService {
     return member;
   }
 
-  /** Revokes the membership and, with it, the user's memberships of the organization's teams. */
-  async revoke(caller: MemberCaller, userId: string): Promise<void> {
+  /**
+   * Revokes the membership and, with it, the user's memberships of the organization's teams;
+   * answers the projects nobody can manage any more because the member held their only MANAGE.
+   */
+  async revoke(caller: MemberCaller, userId: string): Promise<ManagedStateRecord[]> {
     const { organizationId } = caller;
     const at = this.clock.now().toISOString();
-    await this.uow.run(async (trx) => {
+    const unmanaged = await this.uow.run(async (trx) => {
       const owners = await this.members.lockActiveOwnerIds(trx, organizationId);
       const target = await this.requireMember(trx, organizationId, userId);
       if (target.role === 'OWNER') {
         if (!owners.includes(caller.userId)) throw ownerRequired('revoke an OWNER');
         if (!hasOtherOwner(owners, userId)) throw lastOwner();
       }
-      await this.members.revoke(trx, organizationId, userId, at);
-      await this.teams.revokeUserFromOrganization(trx, organizationId, userId, at);
-      await recordMemberChange(trx, organizationId, userId, target, null);
+      return projectsLeftUnmanaged(trx, organizationId, async () => {
+        await this.members.revoke(trx, organizationId, userId, at);
+        await this.teams.revokeUserFromOrganization(trx, organizationId, userId, at);
+        await recordMemberChange(trx, organizationId, userId, target, null);
+      });
     });
     await this.orgAccess.invalidate();
+    return unmanaged;
+  }
+
+  /**
+   * The caller ends their own membership, as a revoke by an OWNER would: the last OWNER cannot
+   * (409 `last_owner`), so an organization never loses its last owner this way either.
+   */
+  leave(caller: MemberCaller): Promise<ManagedStateRecord[]> {
+    return this.revoke(caller, caller.userId);
   }
 
   private async requireMember(trx: Executor, organizationId: string, userId: string): Promise<OrgMemberRecord> {

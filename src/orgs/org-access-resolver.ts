@@ -32,6 +32,15 @@ export class OrgAccessResolver {
   }
 
   /**
+   * Where a slug the organization gave up by a rename leads this user: the organization's current
+   * slug while the redirect runs and they are an active member there; else undefined. Asked only
+   * once `resolve` found nothing, so it costs nothing on the way of a current slug.
+   */
+  renamedTo(userId: string, slug: string): Promise<string | undefined> {
+    return this.orgs.renamedTo(this.uow.executor, userId, slug, this.clock.now());
+  }
+
+  /**
    * Called after any change to memberships, roles, teams or organizations has committed: clears
    * this process's cache and tells the other instances; resolves once they have been told.
    */

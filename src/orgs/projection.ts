@@ -5,7 +5,7 @@ import type { MemberOrganizationRecord, OrgAccess, OrgSettingsRecord } from './s
 
 /** An organization as the API shows it, and as the audit event of its creation records it. */
 export const organizationProjection = projection<MemberOrganizationRecord, Schema<'OrganizationSummary'>>()({
-  fields: { id: 'id', slug: 'slug', name: 'name', status: 'status' },
+  fields: { id: 'id', slug: 'slug', name: 'name', status: 'status', purgeAt: 'purge_at' },
 });
 
 const ofOrganization = organizationProjection.toApi;
@@ -25,6 +25,7 @@ export const orgMembershipProjection = projection<OrgAccess, Schema<'OrgMembersh
     slug: { column: 'organization', as: (organization) => organization.slug },
     name: { column: 'organization', as: (organization) => organization.name },
     status: { column: 'organization', as: (organization) => organization.status },
+    purgeAt: { column: 'organization', as: (organization) => organization.purge_at },
     role: 'role',
   },
 });

@@ -52,7 +52,7 @@ export class OrganizationService {
     if (avatarProblem) throw new ApiError(400, 'validation_failed', `The owner's avatar URL ${avatarProblem}.`);
     const now = this.clock.now();
     const org = await this.uow.run(async (trx) => {
-      if (await this.orgs.slugExists(trx, input.slug))
+      if (await this.orgs.slugExists(trx, input.slug, now))
         throw conflict('slug_taken', `The organization slug "${input.slug}" is taken.`);
       // The owner's name and avatar given here are this organization's for them (src/users/shown-profile.ts).
       const ownerProfile = { displayName: input.ownerDisplayName, avatarUrl: input.ownerAvatarUrl };

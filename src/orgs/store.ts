@@ -10,7 +10,10 @@ export interface OrganizationRecord {
   id: string;
   slug: string;
   name: string;
+  /** `ACTIVE`, or `DELETING` between `deleteOrganization` and the purge. */
   status: string;
+  /** While DELETING, when the purge removes the organization; else null. */
+  purge_at: string | null;
   created_at: string;
 }
 
@@ -66,7 +69,7 @@ const fromStored = (row: StoredSettings | undefined): OrgSettingsRecord => ({
   auto_join_disabled: row?.auto_join_disabled ? (JSON.parse(row.auto_join_disabled) as AutoJoinDisabled) : null,
 });
 
-const ORG_COLUMNS = ['o.id', 'o.slug', 'o.name', 'o.status'] as const;
+const ORG_COLUMNS = ['o.id', 'o.slug', 'o.name', 'o.status', 'o.purge_at'] as const;
 
 export class OrganizationStore {
   /** The caller's active membership in the organization with this slug, if any. */
@@ -89,11 +92,86 @@ export class OrganizationStore {
   }
 
   findBySlug(db: Executor, slug: string): Promise<OrganizationRecord | undefined> {
-    return db<OrganizationRecord>('organizations').where({ slug }).first();
+    return db<OrganizationRecord>('organizations')
+      .where({ slug })
+      .first('id', 'slug', 'name', 'status', 'purge_at', 'created_at');
   }
 
-  async slugExists(db: Executor, slug: string): Promise<boolean> {
-    return (await db('organizations').where({ slug }).first('id')) !== undefined;
+  /**
+   * Whether the slug is taken: by an organization, or as the old slug of a renamed one whose
+   * redirect has not run out at `now` (the slug still leads there).
+   */
+  async slugExists(db: Executor, slug: string, now?: Date): Promise<boolean> {
+    if ((await db('organizations').where({ slug }).first('id')) !== undefined) return true;
+    if (!now) return false;
+    const held = await db('organization_slug_redirects')
+      .where({ slug })
+      .where('expires_at', '>', now.toISOString())
+      .first('slug');
+    return held !== undefined;
+  }
+
+  /** The organization's row; `lock` holds it until the transaction ends (PostgreSQL). */
+  async findById(db: Executor, id: string, options: { lock?: boolean } = {}): Promise<OrganizationRecord | undefined> {
+    const query = db<OrganizationRecord>('organizations').where({ id });
+    if (options.lock) query.forUpdate();
+    return query.first('id', 'slug', 'name', 'status', 'purge_at', 'created_at');
+  }
+
+  /** Sets the name and slug; a slug given up keeps leading here until `redirectUntil`. */
+  async rename(
+    trx: Executor,
+    org: OrganizationRecord,
+    change: { name: string; slug: string },
+    at: string,
+    redirectUntil: string,
+  ): Promise<void> {
+    await trx('organizations').where({ id: org.id }).update(change);
+    if (change.slug === org.slug) return;
+    // The new slug stops being an old one, of this organization or (after its redirect ran out) another's.
+    await trx('organization_slug_redirects').where({ slug: change.slug }).delete();
+    await trx('organization_slug_redirects').insert({
+      slug: org.slug,
+      organization_id: org.id,
+      expires_at: redirectUntil,
+      created_at: at,
+    });
+  }
+
+  /**
+   * Where an old slug leads for this user at `now`: the current slug of the organization that
+   * gave it up, while its redirect runs and the user is an active member there; else undefined.
+   */
+  async renamedTo(db: Executor, userId: string, slug: string, now: Date): Promise<string | undefined> {
+    const row = await db('organization_slug_redirects as r')
+      .join('organizations as o', 'o.id', 'r.organization_id')
+      .join('memberships as m', (on) => on.on('m.organization_id', 'o.id').andOnVal('m.user_id', userId))
+      .where('r.slug', slug)
+      .where('r.expires_at', '>', now.toISOString())
+      .whereNull('m.revoked_at')
+      .first<{ slug: string } | undefined>('o.slug');
+    return row?.slug;
+  }
+
+  /** Starts or ends the organization's deletion: DELETING until `purgeAt`, or ACTIVE again (null). */
+  async setDeletion(trx: Executor, id: string, deletion: { at: string; purgeAt: string } | null): Promise<void> {
+    await trx('organizations')
+      .where({ id })
+      .update(
+        deletion
+          ? { status: 'DELETING', deleted_at: deletion.at, purge_at: deletion.purgeAt }
+          : { status: 'ACTIVE', deleted_at: null, purge_at: null },
+      );
+  }
+
+  /** The organizations being deleted whose purge time has come at `now`, oldest first. */
+  dueForPurge(db: Executor, now: Date, limit: number): Promise<OrganizationRecord[]> {
+    return db<OrganizationRecord>('organizations')
+      .where({ status: 'DELETING' })
+      .where('purge_at', '<=', now.toISOString())
+      .orderBy('purge_at')
+      .limit(limit)
+      .select('id', 'slug', 'name', 'status', 'purge_at', 'created_at');
   }
 
   async count(db: Executor): Promise<number> {
@@ -113,6 +191,7 @@ export class OrganizationStore {
       slug: input.slug,
       name: input.name,
       status: 'ACTIVE',
+      purge_at: null,
       created_at: at,
     };
     await trx('organizations').insert(org);

@@ -4,6 +4,7 @@ import { projectDetailProjection } from './projection.js';
 import { sessionProjection } from './session-projection.js';
 import type { ProjectRecord } from './project.js';
 import { viewerFrom, type ProjectService } from './service.js';
+import { forceReleaseCommand } from './managers.js';
 
 /** Projects: creation by members where allowed, reads under the project rules, admin mutations. */
 export function projectOperations(projects: ProjectService) {
@@ -26,6 +27,23 @@ export function projectOperations(projects: ProjectService) {
       async handle({ access, session, body }) {
         const project = await projects.create(access.organization.id, session.user.id, body);
         return { id: project.id, name: project.name };
+      },
+    },
+
+    listProjects: {
+      rule: 'orgAdmin',
+      async handle({ access, query }) {
+        const states = await projects.managedStates(access.organization.id);
+        const shown = query.unmanaged === 'true' ? states.filter((project) => !project.managed) : states;
+        return {
+          projects: shown.map((project) => ({
+            id: project.id,
+            name: project.name,
+            folderId: project.folder_id,
+            managed: project.managed,
+            forceReleaseCommand: project.managed ? null : forceReleaseCommand(access.organization.slug, project.id),
+          })),
+        };
       },
     },
 

@@ -17,6 +17,7 @@ import { requireLive, type ProjectRecord } from './project.js';
 import type { ProjectAccess, ProjectGuard } from './project-guard.js';
 import type { BindingRecord, ProjectDetailRecord, ProjectStore } from './store.js';
 import { type SessionRecord, sessionProjection } from './session-projection.js';
+import { type ManagedStateRecord, managedStates } from './managers.js';
 
 /** Projects: creation with a workspace and a MANAGE grant for the creator, and their life cycle. */
 export class ProjectService {
@@ -139,6 +140,11 @@ export class ProjectService {
   async viewer(caller: OrgAccess, userId: string, projectId: string): Promise<ProjectViewer> {
     const grant = await this.guard.grantOf(caller.organization.id, userId, projectId);
     return { isOrgAdmin: isOrgAdminRole(caller.role), canManage: grant === 'MANAGE' };
+  }
+
+  /** The organization's live projects, each with whether an active member can manage it. */
+  managedStates(organizationId: string): Promise<ManagedStateRecord[]> {
+    return managedStates(this.uow.reader, organizationId);
   }
 
   /** One page of the project's sessions (`limit` of them, after `cursor`). */

@@ -183,6 +183,12 @@ const rows: Row[] = [
     expect: orgAdminOnly(201),
   },
   {
+    op: 'listProjects',
+    method: 'GET',
+    prepare: async () => ({ path: '/projects?unmanaged=true' }),
+    expect: orgAdminOnly(200),
+  },
+  {
     op: 'updateMemberRole',
     method: 'PATCH',
     prepare: async () => ({ path: `/members/${await freshMember()}`, body: { role: 'ADMIN' } }),
@@ -988,6 +994,100 @@ describe('authorization matrix: the caller’s own identities', () => {
       const res = await hub.request(method, path, { headers: { authorization: `Bearer ${token.token}` } });
       expect(res.status, res.text).toBe(401);
       expect(res.body).toEqual({ error: { code: 'unauthenticated', message: expect.any(String) } });
+    });
+  }
+});
+
+/**
+ * The organization's own life: its rename, deletion, restore, ownership and a member's leave.
+ * Each call addresses an organization of its own with the same people in it (the owner its
+ * OWNER, the admin its ADMIN, every member kind a MEMBER), as a successful call renames it,
+ * deletes it or takes someone out of it. A refused call changes nothing.
+ */
+describe('authorization matrix: the organization’s life', () => {
+  const ownerOnly = outcomes(200, (a) => (a === 'owner' ? undefined : [403, 'owner_required']));
+  const recipient: Actor = 'memberNoGrant';
+  let slug = '';
+  const callIn = <O extends OrgOperationId>(actor: Actor, operationId: O, ...input: OrgCallArgs<O>) =>
+    hub.orgCall(slug, cookies[actor], operationId, ...input);
+  const offerToRecipient = async () =>
+    (await okBody(callIn('owner', 'createOwnershipTransfer', { body: { toUserId: userIds[IM[recipient]]! } }), 201)).id;
+
+  const lifeRows: Row[] = [
+    {
+      op: 'renameOrganization',
+      method: 'PATCH',
+      prepare: async () => ({ path: '', body: { name: 'Renamed' } }),
+      expect: ownerOnly,
+    },
+    { op: 'deleteOrganization', method: 'DELETE', prepare: async () => ({ path: '' }), expect: ownerOnly },
+    {
+      op: 'restoreOrganization',
+      method: 'POST',
+      prepare: async () => {
+        await okBody(callIn('owner', 'deleteOrganization'));
+        return { path: '/restore' };
+      },
+      expect: ownerOnly,
+    },
+    {
+      op: 'listOwnershipTransfers',
+      method: 'GET',
+      prepare: async () => ({ path: '/ownership-transfers' }),
+      expect: anyMember(200),
+    },
+    {
+      op: 'createOwnershipTransfer',
+      method: 'POST',
+      prepare: async () => ({ path: '/ownership-transfers', body: { toUserId: userIds[IM.admin] } }),
+      expect: outcomes(201, (a) => (a === 'owner' ? undefined : [403, 'owner_required'])),
+    },
+    {
+      op: 'acceptOwnershipTransfer',
+      method: 'POST',
+      prepare: async () => ({ path: `/ownership-transfers/${await offerToRecipient()}/accept` }),
+      expect: outcomes(200, (a) => (a === recipient ? undefined : [403, 'transfer_not_yours'])),
+    },
+    {
+      op: 'cancelOwnershipTransfer',
+      method: 'POST',
+      prepare: async () => ({ path: `/ownership-transfers/${await offerToRecipient()}/cancel` }),
+      expect: outcomes(200, (a) => (a === recipient || a === 'owner' ? undefined : [403, 'transfer_not_yours'])),
+    },
+    {
+      op: 'leaveOrganization',
+      method: 'POST',
+      prepare: async () => ({ path: '/members/me/leave' }),
+      expect: outcomes(200, (a) => (a === 'owner' ? [409, 'last_owner'] : undefined)),
+    },
+  ];
+
+  /** The area's own rows beside the rest: the organizations, their old slugs, the transfers. */
+  const lifeSnapshot = async () =>
+    JSON.stringify([
+      await snapshot(),
+      await hub.services.db('organizations').select().orderBy('id'),
+      await hub.services.db('organization_slug_redirects').select().orderBy('slug'),
+      await hub.services.db('ownership_transfers').select().orderBy('id'),
+    ]);
+
+  for (const row of lifeRows) {
+    describe(row.op, () => {
+      for (const actor of ACTORS) {
+        const [status, code] = row.expect[actor];
+        it(`${actor} → ${status}${code ? ` ${code}` : ''}`, async () => {
+          slug = unique('life');
+          const org = await hub.createOrg(slug, IM.owner);
+          await hub.addMembership(org.id, IM.admin, 'ADMIN');
+          for (const member of MEMBERS) await hub.addMembership(org.id, IM[member as keyof typeof IM], 'MEMBER');
+          const { path, body } = await row.prepare();
+          const before = status >= 400 ? await lifeSnapshot() : undefined;
+          const res = await hub.request(row.method, `/api/org/${slug}${path}`, { cookie: cookies[actor], body });
+          expect(res.status, res.text).toBe(status);
+          if (code) expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
+          if (before !== undefined) expect(await lifeSnapshot()).toBe(before);
+        });
+      }
     });
   }
 });

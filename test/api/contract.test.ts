@@ -126,6 +126,18 @@ const BUDGET_OPERATION_IDS = ['listBudgets', 'createBudget', 'updateBudget', 'de
 const DOMAIN_OPERATION_IDS = ['listDomains', 'addDomain', 'verifyDomain', 'deleteDomain'];
 /** Usage at scale: the usage series; org admins only. */
 const USAGE_SERIES_OPERATION_IDS = ['getUsageSeries'];
+/** The organization's life: rename, ownership, leaving, deletion; and the projects nobody manages. */
+const LIFECYCLE_OPERATION_IDS = [
+  'renameOrganization',
+  'deleteOrganization',
+  'restoreOrganization',
+  'listOwnershipTransfers',
+  'createOwnershipTransfer',
+  'acceptOwnershipTransfer',
+  'cancelOwnershipTransfer',
+  'leaveOrganization',
+  'listProjects',
+];
 /** Operations anyone may call, with no session or token. */
 const PUBLIC_OPERATION_IDS = ['login', ...SIGN_IN_OPERATION_IDS];
 
@@ -207,6 +219,7 @@ describe('openapi.yaml', () => {
         ...BUDGET_OPERATION_IDS,
         ...USAGE_SERIES_OPERATION_IDS,
         ...DOMAIN_OPERATION_IDS,
+        ...LIFECYCLE_OPERATION_IDS,
       ].sort(),
     );
     expect(OPERATION_IDS).toHaveLength(48);
@@ -289,6 +302,13 @@ describe('openapi.yaml', () => {
       'listMyInvitations',
       'acceptMyInvitation',
       ...MY_IDENTITY_OPERATION_IDS,
+      // A person's own acts on the organization's existence and ownership, never an integration's.
+      'deleteOrganization',
+      'restoreOrganization',
+      'createOwnershipTransfer',
+      'acceptOwnershipTransfer',
+      'cancelOwnershipTransfer',
+      'leaveOrganization',
     ];
     for (const { operationId, operation } of operations) {
       const { scope } = operation['x-authorization'] ?? {};

@@ -473,7 +473,7 @@ describe('POST /members/{userId}/revoke', () => {
 
       const res = await org.call('admin', 'revokeMember', { path: { userId: org.userIds.member } });
       expectOk(res);
-      expect(res.body).toEqual({ revoked: true, userId: org.userIds.member });
+      expect(res.body).toEqual({ revoked: true, userId: org.userIds.member, unmanagedProjects: [] });
 
       expectError(
         await hub.call('getOrganization', { path: { orgSlug: 'm-revoke' }, cookie: org.cookies.member }),

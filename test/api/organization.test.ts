@@ -86,7 +86,7 @@ describe('GET /api/me', () => {
     expectOk(res);
     expect(res.body.user).toMatchObject({ imOpenId: 'admin-1', displayName: 'admin-1', avatarUrl: null });
     expect(res.body.organizations).toEqual([
-      { id: expect.any(String), slug: 'acme', name: 'Org acme', status: 'ACTIVE', role: 'ADMIN' },
+      { id: expect.any(String), slug: 'acme', name: 'Org acme', status: 'ACTIVE', purgeAt: null, role: 'ADMIN' },
     ]);
   });
 });
@@ -95,7 +95,7 @@ describe('GET /api/org/{orgSlug}', () => {
   it('returns the organization and the caller’s role', async () => {
     const res = await hub.call('getOrganization', { path: { orgSlug: 'acme' }, cookie: cookies.member });
     expect(res.body).toEqual({
-      organization: { id: expect.any(String), slug: 'acme', name: 'Org acme', status: 'ACTIVE' },
+      organization: { id: expect.any(String), slug: 'acme', name: 'Org acme', status: 'ACTIVE', purgeAt: null },
       actorRole: 'MEMBER',
     });
   });

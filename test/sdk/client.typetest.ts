@@ -101,7 +101,7 @@ export async function typeTests() {
 
   // No method without an operation; results are not any.
   // @ts-expect-error there is no such operation
-  assertType(c.deleteOrganization());
+  assertType(c.dropOrganization());
   // @ts-expect-error MeResponse has no field "users"
   assertType((await c.getMe()).users);
   const replacement = c.getMe;

@@ -11,7 +11,7 @@ export const ORG_SLUG = 'acme';
 
 /** The signed-in person, holding `role` in the organization `acme`. */
 export function signedIn(role: OrgRole): { me: Me; org: OrgMembership } {
-  const org: OrgMembership = { id: 'org-1', slug: ORG_SLUG, name: 'Acme', status: 'ACTIVE', role };
+  const org: OrgMembership = { id: 'org-1', slug: ORG_SLUG, name: 'Acme', status: 'ACTIVE', purgeAt: null, role };
   const me: Me = {
     user: { id: 'user-me', imOpenId: 'ou_me', displayName: 'Mia Me', avatarUrl: null },
     organizations: [org],

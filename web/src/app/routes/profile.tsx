@@ -6,6 +6,7 @@ import { PageLoader } from '../../components/page-loader';
 import { getMeQueryOptions } from '../../lib/queries/get-me';
 import { ConnectedSignIns } from '../../features/auth/components/connected-sign-ins';
 import { homePath } from '../../lib/authorization';
+import { YourOrganizations } from '../../features/lifecycle/components/your-organizations';
 import { queryClient } from '../../lib/query-client';
 
 export async function loader() {
@@ -37,6 +38,7 @@ export function Component() {
             </Text>
           </Stack>
         </Group>
+        <YourOrganizations me={me} />
         <ConnectedSignIns error={params.get('error')} />
       </Stack>
     </Container>

@@ -19,6 +19,7 @@ import { useLogout } from '../../lib/queries/logout';
 import { homePath, isOrgAdmin, useOrg } from '../../lib/authorization';
 import { SelectField } from '../select-field';
 import { MAIN_ID, SkipLink } from './skip-link';
+import { OrgNotices } from '../../features/lifecycle/components/org-notices';
 
 const ADMIN_NAV = [
   { to: 'members', label: 'Members' },
@@ -141,6 +142,7 @@ export function OrgShell({ children }: { children: ReactNode }) {
         </AppShell.Navbar>
         {/* tabIndex -1: the skip link focuses the page itself; Tab then goes on from there. */}
         <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
+          <OrgNotices />
           {children}
         </AppShell.Main>
       </AppShell>

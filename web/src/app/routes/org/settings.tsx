@@ -8,6 +8,7 @@ import { getDomainsQueryOptions } from '../../../features/settings/api/domains';
 import { DomainsSection } from '../../../features/settings/components/domains-section';
 import { AutoJoinForm } from '../../../features/settings/components/auto-join-form';
 import { SettingsForm } from '../../../features/settings/components/settings-form';
+import { LifecycleSection } from '../../../features/lifecycle/components/lifecycle-section';
 import { requireOrgAdmin } from '../../../lib/authorization';
 import { queryClient } from '../../../lib/query-client';
 
@@ -27,6 +28,7 @@ export function Component() {
     <>
       <PageHeader title="Settings" />
       <OrganizationCard />
+      <LifecycleSection />
       <SettingsForm />
       <DomainsSection />
       <AutoJoinForm />

@@ -13,6 +13,7 @@ import { useBulkRun } from '../../../lib/bulk';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useMembers } from '../../../lib/queries/get-members';
 import { useRevokeMember } from '../api/revoke-member';
+import { UnmanagedProjectsDialog, useShowUnmanaged } from '../../lifecycle/components/unmanaged-projects';
 import { useUpdateMemberRole } from '../api/update-member-role';
 
 type Member = Schemas['OrgMember'];
@@ -68,6 +69,7 @@ const RoleCell = memo(function RoleCell({ member }: { member: Member }) {
 function RevokeCell({ member }: { member: Member }) {
   const { org } = useOrg();
   const revoke = useRevokeMember();
+  const showUnmanaged = useShowUnmanaged();
   const ownerOnly = member.role === 'OWNER' && !canHandleOwners(org.role);
   return (
     <ConfirmAction
@@ -83,7 +85,10 @@ function RevokeCell({ member }: { member: Member }) {
       onConfirm={() =>
         revoke
           .mutateAsync({ params: { path: { orgSlug: org.slug, userId: member.userId } } })
-          .then(() => notifySuccess(`Revoked ${member.displayName}`))
+          .then((answer) => {
+            notifySuccess(`Revoked ${member.displayName}`);
+            showUnmanaged(answer.unmanagedProjects);
+          })
           .catch((error: unknown) => {
             throw errorCode(error) === 'last_owner'
               ? { error: { code: 'last_owner', message: `${errorMessage(error)} ${LAST_OWNER_HELP}` } }
@@ -128,6 +133,7 @@ function MembersBulkBar({ selected, onDone }: { selected: Member[]; onDone: (uns
   const { org } = useOrg();
   const update = useUpdateMemberRole();
   const revoke = useRevokeMember();
+  const showUnmanaged = useShowUnmanaged();
   const bulk = useBulkRun();
   const choices = assignableRoles(org.role);
   const [role, setRole] = useState<OrgRole>(choices.includes('MEMBER') ? 'MEMBER' : choices[0]!);
@@ -139,7 +145,12 @@ function MembersBulkBar({ selected, onDone }: { selected: Member[]; onDone: (uns
     bulk
       .run(`Changed role to ${role}`, selected, identify, (m) => update.mutateAsync({ ...path(m), body: { role } }))
       .then(finish);
-  const revokeAll = () => bulk.run('Revoked', selected, identify, (m) => revoke.mutateAsync(path(m))).then(finish);
+  const revokeAll = () =>
+    bulk
+      .run('Revoked', selected, identify, (m) =>
+        revoke.mutateAsync(path(m)).then((answer) => showUnmanaged(answer.unmanagedProjects)),
+      )
+      .then(finish);
   const running = bulk.progress !== null;
   return (
     <Stack gap="xs">
@@ -245,40 +256,48 @@ export function MembersTable() {
     setSelected((prev) => new Set([...prev].filter((userId) => !succeeded.includes(userId))));
   if (members.isError) return <QueryError error={members.error} />;
   return (
-    <Stack>
-      <Group align="flex-end" wrap="wrap">
-        <TextInput
-          label="Search members"
-          placeholder="Name or imOpenId"
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-        />
-        <Stack gap={4}>
-          <Text size="sm" fw={500} id="role-filter-label">
-            Filter by role
-          </Text>
-          <SegmentedControl
-            aria-labelledby="role-filter-label"
-            value={role}
-            onChange={(v) => setRole(v as 'ALL' | OrgRole)}
-            data={['ALL', 'OWNER', 'ADMIN', 'MEMBER'].map((v) => ({ value: v, label: v === 'ALL' ? 'All' : v }))}
+    <UnmanagedProjectsDialog>
+      <Stack>
+        <Group align="flex-end" wrap="wrap">
+          <TextInput
+            label="Search members"
+            placeholder="Name or imOpenId"
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
           />
-        </Stack>
-      </Group>
-      {!canHandleOwners(org.role) && (
-        <Alert color="gray" variant="light">
-          Only an OWNER can make someone an OWNER, change an OWNER's role or revoke an OWNER; those controls are
-          disabled for you.
-        </Alert>
-      )}
-      <Text size="sm" c="dimmed" aria-live="polite">
-        {members.isPending ? 'Loading…' : `${rows.length} of ${members.data?.members.length ?? 0} members`}
-      </Text>
-      <MembersBulkBar selected={chosen} onDone={dropDone} />
-      <VirtualTable label="Members" rows={rows} columns={columns} rowKey={(m) => m.userId} empty="No member matches." />
-      <Text size="xs" c="dimmed">
-        {LAST_OWNER_HELP}
-      </Text>
-    </Stack>
+          <Stack gap={4}>
+            <Text size="sm" fw={500} id="role-filter-label">
+              Filter by role
+            </Text>
+            <SegmentedControl
+              aria-labelledby="role-filter-label"
+              value={role}
+              onChange={(v) => setRole(v as 'ALL' | OrgRole)}
+              data={['ALL', 'OWNER', 'ADMIN', 'MEMBER'].map((v) => ({ value: v, label: v === 'ALL' ? 'All' : v }))}
+            />
+          </Stack>
+        </Group>
+        {!canHandleOwners(org.role) && (
+          <Alert color="gray" variant="light">
+            Only an OWNER can make someone an OWNER, change an OWNER's role or revoke an OWNER; those controls are
+            disabled for you.
+          </Alert>
+        )}
+        <Text size="sm" c="dimmed" aria-live="polite">
+          {members.isPending ? 'Loading…' : `${rows.length} of ${members.data?.members.length ?? 0} members`}
+        </Text>
+        <MembersBulkBar selected={chosen} onDone={dropDone} />
+        <VirtualTable
+          label="Members"
+          rows={rows}
+          columns={columns}
+          rowKey={(m) => m.userId}
+          empty="No member matches."
+        />
+        <Text size="xs" c="dimmed">
+          {LAST_OWNER_HELP}
+        </Text>
+      </Stack>
+    </UnmanagedProjectsDialog>
   );
 }
