@@ -100,7 +100,8 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
   updateOrgSettings: did('changed'),
   renameOrganization: (f) =>
     f.before.slug !== f.after.slug
-      ? `${f.who} renamed the organization ${field(f.before, 'name')} (${field(f.before, 'slug')}) to ${field(f.after, 'name')} (${field(f.after, 'slug')})`
+      ? `${f.who} renamed the organization ${field(f.before, 'name')} (${field(f.before, 'slug')}) ` +
+        `to ${field(f.after, 'name')} (${field(f.after, 'slug')})`
       : `${f.who} renamed the organization ${field(f.before, 'name')} to ${field(f.after, 'name')}`,
   deleteOrganization: (f) =>
     `${f.who} deleted the organization ${f.what}; it is purged at ${field(f.after, 'purgeAt')}`,
