@@ -9,6 +9,7 @@ import { type AuditFilters, useAuditEvents } from '../api/audit-events';
 import { AUDIT_ACTIONS } from '../actions';
 import { fieldChanges } from './changes';
 import { SelectField } from '../../../components/select-field';
+import { targetName } from '../../../../../src/audit/target-name';
 
 type AuditEvent = Schemas['AuditEvent'];
 
@@ -271,7 +272,7 @@ export function AuditLog() {
                           )}
                           <Code fz="xs">{event.action}</Code>
                           <Text size="xs" c="dimmed">
-                            {event.target.label ?? event.target.type.replaceAll('_', ' ')}
+                            {targetName(event.target)}
                           </Text>
                           <Button
                             variant="default"
