@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type AuditEventRecord, auditEventProjection } from '../audit/projection.js';
 import type { Executor } from '../db/unit-of-work.js';
+import { timeOrderedId } from '../shared/time-ordered-id.js';
 import { subscribes } from './events.js';
 import type { NewDelivery, WebhookStore } from './store.js';
 
@@ -16,7 +17,9 @@ export const newDelivery = (
   at: string,
   messageId = `msg_${randomUUID()}`,
 ): NewDelivery => ({
-  id: randomUUID(),
+  // Time-ordered: deliveries written in one millisecond (one transaction's events) list and are
+  // sent in the order they were written, the id breaking the tie of `created_at`.
+  id: timeOrderedId(),
   organizationId: webhook.organizationId,
   webhookId: webhook.id,
   messageId,

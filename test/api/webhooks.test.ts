@@ -164,6 +164,27 @@ describe('deliveries', () => {
     expect(await dispatch()).toBe(3);
   });
 
+  it('lists the events of one millisecond, and their deliveries, in the order they were written', async () => {
+    const org = await seedOrg(hub, unique('wh'));
+    const { id: webhookId } = await endpoint(org, ['createTeam']);
+    // The hub's clock stands still: every change below is stamped with the same millisecond.
+    const teams = [await createTeam(org), await createTeam(org), await createTeam(org)];
+    const events = (await okBody(org.call('owner', 'listAuditEvents', { query: { action: 'createTeam' } }))).events;
+    expect(new Set(events.map((e) => e.at)).size).toBe(1);
+    expect(events.map((e) => e.target.id)).toEqual(teams.map((t) => t.id).reverse());
+    const deliveries = await deliveriesOf(org, webhookId);
+    expect(new Set(deliveries.map((d) => d.createdAt)).size).toBe(1);
+    const payloads = await hub.services.db('webhook_deliveries').whereIn(
+      'id',
+      deliveries.map((d) => d.id),
+    );
+    const teamOf = (id: string) =>
+      (JSON.parse(payloads.find((p) => p.id === id).payload) as { data: { target: { id: string } } }).data.target.id;
+    expect(deliveries.map((d) => teamOf(d.id))).toEqual(teams.map((t) => t.id).reverse());
+    // Sent now, so that the later tests' batches hold only their own deliveries.
+    expect(await dispatch()).toBe(3);
+  });
+
   it('writes no delivery for a change that rolled back', async () => {
     const org = await seedOrg(hub, unique('wh'));
     await endpoint(org, ['hub.*']);
