@@ -109,8 +109,11 @@ function ChangesView({ event, id }: { event: AuditEvent; id: string }) {
 
 /** The export of the filtered window: the same filters, every page, as NDJSON (a download). */
 function exportUrl(orgSlug: string, filters: AuditFilters): string {
-  const query = new URLSearchParams({ format: 'ndjson' });
-  for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value);
+  // Percent-encoded (a space as %20): the server reads a `+` as a plus sign, as in a time's offset.
+  const query = Object.entries({ format: 'ndjson', ...filters })
+    .filter(([, value]) => value)
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value!)}`)
+    .join('&');
   return `/api/org/${encodeURIComponent(orgSlug)}/audit-events?${query}`;
 }
 
