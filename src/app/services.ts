@@ -231,10 +231,14 @@ export function createServices(deps: {
     requireLibraryFolder,
   );
   const outbound = deps.outbound ?? new OutboundClient({ allowPrivate: config.outboundAllowPrivate });
-  const identityProviders = new IdentityProviderService(uow, identityProviderStore, keyrings, clock, {
-    oidc: new OidcProtocol(outbound),
-    lark: new LarkProtocol(),
-  });
+  const identityProviders = new IdentityProviderService(
+    uow,
+    identityProviderStore,
+    keyrings,
+    clock,
+    { oidc: new OidcProtocol(outbound), lark: new LarkProtocol() },
+    config.outboundAllowPrivate,
+  );
   const identityStore = new UserIdentityStore();
   const myIdentities = new MyIdentityService(uow, identityStore, orgStore, clock);
   const signIn = new SignInService(

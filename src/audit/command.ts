@@ -3,6 +3,7 @@ import { organizationNamed } from '../cli/command.js';
 import type { Runtime } from '../cli/runtime.js';
 import { UsageError } from '../cli/usage-error.js';
 import { auditEventProjection } from './projection.js';
+import { targetName } from './target-name.js';
 
 const { toApi: toAuditEvent } = auditEventProjection;
 
@@ -11,8 +12,8 @@ const PAGE = 500;
 
 /**
  * `hub audit <org> [--since 7d|<time>] [--limit N] [--json]`: the organization's audit events,
- * newest first — one line each for people, or one JSON object per line (the API's shape) for
- * tools.
+ * newest first — one line each for people (the sentence and names the web app shows), or one
+ * JSON object per line (the API's shape) for tools.
  */
 export async function auditCommand(
   args: string[],
@@ -48,9 +49,8 @@ export async function auditCommand(
   });
 }
 
+/** An event as the web app's audit log shows it: the sentence, the target's name, the action. */
 function humanLine(event: ReturnType<typeof toAuditEvent>): string {
-  const actor = `${event.actor.displayName}${event.actor.id ? ` [${event.actor.type} ${event.actor.id}]` : ''}`;
-  const target = `${event.target.type}${event.target.id ? ` ${event.target.id}` : ''}`;
   const request = event.requestId ? `  request ${event.requestId}` : '';
-  return `${event.at}  ${event.action}  ${target}  by ${actor}${request}`;
+  return `${event.at}  ${event.summary}  (${targetName(event.target)})  ${event.action}${request}`;
 }

@@ -20,7 +20,12 @@ export class AuditLog {
     page: { limit: number; cursor?: string | undefined },
   ): Promise<Page<AuditEventRecord>> {
     const beforeSeq = page.cursor === undefined ? undefined : Number(decodeCursor(page.cursor, 1)[0]);
-    const rows = await this.store.list(this.uow.executor, organizationId, filters, page.limit + 1, beforeSeq);
+    // Stored times are UTC (`…Z`) and compared as text: a window given with an offset is read as
+    // the same instants in UTC.
+    const window = { ...filters, from: utc(filters.from), to: utc(filters.to) };
+    const rows = await this.store.list(this.uow.executor, organizationId, window, page.limit + 1, beforeSeq);
     return pageOfRows(rows, page.limit, auditEventProjection.keyOfRow);
   }
 }
+
+const utc = (time: string | undefined) => (time === undefined ? undefined : new Date(time).toISOString());

@@ -5,17 +5,11 @@ import { capConnections, slowClientOptions } from '../http/platform/connection-l
 import { appServerObjects } from '../http/platform/server-objects.js';
 import { stdoutLogOutput } from '../log/log-output.js';
 import { createLogger, type Logger } from '../log/logger.js';
-import { loadConfig, type Config } from '../config/config.js';
+import { defaultBaseUrl, loadConfig, type Config } from '../config/config.js';
 import { HOUR_MS } from '../config/clock.js';
 import type { InstanceState } from '../ops/readiness.js';
-import {
-  forgetServerBaseUrl,
-  loginUrl,
-  openRuntime,
-  otherServerOn,
-  recordServerBaseUrl,
-  type Runtime,
-} from './runtime.js';
+import { loginUrl, openRuntime, type Runtime } from './runtime.js';
+import { forgetServer, recordServer, refuseWhenInUse } from './server-record.js';
 import { StartupError } from './startup-error.js';
 
 /** How long a stopping server waits for its last log lines to leave. */
@@ -31,14 +25,15 @@ export interface ServeOptions {
 /**
  * `hub serve`, in the order that keeps a failed start harmless:
  *
- * 1. the configuration (a malformed variable stops here, one line);
+ * 1. the configuration (a malformed variable stops here, one line); on SQLite, a data directory
+ *    a live `hub serve` holds stops here too, naming its pid and port;
  * 2. the port: bound before the database is touched, so a port in use fails before anything is
  *    migrated or seeded; until the app is ready `/healthz` answers 200 and every other request 503;
+ *    the server is recorded in the data directory (`server.json`: on SQLite, the claim of it);
  * 3. the database: migrate, load the keys, listen for the other instances' invalidations;
  * 4. the demo organization, only on the embedded SQLite default or with `--demo`, and only on an
  *    empty database; its one-time login link goes to stderr, never among the JSON log lines;
- * 5. the app; the base URL is recorded in the data directory for `hub login-link`; the webhook
- *    dispatcher starts sending due deliveries.
+ * 5. the app; the webhook dispatcher starts sending due deliveries.
  *
  * SIGTERM/SIGINT drain: /readyz turns 503, no new connection is accepted, in-flight requests
  * finish (answered with `Connection: close`) within `HUB_SHUTDOWN_GRACE_MS`, then the record of
@@ -46,6 +41,9 @@ export interface ServeOptions {
  */
 export async function serve(options: ServeOptions): Promise<void> {
   const configured = loadConfig();
+  // One server per SQLite data directory: a second would write the same file and take over the
+  // console's record; refused before the port is bound or the database touched.
+  if (!configured.databaseUrl) refuseWhenInUse(configured.dataDir);
   const logOutput = stdoutLogOutput({ bufferBytes: configured.logBufferBytes });
   const logger = createLogger({ level: configured.logLevel, destination: logOutput });
   const state: InstanceState = { draining: false };
@@ -59,12 +57,19 @@ export async function serve(options: ServeOptions): Promise<void> {
   capConnections(server, configured);
   await listen(server, configured);
   const config = withListeningAddress(configured, server);
+  try {
+    recordServer(config.dataDir, { baseUrl: config.baseUrl, port: config.port, exclusive: !config.databaseUrl });
+  } catch (err) {
+    await closeServer(server);
+    throw err;
+  }
 
   let runtime: Runtime;
   try {
     runtime = await openRuntime({ config, logger, loadKeyring: true, listen: true, create: true });
   } catch (err) {
     await closeServer(server);
+    forgetServer(config.dataDir);
     throw err;
   }
   try {
@@ -77,19 +82,11 @@ export async function serve(options: ServeOptions): Promise<void> {
     const app = createApp(runtime, { instance: state, logOutput });
     objects.adopt(app);
     handler = app;
-    const other = otherServerOn(config.dataDir);
-    if (other !== undefined && !config.databaseUrl) {
-      logger.warn(
-        { pid: other, dataDir: config.dataDir },
-        'another hub serve runs on this SQLite data directory; several instances need PostgreSQL (docs/operating.md, ' +
-          '"Running several instances")',
-      );
-    }
-    recordServerBaseUrl(config.dataDir, config.baseUrl);
     runtime.webhookDispatcher.start();
   } catch (err) {
     await closeServer(server);
     await runtime.close();
+    forgetServer(config.dataDir);
     throw err;
   }
 
@@ -128,7 +125,7 @@ export async function serve(options: ServeOptions): Promise<void> {
         .then(() => runtime.close())
         .catch((err: unknown) => logger.warn({ err }, 'closing the database failed'))
         .finally(() => {
-          forgetServerBaseUrl(config.dataDir);
+          forgetServer(config.dataDir);
           logger.info('stopped');
           // The last lines may still wait for a slow reader of stdout; a stalled one is not waited for.
           logOutput.settle(LOG_SETTLE_MS).finally(() => process.exit(0));
@@ -202,9 +199,7 @@ function listen(server: Server, config: Pick<Config, 'host' | 'port'>): Promise<
 function withListeningAddress(config: Config, server: Server): Config {
   const { port } = server.address() as AddressInfo;
   if (config.baseUrlFromEnvironment) return { ...config, port };
-  const wildcardOrLoopback = ['0.0.0.0', '::', '127.0.0.1', '::1', 'localhost'].includes(config.host);
-  const host = wildcardOrLoopback ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
-  return { ...config, port, baseUrl: `http://${host}:${port}` };
+  return { ...config, port, baseUrl: defaultBaseUrl(config.host, port) };
 }
 
 async function seedDemo(runtime: Runtime, config: Config, logger: Logger): Promise<void> {

@@ -22,7 +22,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Origin used in login links and by the CSRF check, without a trailing slash. */
   baseUrl: string;
-  /** True when `HUB_BASE_URL` set `baseUrl`; otherwise it follows the port the server listens on. */
+  /** True when `HUB_BASE_URL` set `baseUrl`; otherwise it follows `HOST` and the port the server listens on. */
   baseUrlFromEnvironment: boolean;
   /** Largest JSON request body the server parses, in bytes. */
   bodyLimitBytes: number;
@@ -144,7 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parseInteger(env.PORT, 'PORT', DEFAULT_PORT, 0, 65535);
   const host = parseHost(env.HOST);
   const explicitBaseUrl = env.HUB_BASE_URL?.trim() || undefined;
-  const baseUrl = parseBaseUrl(explicitBaseUrl ?? `http://localhost:${port}`);
+  const baseUrl = parseBaseUrl(explicitBaseUrl ?? defaultBaseUrl(host, port));
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for SQLite)');
@@ -267,6 +267,17 @@ function parseLogLevel(raw: string | undefined): string {
   }
   return level;
 }
+
+/**
+ * The base URL when `HUB_BASE_URL` sets none: the address `hub serve` listens on, as a browser
+ * on this machine reaches it; `localhost` for a wildcard HOST (`0.0.0.0`, `::`), which is no
+ * address a browser can open.
+ */
+export function defaultBaseUrl(host: string, port: number): string {
+  const name = WILDCARD_HOSTS.has(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::']);
 
 function parseBaseUrl(raw: string): string {
   let url: URL;

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { parseCommandArgs } from '../cli/args.js';
 import { readStdin } from '../cli/read-stdin.js';
 import type { Runtime } from '../cli/runtime.js';
-import { serverBaseUrl } from '../cli/runtime.js';
+import { serverBaseUrl } from '../cli/server-record.js';
 import { UsageError } from '../cli/usage-error.js';
 import { CredentialError } from '../crypto/errors.js';
 import { ProviderCheckFailed } from './protocol.js';

@@ -1,8 +1,11 @@
+import { schemeProblem } from '../outbound/client.js';
+
 /**
  * Why an issuer or base URL is refused, as a phrase to follow its flag's name, or undefined when
- * it is fine: an absolute https URL without credentials, query or fragment; plain http only when
- * the operator allowed it (`HUB_OUTBOUND_ALLOW_PRIVATE=1`, a provider on loopback in tests).
- * Private addresses are fine either way (an on-premise Keycloak). The URL is never quoted back.
+ * it is fine: an absolute URL without credentials, query or fragment, under the outbound scheme
+ * rule (https; plain http only with `HUB_OUTBOUND_ALLOW_PRIVATE=1`, a provider on loopback in
+ * tests). Private addresses are fine either way (an on-premise Keycloak). Applied by
+ * `identity-provider set` and again by every sign-in. The URL is never quoted back.
  */
 export function endpointUrlProblem(raw: string, allowHttp: boolean): string | undefined {
   let url: URL;
@@ -13,9 +16,7 @@ export function endpointUrlProblem(raw: string, allowHttp: boolean): string | un
   }
   if (url.username || url.password) return 'must not carry a user name or password';
   if (url.search || url.hash) return 'must not carry a query or fragment';
-  if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && allowHttp) return undefined;
-  return 'must be an https URL (http only with HUB_OUTBOUND_ALLOW_PRIVATE=1)';
+  return schemeProblem(url, allowHttp);
 }
 
 /** True when requests to this URL must be allowed over plain http (already checked by endpointUrlProblem). */

@@ -2,6 +2,7 @@ import type { Clock } from '../config/clock.js';
 import { open, seal, type EnvelopeBinding } from '../crypto/envelope.js';
 import type { KeyringSource } from '../crypto/keyring.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
+import { endpointUrlProblem } from './endpoint-url.js';
 import type { ProviderWithSecret, SignInProtocol } from './protocol.js';
 import type { ProviderSettings } from './provider-settings.js';
 import type { IdentityProvider, IdentityProviderStore, ProviderKind } from './provider-store.js';
@@ -43,7 +44,19 @@ export class IdentityProviderService {
     private readonly keyrings: KeyringSource,
     private readonly clock: Clock,
     readonly protocols: SignInProtocols,
+    /** `HUB_OUTBOUND_ALLOW_PRIVATE`: whether a provider may be reached over plain http. */
+    private readonly allowHttp: boolean,
   ) {}
+
+  /**
+   * Why the server may not sign anyone in through this provider now, or undefined: the rule
+   * `identity-provider set` applied, under this server's setting (a provider saved with http
+   * allowed is not used by a server that does not allow it).
+   */
+  endpointProblem(provider: Pick<IdentityProvider, 'kind' | 'endpoint'>): string | undefined {
+    const problem = endpointUrlProblem(provider.endpoint, this.allowHttp);
+    return problem && `its ${provider.kind === 'oidc' ? 'issuer' : 'base URL'} ${problem}`;
+  }
 
   /**
    * Creates or replaces a provider and enables it. The provider must answer as its kind requires
@@ -76,9 +89,9 @@ export class IdentityProviderService {
     return this.store.list(this.uow.executor);
   }
 
-  /** The providers people may sign in with now. */
+  /** The providers people may sign in with now: enabled, and reachable under the outbound rule. */
   async listEnabled(): Promise<IdentityProvider[]> {
-    return (await this.list()).filter((provider) => provider.disabledAt === null);
+    return (await this.list()).filter((provider) => provider.disabledAt === null && !this.endpointProblem(provider));
   }
 
   find(id: string): Promise<IdentityProvider | undefined> {

@@ -186,6 +186,8 @@ export class SignInService {
   private async usableProvider(providerId: string): Promise<ProviderWithSecret> {
     const target = await this.providers.enabledWithSecret(providerId);
     if (!target) throw new SignInRefused('provider_unavailable', 'This sign-in option is unknown or turned off.');
+    const problem = this.providers.endpointProblem(target.provider);
+    if (problem) throw new SignInRefused('provider_unavailable', `This sign-in option cannot be used: ${problem}.`);
     return target;
   }
 

@@ -1,6 +1,6 @@
 import { parseCommandArgs, requiredFlag } from '../cli/args.js';
 import type { Runtime } from '../cli/runtime.js';
-import { serverBaseUrl } from '../cli/runtime.js';
+import { serverBaseUrl } from '../cli/server-record.js';
 import { UsageError } from '../cli/usage-error.js';
 import { ApiError } from '../errors/api-error.js';
 import type { OrgRole } from '../orgs/store.js';

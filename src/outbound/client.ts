@@ -67,6 +67,22 @@ const CLASS_PHRASES: Record<AddressClass, string> = {
   reserved: 'a reserved address',
 };
 
+/** The operator's setting that lifts the outbound rule, as a refusal names it. */
+export const ALLOW_PRIVATE_SETTING = 'HUB_OUTBOUND_ALLOW_PRIVATE=1';
+
+/**
+ * The scheme half of the outbound rule, for every URL the server calls out to (webhooks, the
+ * identity providers it signs people in through): https, and plain http only when the operator
+ * allowed it. Checked where a URL is saved and again where it is called, so a URL saved under
+ * another setting is never called over http.
+ */
+export function schemeProblem(url: URL, allowPrivate: boolean): string | undefined {
+  if (url.protocol === 'https:' || (allowPrivate && url.protocol === 'http:')) return undefined;
+  return allowPrivate
+    ? 'must be an http or https URL'
+    : `must be an https URL (http only with ${ALLOW_PRIVATE_SETTING})`;
+}
+
 /**
  * The one way the server calls out to a URL someone else chose. A URL is checked after its name
  * is resolved, and the connection goes to the very address that was checked (the socket's
@@ -94,9 +110,8 @@ export class OutboundClient {
       return refusal('is not an absolute URL');
     }
     const allowPrivate = this.options.allowPrivate;
-    if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
-      return refusal(allowPrivate ? 'must be an http or https URL' : 'must be an https URL');
-    }
+    const scheme = schemeProblem(url, allowPrivate);
+    if (scheme) return refusal(scheme);
     if (url.username || url.password) return refusal('must not carry a user name or password');
     const hostname = bareHost(url.hostname);
     let addresses: ResolvedAddress[];
@@ -113,7 +128,8 @@ export class OutboundClient {
       // Every address must pass: otherwise the connection could be steered to the one that does not.
       for (const { address } of addresses) {
         const addressClass = classifyAddress(address);
-        if (addressClass) return refusal(`resolves to ${CLASS_PHRASES[addressClass]}`);
+        if (addressClass)
+          return refusal(`resolves to ${CLASS_PHRASES[addressClass]} (allowed only with ${ALLOW_PRIVATE_SETTING})`);
       }
     }
     return { url, address: addresses[0]! };

@@ -1,6 +1,7 @@
 import { parseCommandArgs } from '../cli/args.js';
 import type { Output, WithRuntime } from '../cli/command.js';
-import { loginUrl, serverBaseUrl } from '../cli/runtime.js';
+import { loginUrl } from '../cli/runtime.js';
+import { serverBaseUrl } from '../cli/server-record.js';
 
 /** `hub login-link <imOpenId>`: a one-time login URL for the user, for a host without sign-in providers. */
 export async function loginLinkCommand(

@@ -13,7 +13,7 @@ import type { FactRecord, RunRecord, UsageFilter } from './records.js';
 import type { RollupStore } from './rollup-store.js';
 import { RollupTally } from './rollup-tally.js';
 import type { UsageStore } from './store.js';
-import { timeOrderedId } from './time-ordered-id.js';
+import { timeOrderedId } from '../shared/time-ordered-id.js';
 import { WriteBehind } from './write-behind.js';
 
 export interface IngestProgress {

@@ -204,7 +204,7 @@ export class WebhookStore {
       .where('d.next_attempt_at', '<=', now)
       .where((q) => q.whereNull('d.lease_until').orWhere('d.lease_until', '<=', now))
       .where((q) => q.where('w.status', 'active').orWhere('d.event', 'ping'))
-      .orderBy('d.next_attempt_at')
+      .orderBy([{ column: 'd.next_attempt_at' }, { column: 'd.id' }])
       .limit(limit);
     if (isPostgres(trx)) due.forUpdate('d').skipLocked();
     const ids = (await due.select<{ id: string }[]>('d.id')).map((row) => row.id);

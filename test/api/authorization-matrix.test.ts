@@ -145,6 +145,24 @@ async function freshCapability(): Promise<string> {
   return capabilityId;
 }
 
+/** A skill of acme, installed by its owner under a name of its own. */
+async function freshSkill(): Promise<string> {
+  const name = unique('skill');
+  await okBody(call('owner', 'installAgentSkill', { path: { name }, body: skillBody(name) }));
+  return name;
+}
+const skillBody = (name: string, version = '1.0.0') => ({
+  version,
+  files: [{ path: 'SKILL.md', content: `---\nname: ${name}\ndescription: Reviews code\n---\n` }],
+});
+/** A second OWNER of acme, so that demoting or revoking it leaves acme an OWNER. */
+async function freshOwner(): Promise<string> {
+  const userId = await freshMember();
+  await okBody(call('owner', 'updateMemberRole', { path: { userId }, body: { role: 'OWNER' } }));
+  return userId;
+}
+const CHAT_APPLICATION = { appId: 'cli_a1b2c3d4e5f6g7h8', appSecret: 'app-secret', botOpenId: 'ou_bot' };
+
 interface Row {
   op: string;
   method: string;
@@ -165,6 +183,11 @@ const outcomes = (success: number, denied: (actor: Actor) => Outcome | undefined
 const orgAdminOnly = (success: number) =>
   outcomes(success, (a) => (MEMBERS.includes(a) ? [403, 'org_admin_required'] : undefined));
 const anyMember = (success: number) => outcomes(success, () => undefined);
+/** What only an OWNER may do: an ADMIN gets owner_required, a MEMBER still org_admin_required. */
+const ownerOnly = (success: number) =>
+  outcomes(success, (a) =>
+    MEMBERS.includes(a) ? [403, 'org_admin_required'] : a === 'admin' ? [403, 'owner_required'] : undefined,
+  );
 const projectRead = (success: number) =>
   outcomes(success, (a) => (a === 'memberNoGrant' ? [403, 'project_access_denied'] : undefined));
 const projectManage = (success: number) =>
@@ -175,6 +198,14 @@ const projectManage = (success: number) =>
   );
 
 const rows: Row[] = [
+  { op: 'getOrganization', method: 'GET', prepare: async () => ({ path: '' }), expect: anyMember(200) },
+  { op: 'getOrgSettings', method: 'GET', prepare: async () => ({ path: '/settings' }), expect: anyMember(200) },
+  {
+    op: 'updateOrgSettings',
+    method: 'PATCH',
+    prepare: async () => ({ path: '/settings', body: { membersCanCreateProjects: false } }),
+    expect: orgAdminOnly(200),
+  },
   { op: 'listMembers', method: 'GET', prepare: async () => ({ path: '/members' }), expect: orgAdminOnly(200) },
   {
     op: 'addMember',
@@ -199,6 +230,36 @@ const rows: Row[] = [
     method: 'POST',
     prepare: async () => ({ path: `/members/${await freshMember()}/revoke` }),
     expect: orgAdminOnly(200),
+  },
+  {
+    op: 'addMember (role OWNER)',
+    method: 'POST',
+    prepare: async () => ({ path: '/members', body: { imOpenId: unique('ou-new-owner'), role: 'OWNER' } }),
+    expect: ownerOnly(201),
+  },
+  {
+    op: 'updateMemberRole (to OWNER)',
+    method: 'PATCH',
+    prepare: async () => ({ path: `/members/${await freshMember()}`, body: { role: 'OWNER' } }),
+    expect: ownerOnly(200),
+  },
+  {
+    op: 'updateMemberRole (an OWNER to ADMIN)',
+    method: 'PATCH',
+    prepare: async () => ({ path: `/members/${await freshOwner()}`, body: { role: 'ADMIN' } }),
+    expect: ownerOnly(200),
+  },
+  {
+    op: 'updateMemberRole (an OWNER to MEMBER)',
+    method: 'PATCH',
+    prepare: async () => ({ path: `/members/${await freshOwner()}`, body: { role: 'MEMBER' } }),
+    expect: ownerOnly(200),
+  },
+  {
+    op: 'revokeMember (an OWNER)',
+    method: 'POST',
+    prepare: async () => ({ path: `/members/${await freshOwner()}/revoke` }),
+    expect: ownerOnly(200),
   },
   { op: 'listTeams', method: 'GET', prepare: async () => ({ path: '/teams' }), expect: orgAdminOnly(200) },
   {
@@ -516,9 +577,105 @@ const rows: Row[] = [
     expect: orgAdminOnly(200),
   },
   {
+    op: 'listProviderConnections',
+    method: 'GET',
+    prepare: async () => ({ path: '/provider-connections' }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'rotateProviderConnection',
+    method: 'PUT',
+    prepare: async () => ({
+      path: `/provider-connections/${await freshProvider()}`,
+      body: { baseUrl: 'https://api.example.com', authToken: 'sk-rotated' },
+    }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'getChatApplicationConnection',
+    method: 'GET',
+    prepare: async () => ({ path: '/imapp-application-connection' }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'putChatApplicationConnection',
+    method: 'PUT',
+    prepare: async () => ({ path: '/imapp-application-connection', body: CHAT_APPLICATION }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'disableChatApplicationConnection',
+    method: 'DELETE',
+    async prepare() {
+      await okBody(call('owner', 'putChatApplicationConnection', { body: CHAT_APPLICATION }));
+      return { path: '/imapp-application-connection' };
+    },
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'getCapacityPolicy',
+    method: 'GET',
+    prepare: async () => ({ path: '/capacity-policy' }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'updateCapacityPolicy',
+    method: 'PUT',
+    prepare: async () => ({ path: '/capacity-policy', body: { limits: { attachmentCount: 100 + (++counter % 500) } } }),
+    expect: orgAdminOnly(200),
+  },
+  {
     op: 'updateAgentRole',
     method: 'PATCH',
     prepare: async () => ({ path: `/agent-roles/${await freshRole()}`, body: { disabled: true } }),
+    expect: orgAdminOnly(200),
+  },
+  { op: 'listAgentRoles', method: 'GET', prepare: async () => ({ path: '/agent-roles' }), expect: orgAdminOnly(200) },
+  {
+    op: 'putAgentRole',
+    method: 'PUT',
+    prepare: async () => ({ path: `/agent-roles/${unique('new-role')}`, body: { label: 'New', isDefault: true } }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'putAgentRoleSkills',
+    method: 'PUT',
+    prepare: async () => ({
+      path: `/agent-roles/${await freshRole()}/skills`,
+      body: { skillNames: [await freshSkill()] },
+    }),
+    expect: orgAdminOnly(200),
+  },
+  { op: 'listAgentModels', method: 'GET', prepare: async () => ({ path: '/agent-models' }), expect: orgAdminOnly(200) },
+  { op: 'listAgentSkills', method: 'GET', prepare: async () => ({ path: '/agent-skills' }), expect: orgAdminOnly(200) },
+  {
+    op: 'installAgentSkill',
+    method: 'PUT',
+    async prepare() {
+      const name = unique('new-skill');
+      return { path: `/agent-skills/${name}`, body: skillBody(name) };
+    },
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'installAgentSkill (a new version)',
+    method: 'PUT',
+    async prepare() {
+      const name = await freshSkill();
+      return { path: `/agent-skills/${name}`, body: skillBody(name, '2.0.0') };
+    },
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'getAgentSkillFiles',
+    method: 'GET',
+    prepare: async () => ({ path: `/agent-skills/${await freshSkill()}/files` }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'updateAgentSkill',
+    method: 'PATCH',
+    prepare: async () => ({ path: `/agent-skills/${await freshSkill()}`, body: { description: 'Relabelled' } }),
     expect: orgAdminOnly(200),
   },
   {
@@ -694,7 +851,12 @@ describe('authorization matrix: API tokens', () => {
 
 describe('ids from another organization', () => {
   let foreign: { userId: string; teamId: string; folderId: string; projectId: string; libraryFolderId: string };
-  const foreignIds = { roleId: 'globex-role', providerId: 'globex-prov', capabilityId: 'globex-cap' };
+  const foreignIds = {
+    roleId: 'globex-role',
+    providerId: 'globex-prov',
+    capabilityId: 'globex-cap',
+    skillName: 'globex-skill',
+  };
   let ownLibraryFolder: string;
   let ownRole: string;
   let ownTeam: string;
@@ -710,6 +872,9 @@ describe('ids from another organization', () => {
     const project = await okBody(globex('createProject', { body: { name: 'Globex project' } }));
     const libraryFolder = await okBody(globex('createAgentLibraryFolder', { body: { name: 'Globex shelf' } }));
     await okBody(globex('putAgentRole', { path: { roleId: foreignIds.roleId }, body: { label: 'Theirs' } }));
+    await okBody(
+      globex('installAgentSkill', { path: { name: foreignIds.skillName }, body: skillBody(foreignIds.skillName) }),
+    );
     await okBody(
       globex('rotateProviderConnection', {
         path: { providerId: foreignIds.providerId },
@@ -898,6 +1063,20 @@ describe('ids from another organization', () => {
       'folder_not_found',
     ],
     [
+      'getAgentSkillFiles',
+      'GET',
+      () => `/agent-skills/${foreignIds.skillName}/files`,
+      () => undefined,
+      'skill_not_found',
+    ],
+    [
+      'updateAgentSkill',
+      'PATCH',
+      () => `/agent-skills/${foreignIds.skillName}`,
+      () => ({ disabled: true }),
+      'skill_not_found',
+    ],
+    [
       'updateAgentRole',
       'PATCH',
       () => `/agent-roles/${foreignIds.roleId}`,
@@ -951,11 +1130,13 @@ describe('ids from another organization', () => {
     });
   }
 
-  it('lists none of the other organization’s capability connections or library folders', async () => {
+  it('lists none of the other organization’s capability connections, library folders or skills', async () => {
     const connections = await okBody(call('owner', 'listCapabilityConnections'));
     expect(connections.connections.map((c) => c.capabilityId)).not.toContain(foreignIds.capabilityId);
     const library = await okBody(call('owner', 'getAgentLibrary'));
     expect(library.folders.map((f) => f.id)).not.toContain(foreign.libraryFolderId);
+    const skills = await okBody(call('owner', 'listAgentSkills'));
+    expect(skills.skills.map((s) => s.name)).not.toContain(foreignIds.skillName);
   });
 });
 
@@ -1079,6 +1260,22 @@ describe('authorization matrix: the organization’s life', () => {
           if (before !== undefined) expect(await writes.writtenSince(before)).toEqual([]);
         });
       }
+    });
+  }
+});
+
+/**
+ * The caller themself (`GET /api/me`): any signed-in person, whichever organizations they belong
+ * to; nobody without a session.
+ */
+describe('authorization matrix: the caller', () => {
+  for (const actor of ACTORS) {
+    const [status, code]: Outcome = actor === 'anonymous' ? [401, 'unauthenticated'] : [200];
+    it(`getMe as ${actor} → ${status}${code ? ` ${code}` : ''}`, async () => {
+      const res = await hub.request('GET', '/api/me', { cookie: cookies[actor] });
+      expect(res.status, res.text).toBe(status);
+      if (code) expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
+      else expect((res.body as { user: { id: string } }).user.id).toBe(userIds[IM[actor as keyof typeof IM]]);
     });
   }
 });

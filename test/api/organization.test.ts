@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, expectOk } from '../support/assertions.js';
 import { TestHub } from '../support/test-hub.js';
-import { ACTORS, seedActors, type ActorName } from '../support/actors.js';
+import { seedActors, type ActorName } from '../support/actors.js';
 
 let hub: TestHub;
 let cookies: Record<ActorName, string | undefined>;
@@ -11,74 +11,6 @@ beforeAll(async () => {
   cookies = await seedActors(hub);
 });
 afterAll(() => hub.stop());
-
-type Expectation = [status: number, code?: string];
-
-/** Who gets what on each implemented operation of this area. */
-const matrix: Array<{
-  name: string;
-  method: string;
-  path: string;
-  body?: unknown;
-  expect: Record<ActorName, Expectation>;
-}> = [
-  {
-    name: 'getMe',
-    method: 'GET',
-    path: '/api/me',
-    expect: { anonymous: [401, 'unauthenticated'], otherOrgOwner: [200], member: [200], admin: [200], owner: [200] },
-  },
-  {
-    name: 'getOrganization',
-    method: 'GET',
-    path: '/api/org/acme',
-    expect: {
-      anonymous: [401, 'unauthenticated'],
-      otherOrgOwner: [404, 'org_not_found'],
-      member: [200],
-      admin: [200],
-      owner: [200],
-    },
-  },
-  {
-    name: 'getOrgSettings',
-    method: 'GET',
-    path: '/api/org/acme/settings',
-    expect: {
-      anonymous: [401, 'unauthenticated'],
-      otherOrgOwner: [404, 'org_not_found'],
-      member: [200],
-      admin: [200],
-      owner: [200],
-    },
-  },
-  {
-    name: 'updateOrgSettings',
-    method: 'PATCH',
-    path: '/api/org/acme/settings',
-    body: { membersCanCreateProjects: false },
-    expect: {
-      anonymous: [401, 'unauthenticated'],
-      otherOrgOwner: [404, 'org_not_found'],
-      member: [403, 'org_admin_required'],
-      admin: [200],
-      owner: [200],
-    },
-  },
-];
-
-describe('who may call the session and organization operations', () => {
-  for (const row of matrix) {
-    for (const actor of ACTORS) {
-      const [status, code] = row.expect[actor];
-      it(`${row.name} as ${actor} → ${status}${code ? ` ${code}` : ''}`, async () => {
-        const res = await hub.request(row.method, row.path, { cookie: cookies[actor], body: row.body });
-        expect(res.status).toBe(status);
-        if (code) expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
-      });
-    }
-  }
-});
 
 describe('GET /api/me', () => {
   it('returns the caller and every organization they are an active member of, with their role', async () => {
@@ -141,18 +73,15 @@ describe('organization settings', () => {
     expect((await settings()).body).toEqual({ membersCanCreateProjects: false, autoJoin: null });
   });
 
-  it('changes nothing when a member, a stranger or an invalid body tries', async () => {
+  it('changes nothing on an invalid body', async () => {
     const attempts = [
-      { cookie: cookies.member, body: { membersCanCreateProjects: true } },
-      { cookie: cookies.otherOrgOwner, body: { membersCanCreateProjects: true } },
-      { cookie: undefined, body: { membersCanCreateProjects: true } },
       { cookie: cookies.owner, body: { membersCanCreateProjects: 'yes' } },
       { cookie: cookies.owner, body: { membersCanCreateProjects: true, extra: 1 } },
       { cookie: cookies.owner, body: {} },
     ];
     for (const attempt of attempts) {
       const res = await hub.request('PATCH', '/api/org/acme/settings', attempt);
-      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBe(400);
     }
     expect((await settings()).body).toEqual({ membersCanCreateProjects: false, autoJoin: null });
   });

@@ -120,3 +120,44 @@ describe('the request pipeline', () => {
     );
   });
 });
+
+describe('query strings, read one way', () => {
+  const OFFSET = '2026-11-01T00:00:00+01:00';
+  const paths = (from: string, to: string) => [
+    `/audit-events?from=${from}&to=${to}`,
+    `/usage?from=${from}&to=${to}`,
+    `/usage/breakdown?from=${from}&to=${to}`,
+    `/usage/series?from=${from}&to=${to}`,
+  ];
+
+  it('takes a time with a + offset or a raw : in every operation, as sent or percent-encoded', async () => {
+    const org = await freshOrg('query');
+    const to = '2026-11-08T00:00:00Z';
+    for (const [from, until] of [
+      [OFFSET, to],
+      [encodeURIComponent(OFFSET), encodeURIComponent(to)],
+    ] as const) {
+      for (const path of paths(from, until)) {
+        const res = await org.api('owner', 'GET', path);
+        expect(res.status, `${path}: ${res.text}`).toBe(200);
+      }
+    }
+  });
+
+  it('reads a + as a plus sign, never as a space, everywhere', async () => {
+    const org = await freshOrg('plus');
+    await okBody(org.call('owner', 'createTeam', { body: { slug: 'plus', name: 'Plus' } }), 201);
+    const at = new Date(Date.parse(hub.clock.now().toISOString()));
+    // One hour ahead in +01:00 is the same instant: the event is inside [from, …).
+    const local = new Date(at.getTime() + 3_600_000).toISOString().slice(0, 19);
+    const listed = await org.api('owner', 'GET', `/audit-events?from=${local}+01:00&action=createTeam`);
+    expect(listed.status, listed.text).toBe(200);
+    expect((listed.body as { events: unknown[] }).events).toHaveLength(1);
+    // A space (%20) is not a plus: the same time with a space is no RFC 3339 time.
+    for (const path of paths(`${local}%2001:00`, '2026-11-08T00:00:00Z')) {
+      const res = await org.api('owner', 'GET', path);
+      expectError(res, 400, 'validation_failed');
+      expect(res.text, path).toContain('from');
+    }
+  });
+});

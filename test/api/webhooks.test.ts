@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordChange } from '../../src/audit/trail.js';
 import { withAuditScope } from '../../src/audit/scope.js';
 import { loadConfig } from '../../src/config/config.js';
-import { configError, expectError, okBody } from '../support/assertions.js';
+import { configError, errorBody, expectError, okBody } from '../support/assertions.js';
 import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -142,6 +142,47 @@ describe('deliveries', () => {
       messageId: got!.headers['webhook-id'],
       nextAttemptAt: null,
     });
+  });
+
+  it('sends no endpoint its own creation (its secret not yet stored); the others hear of it', async () => {
+    const org = await seedOrg(hub, unique('wh'));
+    const first = await endpoint(org, ['*']);
+    expect(await deliveriesOf(org, first.id)).toEqual([]);
+    const second = await endpoint(org, ['*', 'createWebhook']);
+    expect(await deliveriesOf(org, second.id)).toEqual([]);
+    const third = await endpoint(org, ['createWebhook']);
+    expect(await deliveriesOf(org, third.id)).toEqual([]);
+    // The earlier endpoints each hear of the ones made after them, and nothing of themselves.
+    const told = async (webhookId: string) =>
+      (await hub.services.db('webhook_deliveries').where({ webhook_id: webhookId }).pluck('payload')).map(
+        (payload: string) => (JSON.parse(payload) as { data: { target: { id: string } } }).data.target.id,
+      );
+    expect((await told(first.id)).sort()).toEqual([second.id, third.id].sort());
+    expect(await told(second.id)).toEqual([third.id]);
+    expect(await told(third.id)).toEqual([]);
+    // Sent now, so that the later tests' batches hold only their own deliveries.
+    expect(await dispatch()).toBe(3);
+  });
+
+  it('lists the events of one millisecond, and their deliveries, in the order they were written', async () => {
+    const org = await seedOrg(hub, unique('wh'));
+    const { id: webhookId } = await endpoint(org, ['createTeam']);
+    // The hub's clock stands still: every change below is stamped with the same millisecond.
+    const teams = [await createTeam(org), await createTeam(org), await createTeam(org)];
+    const events = (await okBody(org.call('owner', 'listAuditEvents', { query: { action: 'createTeam' } }))).events;
+    expect(new Set(events.map((e) => e.at)).size).toBe(1);
+    expect(events.map((e) => e.target.id)).toEqual(teams.map((t) => t.id).reverse());
+    const deliveries = await deliveriesOf(org, webhookId);
+    expect(new Set(deliveries.map((d) => d.createdAt)).size).toBe(1);
+    const payloads = await hub.services.db('webhook_deliveries').whereIn(
+      'id',
+      deliveries.map((d) => d.id),
+    );
+    const teamOf = (id: string) =>
+      (JSON.parse(payloads.find((p) => p.id === id).payload) as { data: { target: { id: string } } }).data.target.id;
+    expect(deliveries.map((d) => teamOf(d.id))).toEqual(teams.map((t) => t.id).reverse());
+    // Sent now, so that the later tests' batches hold only their own deliveries.
+    expect(await dispatch()).toBe(3);
   });
 
   it('writes no delivery for a change that rolled back', async () => {
@@ -308,9 +349,11 @@ describe('URL safety at save time (HUB_OUTBOUND_ALLOW_PRIVATE off)', () => {
     'https://10.0.0.1/hook',
     'https://169.254.169.254/latest',
     'https://localhost/hook',
-  ])('refuses %s with 422 url_not_allowed and saves nothing', async (url) => {
+  ])('refuses %s with 422 url_not_allowed naming the setting, and saves nothing', async (url) => {
     const org = await seedOrg(strict, unique('wh'));
-    expectError(await org.call('owner', 'createWebhook', { body: { url, events: ['*'] } }), 422, 'url_not_allowed');
+    const res = await org.call('owner', 'createWebhook', { body: { url, events: ['*'] } });
+    expectError(res, 422, 'url_not_allowed');
+    expect(errorBody(res).error.message).toContain('HUB_OUTBOUND_ALLOW_PRIVATE=1');
     expect(await strict.services.db('webhooks').where({ organization_id: org.id })).toEqual([]);
   });
 

@@ -190,8 +190,8 @@ describe('hub serve', () => {
         const output = await waitForOutput(child, /(?=[\s\S]*"msg":"listening")(?=[\s\S]*\/auth\/login\?token=\S+\s)/);
         // The link goes to stderr, never among the JSON log lines on stdout.
         expect(out).not.toContain('/auth/login?token=');
-        const link = /(http:\/\/localhost:\d+\/auth\/login\?token=\S+)/.exec(output)![1]!;
-        const login = await fetch(link.replace('localhost', '127.0.0.1'), { redirect: 'manual' });
+        const link = /(http:\/\/127\.0\.0\.1:\d+\/auth\/login\?token=\S+)/.exec(output)![1]!;
+        const login = await fetch(link, { redirect: 'manual' });
         expect(login.status).toBe(303);
         const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
         const me = await fetch(`http://127.0.0.1:${port}/api/me`, { headers: { cookie } });

@@ -86,10 +86,18 @@ describe('hub audit', () => {
     expectOk(team, 201);
     const lines = await runHub(['audit', org.slug, '--limit', '5'], env);
     expect(lines.code).toBe(0);
-    expect(lines.stdout.split('\n')[0]).toMatch(
-      new RegExp(`^\\S+  createTeam  team ${team.body.id}  by Owner of console \\[user ${org.userIds.owner}\\]`),
+    // The lines the web app's audit log shows: the sentence, the target's name, the action.
+    const latest = (await okBody(org.call('owner', 'listAuditEvents', { query: { limit: 5 } }))).events;
+    expect(lines.stdout.trimEnd().split('\n')).toEqual(
+      latest.map(
+        (e) =>
+          `${e.at}  ${e.summary}  (${e.target.label ?? e.target.type.replaceAll('_', ' ')})  ${e.action}` +
+          (e.requestId ? `  request ${e.requestId}` : ''),
+      ),
     );
-    expect(lines.stdout).toMatch(/hub\.token\.create {2}api_token \S+ {2}by hub console/);
+    expect(lines.stdout.split('\n')[0]).toContain('  Owner of console created team Audited  (Audited)  createTeam');
+    expect(lines.stdout).not.toContain(team.body.id);
+    expect(lines.stdout).toMatch(/ {2}hub console created API token \S.* {2}hub\.token\.create\n/);
 
     const json = await runHub(['audit', org.slug, '--json', '--since', '1d'], env);
     expect(json.code).toBe(0);

@@ -352,6 +352,41 @@ describe('OpenID Connect sign-in', () => {
     }
   });
 
+  it('signs nobody in via an http issuer without HUB_OUTBOUND_ALLOW_PRIVATE (as set refuses)', async () => {
+    // The providers of this file were set with http allowed (their issuer is on loopback); an
+    // instance without the setting applies the same rule at sign-in.
+    const services = createServices({
+      config: { ...hub.services.config, outboundAllowPrivate: false },
+      db: hub.database.db,
+      clock: hub.clock,
+      logger: createLogger({ level: 'silent' }),
+    });
+    const strict: Server = await new Promise((resolve) => {
+      const s = http.createServer(createApp(services)).listen(0, '127.0.0.1', () => resolve(s));
+    });
+    try {
+      const base = `http://127.0.0.1:${(strict.address() as AddressInfo).port}`;
+      const listed = await fetch(`${base}/auth/providers`);
+      expect(await listed.json()).toEqual({ providers: [] });
+      const before = await counts();
+      const start = await fetch(`${base}/auth/corp/start`, { redirect: 'manual' });
+      expect(start.status).toBe(303);
+      expect(start.headers.get('location')).toBe('/signin?error=provider_unavailable');
+      expect(start.headers.get('location')).not.toContain(idp.issuer);
+      expect(await counts()).toEqual(before);
+      expect(services.identityProviders.endpointProblem({ kind: 'oidc', endpoint: idp.issuer })).toBe(
+        'its issuer must be an https URL (http only with HUB_OUTBOUND_ALLOW_PRIVATE=1)',
+      );
+    } finally {
+      strict.closeAllConnections();
+      await new Promise((resolve) => strict.close(resolve));
+    }
+    // This instance, which allows http, still signs people in through it.
+    expect((await hub.call('listSignInProviders')).body).toMatchObject({
+      providers: [{ id: 'corp' }, { id: 'strict' }],
+    });
+  });
+
   it('counts sign-ins by provider and outcome in /metrics', async () => {
     const metrics = await hub.request('GET', '/metrics', { headers: { accept: 'text/plain' } });
     expect(metrics.text).toMatch(/hub_sign_ins_total\{provider="corp",outcome="success"\} [1-9]/);

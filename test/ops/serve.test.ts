@@ -167,6 +167,55 @@ function freePort(): Promise<number> {
   });
 }
 
+describe('hub serve: one server per SQLite data directory', () => {
+  it('refuses a second start naming the live one’s pid and port, and leaves its record alone', async () => {
+    const dataDir = freshDir();
+    const first = await startServe(dataDir);
+    const serverFile = path.join(dataDir, 'server.json');
+    try {
+      const recorded = fs.readFileSync(serverFile, 'utf8');
+      const port = new URL(first.baseUrl).port;
+      // A process: what is tested is a start that refuses.
+      const second = await runHub(['serve'], cliEnv(dataDir, undefined, { PORT: '0' }));
+      expectOneLine(
+        second,
+        1,
+        new RegExp(
+          `^hub serve: the SQLite data directory .* is in use by hub serve \\(pid ${first.child.pid}, port ${port},`,
+        ),
+      );
+      expect(second.stderr).toContain('DATABASE_URL');
+      expect(fs.readFileSync(serverFile, 'utf8')).toBe(recorded);
+      const link = await runHub(['login-link', 'demo-owner'], cliEnv(dataDir, undefined));
+      expect(link.stdout.startsWith(`${first.baseUrl}/auth/login?token=`), link.stdout).toBe(true);
+    } finally {
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+    }
+    expect(fs.existsSync(serverFile)).toBe(false);
+  });
+
+  it('takes over the record of a server that no longer runs', async () => {
+    const dataDir = freshDir();
+    // The pid of a process that has exited: a server killed without its clean stop.
+    const gone = spawn(process.execPath, ['-e', '']);
+    await once(gone, 'exit');
+    fs.writeFileSync(
+      path.join(dataDir, 'server.json'),
+      JSON.stringify({ baseUrl: 'http://127.0.0.1:9', port: 9, pid: gone.pid, startedAt: '' }),
+    );
+    const serve = await startServe(dataDir);
+    try {
+      const record = JSON.parse(fs.readFileSync(path.join(dataDir, 'server.json'), 'utf8')) as { pid: number };
+      expect(record.pid).toBe(serve.child.pid);
+      expect(serve.baseUrl).not.toBe('http://127.0.0.1:9');
+    } finally {
+      serve.child.kill('SIGTERM');
+      expect(await serve.exited).toBe(0);
+    }
+  });
+});
+
 describe('hub serve: a clean start', () => {
   it(
     'listens on HOST (127.0.0.1 by default), prints the demo link ' +
@@ -175,10 +224,11 @@ describe('hub serve: a clean start', () => {
       const dataDir = freshDir();
       const serve = await startServe(dataDir);
       try {
-        expect(serve.baseUrl).toMatch(/^http:\/\/localhost:\d+$/);
+        // The base URL follows HOST (127.0.0.1 here), the address a browser on this machine opens.
+        expect(serve.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
         const port = new URL(serve.baseUrl).port;
         expect(serve.output.stderr).toMatch(
-          new RegExp(`Demo organization "demo" created[^]*http://localhost:${port}/auth/login\\?token=`),
+          new RegExp(`Demo organization "demo" created[^]*http://127\\.0\\.0\\.1:${port}/auth/login\\?token=`),
         );
         expect(serve.output.stdout).not.toContain('token=');
         for (const line of serve.output.stdout.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
@@ -187,9 +237,26 @@ describe('hub serve: a clean start', () => {
         // The shell's PORT says nothing about the running server: the recorded URL wins.
         const link = await runHub(['login-link', 'demo-owner'], cliEnv(dataDir, undefined, { PORT: '9' }));
         expect(link.code).toBe(0);
-        expect(link.stdout).toMatch(new RegExp(`^http://localhost:${port}/auth/login\\?token=`));
-        const login = await fetch(link.stdout.trim().replace('localhost', '127.0.0.1'), { redirect: 'manual' });
+        expect(link.stdout).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/auth/login\\?token=`));
+        const login = await fetch(link.stdout.trim(), { redirect: 'manual' });
         expect(login.status).toBe(303);
+
+        // A browser on this machine may open either loopback spelling: the CSRF check takes both
+        // (on this port only).
+        const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+        const write = (origin: string) =>
+          fetch(`${serve.baseUrl}/api/org/demo/settings`, {
+            method: 'PATCH',
+            headers: { cookie, origin, 'content-type': 'application/json' },
+            body: JSON.stringify({ membersCanCreateProjects: false }),
+          });
+        for (const origin of [serve.baseUrl, `http://localhost:${port}`, `http://[::1]:${port}`])
+          expect((await write(origin)).status, origin).toBe(200);
+        for (const origin of [`http://localhost:${Number(port) + 1}`, `https://localhost:${port}`]) {
+          const refused = await write(origin);
+          expect(refused.status, origin).toBe(403);
+          expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('csrf_rejected');
+        }
       } finally {
         serve.child.kill('SIGTERM');
         expect(await serve.exited).toBe(0);
@@ -225,7 +292,7 @@ describe('hub serve: a clean start', () => {
   it('drains on SIGTERM: a request in flight is answered, then the process exits 0', async () => {
     const dataDir = freshDir();
     const serve = await startServe(dataDir, { HUB_SHUTDOWN_GRACE_MS: '5000' });
-    const url = serve.baseUrl.replace('localhost', '127.0.0.1');
+    const url = serve.baseUrl;
     // The Redoc bundle (1 MB) read slowly: the answer is still streaming when SIGTERM comes.
     const response = await fetch(`${url}/docs/redoc.standalone.js`);
     expect(response.status).toBe(200);
@@ -246,7 +313,7 @@ describe('hub serve: a clean start', () => {
   it('drains on SIGTERM: a connection opened before it, its request sent after it, is answered', async () => {
     const dataDir = freshDir();
     const serve = await startServe(dataDir, { HUB_SHUTDOWN_GRACE_MS: '60000' });
-    const url = serve.baseUrl.replace('localhost', '127.0.0.1');
+    const url = serve.baseUrl;
     const socket = connect(Number(new URL(url).port), '127.0.0.1');
     await once(socket, 'connect');
     // Waiting connections are accepted in order: once a later one is answered, this one is accepted.
@@ -271,10 +338,8 @@ describe('hub serve: a clean start', () => {
     async () => {
       const dataDir = freshDir();
       const serve = await startServe(dataDir, { HUB_SHUTDOWN_GRACE_MS: '1000' });
-      const url = serve.baseUrl.replace('localhost', '127.0.0.1');
-      const link = /(http:\/\/localhost:\d+\/auth\/login\?token=\S+)/
-        .exec(serve.output.stderr)![1]!
-        .replace('localhost', '127.0.0.1');
+      const url = serve.baseUrl;
+      const link = /(http:\/\/127\.0\.0\.1:\d+\/auth\/login\?token=\S+)/.exec(serve.output.stderr)![1]!;
       const cookie = (await fetch(link, { redirect: 'manual' })).headers.get('set-cookie')!.split(';')[0]!;
       const { hostname, port } = new URL(url);
       // A member's upload that announces 100 kB and sends one byte: it waits in the body parser.

@@ -57,46 +57,61 @@ describe('OutboundClient.check', () => {
   });
 
   it('refuses plain http, user names, and names that do not resolve', async () => {
-    expect(await refusedFor(strict, 'http://public.test/')).toBe('must be an https URL');
+    expect(await refusedFor(strict, 'http://public.test/')).toBe(
+      'must be an https URL (http only with HUB_OUTBOUND_ALLOW_PRIVATE=1)',
+    );
     expect(await refusedFor(strict, 'https://user:pw@public.test/')).toBe('must not carry a user name or password');
     expect(await refusedFor(strict, 'https://nowhere.test/')).toBe('names a host that does not resolve');
     expect(await refusedFor(strict, 'not a url')).toBe('is not an absolute URL');
-    expect(await refusedFor(strict, 'ftp://public.test/')).toBe('must be an https URL');
+    expect(await refusedFor(strict, 'ftp://public.test/')).toBe(
+      'must be an https URL (http only with HUB_OUTBOUND_ALLOW_PRIVATE=1)',
+    );
   });
 
   it.each([
-    ['https://127.0.0.1/', 'resolves to a loopback address'],
-    ['https://10.2.3.4/', 'resolves to a private network address'],
-    ['https://172.20.0.1/', 'resolves to a private network address'],
-    ['https://192.168.0.1/', 'resolves to a private network address'],
-    ['https://169.254.169.254/latest/meta-data', 'resolves to a link-local address'],
-    ['https://[fe80::1]/', 'resolves to a link-local address'],
-    ['https://100.64.1.1/', 'resolves to a carrier-grade NAT address'],
-    ['https://224.0.0.251/', 'resolves to a multicast address'],
-    ['https://[ff02::1]/', 'resolves to a multicast address'],
-    ['https://0.0.0.0/', 'resolves to an unspecified address'],
-    ['https://[::]/', 'resolves to an unspecified address'],
-    ['https://[fd00::1]/', 'resolves to a unique-local address'],
-    ['https://[::1]/', 'resolves to a loopback address'],
-    ['https://[::ffff:127.0.0.1]/', 'resolves to a loopback address'],
-    ['https://[::ffff:7f00:1]/', 'resolves to a loopback address'],
-    ['https://2130706433/', 'resolves to a loopback address'],
-    ['https://017700000001/', 'resolves to a loopback address'],
-    ['https://0x7f000001/', 'resolves to a loopback address'],
-    ['https://0x7f.0.0.1/', 'resolves to a loopback address'],
+    ['https://127.0.0.1/', 'resolves to a loopback address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
+    ['https://10.2.3.4/', 'resolves to a private network address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
+    ['https://172.20.0.1/', 'resolves to a private network address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
+    ['https://192.168.0.1/', 'resolves to a private network address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
+    [
+      'https://169.254.169.254/latest/meta-data',
+      'resolves to a link-local address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)',
+    ],
+    ['https://[fe80::1]/', 'resolves to a link-local address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
+    ['https://100.64.1.1/', 'resolves to a carrier-grade NAT address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
+    ['https://224.0.0.251/', 'resolves to a multicast address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
+    ['https://[ff02::1]/', 'resolves to a multicast address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
+    ['https://0.0.0.0/', 'resolves to an unspecified address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
+    ['https://[::]/', 'resolves to an unspecified address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
+    ['https://[fd00::1]/', 'resolves to a unique-local address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
+    ['https://[::1]/', 'resolves to a loopback address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
+    ['https://[::ffff:127.0.0.1]/', 'resolves to a loopback address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
+    ['https://[::ffff:7f00:1]/', 'resolves to a loopback address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
+    ['https://2130706433/', 'resolves to a loopback address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
+    ['https://017700000001/', 'resolves to a loopback address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
+    ['https://0x7f000001/', 'resolves to a loopback address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
+    ['https://0x7f.0.0.1/', 'resolves to a loopback address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)'],
   ])('refuses %s', async (url, reason) => {
     expect(await refusedFor(strict, url)).toBe(reason);
   });
 
   it('refuses a name that resolves to a private address, or to a private one among public ones', async () => {
-    expect(await refusedFor(strict, 'https://intranet.test/')).toBe('resolves to a private network address');
-    expect(await refusedFor(strict, 'https://split.test/')).toBe('resolves to a private network address');
-    expect(await refusedFor(strict, 'https://metadata.test/')).toBe('resolves to a link-local address');
+    expect(await refusedFor(strict, 'https://intranet.test/')).toBe(
+      'resolves to a private network address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)',
+    );
+    expect(await refusedFor(strict, 'https://split.test/')).toBe(
+      'resolves to a private network address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)',
+    );
+    expect(await refusedFor(strict, 'https://metadata.test/')).toBe(
+      'resolves to a link-local address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)',
+    );
   });
 
   it('refuses names that resolve into Teredo, the 6to4 relay, ORCHIDv2 or the benchmarking range', async () => {
     for (const name of ['teredo.test', 'relay-6to4.test', 'orchid.test', 'benchmark.test']) {
-      expect(await refusedFor(strict, `https://${name}/`), name).toBe('resolves to a reserved address');
+      expect(await refusedFor(strict, `https://${name}/`), name).toBe(
+        'resolves to a reserved address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)',
+      );
     }
   });
 
@@ -162,7 +177,11 @@ describe('OutboundClient.send (loopback receivers, HUB_OUTBOUND_ALLOW_PRIVATE on
       res.end();
     });
     const result = await strict.send({ url: `https://127.0.0.1:${port}/`, method: 'POST', headers: {}, body: '{}' });
-    expect(result).toEqual({ outcome: 'refused', reason: 'resolves to a loopback address', durationMs: 0 });
+    expect(result).toEqual({
+      outcome: 'refused',
+      reason: 'resolves to a loopback address (allowed only with HUB_OUTBOUND_ALLOW_PRIVATE=1)',
+      durationMs: 0,
+    });
     expect(reached).toBe(false);
   });
 });

@@ -32,6 +32,8 @@ test('an admin adds an endpoint, sees its secret once, tests it, and manages it'
   await signIn(page, 'adam');
   await page.goto('/o/acme/webhooks');
   await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();
+  // The page names the operator's setting that lifts the https-and-public rule.
+  await expect(page.getByText('HUB_OUTBOUND_ALLOW_PRIVATE=1')).toBeVisible();
   await expectAccessible(page);
 
   // Without an event the form says what is missing and sends nothing.

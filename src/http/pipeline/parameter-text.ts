@@ -38,7 +38,7 @@ function queryProblem(req: Request): ErrorDetail | undefined {
   const whole = percentDecoded(raw);
   if (whole !== undefined && !whole.includes('\u0000')) return undefined;
   for (const pair of raw.split('&')) {
-    const [rawName = '', rawValue = ''] = splitOnce(pair.replace(/\+/g, ' '), '=');
+    const [rawName = '', rawValue = ''] = splitOnce(pair, '=');
     const name = percentDecoded(rawName);
     const value = percentDecoded(rawValue);
     const path = `/query/${name ?? rawName}`;

@@ -18,7 +18,8 @@ import type { Stage } from './stage.js';
  *
  * 400 `validation_failed` for a request that breaks the contract (path, query and body).
  */
-export function contractValidation(spec: OpenApiDocument): Stage {
+export function contractValidation(document: OpenApiDocument): Stage {
+  const spec = withQueryAsSent(document);
   const byPath = new Map<string, RequestHandler[]>();
   const validatorOf = (path: string) => {
     let handlers = byPath.get(path);
@@ -88,6 +89,30 @@ function onFirstUse(make: () => RequestHandler[]): RequestHandler {
  * HEAD is GET without the body (Express answers it with the GET route): the validator, which
  * knows only the methods the document lists, is told so.
  */
+/**
+ * Every query parameter read as sent (`allowReserved`): the validator otherwise refuses a raw
+ * `:` or `+` in a value unless the parameter's own entry says so, so that `?from=…T00:00:00Z`
+ * passed on one operation and failed on the next. The query string is decoded one way for all
+ * (src/http/query-parser.ts); the validator checks the decoded values.
+ */
+function withQueryAsSent(document: OpenApiDocument): OpenApiDocument {
+  type Parameter = { in?: string; allowReserved?: boolean };
+  type WithParameters = { parameters?: Parameter[] };
+  const spec = structuredClone(document);
+  const loose = spec as unknown as {
+    components?: { parameters?: Record<string, Parameter> };
+    paths: Record<string, WithParameters & Record<string, WithParameters | undefined>>;
+  };
+  const lists: Parameter[][] = [Object.values(loose.components?.parameters ?? {})];
+  for (const item of Object.values(loose.paths)) {
+    lists.push(item.parameters ?? []);
+    for (const operation of Object.values(item))
+      if (operation && 'parameters' in operation) lists.push(operation.parameters ?? []);
+  }
+  for (const list of lists) for (const parameter of list) if (parameter.in === 'query') parameter.allowReserved = true;
+  return spec;
+}
+
 function withHead(item: OpenApiDocument['paths'][string] | undefined) {
   return item?.get ? { ...item, head: item.get } : item;
 }

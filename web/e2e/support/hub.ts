@@ -1,7 +1,8 @@
 /** The real `hub` command and the real HTTP API, for setting up what the browser tests look at. */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { loginUrl, openRuntime, serverBaseUrl, type Runtime } from '../../../src/cli/runtime';
+import { loginUrl, openRuntime, type Runtime } from '../../../src/cli/runtime';
+import { serverBaseUrl } from '../../../src/cli/server-record';
 import { loadConfig } from '../../../src/config/config';
 
 /** HUB_E2E_HUB_BIN runs another checkout's server (e.g. a snapshot while the working tree is mid-edit). */

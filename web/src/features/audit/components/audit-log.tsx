@@ -9,6 +9,7 @@ import { type AuditFilters, useAuditEvents } from '../api/audit-events';
 import { AUDIT_ACTIONS } from '../actions';
 import { fieldChanges } from './changes';
 import { SelectField } from '../../../components/select-field';
+import { targetName } from '../../../../../src/audit/target-name';
 
 type AuditEvent = Schemas['AuditEvent'];
 
@@ -108,8 +109,11 @@ function ChangesView({ event, id }: { event: AuditEvent; id: string }) {
 
 /** The export of the filtered window: the same filters, every page, as NDJSON (a download). */
 function exportUrl(orgSlug: string, filters: AuditFilters): string {
-  const query = new URLSearchParams({ format: 'ndjson' });
-  for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value);
+  // Percent-encoded (a space as %20): the server reads a `+` as a plus sign, as in a time's offset.
+  const query = Object.entries({ format: 'ndjson', ...filters })
+    .filter(([, value]) => value)
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value!)}`)
+    .join('&');
   return `/api/org/${encodeURIComponent(orgSlug)}/audit-events?${query}`;
 }
 
@@ -271,7 +275,7 @@ export function AuditLog() {
                           )}
                           <Code fz="xs">{event.action}</Code>
                           <Text size="xs" c="dimmed">
-                            {event.target.label ?? event.target.type.replaceAll('_', ' ')}
+                            {targetName(event.target)}
                           </Text>
                           <Button
                             variant="default"

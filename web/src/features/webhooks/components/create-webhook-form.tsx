@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/api-client';
@@ -37,7 +37,8 @@ export function CreateWebhookForm() {
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
         The endpoint receives a signed POST for every change it subscribes to, retried for a day until it answers 2xx.
-        It must be https and reach a public address.
+        It must be https and reach a public address, unless the platform operator set{' '}
+        <Code>HUB_OUTBOUND_ALLOW_PRIVATE=1</Code> (plain http and private addresses, for receivers on the same network).
       </Text>
       <Stack gap="sm">
         <WebhookFields form={form} />
