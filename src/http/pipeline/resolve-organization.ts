@@ -17,8 +17,8 @@ export const resolveOrganization =
       const slug = String(req.params.orgSlug);
       const resolved = await authorizer.resolveOrganization({ session, token: context.token }, slug);
       if ('renamedTo' in resolved) {
-        const prefix = `/api/org/${slug}`;
-        res.redirect(308, `/api/org/${resolved.renamedTo}${req.originalUrl.slice(prefix.length)}`);
+        // The same path and query, only the slug segment replaced (routing ignores the case of the rest).
+        res.redirect(308, req.originalUrl.replace(/^\/api\/org\/[^/?]+/i, `/api/org/${resolved.renamedTo}`));
         return;
       }
       context.access = resolved;
