@@ -19,7 +19,6 @@ import { useLogout } from '../../lib/queries/logout';
 import { homePath, isOrgAdmin, useOrg } from '../../lib/authorization';
 import { SelectField } from '../select-field';
 import { MAIN_ID, SkipLink } from './skip-link';
-import { OrgNotices } from '../../features/lifecycle/components/org-notices';
 
 const ADMIN_NAV = [
   { to: 'members', label: 'Members' },
@@ -85,7 +84,8 @@ function OrgSwitcher() {
 }
 
 /** The frame of every organization screen: header, navigation by role, the signed-in user. */
-export function OrgShell({ children }: { children: ReactNode }) {
+/** `notices` shows above every page of the organization (what its members must not miss). */
+export function OrgShell({ children, notices }: { children: ReactNode; notices?: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure();
   const { me, org } = useOrg();
   const logout = useLogout();
@@ -142,7 +142,7 @@ export function OrgShell({ children }: { children: ReactNode }) {
         </AppShell.Navbar>
         {/* tabIndex -1: the skip link focuses the page itself; Tab then goes on from there. */}
         <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
-          <OrgNotices />
+          {notices}
           {children}
         </AppShell.Main>
       </AppShell>

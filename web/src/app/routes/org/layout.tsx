@@ -3,6 +3,7 @@ import { Alert, Anchor, Container, List, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, redirect, useParams } from 'react-router';
 import { OrgShell } from '../../../components/layout/org-shell';
+import { OrgNotices } from '../../../features/lifecycle/components/org-notices';
 import { PageLoader } from '../../../components/page-loader';
 import { getMeQueryOptions } from '../../../lib/queries/get-me';
 import { findOrg, homePath, OrgProvider } from '../../../lib/authorization';
@@ -44,7 +45,7 @@ export function Component() {
   }
   return (
     <OrgProvider value={{ me, org }}>
-      <OrgShell>
+      <OrgShell notices={<OrgNotices />}>
         <Outlet />
       </OrgShell>
     </OrgProvider>

@@ -13,7 +13,7 @@ import { useBulkRun } from '../../../lib/bulk';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useMembers } from '../../../lib/queries/get-members';
 import { useRevokeMember } from '../api/revoke-member';
-import { UnmanagedProjectsDialog, useShowUnmanaged } from '../../lifecycle/components/unmanaged-projects';
+import { UnmanagedProjectsDialog, useShowUnmanaged } from '../../../components/unmanaged-projects';
 import { useUpdateMemberRole } from '../api/update-member-role';
 
 type Member = Schemas['OrgMember'];
