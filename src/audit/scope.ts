@@ -1,12 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * Who made a change: a signed-in member, an API token acting for one, the host console, or the
- * service itself acting on a rule an admin set (`system`: automatic membership).
+ * Who made a change: a signed-in member, an API token acting for one, a service account (through
+ * one of its tokens), the host console, or the service itself acting on a rule an admin set
+ * (`system`: automatic membership, the token policy).
  */
 export interface AuditActor {
-  type: 'user' | 'token' | 'console' | 'system';
-  /** The user's id, or the token's; null for the console and the system. */
+  type: 'user' | 'token' | 'serviceAccount' | 'console' | 'system';
+  /** The user's id, the token's, or the service account's; null for the console and the system. */
   id: string | null;
   displayName: string;
 }

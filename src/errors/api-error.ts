@@ -58,6 +58,7 @@ export type NotFoundCode =
   | 'role_not_found'
   | 'skill_not_found'
   | 'token_not_found'
+  | 'service_account_not_found'
   | 'invitation_not_found'
   | 'webhook_not_found'
   | 'delivery_not_found'
@@ -80,7 +81,9 @@ export type ConflictCode =
   | 'domain_exists'
   | 'domain_claimed'
   | 'domain_in_use'
-  | 'last_identity';
+  | 'last_identity'
+  | 'service_account_exists'
+  | 'service_account_disabled';
 
 export type UnprocessableCode =
   | 'capacity_above_ceiling'
@@ -91,6 +94,7 @@ export type UnprocessableCode =
   | 'unknown_model'
   | 'url_not_allowed'
   | 'domain_not_verified'
-  | 'domain_verification_failed';
+  | 'domain_verification_failed'
+  | 'token_policy_violation';
 
 export type GoneCode = 'invitation_expired' | 'invitation_revoked';

@@ -37,9 +37,14 @@ export function memberOperations(members: MemberService) {
     revokeMember: {
       rule: 'orgAdmin',
       async handle(ctx) {
-        await members.revoke(callerOf(ctx), ctx.params.userId);
-        return { revoked: true, userId: ctx.params.userId };
+        const departure = await members.revoke(callerOf(ctx), ctx.params.userId);
+        return { revoked: true, userId: ctx.params.userId, departure };
       },
+    },
+
+    getMemberDeparture: {
+      rule: 'orgAdmin',
+      handle: ({ access, params }) => members.departure(access.organization.id, params.userId),
     },
   } satisfies OperationModule;
 }
