@@ -8,6 +8,7 @@ import { getDomainsQueryOptions } from '../../../features/settings/api/domains';
 import { DomainsSection } from '../../../features/settings/components/domains-section';
 import { AutoJoinForm } from '../../../features/settings/components/auto-join-form';
 import { SettingsForm } from '../../../features/settings/components/settings-form';
+import { TokenPolicyForm } from '../../../features/settings/components/token-policy-form';
 import { requireOrgAdmin } from '../../../lib/authorization';
 import { queryClient } from '../../../lib/query-client';
 
@@ -30,6 +31,7 @@ export function Component() {
       <SettingsForm />
       <DomainsSection />
       <AutoJoinForm />
+      <TokenPolicyForm />
     </>
   );
 }
