@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../src/api-tokens/scopes.js';
 import type { OrgCallArgs, OrgOperationId } from '../support/api-client.js';
@@ -268,6 +269,34 @@ describe('rotating a token', () => {
     expectOk(await withToken(org, first.token, 'getOrganization'));
     hub.clock.advance(1000);
     expectError(await withToken(org, first.token, 'getOrganization'), 401, 'token_invalid');
+    expectOk(await withToken(org, rotated.token, 'getOrganization'));
+  });
+
+  it('accepts a token of the earlier form until it ends, and rotates it into the new form', async () => {
+    const org = await newOrg();
+    const legacy = `hubt_${'Ab1'.repeat(14)}X`;
+    const id = unique('legacy-token');
+    await hub.services.db('api_tokens').insert({
+      id,
+      public_id: 'legacyid234567ab',
+      organization_id: org.id,
+      user_id: org.userIds.member,
+      name: 'made before',
+      scopes: JSON.stringify(['org:read']),
+      prefix: legacy.slice(0, 12),
+      token_hash: createHash('sha256').update(legacy).digest('hex'),
+      created_at: hub.clock.now().toISOString(),
+      expires_at: null,
+      last_used_at: null,
+      revoked_at: null,
+    });
+    expectOk(await withToken(org, legacy, 'getOrganization'));
+    const rotated = await okBody(org.call('member', 'rotateApiToken', { path: { tokenId: id } }));
+    expect(rotated.token).toMatch(/^hubt_legacyid234567ab_[0-9A-Za-z]{43}$/);
+    expect(rotated.createdBy).toEqual({ id: org.userIds.member, displayName: expect.any(String) });
+    expectOk(await withToken(org, legacy, 'getOrganization'));
+    hub.clock.advance(24 * HOUR);
+    expectError(await withToken(org, legacy, 'getOrganization'), 401, 'token_invalid');
     expectOk(await withToken(org, rotated.token, 'getOrganization'));
   });
 
