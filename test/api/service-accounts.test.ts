@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../src/api-tokens/scopes.js';
+import { holdsJobLock } from '../../src/db/job-lock.js';
 import type { OrgCallArgs, OrgOperationId } from '../support/api-client.js';
 import { expectError, expectOk, okBody } from '../support/assertions.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
@@ -457,6 +458,31 @@ describe('the token policy', () => {
     await hub.services.apiTokens.sweep();
     expect((await okBody(asOwner('listAuditEvents', { query: { action: 'apiToken.sweep' } }))).events).toEqual(
       again.events,
+    );
+  });
+});
+
+describe('the sweep on PostgreSQL', () => {
+  it('runs on one instance at a time: a round that finds another holding the lock skips', async (ctx) => {
+    if (!hub.database.databaseUrl) return ctx.skip();
+    const org = await newOrg();
+    const account = await accountIn(org);
+    const token = await accountToken(
+      org,
+      account.id,
+      ['org:read'],
+      new Date(hub.clock.now().getTime() + HOUR).toISOString(),
+    );
+    hub.clock.advance(2 * HOUR);
+    // Another instance's round, holding the lock in its transaction.
+    await hub.services.db.transaction(async (trx) => {
+      expect(await holdsJobLock(trx, 'api-token-sweep')).toBe(true);
+      expect(await hub.services.apiTokens.sweep()).toBe(0);
+    });
+    expect((await hub.services.db('api_tokens').where({ id: token.id }).first()).revoked_at).toBeNull();
+    expect(await hub.services.apiTokens.sweep()).toBeGreaterThanOrEqual(1);
+    expect((await hub.services.db('api_tokens').where({ id: token.id }).first()).revoked_at).toBe(
+      hub.clock.now().toISOString(),
     );
   });
 });
