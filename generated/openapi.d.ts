@@ -710,10 +710,13 @@ export interface paths {
         /**
          * Revoke a membership
          * @description Revokes the user's membership; from that moment it confers nothing
-         *     (team memberships and grants through it no longer count). Answers 200
-         *     with `{revoked: true, userId}`. Revoking the last active OWNER gives
-         *     409 `last_owner`. `unmanagedProjects` lists the projects nobody can
-         *     manage any more because the member held their only MANAGE.
+         *     (team memberships and grants through it no longer count) and their
+         *     personal API tokens are revoked with it. Answers 200 with `{revoked:
+         *     true, userId, departure, unmanagedProjects}`: what stopped (the
+         *     tokens), what stays (webhooks and budgets they created; see
+         *     `getMemberDeparture`), and the projects nobody can manage any more
+         *     because the member held their only MANAGE. Revoking the last active
+         *     OWNER gives 409 `last_owner`.
          *
          *     Who may call: an org admin (OWNER or ADMIN); revoking an OWNER requires
          *     an OWNER (403 `owner_required`).
@@ -2230,9 +2233,11 @@ export interface paths {
          * List API tokens
          * @description Returns the caller's own API tokens, newest first, revoked and expired
          *     ones included (their `revokedAt`/`expiresAt` say so); an org admin
-         *     sees every token of the organization. A token itself is never shown
+         *     sees every token of the organization, service accounts' included.
+         *     `serviceAccountId` narrows the list to one service account's tokens
+         *     (org admins; anyone else gets none). A token itself is never shown
          *     again after its creation: rows carry its first 12 characters
-         *     (`prefix`). Pages with `limit` and `cursor`.
+         *     (`prefix`) and its `publicId`. Pages with `limit` and `cursor`.
          *
          *     Who may call: any active member of the organization, signed in (not
          *     with an API token).
@@ -2241,11 +2246,16 @@ export interface paths {
         put?: never;
         /**
          * Create an API token
-         * @description Creates a personal API token for the caller in this organization and
-         *     answers it once, in `token` (`hubt_` and 43 base62 characters): store
-         *     it now, it cannot be shown again. The token acts with the caller's
-         *     rights intersected with `scopes`, until `expiresAt` (absent or null:
-         *     until revoked). Send it as `Authorization: Bearer <token>`.
+         * @description Creates an API token in this organization and answers it once, in
+         *     `token` (`hubt_<publicId>_<secret>`): store it now, it cannot be shown
+         *     again. Without `serviceAccountId` the token is the caller's own and
+         *     acts with the caller's rights intersected with `scopes`; with it, the
+         *     token is the service account's and acts with the account's rights
+         *     (org admins only: 403 `org_admin_required`; a disabled account gives
+         *     409 `service_account_disabled`). It works until `expiresAt` (absent or
+         *     null: until revoked). The organization's token policy is checked
+         *     (422 `token_policy_violation`). Send it as `Authorization: Bearer
+         *     <token>`.
          *
          *     Who may call: any active member of the organization, signed in (an API
          *     token cannot create tokens).
@@ -2264,8 +2274,8 @@ export interface paths {
             path: {
                 /** @description The organization's slug. */
                 orgSlug: components["parameters"]["OrgSlug"];
-                /** @description An API token id (opaque). */
-                tokenId: string;
+                /** @description An API token id (opaque; kept across rotations). */
+                tokenId: components["parameters"]["TokenId"];
             };
             cookie?: never;
         };
@@ -2282,6 +2292,214 @@ export interface paths {
          *     with an API token).
          */
         post: operations["revokeApiToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/api-tokens/{tokenId}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description An API token id (opaque; kept across rotations). */
+                tokenId: components["parameters"]["TokenId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an API token's secret
+         * @description Issues a new secret for the token and answers it once, in `token`.
+         *     The token keeps its `id` and `publicId` (and so its place in every
+         *     reference to it); the previous secret keeps working for
+         *     `overlapHours` (0–72, default 24), then only the new one does. A
+         *     second rotation within the overlap ends the first secret at once.
+         *     `expiresAt`, when given, replaces the token's expiry; otherwise it
+         *     keeps it. The token policy is checked as at creation (422
+         *     `token_policy_violation`). A revoked or expired token cannot be
+         *     rotated (404 `token_not_found`). A member rotates their own tokens;
+         *     an org admin any token of the organization, a service account's
+         *     included.
+         *
+         *     Who may call: any active member of the organization, signed in (not
+         *     with an API token).
+         */
+        post: operations["rotateApiToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/service-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List service accounts
+         * @description The organization's service accounts, disabled ones included, by name.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["listServiceAccounts"];
+        put?: never;
+        /**
+         * Create a service account
+         * @description Creates a machine identity owned by the organization: it holds the
+         *     org role `role` (MEMBER, the default, or ADMIN; never OWNER), can join
+         *     teams (`addTeamMember` with its `id` as `userId`) and so receive
+         *     project grants, and holds API tokens (`createApiToken` with
+         *     `serviceAccountId`). It never signs in and takes no `memberCount`
+         *     seat; it is not among the members. Its tokens keep working whoever
+         *     leaves the organization. Names are unique among the organization's
+         *     service accounts (409 `service_account_exists`).
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        post: operations["createServiceAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/service-accounts/{serviceAccountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A service account id (opaque). */
+                serviceAccountId: components["parameters"]["ServiceAccountId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a service account
+         * @description One service account, with its teams.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["getServiceAccount"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a service account
+         * @description Deletes the service account: its tokens are revoked, its team
+         *     memberships and its org role end, and it leaves the list. Its audit
+         *     events stay. Answers 204.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        delete: operations["deleteServiceAccount"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a service account
+         * @description Changes its name, description or org role (MEMBER or ADMIN). A new
+         *     role holds from the next request of its tokens on.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        patch: operations["updateServiceAccount"];
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/service-accounts/{serviceAccountId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A service account id (opaque). */
+                serviceAccountId: components["parameters"]["ServiceAccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a service account
+         * @description Its tokens give 401 `token_invalid` from the next request on, in every
+         *     instance, until it is enabled again; its teams, grants and tokens are
+         *     kept. Disabling a disabled account changes nothing.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        post: operations["disableServiceAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/service-accounts/{serviceAccountId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A service account id (opaque). */
+                serviceAccountId: components["parameters"]["ServiceAccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a service account
+         * @description Its live tokens work again. Enabling an enabled account changes
+         *     nothing.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        post: operations["enableServiceAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/members/{userId}/departure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A user id (opaque). */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * What stops and what stays when a member leaves
+         * @description What revoking this member would end and what it would leave in place:
+         *     their personal API tokens stop (they are revoked with the
+         *     membership); the webhooks and budgets they created stay, as the
+         *     organization's. A token whose work must go on can be moved to a
+         *     service account first: create a token there with the same scopes
+         *     (`createApiToken` with `serviceAccountId`) and give it to the
+         *     integration; a secret is never transferred.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["getMemberDeparture"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2914,13 +3132,16 @@ export interface components {
          * @description What an API token may touch; `write` implies `read`.
          * @enum {string}
          */
-        Scope: "org:read" | "org:write" | "members:read" | "members:write" | "teams:read" | "teams:write" | "projects:read" | "projects:write" | "usage:read" | "usage:write" | "connections:read" | "connections:write" | "capacity:read" | "capacity:write" | "agents:read" | "agents:write" | "audit:read" | "audit:write" | "webhooks:read" | "webhooks:write";
+        Scope: "org:read" | "org:write" | "members:read" | "members:write" | "teams:read" | "teams:write" | "projects:read" | "projects:write" | "usage:read" | "usage:write" | "connections:read" | "connections:write" | "capacity:read" | "capacity:write" | "agents:read" | "agents:write" | "audit:read" | "audit:write" | "webhooks:read" | "webhooks:write" | "serviceAccounts:read" | "serviceAccounts:write";
         ApiToken: {
             id: string;
+            /** @description The token's public part, inside its text (`hubt_<publicId>_<secret>`), kept across rotations. */
+            publicId: string;
             name: string;
             scopes: components["schemas"]["Scope"][];
             /** @description The token's first 12 characters, to tell tokens apart. */
             prefix: string;
+            owner: components["schemas"]["ApiTokenOwner"];
             createdBy: components["schemas"]["TokenOwner"];
             /** Format: date-time */
             createdAt: string;
@@ -2928,7 +3149,7 @@ export interface components {
             expiresAt: string | null;
             /**
              * Format: date-time
-             * @description Updated at most once a minute.
+             * @description When the token last authenticated a request, to the minute (written at most once a minute).
              */
             lastUsedAt: string | null;
             /** Format: date-time */
@@ -2937,10 +3158,13 @@ export interface components {
         /** @description An API token's row (as `ApiToken`) and, this once, the token itself. */
         CreatedApiToken: {
             id: string;
+            /** @description The token's public part, inside its text (`hubt_<publicId>_<secret>`), kept across rotations. */
+            publicId: string;
             name: string;
             scopes: components["schemas"]["Scope"][];
             /** @description The token's first 12 characters, to tell tokens apart. */
             prefix: string;
+            owner: components["schemas"]["ApiTokenOwner"];
             createdBy: components["schemas"]["TokenOwner"];
             /** Format: date-time */
             createdAt: string;
@@ -2948,12 +3172,12 @@ export interface components {
             expiresAt: string | null;
             /**
              * Format: date-time
-             * @description Updated at most once a minute.
+             * @description When the token last authenticated a request, to the minute (written at most once a minute).
              */
             lastUsedAt: string | null;
             /** Format: date-time */
             revokedAt: string | null;
-            /** @description The token itself (`hubt_` and 43 base62 characters), shown this once. */
+            /** @description The token itself (`hubt_<publicId>_<secret>`, the secret 43 base62 characters), shown this once. */
             token: string;
         };
         CreateApiTokenRequest: {
@@ -2966,15 +3190,121 @@ export interface components {
              * @description When the token stops working; absent or null for never. Must be in the future.
              */
             expiresAt?: string | null;
+            /** @description Makes the token the service account's instead of the caller's (org admins only). */
+            serviceAccountId?: string;
         };
         ApiTokenList: {
             tokens: components["schemas"]["ApiToken"][];
             nextCursor: components["schemas"]["NextCursor"];
         };
-        /** @description The member a token acts for (the one who created it). */
+        /** @description The person who created a token (for tokens made before service accounts, the member it acts for). */
         TokenOwner: {
             id: string;
             displayName: string;
+        };
+        /**
+         * @description A service account's org role; never OWNER.
+         * @enum {string}
+         */
+        ServiceAccountRole: "MEMBER" | "ADMIN";
+        ServiceAccount: {
+            /** @description Also its user id, as team memberships and grants name it. */
+            id: string;
+            name: string;
+            description: string | null;
+            role: components["schemas"]["ServiceAccountRole"];
+            /**
+             * Format: date-time
+             * @description Set while disabled (its tokens are refused); null while enabled.
+             */
+            disabledAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The person who created it; null when the console did. */
+            createdBy: components["schemas"]["TokenOwner"] | null;
+            /** @description The active teams it belongs to, by name. */
+            teams: components["schemas"]["ServiceAccountTeam"][];
+        };
+        ServiceAccountTeam: {
+            id: string;
+            slug: string;
+            name: string;
+        };
+        ServiceAccountList: {
+            serviceAccounts: components["schemas"]["ServiceAccount"][];
+        };
+        CreateServiceAccountRequest: {
+            /** Format: name */
+            name: string;
+            description?: string | null;
+            role?: components["schemas"]["ServiceAccountRole"];
+        };
+        UpdateServiceAccountRequest: {
+            /** Format: name */
+            name?: string;
+            description?: string | null;
+            role?: components["schemas"]["ServiceAccountRole"];
+        };
+        RotateApiTokenRequest: {
+            /** @description How long the previous secret keeps working, in hours; 24 when absent. */
+            overlapHours?: number;
+            /**
+             * Format: date-time
+             * @description A new expiry (null for never); absent keeps the token's.
+             */
+            expiresAt?: string | null;
+        };
+        /** @description Whom a token acts for, a member or a service account. */
+        ApiTokenOwner: {
+            /** @enum {string} */
+            type: "member" | "serviceAccount";
+            /** @description The member's user id, or the service account's id. */
+            id: string;
+            displayName: string;
+        };
+        /**
+         * @description Rules for the organization's API tokens. `personalAllowed`, `requireExpiry`
+         *     and `maxLifetimeDays` are checked when a token is created or rotated (422
+         *     `token_policy_violation` naming the rule); a change never touches a token
+         *     already issued, so it never extends one. Every ten minutes each running
+         *     service revokes tokens past their `expiresAt` and, with
+         *     `revokeUnusedAfterDays`, tokens unused (by `lastUsedAt`, else since their
+         *     creation) for that many days; each revocation is an audit event of the
+         *     actor `system`.
+         */
+        TokenPolicy: {
+            /** @description Whether members may create tokens of their own (default true); service-account tokens are always allowed. */
+            personalAllowed: boolean;
+            /** @description Whether every new token must have an `expiresAt` (default false). */
+            requireExpiry: boolean;
+            /** @description The longest a new token may live, in days from its creation or rotation; null for no limit. */
+            maxLifetimeDays: number | null;
+            /** @description Days without use after which a token is revoked; null for never. */
+            revokeUnusedAfterDays: number | null;
+        };
+        /** @description The rules to change; those left out keep their value. */
+        TokenPolicyUpdate: {
+            personalAllowed?: boolean;
+            requireExpiry?: boolean;
+            maxLifetimeDays?: number | null;
+            revokeUnusedAfterDays?: number | null;
+        };
+        DepartureItem: {
+            id: string;
+            label: string;
+        };
+        MemberDeparture: {
+            userId: string;
+            /** @description What ends with the membership. */
+            stops: {
+                /** @description The member's live personal tokens. */
+                apiTokens: components["schemas"]["ApiToken"][];
+            };
+            /** @description What the member created that stays, as the organization's. */
+            stays: {
+                webhooks: components["schemas"]["DepartureItem"][];
+                budgets: components["schemas"]["DepartureItem"][];
+            };
         };
         /** @description Pass as `cursor` for the next page; null on the last page. */
         NextCursor: string | null;
@@ -2984,12 +3314,13 @@ export interface components {
             at: string;
             actor: {
                 /**
-                 * @description `platform`: the host's operator acting above the organization's
+                 * @description `serviceAccount`: a service account, through one of its tokens.
+                 *     `platform`: the host's operator acting above the organization's
                  *     roles (`hub project force-release`), the one override outside them.
                  * @enum {string}
                  */
-                type: "user" | "token" | "console" | "system" | "platform";
-                /** @description The user's or token's id; null for the host console, the platform operator and the service itself (`system`). */
+                type: "user" | "token" | "serviceAccount" | "console" | "system" | "platform";
+                /** @description The user's, token's or service account's id; null for the host console, the platform operator and the service itself (`system`). */
                 id: string | null;
                 displayName: string;
             };
@@ -3029,7 +3360,7 @@ export interface components {
          * @description Machine-readable error code (see the table in the API description).
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "series_too_large" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "transfer_not_yours" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "domain_not_found" | "identity_not_found" | "transfer_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "domain_exists" | "domain_claimed" | "domain_in_use" | "last_identity" | "organization_deleting" | "organization_not_deleting" | "transfer_pending" | "transfer_not_pending" | "already_owner" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "domain_not_verified" | "domain_verification_failed" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
+        ErrorCode: "validation_failed" | "series_too_large" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "transfer_not_yours" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "service_account_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "domain_not_found" | "identity_not_found" | "transfer_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "domain_exists" | "domain_claimed" | "domain_in_use" | "last_identity" | "organization_deleting" | "organization_not_deleting" | "transfer_pending" | "transfer_not_pending" | "already_owner" | "service_account_exists" | "service_account_disabled" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "domain_not_verified" | "domain_verification_failed" | "token_policy_violation" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
         ErrorDetail: {
             /** @description Where the problem is, e.g. `/body/role` or `/query/limit`. */
             path: string;
@@ -3196,12 +3527,14 @@ export interface components {
         OrgSettings: {
             /** @description When true, plain MEMBERs may create projects. */
             membersCanCreateProjects: boolean;
+            tokens: components["schemas"]["TokenPolicy"];
             /** @description Automatic membership; null (the default) when off. */
             autoJoin: components["schemas"]["AutoJoin"] | null;
         };
         /** @description The settings to change; those left out keep their value. */
         UpdateOrgSettingsRequest: {
             membersCanCreateProjects?: boolean;
+            tokens?: components["schemas"]["TokenPolicyUpdate"];
             /** @description The automatic-membership rule to set, or null to turn it off. */
             autoJoin?: components["schemas"]["AutoJoinRequest"] | null;
         };
@@ -3405,6 +3738,7 @@ export interface components {
             /** @constant */
             revoked: true;
             userId: string;
+            departure: components["schemas"]["MemberDeparture"];
             /**
              * @description The projects nobody can manage any more because the member held
              *     their only MANAGE, each with the host-console command an operator
@@ -4228,6 +4562,10 @@ export interface components {
         OrgSlug: string;
         /** @description A user id (opaque). */
         UserId: string;
+        /** @description An API token id (opaque; kept across rotations). */
+        TokenId: string;
+        /** @description A service account id (opaque). */
+        ServiceAccountId: string;
         /** @description One of the caller's identity ids (opaque), from `listMyIdentities`. */
         IdentityId: string;
         /** @description An invitation id (opaque). */
@@ -7302,6 +7640,8 @@ export interface operations {
                 limit?: components["parameters"]["PageLimit"];
                 /** @description A `nextCursor` from the previous page. */
                 cursor?: components["parameters"]["PageCursor"];
+                /** @description Only this service account's tokens. */
+                serviceAccountId?: string;
             };
             header?: never;
             path: {
@@ -7360,11 +7700,15 @@ export interface operations {
             /** @description `validation_failed`: a field does not match its schema, a scope is unknown, or `expiresAt` is not in the future. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            /** @description `csrf_rejected`. */
+            /** @description `csrf_rejected`, `org_admin_required` (a service account's token, asked by a MEMBER). */
             403: components["responses"]["Forbidden"];
-            /** @description `org_not_found`. */
+            /** @description `org_not_found`, `service_account_not_found`. */
             404: components["responses"]["NotFound"];
+            /** @description `service_account_disabled`. */
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            /** @description `token_policy_violation`: the message names the rule of the organization's token policy the token would break. */
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];
         };
@@ -7376,8 +7720,8 @@ export interface operations {
             path: {
                 /** @description The organization's slug. */
                 orgSlug: components["parameters"]["OrgSlug"];
-                /** @description An API token id (opaque). */
-                tokenId: string;
+                /** @description An API token id (opaque; kept across rotations). */
+                tokenId: components["parameters"]["TokenId"];
             };
             cookie?: never;
         };
@@ -7399,6 +7743,318 @@ export interface operations {
             /** @description `csrf_rejected`. */
             403: components["responses"]["Forbidden"];
             /** @description `org_not_found`, `token_not_found` (no such token, or another member's and the caller is not an org admin). */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    rotateApiToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description An API token id (opaque; kept across rotations). */
+                tokenId: components["parameters"]["TokenId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateApiTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The token with its new secret, shown this once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiToken"];
+                };
+            };
+            /** @description `validation_failed`: a field does not match its schema, or `expiresAt` is not in the future. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `token_not_found` (no such live token, or another member's and the caller is not an org admin). */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `token_policy_violation`: the message names the rule of the organization's token policy the rotated token would break. */
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listServiceAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceAccountList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createServiceAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateServiceAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The service account. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceAccount"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `service_account_exists`. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getServiceAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A service account id (opaque). */
+                serviceAccountId: components["parameters"]["ServiceAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceAccount"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `service_account_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteServiceAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A service account id (opaque). */
+                serviceAccountId: components["parameters"]["ServiceAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service account is gone. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `service_account_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateServiceAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A service account id (opaque). */
+                serviceAccountId: components["parameters"]["ServiceAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateServiceAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The service account as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceAccount"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `service_account_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `service_account_exists`. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    disableServiceAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A service account id (opaque). */
+                serviceAccountId: components["parameters"]["ServiceAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service account, disabled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceAccount"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `service_account_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    enableServiceAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A service account id (opaque). */
+                serviceAccountId: components["parameters"]["ServiceAccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service account, enabled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceAccount"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `service_account_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getMemberDeparture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A user id (opaque). */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What stops and what stays. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberDeparture"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `member_not_found`. */
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];

@@ -4,7 +4,22 @@ import type { Runtime } from '../cli/runtime.js';
 import { UsageError } from '../cli/usage-error.js';
 import { ApiError } from '../errors/api-error.js';
 import { isOrgAdminRole } from '../auth/rules.js';
-import { isScope, SCOPES } from './scopes.js';
+import { isScope, type Scope, SCOPES } from './scopes.js';
+
+/** `--scopes a,b`: known scopes only. */
+export function scopesFlag(value: string | undefined): Scope[] {
+  const scopes = requiredFlag(value, '--scopes')
+    .split(',')
+    .map((scope) => scope.trim())
+    .filter(Boolean);
+  const unknown = scopes.filter((scope) => !isScope(scope));
+  if (unknown.length) throw new UsageError(`unknown scope ${unknown.join(', ')}; scopes are ${SCOPES.join(', ')}`);
+  return scopes.filter(isScope);
+}
+
+/** `--expires 30d|<time>`: when a token ends (none: never). */
+export const expiresFlag = (value: string | undefined, runtime: Runtime): string | null =>
+  value === undefined ? null : timeFlag('--expires', value, runtime.clock.now(), 'ahead', '30d or 12h,');
 
 /**
  * `hub token create <org> <imOpenId> --name N --scopes a,b [--expires 30d]`: an API token for a
@@ -26,18 +41,10 @@ export async function tokenCommand(
   );
   const [orgSlug, imOpenId] = positionals as [string, string];
   const name = requiredFlag(values.name, '--name');
-  const scopes = requiredFlag(values.scopes, '--scopes')
-    .split(',')
-    .map((scope) => scope.trim())
-    .filter(Boolean);
-  const unknown = scopes.filter((scope) => !isScope(scope));
-  if (unknown.length) throw new UsageError(`unknown scope ${unknown.join(', ')}; scopes are ${SCOPES.join(', ')}`);
+  const scopes = scopesFlag(values.scopes);
 
   await withRuntime(async (runtime) => {
-    const expiresAt =
-      values.expires === undefined
-        ? null
-        : timeFlag('--expires', values.expires, runtime.clock.now(), 'ahead', '30d or 12h,');
+    const expiresAt = expiresFlag(values.expires, runtime);
     const org = await organizationNamed(runtime, orgSlug);
     const user = await runtime.users.findByImOpenId(runtime.db, imOpenId);
     const access = user && (await runtime.orgAccess.resolve(user.id, orgSlug));
@@ -45,7 +52,7 @@ export async function tokenCommand(
     try {
       const { record, token } = await runtime.apiTokens.create(
         { organizationId: org.id, userId: user.id, isOrgAdmin: isOrgAdminRole(access.role) },
-        { name, scopes: scopes.filter(isScope), expiresAt },
+        { name, scopes, expiresAt },
       );
       const until = record.expires_at ? `until ${record.expires_at}` : 'until revoked';
       io.stderr.write(`created API token ${record.prefix}… (${record.id}) for ${imOpenId} in ${orgSlug}, ${until}\n`);

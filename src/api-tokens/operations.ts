@@ -12,7 +12,7 @@ const callerOf = ({ access, session }: Pick<OrgContext<OperationId>, 'access' | 
   isOrgAdmin: isOrgAdminRole(access.role),
 });
 
-/** Personal API tokens: create (shown once), list, revoke. Signed-in members only, never a token. */
+/** API tokens: create and rotate (shown once), list, revoke. Signed-in members only, never a token. */
 export function apiTokenOperations(apiTokens: ApiTokenService) {
   return {
     createApiToken: {
@@ -27,7 +27,8 @@ export function apiTokenOperations(apiTokens: ApiTokenService) {
     listApiTokens: {
       rule: 'member',
       async handle(ctx) {
-        const { items, nextCursor } = apiTokenProjection.pageOf(await apiTokens.list(callerOf(ctx)), ctx.query);
+        const listed = await apiTokens.list(callerOf(ctx), { serviceAccountId: ctx.query.serviceAccountId });
+        const { items, nextCursor } = apiTokenProjection.pageOf(listed, ctx.query);
         return { tokens: items, nextCursor };
       },
     },
@@ -35,6 +36,14 @@ export function apiTokenOperations(apiTokens: ApiTokenService) {
     revokeApiToken: {
       rule: 'member',
       handle: async (ctx) => toApiToken(await apiTokens.revoke(callerOf(ctx), ctx.params.tokenId)),
+    },
+
+    rotateApiToken: {
+      rule: 'member',
+      async handle(ctx) {
+        const { record, token } = await apiTokens.rotate(callerOf(ctx), ctx.params.tokenId, ctx.body ?? {});
+        return { ...toApiToken(record), token };
+      },
     },
   } satisfies OperationModule;
 }

@@ -14,6 +14,7 @@ export const SCOPE_AREAS = [
   'agents',
   'audit',
   'webhooks',
+  'serviceAccounts',
 ] as const;
 export type ScopeArea = (typeof SCOPE_AREAS)[number];
 export type Scope = `${ScopeArea}:${'read' | 'write'}`;

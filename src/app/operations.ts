@@ -23,6 +23,7 @@ import { invitationOperations } from '../invitations/operations.js';
 import { webhookOperations } from '../webhooks/operations.js';
 import { budgetOperations } from '../budgets/operations.js';
 import { domainOperations } from '../domains/operations.js';
+import { serviceAccountOperations } from '../service-accounts/operations.js';
 import type { Services } from './service-set.js';
 
 /** Every feature module, each given its own service: each declares some operations, none twice. */
@@ -53,6 +54,7 @@ function operationModules(services: Omit<Services, 'operations'>) {
     webhookOperations(services.webhooks),
     budgetOperations(services.budgets),
     domainOperations(services.domains),
+    serviceAccountOperations(services.serviceAccounts),
   ] as const;
 }
 

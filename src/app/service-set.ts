@@ -37,6 +37,7 @@ import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { WebhookService } from '../webhooks/service.js';
 import type { BudgetService } from '../budgets/service.js';
 import type { DomainService } from '../domains/service.js';
+import type { ServiceAccountService } from '../service-accounts/service.js';
 
 /** The process's services, assembled once by `createServices` (the composition root). */
 export interface Services {
@@ -98,6 +99,8 @@ export interface Services {
   budgets: BudgetService;
   /** The domains organizations own and their DNS verification. */
   domains: DomainService;
+  /** Service accounts: machine identities the organization owns, with their roles, teams and tokens. */
+  serviceAccounts: ServiceAccountService;
   /** Every operation of openapi.yaml with its rule and handler, each area's given its own service. */
   operations: OperationTable;
 }

@@ -81,6 +81,9 @@ import { BudgetStore } from '../budgets/store.js';
 import { txtLookup } from '../domains/dns.js';
 import { DomainService } from '../domains/service.js';
 import { DomainStore } from '../domains/store.js';
+import { ServiceAccountService } from '../service-accounts/service.js';
+import { ServiceAccountStore } from '../service-accounts/store.js';
+import { DepartureStore } from '../members/departure.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
@@ -164,7 +167,20 @@ export function createServices(deps: {
   const grants = new GrantStore();
   const projectGuard = new ProjectGuard(uow, projectStore, grants);
   const auditLog = new AuditLog(uow, auditStore);
-  const apiTokens = new ApiTokenService(uow, new ApiTokenStore(), clock, ttl, invalidations);
+  const serviceAccountStore = new ServiceAccountStore();
+  const apiTokens = new ApiTokenService(uow, new ApiTokenStore(), clock, ttl, invalidations, {
+    policyOf: async (db, organizationId) => (await orgStore.getSettings(db, organizationId)).token_policy,
+    unusedTokenPolicies: async (db) =>
+      (await orgStore.tokenPolicies(db)).flatMap(({ organizationId, policy }) =>
+        policy.revokeUnusedAfterDays === null
+          ? []
+          : [{ organizationId, revokeUnusedAfterDays: policy.revokeUnusedAfterDays }],
+      ),
+    serviceAccount: async (db, organizationId, id) => {
+      const account = await serviceAccountStore.find(db, organizationId, id);
+      return account && { disabled: account.disabled_at !== null };
+    },
+  });
   const authorizer = new Authorizer({
     sessions,
     tokens: apiTokens,
@@ -194,7 +210,11 @@ export function createServices(deps: {
     (trx, organizationId) => budgets.announceReached(trx, organizationId),
   );
   const usageSeries = new UsageSeriesService(uow, new SeriesStore(usageStore), usage);
-  const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity);
+  const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity, {
+    apiTokens,
+    departures: new DepartureStore(),
+  });
+  const serviceAccounts = new ServiceAccountService(uow, serviceAccountStore, teamStore, apiTokens, orgAccess, clock);
   const lifecycle = new OrganizationLifecycle(
     uow,
     orgStore,
@@ -317,6 +337,7 @@ export function createServices(deps: {
     webhookDispatcher,
     budgets,
     domains,
+    serviceAccounts,
   };
   return { ...services, operations: buildOperationTable(services) };
 }

@@ -1,13 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * Who made a change: a signed-in member, an API token acting for one, the host console, the
- * host's operator overriding the organization's roles (`platform`: force-release), or the
- * service itself acting on a rule an admin set (`system`: automatic membership).
+ * Who made a change: a signed-in member, an API token acting for one, a service account (through
+ * one of its tokens), the host console, the host's operator overriding the organization's roles
+ * (`platform`: force-release), or the service itself acting on a rule an admin set (`system`:
+ * automatic membership, the token policy).
  */
 export interface AuditActor {
-  type: 'user' | 'token' | 'console' | 'system' | 'platform';
-  /** The user's id, or the token's; null for the console and the system. */
+  type: 'user' | 'token' | 'serviceAccount' | 'console' | 'system' | 'platform';
+  /** The user's id, the token's, or the service account's; null for the console, the platform and the system. */
   id: string | null;
   displayName: string;
 }

@@ -54,6 +54,7 @@ export class SessionService {
   async issueLoginLink(imOpenId: string): Promise<{ token: string; expiresAt: Date; user: User }> {
     const user = await this.users.findByImOpenId(this.uow.executor, imOpenId);
     if (!user) throw new ApiError(404, 'user_not_found', `No user has the imOpenId "${imOpenId}".`);
+    if (await this.users.isServiceAccount(this.uow.executor, user.id)) throw serviceAccountsNeverSignIn();
     const now = this.clock.now();
     const token = newToken();
     const expiresAt = new Date(now.getTime() + LOGIN_LINK_TTL_MS);
@@ -89,6 +90,7 @@ export class SessionService {
 
   /** Starts a session for a user who signed in another way (an identity provider), in the caller's transaction. */
   async startSession(trx: Executor, userId: string): Promise<IssuedSession> {
+    if (await this.users.isServiceAccount(trx, userId)) throw serviceAccountsNeverSignIn();
     const now = this.clock.now();
     const token = newToken();
     const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
@@ -155,3 +157,7 @@ export class SessionService {
     return this.cache.invalidate();
   }
 }
+
+/** A service account works through its API tokens only: no login link or sign-in starts a session for it. */
+const serviceAccountsNeverSignIn = () =>
+  new ApiError(401, 'unauthenticated', 'This is a service account: it never signs in and works through API tokens.');

@@ -24,6 +24,7 @@ import { UsageError } from './usage-error.js';
 import { environmentFault } from '../errors/environment-fault.js';
 import { identityProviderCommand } from '../identity/command.js';
 import { domainCommand } from '../domains/command.js';
+import { serviceAccountCommand } from '../service-accounts/command.js';
 
 const USAGE = `Usage: hub <command>
 
@@ -55,6 +56,13 @@ Commands:
   token create <org> <imOpenId> --name N --scopes a,b [--expires 30d]
                                            create an API token for a member (printed alone on stdout, shown once;
                                            scopes like members:read, teams:write; --expires: a duration or a time)
+  service-account create <org> <name> [--role MEMBER|ADMIN] [--description D]
+                                           create a service account (an identity the organization owns, for
+                                           integrations and runtimes; prints its id)
+  service-account list <org>               print the service accounts, one per line: id, role, state, name
+  service-account token <org> <name> --name N --scopes a,b [--expires 30d]
+                                           create an API token for a service account (printed alone on stdout,
+                                           shown once)
   identity-provider set <id> --kind oidc|lark --label L (--issuer U | --base-url U) --client-id X
                                            [--subject-claim C] [--token-auth client_secret_post]
                                            [--allowed-tenants k1,k2] [--email-domains d1,d2]
@@ -127,6 +135,9 @@ const commands: Record<string, Command> = {
 
   token: (args) => tokenCommand(args, withRuntime, { stdout: process.stdout, stderr: process.stderr }),
 
+  'service-account': (args) =>
+    serviceAccountCommand(args, withRuntime, { stdout: process.stdout, stderr: process.stderr }),
+
   audit: (args) => auditCommand(args, withRuntime, { stdout: process.stdout }),
 
   budget: (args) => budgetCommand(args, withRuntime, { stdout: process.stdout }),
@@ -160,6 +171,7 @@ const WITH_SUBCOMMAND = new Set([
   'token',
   'budget',
   'domain',
+  'service-account',
 ]);
 
 /**

@@ -6,11 +6,14 @@ import { appServerObjects } from '../http/platform/server-objects.js';
 import { stdoutLogOutput } from '../log/log-output.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { defaultBaseUrl, loadConfig, type Config } from '../config/config.js';
-import { HOUR_MS } from '../config/clock.js';
+import { HOUR_MS, MINUTE_MS } from '../config/clock.js';
 import type { InstanceState } from '../ops/readiness.js';
 import { loginUrl, openRuntime, type Runtime } from './runtime.js';
 import { forgetServer, recordServer, refuseWhenInUse } from './server-record.js';
 import { StartupError } from './startup-error.js';
+
+/** How often the token policy's sweep revokes expired and unused API tokens. */
+const TOKEN_SWEEP_INTERVAL_MS = 10 * MINUTE_MS;
 
 /** How long a stopping server waits for its last log lines to leave. */
 const LOG_SETTLE_MS = 1_000;
@@ -98,6 +101,16 @@ export async function serve(options: ServeOptions): Promise<void> {
     runtime.purge.purgeDue().catch((err: unknown) => logger.warn({ err }, 'organization purge failed'));
   }, HOUR_MS);
   housekeeping.unref();
+  // Every instance sweeps; on PostgreSQL one at a time gets the round (src/db/job-lock.ts).
+  const tokenSweep = setInterval(() => {
+    runtime.apiTokens
+      .sweep()
+      .then((revoked) => {
+        if (revoked > 0) logger.info({ revoked }, 'revoked API tokens the token policy ends');
+      })
+      .catch((err: unknown) => logger.warn({ err }, 'API token sweep failed'));
+  }, TOKEN_SWEEP_INTERVAL_MS);
+  tokenSweep.unref();
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -105,6 +118,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     stopping = true;
     state.draining = true;
     clearInterval(housekeeping);
+    clearInterval(tokenSweep);
     logger.info(
       { signal, graceMs: config.shutdownGraceMs },
       'draining: no new connections, finishing in-flight requests',

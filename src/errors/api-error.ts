@@ -59,6 +59,7 @@ export type NotFoundCode =
   | 'role_not_found'
   | 'skill_not_found'
   | 'token_not_found'
+  | 'service_account_not_found'
   | 'invitation_not_found'
   | 'webhook_not_found'
   | 'delivery_not_found'
@@ -87,7 +88,9 @@ export type ConflictCode =
   | 'organization_not_deleting'
   | 'transfer_pending'
   | 'transfer_not_pending'
-  | 'already_owner';
+  | 'already_owner'
+  | 'service_account_exists'
+  | 'service_account_disabled';
 
 export type UnprocessableCode =
   | 'capacity_above_ceiling'
@@ -98,6 +101,7 @@ export type UnprocessableCode =
   | 'unknown_model'
   | 'url_not_allowed'
   | 'domain_not_verified'
-  | 'domain_verification_failed';
+  | 'domain_verification_failed'
+  | 'token_policy_violation';
 
 export type GoneCode = 'invitation_expired' | 'invitation_revoked';

@@ -155,7 +155,10 @@ class HandlerContext {
   }
 }
 
-/** The audit log's actor: the member, or the token acting for them (named after both). */
+/**
+ * The audit log's actor: the member, the token acting for them (named after both), or the
+ * service account whose token it is (named after the account and the token).
+ */
 function actorOf(
   session: AuthenticatedSession,
   token: AuthenticatedToken | undefined,
@@ -163,6 +166,9 @@ function actorOf(
 ): AuditActor {
   // Named as the organization whose log it is names them (src/users/shown-profile.ts).
   const name = access?.memberName ?? session.user.displayName;
+  if (token?.ownerType === 'serviceAccount') {
+    return { type: 'serviceAccount', id: session.user.id, displayName: `${name} (token "${token.name}")` };
+  }
   if (token) return { type: 'token', id: token.id, displayName: `${name} (token "${token.name}")` };
   return { type: 'user', id: session.user.id, displayName: name };
 }

@@ -1,9 +1,9 @@
 import type { OperationModule, OrgContext } from '../http/operation-table.js';
 import type { OperationId, Schema } from '../api/types.js';
-import { type ManagedStateRecord, unmanagedProjectOf } from '../projects/managers.js';
+import { unmanagedProjectOf } from '../projects/managers.js';
 import { pageOfListed } from '../shared/listed-text.js';
 import { memberProjection } from './projection.js';
-import type { MemberCaller, MemberService } from './service.js';
+import type { MemberCaller, MemberEnd, MemberService } from './service.js';
 
 /** The organization the request addresses and the signed-in user making the change. */
 const callerOf = ({ access, session }: Pick<OrgContext<OperationId>, 'access' | 'session'>): MemberCaller => ({
@@ -13,14 +13,15 @@ const callerOf = ({ access, session }: Pick<OrgContext<OperationId>, 'access' | 
 
 const { toApi } = memberProjection;
 
-/** The answer of a membership that ended, with the projects it left without a manager. */
+/** The answer of a membership that ended: what stopped and stays, and the projects left without a manager. */
 const revoked = (
   { access }: Pick<OrgContext<OperationId>, 'access'>,
   userId: string,
-  unmanaged: ManagedStateRecord[],
+  { departure, unmanaged }: MemberEnd,
 ): Schema<'MemberRevoked'> => ({
   revoked: true,
   userId,
+  departure,
   unmanagedProjects: unmanaged.map((project) => unmanagedProjectOf(access.organization.slug, project)),
 });
 
@@ -49,17 +50,20 @@ export function memberOperations(members: MemberService) {
     revokeMember: {
       rule: 'orgAdmin',
       async handle(ctx) {
-        const unmanaged = await members.revoke(callerOf(ctx), ctx.params.userId);
-        return revoked(ctx, ctx.params.userId, unmanaged);
+        return revoked(ctx, ctx.params.userId, await members.revoke(callerOf(ctx), ctx.params.userId));
       },
     },
 
     leaveOrganization: {
       rule: 'member',
       async handle(ctx) {
-        const unmanaged = await members.leave(callerOf(ctx));
-        return revoked(ctx, ctx.session.user.id, unmanaged);
+        return revoked(ctx, ctx.session.user.id, await members.leave(callerOf(ctx)));
       },
+    },
+
+    getMemberDeparture: {
+      rule: 'orgAdmin',
+      handle: ({ access, params }) => members.departure(access.organization.id, params.userId),
     },
   } satisfies OperationModule;
 }

@@ -1,3 +1,6 @@
+import type { ApiTokenService } from '../api-tokens/service.js';
+import type { ApiTokenRecord } from '../api-tokens/store.js';
+import { apiTokenProjection } from '../api-tokens/projection.js';
 import type { CapacityService } from '../capacity/service.js';
 import type { Clock } from '../config/clock.js';
 import { recordChange } from '../audit/trail.js';
@@ -10,6 +13,7 @@ import type { TeamStore } from '../teams/store.js';
 import type { UserStore } from '../users/store.js';
 import { type OrgMember, type OrgMemberRecord, memberProjection } from './projection.js';
 import type { MemberStore } from './store.js';
+import type { DepartureStore } from './departure.js';
 import type { ListedText } from '../shared/listed-text.js';
 import type { Schema } from '../api/types.js';
 import { type ManagedStateRecord, projectsLeftUnmanaged } from '../projects/managers.js';
@@ -21,6 +25,13 @@ export interface MemberCaller {
 }
 
 export type AddMemberInput = Schema<'AddMemberRequest'>;
+export type MemberDeparture = Schema<'MemberDeparture'>;
+
+/** What a membership's end did: what stopped and stays, and the projects left without a manager. */
+export interface MemberEnd {
+  departure: MemberDeparture;
+  unmanaged: ManagedStateRecord[];
+}
 
 const ownerRequired = (what: string) => forbidden('owner_required', `Only an OWNER may ${what}.`);
 const memberNotFound = (userId: string) =>
@@ -43,6 +54,7 @@ export class MemberService {
     private readonly orgAccess: OrgAccessResolver,
     private readonly clock: Clock,
     private readonly capacity: CapacityService,
+    private readonly leaving: { apiTokens: ApiTokenService; departures: DepartureStore },
   ) {}
 
   /** The active members, as the text of their list the database wrote. */
@@ -64,6 +76,11 @@ export class MemberService {
       if (input.role === 'OWNER' && !owners.includes(caller.userId))
         throw ownerRequired('add a member with the OWNER role');
       const user = await this.users.ensure(trx, input, now);
+      if (await this.users.isServiceAccount(trx, user.id)) {
+        throw badRequest('`imOpenId` names a service account, which is no member.', [
+          { path: '/body/imOpenId', message: 'names a service account' },
+        ]);
+      }
       const existing = await this.members.findMembership(trx, organizationId, user.id);
       if (existing && existing.revokedAt === null) {
         throw conflict('already_member', `The user "${input.imOpenId}" is already a member of this organization.`);
@@ -102,12 +119,35 @@ export class MemberService {
   }
 
   /**
-   * Revokes the membership and, with it, the user's memberships of the organization's teams;
-   * answers the projects nobody can manage any more because the member held their only MANAGE.
+   * What leaving would end and leave: the member's live personal tokens stop; the webhooks and
+   * budgets they created stay, as the organization's.
    */
-  async revoke(caller: MemberCaller, userId: string): Promise<ManagedStateRecord[]> {
+  async departure(organizationId: string, userId: string): Promise<MemberDeparture> {
+    await this.requireMember(this.uow.executor, organizationId, userId);
+    const tokens = await this.leaving.apiTokens.liveTokensOf(organizationId, userId);
+    return {
+      userId,
+      stops: { apiTokens: tokens.map(apiTokenProjection.toApi) },
+      stays: await this.stays(organizationId, userId),
+    };
+  }
+
+  private async stays(organizationId: string, userId: string): Promise<MemberDeparture['stays']> {
+    const { apiTokens, departures } = this.leaving;
+    const everToken = await apiTokens.list({ organizationId, userId, isOrgAdmin: false });
+    return departures.createdBy(this.uow.executor, organizationId, [userId, ...everToken.map((t) => t.id)]);
+  }
+
+  /**
+   * Revokes the membership and, with it, the user's memberships of the organization's teams and
+   * their personal API tokens; answers what stopped and what stays, and the projects nobody can
+   * manage any more because the member held their only MANAGE.
+   */
+  async revoke(caller: MemberCaller, userId: string): Promise<MemberEnd> {
     const { organizationId } = caller;
     const at = this.clock.now().toISOString();
+    const stays = await this.stays(organizationId, userId);
+    let revokedTokens: ApiTokenRecord[] = [];
     const unmanaged = await this.uow.run(async (trx) => {
       const owners = await this.members.lockActiveOwnerIds(trx, organizationId);
       const target = await this.requireMember(trx, organizationId, userId);
@@ -119,17 +159,22 @@ export class MemberService {
         await this.members.revoke(trx, organizationId, userId, at);
         await this.teams.revokeUserFromOrganization(trx, organizationId, userId, at);
         await recordMemberChange(trx, organizationId, userId, target, null);
+        revokedTokens = await this.leaving.apiTokens.revokeAllOf(trx, organizationId, userId, at);
       });
     });
     await this.orgAccess.invalidate();
-    return unmanaged;
+    if (revokedTokens.length) await this.leaving.apiTokens.forgetCached();
+    return {
+      departure: { userId, stops: { apiTokens: revokedTokens.map(apiTokenProjection.toApi) }, stays },
+      unmanaged,
+    };
   }
 
   /**
    * The caller ends their own membership, as a revoke by an OWNER would: the last OWNER cannot
    * (409 `last_owner`), so an organization never loses its last owner this way either.
    */
-  leave(caller: MemberCaller): Promise<ManagedStateRecord[]> {
+  leave(caller: MemberCaller): Promise<MemberEnd> {
     return this.revoke(caller, caller.userId);
   }
 

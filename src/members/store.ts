@@ -5,7 +5,6 @@ import type { OrgRole } from '../orgs/store.js';
 import { ListedText } from '../shared/listed-text.js';
 import { type MembershipProfile, membershipProfileColumns, shownAvatar, shownName } from '../users/shown-profile.js';
 import { type OrgMember, type OrgMemberRecord, memberProjection } from './projection.js';
-import { countLiveRows } from '../db/count-rows.js';
 
 /** A membership in any state, as the add path needs it to tell "new" from "revoked". */
 export interface MembershipState {
@@ -39,8 +38,15 @@ export class MemberStore {
     return row !== undefined;
   }
 
+  /** The active memberships of people: the `memberCount` seats (a service account takes none). */
   async countActive(trx: Executor, organizationId: string): Promise<number> {
-    return countLiveRows(trx, 'memberships', 'revoked_at', organizationId);
+    const row = await trx('memberships as m')
+      .join('users as u', 'u.id', 'm.user_id')
+      .where({ 'm.organization_id': organizationId, 'u.kind': 'person' })
+      .whereNull('m.revoked_at')
+      .count<{ n: number | string }[]>({ n: '*' })
+      .first();
+    return Number(row?.n ?? 0);
   }
 
   async findMembership(trx: Executor, organizationId: string, userId: string): Promise<MembershipState | undefined> {
@@ -126,6 +132,7 @@ function activeMembers(db: Executor, organizationId: string) {
     .join('users as u', 'u.id', 'm.user_id')
     .where('m.organization_id', organizationId)
     .whereNull('m.revoked_at')
+    .where('u.kind', 'person')
     .select<OrgMemberRecord[]>(
       'u.id as user_id',
       'u.im_open_id',

@@ -38,6 +38,7 @@ export const orgSettingsProjection = projection<OrgSettingsRecord, Schema<'OrgSe
     autoJoin: {
       from: (row) => row.auto_join && { ...row.auto_join, disabledReason: disabledReasonOf(row.auto_join_disabled) },
     },
+    tokens: { column: 'token_policy', as: (policy) => ({ ...policy }) },
   },
 });
 

@@ -97,6 +97,8 @@ export class OrganizationService {
     const now = this.clock.now();
     return this.uow.run(async (trx) => {
       const before = await this.orgs.getSettings(trx, organizationId, { lock: true });
+      // A change of policy is kept and applies to tokens issued from now on; issued ones keep their expiry.
+      if (patch.tokens !== undefined) update.tokenPolicy = { ...before.token_policy, ...patch.tokens };
       if (update.autoJoin) {
         const { emailDomains } = update.autoJoin;
         await requireVerifiedDomains(

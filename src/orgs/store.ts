@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
 import { type MembershipProfile, membershipProfileColumns, shownName } from '../users/shown-profile.js';
 import type { AutoJoinDisabled, AutoJoinRecord } from '../auto-join/rule.js';
+import { type TokenPolicy, tokenPolicyFromStored } from '../api-tokens/policy.js';
 
 export type OrgRole = 'OWNER' | 'ADMIN' | 'MEMBER';
 
@@ -36,6 +37,8 @@ export interface OrgSettingsRecord {
   auto_join: AutoJoinRecord | null;
   /** Set while the rule is kept but switched off; null while it applies (or there is none). */
   auto_join_disabled: AutoJoinDisabled | null;
+  /** The API-token policy, every rule present (defaults where never set). */
+  token_policy: TokenPolicy;
 }
 
 /** An organization whose automatic-membership rule names a provider. */
@@ -48,6 +51,8 @@ export interface AutoJoinRule {
 export interface OrgSettingsUpdate {
   membersCanCreateProjects?: boolean | undefined;
   autoJoin?: AutoJoinRecord | null | undefined;
+  /** The whole policy to keep (the service merges a partial change into the current one). */
+  tokenPolicy?: TokenPolicy | undefined;
 }
 
 interface StoredSettings {
@@ -55,9 +60,16 @@ interface StoredSettings {
   auto_join_provider_id: string | null;
   auto_join: string | null;
   auto_join_disabled: string | null;
+  token_policy: string | null;
 }
 
-const SETTINGS_COLUMNS = ['members_can_create_projects', 'auto_join_provider_id', 'auto_join', 'auto_join_disabled'];
+const SETTINGS_COLUMNS = [
+  'members_can_create_projects',
+  'auto_join_provider_id',
+  'auto_join',
+  'auto_join_disabled',
+  'token_policy',
+];
 
 const fromStored = (row: StoredSettings | undefined): OrgSettingsRecord => ({
   // SQLite hands booleans back as 0/1.
@@ -67,6 +79,7 @@ const fromStored = (row: StoredSettings | undefined): OrgSettingsRecord => ({
       ? { providerId: row.auto_join_provider_id, ...(JSON.parse(row.auto_join) as Omit<AutoJoinRecord, 'providerId'>) }
       : null,
   auto_join_disabled: row?.auto_join_disabled ? (JSON.parse(row.auto_join_disabled) as AutoJoinDisabled) : null,
+  token_policy: tokenPolicyFromStored(row?.token_policy),
 });
 
 const ORG_COLUMNS = ['o.id', 'o.slug', 'o.name', 'o.status', 'o.purge_at'] as const;
@@ -265,8 +278,20 @@ export class OrganizationStore {
       // A rule set now was checked against the verified domains: it applies.
       changes.auto_join_disabled = null;
     }
+    if (patch.tokenPolicy !== undefined) changes.token_policy = JSON.stringify(patch.tokenPolicy);
     await db('organization_settings').where({ organization_id: organizationId }).update(changes);
     return this.getSettings(db, organizationId);
+  }
+
+  /** The organizations that set a token policy, with it (the token sweep reads them all). */
+  async tokenPolicies(db: Executor): Promise<Array<{ organizationId: string; policy: TokenPolicy }>> {
+    const rows = await db('organization_settings')
+      .whereNotNull('token_policy')
+      .select<{ organization_id: string; token_policy: string }[]>('organization_id', 'token_policy');
+    return rows.map((row) => ({
+      organizationId: row.organization_id,
+      policy: tokenPolicyFromStored(row.token_policy),
+    }));
   }
 }
 

@@ -31,6 +31,12 @@ export class UserStore {
     return row && toUser(row);
   }
 
+  /** Whether the user is a service account's (which never signs in and is no member). */
+  async isServiceAccount(db: Executor, id: string): Promise<boolean> {
+    const row = await db('users').where({ id }).first<{ kind: string } | undefined>('kind');
+    return row?.kind === 'service_account';
+  }
+
   async findByImOpenId(db: Executor, imOpenId: string): Promise<User | undefined> {
     const row = await db<UserRecord>('users').where({ im_open_id: imOpenId }).first();
     return row && toUser(row);

@@ -40,8 +40,10 @@ const withToken = <O extends OrgOperationId>(token: string, operationId: O, ...i
 describe('creating a token', () => {
   it('answers the token once, keeps only its SHA-256, and shows its first 12 characters', async () => {
     const created = await createToken('member', ['org:read']);
-    expect(created.token).toMatch(/^hubt_[0-9A-Za-z]{43}$/);
+    expect(created.token).toMatch(/^hubt_[a-z2-7]{16}_[0-9A-Za-z]{43}$/);
+    expect(created.token.slice(5, 21)).toBe(created.publicId);
     expect(created.prefix).toBe(created.token.slice(0, 12));
+    expect(created.owner).toEqual({ type: 'member', id: org.userIds.member, displayName: expect.any(String) });
     expect(created).toMatchObject({
       name: 'member token',
       scopes: ['org:read'],
@@ -150,8 +152,11 @@ describe('calling with a token', () => {
     }
   });
 
-  it('records lastUsedAt at most once a minute', async () => {
+  it('records lastUsedAt to the minute, at most once a minute', async () => {
     const created = await createToken('owner', ['org:read']);
+    // Ten seconds into a minute, so the half minute below stays within it.
+    hub.clock.advance(60_000 - (hub.clock.now().getTime() % 60_000) + 10_000);
+    const minuteStart = () => new Date(hub.clock.now().getTime() - (hub.clock.now().getTime() % 60_000)).toISOString();
     const lastUsed = async () => {
       const list = await org.call('owner', 'listApiTokens');
       expectOk(list);
@@ -159,13 +164,14 @@ describe('calling with a token', () => {
     };
     expectOk(await withToken(created.token, 'getOrganization'));
     const first = await lastUsed();
-    expect(first).toBe(hub.clock.now().toISOString());
+    expect(first).toBe(minuteStart());
     hub.clock.advance(30_000);
     expectOk(await withToken(created.token, 'getOrganization'));
     expect(await lastUsed()).toBe(first);
     hub.clock.advance(31_000);
     expectOk(await withToken(created.token, 'getOrganization'));
-    expect(await lastUsed()).toBe(hub.clock.now().toISOString());
+    expect(await lastUsed()).toBe(minuteStart());
+    expect(await lastUsed()).not.toBe(first);
   });
 });
 
@@ -187,7 +193,7 @@ describe('the end of a token', () => {
     expectError(await withToken(created.token, 'getOrganization'), 401, 'token_invalid');
   });
 
-  it("loses its rights with its member's membership", async () => {
+  it("is revoked with its member's membership", async () => {
     const member = await hub.addMembership(org.id, 'tok-leaver', 'MEMBER');
     void member;
     const cookie = await hub.login('tok-leaver');
@@ -197,8 +203,13 @@ describe('the end of a token', () => {
     expectOk(res, 201);
     const leaverId = res.body.createdBy.id;
     expectOk(await withToken(res.body.token, 'getOrganization'));
-    expectOk(await org.call('owner', 'revokeMember', { path: { userId: leaverId } }));
-    expectError(await withToken(res.body.token, 'getOrganization'), 404, 'org_not_found');
+    const revoked = await org.call('owner', 'revokeMember', { path: { userId: leaverId } });
+    expectOk(revoked);
+    expect(revoked.body.departure.stops.apiTokens.map((t) => t.id)).toEqual([res.body.id]);
+    expectError(await withToken(res.body.token, 'getOrganization'), 401, 'token_invalid');
+    // Coming back does not bring the token back.
+    expectOk(await org.call('owner', 'addMember', { body: { imOpenId: 'tok-leaver', role: 'MEMBER' } }), 201);
+    expectError(await withToken(res.body.token, 'getOrganization'), 401, 'token_invalid');
   });
 
   it("lets a member revoke only their own tokens, and an org admin anyone's", async () => {

@@ -109,6 +109,7 @@ const domain = async (published = false) => {
   return added.id;
 };
 const token = async () => (await create('createApiToken', { body: { name: unique('tok'), scopes: ['org:read'] } })).id;
+const serviceAccount = async () => (await create('createServiceAccount', { body: { name: unique('robot') } })).id;
 
 /** For each mutating operation, a call that succeeds and changes something. */
 const SCENARIOS: Record<string, () => Promise<Call>> = {
@@ -186,6 +187,19 @@ const SCENARIOS: Record<string, () => Promise<Call>> = {
   archiveAgentLibraryFolder: async () => ({ params: { folderId: await libraryFolder() } }),
   createApiToken: async () => ({ body: { name: unique('token'), scopes: ['org:read'] } }),
   revokeApiToken: async () => ({ params: { tokenId: await token() } }),
+  rotateApiToken: async () => ({ params: { tokenId: await token() }, body: { overlapHours: 1 } }),
+  createServiceAccount: async () => ({ body: { name: unique('robot'), role: 'ADMIN' } }),
+  updateServiceAccount: async () => ({
+    params: { serviceAccountId: await serviceAccount() },
+    body: { name: unique('r') },
+  }),
+  disableServiceAccount: async () => ({ params: { serviceAccountId: await serviceAccount() } }),
+  enableServiceAccount: async () => {
+    const serviceAccountId = await serviceAccount();
+    await create('disableServiceAccount', { path: { serviceAccountId } });
+    return { params: { serviceAccountId } };
+  },
+  deleteServiceAccount: async () => ({ params: { serviceAccountId: await serviceAccount() } }),
   createWebhook: async () => ({ body: { url: 'https://93.184.216.34/hook', events: ['createTeam'] } }),
   updateWebhook: async () => ({ params: { webhookId: await webhook() }, body: { description: unique('Described') } }),
   deleteWebhook: async () => ({ params: { webhookId: await webhook() } }),
@@ -253,7 +267,7 @@ describe('every mutating operation of openapi.yaml', () => {
       const call = await SCENARIOS[operationId]!();
       const refusedBefore = await eventCount();
       const refused = await perform(operationId, call, 'member');
-      const memberMay = ['createApiToken', 'revokeApiToken', 'createProject'].includes(operationId);
+      const memberMay = ['createApiToken', 'revokeApiToken', 'rotateApiToken', 'createProject'].includes(operationId);
       if (!memberMay) {
         expect(refused.status, refused.text).toBe(403);
         expect(await eventCount()).toBe(refusedBefore);

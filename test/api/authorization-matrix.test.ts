@@ -113,6 +113,8 @@ async function freshDelivery(): Promise<string> {
   return `/webhooks/${webhookId}/deliveries/${delivery.id}`;
 }
 const freshFolder = async () => (await okBody(call('owner', 'createFolder', { body: { name: unique('Folder') } }))).id;
+const freshServiceAccount = async () =>
+  (await okBody(call('owner', 'createServiceAccount', { body: { name: unique('robot') } }), 201)).id;
 
 /** Rows written to any table since the counter was installed; a denied call must not add one. */
 let writes: WriteCounter;
@@ -702,6 +704,58 @@ const rows: Row[] = [
     prepare: async () => ({ path: `/agent-library/folders/${await freshLibraryFolder()}/archive` }),
     expect: orgAdminOnly(200),
   },
+  {
+    op: 'listServiceAccounts',
+    method: 'GET',
+    prepare: async () => ({ path: '/service-accounts' }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'createServiceAccount',
+    method: 'POST',
+    prepare: async () => ({ path: '/service-accounts', body: { name: unique('new-robot') } }),
+    expect: orgAdminOnly(201),
+  },
+  {
+    op: 'getServiceAccount',
+    method: 'GET',
+    prepare: async () => ({ path: `/service-accounts/${await freshServiceAccount()}` }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'updateServiceAccount',
+    method: 'PATCH',
+    prepare: async () => ({ path: `/service-accounts/${await freshServiceAccount()}`, body: { role: 'ADMIN' } }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'disableServiceAccount',
+    method: 'POST',
+    prepare: async () => ({ path: `/service-accounts/${await freshServiceAccount()}/disable` }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'enableServiceAccount',
+    method: 'POST',
+    async prepare() {
+      const id = await freshServiceAccount();
+      await okBody(call('owner', 'disableServiceAccount', { path: { serviceAccountId: id } }));
+      return { path: `/service-accounts/${id}/enable` };
+    },
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'deleteServiceAccount',
+    method: 'DELETE',
+    prepare: async () => ({ path: `/service-accounts/${await freshServiceAccount()}` }),
+    expect: orgAdminOnly(204),
+  },
+  {
+    op: 'getMemberDeparture',
+    method: 'GET',
+    prepare: async () => ({ path: `/members/${await freshMember()}/departure` }),
+    expect: orgAdminOnly(200),
+  },
 ];
 
 beforeAll(async () => {
@@ -773,8 +827,10 @@ describe('query plans of the matrix', () => {
 /**
  * API tokens as callers: a token acts with its member's rights within its scopes. With the
  * operation's scope, an owner's token fares exactly as the owner and a MANAGE holder's as that
- * member; with another area's scope (or read for a write) it gets 403 token_scope_required; a
- * revoked or expired token 401 token_invalid; another organization's token 404 org_not_found.
+ * member, and a service account's token as a member of its role with no grants (MEMBER: as
+ * memberNoGrant; ADMIN: as admin); with another area's scope (or read for a write) it gets 403
+ * token_scope_required; a revoked or expired token 401 token_invalid; another organization's
+ * token 404 org_not_found.
  */
 describe('authorization matrix: API tokens', () => {
   const scopeOf = (op: string) => {
@@ -805,6 +861,26 @@ describe('authorization matrix: API tokens', () => {
     return created.token;
   }
 
+  const serviceAccounts = new Map<string, string>();
+  /** A token of acme's service account of `role` with `scopes`, made once and reused. */
+  async function serviceAccountTokenOf(role: 'MEMBER' | 'ADMIN', scopes: Scope[]) {
+    const key = ['service account', role, ...scopes].join(' ');
+    const known = tokens.get(key);
+    if (known) return known;
+    let serviceAccountId = serviceAccounts.get(role);
+    if (!serviceAccountId) {
+      const body = { name: `matrix ${role} robot`, role };
+      serviceAccountId = (await okBody(call('owner', 'createServiceAccount', { body }), 201)).id;
+      serviceAccounts.set(role, serviceAccountId);
+    }
+    const created = await okBody(
+      call('owner', 'createApiToken', { body: { name: key, scopes, serviceAccountId } }),
+      201,
+    );
+    tokens.set(key, created.token);
+    return created.token;
+  }
+
   const bearerAs = (token: string, method: string, path: string, body?: unknown) =>
     hub.request(method, `/api/org/acme${path}`, { body, headers: { authorization: `Bearer ${token}` } });
 
@@ -819,6 +895,12 @@ describe('authorization matrix: API tokens', () => {
           row.expect.memberManageDirect,
         ],
         ['memberNoGrant token with the scope', () => tokenOf('memberNoGrant', [scope]), row.expect.memberNoGrant],
+        [
+          'MEMBER service account token with the scope',
+          () => serviceAccountTokenOf('MEMBER', [scope]),
+          row.expect.memberNoGrant,
+        ],
+        ['ADMIN service account token with the scope', () => serviceAccountTokenOf('ADMIN', [scope]), row.expect.admin],
         ['owner token of another area', () => tokenOf('owner', [otherArea(scope)]), [403, 'token_scope_required']],
         ['revoked owner token', () => tokenOf('owner', [scope], { end: 'revoke' }), [401, 'token_invalid']],
         ['expired owner token', () => tokenOf('owner', [scope], { end: 'expire' }), [401, 'token_invalid']],
@@ -850,7 +932,14 @@ describe('authorization matrix: API tokens', () => {
 });
 
 describe('ids from another organization', () => {
-  let foreign: { userId: string; teamId: string; folderId: string; projectId: string; libraryFolderId: string };
+  let foreign: {
+    userId: string;
+    teamId: string;
+    folderId: string;
+    projectId: string;
+    libraryFolderId: string;
+    serviceAccountId: string;
+  };
   const foreignIds = {
     roleId: 'globex-role',
     providerId: 'globex-prov',
@@ -871,6 +960,7 @@ describe('ids from another organization', () => {
     const folder = await okBody(globex('createFolder', { body: { name: 'Globex folder' } }));
     const project = await okBody(globex('createProject', { body: { name: 'Globex project' } }));
     const libraryFolder = await okBody(globex('createAgentLibraryFolder', { body: { name: 'Globex shelf' } }));
+    const serviceAccount = await okBody(globex('createServiceAccount', { body: { name: 'Globex robot' } }));
     await okBody(globex('putAgentRole', { path: { roleId: foreignIds.roleId }, body: { label: 'Theirs' } }));
     await okBody(
       globex('installAgentSkill', { path: { name: foreignIds.skillName }, body: skillBody(foreignIds.skillName) }),
@@ -893,6 +983,7 @@ describe('ids from another organization', () => {
       folderId: folder.id,
       projectId: project.id,
       libraryFolderId: libraryFolder.id,
+      serviceAccountId: serviceAccount.id,
     };
     ownLibraryFolder = await freshLibraryFolder();
     ownRole = await freshRole();
@@ -910,6 +1001,28 @@ describe('ids from another organization', () => {
   const cases: Array<[string, string, () => string, () => unknown, string]> = [
     ['updateMemberRole', 'PATCH', () => `/members/${foreign.userId}`, () => ({ role: 'ADMIN' }), 'member_not_found'],
     ['revokeMember', 'POST', () => `/members/${foreign.userId}/revoke`, () => undefined, 'member_not_found'],
+    ['getMemberDeparture', 'GET', () => `/members/${foreign.userId}/departure`, () => undefined, 'member_not_found'],
+    [
+      'getServiceAccount',
+      'GET',
+      () => `/service-accounts/${foreign.serviceAccountId}`,
+      () => undefined,
+      'service_account_not_found',
+    ],
+    [
+      'disableServiceAccount',
+      'POST',
+      () => `/service-accounts/${foreign.serviceAccountId}/disable`,
+      () => undefined,
+      'service_account_not_found',
+    ],
+    [
+      'createApiToken (foreign service account)',
+      'POST',
+      () => '/api-tokens',
+      () => ({ name: 'x', scopes: ['org:read'], serviceAccountId: foreign.serviceAccountId }),
+      'service_account_not_found',
+    ],
     ['updateTeam', 'PATCH', () => `/teams/${foreign.teamId}`, () => ({ name: 'x' }), 'team_not_found'],
     ['archiveTeam', 'POST', () => `/teams/${foreign.teamId}/archive`, () => undefined, 'team_not_found'],
     ['listTeamMembers', 'GET', () => `/teams/${foreign.teamId}/members`, () => undefined, 'team_not_found'],

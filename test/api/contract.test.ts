@@ -92,6 +92,19 @@ const SECOND_WAVE_OPERATION_IDS = [
   'listAuditEvents',
 ];
 
+/** Service accounts, token rotation and what a member's leaving stops. */
+const SERVICE_ACCOUNT_OPERATION_IDS = [
+  'listServiceAccounts',
+  'createServiceAccount',
+  'getServiceAccount',
+  'updateServiceAccount',
+  'deleteServiceAccount',
+  'disableServiceAccount',
+  'enableServiceAccount',
+  'rotateApiToken',
+  'getMemberDeparture',
+];
+
 /** Sign-in with identity providers: public, browser-facing routes under /auth. */
 const SIGN_IN_OPERATION_IDS = ['listSignInProviders', 'startSignIn', 'finishSignIn'];
 /** The signed-in person's own sign-in identities ("Connected sign-ins" on the profile page). */
@@ -220,6 +233,7 @@ describe('openapi.yaml', () => {
         ...USAGE_SERIES_OPERATION_IDS,
         ...DOMAIN_OPERATION_IDS,
         ...LIFECYCLE_OPERATION_IDS,
+        ...SERVICE_ACCOUNT_OPERATION_IDS,
       ].sort(),
     );
     expect(OPERATION_IDS).toHaveLength(48);
@@ -296,6 +310,7 @@ describe('openapi.yaml', () => {
       'createApiToken',
       'listApiTokens',
       'revokeApiToken',
+      'rotateApiToken',
       // A person's own answer to a link, not an organization's operation.
       'getInvitation',
       'acceptInvitation',

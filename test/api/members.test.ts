@@ -368,7 +368,8 @@ describe('PATCH /members/{userId}', () => {
 
 describe('POST /members/{userId}/revoke', () => {
   it(
-    'revokes, answers {revoked, userId}, ' + 'and the member’s open session loses access on the very next request',
+    'revokes, answers {revoked, userId, departure}, ' +
+      'and the member’s open session loses access on the very next request',
     async () => {
       const org = await seedOrg(hub, 'm-revoke');
       // The member's access is resolved (and cached) before the revocation.
@@ -378,7 +379,12 @@ describe('POST /members/{userId}/revoke', () => {
 
       const res = await org.call('admin', 'revokeMember', { path: { userId: org.userIds.member } });
       expectOk(res);
-      expect(res.body).toEqual({ revoked: true, userId: org.userIds.member, unmanagedProjects: [] });
+      expect(res.body).toEqual({
+        revoked: true,
+        userId: org.userIds.member,
+        unmanagedProjects: [],
+        departure: { userId: org.userIds.member, stops: { apiTokens: [] }, stays: { webhooks: [], budgets: [] } },
+      });
 
       expectError(
         await hub.call('getOrganization', { path: { orgSlug: 'm-revoke' }, cookie: org.cookies.member }),

@@ -51,10 +51,11 @@ describe('GET /api/org/{orgSlug}', () => {
 });
 
 describe('organization settings', () => {
+  const tokens = { personalAllowed: true, requireExpiry: false, maxLifetimeDays: null, revokeUnusedAfterDays: null };
   const settings = () => hub.call('getOrgSettings', { path: { orgSlug: 'acme' }, cookie: cookies.member });
 
   it('starts with members unable to create projects', async () => {
-    expect((await settings()).body).toEqual({ membersCanCreateProjects: false, autoJoin: null });
+    expect((await settings()).body).toEqual({ membersCanCreateProjects: false, autoJoin: null, tokens });
   });
 
   it('lets an admin change the setting and returns the new settings', async () => {
@@ -63,14 +64,14 @@ describe('organization settings', () => {
       cookie: cookies.admin,
       body: { membersCanCreateProjects: true },
     });
-    expect(res.body).toEqual({ membersCanCreateProjects: true, autoJoin: null });
-    expect((await settings()).body).toEqual({ membersCanCreateProjects: true, autoJoin: null });
+    expect(res.body).toEqual({ membersCanCreateProjects: true, autoJoin: null, tokens });
+    expect((await settings()).body).toEqual({ membersCanCreateProjects: true, autoJoin: null, tokens });
     await hub.call('updateOrgSettings', {
       path: { orgSlug: 'acme' },
       cookie: cookies.owner,
       body: { membersCanCreateProjects: false },
     });
-    expect((await settings()).body).toEqual({ membersCanCreateProjects: false, autoJoin: null });
+    expect((await settings()).body).toEqual({ membersCanCreateProjects: false, autoJoin: null, tokens });
   });
 
   it('changes nothing on an invalid body', async () => {
@@ -83,7 +84,7 @@ describe('organization settings', () => {
       const res = await hub.request('PATCH', '/api/org/acme/settings', attempt);
       expect(res.status).toBe(400);
     }
-    expect((await settings()).body).toEqual({ membersCanCreateProjects: false, autoJoin: null });
+    expect((await settings()).body).toEqual({ membersCanCreateProjects: false, autoJoin: null, tokens });
   });
 
   it('names the offending field of an invalid body', async () => {

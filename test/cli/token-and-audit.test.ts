@@ -28,7 +28,7 @@ describe('hub token create', () => {
       env,
     );
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^hubt_[0-9A-Za-z]{43}\n$/);
+    expect(result.stdout).toMatch(/^hubt_[a-z2-7]{16}_[0-9A-Za-z]{43}\n$/);
     expect(result.stderr).toMatch(
       /^created API token hubt_\w{7}… \(.+\) for console-admin in console, until revoked\n$/,
     );

@@ -20,7 +20,7 @@ test('a member creates a token, sees it once, uses it, and revokes it', async ({
   await expectAccessible(page);
   await screenshot(page, 'tokens-created');
   const token = (await dialog.getByTestId('new-token').textContent())?.trim() ?? '';
-  expect(token).toMatch(/^hubt_[0-9A-Za-z]{43}$/);
+  expect(token).toMatch(/^hubt_[a-z2-7]{16}_[0-9A-Za-z]{43}$/);
   await expect(dialog.getByRole('button', { name: 'Copy token' })).toBeEnabled();
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(dialog).toBeHidden();

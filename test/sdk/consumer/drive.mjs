@@ -94,7 +94,7 @@ seen.meThroughRawLoginCookie = (
 seen.tokenMember = await hub.addMember({ body: { imOpenId: 'sdk-e2e-member', displayName: 'Member', role: 'MEMBER' } });
 const created = await hub.createApiToken({ body: { name: 'sdk e2e', scopes: ['members:read'] } });
 seen.createdToken = { ...created, token: created.token.replace(/^(hubt_).+$/, '$1…') };
-seen.tokenShape = /^hubt_[0-9A-Za-z]{43}$/.test(created.token);
+seen.tokenShape = /^hubt_[a-z2-7]{16}_[0-9A-Za-z]{43}$/.test(created.token);
 const integration = createOrgAdminClient({ baseUrl: HUB_URL, orgSlug: HUB_ORG, token: created.token });
 seen.membersThroughToken = [];
 for await (const member of integration.paginate(integration.listMembers, { query: { limit: 1 } })) {

@@ -30,7 +30,7 @@ export function ShownOnceDialog({
         <Alert color="yellow" title="Copy it now">
           {warning}
         </Alert>
-        <Code block data-testid={valueTestId} style={{ wordBreak: 'break-all' }}>
+        <Code block data-testid={valueTestId} style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
           {value}
         </Code>
         <Group justify="space-between">

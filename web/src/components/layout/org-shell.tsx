@@ -32,6 +32,7 @@ const ADMIN_NAV = [
   { to: 'agents/skills', label: 'Agent skills' },
   { to: 'agents/library', label: 'Agent library' },
   { to: 'tokens', label: 'API tokens' },
+  { to: 'service-accounts', label: 'Service accounts' },
   { to: 'audit', label: 'Audit log' },
   { to: 'webhooks', label: 'Webhooks' },
   { to: 'settings', label: 'Settings' },

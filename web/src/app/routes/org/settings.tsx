@@ -9,6 +9,7 @@ import { DomainsSection } from '../../../features/settings/components/domains-se
 import { AutoJoinForm } from '../../../features/settings/components/auto-join-form';
 import { SettingsForm } from '../../../features/settings/components/settings-form';
 import { LifecycleSection } from '../../../features/lifecycle/components/lifecycle-section';
+import { TokenPolicyForm } from '../../../features/settings/components/token-policy-form';
 import { requireOrgAdmin } from '../../../lib/authorization';
 import { queryClient } from '../../../lib/query-client';
 
@@ -32,6 +33,7 @@ export function Component() {
       <SettingsForm />
       <DomainsSection />
       <AutoJoinForm />
+      <TokenPolicyForm />
     </>
   );
 }

@@ -39,6 +39,14 @@ function membersServer(patch?: () => Promise<Response> | Response) {
       members = members.map((m) => (m.userId === params.userId ? { ...m, role } : m));
       return HttpResponse.json(members.find((m) => m.userId === params.userId));
     }),
+    // Nothing stops or stays with these members: the Revoke dialog lists none.
+    http.get(`${MEMBER_PATH}/departure`, ({ params }) =>
+      HttpResponse.json({
+        userId: String(params.userId),
+        stops: { apiTokens: [] },
+        stays: { webhooks: [], budgets: [] },
+      }),
+    ),
   );
   return { changes };
 }

@@ -2,7 +2,6 @@ import { formatDate } from '../../../lib/format';
 import { Alert, Button, Checkbox, Group, Loader, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { memo, useDeferredValue, useMemo, useState } from 'react';
 import { BulkProgress, BulkSummary } from '../../../components/bulk-summary';
-import { ConfirmAction } from '../../../components/confirm-action';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { QueryError } from '../../../components/query-error';
 import { SelectField } from '../../../components/select-field';
@@ -15,6 +14,7 @@ import { useMembers } from '../../../lib/queries/get-members';
 import { useRevokeMember } from '../api/revoke-member';
 import { UnmanagedProjectsDialog, useShowUnmanaged } from '../../../components/unmanaged-projects';
 import { useUpdateMemberRole } from '../api/update-member-role';
+import { RevokeMemberAction } from './revoke-member-dialog';
 
 type Member = Schemas['OrgMember'];
 
@@ -72,17 +72,10 @@ function RevokeCell({ member }: { member: Member }) {
   const showUnmanaged = useShowUnmanaged();
   const ownerOnly = member.role === 'OWNER' && !canHandleOwners(org.role);
   return (
-    <ConfirmAction
-      label="Revoke"
-      ariaLabel={`Revoke ${member.displayName}`}
-      title={`Revoke ${member.displayName}?`}
-      message={
-        `${member.displayName} (${member.imOpenId}) loses access to ${org.name} now, ` +
-        'with every team membership and project grant through it.'
-      }
-      confirmLabel="Revoke membership"
+    <RevokeMemberAction
+      member={member}
       disabled={ownerOnly}
-      onConfirm={() =>
+      onRevoke={() =>
         revoke
           .mutateAsync({ params: { path: { orgSlug: org.slug, userId: member.userId } } })
           .then((answer) => {

@@ -45,9 +45,16 @@ function settingsServer(initial: Settings, refuse?: { code: string; message: str
   return { sent };
 }
 
+const DEFAULT_TOKENS = {
+  personalAllowed: true,
+  requireExpiry: false,
+  maxLifetimeDays: null,
+  revokeUnusedAfterDays: null,
+};
+
 describe('AutoJoinForm', () => {
   it('is off by default; turned on with a provider, a verified domain and tenant keys, it is saved', async () => {
-    const { sent } = settingsServer({ membersCanCreateProjects: false, autoJoin: null });
+    const { sent } = settingsServer({ membersCanCreateProjects: false, autoJoin: null, tokens: DEFAULT_TOKENS });
     const { user } = renderInOrg(<AutoJoinForm />, { role: 'ADMIN' });
     const toggle = await screen.findByRole('switch', { name: /Let people join as MEMBER/ });
     await waitFor(() => expect(toggle).toBeEnabled());
@@ -74,6 +81,7 @@ describe('AutoJoinForm', () => {
     settingsServer(
       {
         membersCanCreateProjects: false,
+        tokens: DEFAULT_TOKENS,
         autoJoin: {
           providerId: 'corp',
           emailDomains: ['old.example'],

@@ -16,8 +16,11 @@ const EXPIRY_DAYS = [
 ];
 const DAY_MS = 86_400_000;
 
-/** Creates a token for the signed-in member; the token itself is shown once, in a dialog, then forgotten. */
-export function CreateTokenForm() {
+/**
+ * Creates a token for the signed-in member, or for a service account (org admins); the token itself
+ * is shown once, in a dialog, then forgotten.
+ */
+export function CreateTokenForm({ serviceAccount }: { serviceAccount?: { id: string; name: string } } = {}) {
   const { org } = useOrg();
   const create = useCreateToken();
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
@@ -34,7 +37,12 @@ export function CreateTokenForm() {
     create.mutate(
       {
         params: { path: { orgSlug: org.slug } },
-        body: { name: values.name.trim(), scopes: scopesOf(values.access), expiresAt },
+        body: {
+          name: values.name.trim(),
+          scopes: scopesOf(values.access),
+          expiresAt,
+          ...(serviceAccount ? { serviceAccountId: serviceAccount.id } : {}),
+        },
       },
       {
         onSuccess: (token) => {
@@ -50,8 +58,11 @@ export function CreateTokenForm() {
         Create a token
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        A token acts as you, with your rights, but only in the areas you give it. Programs send it as{' '}
-        <code>Authorization: Bearer …</code>.
+        {serviceAccount
+          ? `A token acts as ${serviceAccount.name}, with its role, teams and grants, ` +
+            'but only in the areas you give it. '
+          : 'A token acts as you, with your rights, but only in the areas you give it. '}
+        Programs send it as <code>Authorization: Bearer …</code>.
       </Text>
       <Stack gap="sm">
         <Group align="flex-end" wrap="wrap">

@@ -15,6 +15,7 @@ export const AREAS = [
   { area: 'agents', label: 'Agents', covers: 'roles, skills, the library, models' },
   { area: 'audit', label: 'Audit log', covers: 'audit events' },
   { area: 'webhooks', label: 'Webhooks', covers: 'webhook endpoints and their deliveries' },
+  { area: 'serviceAccounts', label: 'Service accounts', covers: 'service accounts and their roles' },
 ] as const;
 export type Area = (typeof AREAS)[number]['area'];
 

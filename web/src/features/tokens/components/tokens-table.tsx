@@ -6,6 +6,7 @@ import type { Schemas } from '../../../lib/api-client';
 import { isOrgAdmin, useOrg } from '../../../lib/authorization';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useRevokeToken, useTokens } from '../api/tokens';
+import { RotateTokenAction } from './rotate-token-dialog';
 
 type Token = Schemas['ApiToken'];
 
@@ -40,23 +41,27 @@ function RevokeCell({ token }: { token: Token }) {
   );
 }
 
-/** The member's tokens (an org admin's list holds everyone's), newest first. */
-export function TokensTable() {
+/**
+ * The member's tokens (an org admin's list holds everyone's), or one service account's, newest
+ * first, each with its expiry and when it was last used.
+ */
+export function TokensTable({ serviceAccountId }: { serviceAccountId?: string } = {}) {
   const { org } = useOrg();
-  const { data, error, isPending } = useTokens(org.slug);
+  const { data, error, isPending } = useTokens(org.slug, serviceAccountId);
   if (error) return <QueryError error={error} title="Could not load the tokens" />;
   if (isPending) return <Text c="dimmed">Loading tokens…</Text>;
   const now = Date.now();
   const admin = isOrgAdmin(org.role);
   if (data.tokens.length === 0) return <Text c="dimmed">No tokens yet.</Text>;
+  const label = serviceAccountId ? 'Service account tokens' : 'API tokens';
   return (
-    <Table.ScrollContainer minWidth={760}>
-      <Table striped aria-label="API tokens">
+    <Table.ScrollContainer minWidth={860}>
+      <Table striped aria-label={label}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Token</Table.Th>
             <Table.Th>Scopes</Table.Th>
-            {admin && <Table.Th>Member</Table.Th>}
+            {admin && !serviceAccountId && <Table.Th>Owner</Table.Th>}
             <Table.Th>Created</Table.Th>
             <Table.Th>Expires</Table.Th>
             <Table.Th>Last used</Table.Th>
@@ -75,7 +80,7 @@ export function TokensTable() {
                       {token.name}
                     </Text>
                     <Text size="xs" c="dimmed" ff="monospace">
-                      {token.prefix}…
+                      {token.prefix}… · {token.publicId}
                     </Text>
                   </Stack>
                 </Table.Td>
@@ -88,14 +93,32 @@ export function TokensTable() {
                     ))}
                   </Group>
                 </Table.Td>
-                {admin && <Table.Td>{token.createdBy.displayName}</Table.Td>}
+                {admin && !serviceAccountId && (
+                  <Table.Td>
+                    <Stack gap={0}>
+                      <Text size="sm">{token.owner.displayName}</Text>
+                      {token.owner.type === 'serviceAccount' && (
+                        <Text size="xs" c="dimmed">
+                          service account
+                        </Text>
+                      )}
+                    </Stack>
+                  </Table.Td>
+                )}
                 <Table.Td>{when(token.createdAt)}</Table.Td>
                 <Table.Td>{token.expiresAt ? when(token.expiresAt) : 'Never'}</Table.Td>
                 <Table.Td>{when(token.lastUsedAt)}</Table.Td>
                 <Table.Td>
                   <Badge variant={status === 'Active' ? 'filled' : 'default'}>{status}</Badge>
                 </Table.Td>
-                <Table.Td>{status === 'Active' && <RevokeCell token={token} />}</Table.Td>
+                <Table.Td>
+                  {status === 'Active' && (
+                    <Group gap="xs" wrap="nowrap">
+                      <RotateTokenAction token={token} />
+                      <RevokeCell token={token} />
+                    </Group>
+                  )}
+                </Table.Td>
               </Table.Tr>
             );
           })}
