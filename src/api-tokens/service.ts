@@ -154,6 +154,8 @@ export class ApiTokenService {
         displayName: record.user_display_name,
         avatarUrl: record.user_avatar_url,
         createdAt: record.user_created_at,
+        // The name as the organization shows it; a token never reaches `/me`, where the source counts.
+        displayNameSource: null,
       },
       scopes: JSON.parse(record.scopes) as string[],
       expiresAt: record.expires_at === null ? null : new Date(record.expires_at),

@@ -34,6 +34,9 @@ import { LibraryFolderStore } from '../library/store.js';
 import { ProjectService } from '../projects/service.js';
 import { ProjectStore } from '../projects/store.js';
 import { MemberService } from '../members/service.js';
+import { MeService } from '../session/me.js';
+import { AccessRequestService } from '../access-requests/service.js';
+import { AccessRequestStore } from '../access-requests/store.js';
 import { MemberStore } from '../members/store.js';
 import { TeamService } from '../teams/service.js';
 import { TeamStore } from '../teams/store.js';
@@ -190,8 +193,18 @@ export function createServices(deps: {
     (trx, organizationId) => budgets.announceReached(trx, organizationId),
   );
   const usageSeries = new UsageSeriesService(uow, new SeriesStore(usageStore), usage);
-  const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity);
+  const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity, sessions);
   const teams = new TeamService(uow, teamStore, memberStore, users, orgAccess, clock, capacity, grants);
+  const me = new MeService(uow, users, organizations, teams, sessions, orgAccess);
+  const accessRequests = new AccessRequestService(
+    uow,
+    new AccessRequestStore(),
+    projectStore,
+    grants,
+    teamAccess,
+    orgAccess,
+    clock,
+  );
   const connectionStore = new ConnectionStore();
   const keyrings = connectionKeyrings({
     keyring: deps.keyring,
@@ -282,6 +295,8 @@ export function createServices(deps: {
     usageSeries,
     members,
     teams,
+    me,
+    accessRequests,
     capacity,
     connections,
     credentials,

@@ -63,7 +63,9 @@ export type NotFoundCode =
   | 'delivery_not_found'
   | 'budget_not_found'
   | 'domain_not_found'
-  | 'identity_not_found';
+  | 'identity_not_found'
+  | 'session_not_found'
+  | 'access_request_not_found';
 
 export type ConflictCode =
   | 'slug_taken'
@@ -80,7 +82,11 @@ export type ConflictCode =
   | 'domain_exists'
   | 'domain_claimed'
   | 'domain_in_use'
-  | 'last_identity';
+  | 'last_identity'
+  | 'display_name_from_provider'
+  | 'access_already_held'
+  | 'access_request_pending'
+  | 'access_request_not_pending';
 
 export type UnprocessableCode =
   | 'capacity_above_ceiling'

@@ -12,7 +12,7 @@ const callerOf = ({ access, session }: Pick<OrgContext<OperationId>, 'access' | 
 
 const { toApi } = memberProjection;
 
-/** Organization members: list, add, change role, revoke. */
+/** Organization members: list, add, change role, sign out everywhere, revoke. */
 export function memberOperations(members: MemberService) {
   return {
     listMembers: {
@@ -32,6 +32,11 @@ export function memberOperations(members: MemberService) {
     updateMemberRole: {
       rule: 'orgAdmin',
       handle: async (ctx) => toApi(await members.changeRole(callerOf(ctx), ctx.params.userId, ctx.body.role)),
+    },
+
+    signOutMember: {
+      rule: 'orgAdmin',
+      handle: async (ctx) => ({ ended: await members.signOut(callerOf(ctx), ctx.params.userId) }),
     },
 
     revokeMember: {

@@ -18,14 +18,18 @@ export const organizationResponseProjection = projection<OrgAccess, Schema<'Orga
   },
 });
 
-/** One of the caller's organizations, with their role there. */
-export const orgMembershipProjection = projection<OrgAccess, Schema<'OrgMembership'>>()({
+/** One of the caller's memberships and the active teams they are in there. */
+export type MyMembership = OrgAccess & { teams: Schema<'MyTeam'>[] };
+
+/** One of the caller's organizations, with their role and teams there. */
+export const orgMembershipProjection = projection<MyMembership, Schema<'OrgMembership'>>()({
   fields: {
     id: { column: 'organization', as: (organization) => organization.id },
     slug: { column: 'organization', as: (organization) => organization.slug },
     name: { column: 'organization', as: (organization) => organization.name },
     status: { column: 'organization', as: (organization) => organization.status },
     role: 'role',
+    teams: 'teams',
   },
 });
 
