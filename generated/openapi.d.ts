@@ -125,6 +125,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/sessions/revoke-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every other session of the caller
+         * @description Ends every session of the caller except the one of this request, and
+         *     answers how many ended. The caller's API tokens are not sessions and
+         *     stay.
+         *
+         *     Who may call: anyone with a valid session.
+         */
+        post: operations["revokeOtherSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/sessions/{sessionId}": {
         parameters: {
             query?: never;
@@ -147,30 +171,6 @@ export interface paths {
          *     Who may call: anyone with a valid session, for their own sessions.
          */
         delete: operations["revokeMySession"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/me/sessions/revoke-others": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * End every other session of the caller
-         * @description Ends every session of the caller except the one of this request, and
-         *     answers how many ended. The caller's API tokens are not sessions and
-         *     stay.
-         *
-         *     Who may call: anyone with a valid session.
-         */
-        post: operations["revokeOtherSessions"];
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4518,6 +4518,31 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    revokeOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many sessions ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            /** @description `unauthenticated`: no session cookie, or the session is unknown, expired or ended. */
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`. */
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     revokeMySession: {
         parameters: {
             query?: never;
@@ -4544,31 +4569,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description `session_not_found`: the caller has no live session with this id. */
             404: components["responses"]["NotFound"];
-            default: components["responses"]["Unexpected"];
-        };
-    };
-    revokeOtherSessions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description How many sessions ended. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SessionsEnded"];
-                };
-            };
-            /** @description `unauthenticated`: no session cookie, or the session is unknown, expired or ended. */
-            401: components["responses"]["Unauthenticated"];
-            /** @description `csrf_rejected`. */
-            403: components["responses"]["Forbidden"];
             default: components["responses"]["Unexpected"];
         };
     };

@@ -56,10 +56,11 @@ export class AccessRequestService {
   ) {}
 
   /** The project's approvers: MANAGE holders, else the org admins; by name as people read it. */
-  async approversOf(project: ProjectRecord): Promise<Approvers> {
-    const access = await this.teamAccess.whoCanOpen(project);
+  async approversOf(project: ProjectRecord, db: Executor = this.uow.executor): Promise<Approvers> {
+    const access = await this.teamAccess.whoCanOpen(project, db);
     const holders = access.filter((entry) => entry.level === 'MANAGE');
-    const people = holders.length > 0 ? holders : access.filter((entry) => entry.via.some((v) => v.type === 'orgAdmin'));
+    const people =
+      holders.length > 0 ? holders : access.filter((entry) => entry.via.some((v) => v.type === 'orgAdmin'));
     people.sort((a, b) => byName(a.display_name, b.display_name) || byCodeUnits(a.im_open_id, b.im_open_id));
     return { people, are: holders.length > 0 ? 'manageHolders' : 'orgAdmins' };
   }
@@ -98,7 +99,10 @@ export class AccessRequestService {
       requireLive(project);
       const held = await this.grantOf(trx, caller, project);
       if (grantAtLeast(held, input.level)) {
-        throw conflict('access_already_held', `You already hold ${held} on this project, which includes ${input.level}.`);
+        throw conflict(
+          'access_already_held',
+          `You already hold ${held} on this project, which includes ${input.level}.`,
+        );
       }
       await this.store.expireDue(trx, project.id, caller.userId, at);
       if (await this.store.hasPending(trx, project.id, caller.userId)) {
@@ -109,7 +113,13 @@ export class AccessRequestService {
       }
       const id = await this.store.insert(
         trx,
-        { organizationId, projectId: project.id, requesterId: caller.userId, level: input.level, reason: input.reason.trim() },
+        {
+          organizationId,
+          projectId: project.id,
+          requesterId: caller.userId,
+          level: input.level,
+          reason: input.reason.trim(),
+        },
         at,
         new Date(now.getTime() + ACCESS_REQUEST_TTL_MS).toISOString(),
       );
@@ -130,7 +140,12 @@ export class AccessRequestService {
       const granted = level ?? request.level;
       await this.grants.raiseUserGrant(
         trx,
-        { organizationId: request.organization_id, projectId: request.project_id, userId: request.requester_id, role: granted },
+        {
+          organizationId: request.organization_id,
+          projectId: request.project_id,
+          userId: request.requester_id,
+          role: granted,
+        },
         at,
       );
       return { status: 'approved', by: caller.userId, grantedLevel: granted };
@@ -150,7 +165,7 @@ export class AccessRequestService {
 
   /** The requester's own pending request, withdrawn; anyone else's answers as not found. */
   withdraw(caller: AccessRequestCaller, projectId: string, requestId: string): Promise<AccessRequest> {
-    const mine = async (request: AccessRequestRecord) => {
+    const mine = async (_trx: Executor, _project: ProjectRecord, request: AccessRequestRecord) => {
       if (request.requester_id !== caller.userId) throw requestNotFound(requestId);
     };
     return this.change(caller, projectId, requestId, mine, async () => ({
@@ -167,8 +182,8 @@ export class AccessRequestService {
     requestId: string,
     outcome: Outcome,
   ): Promise<AccessRequest> {
-    const approver = async (_request: AccessRequestRecord, project: ProjectRecord) => {
-      const approvers = await this.approversOf(project);
+    const approver = async (trx: Executor, project: ProjectRecord) => {
+      const approvers = await this.approversOf(project, trx);
       if (!approvers.people.some((person) => person.user_id === caller.userId)) {
         throw forbidden(
           'project_manage_required',
@@ -189,7 +204,7 @@ export class AccessRequestService {
     caller: AccessRequestCaller,
     projectId: string,
     requestId: string,
-    allowed: (request: AccessRequestRecord, project: ProjectRecord) => Promise<void>,
+    allowed: (trx: Executor, project: ProjectRecord, request: AccessRequestRecord) => Promise<void>,
     outcome: Outcome,
   ): Promise<AccessRequest> {
     const at = this.clock.now().toISOString();
@@ -199,7 +214,7 @@ export class AccessRequestService {
       await this.store.lock(trx, requestId);
       const before = await this.store.find(trx, organizationId, project.id, requestId);
       if (!before) throw requestNotFound(requestId);
-      await allowed(before, project);
+      await allowed(trx, project, before);
       const status = this.toApi(before, at).status;
       if (status !== 'pending') throw notPending(status);
       const decision = await outcome(trx, before, at);
@@ -225,11 +240,14 @@ export class AccessRequestService {
     return accessRequestProjection.toApi(at);
   }
 
-  /** One audit event per step; its target is the request, known by the project it is for. */
+  /**
+   * One audit event per step; its target is the request, known by the project it is for (the
+   * sentence names the requester from the recorded request).
+   */
   private record(trx: Executor, before: AccessRequestRecord | null, after: AccessRequestRecord, at: string) {
     return recordChange(trx, {
       organizationId: after.organization_id,
-      target: { type: 'access_request', id: after.id, label: `${after.requester_name} on ${after.project_name}` },
+      target: { type: 'access_request', id: after.id, label: after.project_name },
       before: before && this.toApi(before, at),
       after: this.toApi(after, at),
     });

@@ -99,7 +99,8 @@ export class SessionStore {
       createdAt: row.session_created_at,
       lastSeenAt: row.last_seen_at,
       expiresAt: row.expires_at,
-      client: row.user_agent === null || row.address === null ? null : { userAgent: row.user_agent, address: row.address },
+      client:
+        row.user_agent === null || row.address === null ? null : { userAgent: row.user_agent, address: row.address },
     };
   }
 

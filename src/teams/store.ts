@@ -36,7 +36,8 @@ export interface TeamNameRecord {
 }
 
 /** Teams by name as people read it, then slug (unique among active teams), the same on both databases. */
-const byTeamName = (teams: TeamNameRecord[]) => teams.sort((a, b) => byName(a.name, b.name) || byCodeUnits(a.slug, b.slug));
+const byTeamName = (teams: TeamNameRecord[]) =>
+  teams.sort((a, b) => byName(a.name, b.name) || byCodeUnits(a.slug, b.slug));
 
 /**
  * Teams and team memberships. "Active" means a team not archived and a team membership not
