@@ -13,6 +13,7 @@ import { useBulkRun } from '../../../lib/bulk';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useMembers } from '../../../lib/queries/get-members';
 import { useRevokeMember } from '../api/revoke-member';
+import { useSignOutMember } from '../api/sign-out-member';
 import { useUpdateMemberRole } from '../api/update-member-role';
 
 type Member = Schemas['OrgMember'];
@@ -38,7 +39,7 @@ const RoleCell = memo(function RoleCell({ member }: { member: Member }) {
         value={member.role}
         data={data}
         disabled={ownerOnly || update.isPending}
-        title={ownerOnly ? 'Only an OWNER can change the role of an OWNER (owner_required)' : undefined}
+        title={ownerOnly ? 'Only an OWNER can change the role of an OWNER' : undefined}
         onChange={(role) => {
           update.mutate(
             { params: { path: { orgSlug: org.slug, userId: member.userId } }, body: { role } },
@@ -94,6 +95,34 @@ function RevokeCell({ member }: { member: Member }) {
   );
 }
 
+/** Ends every session of the member, wherever they are signed in; their membership stays. */
+function SignOutCell({ member }: { member: Member }) {
+  const { org } = useOrg();
+  const signOut = useSignOutMember();
+  const ownerOnly = member.role === 'OWNER' && !canHandleOwners(org.role);
+  return (
+    <ConfirmAction
+      label="Sign out everywhere"
+      ariaLabel={`Sign out ${member.displayName} everywhere`}
+      title={`Sign ${member.displayName} out everywhere?`}
+      message={
+        `Every browser ${member.displayName} is signed in on is signed out now; they stay a member of ` +
+        `${org.name} and can sign in again. Their API tokens keep working until revoked.`
+      }
+      confirmLabel="Sign out everywhere"
+      buttonProps={{ color: 'orange' }}
+      disabled={ownerOnly}
+      onConfirm={() =>
+        signOut
+          .mutateAsync({ params: { path: { orgSlug: org.slug, userId: member.userId } } })
+          .then(({ ended }) =>
+            notifySuccess(`Signed ${member.displayName} out of ${ended} session${ended === 1 ? '' : 's'}`),
+          )
+      }
+    />
+  );
+}
+
 const memberColumns: Column<Member>[] = [
   {
     key: 'name',
@@ -117,7 +146,17 @@ const memberColumns: Column<Member>[] = [
     width: 130,
     wideOnly: true,
   },
-  { key: 'actions', header: 'Actions', render: (m) => <RevokeCell member={m} />, width: 110 },
+  {
+    key: 'actions',
+    header: 'Actions',
+    render: (m) => (
+      <Group gap="xs" wrap="nowrap">
+        <SignOutCell member={m} />
+        <RevokeCell member={m} />
+      </Group>
+    ),
+    width: 260,
+  },
 ];
 
 /**
