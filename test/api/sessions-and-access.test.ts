@@ -17,7 +17,8 @@ const unique = (prefix: string) => `${prefix}-${++counter}`;
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
 const SAFARI_IPHONE =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) ' +
+  'Version/18.1 Mobile/15E148 Safari/604.1';
 
 /** A fresh member of the organization with `sessions` signed-in browsers. */
 async function memberWithSessions(sessions: number) {
@@ -207,7 +208,7 @@ describe('a member’s own place', () => {
     expect(teams.map((t) => t.id)).not.toContain(gone.id);
   });
 
-  it('offers the organization’s teams to a MANAGE holder of a project, and none to an overseeing org admin', async () => {
+  it('offers the teams to a project’s MANAGE holder, and none to an overseeing org admin', async () => {
     await okBody(org.call('owner', 'updateOrgSettings', { body: { membersCanCreateProjects: true } }));
     const project = await okBody(org.call('member', 'createProject', { body: { name: unique('Picker') } }));
     const team = await okBody(org.call('owner', 'createTeam', { body: { slug: unique('readers'), name: 'Readers' } }));

@@ -29,7 +29,3 @@ export const useUpdateMe = () => {
     onSuccess: (me) => qc.setQueryData(getMeQueryOptions().queryKey, me),
   });
 };
-
-/** `GET /api/me/access-requests`: the person's own requests for access, in every organization. */
-export const getMyAccessRequestsQueryOptions = () => $api.queryOptions('get', '/api/me/access-requests');
-export const useMyAccessRequests = () => useQuery(getMyAccessRequestsQueryOptions());

@@ -24,7 +24,10 @@ export function MySessions() {
           <ConfirmAction
             label="Sign out all other sessions"
             title="Sign out everywhere else?"
-            message={`The ${others.length} other browser${others.length === 1 ? '' : 's'} signed in as you will need to sign in again. This one stays signed in.`}
+            message={
+              `The ${others.length} other browser${others.length === 1 ? '' : 's'} signed in as you ` +
+              'will need to sign in again. This one stays signed in.'
+            }
             confirmLabel="Sign out others"
             onConfirm={() =>
               revokeOthers

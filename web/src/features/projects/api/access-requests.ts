@@ -1,9 +1,12 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { $api } from '../../../lib/api-client';
-import { getMyAccessRequestsQueryOptions } from '../../auth/api/my-sessions';
 import { invalidateTeamAccess } from './invalidate';
 
 const PATH = '/api/org/{orgSlug}/projects/{projectId}/access-requests';
+
+/** `GET /api/me/access-requests`: the person's own requests for access, in every organization. */
+export const getMyAccessRequestsQueryOptions = () => $api.queryOptions('get', '/api/me/access-requests');
+export const useMyAccessRequests = () => useQuery(getMyAccessRequestsQueryOptions());
 
 /** `GET …/access-requests`: who can grant the project, and the requests the caller may see. */
 export const getAccessRequestsQueryOptions = (orgSlug: string, projectId: string) =>
