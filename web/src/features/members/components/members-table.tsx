@@ -110,7 +110,7 @@ function SignOutCell({ member }: { member: Member }) {
         `${org.name} and can sign in again. Their API tokens keep working until revoked.`
       }
       confirmLabel="Sign out everywhere"
-      buttonProps={{ color: 'orange' }}
+      buttonProps={{ variant: 'default' }}
       disabled={ownerOnly}
       onConfirm={() =>
         signOut
