@@ -28,7 +28,18 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Set the caller's own display name
+         * @description Sets the name the caller gives themselves, for a person no identity
+         *     provider names: it is shown here and, in place of any name an
+         *     organization gave when adding them, in every organization's lists.
+         *     Once an identity provider gives the person's name, that name is theirs
+         *     and this answers 409 `display_name_from_provider`
+         *     (`user.displayNameEditable` says which applies). Answers `/me`.
+         *
+         *     Who may call: anyone with a valid session, for themselves.
+         */
+        patch: operations["updateMe"];
         trace?: never;
     };
     "/api/me/identities": {
@@ -82,6 +93,108 @@ export interface paths {
          *     Who may call: anyone with a valid session, for their own identities.
          */
         delete: operations["removeMyIdentity"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's sessions
+         * @description Every live session of the caller, most recently seen first: the
+         *     device as its browser named itself (`device`, read from the user
+         *     agent; null before the session's first request), the client address
+         *     it was last seen from, when it started and when it was last seen
+         *     (kept to the minute). `current` marks the session of this request.
+         *     Sessions end after 14 days, or 3 days unused.
+         *
+         *     Who may call: anyone with a valid session, for their own sessions.
+         */
+        get: operations["listMySessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/sessions/revoke-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every other session of the caller
+         * @description Ends every session of the caller except the one of this request, and
+         *     answers how many ended. The caller's API tokens are not sessions and
+         *     stay.
+         *
+         *     Who may call: anyone with a valid session.
+         */
+        post: operations["revokeOtherSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of the caller's session ids (opaque), from `listMySessions`. */
+                sessionId: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of the caller's sessions
+         * @description Ends the session at once, on every instance: the browser holding it
+         *     is signed out at its next request. Ending the current session is a
+         *     sign-out (the cookie is cleared as by `logout`).
+         *
+         *     Who may call: anyone with a valid session, for their own sessions.
+         */
+        delete: operations["revokeMySession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/access-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's access requests
+         * @description The caller's requests for access to projects, in every organization
+         *     they are an active member of, newest first (at most 200). A pending
+         *     request past its 14 days reads `expired`.
+         *
+         *     Who may call: anyone with a valid session, for their own requests.
+         */
+        get: operations["listMyAccessRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -722,6 +835,37 @@ export interface paths {
          *     an OWNER (403 `owner_required`).
          */
         post: operations["revokeMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/members/{userId}/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A user id (opaque). */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign a member out everywhere
+         * @description Ends every session of an active member, on every device, and answers
+         *     how many ended; the member stays a member and may sign in again. Their
+         *     API tokens are not sessions and stay (revoke those on their own).
+         *     Recorded in the audit log (`signOutMember`).
+         *
+         *     Who may call: an org admin (OWNER or ADMIN); signing out an OWNER
+         *     requires an OWNER (403 `owner_required`).
+         */
+        post: operations["signOutMember"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1409,6 +1553,147 @@ export interface paths {
         get: operations["getProjectAccess"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/projects/{projectId}/access-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A project id (opaque). */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a project's access requests and who decides them
+         * @description `approvers` are who can grant access to the project: its MANAGE
+         *     holders (directly or through an active team), or, when it has none,
+         *     the organization's OWNERs and ADMINs (`approversAre`). `canDecide`
+         *     says whether the caller is one of them. A caller who decides sees
+         *     every pending request of the project, oldest first; any other member
+         *     sees only their own requests for it, newest first, so the page that
+         *     refuses them a project can name who to ask and whether they already
+         *     asked. Pending requests expire 14 days after they were made.
+         *
+         *     Who may call: any active member of the organization.
+         */
+        get: operations["listAccessRequests"];
+        put?: never;
+        /**
+         * Ask for access to a project
+         * @description Asks the project's approvers (see `listAccessRequests`) for a grant of
+         *     `level` on it, with a reason they read. The request is `pending` for
+         *     14 days, then `expired`; the requester may withdraw it meanwhile.
+         *     Recorded in the audit log and told to webhooks (`createAccessRequest`).
+         *     A caller who already holds `level` or more gets 409
+         *     `access_already_held`; one with a pending request for the project
+         *     gets 409 `access_request_pending`.
+         *
+         *     Who may call: any active member of the organization, for themselves.
+         */
+        post: operations["createAccessRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/projects/{projectId}/access-requests/{requestId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A project id (opaque). */
+                projectId: components["parameters"]["ProjectId"];
+                /** @description An access request id (opaque). */
+                requestId: components["parameters"]["AccessRequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an access request
+         * @description Gives the requester a grant of `level` on the project (the level they
+         *     asked for when omitted) and marks the request `approved`. A grant the
+         *     requester holds directly is raised to `level`, never lowered. The
+         *     audit event (`approveAccessRequest`) names the request as its target
+         *     and records the grant; webhooks are told.
+         *
+         *     Who may call: an approver of the project (see `listAccessRequests`):
+         *     a MANAGE holder, or, when the project has none, an org admin.
+         */
+        post: operations["approveAccessRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/projects/{projectId}/access-requests/{requestId}/deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A project id (opaque). */
+                projectId: components["parameters"]["ProjectId"];
+                /** @description An access request id (opaque). */
+                requestId: components["parameters"]["AccessRequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deny an access request
+         * @description Marks the request `denied`; nothing is granted. Recorded in the audit
+         *     log and told to webhooks (`denyAccessRequest`).
+         *
+         *     Who may call: an approver of the project (see `approveAccessRequest`).
+         */
+        post: operations["denyAccessRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/projects/{projectId}/access-requests/{requestId}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A project id (opaque). */
+                projectId: components["parameters"]["ProjectId"];
+                /** @description An access request id (opaque). */
+                requestId: components["parameters"]["AccessRequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw one's own access request
+         * @description Marks the caller's pending request `withdrawn`. Recorded in the audit
+         *     log and told to webhooks (`withdrawAccessRequest`). Another person's
+         *     request answers 404, as one that does not exist.
+         *
+         *     Who may call: the member who made the request.
+         */
+        post: operations["withdrawAccessRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3360,7 +3645,7 @@ export interface components {
          * @description Machine-readable error code (see the table in the API description).
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "series_too_large" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "transfer_not_yours" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "service_account_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "domain_not_found" | "identity_not_found" | "transfer_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "domain_exists" | "domain_claimed" | "domain_in_use" | "last_identity" | "organization_deleting" | "organization_not_deleting" | "transfer_pending" | "transfer_not_pending" | "already_owner" | "service_account_exists" | "service_account_disabled" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "domain_not_verified" | "domain_verification_failed" | "token_policy_violation" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
+        ErrorCode: "validation_failed" | "series_too_large" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "transfer_not_yours" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "service_account_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "domain_not_found" | "identity_not_found" | "transfer_not_found" | "session_not_found" | "access_request_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "domain_exists" | "domain_claimed" | "domain_in_use" | "last_identity" | "organization_deleting" | "organization_not_deleting" | "transfer_pending" | "transfer_not_pending" | "already_owner" | "service_account_exists" | "service_account_disabled" | "display_name_from_provider" | "access_already_held" | "access_request_pending" | "access_request_not_pending" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "domain_not_verified" | "domain_verification_failed" | "token_policy_violation" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
         ErrorDetail: {
             /** @description Where the problem is, e.g. `/body/role` or `/query/limit`. */
             path: string;
@@ -3389,6 +3674,8 @@ export interface components {
             imOpenId: string;
             displayName: string;
             avatarUrl: string | null;
+            /** @description Whether the person may set their own name (`updateMe`); false once an identity provider gives it. */
+            displayNameEditable: boolean;
         };
         OrgMembership: {
             id: string;
@@ -3402,6 +3689,8 @@ export interface components {
              */
             purgeAt: string | null;
             role: components["schemas"]["OrgRole"];
+            /** @description The active teams the caller is an active member of there, by name. */
+            teams: components["schemas"]["MyTeam"][];
         };
         SignInProviderList: {
             providers: components["schemas"]["SignInProvider"][];
@@ -3433,6 +3722,90 @@ export interface components {
          * @enum {string}
          */
         SignInErrorCode: "provider_unavailable" | "provider_denied" | "provider_failed" | "state_invalid" | "signin_expired" | "token_invalid" | "identity_invalid" | "tenant_not_allowed" | "email_domain_not_allowed" | "session_required" | "identity_in_use";
+        UpdateMeRequest: {
+            /** @description The name to be shown; surrounding spaces are dropped. */
+            displayName: string;
+        };
+        MyTeam: {
+            id: string;
+            slug: string;
+            name: string;
+        };
+        MySessionList: {
+            sessions: components["schemas"]["MySession"][];
+        };
+        MySession: {
+            id: string;
+            /** @description The browser and system the user agent names ("Firefox on Linux"); null before the first request. */
+            device: string | null;
+            /** @description The client address the session was last seen from; null before the first request. */
+            address: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastSeenAt: string;
+            /** @description Whether this is the session of the request. */
+            current: boolean;
+        };
+        SessionsEnded: {
+            /** @description How many sessions ended. */
+            ended: number;
+        };
+        /** @enum {string} */
+        AccessRequestStatus: "pending" | "approved" | "denied" | "expired" | "withdrawn";
+        AccessRequestPerson: {
+            userId: string;
+            displayName: string;
+            imOpenId: string;
+        };
+        AccessRequest: {
+            id: string;
+            organizationSlug: string;
+            projectId: string;
+            projectName: string;
+            requester: components["schemas"]["AccessRequestPerson"];
+            level: components["schemas"]["GrantRole"];
+            reason: string;
+            status: components["schemas"]["AccessRequestStatus"];
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When a pending request expires (14 days after it was made).
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description When it was approved, denied or withdrawn; null otherwise.
+             */
+            decidedAt: string | null;
+            /** @description Who approved or denied it; null otherwise. */
+            decidedBy: components["schemas"]["AccessRequestPerson"] | null;
+            /** @description The level the approval granted; null unless approved. */
+            grantedLevel: components["schemas"]["GrantRole"] | null;
+        };
+        AccessRequestList: {
+            requests: components["schemas"]["AccessRequest"][];
+            /** @description Who can grant access to the project, by display name. */
+            approvers: components["schemas"]["AccessRequestPerson"][];
+            /**
+             * @description Whether the approvers are the project's MANAGE holders or, with none, the org admins.
+             * @enum {string}
+             */
+            approversAre: "manageHolders" | "orgAdmins";
+            canDecide: boolean;
+        };
+        MyAccessRequestList: {
+            requests: components["schemas"]["AccessRequest"][];
+        };
+        CreateAccessRequestRequest: {
+            level: components["schemas"]["GrantRole"];
+            /** @description Why the requester needs the access, for the approvers. */
+            reason: string;
+        };
+        ApproveAccessRequestRequest: {
+            level?: components["schemas"]["GrantRole"];
+        };
         MyIdentityList: {
             identities: components["schemas"]["MyIdentity"][];
         };
@@ -3904,8 +4277,8 @@ export interface components {
             folderId: string | null;
             /** @description The project's folder, or null at the root. */
             folder: components["schemas"]["ProjectFolderRef"] | null;
-            /** @description Path of the project's workspace directory under the server's data directory. */
-            workspaceDir: string;
+            /** @description Path of the project's workspace directory on the server, for an org admin; null for anyone else (a path on the host is the operator's concern). */
+            workspaceDir: string | null;
             /** Format: date-time */
             createdAt: string;
             /**
@@ -3951,6 +4324,12 @@ export interface components {
         };
         TeamAccessList: {
             access: components["schemas"]["TeamAccessEntry"][];
+            /**
+             * @description The organization's active teams, by name, for a caller who holds
+             *     MANAGE on the project (the teams they may grant access to); empty
+             *     for any other caller.
+             */
+            teamChoices: components["schemas"]["MyTeam"][];
         };
         /**
          * @description One path by which a member can open a project: `user` (a grant to the
@@ -4474,7 +4853,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request conflicts with the current state: `slug_taken`, `already_member`, `already_team_member`, `last_owner`, `folder_cycle`, `folder_not_empty`, `project_archived`, `capacity_exceeded`, `role_is_default`, `invitation_used`, `invitation_not_pending`, `domain_exists`, `domain_claimed`, `domain_in_use` or `last_identity`, as listed on the operation. */
+        /** @description The request conflicts with the current state: `slug_taken`, `already_member`, `already_team_member`, `last_owner`, `folder_cycle`, `folder_not_empty`, `project_archived`, `capacity_exceeded`, `role_is_default`, `invitation_used`, `invitation_not_pending`, `domain_exists`, `domain_claimed`, `domain_in_use`, `last_identity`, `display_name_from_provider`, `access_already_held`, `access_request_pending` or `access_request_not_pending`, as listed on the operation. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -4566,6 +4945,10 @@ export interface components {
         TokenId: string;
         /** @description A service account id (opaque). */
         ServiceAccountId: string;
+        /** @description One of the caller's session ids (opaque), from `listMySessions`. */
+        SessionId: string;
+        /** @description An access request id (opaque). */
+        AccessRequestId: string;
         /** @description One of the caller's identity ids (opaque), from `listMyIdentities`. */
         IdentityId: string;
         /** @description An invitation id (opaque). */
@@ -4634,6 +5017,39 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    updateMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMeRequest"];
+            };
+        };
+        responses: {
+            /** @description The current user with the new name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeResponse"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            /** @description `unauthenticated`: no session cookie, or the session is unknown, expired or ended. */
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `display_name_from_provider`: an identity provider gives the caller's name. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     listMyIdentities: {
         parameters: {
             query?: never;
@@ -4685,6 +5101,106 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `last_identity`: it is the only identity the caller signs in with. */
             409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listMySessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MySessionList"];
+                };
+            };
+            /** @description `unauthenticated`: no session cookie, or the session is unknown, expired or ended. */
+            401: components["responses"]["Unauthenticated"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    revokeOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many sessions ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            /** @description `unauthenticated`: no session cookie, or the session is unknown, expired or ended. */
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`. */
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    revokeMySession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of the caller's session ids (opaque), from `listMySessions`. */
+                sessionId: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            /** @description `unauthenticated`: no session cookie, or the session is unknown, expired or ended. */
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `session_not_found`: the caller has no live session with this id. */
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listMyAccessRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyAccessRequestList"];
+                };
+            };
+            /** @description `unauthenticated`: no session cookie, or the session is unknown, expired or ended. */
+            401: components["responses"]["Unauthenticated"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -5538,6 +6054,40 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `last_owner`: the member is the last active OWNER. */
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    signOutMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A user id (opaque). */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many sessions ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter does not match its schema. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `owner_required` (signing out an OWNER without being an OWNER). */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `member_not_found` (no active membership for `userId`). */
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];
         };
@@ -6561,6 +7111,194 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description `org_not_found`, `project_not_found`. */
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listAccessRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A project id (opaque). */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requests and their approvers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessRequestList"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter does not match its schema. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_not_found`, `project_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createAccessRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A project id (opaque). */
+                projectId: components["parameters"]["ProjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAccessRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The request, pending. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessRequest"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `token_scope_required` (an API token cannot ask in a person's name). */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `project_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `access_already_held`, `access_request_pending`, `project_archived`. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    approveAccessRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A project id (opaque). */
+                projectId: components["parameters"]["ProjectId"];
+                /** @description An access request id (opaque). */
+                requestId: components["parameters"]["AccessRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ApproveAccessRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The request, approved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessRequest"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `project_manage_required` (the caller is not an approver of the project). */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `project_not_found`, `access_request_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `access_request_not_pending`: it was decided, withdrawn or has expired. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    denyAccessRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A project id (opaque). */
+                projectId: components["parameters"]["ProjectId"];
+                /** @description An access request id (opaque). */
+                requestId: components["parameters"]["AccessRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request, denied. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessRequest"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `project_manage_required` (the caller is not an approver of the project). */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `project_not_found`, `access_request_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `access_request_not_pending`: it was decided, withdrawn or has expired. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    withdrawAccessRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A project id (opaque). */
+                projectId: components["parameters"]["ProjectId"];
+                /** @description An access request id (opaque). */
+                requestId: components["parameters"]["AccessRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request, withdrawn. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessRequest"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `project_not_found`, `access_request_not_found` (none of the caller's). */
+            404: components["responses"]["NotFound"];
+            /** @description `access_request_not_pending`: it was decided or has expired. */
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];
         };

@@ -292,6 +292,8 @@ export class ApiTokenService {
         displayName: record.user_display_name,
         avatarUrl: record.user_avatar_url,
         createdAt: record.user_created_at,
+        // The name as the organization shows it; a token never reaches `/me`, where the source counts.
+        displayNameSource: null,
       },
       ownerType: ownerTypeOf(record),
       scopes: JSON.parse(record.scopes) as string[],

@@ -9,6 +9,7 @@ import { folderOperations } from '../folders/operations.js';
 import type { OperationTable } from '../http/operation-table.js';
 import { libraryOperations } from '../library/operations.js';
 import { memberOperations } from '../members/operations.js';
+import { accessRequestOperations } from '../access-requests/operations.js';
 import { organizationOperations } from '../orgs/operations.js';
 import { organizationLifecycleOperations } from '../orgs/lifecycle-operations.js';
 import { projectOperations } from '../projects/operations.js';
@@ -30,13 +31,14 @@ import type { Services } from './service-set.js';
 function operationModules(services: Omit<Services, 'operations'>) {
   const { sessions, organizations, clock, config } = services;
   return [
-    sessionOperations({ sessions, organizations, clock, secureCookie: config.baseUrl.startsWith('https:') }),
+    sessionOperations({ sessions, me: services.me, clock, secureCookie: config.baseUrl.startsWith('https:') }),
     organizationOperations(organizations),
     organizationLifecycleOperations(services.lifecycle),
     folderOperations(services.folders),
     projectOperations(services.projects),
     explorerOperations(services.explorer),
-    teamAccessOperations(services.teamAccess),
+    teamAccessOperations(services.teamAccess, services.teams),
+    accessRequestOperations(services.accessRequests),
     memberOperations(services.members),
     teamOperations(services.teams),
     capacityOperations(services.capacity),

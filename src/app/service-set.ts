@@ -17,6 +17,8 @@ import type { OperationTable } from '../http/operation-table.js';
 import type { LibraryService } from '../library/service.js';
 import type { Logger } from '../log/logger.js';
 import type { MemberService } from '../members/service.js';
+import type { MeService } from '../session/me.js';
+import type { AccessRequestService } from '../access-requests/service.js';
 import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import type { OrganizationService } from '../orgs/service.js';
 import type { OrganizationLifecycle } from '../orgs/lifecycle.js';
@@ -73,6 +75,10 @@ export interface Services {
   usageSeries: UsageSeriesService;
   members: MemberService;
   teams: TeamService;
+  /** What `/me` shows of the person, and the name they give themselves. */
+  me: MeService;
+  /** Members' requests for access to projects, and their approvers' decisions. */
+  accessRequests: AccessRequestService;
   capacity: CapacityService;
   connections: ConnectionService;
   /** What the agent runtime calls for decrypted credentials. */

@@ -38,6 +38,9 @@ import { ProjectService } from '../projects/service.js';
 import { ForceReleaseService } from '../projects/force-release.js';
 import { ProjectStore } from '../projects/store.js';
 import { MemberService } from '../members/service.js';
+import { MeService } from '../session/me.js';
+import { AccessRequestService } from '../access-requests/service.js';
+import { AccessRequestStore } from '../access-requests/store.js';
 import { MemberStore } from '../members/store.js';
 import { TeamService } from '../teams/service.js';
 import { TeamStore } from '../teams/store.js';
@@ -210,10 +213,20 @@ export function createServices(deps: {
     (trx, organizationId) => budgets.announceReached(trx, organizationId),
   );
   const usageSeries = new UsageSeriesService(uow, new SeriesStore(usageStore), usage);
-  const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity, {
-    apiTokens,
-    departures: new DepartureStore(),
-  });
+  const members = new MemberService(
+    uow,
+    memberStore,
+    teamStore,
+    users,
+    orgAccess,
+    clock,
+    capacity,
+    {
+      apiTokens,
+      departures: new DepartureStore(),
+    },
+    sessions,
+  );
   const serviceAccounts = new ServiceAccountService(uow, serviceAccountStore, teamStore, apiTokens, orgAccess, clock);
   const lifecycle = new OrganizationLifecycle(
     uow,
@@ -226,6 +239,16 @@ export function createServices(deps: {
   const purge = new OrganizationPurge(uow, orgStore, workspacesDir, clock, logger);
   const forceRelease = new ForceReleaseService(uow, projectStore, grants, memberStore, teamStore, users, clock);
   const teams = new TeamService(uow, teamStore, memberStore, users, orgAccess, clock, capacity, grants);
+  const me = new MeService(uow, users, organizations, teams, sessions, orgAccess);
+  const accessRequests = new AccessRequestService(
+    uow,
+    new AccessRequestStore(),
+    projectStore,
+    grants,
+    teamAccess,
+    orgAccess,
+    clock,
+  );
   const connectionStore = new ConnectionStore();
   const keyrings = connectionKeyrings({
     keyring: deps.keyring,
@@ -323,6 +346,8 @@ export function createServices(deps: {
     usageSeries,
     members,
     teams,
+    me,
+    accessRequests,
     capacity,
     connections,
     credentials,

@@ -79,6 +79,12 @@ function changedDimensions({ before, after }: Facts): string {
   return moved.length === 0 ? '' : ` (${moved.map((row) => String(row.dimension)).join(', ')})`;
 }
 
+/** The person an access request is from, as its event recorded them. */
+const requesterOf = ({ after }: Facts): string => {
+  const requester = objectOf(after.requester);
+  return typeof requester.displayName === 'string' ? requester.displayName : 'a member';
+};
+
 /** "renamed X to Y" when the name changed, else "updated X". */
 const renamedOr =
   (noun: string, key = 'name'): Template =>
@@ -164,6 +170,17 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
   rotateWebhookSecret: did('rotated the secret of the webhook to'),
   testWebhook: (f) => `${f.who} sent a test delivery (${f.what})`,
   redeliverWebhookDelivery: (f) => `${f.who} redelivered ${f.what}`,
+  signOutMember: (f) => `${f.who} signed ${f.what} out everywhere`,
+  // The person's own name and sessions are in no organization's log; their templates are for completeness.
+  updateMe: (f) => `${f.who} changed their name`,
+  revokeMySession: (f) => `${f.who} ended one of their sessions`,
+  revokeOtherSessions: (f) => `${f.who} ended their other sessions`,
+  createAccessRequest: (f) => `${f.who} asked for ${field(f.after, 'level')} on ${f.what}`,
+  approveAccessRequest: (f) =>
+    `${f.who} gave ${requesterOf(f)} ${field(f.after, 'grantedLevel')} on ${f.what}, as they asked`,
+  denyAccessRequest: (f) =>
+    `${f.who} denied ${possessive(requesterOf(f))} request for ${field(f.after, 'level')} on ${f.what}`,
+  withdrawAccessRequest: (f) => `${f.who} withdrew their request for ${field(f.after, 'level')} on ${f.what}`,
   createBudget: did('created', 'budget'),
   updateBudget: renamedOr('budget'),
   deleteBudget: did('deleted', 'budget'),

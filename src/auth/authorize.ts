@@ -53,7 +53,7 @@ export class Authorizer {
   async authenticate(req: Request, operation: AuthenticatedOperation): Promise<Caller> {
     const bearer = bearerToken(req);
     if (bearer === undefined) {
-      const session = await this.deps.sessions.authenticate(sessionToken(req));
+      const session = await this.deps.sessions.authenticate(sessionToken(req), clientOf(req));
       if (!session) throw unauthenticated();
       return { session };
     }
@@ -143,6 +143,12 @@ export function bearerToken(req: Request): string | undefined {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   return match ? match[1] : '';
 }
+
+/** The browser and address of a request, as a session's list shows where it was seen from. */
+const clientOf = (req: Request) => ({
+  userAgent: (req.headers['user-agent'] ?? '').slice(0, 512),
+  address: (req.ip ?? req.socket.remoteAddress ?? '').slice(0, 64),
+});
 
 /** The session token from the Cookie header. */
 export function sessionToken(req: Request): string | undefined {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
-import { toUser, type User } from '../users/store.js';
+import { toUser, type User, type UserRecord } from '../users/store.js';
 
 export interface StoredSession {
   id: string;
@@ -9,6 +9,24 @@ export interface StoredSession {
   createdAt: string;
   lastSeenAt: string;
   expiresAt: string;
+  /** Where the session was last seen from; null before its first authenticated request. */
+  client: SessionClient | null;
+}
+
+/** The browser and address a request came from. */
+export interface SessionClient {
+  userAgent: string;
+  address: string;
+}
+
+/** A session as its owner's list shows it. */
+export interface SessionRecord {
+  id: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  user_agent: string | null;
+  address: string | null;
 }
 
 /** Login sessions and one-time login links. Only SHA-256 hashes of tokens are stored. */
@@ -64,11 +82,14 @@ export class SessionStore {
         's.created_at as session_created_at',
         's.last_seen_at',
         's.expires_at',
+        's.user_agent',
+        's.address',
         'u.id',
         'u.im_open_id',
         'u.display_name',
         'u.avatar_url',
         'u.created_at',
+        'u.display_name_source',
       );
     if (!row) return undefined;
     return {
@@ -78,11 +99,48 @@ export class SessionStore {
       createdAt: row.session_created_at,
       lastSeenAt: row.last_seen_at,
       expiresAt: row.expires_at,
+      client:
+        row.user_agent === null || row.address === null ? null : { userAgent: row.user_agent, address: row.address },
     };
   }
 
-  async touch(db: Executor, sessionId: string, at: string): Promise<void> {
-    await db('login_sessions').where({ id: sessionId }).update({ last_seen_at: at });
+  async touch(db: Executor, sessionId: string, at: string, client: SessionClient | null): Promise<void> {
+    await db('login_sessions')
+      .where({ id: sessionId })
+      .update({ last_seen_at: at, ...(client && { user_agent: client.userAgent, address: client.address }) });
+  }
+
+  /** The user's sessions, most recently seen first (the caller drops those past their end). */
+  async listOfUser(db: Executor, userId: string): Promise<SessionRecord[]> {
+    return db('login_sessions')
+      .where({ user_id: userId })
+      .orderBy([
+        { column: 'last_seen_at', order: 'desc' },
+        { column: 'id', order: 'asc' },
+      ])
+      .select<SessionRecord[]>('id', 'created_at', 'last_seen_at', 'expires_at', 'user_agent', 'address');
+  }
+
+  /**
+   * Deletes the user's sessions — the one `only` names, or all but `except` — and returns the
+   * token hashes of those deleted, whose cached copies must be forgotten.
+   */
+  async deleteOfUser(db: Executor, userId: string, which: { only?: string; except?: string }): Promise<string[]> {
+    const rows = await db('login_sessions')
+      .where({ user_id: userId })
+      .modify((q) => {
+        if (which.only !== undefined) q.where({ id: which.only });
+        if (which.except !== undefined) q.whereNot({ id: which.except });
+      })
+      .select<{ id: string; token_hash: string }[]>('id', 'token_hash');
+    if (rows.length === 0) return [];
+    await db('login_sessions')
+      .whereIn(
+        'id',
+        rows.map((row) => row.id),
+      )
+      .delete();
+    return rows.map((row) => row.token_hash);
   }
 
   async deleteByTokenHash(db: Executor, tokenHash: string): Promise<void> {
@@ -100,14 +158,11 @@ export class SessionStore {
   }
 }
 
-interface SessionJoinRecord {
+interface SessionJoinRecord extends UserRecord {
   session_id: string;
   session_created_at: string;
   last_seen_at: string;
   expires_at: string;
-  id: string;
-  im_open_id: string;
-  display_name: string;
-  avatar_url: string | null;
-  created_at: string;
+  user_agent: string | null;
+  address: string | null;
 }

@@ -4,7 +4,7 @@ import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError, unauthenticated } from '../errors/api-error.js';
 import type { User, UserStore } from '../users/store.js';
 import { PROCESS_LOCAL, TtlCache, type CacheInvalidations } from '../shared/ttl-cache.js';
-import type { SessionStore, StoredSession } from './session-store.js';
+import type { SessionClient, SessionRecord, SessionStore, StoredSession } from './session-store.js';
 import { hashToken, newToken } from './tokens.js';
 
 export const SESSION_COOKIE = 'hub_session';
@@ -103,8 +103,12 @@ export class SessionService {
     return { token, expiresAt };
   }
 
-  /** The live session behind a cookie token, or undefined when it is unknown or expired. */
-  async authenticate(token: string | undefined): Promise<AuthenticatedSession | undefined> {
+  /**
+   * The live session behind a cookie token, or undefined when it is unknown or expired. The
+   * browser and address it is seen from are kept with `last_seen_at` (and at once when they
+   * change), for the person's list of their sessions.
+   */
+  async authenticate(token: string | undefined, client?: SessionClient): Promise<AuthenticatedSession | undefined> {
     if (!token) return undefined;
     const tokenHash = hashToken(token);
     const now = this.clock.now();
@@ -118,14 +122,15 @@ export class SessionService {
     }
     const expiresAt = new Date(session.expiresAt);
     const lastSeen = Date.parse(session.lastSeenAt);
-    if (nowMs >= expiresAt.getTime() || nowMs >= lastSeen + SESSION_IDLE_MS) {
+    if (!isLive(session.expiresAt, session.lastSeenAt, nowMs)) {
       this.cache.delete(tokenHash);
       await this.store.deleteByTokenHash(this.uow.executor, tokenHash);
       return undefined;
     }
-    if (nowMs - lastSeen >= TOUCH_INTERVAL_MS) {
-      session = { ...session, lastSeenAt: now.toISOString() };
-      await this.store.touch(this.uow.executor, session.id, session.lastSeenAt);
+    const moved = client !== undefined && !sameClient(session.client, client);
+    if (moved || nowMs - lastSeen >= TOUCH_INTERVAL_MS) {
+      session = { ...session, lastSeenAt: now.toISOString(), client: client ?? session.client };
+      await this.store.touch(this.uow.executor, session.id, session.lastSeenAt, session.client);
       this.cache.set(tokenHash, session, nowMs);
     }
     return { id: session.id, tokenHash, user: session.user, expiresAt };
@@ -141,6 +146,40 @@ export class SessionService {
   /** Ends a session given only its cookie token (used when a new login replaces an old one). */
   async logoutToken(token: string): Promise<void> {
     await this.logout(hashToken(token));
+  }
+
+  /** The user's live sessions, most recently seen first. */
+  async listOf(userId: string): Promise<SessionRecord[]> {
+    const nowMs = this.clock.now().getTime();
+    const rows = await this.store.listOfUser(this.uow.executor, userId);
+    return rows.filter((row) => isLive(row.expires_at, row.last_seen_at, nowMs));
+  }
+
+  /**
+   * Ends the user's sessions — the one `only` names, or every one but `except`, or all — in the
+   * caller's transaction when given; returns the token hashes ended. Their cached copies are
+   * forgotten here and in every instance once `forget` runs after the commit.
+   */
+  async endSessionsOf(
+    trx: Executor,
+    userId: string,
+    which: { only?: string; except?: string } = {},
+  ): Promise<string[]> {
+    const hashes = await this.store.deleteOfUser(trx, userId, which);
+    for (const hash of hashes) this.cache.delete(hash);
+    return hashes;
+  }
+
+  /** Tells every instance that these sessions ended. */
+  async forget(tokenHashes: string[]): Promise<void> {
+    for (const hash of tokenHashes) await this.cache.invalidate(hash);
+  }
+
+  /** Ends sessions of the user outside any other change: `endSessionsOf`, then `forget`. */
+  async end(userId: string, which: { only?: string; except?: string } = {}): Promise<number> {
+    const hashes = await this.endSessionsOf(this.uow.executor, userId, which);
+    await this.forget(hashes);
+    return hashes.length;
   }
 
   /** Removes sessions and login links that can no longer be used. */
@@ -161,3 +200,10 @@ export class SessionService {
 /** A service account works through its API tokens only: no login link or sign-in starts a session for it. */
 const serviceAccountsNeverSignIn = () =>
   new ApiError(401, 'unauthenticated', 'This is a service account: it never signs in and works through API tokens.');
+
+/** Whether a session is within its absolute and idle lifetimes. */
+const isLive = (expiresAt: string, lastSeenAt: string, nowMs: number): boolean =>
+  nowMs < Date.parse(expiresAt) && nowMs < Date.parse(lastSeenAt) + SESSION_IDLE_MS;
+
+const sameClient = (a: SessionClient | null, b: SessionClient): boolean =>
+  a !== null && a.userAgent === b.userAgent && a.address === b.address;

@@ -66,7 +66,9 @@ export type NotFoundCode =
   | 'budget_not_found'
   | 'domain_not_found'
   | 'identity_not_found'
-  | 'transfer_not_found';
+  | 'transfer_not_found'
+  | 'session_not_found'
+  | 'access_request_not_found';
 
 export type ConflictCode =
   | 'slug_taken'
@@ -90,7 +92,11 @@ export type ConflictCode =
   | 'transfer_not_pending'
   | 'already_owner'
   | 'service_account_exists'
-  | 'service_account_disabled';
+  | 'service_account_disabled'
+  | 'display_name_from_provider'
+  | 'access_already_held'
+  | 'access_request_pending'
+  | 'access_request_not_pending';
 
 export type UnprocessableCode =
   | 'capacity_above_ceiling'

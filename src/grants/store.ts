@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { Executor } from '../db/unit-of-work.js';
 import { shownName } from '../users/shown-profile.js';
-import type { GrantRole } from './roles.js';
+import { strongestGrant, type GrantRole } from './roles.js';
 
 export interface TeamAccessRecord {
   grant_id: string;
@@ -173,6 +173,26 @@ export class GrantStore {
     if (existing) await db('project_grants').where(key).update({ role: input.role, updated_at: at });
     else await this.insertUserGrant(db, input, at);
     return existing?.role ?? null;
+  }
+
+  /**
+   * Gives the user at least `role` on the project by a grant to themselves: a weaker one is
+   * raised, a stronger one kept. Returns the role the grant has afterwards.
+   */
+  async raiseUserGrant(
+    db: Executor,
+    input: { organizationId: string; projectId: string; userId: string; role: GrantRole },
+    at: string,
+  ): Promise<GrantRole> {
+    const key = { project_id: input.projectId, principal_type: 'USER', principal_id: input.userId };
+    const existing = await db('project_grants').where(key).forUpdate().first<{ role: GrantRole } | undefined>('role');
+    if (!existing) {
+      await this.insertUserGrant(db, input, at);
+      return input.role;
+    }
+    const role = strongestGrant([existing.role, input.role])!;
+    if (role !== existing.role) await db('project_grants').where(key).update({ role, updated_at: at });
+    return role;
   }
 
   /** Team grants on a project, for teams that are not archived, by team name. */

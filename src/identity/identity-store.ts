@@ -92,7 +92,8 @@ export class UserIdentityStore {
    * The name and avatar the provider gives, when it gives them; each sign-in refreshes them. The
    * first sign-in through any provider makes them the user's own everywhere (src/users/shown-profile.ts):
    * what the user row held before is dropped then, so a name an organization once gave is not
-   * shown to the others when the provider gives none.
+   * shown to the others when the provider gives none; a name the person gave themselves stays
+   * until the provider gives one.
    */
   async refreshProfile(
     db: Executor,
@@ -102,12 +103,20 @@ export class UserIdentityStore {
   ): Promise<void> {
     const user = await db('users')
       .where({ id: userId })
-      .first<{ im_open_id: string; profile_from_provider_at: string | null }>('im_open_id', 'profile_from_provider_at');
+      .first<{ im_open_id: string; profile_from_provider_at: string | null; display_name_source: string | null }>(
+        'im_open_id',
+        'profile_from_provider_at',
+        'display_name_source',
+      );
     const changes: Record<string, string | null> =
-      user.profile_from_provider_at === null
-        ? { profile_from_provider_at: at, display_name: user.im_open_id, avatar_url: null }
-        : {};
-    if (profile.displayName !== undefined) changes.display_name = profile.displayName;
+      user.profile_from_provider_at === null ? { profile_from_provider_at: at, avatar_url: null } : {};
+    // A name the person gave themselves stays theirs until a provider gives one.
+    if (user.profile_from_provider_at === null && user.display_name_source !== 'self')
+      changes.display_name = user.im_open_id;
+    if (profile.displayName !== undefined) {
+      changes.display_name = profile.displayName;
+      changes.display_name_source = 'provider';
+    }
     if (profile.avatarUrl !== undefined) changes.avatar_url = profile.avatarUrl;
     if (Object.keys(changes).length) await db('users').where({ id: userId }).update(changes);
   }

@@ -25,7 +25,7 @@ const revoked = (
   unmanagedProjects: unmanaged.map((project) => unmanagedProjectOf(access.organization.slug, project)),
 });
 
-/** Organization members: list, add, change role, revoke, leave. */
+/** Organization members: list, add, change role, sign out everywhere, revoke, leave. */
 export function memberOperations(members: MemberService) {
   return {
     listMembers: {
@@ -45,6 +45,11 @@ export function memberOperations(members: MemberService) {
     updateMemberRole: {
       rule: 'orgAdmin',
       handle: async (ctx) => toApi(await members.changeRole(callerOf(ctx), ctx.params.userId, ctx.body.role)),
+    },
+
+    signOutMember: {
+      rule: 'orgAdmin',
+      handle: async (ctx) => ({ ended: await members.signOut(callerOf(ctx), ctx.params.userId) }),
     },
 
     revokeMember: {

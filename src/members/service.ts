@@ -2,6 +2,7 @@ import type { ApiTokenService } from '../api-tokens/service.js';
 import type { ApiTokenRecord } from '../api-tokens/store.js';
 import { apiTokenProjection } from '../api-tokens/projection.js';
 import type { CapacityService } from '../capacity/service.js';
+import type { SessionService } from '../auth/sessions.js';
 import type { Clock } from '../config/clock.js';
 import { recordChange } from '../audit/trail.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
@@ -55,6 +56,7 @@ export class MemberService {
     private readonly clock: Clock,
     private readonly capacity: CapacityService,
     private readonly leaving: { apiTokens: ApiTokenService; departures: DepartureStore },
+    private readonly sessions: SessionService,
   ) {}
 
   /** The active members, as the text of their list the database wrote. */
@@ -176,6 +178,29 @@ export class MemberService {
    */
   leave(caller: MemberCaller): Promise<MemberEnd> {
     return this.revoke(caller, caller.userId);
+  }
+
+  /**
+   * Ends every session of the member, on every device (their API tokens stay); returns how many
+   * ended. Signing out an OWNER is an OWNER's act, as revoking one is.
+   */
+  async signOut(caller: MemberCaller, userId: string): Promise<number> {
+    const { organizationId } = caller;
+    const ended = await this.uow.run(async (trx) => {
+      const owners = await this.members.lockActiveOwnerIds(trx, organizationId);
+      const target = await this.requireMember(trx, organizationId, userId);
+      if (target.role === 'OWNER' && !owners.includes(caller.userId)) throw ownerRequired('sign out an OWNER');
+      const hashes = await this.sessions.endSessionsOf(trx, userId);
+      await recordChange(trx, {
+        organizationId,
+        target: { type: 'member', id: userId, label: target.display_name },
+        before: { sessions: hashes.length },
+        after: { sessions: 0 },
+      });
+      return hashes;
+    });
+    await this.sessions.forget(ended);
+    return ended.length;
   }
 
   private async requireMember(trx: Executor, organizationId: string, userId: string): Promise<OrgMemberRecord> {

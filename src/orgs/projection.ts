@@ -18,8 +18,11 @@ export const organizationResponseProjection = projection<OrgAccess, Schema<'Orga
   },
 });
 
-/** One of the caller's organizations, with their role there. */
-export const orgMembershipProjection = projection<OrgAccess, Schema<'OrgMembership'>>()({
+/** One of the caller's memberships and the active teams they are in there. */
+export type MyMembership = OrgAccess & { teams: Schema<'MyTeam'>[] };
+
+/** One of the caller's organizations, with their role and teams there. */
+export const orgMembershipProjection = projection<MyMembership, Schema<'OrgMembership'>>()({
   fields: {
     id: { column: 'organization', as: (organization) => organization.id },
     slug: { column: 'organization', as: (organization) => organization.slug },
@@ -27,6 +30,7 @@ export const orgMembershipProjection = projection<OrgAccess, Schema<'OrgMembersh
     status: { column: 'organization', as: (organization) => organization.status },
     purgeAt: { column: 'organization', as: (organization) => organization.purge_at },
     role: 'role',
+    teams: 'teams',
   },
 });
 

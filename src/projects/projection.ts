@@ -34,7 +34,13 @@ export const projectViewProjection = projection<ProjectDetailRecord, ProjectView
 
 /** A project's detail as its viewer sees it, with whether they administer the organization and manage the project. */
 export const projectDetailProjection = projection<ProjectDetailRecord & ProjectViewer, ProjectDetail>()({
-  fields: { ...projectViewFields, actorIsOrgAdmin: 'isOrgAdmin', actorCanManageProject: 'canManage' },
+  fields: {
+    ...projectViewFields,
+    // Where the project lives on the host is the operator's and the org admins' concern alone.
+    workspaceDir: { from: (row) => (row.isOrgAdmin ? row.workspace_dir : null) },
+    actorIsOrgAdmin: 'isOrgAdmin',
+    actorCanManageProject: 'canManage',
+  },
 });
 
 /** A project's active chat binding, as its audit events record it. */

@@ -1,4 +1,7 @@
 import type { TeamAccessService } from './team-access.js';
+import type { TeamService } from '../teams/service.js';
+import { teamNameProjection } from '../teams/projection.js';
+import { grantAtLeast } from '../grants/roles.js';
 import type { OperationModule } from '../http/operation-table.js';
 import { teamAccessProjection } from './projection.js';
 
@@ -6,13 +9,15 @@ const toTeamAccessEntry = teamAccessProjection.toApi;
 import { projectAccessProjection } from './access-projection.js';
 
 /** Per-project team access: read with the project, changed only with MANAGE. */
-export function teamAccessOperations(teamAccess: TeamAccessService) {
+export function teamAccessOperations(teamAccess: TeamAccessService, teams: TeamService) {
   return {
     listProjectTeamAccess: {
       rule: 'projectRead',
       handle: async ({ project }) => {
         const { items } = teamAccessProjection.pageOf(await teamAccess.list(project.project.id), {});
-        return { access: items };
+        // The teams a MANAGE holder may pick from, though listing teams is for org admins.
+        const choices = grantAtLeast(project.grant, 'MANAGE') ? await teams.names(project.project.organization_id) : [];
+        return { access: items, teamChoices: choices.map(teamNameProjection.toApi) };
       },
     },
 

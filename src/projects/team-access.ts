@@ -37,8 +37,8 @@ export class TeamAccessService {
   }
 
   /** Every active member who can open the project, each with the level and the paths that give it. */
-  async whoCanOpen(project: ProjectRecord): Promise<ProjectAccessRecord[]> {
-    return accessOfMembers(await this.grants.accessPaths(this.uow.executor, project.organization_id, project.id));
+  async whoCanOpen(project: ProjectRecord, db: Executor = this.uow.executor): Promise<ProjectAccessRecord[]> {
+    return accessOfMembers(await this.grants.accessPaths(db, project.organization_id, project.id));
   }
 
   /** Gives a team a role on the project, or changes the role it has. */

@@ -2,23 +2,23 @@ import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.js'
 import { sessionToken } from '../auth/authorize.js';
 import type { SessionService } from '../auth/sessions.js';
 import type { Clock } from '../config/clock.js';
-import type { OrganizationService } from '../orgs/service.js';
-import { ApiError } from '../errors/api-error.js';
+import { ApiError, notFound } from '../errors/api-error.js';
 import { escapeHtml, page } from '../http/html.js';
 import { sendPage } from '../ops/security-headers.js';
 import type { OperationModule } from '../http/operation-table.js';
-import { meProjection } from './projection.js';
+import type { MeService } from './me.js';
+import { meProjection, mySessionProjection } from './projection.js';
 
-/** Login by one-time link, the current user, logout. */
+/** Login by one-time link, the current user and their sessions, logout. */
 export function sessionOperations({
   sessions,
-  organizations,
+  me,
   clock,
   secureCookie: secure,
 }: {
   sessions: SessionService;
-  /** Whose memberships `/me` lists. */
-  organizations: OrganizationService;
+  /** What `/me` shows of the person. */
+  me: MeService;
   clock: Clock;
   /** Whether the session cookie is `Secure` (the service's base URL is https). */
   secureCookie: boolean;
@@ -50,12 +50,37 @@ export function sessionOperations({
 
     getMe: {
       rule: 'session',
+      handle: async ({ session }) => meProjection.toApi(await me.of(session.user)),
+    },
+
+    updateMe: {
+      rule: 'session',
+      handle: async ({ session, body }) => meProjection.toApi(await me.setDisplayName(session.user, body.displayName)),
+    },
+
+    listMySessions: {
+      rule: 'session',
       async handle({ session }) {
-        return meProjection.toApi({
-          user: session.user,
-          memberships: await organizations.listMembershipsOf(session.user.id),
-        });
+        const rows = await sessions.listOf(session.user.id);
+        return { sessions: rows.map((row) => mySessionProjection.toApi({ ...row, currentId: session.id })) };
       },
+    },
+
+    revokeMySession: {
+      rule: 'session',
+      status: 204,
+      async handle({ res, session, params }) {
+        const ended = await sessions.end(session.user.id, { only: params.sessionId });
+        if (ended === 0) throw notFound('session_not_found', `You have no live session "${params.sessionId}".`);
+        // Ending the session of this very request is signing out here.
+        if (params.sessionId === session.id) clearSessionCookie(res, secure);
+        return undefined;
+      },
+    },
+
+    revokeOtherSessions: {
+      rule: 'session',
+      handle: async ({ session }) => ({ ended: await sessions.end(session.user.id, { except: session.id }) }),
     },
 
     logout: {

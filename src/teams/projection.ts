@@ -1,7 +1,7 @@
 import type { Schema } from '../api/types.js';
 import { projection } from '../shared/projection.js';
 import type { TeamProjectRecord } from '../grants/store.js';
-import type { TeamMemberRecord, TeamRecord } from './store.js';
+import type { TeamMemberRecord, TeamNameRecord, TeamRecord } from './store.js';
 
 /** A team as the API shows it; by name as people read it, then slug (unique among active teams). */
 export const teamProjection = projection<TeamRecord, Schema<'TeamRow'>>()({
@@ -46,4 +46,9 @@ export const teamProjectProjection = projection<TeamProjectRecord, Schema<'TeamP
     { column: 'project_name', by: 'name' },
     { column: 'project_id', by: 'codeUnits' },
   ],
+});
+
+/** A team by name only: a member's own teams, and the teams a MANAGE holder may grant access to. */
+export const teamNameProjection = projection<TeamNameRecord, Schema<'MyTeam'>>()({
+  fields: { id: 'id', slug: 'slug', name: 'name' },
 });

@@ -11,7 +11,7 @@ import type { MemberStore } from '../members/store.js';
 import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import type { User, UserStore } from '../users/store.js';
 import { teamMemberProjection, teamProjection } from './projection.js';
-import type { TeamChanges, TeamMemberRecord, TeamRecord, TeamStore } from './store.js';
+import type { TeamChanges, TeamMemberRecord, TeamNameRecord, TeamRecord, TeamStore } from './store.js';
 import type { Schema } from '../api/types.js';
 
 export type CreateTeamInput = Schema<'CreateTeamRequest'>;
@@ -39,6 +39,16 @@ export class TeamService {
 
   list(organizationId: string): Promise<TeamRecord[]> {
     return this.teams.listActive(this.uow.executor, organizationId);
+  }
+
+  /** The active teams the user is in, in every organization, by name. */
+  teamsOfMember(userId: string): Promise<TeamNameRecord[]> {
+    return this.teams.namesOfMember(this.uow.executor, userId);
+  }
+
+  /** The organization's active teams, names only (what a MANAGE holder may grant access to). */
+  names(organizationId: string): Promise<TeamNameRecord[]> {
+    return this.teams.namesOf(this.uow.executor, organizationId);
   }
 
   async create(organizationId: string, input: CreateTeamInput): Promise<TeamRecord> {

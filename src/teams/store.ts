@@ -4,6 +4,7 @@ import { shownName } from '../users/shown-profile.js';
 import type { User } from '../users/store.js';
 import type { Schema } from '../api/types.js';
 import { countLiveRows } from '../db/count-rows.js';
+import { byCodeUnits, byName } from '../shared/order.js';
 
 /** An active team with its live member count. */
 export interface TeamRecord {
@@ -26,6 +27,18 @@ export interface TeamMemberRecord {
 
 export type TeamChanges = Schema<'UpdateTeamRequest'>;
 
+/** A team as a member sees it: in which organization, and its name. */
+export interface TeamNameRecord {
+  organization_id: string;
+  id: string;
+  slug: string;
+  name: string;
+}
+
+/** Teams by name as people read it, then slug (unique among active teams), the same on both databases. */
+const byTeamName = (teams: TeamNameRecord[]) =>
+  teams.sort((a, b) => byName(a.name, b.name) || byCodeUnits(a.slug, b.slug));
+
 /**
  * Teams and team memberships. "Active" means a team not archived and a team membership not
  * revoked whose user is still an active member of the team's organization.
@@ -34,6 +47,29 @@ export class TeamStore {
   /** The organization's active teams with live member counts, in one query. */
   async listActive(db: Executor, organizationId: string): Promise<TeamRecord[]> {
     return activeTeams(db, organizationId);
+  }
+
+  /**
+   * The active teams the user is an active member of, in every organization (whether the user's
+   * membership of that organization is active is the caller's concern), by name.
+   */
+  async namesOfMember(db: Executor, userId: string): Promise<TeamNameRecord[]> {
+    return db('team_members as tm')
+      .join('teams as t', 't.id', 'tm.team_id')
+      .where({ 'tm.user_id': userId })
+      .whereNull('tm.revoked_at')
+      .whereNull('t.archived_at')
+      .select<TeamNameRecord[]>('t.organization_id', 't.id', 't.slug', 't.name')
+      .then(byTeamName);
+  }
+
+  /** The organization's active teams, names only, by name. */
+  async namesOf(db: Executor, organizationId: string): Promise<TeamNameRecord[]> {
+    return db('teams as t')
+      .where({ 't.organization_id': organizationId })
+      .whereNull('t.archived_at')
+      .select<TeamNameRecord[]>('t.organization_id', 't.id', 't.slug', 't.name')
+      .then(byTeamName);
   }
 
   async findActive(db: Executor, organizationId: string, teamId: string): Promise<TeamRecord | undefined> {

@@ -8,7 +8,9 @@ import type { Executor } from '../db/unit-of-work.js';
  * a name in another's lists. Once they have signed in (`users.profile_from_provider_at`), the
  * provider's claims on the user's row are their name and avatar everywhere. Before that, the
  * user's row holds only what the person sees of themselves (`/me`): it is never shown to an
- * organization, which sees its own name for them or else their imOpenId.
+ * organization, which sees its own name for them or else their imOpenId — unless the person gave
+ * themselves a name (`users.display_name_source = 'self'`, set only by the person), which every
+ * organization shows.
  *
  * `user` and `membership` are the aliases of `users` and of the organization's `memberships` row
  * in the query.
@@ -20,8 +22,9 @@ export interface ProfileTables {
 
 /** The user's name as the organization of `membership` shows it, selected as `alias`. */
 export const shownName = (db: Executor, tables: ProfileTables, alias = 'display_name'): Knex.Raw =>
-  db.raw('case when ?? is null then coalesce(??, ??) else ?? end as ??', [
+  db.raw('case when ?? is null and ?? is null then coalesce(??, ??) else ?? end as ??', [
     `${tables.user}.profile_from_provider_at`,
+    `${tables.user}.display_name_source`,
     `${tables.membership}.display_name`,
     `${tables.user}.im_open_id`,
     `${tables.user}.display_name`,

@@ -7,14 +7,19 @@ export interface User {
   displayName: string;
   avatarUrl: string | null;
   createdAt: string;
+  /** Who gave `displayName`: an identity provider, the person (`updateMe`), or no one yet (the imOpenId). */
+  displayNameSource: DisplayNameSource | null;
 }
 
-interface UserRecord {
+export type DisplayNameSource = 'provider' | 'self';
+
+export interface UserRecord {
   id: string;
   im_open_id: string;
   display_name: string;
   avatar_url: string | null;
   created_at: string;
+  display_name_source: DisplayNameSource | null;
 }
 
 export const toUser = (row: UserRecord): User => ({
@@ -23,6 +28,7 @@ export const toUser = (row: UserRecord): User => ({
   displayName: row.display_name,
   avatarUrl: row.avatar_url,
   createdAt: row.created_at,
+  displayNameSource: row.display_name_source,
 });
 
 export class UserStore {
@@ -61,8 +67,22 @@ export class UserStore {
       display_name: imOpenId,
       avatar_url: null,
       created_at: now.toISOString(),
+      display_name_source: null,
     };
     await db('users').insert(row);
     return toUser(row);
+  }
+
+  /**
+   * Sets the name the person gives themselves, unless an identity provider gives it (then
+   * false and nothing changes): the condition is in the update, so a sign-in that just named
+   * them wins.
+   */
+  async setOwnDisplayName(db: Executor, userId: string, displayName: string): Promise<boolean> {
+    const updated = await db('users')
+      .where({ id: userId })
+      .where((q) => q.whereNull('display_name_source').orWhere('display_name_source', 'self'))
+      .update({ display_name: displayName, display_name_source: 'self' });
+    return updated === 1;
   }
 }

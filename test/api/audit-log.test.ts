@@ -25,7 +25,8 @@ const unique = (prefix: string) => `${prefix}-${++counter}`;
  * The operations that change state: every method but GET, the session's own logout aside, and the
  * invitee's accepts (by link and by id), whose organization is not in their path and whose actor is
  * no member yet (their events are checked in invitations.test.ts), and the removal of one's own
- * sign-in, recorded in each of the person's organizations (test/identity/linking-authority.test.ts).
+ * sign-in, recorded in each of the person's organizations (test/identity/linking-authority.test.ts),
+ * and the person's own name and sessions, in no organization's log.
  * A scenario that leaves the organization changed for the next (its deletion) undoes it in `after`.
  */
 const NOT_HERE = [
@@ -37,6 +38,9 @@ const NOT_HERE = [
   // events are checked in organization-lifecycle.test.ts).
   'acceptOwnershipTransfer',
   'leaveOrganization',
+  'updateMe',
+  'revokeMySession',
+  'revokeOtherSessions',
 ];
 /** Targets with no name of their own: their events' `target.label` is null. */
 const NAMELESS_TARGETS = ['capacity_policy', 'organization_settings', 'chat_application_connection'];
@@ -107,6 +111,15 @@ const domain = async (published = false) => {
   const added = await create('addDomain', { body: { domain: `${unique('audit')}.example` } });
   if (published) dns.publish(added.verification.name, added.verification.value);
   return added.id;
+};
+/** A request for READ on a project `manager` created, from `asker`; its path parameters. */
+const accessRequest = async (manager: OrgActor, asker: OrgActor) => {
+  const projectId = (await okBody(org.call(manager, 'createProject', { body: { name: unique('Asked') } }))).id;
+  const request = await okBody(
+    org.call(asker, 'createAccessRequest', { path: { projectId }, body: { level: 'READ', reason: 'Reviews' } }),
+    201,
+  );
+  return { projectId, requestId: request.id };
 };
 const token = async () => (await create('createApiToken', { body: { name: unique('tok'), scopes: ['org:read'] } })).id;
 const serviceAccount = async () => (await create('createServiceAccount', { body: { name: unique('robot') } })).id;
@@ -228,6 +241,14 @@ const SCENARIOS: Record<string, () => Promise<Call>> = {
     const offered = await hub.services.lifecycle.offer(org.id, org.userIds.owner, org.userIds.admin);
     return { params: { transferId: offered.id } };
   },
+  signOutMember: async () => ({ params: { userId: await member() } }),
+  createAccessRequest: async () => ({
+    params: { projectId: (await okBody(org.call('admin', 'createProject', { body: { name: unique('Ask') } }))).id },
+    body: { level: 'READ', reason: 'I review it' },
+  }),
+  approveAccessRequest: async () => ({ params: await accessRequest('owner', 'admin'), body: { level: 'EDIT' } }),
+  denyAccessRequest: async () => ({ params: await accessRequest('owner', 'admin') }),
+  withdrawAccessRequest: async () => ({ params: await accessRequest('admin', 'owner') }),
   redeliverWebhookDelivery: async () => {
     const webhookId = await webhook();
     const ping = await okBody(org.call('owner', 'testWebhook', { path: { webhookId } }), 201);
@@ -267,7 +288,15 @@ describe('every mutating operation of openapi.yaml', () => {
       const call = await SCENARIOS[operationId]!();
       const refusedBefore = await eventCount();
       const refused = await perform(operationId, call, 'member');
-      const memberMay = ['createApiToken', 'revokeApiToken', 'rotateApiToken', 'createProject'].includes(operationId);
+      // The member may do these too (a withdrawal of another's request answers 404, checked elsewhere).
+      const memberMay = [
+        'createApiToken',
+        'revokeApiToken',
+        'rotateApiToken',
+        'createProject',
+        'createAccessRequest',
+        'withdrawAccessRequest',
+      ].includes(operationId);
       if (!memberMay) {
         expect(refused.status, refused.text).toBe(403);
         expect(await eventCount()).toBe(refusedBefore);
@@ -370,7 +399,8 @@ describe('listing events', () => {
     );
     expect(new Set(byAction.events.map((e) => e.action))).toEqual(new Set(['updateTeam']));
     const byActor = await okBody(
-      org.call('owner', 'listAuditEvents', { query: { actorId: org.userIds.admin, limit: 1000 } }),
+      // Someone who never acted.
+      org.call('owner', 'listAuditEvents', { query: { actorId: await member(), limit: 1000 } }),
     );
     expect(byActor.events).toEqual([]);
     hub.clock.advance(60_000);

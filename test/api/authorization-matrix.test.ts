@@ -171,6 +171,21 @@ interface Row {
   /** Makes whatever the call needs and returns its path (under /api/org/acme) and body. */
   prepare: () => Promise<{ path: string; body?: unknown }>;
   expect: Expectations;
+  /** A person's own act, which no API token may do (`token_scope_required` whatever its scopes). */
+  tokenless?: true;
+}
+
+/** A pending request of memberNoGrant for a fresh project memberManageDirect manages; its path. */
+async function pendingRequest(): Promise<string> {
+  const projectId = await grantedProject();
+  const request = await okBody(
+    call('memberNoGrant', 'createAccessRequest', {
+      path: { projectId },
+      body: { level: 'READ', reason: 'Reviews' },
+    }),
+    201,
+  );
+  return `/projects/${projectId}/access-requests/${request.id}`;
 }
 
 const outcomes = (success: number, denied: (actor: Actor) => Outcome | undefined): Expectations =>
@@ -262,6 +277,49 @@ const rows: Row[] = [
     method: 'POST',
     prepare: async () => ({ path: `/members/${await freshOwner()}/revoke` }),
     expect: ownerOnly(200),
+  },
+  {
+    op: 'signOutMember',
+    method: 'POST',
+    prepare: async () => ({ path: `/members/${await freshMember()}/sign-out` }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'listAccessRequests',
+    method: 'GET',
+    prepare: async () => ({ path: `/projects/${sharedProject}/access-requests` }),
+    expect: anyMember(200),
+  },
+  {
+    op: 'createAccessRequest',
+    method: 'POST',
+    prepare: async () => ({
+      path: `/projects/${await grantedProject()}/access-requests`,
+      body: { level: 'MANAGE', reason: 'I run the releases' },
+    }),
+    expect: outcomes(201, (a) =>
+      a === 'memberManageTeam' || a === 'memberManageDirect' ? [409, 'access_already_held'] : undefined,
+    ),
+    tokenless: true,
+  },
+  {
+    op: 'approveAccessRequest',
+    method: 'POST',
+    prepare: async () => ({ path: `${await pendingRequest()}/approve`, body: { level: 'EDIT' } }),
+    expect: projectManage(200),
+  },
+  {
+    op: 'denyAccessRequest',
+    method: 'POST',
+    prepare: async () => ({ path: `${await pendingRequest()}/deny` }),
+    expect: projectManage(200),
+  },
+  {
+    op: 'withdrawAccessRequest',
+    method: 'POST',
+    prepare: async () => ({ path: `${await pendingRequest()}/withdraw` }),
+    expect: outcomes(200, (a) => (a === 'memberNoGrant' ? undefined : [404, 'access_request_not_found'])),
+    tokenless: true,
   },
   { op: 'listTeams', method: 'GET', prepare: async () => ({ path: '/teams' }), expect: orgAdminOnly(200) },
   {
@@ -884,7 +942,20 @@ describe('authorization matrix: API tokens', () => {
   const bearerAs = (token: string, method: string, path: string, body?: unknown) =>
     hub.request(method, `/api/org/acme${path}`, { body, headers: { authorization: `Bearer ${token}` } });
 
-  for (const row of rows) {
+  for (const row of rows.filter((r) => r.tokenless)) {
+    it(`${row.op}: an owner token with projects:write → 403 token_scope_required, nothing changed`, async () => {
+      hub.clock.advance(60_000);
+      const token = await tokenOf('owner', ['projects:write']);
+      const { path, body } = await row.prepare();
+      const before = await writes.counts();
+      const res = await bearerAs(token, row.method, path, body);
+      expect(res.status, res.text).toBe(403);
+      expect(res.body).toEqual({ error: { code: 'token_scope_required', message: expect.any(String) } });
+      expect(await writes.writtenSince(before)).toEqual([]);
+    });
+  }
+
+  for (const row of rows.filter((r) => !r.tokenless)) {
     describe(row.op, () => {
       const scope = scopeOf(row.op);
       const cases: Array<[string, () => Promise<string>, Outcome]> = [
@@ -1391,4 +1462,52 @@ describe('authorization matrix: the caller', () => {
       else expect((res.body as { user: { id: string } }).user.id).toBe(userIds[IM[actor as keyof typeof IM]]);
     });
   }
+});
+
+/**
+ * The caller's own sessions, name and access requests (`/api/me/…`): any signed-in person, for
+ * themselves only; nobody without a session, and no API token. A session id the caller does not
+ * hold is 404 `session_not_found`, whoever holds it.
+ */
+describe('authorization matrix: the caller’s own sessions, name and requests', () => {
+  const signedIn = ACTORS.filter((actor) => actor !== 'anonymous');
+  const cases: Array<[method: string, path: string, body: unknown, success: Outcome]> = [
+    ['GET', '/api/me/sessions', undefined, [200]],
+    ['DELETE', '/api/me/sessions/no-such-session', undefined, [404, 'session_not_found']],
+    ['POST', '/api/me/sessions/revoke-others', undefined, [200]],
+    ['GET', '/api/me/access-requests', undefined, [200]],
+  ];
+  for (const [method, path, body, [status, code]] of cases) {
+    for (const actor of ['anonymous' as const, ...signedIn]) {
+      const [expected, expectedCode] = actor === 'anonymous' ? [401, 'unauthenticated'] : [status, code];
+      it(`${method} ${path} as ${actor} → ${expected}${expectedCode ? ` ${expectedCode}` : ''}`, async () => {
+        const before = expected >= 400 ? await writes.counts() : undefined;
+        const res = await hub.request(method, path, { cookie: cookies[actor], body });
+        expect(res.status, res.text).toBe(expected);
+        if (expectedCode) expect(res.body).toEqual({ error: { code: expectedCode, message: expect.any(String) } });
+        if (before !== undefined) expect(await writes.writtenSince(before)).toEqual([]);
+      });
+    }
+    it(`${method} ${path} with an owner's API token → 401 unauthenticated`, async () => {
+      const token = await okBody(
+        call('owner', 'createApiToken', { body: { name: unique('me-token'), scopes: ['members:read'] } }),
+        201,
+      );
+      const res = await hub.request(method, path, { headers: { authorization: `Bearer ${token.token}` } });
+      expect(res.status, res.text).toBe(401);
+      expect(res.body).toEqual({ error: { code: 'unauthenticated', message: expect.any(String) } });
+    });
+  }
+
+  it('PATCH /api/me: every signed-in person names themselves, nobody else does', async () => {
+    expect((await hub.request('PATCH', '/api/me', { body: { displayName: 'Nobody' } })).status).toBe(401);
+    for (const actor of signedIn) {
+      const me = await okBody(hub.call('getMe', { cookie: cookies[actor] }));
+      const res = await hub.request('PATCH', '/api/me', {
+        cookie: cookies[actor],
+        body: { displayName: me.user.displayName },
+      });
+      expect(res.status, res.text).toBe(200);
+    }
+  });
 });

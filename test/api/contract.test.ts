@@ -137,6 +137,18 @@ const ACCESS_OPERATION_IDS = ['getProjectAccess', 'listTeamProjects'];
 const BUDGET_OPERATION_IDS = ['listBudgets', 'createBudget', 'updateBudget', 'deleteBudget'];
 /** Domains an organization owns, verified through DNS; org admins only. */
 const DOMAIN_OPERATION_IDS = ['listDomains', 'addDomain', 'verifyDomain', 'deleteDomain'];
+/** The signed-in person's own name and sessions, and an org admin signing a member out everywhere. */
+const MY_SESSION_OPERATION_IDS = ['updateMe', 'listMySessions', 'revokeMySession', 'revokeOtherSessions'];
+const SIGN_OUT_OPERATION_IDS = ['signOutMember'];
+/** Access requests: asked by a member, decided by the project's approvers; the person's own list. */
+const ACCESS_REQUEST_OPERATION_IDS = [
+  'listAccessRequests',
+  'createAccessRequest',
+  'approveAccessRequest',
+  'denyAccessRequest',
+  'withdrawAccessRequest',
+  'listMyAccessRequests',
+];
 /** Usage at scale: the usage series; org admins only. */
 const USAGE_SERIES_OPERATION_IDS = ['getUsageSeries'];
 /** The organization's life: rename, ownership, leaving, deletion; and the projects nobody manages. */
@@ -234,6 +246,9 @@ describe('openapi.yaml', () => {
         ...DOMAIN_OPERATION_IDS,
         ...LIFECYCLE_OPERATION_IDS,
         ...SERVICE_ACCOUNT_OPERATION_IDS,
+        ...MY_SESSION_OPERATION_IDS,
+        ...SIGN_OUT_OPERATION_IDS,
+        ...ACCESS_REQUEST_OPERATION_IDS,
       ].sort(),
     );
     expect(OPERATION_IDS).toHaveLength(48);
@@ -254,6 +269,8 @@ describe('openapi.yaml', () => {
         '^/api/me$',
         '^/api/me/invitations(/\\{invitationId\\}/accept)?$',
         '^/api/me/identities(/\\{identityId\\})?$',
+        '^/api/me/sessions(/\\{sessionId\\}|/revoke-others)?$',
+        '^/api/me/access-requests$',
         '^/auth/(login|logout|providers)$',
         '^/auth/\\{providerId\\}/(start|callback)$',
         '^/api/invitations/\\{token\\}(/accept)?$',
@@ -324,6 +341,11 @@ describe('openapi.yaml', () => {
       'acceptOwnershipTransfer',
       'cancelOwnershipTransfer',
       'leaveOrganization',
+      ...MY_SESSION_OPERATION_IDS,
+      'listMyAccessRequests',
+      // Asked and withdrawn by the person, in their own name.
+      'createAccessRequest',
+      'withdrawAccessRequest',
     ];
     for (const { operationId, operation } of operations) {
       const { scope } = operation['x-authorization'] ?? {};

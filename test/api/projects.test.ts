@@ -63,8 +63,19 @@ describe('creating projects', () => {
       archivedAt: null,
     });
     expect(detail.body.createdBy).toMatchObject({ imOpenId: 'admin-1', displayName: 'admin-1' });
-    expect(fs.statSync(detail.body.workspaceDir).isDirectory()).toBe(true);
-    expect(detail.body.workspaceDir.startsWith(path.join(hub.services.config.dataDir, 'workspaces'))).toBe(true);
+    const workspaceDir = detail.body.workspaceDir!;
+    expect(fs.statSync(workspaceDir).isDirectory()).toBe(true);
+    expect(workspaceDir.startsWith(path.join(hub.services.config.dataDir, 'workspaces'))).toBe(true);
+  });
+
+  it('shows the workspace path to org admins only, not to the project’s own MANAGE holder', async () => {
+    await setMembersCanCreate(true);
+    const created = await okBody(call('member', 'createProject', { body: { name: 'Path of a member project' } }));
+    const ofMember = await okBody(call('member', 'getProject', { path: { projectId: created.id } }));
+    expect(ofMember).toMatchObject({ actorCanManageProject: true, actorIsOrgAdmin: false, workspaceDir: null });
+    const ofAdmin = await okBody(call('admin', 'getProject', { path: { projectId: created.id } }));
+    const org = await hub.services.organizations.findBySlug('acme');
+    expect(ofAdmin.workspaceDir).toBe(path.join(hub.services.config.dataDir, 'workspaces', org!.id, created.id));
   });
 
   it('lets members create only when the settings allow it', async () => {

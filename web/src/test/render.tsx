@@ -11,9 +11,17 @@ export const ORG_SLUG = 'acme';
 
 /** The signed-in person, holding `role` in the organization `acme`. */
 export function signedIn(role: OrgRole): { me: Me; org: OrgMembership } {
-  const org: OrgMembership = { id: 'org-1', slug: ORG_SLUG, name: 'Acme', status: 'ACTIVE', purgeAt: null, role };
+  const org: OrgMembership = {
+    id: 'org-1',
+    slug: ORG_SLUG,
+    name: 'Acme',
+    status: 'ACTIVE',
+    purgeAt: null,
+    role,
+    teams: [],
+  };
   const me: Me = {
-    user: { id: 'user-me', imOpenId: 'ou_me', displayName: 'Mia Me', avatarUrl: null },
+    user: { id: 'user-me', imOpenId: 'ou_me', displayName: 'Mia Me', avatarUrl: null, displayNameEditable: true },
     organizations: [org],
   };
   return { me, org };

@@ -1,10 +1,13 @@
-/** `/profile`: who the person is to this hub, and the sign-ins connected to them. */
+/** `/profile`: who the person is to this hub, their name, organizations, sessions and sign-ins. */
 import { Anchor, Avatar, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, redirect, useSearchParams } from 'react-router';
 import { PageLoader } from '../../components/page-loader';
 import { getMeQueryOptions } from '../../lib/queries/get-me';
 import { ConnectedSignIns } from '../../features/auth/components/connected-sign-ins';
+import { DisplayNameForm } from '../../features/auth/components/display-name-form';
+import { MyAccessRequests } from '../../features/projects/components/my-access-requests';
+import { MySessions } from '../../features/auth/components/my-sessions';
 import { homePath } from '../../lib/authorization';
 import { YourOrganizations } from '../../features/lifecycle/components/your-organizations';
 import { queryClient } from '../../lib/query-client';
@@ -38,7 +41,10 @@ export function Component() {
             </Text>
           </Stack>
         </Group>
+        <DisplayNameForm key={me.user.displayName} user={me.user} />
         <YourOrganizations me={me} />
+        <MyAccessRequests />
+        <MySessions />
         <ConnectedSignIns error={params.get('error')} />
       </Stack>
     </Container>

@@ -17,7 +17,7 @@ import { ProjectAccess } from '../../../features/projects/components/project-acc
 import { ProjectDetail } from '../../../features/projects/components/project-detail';
 import { ProjectSessions } from '../../../features/projects/components/project-sessions';
 import { TeamAccess } from '../../../features/projects/components/team-access';
-import { getTeamsQueryOptions } from '../../../lib/queries/get-teams';
+import { AccessRequests } from '../../../features/projects/components/access-requests';
 import { errorCode } from '../../../lib/api-client';
 import { findOrg, isOrgAdmin, useOrg } from '../../../lib/authorization';
 import { queryClient } from '../../../lib/query-client';
@@ -38,12 +38,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
   await Promise.all([
     queryClient.prefetchQuery(getProjectSessionsQueryOptions(orgSlug, projectId, 50)),
     queryClient.prefetchQuery(getTeamAccessQueryOptions(orgSlug, projectId)),
-    ...(admin
-      ? [
-          queryClient.prefetchQuery(getTeamsQueryOptions(orgSlug)),
-          queryClient.prefetchQuery(getExplorerQueryOptions(orgSlug)),
-        ]
-      : []),
+    ...(admin ? [queryClient.prefetchQuery(getExplorerQueryOptions(orgSlug))] : []),
   ]);
   return null;
 }
@@ -82,6 +77,7 @@ export function Component() {
       <Stack>
         <ProjectDetail project={p} />
         <ProjectAccess projectId={p.id} />
+        <AccessRequests projectId={p.id} />
         <TeamAccess project={p} />
         <ProjectSessions projectId={p.id} />
       </Stack>

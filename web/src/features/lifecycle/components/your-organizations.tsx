@@ -5,7 +5,7 @@ import { homePath, type Me } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { useLeaveOrganization } from '../api';
 
-/** The person's organizations, each of which they may leave (the last OWNER of one cannot). */
+/** The person's organizations with their role and teams; each they may leave (the last OWNER cannot). */
 export function YourOrganizations({ me }: { me: Me }) {
   const leave = useLeaveOrganization();
   return (
@@ -16,14 +16,21 @@ export function YourOrganizations({ me }: { me: Me }) {
         </Title>
         {me.organizations.length === 0 && <Text size="sm">You are a member of no organization.</Text>}
         {me.organizations.map((org) => (
-          <Group key={org.slug} justify="space-between" wrap="wrap">
-            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-              <Anchor component={Link} to={homePath(org)}>
-                {org.name}
-              </Anchor>{' '}
-              · {org.role}
-              {org.status === 'DELETING' ? ' · being deleted' : ''}
-            </Text>
+          <Group key={org.slug} justify="space-between" wrap="wrap" data-testid="my-organization">
+            <Stack gap={2}>
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                <Anchor component={Link} to={homePath(org)}>
+                  {org.name}
+                </Anchor>{' '}
+                · {org.role}
+                {org.status === 'DELETING' ? ' · being deleted' : ''}
+              </Text>
+              <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                {org.teams.length === 0
+                  ? 'In no team'
+                  : `Teams: ${org.teams.map((team) => `${team.name} (${team.slug})`).join(', ')}`}
+              </Text>
+            </Stack>
             <ConfirmAction
               label="Leave"
               ariaLabel={`Leave ${org.name}`}

@@ -2,6 +2,7 @@ import { formatDate } from '../../../lib/format';
 import { Alert, Button, Checkbox, Group, Loader, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { memo, useDeferredValue, useMemo, useState } from 'react';
 import { BulkProgress, BulkSummary } from '../../../components/bulk-summary';
+import { ConfirmAction } from '../../../components/confirm-action';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { QueryError } from '../../../components/query-error';
 import { SelectField } from '../../../components/select-field';
@@ -13,6 +14,7 @@ import { notifyError, notifySuccess } from '../../../lib/notify';
 import { useMembers } from '../../../lib/queries/get-members';
 import { useRevokeMember } from '../api/revoke-member';
 import { UnmanagedProjectsDialog, useShowUnmanaged } from '../../../components/unmanaged-projects';
+import { useSignOutMember } from '../api/sign-out-member';
 import { useUpdateMemberRole } from '../api/update-member-role';
 import { RevokeMemberAction } from './revoke-member-dialog';
 
@@ -39,7 +41,7 @@ const RoleCell = memo(function RoleCell({ member }: { member: Member }) {
         value={member.role}
         data={data}
         disabled={ownerOnly || update.isPending}
-        title={ownerOnly ? 'Only an OWNER can change the role of an OWNER (owner_required)' : undefined}
+        title={ownerOnly ? 'Only an OWNER can change the role of an OWNER' : undefined}
         onChange={(role) => {
           update.mutate(
             { params: { path: { orgSlug: org.slug, userId: member.userId } }, body: { role } },
@@ -92,6 +94,34 @@ function RevokeCell({ member }: { member: Member }) {
   );
 }
 
+/** Ends every session of the member, wherever they are signed in; their membership stays. */
+function SignOutCell({ member }: { member: Member }) {
+  const { org } = useOrg();
+  const signOut = useSignOutMember();
+  const ownerOnly = member.role === 'OWNER' && !canHandleOwners(org.role);
+  return (
+    <ConfirmAction
+      label="Sign out everywhere"
+      ariaLabel={`Sign out ${member.displayName} everywhere`}
+      title={`Sign ${member.displayName} out everywhere?`}
+      message={
+        `Every browser ${member.displayName} is signed in on is signed out now; they stay a member of ` +
+        `${org.name} and can sign in again. Their API tokens keep working until revoked.`
+      }
+      confirmLabel="Sign out everywhere"
+      buttonProps={{ variant: 'default' }}
+      disabled={ownerOnly}
+      onConfirm={() =>
+        signOut
+          .mutateAsync({ params: { path: { orgSlug: org.slug, userId: member.userId } } })
+          .then(({ ended }) =>
+            notifySuccess(`Signed ${member.displayName} out of ${ended} session${ended === 1 ? '' : 's'}`),
+          )
+      }
+    />
+  );
+}
+
 const memberColumns: Column<Member>[] = [
   {
     key: 'name',
@@ -115,7 +145,17 @@ const memberColumns: Column<Member>[] = [
     width: 130,
     wideOnly: true,
   },
-  { key: 'actions', header: 'Actions', render: (m) => <RevokeCell member={m} />, width: 110 },
+  {
+    key: 'actions',
+    header: 'Actions',
+    render: (m) => (
+      <Group gap="xs" wrap="nowrap">
+        <SignOutCell member={m} />
+        <RevokeCell member={m} />
+      </Group>
+    ),
+    width: 260,
+  },
 ];
 
 /**

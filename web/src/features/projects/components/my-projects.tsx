@@ -12,6 +12,7 @@ import { notifySuccess } from '../../../lib/notify';
 import { useSettings } from '../../../lib/queries/get-settings';
 import { useCreateProject } from '../api/create-project';
 import { useMyProjects } from '../api/get-my-projects';
+import { RequestAccess } from './access-requests';
 
 type Project = Schemas['ExplorerProject'];
 
@@ -32,10 +33,14 @@ function Notice() {
       role="alert"
       data-testid="access-notice"
     >
-      {denied
-        ? 'You have no access to that project (project_access_denied). ' +
-          'Here are the projects you can open; ask a project manager for a grant.'
-        : 'That page is for organization admins (OWNER or ADMIN). Here are the projects you can open.'}
+      {denied ? (
+        <Stack gap="sm">
+          <Text size="sm">You have no access to that project. Here are the projects you can open.</Text>
+          <RequestAccess projectId={denied} />
+        </Stack>
+      ) : (
+        'That page is for organization admins (OWNER or ADMIN). Here are the projects you can open.'
+      )}
     </Alert>
   );
 }
@@ -87,6 +92,11 @@ export function MyProjects() {
   return (
     <Stack>
       <Notice />
+      <Text size="sm" c="dimmed" data-testid="my-teams">
+        {org.teams.length === 0
+          ? 'You are in no team here; projects reach you through grants to you.'
+          : `Your teams: ${org.teams.map((team) => team.name).join(', ')}. Their grants are included below.`}
+      </Text>
       <Group justify="space-between" align="flex-end" wrap="wrap">
         <TextInput
           label="Search my projects"

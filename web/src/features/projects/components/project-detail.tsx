@@ -98,9 +98,11 @@ export function ProjectDetail({ project }: { project: Project }) {
         <Field label="Created">
           <Text size="sm">{formatDateTime(project.createdAt)}</Text>
         </Field>
-        <Field label="Workspace directory">
-          <Code style={{ wordBreak: 'break-all' }}>{project.workspaceDir}</Code>
-        </Field>
+        {project.workspaceDir !== null && (
+          <Field label="Workspace directory">
+            <Code style={{ wordBreak: 'break-all' }}>{project.workspaceDir}</Code>
+          </Field>
+        )}
         <Field label="Chat binding">
           {project.binding ? (
             <Group gap="xs" wrap="wrap">

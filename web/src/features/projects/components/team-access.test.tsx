@@ -40,23 +40,16 @@ const ACCESS_PATH = `/api/org/${ORG_SLUG}/projects/prj-1/team-access`;
  * The project's team access as the server keeps it: GET lists it, PUT grants or changes, DELETE revokes.
  * `respond` replaces the answer to a PUT (a refusal, a slow answer); every write is recorded.
  */
-function teamAccessServer(initial: Entry[], respond?: { put?: () => Promise<Response> | Response }) {
+function teamAccessServer(initial: Entry[], respond?: { put?: () => Promise<Response> | Response }, manage = true) {
   let access = [...initial];
   const puts: PutBody[] = [];
   const deletes: string[] = [];
   server.use(
-    http.get(ACCESS_PATH, () => HttpResponse.json({ access })),
-    http.get(`/api/org/${ORG_SLUG}/teams`, () =>
+    // The teams to pick from come with the list, for a MANAGE holder only.
+    http.get(ACCESS_PATH, () =>
       HttpResponse.json({
-        teams: Object.entries(TEAMS).map(([slug, id]) => ({
-          id,
-          slug,
-          name: slug,
-          description: null,
-          memberCount: 1,
-          createdAt: '2026-01-01T00:00:00.000Z',
-        })),
-        nextCursor: null,
+        access,
+        teamChoices: manage ? Object.entries(TEAMS).map(([slug, id]) => ({ id, slug, name: slug })) : [],
       }),
     ),
     http.put(ACCESS_PATH, async ({ request }) => {
@@ -82,14 +75,15 @@ function teamAccessServer(initial: Entry[], respond?: { put?: () => Promise<Resp
 const grantButton = () => screen.getByRole('button', { name: 'Grant access' });
 
 describe('TeamAccess', () => {
-  it('without MANAGE lists the access but disables every control, naming project_manage_required', async () => {
-    const calls = teamAccessServer([entry('team-core', 'Core', 'EDIT')]);
+  it('without MANAGE lists the access but disables every control, saying why in words', async () => {
+    const calls = teamAccessServer([entry('team-core', 'Core', 'EDIT')], undefined, false);
     renderInOrg(<TeamAccess project={project({ canManage: false, isOrgAdmin: true })} />, { role: 'ADMIN' });
 
     const row = (await screen.findByText('Core')).closest('tr')!;
     const reason = screen.getByTestId('manage-required');
     expect(reason).toHaveTextContent(MANAGE_REQUIRED);
     expect(reason).toHaveTextContent("needs this project's MANAGE grant");
+    expect(reason.textContent).not.toMatch(/[a-z]+_[a-z]+/);
 
     expect(screen.getByRole('combobox', { name: 'Team' })).toBeDisabled();
     expect(screen.getByRole('combobox', { name: 'Access' })).toBeDisabled();
@@ -102,7 +96,7 @@ describe('TeamAccess', () => {
     expect(calls.deletes).toEqual([]);
   });
 
-  it('with MANAGE grants a team by slug, then lists it and clears the form', async () => {
+  it('with MANAGE grants a team picked from the organization’s teams, then lists it and clears the form', async () => {
     const calls = teamAccessServer([]);
     const { user } = renderInOrg(<TeamAccess project={project({ canManage: true, isOrgAdmin: false })} />, {
       role: 'MEMBER',
@@ -112,16 +106,16 @@ describe('TeamAccess', () => {
     expect(screen.queryByTestId('manage-required')).not.toBeInTheDocument();
     expect(grantButton()).toBeDisabled(); // nothing to grant yet
 
-    await user.type(screen.getByRole('textbox', { name: 'Team slug' }), 'ops');
+    await pick(user, screen.getByRole('combobox', { name: 'Team' }), 'ops (ops)');
     await pick(user, screen.getByRole('combobox', { name: 'Access' }), 'EDIT');
     expect(grantButton()).toBeEnabled();
     await user.click(grantButton());
 
     expect(await screen.findByText('Ops has EDIT on Apollo')).toBeInTheDocument();
-    expect(calls.puts).toEqual([{ teamSlug: 'ops', role: 'EDIT' }]);
+    expect(calls.puts).toEqual([{ teamId: 'team-ops', role: 'EDIT' }]);
     const row = (await screen.findByText('Ops')).closest('tr')!;
     expect(within(row).getByRole('combobox', { name: 'Access of Ops' })).toHaveValue('EDIT');
-    expect(screen.getByRole('textbox', { name: 'Team slug' })).toHaveValue('');
+    expect(screen.getByRole('combobox', { name: 'Team' })).toHaveValue('');
   });
 
   it('with MANAGE changes a team’s access and revokes it after confirming', async () => {
@@ -155,7 +149,7 @@ describe('TeamAccess', () => {
     });
     const { user } = renderInOrg(<TeamAccess project={project({ canManage: true, isOrgAdmin: false })} />);
 
-    await user.type(await screen.findByRole('textbox', { name: 'Team slug' }), 'ops');
+    await pick(user, await screen.findByRole('combobox', { name: 'Team' }), 'ops (ops)');
     await user.click(grantButton());
 
     await waitFor(() => expect(grantButton()).toHaveAttribute('data-loading'));
@@ -189,19 +183,18 @@ describe('TeamAccess', () => {
 
   it('shows the server’s message when a grant is refused, and keeps what was typed', async () => {
     teamAccessServer([], {
-      put: () =>
-        HttpResponse.json(errorBody('team_not_found', 'No team with the slug "opz" in acme.'), { status: 404 }),
+      put: () => HttpResponse.json(errorBody('team_not_found', 'No active team "team-ops" in acme.'), { status: 404 }),
     });
     const { user } = renderInOrg(<TeamAccess project={project({ canManage: true, isOrgAdmin: false })} />);
 
-    await user.type(await screen.findByRole('textbox', { name: 'Team slug' }), 'opz');
+    await pick(user, await screen.findByRole('combobox', { name: 'Team' }), 'ops (ops)');
     await pick(user, screen.getByRole('combobox', { name: 'Access' }), 'MANAGE');
     await user.click(grantButton());
 
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Access not granted');
-    expect(alert).toHaveTextContent('No team with the slug "opz" in acme.');
-    expect(screen.getByRole('textbox', { name: 'Team slug' })).toHaveValue('opz');
+    expect(alert).toHaveTextContent('No active team "team-ops" in acme.');
+    expect(screen.getByRole('combobox', { name: 'Team' })).toHaveValue('ops (ops)');
     expect(screen.getByRole('combobox', { name: 'Access' })).toHaveValue('MANAGE');
     expect(grantButton()).toBeEnabled();
   });
@@ -209,7 +202,7 @@ describe('TeamAccess', () => {
   it('shows the server’s message when a change is refused, and keeps the access the server holds', async () => {
     teamAccessServer([entry('team-core', 'Core', 'READ')], {
       put: () =>
-        HttpResponse.json(errorBody(MANAGE_REQUIRED, 'Changing team access needs MANAGE on this project.'), {
+        HttpResponse.json(errorBody('project_manage_required', 'Changing team access needs MANAGE on this project.'), {
           status: 403,
         }),
     });

@@ -1,4 +1,4 @@
-import { Alert, Button, Code, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { MessageRow } from '../../../components/message-row';
@@ -7,7 +7,6 @@ import { ScrollRegion } from '../../../components/scroll-region';
 import { errorMessage, type Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { useTeams } from '../../../lib/queries/get-teams';
 import { useDeleteTeamAccess } from '../api/delete-team-access';
 import { useTeamAccess } from '../../../lib/queries/get-team-access';
 import { usePutTeamAccess } from '../api/put-team-access';
@@ -16,45 +15,43 @@ import { SelectField } from '../../../components/select-field';
 type GrantRole = Schemas['GrantRole'];
 const ROLES: GrantRole[] = ['READ', 'EDIT', 'MANAGE'];
 
-/** Why the controls are off: the server's rule for team access (docs/decisions.md), named by its error code. */
-export const MANAGE_REQUIRED = 'project_manage_required';
+/** Why the controls are off, in words: the server's rule for team access (docs/decisions.md). */
+export const MANAGE_REQUIRED =
+  "Granting, changing or revoking team access needs this project's MANAGE grant, held directly or through a team.";
 function ManageRequired() {
   return (
     <Alert color="yellow" title="You can see team access but not change it" data-testid="manage-required">
-      <Code>{MANAGE_REQUIRED}</Code>: granting, changing or revoking team access needs this project's MANAGE grant (held
-      directly or through a team). Org admins oversee projects read-only; ask someone with MANAGE, or get a MANAGE
-      grant.
+      {MANAGE_REQUIRED} Org admins oversee projects read-only; the people with MANAGE are listed under "Who can open
+      it".
     </Alert>
   );
 }
 
+/** The grant form: a picker of the organization's teams (the server lists them to MANAGE holders). */
 function GrantForm({
   project,
   disabled,
   granted,
+  choices,
 }: {
   project: Schemas['ProjectDetail'];
   disabled: boolean;
   granted: Set<string>;
+  choices: Schemas['MyTeam'][];
 }) {
   const { org } = useOrg();
-  const isAdmin = project.actorIsOrgAdmin ?? false;
-  const teams = useTeams(org.slug, isAdmin);
   const put = usePutTeamAccess();
   const [teamId, setTeamId] = useState<string | null>(null);
-  const [teamSlug, setTeamSlug] = useState('');
   const [role, setRole] = useState<GrantRole>('READ');
-  const team = isAdmin ? (teamId ? { teamId } : null) : teamSlug.trim() ? { teamSlug: teamSlug.trim() } : null;
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    if (!team) return;
+    if (!teamId) return;
     put.mutate(
-      { params: { path: { orgSlug: org.slug, projectId: project.id } }, body: { ...team, role } },
+      { params: { path: { orgSlug: org.slug, projectId: project.id } }, body: { teamId, role } },
       {
         onSuccess: (grant) => {
           notifySuccess(`${grant.teamName} has ${grant.role} on ${project.name}`);
           setTeamId(null);
-          setTeamSlug('');
         },
       },
     );
@@ -62,32 +59,23 @@ function GrantForm({
   return (
     <form onSubmit={submit} aria-label="Grant a team access">
       <Group align="flex-end" wrap="wrap">
-        {isAdmin ? (
-          <SelectField
-            label="Team"
-            placeholder="Type to search"
-            searchable
-            limit={50}
-            data={(teams.data?.teams ?? []).map((t) => ({
-              value: t.id,
-              label: `${t.name} (${t.slug})${granted.has(t.id) ? ' · has access' : ''}`,
-            }))}
-            value={teamId}
-            onChange={setTeamId}
-            disabled={disabled}
-            w={280}
-          />
-        ) : (
-          <TextInput
-            label="Team slug"
-            value={teamSlug}
-            onChange={(e) => setTeamSlug(e.currentTarget.value)}
-            disabled={disabled}
-            w={220}
-          />
-        )}
+        <SelectField
+          label="Team"
+          placeholder={disabled ? 'Needs MANAGE' : 'Type to search'}
+          searchable
+          limit={50}
+          nothingFoundMessage="No team by that name"
+          data={choices.map((t) => ({
+            value: t.id,
+            label: `${t.name} (${t.slug})${granted.has(t.id) ? ' · has access' : ''}`,
+          }))}
+          value={teamId}
+          onChange={setTeamId}
+          disabled={disabled}
+          w={280}
+        />
         <SelectField label="Access" data={ROLES} value={role} onChange={setRole} disabled={disabled} w={120} />
-        <Button type="submit" loading={put.isPending} disabled={disabled || !team}>
+        <Button type="submit" loading={put.isPending} disabled={disabled || !teamId}>
           Grant access
         </Button>
       </Group>
@@ -180,7 +168,7 @@ export function TeamAccess({ project }: { project: Schemas['ProjectDetail'] }) {
           Team access
         </Title>
         {disabled && <ManageRequired />}
-        <GrantForm project={project} disabled={disabled} granted={granted} />
+        <GrantForm project={project} disabled={disabled} granted={granted} choices={access.data?.teamChoices ?? []} />
         {access.isError ? (
           <QueryError error={access.error} />
         ) : (

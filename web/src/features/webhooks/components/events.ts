@@ -28,5 +28,10 @@ export const EVENT_SUGGESTIONS = [
   'updateCapacityPolicy',
   'createApiToken',
   'revokeApiToken',
+  'signOutMember',
+  'createAccessRequest',
+  'approveAccessRequest',
+  'denyAccessRequest',
+  'withdrawAccessRequest',
   'webhook.disabled',
 ];
