@@ -77,6 +77,11 @@ import { BudgetStore } from '../budgets/store.js';
 import { txtLookup } from '../domains/dns.js';
 import { DomainService } from '../domains/service.js';
 import { DomainStore } from '../domains/store.js';
+import { SsoEnforcement } from '../directory/enforcement.js';
+import { LoginLinkPolicy } from '../directory/login-links.js';
+import { OrgIdentityProviderService } from '../directory/service.js';
+import { SignInOptions } from '../directory/sign-in-options.js';
+import { DirectorySync } from '../directory/sync.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
@@ -114,10 +119,32 @@ export function createServices(deps: {
   const users = new UserStore();
   const orgStore = new OrganizationStore();
   const invalidations = deps.sharedDatabase?.invalidations;
-  const sessions = new SessionService(uow, new SessionStore(), users, clock, ttl, invalidations);
-  const orgAccess = new OrgAccessResolver(uow, orgStore, clock, ttl, invalidations);
   const identityProviderStore = new IdentityProviderStore();
-  const domains = new DomainService(uow, new DomainStore(), orgStore, txtLookup(config.dnsServers), clock);
+  const identityStore = new UserIdentityStore();
+  const domainStore = new DomainStore();
+  const ssoEnforcement = new SsoEnforcement(uow, domainStore, identityStore, identityProviderStore);
+  const sessions = new SessionService(
+    uow,
+    new SessionStore(),
+    users,
+    clock,
+    ttl,
+    invalidations,
+    new LoginLinkPolicy(config.loginLinks, ssoEnforcement, orgStore),
+  );
+  const orgAccess = new OrgAccessResolver(uow, orgStore, clock, ttl, invalidations);
+  const domains = new DomainService(
+    uow,
+    domainStore,
+    orgStore,
+    txtLookup(config.dnsServers),
+    clock,
+    async (db, organizationId, providerId) => {
+      const provider = await identityProviderStore.find(db, providerId);
+      const ours = provider?.organizationId === null || provider?.organizationId === organizationId;
+      return provider !== undefined && ours && provider.disabledAt === null;
+    },
+  );
   const organizations = new OrganizationService(
     uow,
     orgStore,
@@ -221,7 +248,6 @@ export function createServices(deps: {
     oidc: new OidcProtocol(outbound),
     lark: new LarkProtocol(),
   });
-  const identityStore = new UserIdentityStore();
   const myIdentities = new MyIdentityService(uow, identityStore, orgStore, clock);
   const signIn = new SignInService(
     uow,
@@ -234,10 +260,26 @@ export function createServices(deps: {
     clock,
     config.baseUrl,
     orgStore,
-    new AutoJoinService(uow, orgStore, memberStore, orgAccess, capacity, clock, logger, (providerId) =>
-      identityProviderStore.find(uow.executor, providerId),
-    ),
+    [
+      ssoEnforcement,
+      new DirectorySync(uow, identityProviderStore, memberStore, teamStore, orgAccess, capacity, clock, logger),
+      new AutoJoinService(uow, orgStore, memberStore, orgAccess, capacity, clock, logger, (providerId) =>
+        identityProviderStore.find(uow.executor, providerId),
+      ),
+    ],
   );
+  const orgIdentityProviders = new OrgIdentityProviderService(
+    uow,
+    identityProviderStore,
+    identityProviders,
+    teamStore,
+    domainStore,
+    domains.verifiedAmong,
+    clock,
+    config.outboundAllowPrivate,
+    config.baseUrl,
+  );
+  const signInOptions = new SignInOptions(uow, identityProviders, orgStore, domainStore);
   const invitations = new InvitationService(
     uow,
     new InvitationStore(),
@@ -248,6 +290,7 @@ export function createServices(deps: {
     capacity,
     clock,
     domains.verifiedAmong,
+    (db, userId, email) => ssoEnforcement.unmetFor(db, userId, email),
   );
   const webhooks = new WebhookService(uow, webhookStore, keyrings, outbound, clock);
   const webhookDispatcher = new WebhookDispatcher({
@@ -290,6 +333,9 @@ export function createServices(deps: {
     skills,
     identityProviders,
     signIn,
+    signInOptions,
+    orgIdentityProviders,
+    ssoEnforcement,
     myIdentities,
     invitations,
     webhooks,

@@ -42,7 +42,9 @@ export type ForbiddenCode =
   | 'project_manage_required'
   | 'platform_managed_connection'
   | 'token_scope_required'
-  | 'invitation_email_mismatch';
+  | 'invitation_email_mismatch'
+  | 'sso_required'
+  | 'login_links_disabled';
 
 export type NotFoundCode =
   | 'not_found'
@@ -63,7 +65,8 @@ export type NotFoundCode =
   | 'delivery_not_found'
   | 'budget_not_found'
   | 'domain_not_found'
-  | 'identity_not_found';
+  | 'identity_not_found'
+  | 'identity_provider_not_found';
 
 export type ConflictCode =
   | 'slug_taken'
@@ -80,7 +83,9 @@ export type ConflictCode =
   | 'domain_exists'
   | 'domain_claimed'
   | 'domain_in_use'
-  | 'last_identity';
+  | 'last_identity'
+  | 'identity_provider_exists'
+  | 'identity_provider_in_use';
 
 export type UnprocessableCode =
   | 'capacity_above_ceiling'
@@ -91,6 +96,7 @@ export type UnprocessableCode =
   | 'unknown_model'
   | 'url_not_allowed'
   | 'domain_not_verified'
-  | 'domain_verification_failed';
+  | 'domain_verification_failed'
+  | 'identity_provider_check_failed';
 
 export type GoneCode = 'invitation_expired' | 'invitation_revoked';

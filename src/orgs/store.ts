@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Executor } from '../db/unit-of-work.js';
 import { type MembershipProfile, membershipProfileColumns, shownName } from '../users/shown-profile.js';
 import type { AutoJoinDisabled, AutoJoinRecord } from '../auto-join/rule.js';
+import type { MembershipOrigin } from '../members/origin.js';
 
 export type OrgRole = 'OWNER' | 'ADMIN' | 'MEMBER';
 
@@ -123,7 +124,13 @@ export class OrganizationStore {
     });
     await this.insertMembership(
       trx,
-      { organizationId: org.id, userId: input.ownerUserId, role: 'OWNER', profile: input.ownerProfile },
+      {
+        organizationId: org.id,
+        userId: input.ownerUserId,
+        role: 'OWNER',
+        profile: input.ownerProfile,
+        origin: 'console',
+      },
       now,
     );
     return org;
@@ -131,7 +138,13 @@ export class OrganizationStore {
 
   async insertMembership(
     trx: Executor,
-    input: { organizationId: string; userId: string; role: OrgRole; profile?: MembershipProfile | undefined },
+    input: {
+      organizationId: string;
+      userId: string;
+      role: OrgRole;
+      profile?: MembershipProfile | undefined;
+      origin?: MembershipOrigin;
+    },
     now: Date,
   ): Promise<void> {
     await trx('memberships').insert({
@@ -139,6 +152,7 @@ export class OrganizationStore {
       organization_id: input.organizationId,
       user_id: input.userId,
       role: input.role,
+      origin: input.origin ?? 'manual',
       ...membershipProfileColumns(input.profile ?? {}),
       created_at: now.toISOString(),
       revoked_at: null,
