@@ -123,7 +123,14 @@ const ACCESS_OPERATION_IDS = ['getProjectAccess', 'listTeamProjects'];
 /** Budgets and spend alerts: budgets with their live status; org admins only. */
 const BUDGET_OPERATION_IDS = ['listBudgets', 'createBudget', 'updateBudget', 'deleteBudget'];
 /** Domains an organization owns, verified through DNS; org admins only. */
-const DOMAIN_OPERATION_IDS = ['listDomains', 'addDomain', 'verifyDomain', 'deleteDomain'];
+const DOMAIN_OPERATION_IDS = ['listDomains', 'addDomain', 'verifyDomain', 'updateDomain', 'deleteDomain'];
+/** An organization's own identity providers and their directory mappings; org admins only. */
+const ORG_IDENTITY_PROVIDER_OPERATION_IDS = [
+  'listOrgIdentityProviders',
+  'createOrgIdentityProvider',
+  'updateOrgIdentityProvider',
+  'deleteOrgIdentityProvider',
+];
 /** Usage at scale: the usage series; org admins only. */
 const USAGE_SERIES_OPERATION_IDS = ['getUsageSeries'];
 /** Operations anyone may call, with no session or token. */
@@ -207,6 +214,7 @@ describe('openapi.yaml', () => {
         ...BUDGET_OPERATION_IDS,
         ...USAGE_SERIES_OPERATION_IDS,
         ...DOMAIN_OPERATION_IDS,
+        ...ORG_IDENTITY_PROVIDER_OPERATION_IDS,
       ].sort(),
     );
     expect(OPERATION_IDS).toHaveLength(48);

@@ -15,6 +15,8 @@ import type { Knex } from 'knex';
  * - `organization_domains.enforce_sso_provider_id`: people with an address at the verified domain
  *   sign in only through this provider.
  * - `login_links.break_glass`: issued with `hub login-link --break-glass`, which passes enforcement.
+ * - `pending_sign_ins (provider_id)`: an organization's admins remove providers, and the removal
+ *   takes the provider's pending sign-ins with it by this key.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('identity_providers', (t) => {
@@ -33,17 +35,26 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.schema.alterTable('organization_domains', (t) => {
     t.string('enforce_sso_provider_id', 63).nullable();
+    // Removing or disabling a provider asks whether a domain requires it.
+    t.index(['enforce_sso_provider_id'], 'organization_domains_enforce_sso_idx');
   });
   await knex.schema.alterTable('login_links', (t) => {
     t.boolean('break_glass').notNullable().defaultTo(false);
   });
+  await knex.schema.alterTable('pending_sign_ins', (t) => {
+    t.index(['provider_id'], 'pending_sign_ins_provider_idx');
+  });
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.schema.alterTable('pending_sign_ins', (t) => {
+    t.dropIndex(['provider_id'], 'pending_sign_ins_provider_idx');
+  });
   await knex.schema.alterTable('login_links', (t) => {
     t.dropColumn('break_glass');
   });
   await knex.schema.alterTable('organization_domains', (t) => {
+    t.dropIndex(['enforce_sso_provider_id'], 'organization_domains_enforce_sso_idx');
     t.dropColumn('enforce_sso_provider_id');
   });
   await knex.schema.alterTable('team_members', (t) => {
