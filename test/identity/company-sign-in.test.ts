@@ -183,7 +183,7 @@ describe("an organization's identity providers", () => {
 });
 
 describe("the directory's groups", () => {
-  it('make a first sign-in a member of the mapped teams with the highest mapped role, audited as the system', async () => {
+  it('make a first sign-in a member of the mapped teams with the highest mapped role, audited', async () => {
     const { location, userId } = await signIn('alice');
     expect(location).toBe(`${TEST_ORIGIN}/`);
     expect(await membershipOf(userId!)).toMatchObject({ role: 'ADMIN', origin: `idp:${PROVIDER}`, revoked_at: null });
