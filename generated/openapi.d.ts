@@ -211,8 +211,9 @@ export interface paths {
          *     only, ordered by id. Empty when none is configured (then the one-time
          *     login link from `hub login-link` is the way in).
          *
-         *     With `org=<slug>`: that organization's own enabled providers instead
-         *     (its sign-in page, `/signin?org=<slug>`; an unknown slug lists none).
+         *     With `org=<slug>`: that organization's own enabled providers first,
+         *     then the operator's (its sign-in page, `/signin?org=<slug>`; an
+         *     unknown slug lists only the operator's).
          *     With `email=<address>`: the options for that person. When an
          *     organization has verified the address's domain, its own providers come
          *     first, then the operator's; when the domain requires one provider

@@ -6,10 +6,11 @@ import type { IdentityProvider } from '../identity/provider-store.js';
 import type { OrganizationStore } from '../orgs/store.js';
 
 /**
- * Which sign-in buttons a page shows: the operator's providers; an organization's own on its
- * sign-in page (`?org=`); and, for an address the person typed (`?email=`), the providers of the
- * organization that verified its domain before the operator's, or only the one the domain
- * requires. Only enabled providers; an unknown organization or domain shows what it would without.
+ * Which sign-in buttons a page shows: the operator's providers; on an organization's sign-in page
+ * (`?org=`) its own first, then the operator's; and, for an address the person typed (`?email=`),
+ * the providers of the organization that verified its domain before the operator's, or only the
+ * one the domain requires. Only enabled providers; an unknown organization or domain shows what it
+ * would without.
  */
 export class SignInOptions {
   constructor(
@@ -21,11 +22,11 @@ export class SignInOptions {
 
   async list(query: { org?: string | undefined; email?: string | undefined }): Promise<IdentityProvider[]> {
     const db = this.uow.executor;
+    const platform = await this.providers.listEnabled();
     if (query.org !== undefined) {
       const org = await this.orgs.findBySlug(db, query.org);
-      return org ? this.providers.listEnabledOf(org.id) : [];
+      return org ? [...(await this.providers.listEnabledOf(org.id)), ...platform] : platform;
     }
-    const platform = await this.providers.listEnabled();
     const domain = query.email === undefined ? undefined : emailDomainOf(query.email);
     const verified = domain && (await this.domains.verifiedRow(db, domain));
     if (!verified) return platform;

@@ -111,9 +111,6 @@ export function Component() {
             </Alert>
           )}
           {providers.length > 0 && <ProviderButtons providers={providers} returnTo={returnTo} />}
-          {orgPage && providers.length === 0 && (
-            <Text>This organization has no sign-in of its own; use the general sign-in page.</Text>
-          )}
           {!orgPage && <EmailLookup returnTo={returnTo} />}
           {loginLinks !== 'off' && (
             <>
