@@ -324,6 +324,15 @@ export interface paths {
          *     only, ordered by id. Empty when none is configured (then the one-time
          *     login link from `hub login-link` is the way in).
          *
+         *     With `org=<slug>`: that organization's own enabled providers first,
+         *     then the operator's (its sign-in page, `/signin?org=<slug>`; an
+         *     unknown slug lists only the operator's).
+         *     With `email=<address>`: the options for that person. When an
+         *     organization has verified the address's domain, its own providers come
+         *     first, then the operator's; when the domain requires one provider
+         *     (`enforceSso`), only that one. `loginLinks` says whether the operator
+         *     issues one-time links.
+         *
          *     Who may call: anyone (no session needed).
          */
         get: operations["listSignInProviders"];
@@ -2894,7 +2903,25 @@ export interface paths {
         delete: operations["deleteDomain"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Require a sign-in for a domain
+         * @description `enforceSso: {providerId}` requires everyone with an address at this
+         *     verified domain to sign in through that provider: one of the
+         *     organization's own (`identity-providers`) or one of the operator's,
+         *     enabled. Their sign-ins through any other provider are refused
+         *     (`/signin?error=sso_required`, naming the provider), and so are their
+         *     one-time login links (403 `sso_required`) and invitations accepted
+         *     without an identity at that provider, except a link the operator issues
+         *     with `hub login-link --break-glass`, which is audited in each of the
+         *     person's organizations. "An address" is any address the signing-in
+         *     provider gives, and any verified address of the person's other
+         *     connected sign-ins. `enforceSso: null` stops requiring it. A pending
+         *     domain gives 422 `domain_not_verified`; an unknown or disabled provider
+         *     404 `identity_provider_not_found`.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        patch: operations["updateDomain"];
         trace?: never;
     };
     "/api/org/{orgSlug}/domains/{domainId}/verify": {
@@ -2931,6 +2958,106 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/identity-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the organization's identity providers
+         * @description The identity providers the organization's admins configured, enabled
+         *     and disabled, ordered by id, each with the redirect URI to register at
+         *     the provider and the mappings that decide memberships. The client
+         *     secret is never shown. The operator's providers (`GET /auth/providers`)
+         *     are not listed.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["listOrgIdentityProviders"];
+        put?: never;
+        /**
+         * Connect an identity provider to the organization
+         * @description Connects an OpenID Provider (`oidc`) or the chat platform's sign-in
+         *     (`lark`) for the organization's people, enabled. The `id` must start
+         *     with the organization's slug and a hyphen (`acme-okta`): the redirect
+         *     URI to register, `<base>/auth/{id}/callback`, names only the id, so ids
+         *     are unique across the hub (409 `identity_provider_exists`). The issuer
+         *     (or base URL) must be `https` and reachable through the service's
+         *     outbound rules, and its discovery document (oidc) is fetched before
+         *     anything is stored: a provider that does not answer as its kind must
+         *     gives 422 `identity_provider_check_failed`. `clientSecret` is sealed
+         *     like every secret and never shown again. `emailDomains` (the addresses
+         *     the provider vouches for) must be verified domains of the organization
+         *     (422 `domain_not_verified`); each mapping's `teamId` an active team of
+         *     it (404 `team_not_found`).
+         *
+         *     At every sign-in through the provider, the `groupsClaim` of the
+         *     person's ID token (or userinfo) decides their membership: the highest
+         *     `role` of the mappings whose `group` they are in (a mapping with only a
+         *     team gives MEMBER), else `defaultRole`; with neither, no membership.
+         *     Teams of matched mappings are added and teams the provider added before
+         *     and no longer gives are removed. Only memberships and team memberships
+         *     this provider made change (`origin: idp:<id>`); an OWNER's role never
+         *     does. `requireGroup` refuses the sign-in of anyone in none of the mapped
+         *     groups (`/signin?error=group_required`). When the provider leaves the
+         *     groups out (Entra ID's `_claim_names` overage) nothing changes and an
+         *     audit event `directory.overage` says so.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        post: operations["createOrgIdentityProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/identity-providers/{providerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description The identity provider's id (`hub identity-provider list`). */
+                providerId: components["parameters"]["SignInProviderId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an organization's identity provider
+         * @description Removes the provider and the sign-ins connected through it (people
+         *     keep their users and memberships; they sign in another way). A
+         *     provider a verified domain requires (`enforceSso`) gives 409
+         *     `identity_provider_in_use`: stop requiring it first.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        delete: operations["deleteOrgIdentityProvider"];
+        options?: never;
+        head?: never;
+        /**
+         * Change or disable an organization's identity provider
+         * @description Changes the fields given; the rest stay. A new `issuer` or `baseUrl` is
+         *     checked as at creation. Without `clientSecret` the secret stays (sealed
+         *     again). `disabled: true` stops every sign-in through it (memberships it
+         *     made stay); `false` enables it again. The id and kind never change.
+         *     A provider of another organization, or of the operator, gives 404
+         *     `identity_provider_not_found`.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        patch: operations["updateOrgIdentityProvider"];
         trace?: never;
     };
     "/api/org/{orgSlug}/webhooks": {
@@ -3351,12 +3478,110 @@ export interface components {
             };
             /** Format: date-time */
             verifiedAt: string | null;
+            enforceSso: components["schemas"]["EnforceSso"];
             /** Format: date-time */
             createdAt: string;
         };
         DomainList: {
             domains: components["schemas"]["Domain"][];
             nextCursor: components["schemas"]["NextCursor"];
+        };
+        UpdateDomainRequest: {
+            enforceSso: components["schemas"]["EnforceSso"];
+        };
+        /** @description The provider everyone with an address at the domain signs in through; null when any may. */
+        EnforceSso: {
+            providerId: string;
+        } | null;
+        /**
+         * @description A directory group and what being in it gives: a team of the
+         *     organization (`teamId`), a role (`role`; never OWNER), or both. A
+         *     mapping with neither role nor team gives MEMBER.
+         */
+        GroupMapping: {
+            /** @description The group as the provider names it in the groups claim (a name or an id such as Entra ID's object id). */
+            group: string;
+            teamId?: string;
+            /** @enum {string} */
+            role?: "ADMIN" | "MEMBER";
+        };
+        /** @description An identity provider the organization's admins configured. The client secret is never shown. */
+        OrgIdentityProvider: {
+            id: string;
+            /** @enum {string} */
+            kind: "oidc" | "lark";
+            label: string;
+            /** @description The OpenID issuer (oidc); null for lark. */
+            issuer: string | null;
+            /** @description The platform's API base URL (lark); null for oidc. */
+            baseUrl: string | null;
+            clientId: string;
+            subjectClaim: string;
+            /** @enum {string} */
+            tokenAuth: "client_secret_basic" | "client_secret_post";
+            allowedTenants: string[];
+            /** @description The verified domains whose addresses this provider vouches for (and, when set, the only ones it admits). */
+            emailDomains: string[];
+            groupsClaim: string;
+            mappings: components["schemas"]["GroupMapping"][];
+            /** @enum {string|null} */
+            defaultRole: "MEMBER" | null;
+            requireGroup: boolean;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** @description What to register at the provider as the redirect (callback) URI. */
+            redirectUri: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        OrgIdentityProviderList: {
+            identityProviders: components["schemas"]["OrgIdentityProvider"][];
+            nextCursor: components["schemas"]["NextCursor"];
+        };
+        CreateOrgIdentityProviderRequest: {
+            /** @description Starts with the organization's slug and a hyphen. */
+            id: string;
+            /** @enum {string} */
+            kind: "oidc" | "lark";
+            label: string;
+            /** @description Required for oidc; `https`. */
+            issuer?: string;
+            /** @description For lark (default the Feishu base URL); `https`. */
+            baseUrl?: string;
+            clientId: string;
+            /** @description Sealed when stored; never shown again. */
+            clientSecret: string;
+            subjectClaim?: string;
+            /** @enum {string} */
+            tokenAuth?: "client_secret_basic" | "client_secret_post";
+            allowedTenants?: string[];
+            emailDomains?: string[];
+            /** @description Default `groups`. */
+            groupsClaim?: string;
+            mappings?: components["schemas"]["GroupMapping"][];
+            /** @enum {string|null} */
+            defaultRole?: "MEMBER" | null;
+            requireGroup?: boolean;
+        };
+        UpdateOrgIdentityProviderRequest: {
+            label?: string;
+            issuer?: string;
+            baseUrl?: string;
+            clientId?: string;
+            clientSecret?: string;
+            subjectClaim?: string;
+            /** @enum {string} */
+            tokenAuth?: "client_secret_basic" | "client_secret_post";
+            allowedTenants?: string[];
+            emailDomains?: string[];
+            groupsClaim?: string;
+            mappings?: components["schemas"]["GroupMapping"][];
+            /** @enum {string|null} */
+            defaultRole?: "MEMBER" | null;
+            requireGroup?: boolean;
+            disabled?: boolean;
         };
         AddDomainRequest: {
             /** @description A domain such as `example.com`; case and a trailing dot do not matter. */
@@ -3645,7 +3870,7 @@ export interface components {
          * @description Machine-readable error code (see the table in the API description).
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "series_too_large" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "transfer_not_yours" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "service_account_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "domain_not_found" | "identity_not_found" | "transfer_not_found" | "session_not_found" | "access_request_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "domain_exists" | "domain_claimed" | "domain_in_use" | "last_identity" | "organization_deleting" | "organization_not_deleting" | "transfer_pending" | "transfer_not_pending" | "already_owner" | "service_account_exists" | "service_account_disabled" | "display_name_from_provider" | "access_already_held" | "access_request_pending" | "access_request_not_pending" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "domain_not_verified" | "domain_verification_failed" | "token_policy_violation" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
+        ErrorCode: "validation_failed" | "series_too_large" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "transfer_not_yours" | "sso_required" | "login_links_disabled" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "service_account_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "domain_not_found" | "identity_not_found" | "transfer_not_found" | "session_not_found" | "access_request_not_found" | "identity_provider_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "domain_exists" | "domain_claimed" | "domain_in_use" | "last_identity" | "organization_deleting" | "organization_not_deleting" | "transfer_pending" | "transfer_not_pending" | "already_owner" | "service_account_exists" | "service_account_disabled" | "display_name_from_provider" | "access_already_held" | "access_request_pending" | "access_request_not_pending" | "identity_provider_exists" | "identity_provider_in_use" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "domain_not_verified" | "domain_verification_failed" | "token_policy_violation" | "identity_provider_check_failed" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
         ErrorDetail: {
             /** @description Where the problem is, e.g. `/body/role` or `/query/limit`. */
             path: string;
@@ -3693,6 +3918,13 @@ export interface components {
             teams: components["schemas"]["MyTeam"][];
         };
         SignInProviderList: {
+            /**
+             * @description Whether the operator issues one-time login links (`HUB_LOGIN_LINKS`):
+             *     `on`, only break-glass links (`hub login-link --break-glass`), or
+             *     none. The sign-in page mentions links only when not `off`.
+             * @enum {string}
+             */
+            loginLinks: "on" | "break-glass" | "off";
             providers: components["schemas"]["SignInProvider"][];
         };
         SignInProvider: {
@@ -3718,10 +3950,12 @@ export interface components {
          *     `identity_invalid` (the provider named no usable subject),
          *     `tenant_not_allowed`, `email_domain_not_allowed` (the provider's allow-lists),
          *     `session_required` (connecting a sign-in needs the session that started it),
-         *     `identity_in_use` (the account is already connected to another user).
+         *     `identity_in_use` (the account is already connected to another user),
+         *     `sso_required` (the person's email domain requires another provider),
+         *     `group_required` (the organization's provider admits only people in a mapped group).
          * @enum {string}
          */
-        SignInErrorCode: "provider_unavailable" | "provider_denied" | "provider_failed" | "state_invalid" | "signin_expired" | "token_invalid" | "identity_invalid" | "tenant_not_allowed" | "email_domain_not_allowed" | "session_required" | "identity_in_use";
+        SignInErrorCode: "provider_unavailable" | "provider_denied" | "provider_failed" | "state_invalid" | "signin_expired" | "token_invalid" | "identity_invalid" | "tenant_not_allowed" | "email_domain_not_allowed" | "session_required" | "identity_in_use" | "sso_required" | "group_required";
         UpdateMeRequest: {
             /** @description The name to be shown; surrounding spaces are dropped. */
             displayName: string;
@@ -5249,7 +5483,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            /** @description `csrf_rejected`. */
+            /** @description `csrf_rejected`, `sso_required` (the address's domain requires sign-in through a provider the person has not used). */
             403: components["responses"]["Forbidden"];
             /** @description `invitation_not_found`. */
             404: components["responses"]["NotFound"];
@@ -5298,6 +5532,21 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /**
+             * @description `login_links_disabled`: the operator turned one-time links off
+             *     (`HUB_LOGIN_LINKS=off`), or allows only break-glass links;
+             *     `sso_required`: the person's email domain requires sign-in through
+             *     its provider, and the link is not a break-glass one. No cookie is set.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
             429: components["responses"]["AuthFailuresRateLimited"];
             default: components["responses"]["Unexpected"];
         };
@@ -5329,7 +5578,12 @@ export interface operations {
     };
     listSignInProviders: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description An organization's slug. */
+                org?: string;
+                /** @description The address the person typed. */
+                email?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5505,7 +5759,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            /** @description `csrf_rejected`, `invitation_email_mismatch`. */
+            /** @description `csrf_rejected`, `invitation_email_mismatch`, `sso_required` (the address's domain requires sign-in through a provider the person has not used). */
             403: components["responses"]["Forbidden"];
             /** @description `invitation_not_found`. */
             404: components["responses"]["NotFound"];
@@ -8957,6 +9211,47 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    updateDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A domain's id (opaque). */
+                domainId: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDomainRequest"];
+            };
+        };
+        responses: {
+            /** @description The domain as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            /** @description `validation_failed`: the body does not match its schema. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `domain_not_found`, `identity_provider_not_found`. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `domain_not_verified`: the domain is still pending. */
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     verifyDomain: {
         parameters: {
             query?: never;
@@ -8991,6 +9286,161 @@ export interface operations {
             /** @description `domain_claimed`: another organization has this domain verified. */
             409: components["responses"]["Conflict"];
             /** @description `domain_verification_failed`: DNS has no TXT record with the token; the message says what it had. */
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listOrgIdentityProviders: {
+        parameters: {
+            query?: {
+                /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description A `nextCursor` from the previous page. */
+                cursor?: components["parameters"]["PageCursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization's providers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgIdentityProviderList"];
+                };
+            };
+            /** @description `validation_failed`: `limit` or `cursor` is not valid. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createOrgIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrgIdentityProviderRequest"];
+            };
+        };
+        responses: {
+            /** @description The provider, enabled. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgIdentityProvider"];
+                };
+            };
+            /** @description `validation_failed`: a field is missing or malformed, the id does not start with the slug, or a setting does not apply to the kind. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `team_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `identity_provider_exists`: a provider of the hub has this id. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `identity_provider_check_failed`, `domain_not_verified`. */
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteOrgIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description The identity provider's id (`hub identity-provider list`). */
+                providerId: components["parameters"]["SignInProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. No body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: a path parameter does not match its schema. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `identity_provider_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `identity_provider_in_use`: a verified domain requires it. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateOrgIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description The identity provider's id (`hub identity-provider list`). */
+                providerId: components["parameters"]["SignInProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrgIdentityProviderRequest"];
+            };
+        };
+        responses: {
+            /** @description The provider as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgIdentityProvider"];
+                };
+            };
+            /** @description `validation_failed`: a field is malformed or does not apply to the kind. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `identity_provider_not_found`, `team_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `identity_provider_in_use`: disabling a provider a verified domain requires. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `identity_provider_check_failed`, `domain_not_verified`. */
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];

@@ -25,6 +25,7 @@ import { webhookOperations } from '../webhooks/operations.js';
 import { budgetOperations } from '../budgets/operations.js';
 import { domainOperations } from '../domains/operations.js';
 import { serviceAccountOperations } from '../service-accounts/operations.js';
+import { orgIdentityProviderOperations } from '../directory/operations.js';
 import type { Services } from './service-set.js';
 
 /** Every feature module, each given its own service: each declares some operations, none twice. */
@@ -50,13 +51,21 @@ function operationModules(services: Omit<Services, 'operations'>) {
     skillOperations(services.skills),
     apiTokenOperations(services.apiTokens),
     auditOperations(services.auditLog),
-    signInOperations({ signIn: services.signIn, sessions, clock, baseUrl: config.baseUrl }),
+    signInOperations({
+      signIn: services.signIn,
+      options: services.signInOptions,
+      loginLinks: config.loginLinks,
+      sessions,
+      clock,
+      baseUrl: config.baseUrl,
+    }),
     myIdentityOperations(services.myIdentities),
     invitationOperations({ invitations: services.invitations, clock, baseUrl: config.baseUrl }),
     webhookOperations(services.webhooks),
     budgetOperations(services.budgets),
     domainOperations(services.domains),
     serviceAccountOperations(services.serviceAccounts),
+    orgIdentityProviderOperations(services.orgIdentityProviders),
   ] as const;
 }
 

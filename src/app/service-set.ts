@@ -40,6 +40,9 @@ import type { WebhookService } from '../webhooks/service.js';
 import type { BudgetService } from '../budgets/service.js';
 import type { DomainService } from '../domains/service.js';
 import type { ServiceAccountService } from '../service-accounts/service.js';
+import type { SsoEnforcement } from '../directory/enforcement.js';
+import type { OrgIdentityProviderService } from '../directory/service.js';
+import type { SignInOptions } from '../directory/sign-in-options.js';
 
 /** The process's services, assembled once by `createServices` (the composition root). */
 export interface Services {
@@ -93,6 +96,12 @@ export interface Services {
   identityProviders: IdentityProviderService;
   /** Sign-in through those providers: start, callback, the identity's user and the session. */
   signIn: SignInService;
+  /** Which sign-in buttons a page shows (an organization's own, or for a typed address). */
+  signInOptions: SignInOptions;
+  /** Each organization's own identity providers and their directory mappings. */
+  orgIdentityProviders: OrgIdentityProviderService;
+  /** The sign-in verified domains require. */
+  ssoEnforcement: SsoEnforcement;
   /** The person's own identities: listed and removed from the profile page. */
   myIdentities: MyIdentityService;
   /** Invitations by link, and joining an organization by accepting one. */

@@ -87,6 +87,11 @@ import { DomainStore } from '../domains/store.js';
 import { ServiceAccountService } from '../service-accounts/service.js';
 import { ServiceAccountStore } from '../service-accounts/store.js';
 import { DepartureStore } from '../members/departure.js';
+import { SsoEnforcement } from '../directory/enforcement.js';
+import { LoginLinkPolicy } from '../directory/login-links.js';
+import { OrgIdentityProviderService } from '../directory/service.js';
+import { SignInOptions } from '../directory/sign-in-options.js';
+import { DirectorySync } from '../directory/sync.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
@@ -124,10 +129,32 @@ export function createServices(deps: {
   const users = new UserStore();
   const orgStore = new OrganizationStore();
   const invalidations = deps.sharedDatabase?.invalidations;
-  const sessions = new SessionService(uow, new SessionStore(), users, clock, ttl, invalidations);
-  const orgAccess = new OrgAccessResolver(uow, orgStore, clock, ttl, invalidations);
   const identityProviderStore = new IdentityProviderStore();
-  const domains = new DomainService(uow, new DomainStore(), orgStore, txtLookup(config.dnsServers), clock);
+  const identityStore = new UserIdentityStore();
+  const domainStore = new DomainStore();
+  const ssoEnforcement = new SsoEnforcement(uow, domainStore, identityStore, identityProviderStore);
+  const sessions = new SessionService(
+    uow,
+    new SessionStore(),
+    users,
+    clock,
+    ttl,
+    invalidations,
+    new LoginLinkPolicy(config.loginLinks, ssoEnforcement, orgStore),
+  );
+  const orgAccess = new OrgAccessResolver(uow, orgStore, clock, ttl, invalidations);
+  const domains = new DomainService(
+    uow,
+    domainStore,
+    orgStore,
+    txtLookup(config.dnsServers),
+    clock,
+    async (db, organizationId, providerId) => {
+      const provider = await identityProviderStore.find(db, providerId);
+      const ours = provider?.organizationId === null || provider?.organizationId === organizationId;
+      return provider !== undefined && ours && provider.disabledAt === null;
+    },
+  );
   const organizations = new OrganizationService(
     uow,
     orgStore,
@@ -282,7 +309,6 @@ export function createServices(deps: {
     { oidc: new OidcProtocol(outbound), lark: new LarkProtocol() },
     config.outboundAllowPrivate,
   );
-  const identityStore = new UserIdentityStore();
   const myIdentities = new MyIdentityService(uow, identityStore, orgStore, clock);
   const signIn = new SignInService(
     uow,
@@ -295,10 +321,26 @@ export function createServices(deps: {
     clock,
     config.baseUrl,
     orgStore,
-    new AutoJoinService(uow, orgStore, memberStore, orgAccess, capacity, clock, logger, (providerId) =>
-      identityProviderStore.find(uow.executor, providerId),
-    ),
+    [
+      ssoEnforcement,
+      new DirectorySync(uow, identityProviderStore, memberStore, teamStore, orgAccess, capacity, clock, logger),
+      new AutoJoinService(uow, orgStore, memberStore, orgAccess, capacity, clock, logger, (providerId) =>
+        identityProviderStore.find(uow.executor, providerId),
+      ),
+    ],
   );
+  const orgIdentityProviders = new OrgIdentityProviderService(
+    uow,
+    identityProviderStore,
+    identityProviders,
+    teamStore,
+    domainStore,
+    domains.verifiedAmong,
+    clock,
+    config.outboundAllowPrivate,
+    config.baseUrl,
+  );
+  const signInOptions = new SignInOptions(uow, identityProviders, orgStore, domainStore);
   const invitations = new InvitationService(
     uow,
     new InvitationStore(),
@@ -309,6 +351,7 @@ export function createServices(deps: {
     capacity,
     clock,
     domains.verifiedAmong,
+    (db, userId, email) => ssoEnforcement.unmetFor(db, userId, email),
   );
   const webhooks = new WebhookService(uow, webhookStore, keyrings, outbound, clock);
   const webhookDispatcher = new WebhookDispatcher({
@@ -356,6 +399,9 @@ export function createServices(deps: {
     skills,
     identityProviders,
     signIn,
+    signInOptions,
+    orgIdentityProviders,
+    ssoEnforcement,
     myIdentities,
     invitations,
     webhooks,

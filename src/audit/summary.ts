@@ -56,6 +56,7 @@ const KIND: Record<string, string> = {
   budget: 'a budget',
   invitation: 'an invitation',
   domain: 'a domain',
+  identity_provider: 'an identity provider',
   organization: 'an organization',
   organization_settings: 'the organization settings',
   ownership_transfer: 'an ownership transfer',
@@ -66,6 +67,12 @@ const field = (object: Record<string, unknown>, key: string): string => {
   const value = object[key];
   return value === null || value === undefined ? 'none' : String(value);
 };
+
+/** Which provider and group a directory change came from ("Okta, group eng"; no group: "Okta"). */
+const viaGroup = (side: Record<string, unknown>) =>
+  side.group
+    ? `${field(side, 'providerLabel')}, group ${field(side, 'group')}`
+    : `${field(side, 'providerLabel')}, no mapped group`;
 
 /** "X's", or "a member's" for a target known only by its kind. */
 const possessive = (name: string) => (name.endsWith('s') ? `${name}'` : `${name}'s`);
@@ -167,6 +174,13 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
   addDomain: did('added the domain'),
   verifyDomain: did('verified the domain'),
   deleteDomain: did('removed the domain'),
+  updateDomain: (f) =>
+    f.after.enforceSso
+      ? `${f.who} required sign-in through ${field(objectOf(f.after.enforceSso), 'providerId')} for ${f.what}`
+      : `${f.who} stopped requiring a sign-in for ${f.what}`,
+  createOrgIdentityProvider: did('connected the identity provider'),
+  updateOrgIdentityProvider: did('changed the identity provider'),
+  deleteOrgIdentityProvider: did('removed the identity provider'),
   rotateWebhookSecret: did('rotated the secret of the webhook to'),
   testWebhook: (f) => `${f.who} sent a test delivery (${f.what})`,
   redeliverWebhookDelivery: (f) => `${f.who} redelivered ${f.what}`,
@@ -189,6 +203,17 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
   connectIdentity: (f) => `${f.who} connected a sign-in through ${f.what}`,
   removeMyIdentity: (f) => `${f.who} removed their sign-in through ${f.what}`,
   'apiToken.sweep': (f) => `${f.who} revoked API token ${f.what}: expired or unused past the policy's limit`,
+  'directory.join': (f) => `${f.who} added ${f.what} as ${field(f.after, 'role')} (${viaGroup(f.after)})`,
+  'directory.role': (f) =>
+    `${f.who} changed ${possessive(f.what)} role from ${field(f.before, 'role')} to ${field(f.after, 'role')} ` +
+    `(${viaGroup(f.after)})`,
+  'directory.leave': (f) => `${f.who} removed ${f.what} (${viaGroup(f.before)})`,
+  'directory.team_add': (f) => `${f.who} added ${f.what} (${viaGroup(f.after)})`,
+  'directory.team_remove': (f) => `${f.who} removed ${f.what} (${viaGroup(f.before)})`,
+  'directory.overage': (f) =>
+    `${f.who} left ${possessive(f.what)} role and teams unchanged: ` +
+    `${field(f.after, 'providerLabel')} sent no groups (overage)`,
+  'session.break_glass': (f) => `${f.who} issued a break-glass login link for ${f.what}`,
   'budget.threshold': (f) => `${f.who}: budget ${f.what} reached ${field(f.after, 'threshold')} %`,
   'webhook.disabled': (f) => `${f.who} disabled the webhook to ${f.what}: its receiver answered 410 Gone`,
 

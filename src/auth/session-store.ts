@@ -33,11 +33,12 @@ export interface SessionRecord {
 export class SessionStore {
   async insertLoginLink(
     db: Executor,
-    input: { tokenHash: string; userId: string; createdAt: string; expiresAt: string },
+    input: { tokenHash: string; userId: string; createdAt: string; expiresAt: string; breakGlass?: boolean },
   ): Promise<void> {
     await db('login_links').insert({
       token_hash: input.tokenHash,
       user_id: input.userId,
+      break_glass: input.breakGlass ?? false,
       created_at: input.createdAt,
       expires_at: input.expiresAt,
       used_at: null,
@@ -48,15 +49,21 @@ export class SessionStore {
    * Marks an unused, unexpired link as used and returns its user id. The conditional update
    * makes redemption single-use even when two requests race for the same link.
    */
-  async consumeLoginLink(trx: Executor, tokenHash: string, at: string): Promise<string | undefined> {
+  async consumeLoginLink(
+    trx: Executor,
+    tokenHash: string,
+    at: string,
+  ): Promise<{ userId: string; breakGlass: boolean } | undefined> {
     const updated = await trx('login_links')
       .where({ token_hash: tokenHash })
       .whereNull('used_at')
       .where('expires_at', '>', at)
       .update({ used_at: at });
     if (updated !== 1) return undefined;
-    const row = await trx('login_links').where({ token_hash: tokenHash }).first<{ user_id: string }>('user_id');
-    return row?.user_id;
+    const row = await trx('login_links')
+      .where({ token_hash: tokenHash })
+      .first<{ user_id: string; break_glass: boolean | number }>('user_id', 'break_glass');
+    return row && { userId: row.user_id, breakGlass: Boolean(row.break_glass) };
   }
 
   async insertSession(

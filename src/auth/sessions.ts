@@ -33,6 +33,15 @@ export interface IssuedSession {
 }
 
 /**
+ * What may refuse a one-time login link, at issue and again at redemption (ApiError), and records
+ * a break-glass one (src/directory/login-links.ts).
+ */
+export interface LoginLinkGate {
+  check(db: Executor, userId: string, breakGlass: boolean): Promise<void>;
+  issued(trx: Executor, userId: string, breakGlass: boolean, at: Date): Promise<void>;
+}
+
+/**
  * Login links, sessions and their lifetimes: 14 days absolute, 3 days idle (sliding), a new
  * token at every login, and one-time links valid 15 minutes.
  */
@@ -46,23 +55,37 @@ export class SessionService {
     private readonly clock: Clock,
     cacheTtlMs: number,
     invalidations: CacheInvalidations = PROCESS_LOCAL,
+    private readonly linkGate?: LoginLinkGate,
   ) {
     this.cache = new TtlCache(cacheTtlMs, undefined, { name: 'sessions', invalidations });
   }
 
-  /** Issues a one-time login link token for an existing user; the caller builds the URL. */
-  async issueLoginLink(imOpenId: string): Promise<{ token: string; expiresAt: Date; user: User }> {
+  /**
+   * Issues a one-time login link token for an existing user; the caller builds the URL. The gate
+   * (the operator's HUB_LOGIN_LINKS, a domain's required sign-in) may refuse it; `breakGlass`
+   * passes a domain's requirement and is recorded by the gate.
+   */
+  async issueLoginLink(
+    imOpenId: string,
+    options: { breakGlass?: boolean } = {},
+  ): Promise<{ token: string; expiresAt: Date; user: User }> {
+    const breakGlass = options.breakGlass === true;
     const user = await this.users.findByImOpenId(this.uow.executor, imOpenId);
     if (!user) throw new ApiError(404, 'user_not_found', `No user has the imOpenId "${imOpenId}".`);
     if (await this.users.isServiceAccount(this.uow.executor, user.id)) throw serviceAccountsNeverSignIn();
     const now = this.clock.now();
     const token = newToken();
     const expiresAt = new Date(now.getTime() + LOGIN_LINK_TTL_MS);
-    await this.store.insertLoginLink(this.uow.executor, {
-      tokenHash: hashToken(token),
-      userId: user.id,
-      createdAt: now.toISOString(),
-      expiresAt: expiresAt.toISOString(),
+    await this.uow.run(async (trx) => {
+      await this.linkGate?.check(trx, user.id, breakGlass);
+      await this.store.insertLoginLink(trx, {
+        tokenHash: hashToken(token),
+        userId: user.id,
+        createdAt: now.toISOString(),
+        expiresAt: expiresAt.toISOString(),
+        breakGlass,
+      });
+      await this.linkGate?.issued(trx, user.id, breakGlass, now);
     });
     return { token, expiresAt, user };
   }
@@ -74,8 +97,11 @@ export class SessionService {
     const token = newToken();
     const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
     const redeemed = await this.uow.run(async (trx) => {
-      const userId = await this.store.consumeLoginLink(trx, hashToken(linkToken), at);
-      if (!userId) return false;
+      const link = await this.store.consumeLoginLink(trx, hashToken(linkToken), at);
+      if (!link) return false;
+      const { userId } = link;
+      // Asked again at redemption: a requirement set after the link was issued holds too.
+      await this.linkGate?.check(trx, userId, link.breakGlass);
       await this.store.insertSession(trx, {
         tokenHash: hashToken(token),
         userId,

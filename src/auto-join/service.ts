@@ -69,7 +69,11 @@ export class AutoJoinService implements SignInHook {
           if (await this.members.findMembership(trx, organizationId, signIn.userId)) return false;
           await this.capacity.ensureRoom(trx, organizationId, 'memberCount');
           const now = at.toISOString();
-          await this.members.insert(trx, { organizationId, userId: signIn.userId, role: 'MEMBER' }, now);
+          await this.members.insert(
+            trx,
+            { organizationId, userId: signIn.userId, role: 'MEMBER', origin: 'autoJoin' },
+            now,
+          );
           const member = (await this.members.findActive(trx, organizationId, signIn.userId))!;
           await recordChange(trx, {
             organizationId,

@@ -36,7 +36,8 @@ Commands:
                                            create an organization and its first OWNER (the avatar is the owner's)
   org purge <org> --confirm <org>          remove an organization being deleted, every row and file of it, now
                                            rather than at its purgeAt (recorded in the host's audit log)
-  login-link <imOpenId>                    print a one-time login URL (valid 15 minutes)
+  login-link <imOpenId> [--break-glass]    print a one-time login URL (valid 15 minutes; --break-glass passes a
+                                           domain's required sign-in and HUB_LOGIN_LINKS=break-glass, audited)
   usage ingest <file.jsonl> --org <slug>   load agent runs, one JSON object per line (all or nothing)
   usage rebuild-rollups <org>              recompute the organization's usage rollups from its raw runs
   project bind <org> <projectId> <chatId>  bind a chat to a project (replacing the project's previous chat)
@@ -88,7 +89,8 @@ Options: hub --version, hub <command> --help.
 Configuration comes from the environment: HOST, PORT, HUB_DATA_DIR, DATABASE_URL, HUB_BASE_URL,
 HUB_MASTER_KEYS, HUB_ACTIVE_KEY_ID, LOG_LEVEL, HUB_SHUTDOWN_GRACE_MS, HUB_TRUSTED_PROXIES,
 HUB_OUTBOUND_ALLOW_PRIVATE, HUB_SIGNIN_RATE, HUB_AUTH_FAILURE_RATE, HUB_HEADERS_TIMEOUT_MS,
-HUB_REQUEST_TIMEOUT_MS, HUB_KEEP_ALIVE_TIMEOUT_MS, HUB_MAX_CONNECTIONS, HUB_DNS_SERVERS (see .env.example).`;
+HUB_REQUEST_TIMEOUT_MS, HUB_KEEP_ALIVE_TIMEOUT_MS, HUB_MAX_CONNECTIONS, HUB_DNS_SERVERS, HUB_LOGIN_LINKS
+(see .env.example).`;
 
 /** `hub <command> --help`: the command's lines of the usage. */
 function commandHelp(name: string): string | undefined {

@@ -218,6 +218,10 @@ function withListeningAddress(config: Config, server: Server): Config {
 
 async function seedDemo(runtime: Runtime, config: Config, logger: Logger): Promise<void> {
   await runtime.organizations.create(DEMO);
+  if (config.loginLinks !== 'on') {
+    logger.info({ org: DEMO.slug }, 'created the demo organization (no login link: HUB_LOGIN_LINKS is not on)');
+    return;
+  }
   const link = await runtime.sessions.issueLoginLink(DEMO.ownerImOpenId);
   logger.info({ org: DEMO.slug }, 'created the demo organization');
   process.stderr.write(

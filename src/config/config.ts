@@ -71,6 +71,11 @@ export interface Config {
    * at; empty: the system resolver's (src/config/dns-servers.ts).
    */
   dnsServers: string[];
+  /**
+   * `HUB_LOGIN_LINKS`: whether `hub login-link` issues one-time links (`on`, the default, for the
+   * demo), only audited break-glass ones (`break-glass`), or none (`off`).
+   */
+  loginLinks: LoginLinkMode;
   /** How the webhook dispatcher retries and claims deliveries (src/webhooks/dispatcher.ts). */
   webhookDelivery: WebhookDeliverySettings;
   /** Sign-in attempts (starts and callbacks) one client address may make per minute (`HUB_SIGNIN_RATE`). */
@@ -187,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: parseTrustedProxies(env.HUB_TRUSTED_PROXIES),
     outboundAllowPrivate: parseFlag(env.HUB_OUTBOUND_ALLOW_PRIVATE, 'HUB_OUTBOUND_ALLOW_PRIVATE'),
     dnsServers: parseDnsServers(env.HUB_DNS_SERVERS),
+    loginLinks: parseLoginLinks(env.HUB_LOGIN_LINKS),
     webhookDelivery: {
       retryDelaysMs: parseDelays(env.HUB_WEBHOOK_RETRY_DELAYS_MS, 'HUB_WEBHOOK_RETRY_DELAYS_MS'),
       leaseMs: parseInteger(env.HUB_WEBHOOK_LEASE_MS, 'HUB_WEBHOOK_LEASE_MS', DEFAULT_WEBHOOK_LEASE_MS, 100, DAY_MS),
@@ -234,6 +240,16 @@ function parseDelays(raw: string | undefined, name: string): number[] {
     throw new ConfigError(`${name} must be up to 20 comma-separated whole milliseconds (1 to ${DAY_MS}), got "${raw}"`);
   }
   return parts.map(Number);
+}
+
+export const LOGIN_LINK_MODES = ['on', 'break-glass', 'off'] as const;
+export type LoginLinkMode = (typeof LOGIN_LINK_MODES)[number];
+
+function parseLoginLinks(raw: string | undefined): LoginLinkMode {
+  const value = raw?.trim() ?? '';
+  if (value === '') return 'on';
+  if ((LOGIN_LINK_MODES as readonly string[]).includes(value)) return value as LoginLinkMode;
+  throw new ConfigError(`HUB_LOGIN_LINKS must be on, break-glass or off, got "${raw}"`);
 }
 
 function parseFlag(raw: string | undefined, name: string): boolean {

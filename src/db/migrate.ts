@@ -30,6 +30,7 @@ import * as runAgentKeys from './migrations/20261201400000_run_agent_keys.js';
 import * as serviceAccounts from './migrations/20261202200000_service_accounts.js';
 import * as lifecycle from './migrations/20261202300000_lifecycle.js';
 import * as sessionsAndAccessRequests from './migrations/20261202400000_sessions_and_access_requests.js';
+import * as companySignIn from './migrations/20261202500000_company_sign_in.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -66,6 +67,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261202200000_service_accounts': serviceAccounts,
   '20261202300000_lifecycle': lifecycle,
   '20261202400000_sessions_and_access_requests': sessionsAndAccessRequests,
+  '20261202500000_company_sign_in': companySignIn,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

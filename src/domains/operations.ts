@@ -26,6 +26,14 @@ export function domainOperations(domains: DomainService) {
       handle: async ({ access, params }) => toDomain(await domains.verify(access.organization.id, params.domainId)),
     },
 
+    updateDomain: {
+      rule: 'orgAdmin',
+      handle: async ({ access, params, body }) =>
+        toDomain(
+          await domains.setEnforcement(access.organization.id, params.domainId, body.enforceSso?.providerId ?? null),
+        ),
+    },
+
     deleteDomain: {
       rule: 'orgAdmin',
       status: 204,

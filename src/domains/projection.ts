@@ -21,6 +21,9 @@ export const domainProjection = projection<DomainRecord, Schema<'Domain'>>()({
       }),
     },
     verifiedAt: 'verified_at',
+    enforceSso: {
+      from: (row) => (row.enforce_sso_provider_id ? { providerId: row.enforce_sso_provider_id } : null),
+    },
     createdAt: 'created_at',
   },
   order: [{ column: 'domain', by: 'codeUnits' }],

@@ -45,6 +45,8 @@ export class DomainService {
     private readonly orgs: OrganizationStore,
     private readonly lookupTxt: TxtLookup,
     private readonly clock: Clock,
+    /** Whether the organization may require this provider: its own, or one of the operator's, enabled. */
+    private readonly providerUsable: (db: Executor, organizationId: string, providerId: string) => Promise<boolean>,
   ) {}
 
   list(organizationId: string): Promise<DomainRecord[]> {
@@ -119,6 +121,35 @@ export class DomainService {
     });
   }
 
+  /**
+   * Requires (or, with null, stops requiring) sign-in through one provider for people with an
+   * address at the domain. Only a verified domain, and only a provider of this organization or
+   * of the operator that is enabled.
+   */
+  async setEnforcement(organizationId: string, id: string, providerId: string | null): Promise<DomainRecord> {
+    return this.uow.run(async (trx) => {
+      const found = await this.store.find(trx, organizationId, id);
+      if (!found) throw domainNotFound(id);
+      if (providerId !== null && found.status !== 'verified') {
+        throw unprocessable(
+          'domain_not_verified',
+          `${found.domain} is not verified yet; verify it before requiring a sign-in for it.`,
+        );
+      }
+      if (providerId !== null && !(await this.providerUsable(trx, organizationId, providerId))) {
+        throw notFound(
+          'identity_provider_not_found',
+          `No enabled identity provider "${providerId}" of this organization or of the hub.`,
+        );
+      }
+      if (found.enforce_sso_provider_id === providerId) return found;
+      await this.store.setEnforcement(trx, id, providerId);
+      const after = (await this.store.find(trx, organizationId, id))!;
+      await this.record(trx, found, after);
+      return after;
+    });
+  }
+
   readonly verifiedAmong: VerifiedDomains = (db, organizationId, domains) =>
     this.store.verifiedAmong(db, organizationId, domains);
 
@@ -154,6 +185,7 @@ export class DomainService {
       token: newToken(),
       verified_at: null,
       created_at: this.clock.now().toISOString(),
+      enforce_sso_provider_id: null,
     };
   }
 

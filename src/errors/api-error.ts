@@ -43,7 +43,9 @@ export type ForbiddenCode =
   | 'platform_managed_connection'
   | 'token_scope_required'
   | 'invitation_email_mismatch'
-  | 'transfer_not_yours';
+  | 'transfer_not_yours'
+  | 'sso_required'
+  | 'login_links_disabled';
 
 export type NotFoundCode =
   | 'not_found'
@@ -68,7 +70,8 @@ export type NotFoundCode =
   | 'identity_not_found'
   | 'transfer_not_found'
   | 'session_not_found'
-  | 'access_request_not_found';
+  | 'access_request_not_found'
+  | 'identity_provider_not_found';
 
 export type ConflictCode =
   | 'slug_taken'
@@ -96,7 +99,9 @@ export type ConflictCode =
   | 'display_name_from_provider'
   | 'access_already_held'
   | 'access_request_pending'
-  | 'access_request_not_pending';
+  | 'access_request_not_pending'
+  | 'identity_provider_exists'
+  | 'identity_provider_in_use';
 
 export type UnprocessableCode =
   | 'capacity_above_ceiling'
@@ -108,6 +113,7 @@ export type UnprocessableCode =
   | 'url_not_allowed'
   | 'domain_not_verified'
   | 'domain_verification_failed'
-  | 'token_policy_violation';
+  | 'token_policy_violation'
+  | 'identity_provider_check_failed';
 
 export type GoneCode = 'invitation_expired' | 'invitation_revoked';

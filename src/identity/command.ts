@@ -13,7 +13,7 @@ import {
   type ProviderSettings,
 } from './provider-settings.js';
 import type { IdentityProvider } from './provider-store.js';
-import { LinkingAuthorityHeld } from './providers.js';
+import { LinkingAuthorityHeld, ProviderOfOrganization } from './providers.js';
 
 const ENV_SECRET = 'HUB_IDP_CLIENT_SECRET';
 const MAX_STDIN_BYTES = 64 * 1024;
@@ -91,7 +91,13 @@ async function setProvider(
       io.stdout.write(`${linkingLine(provider)}\n`);
     } catch (err) {
       if (err instanceof ProviderCheckFailed) throw new UsageError(`${flagOf(settings)}: ${err.message}`);
-      if (err instanceof CredentialError || err instanceof LinkingAuthorityHeld) throw new UsageError(err.message);
+      if (
+        err instanceof CredentialError ||
+        err instanceof LinkingAuthorityHeld ||
+        err instanceof ProviderOfOrganization
+      ) {
+        throw new UsageError(err.message);
+      }
       throw err;
     }
   });

@@ -58,6 +58,21 @@ export class UserIdentityStore {
     return row.id;
   }
 
+  async hasIdentityAt(db: Executor, userId: string, providerId: string): Promise<boolean> {
+    return (
+      (await db('user_identities').where({ user_id: userId, provider_id: providerId }).first('subject')) !== undefined
+    );
+  }
+
+  /** The addresses the user's providers gave as verified, each once. */
+  async emailsOf(db: Executor, userId: string): Promise<string[]> {
+    const rows = await db('user_identities')
+      .where({ user_id: userId, email_verified: true })
+      .whereNotNull('email')
+      .distinct<{ email: string }[]>('email');
+    return rows.map((row) => row.email);
+  }
+
   /** The user's identities, oldest first (then by provider), each with its provider's label. */
   async listOfUser(db: Executor, userId: string): Promise<ListedIdentity[]> {
     const rows = await db('user_identities as i')

@@ -94,6 +94,7 @@ export class LarkProtocol implements SignInProtocol {
       // to it (`set` refuses --allowed-email-domains for this kind); the tenant allow-list does.
       emailVerified: false,
       tenant: stringClaim(user.tenant_key),
+      claims: user,
     };
   }
 

@@ -99,6 +99,7 @@ export class OidcProtocol implements SignInProtocol {
       email: stringClaim(merged.email),
       emailVerified: merged.email_verified === true,
       tenant: stringClaim(merged.tid),
+      claims: merged,
     };
   }
 

@@ -9,10 +9,17 @@ import { recordSignInOutcome } from './outcome.js';
 import { SignInRefused } from './protocol.js';
 import { clearSignInCookie, setSignInCookie, signInCookie } from './sign-in-cookie.js';
 import type { SignInService } from './sign-in.js';
+import type { IdentityProvider } from './provider-store.js';
+import type { LoginLinkMode } from '../config/config.js';
 
 /** What the sign-in operations use: only their own service, the sessions they replace, and the origin. */
 export interface SignInOperationDeps {
   signIn: SignInService;
+  /** Which buttons a sign-in page shows (an organization's, or those for a typed address). */
+  options: {
+    list(query: { org?: string; email?: string }): Promise<Array<Pick<IdentityProvider, 'id' | 'label' | 'kind'>>>;
+  };
+  loginLinks: LoginLinkMode;
   sessions: SessionService;
   clock: Clock;
   baseUrl: string;
@@ -23,14 +30,14 @@ export interface SignInOperationDeps {
  * `returnTo`, or to `/signin?error=<code>` with the refusal's code; only a malformed request (400)
  * or a flood (429) answers JSON.
  */
-export function signInOperations({ signIn, sessions, clock, baseUrl }: SignInOperationDeps) {
+export function signInOperations({ signIn, options, loginLinks, sessions, clock, baseUrl }: SignInOperationDeps) {
   const secure = baseUrl.startsWith('https:');
   return {
     listSignInProviders: {
       rule: 'public',
-      async handle() {
-        const providers = await signIn.listProviders();
-        return { providers: providers.map(({ id, label, kind }) => ({ id, label, kind })) };
+      async handle({ query }) {
+        const providers = await options.list({ org: query.org, email: query.email });
+        return { providers: providers.map(({ id, label, kind }) => ({ id, label, kind })), loginLinks };
       },
     },
 

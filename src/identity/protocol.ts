@@ -16,6 +16,8 @@ export const SIGN_IN_ERROR_CODES = [
   'email_domain_not_allowed',
   'session_required',
   'identity_in_use',
+  'sso_required',
+  'group_required',
 ] as const;
 export type SignInErrorCode = (typeof SIGN_IN_ERROR_CODES)[number];
 
@@ -56,6 +58,11 @@ export interface ProviderProfile {
   emailVerified: boolean;
   /** The organization tenant the account belongs to (lark `tenant_key`, oidc `tid`), when the provider says. */
   tenant: string | undefined;
+  /**
+   * Every claim the provider sent (ID token over userinfo; lark: its user-info `data`), for the
+   * rules an organization's provider reads beside these (its groups claim). Never stored whole.
+   */
+  claims: Readonly<Record<string, unknown>>;
 }
 
 /** What binds a callback to its start: sent to the provider, then checked against what comes back. */

@@ -34,8 +34,42 @@ export interface ProviderSettings {
   linksImOpenId: boolean;
 }
 
+/** A role a directory group may give: never OWNER. */
+export type MappedRole = 'ADMIN' | 'MEMBER';
+
+/** One directory group and what it gives: a team of the organization, a role, or both. */
+export interface GroupMapping {
+  group: string;
+  teamId?: string;
+  role?: MappedRole;
+}
+
+/**
+ * What an organization's provider decides at each sign-in through it (src/directory/): the claim
+ * holding the directory's groups, what each group gives, the role of someone in no mapped group
+ * (null: none), and whether such a person may sign in at all. The operator's providers keep the
+ * defaults and decide nothing.
+ */
+export interface DirectorySettings {
+  /** The organization whose admins configured the provider; null for the operator's. */
+  organizationId: string | null;
+  groupsClaim: string;
+  mappings: GroupMapping[];
+  defaultRole: 'MEMBER' | null;
+  requireGroup: boolean;
+}
+
+/** The directory settings of an operator's provider. */
+export const NO_DIRECTORY: DirectorySettings = {
+  organizationId: null,
+  groupsClaim: 'groups',
+  mappings: [],
+  defaultRole: null,
+  requireGroup: false,
+};
+
 /** An identity provider as configured: its settings and its secret's bookkeeping, without the sealed secret. */
-export interface IdentityProvider extends ProviderSettings {
+export interface IdentityProvider extends ProviderSettings, DirectorySettings {
   secretVersion: number;
   keyId: string;
   disabledAt: string | null;
@@ -45,7 +79,9 @@ export interface IdentityProvider extends ProviderSettings {
 
 /** What `set` writes: the settings and the envelope of the client secret. */
 export type ProviderWrite = ProviderSettings &
-  Pick<IdentityProvider, 'secretVersion'> & {
+  Partial<DirectorySettings> &
+  Pick<IdentityProvider, 'secretVersion'> &
+  Partial<Pick<IdentityProvider, 'disabledAt'>> & {
     envelope: Envelope;
   };
 
@@ -60,6 +96,11 @@ interface ProviderRecord {
   allowed_tenants: string;
   allowed_email_domains: string;
   links_im_open_id: boolean | number;
+  organization_id: string | null;
+  groups_claim: string;
+  mappings: string;
+  default_role: string | null;
+  require_group: boolean | number;
   secret_version: number;
   key_id: string;
   disabled_at: string | null;
@@ -78,6 +119,11 @@ const SETTINGS_COLUMNS = [
   'allowed_tenants',
   'allowed_email_domains',
   'links_im_open_id',
+  'organization_id',
+  'groups_claim',
+  'mappings',
+  'default_role',
+  'require_group',
   'secret_version',
   'key_id',
   'disabled_at',
@@ -96,6 +142,11 @@ const toProvider = (row: ProviderRecord): IdentityProvider => ({
   allowedTenants: JSON.parse(row.allowed_tenants) as string[],
   allowedEmailDomains: JSON.parse(row.allowed_email_domains) as string[],
   linksImOpenId: Boolean(row.links_im_open_id),
+  organizationId: row.organization_id,
+  groupsClaim: row.groups_claim,
+  mappings: JSON.parse(row.mappings) as GroupMapping[],
+  defaultRole: row.default_role === 'MEMBER' ? 'MEMBER' : null,
+  requireGroup: Boolean(row.require_group),
   secretVersion: Number(row.secret_version),
   keyId: row.key_id,
   disabledAt: row.disabled_at,
@@ -103,11 +154,37 @@ const toProvider = (row: ProviderRecord): IdentityProvider => ({
   updatedAt: row.updated_at,
 });
 
-/** The identity providers the operator configured. Owns every statement on `identity_providers`. */
+/**
+ * The identity providers the operator and organizations configured. Owns every statement on
+ * `identity_providers`.
+ */
 export class IdentityProviderStore {
+  /** The operator's providers (no organization's), by id. */
   async list(db: Executor): Promise<IdentityProvider[]> {
-    const rows = await db('identity_providers').select<ProviderRecord[]>(SETTINGS_COLUMNS).orderBy('id');
+    const rows = await db('identity_providers')
+      .whereNull('organization_id')
+      .select<ProviderRecord[]>(SETTINGS_COLUMNS)
+      .orderBy('id');
     return rows.map(toProvider);
+  }
+
+  /** One organization's providers, by id. */
+  async listOfOrganization(db: Executor, organizationId: string): Promise<IdentityProvider[]> {
+    const rows = await db('identity_providers')
+      .where({ organization_id: organizationId })
+      .select<ProviderRecord[]>(SETTINGS_COLUMNS)
+      .orderBy('id');
+    return rows.map(toProvider);
+  }
+
+  /** Removes an organization's provider (its identities and pending sign-ins go with it); false when none. */
+  async delete(db: Executor, organizationId: string, id: string): Promise<boolean> {
+    return (await db('identity_providers').where({ id, organization_id: organizationId }).delete()) === 1;
+  }
+
+  /** Enables an organization's provider again. */
+  async enable(db: Executor, id: string, at: string): Promise<void> {
+    await db('identity_providers').where({ id }).update({ disabled_at: null, updated_at: at });
   }
 
   async find(db: Executor, id: string): Promise<IdentityProvider | undefined> {
@@ -136,9 +213,14 @@ export class IdentityProviderStore {
       allowed_tenants: JSON.stringify(write.allowedTenants),
       allowed_email_domains: JSON.stringify(write.allowedEmailDomains),
       links_im_open_id: write.linksImOpenId,
+      organization_id: write.organizationId ?? null,
+      groups_claim: write.groupsClaim ?? NO_DIRECTORY.groupsClaim,
+      mappings: JSON.stringify(write.mappings ?? []),
+      default_role: write.defaultRole ?? null,
+      require_group: write.requireGroup ?? false,
       secret_version: write.secretVersion,
       ...envelopeColumns(envelope),
-      disabled_at: null,
+      disabled_at: write.disabledAt ?? null,
       updated_at: at,
     };
     await db('identity_providers')

@@ -1,25 +1,40 @@
 import type { Clock } from '../config/clock.js';
 import { open, seal, type EnvelopeBinding } from '../crypto/envelope.js';
-import type { KeyringSource } from '../crypto/keyring.js';
+import type { Keyring, KeyringSource } from '../crypto/keyring.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { endpointUrlProblem } from './endpoint-url.js';
 import type { ProviderWithSecret, SignInProtocol } from './protocol.js';
 import type { ProviderSettings } from './provider-settings.js';
-import type { IdentityProvider, IdentityProviderStore, ProviderKind } from './provider-store.js';
+import type { Executor } from '../db/unit-of-work.js';
+import type { DirectorySettings, IdentityProvider, IdentityProviderStore, ProviderKind } from './provider-store.js';
 
 /** Each kind's protocol: how a provider of it is checked, visited and read. */
 export type SignInProtocols = Readonly<Record<ProviderKind, SignInProtocol>>;
 
 /**
- * Where a client secret's envelope belongs. Identity providers belong to the platform, not to an
- * organization (organization ids are UUIDs, so the two can never meet), and each `set` seals a
- * new version, so an envelope copied to another provider or back over a newer one does not open.
+ * Where a client secret's envelope belongs. The operator's identity providers belong to the
+ * platform (organization ids are UUIDs, so the two can never meet), an organization's to it; each
+ * write seals a new version, so an envelope copied to another provider or back over a newer one
+ * does not open.
  */
-const bindingOf = (providerId: string, version: number): EnvelopeBinding => ({
-  organizationId: 'platform',
+const bindingOf = (providerId: string, version: number, organizationId: string | null): EnvelopeBinding => ({
+  organizationId: organizationId ?? 'platform',
   connectionId: `identity-provider:${providerId}`,
   version,
 });
+
+/** `hub identity-provider set` of an id an organization's admins configured. */
+export class ProviderOfOrganization extends Error {
+  constructor(readonly providerId: string) {
+    super(
+      `identity provider "${providerId}" belongs to an organization; its admins change it under Settings → Sign-in`,
+    );
+    this.name = 'ProviderOfOrganization';
+  }
+}
+
+/** A provider's row as a write gives it: the settings, the organization's directory rules, its state. */
+export type ProviderWriteInput = ProviderSettings & Partial<DirectorySettings> & { disabledAt?: string | null };
 
 /** `set --links-im-open-id` while another enabled provider already speaks for the imOpenId namespace. */
 export class LinkingAuthorityHeld extends Error {
@@ -68,30 +83,77 @@ export class IdentityProviderService {
     settings: ProviderSettings,
     clientSecret: string,
   ): Promise<{ provider: IdentityProvider; created: boolean }> {
-    await this.protocols[settings.kind].check(settings.endpoint);
-    const keyring = await this.keyrings.keyring();
-    const at = this.clock.now().toISOString();
+    await this.check(settings);
+    const keyring = await this.keyring();
     const created = await this.uow.run(async (trx) => {
       const existing = await this.store.find(trx, settings.id);
+      if (existing?.organizationId) throw new ProviderOfOrganization(settings.id);
       if (settings.linksImOpenId) {
         const holder = await this.store.findOtherLinkingAuthority(trx, settings.id);
         if (holder) throw new LinkingAuthorityHeld(holder);
       }
-      const secretVersion = (existing?.secretVersion ?? 0) + 1;
-      const envelope = seal(Buffer.from(clientSecret, 'utf8'), bindingOf(settings.id, secretVersion), keyring);
-      await this.store.upsert(trx, { ...settings, secretVersion, envelope }, at);
+      await this.write(trx, settings, clientSecret, existing, keyring);
       return existing === undefined;
     });
     return { provider: (await this.find(settings.id))!, created };
+  }
+
+  /** The provider answers as its kind must (ProviderCheckFailed otherwise); asked before any write. */
+  check(settings: Pick<ProviderSettings, 'kind' | 'endpoint'>): Promise<void> {
+    return this.protocols[settings.kind].check(settings.endpoint);
+  }
+
+  /**
+   * The master keys, loaded before a transaction that seals or opens a secret: loading may read
+   * the database, which on SQLite's one connection would wait for that transaction.
+   */
+  keyring(): Promise<Keyring> {
+    return this.keyrings.keyring();
+  }
+
+  /**
+   * Writes the provider in the caller's transaction, its client secret sealed under the next
+   * version after `existing`'s. Checks are the caller's.
+   */
+  async write(
+    trx: Executor,
+    input: ProviderWriteInput,
+    clientSecret: string,
+    existing: Pick<IdentityProvider, 'secretVersion'> | undefined,
+    keyring: Keyring,
+  ): Promise<void> {
+    const secretVersion = (existing?.secretVersion ?? 0) + 1;
+    const binding = bindingOf(input.id, secretVersion, input.organizationId ?? null);
+    const envelope = seal(Buffer.from(clientSecret, 'utf8'), binding, keyring);
+    await this.store.upsert(trx, { ...input, secretVersion, envelope }, this.clock.now().toISOString());
+  }
+
+  /** The provider's client secret, opened (a change that keeps it seals it again under a new version). */
+  async secretOf(db: Executor, provider: IdentityProvider, keyring?: Keyring): Promise<string> {
+    const envelope = await this.store.findEnvelope(db, provider.id);
+    if (!envelope) throw new Error(`identity provider ${provider.id} has no sealed secret`);
+    const binding = bindingOf(provider.id, provider.secretVersion, provider.organizationId);
+    const plaintext = open(envelope, binding, keyring ?? (await this.keyrings.keyring()));
+    try {
+      return plaintext.toString('utf8');
+    } finally {
+      plaintext.fill(0);
+    }
   }
 
   list(): Promise<IdentityProvider[]> {
     return this.store.list(this.uow.executor);
   }
 
-  /** The providers people may sign in with now: enabled, and reachable under the outbound rule. */
+  /** The operator's providers people may sign in with now: enabled, and reachable under the outbound rule. */
   async listEnabled(): Promise<IdentityProvider[]> {
     return (await this.list()).filter((provider) => provider.disabledAt === null && !this.endpointProblem(provider));
+  }
+
+  /** One organization's providers people may sign in with now. */
+  async listEnabledOf(organizationId: string): Promise<IdentityProvider[]> {
+    const providers = await this.store.listOfOrganization(this.uow.executor, organizationId);
+    return providers.filter((provider) => provider.disabledAt === null);
   }
 
   find(id: string): Promise<IdentityProvider | undefined> {
@@ -107,13 +169,6 @@ export class IdentityProviderService {
   async enabledWithSecret(id: string): Promise<ProviderWithSecret | undefined> {
     const provider = await this.find(id);
     if (!provider || provider.disabledAt !== null) return undefined;
-    const envelope = await this.store.findEnvelope(this.uow.executor, id);
-    if (!envelope) return undefined;
-    const plaintext = open(envelope, bindingOf(id, provider.secretVersion), await this.keyrings.keyring());
-    try {
-      return { provider, clientSecret: plaintext.toString('utf8') };
-    } finally {
-      plaintext.fill(0);
-    }
+    return { provider, clientSecret: await this.secretOf(this.uow.executor, provider) };
   }
 }

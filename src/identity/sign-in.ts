@@ -45,8 +45,21 @@ export interface LinkedSignIn {
   requestId: string | null;
 }
 
-/** What runs once a sign-in has linked its identity, before the browser is let in (automatic membership). */
+/** A verified sign-in before anything is written: who, through which provider, and the user it would be. */
+export interface SignInAttempt {
+  provider: IdentityProvider;
+  profile: ProviderProfile;
+  /** The user the identity already belongs to (or, connecting, the session's user); undefined for a first sign-in. */
+  userId: string | undefined;
+}
+
+/**
+ * What runs around a sign-in: `beforeLink` may refuse it (SignInRefused) before anything is
+ * written (the sign-in a company requires, a directory group required); `afterLink` runs once the
+ * identity is linked, before the browser is let in (automatic membership, directory groups).
+ */
 export interface SignInHook {
+  beforeLink?(attempt: SignInAttempt): Promise<void>;
   afterLink(signIn: LinkedSignIn): Promise<void>;
 }
 
@@ -76,7 +89,7 @@ export class SignInService {
     private readonly clock: Clock,
     private readonly baseUrl: string,
     private readonly memberships: MembershipsOf,
-    private readonly hook?: SignInHook,
+    private readonly hooks: readonly SignInHook[] = [],
   ) {}
 
   listProviders(): Promise<IdentityProvider[]> {
@@ -168,19 +181,26 @@ export class SignInService {
     const profile = await this.providers.protocols[target.provider.kind].finish(target, request, callback.url);
     checkAllowed(target.provider, profile);
     const requestId = callback.requestId ?? null;
+    const knownUserId =
+      pending.linkUserId ?? (await this.identities.findUserId(this.uow.executor, providerId, profile.subject));
+    for (const hook of this.hooks) await hook.beforeLink?.({ provider: target.provider, profile, userId: knownUserId });
     if (pending.linkUserId !== null) {
       const userId = pending.linkUserId;
       await this.connect(target.provider, profile, userId, requestId);
-      await this.hook?.afterLink({ userId, providerId, profile, requestId });
+      await this.afterLink({ userId, providerId, profile, requestId });
       await this.orgAccess.invalidate();
       return { userId, returnTo: pending.returnTo };
     }
     const { session, userId } = await this.link(target.provider, profile);
-    await this.hook?.afterLink({ userId, providerId, profile, requestId });
+    await this.afterLink({ userId, providerId, profile, requestId });
     // Sessions carry the user's name and avatar, which this sign-in may have refreshed; so does each
     // organization's access (the name its audit log gives the actor).
     await Promise.all([this.sessions.invalidateCache(), this.orgAccess.invalidate()]);
     return { session, userId, returnTo: pending.returnTo };
+  }
+
+  private async afterLink(signIn: LinkedSignIn): Promise<void> {
+    for (const hook of this.hooks) await hook.afterLink(signIn);
   }
 
   private async usableProvider(providerId: string): Promise<ProviderWithSecret> {

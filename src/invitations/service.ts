@@ -72,6 +72,12 @@ export class InvitationService {
     private readonly clock: Clock,
     /** The organization's verified domains among some: an invitation may be bound only to an address at one. */
     private readonly verifiedDomains: VerifiedDomains,
+    /** The sign-in a verified domain requires that the user has not used (src/directory/enforcement.ts). */
+    private readonly unmetSso?: (
+      db: Executor,
+      userId: string,
+      email: string | null,
+    ) => Promise<{ domain: string; providerLabel: string } | undefined>,
   ) {}
 
   /** Creates an invitation; the token is returned this once, to be shown as the link. */
@@ -201,14 +207,22 @@ export class InvitationService {
           `This invitation is for ${found.email}; sign in with an account that has this email address verified.`,
         );
       }
+      const unmet = await this.unmetSso?.(trx, userId, found.email);
+      if (unmet) {
+        throw forbidden(
+          'sso_required',
+          `People with an address at ${unmet.domain} sign in with ${unmet.providerLabel}; ` +
+            'sign in with it first, then open this invitation again.',
+        );
+      }
       // Taken as every membership change takes it, so this join is ordered among them.
       await this.members.lockActiveOwnerIds(trx, organizationId);
       const existing = await this.members.findMembership(trx, organizationId, userId);
       if (existing && existing.revokedAt === null)
         throw conflict('already_member', 'You are already a member of this organization.');
       await this.capacity.ensureRoom(trx, organizationId, 'memberCount');
-      if (existing) await this.members.reactivate(trx, existing.id, found.role, now);
-      else await this.members.insert(trx, { organizationId, userId, role: found.role }, now);
+      if (existing) await this.members.reactivate(trx, existing.id, found.role, now, undefined, 'invitation');
+      else await this.members.insert(trx, { organizationId, userId, role: found.role, origin: 'invitation' }, now);
       const { teamIds, skippedTeamIds } = await this.joinTeams(trx, found, userId, now);
       await this.invitations.markAccepted(trx, found.id, userId, now);
       const member = (await this.members.findActive(trx, organizationId, userId))!;
@@ -259,7 +273,7 @@ export class InvitationService {
     const user = (await this.users.findById(trx, userId))!;
     for (const teamId of JSON.parse(invitation.team_ids) as string[]) {
       if (await this.teams.lockActive(trx, invitation.organization_id, teamId)) {
-        await this.teams.insertMember(trx, teamId, user, at);
+        await this.teams.insertMember(trx, teamId, user, at, 'invitation');
         teamIds.push(teamId);
       } else skippedTeamIds.push(teamId);
     }

@@ -5,11 +5,17 @@ import type { OrgRole } from '../orgs/store.js';
 import { ListedText } from '../shared/listed-text.js';
 import { type MembershipProfile, membershipProfileColumns, shownAvatar, shownName } from '../users/shown-profile.js';
 import { type OrgMember, type OrgMemberRecord, memberProjection } from './projection.js';
+import { countLiveRows } from '../db/count-rows.js';
+import type { MembershipOrigin } from './origin.js';
+
+export type { MembershipOrigin };
 
 /** A membership in any state, as the add path needs it to tell "new" from "revoked". */
 export interface MembershipState {
   id: string;
   revokedAt: string | null;
+  role: OrgRole;
+  origin: string;
 }
 
 /** Organization memberships with the users behind them. */
@@ -52,8 +58,13 @@ export class MemberStore {
   async findMembership(trx: Executor, organizationId: string, userId: string): Promise<MembershipState | undefined> {
     const row = await trx('memberships')
       .where({ organization_id: organizationId, user_id: userId })
-      .first<{ id: string; revoked_at: string | null } | undefined>('id', 'revoked_at');
-    return row && { id: row.id, revokedAt: row.revoked_at };
+      .first<{ id: string; revoked_at: string | null; role: OrgRole; origin: string } | undefined>(
+        'id',
+        'revoked_at',
+        'role',
+        'origin',
+      );
+    return row && { id: row.id, revokedAt: row.revoked_at, role: row.role, origin: row.origin };
   }
 
   /**
@@ -75,7 +86,13 @@ export class MemberStore {
   /** A new membership, with the name and avatar the organization gives the person, if any. */
   async insert(
     trx: Executor,
-    input: { organizationId: string; userId: string; role: OrgRole; profile?: MembershipProfile },
+    input: {
+      organizationId: string;
+      userId: string;
+      role: OrgRole;
+      profile?: MembershipProfile;
+      origin?: MembershipOrigin;
+    },
     at: string,
   ): Promise<void> {
     await trx('memberships').insert({
@@ -83,6 +100,7 @@ export class MemberStore {
       organization_id: input.organizationId,
       user_id: input.userId,
       role: input.role,
+      origin: input.origin ?? 'manual',
       ...membershipProfileColumns(input.profile ?? {}),
       created_at: at,
       revoked_at: null,
@@ -99,11 +117,12 @@ export class MemberStore {
     role: OrgRole,
     at: string,
     profile?: MembershipProfile,
+    origin: MembershipOrigin = 'manual',
   ): Promise<void> {
     const columns = profile ? membershipProfileColumns(profile) : {};
     await trx('memberships')
       .where({ id: membershipId })
-      .update({ role, ...columns, created_at: at, revoked_at: null });
+      .update({ role, origin, ...columns, created_at: at, revoked_at: null });
   }
 
   async setRole(trx: Executor, organizationId: string, userId: string, role: OrgRole): Promise<void> {

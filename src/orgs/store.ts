@@ -3,6 +3,7 @@ import type { Executor } from '../db/unit-of-work.js';
 import { type MembershipProfile, membershipProfileColumns, shownName } from '../users/shown-profile.js';
 import type { AutoJoinDisabled, AutoJoinRecord } from '../auto-join/rule.js';
 import { type TokenPolicy, tokenPolicyFromStored } from '../api-tokens/policy.js';
+import type { MembershipOrigin } from '../members/origin.js';
 
 export type OrgRole = 'OWNER' | 'ADMIN' | 'MEMBER';
 
@@ -215,7 +216,13 @@ export class OrganizationStore {
     });
     await this.insertMembership(
       trx,
-      { organizationId: org.id, userId: input.ownerUserId, role: 'OWNER', profile: input.ownerProfile },
+      {
+        organizationId: org.id,
+        userId: input.ownerUserId,
+        role: 'OWNER',
+        profile: input.ownerProfile,
+        origin: 'console',
+      },
       now,
     );
     return org;
@@ -223,7 +230,13 @@ export class OrganizationStore {
 
   async insertMembership(
     trx: Executor,
-    input: { organizationId: string; userId: string; role: OrgRole; profile?: MembershipProfile | undefined },
+    input: {
+      organizationId: string;
+      userId: string;
+      role: OrgRole;
+      profile?: MembershipProfile | undefined;
+      origin?: MembershipOrigin;
+    },
     now: Date,
   ): Promise<void> {
     await trx('memberships').insert({
@@ -231,6 +244,7 @@ export class OrganizationStore {
       organization_id: input.organizationId,
       user_id: input.userId,
       role: input.role,
+      origin: input.origin ?? 'manual',
       ...membershipProfileColumns(input.profile ?? {}),
       created_at: now.toISOString(),
       revoked_at: null,

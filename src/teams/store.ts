@@ -5,6 +5,7 @@ import type { User } from '../users/store.js';
 import type { Schema } from '../api/types.js';
 import { countLiveRows } from '../db/count-rows.js';
 import { byCodeUnits, byName } from '../shared/order.js';
+import type { MembershipOrigin } from '../members/origin.js';
 
 /** An active team with its live member count. */
 export interface TeamRecord {
@@ -156,15 +157,32 @@ export class TeamStore {
     teamId: string,
     user: Pick<User, 'id' | 'imOpenId' | 'displayName'>,
     at: string,
+    origin: MembershipOrigin = 'manual',
   ): Promise<TeamMemberRecord | undefined> {
     const inserted = await trx('team_members')
-      .insert({ id: randomUUID(), team_id: teamId, user_id: user.id, created_at: at, revoked_at: null })
+      .insert({ id: randomUUID(), team_id: teamId, user_id: user.id, origin, created_at: at, revoked_at: null })
       .onConflict()
       .ignore()
       .returning<{ id: string }[]>('id');
     if (inserted.length === 0) return undefined;
     // Read back rather than built from `user`: the name shown is the organization's (src/users/shown-profile.ts).
     return teamMembers(trx).where({ 'tm.team_id': teamId, 'tm.user_id': user.id }).whereNull('tm.revoked_at').first();
+  }
+
+  /** The user's active memberships of the organization's active teams: each team, its name, and what made it. */
+  async heldBy(
+    db: Executor,
+    organizationId: string,
+    userId: string,
+  ): Promise<Array<{ teamId: string; teamName: string; origin: string }>> {
+    const rows = await db('team_members as tm')
+      .join('teams as t', 't.id', 'tm.team_id')
+      .where({ 'tm.user_id': userId, 't.organization_id': organizationId })
+      .whereNull('tm.revoked_at')
+      .whereNull('t.archived_at')
+      .orderBy('t.id')
+      .select<{ team_id: string; name: string; origin: string }[]>('tm.team_id', 't.name', 'tm.origin');
+    return rows.map((row) => ({ teamId: row.team_id, teamName: row.name, origin: row.origin }));
   }
 
   /** Ends the user's active membership of the team; false when there was none. */

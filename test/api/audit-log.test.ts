@@ -6,7 +6,8 @@ import { expectError, expectOk, okBody } from '../support/assertions.js';
 import { everyRow } from '../support/every-row.js';
 import { TestDnsServer } from '../support/dns-server.js';
 import { type OrgActor, type OrgFixture, seedOrg } from '../support/org-fixture.js';
-import { TestHub } from '../support/test-hub.js';
+import { TEST_ORIGIN, TestHub } from '../support/test-hub.js';
+import { TestOpenIdProvider } from '../support/openid-provider.js';
 
 /**
  * The audit log, derived from openapi.yaml: every operation that changes state writes exactly
@@ -17,6 +18,8 @@ import { TestHub } from '../support/test-hub.js';
 
 let hub: TestHub;
 let dns: TestDnsServer;
+/** What an organization's identity providers are checked against (discovery) before they are stored. */
+let idp: TestOpenIdProvider;
 let org: OrgFixture;
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${++counter}`;
@@ -249,12 +252,31 @@ const SCENARIOS: Record<string, () => Promise<Call>> = {
   approveAccessRequest: async () => ({ params: await accessRequest('owner', 'admin'), body: { level: 'EDIT' } }),
   denyAccessRequest: async () => ({ params: await accessRequest('owner', 'admin') }),
   withdrawAccessRequest: async () => ({ params: await accessRequest('admin', 'owner') }),
+  updateDomain: async () => {
+    const domainId = await domain(true);
+    await okBody(org.call('owner', 'verifyDomain', { path: { domainId } }));
+    return { params: { domainId }, body: { enforceSso: { providerId: await identityProvider() } } };
+  },
+  createOrgIdentityProvider: async () => ({ body: identityProviderBody() }),
+  updateOrgIdentityProvider: async () => ({ params: { providerId: await identityProvider() }, body: { label: 'New' } }),
+  deleteOrgIdentityProvider: async () => ({ params: { providerId: await identityProvider() } }),
   redeliverWebhookDelivery: async () => {
     const webhookId = await webhook();
     const ping = await okBody(org.call('owner', 'testWebhook', { path: { webhookId } }), 201);
     return { params: { webhookId, deliveryId: ping.id } };
   },
 };
+
+const identityProviderBody = () => ({
+  id: unique('audited-sso'),
+  kind: 'oidc',
+  label: 'Audited SSO',
+  issuer: idp.issuer,
+  clientId: 'hub',
+  clientSecret: 'audited-secret',
+});
+const identityProvider = async () =>
+  (await okBody(org.call('owner', 'createOrgIdentityProvider', { body: identityProviderBody() as never }), 201)).id;
 
 const eventCount = async () =>
   Number((await hub.services.db('audit_events').where({ organization_id: org.id }).count({ n: '*' }).first())?.n);
@@ -268,14 +290,20 @@ async function perform(operationId: string, call: Call, actor: OrgActor) {
 beforeAll(async () => {
   // Each scenario sends several requests: more than the default 600 a minute in all.
   dns = await TestDnsServer.start();
+  idp = await TestOpenIdProvider.start({ clientId: 'hub', clientSecret: 's', redirectUris: [`${TEST_ORIGIN}/cb`] });
   hub = await TestHub.start({
-    config: { ceilings: loadConfig({ HUB_CEILING_REQUEST_RATE: '1000000' }).ceilings, dnsServers: [dns.address] },
+    config: {
+      ceilings: loadConfig({ HUB_CEILING_REQUEST_RATE: '1000000' }).ceilings,
+      dnsServers: [dns.address],
+      outboundAllowPrivate: true,
+    },
   });
   org = await seedOrg(hub, 'audited');
 });
 afterAll(async () => {
   await hub.stop();
   await dns.stop();
+  await idp?.stop();
 });
 
 describe('every mutating operation of openapi.yaml', () => {

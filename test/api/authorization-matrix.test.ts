@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, okBody } from '../support/assertions.js';
 import type { OrgCallArgs, OrgOperationId } from '../support/api-client.js';
-import { TestHub } from '../support/test-hub.js';
-import { installWriteCounter, type WriteCounter } from '../support/write-counter.js';
+import { TEST_ORIGIN, TestHub } from '../support/test-hub.js';
+import { TestOpenIdProvider } from '../support/openid-provider.js';
+import { installWriteCounter, REQUEST_BOOKKEEPING, type WriteCounter } from '../support/write-counter.js';
 import { fullScans, recordedInto } from '../support/full-scans.js';
 import type { CapturedQuery } from '../../bench/lib/query-plan.js';
 import type { Scope } from '../../src/api-tokens/scopes.js';
@@ -50,6 +51,8 @@ type Outcome = [status: number, code?: string];
 type Expectations = Record<Actor, Outcome>;
 
 let hub: TestHub;
+/** The OpenID Provider an organization's identity providers are checked against (discovery). */
+let idp: TestOpenIdProvider;
 const cookies = {} as Record<Actor, string | undefined>;
 const userIds = {} as Record<string, string>;
 let sharedProject: string;
@@ -111,6 +114,13 @@ async function freshDelivery(): Promise<string> {
   const webhookId = await freshWebhook();
   const delivery = await okBody(call('owner', 'testWebhook', { path: { webhookId } }), 201);
   return `/webhooks/${webhookId}/deliveries/${delivery.id}`;
+}
+/** An identity provider of acme's own, connected by its owner. */
+async function freshIdentityProvider(): Promise<string> {
+  const id = unique('acme-sso');
+  const body = { id, kind: 'oidc' as const, label: 'Acme SSO', issuer: idp.issuer, clientId: 'hub', clientSecret: 's' };
+  await okBody(call('owner', 'createOrgIdentityProvider', { body }), 201);
+  return id;
 }
 const freshFolder = async () => (await okBody(call('owner', 'createFolder', { body: { name: unique('Folder') } }))).id;
 const freshServiceAccount = async () =>
@@ -604,6 +614,49 @@ const rows: Row[] = [
     expect: orgAdminOnly(204),
   },
   {
+    op: 'updateDomain',
+    method: 'PATCH',
+    prepare: async () => ({
+      path: `/domains/${await verifiedDomain()}`,
+      body: { enforceSso: { providerId: await freshIdentityProvider() } },
+    }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'listOrgIdentityProviders',
+    method: 'GET',
+    prepare: async () => ({ path: '/identity-providers?limit=5' }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'createOrgIdentityProvider',
+    method: 'POST',
+    prepare: async () => ({
+      path: '/identity-providers',
+      body: {
+        id: unique('acme-new'),
+        kind: 'oidc',
+        label: 'New',
+        issuer: idp.issuer,
+        clientId: 'hub',
+        clientSecret: 's',
+      },
+    }),
+    expect: orgAdminOnly(201),
+  },
+  {
+    op: 'updateOrgIdentityProvider',
+    method: 'PATCH',
+    prepare: async () => ({ path: `/identity-providers/${await freshIdentityProvider()}`, body: { label: 'Renamed' } }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'deleteOrgIdentityProvider',
+    method: 'DELETE',
+    prepare: async () => ({ path: `/identity-providers/${await freshIdentityProvider()}` }),
+    expect: orgAdminOnly(204),
+  },
+  {
     op: 'listBudgets',
     method: 'GET',
     prepare: async () => ({ path: '/budgets' }),
@@ -817,14 +870,10 @@ const rows: Row[] = [
 ];
 
 beforeAll(async () => {
-  hub = await TestHub.start();
-  // Whoever calls and whatever the answer, a request counts against its organization's rate
-  // window and may refresh its caller's session or token last-use time.
-  writes = await installWriteCounter(hub.services.db, {
-    request_rate_windows: '*',
-    login_sessions: ['last_seen_at'],
-    api_tokens: ['last_used_at'],
-  });
+  // Identity providers are checked by discovery before they are stored: one runs on loopback.
+  hub = await TestHub.start({ config: { outboundAllowPrivate: true } });
+  idp = await TestOpenIdProvider.start({ clientId: 'hub', clientSecret: 's', redirectUris: [`${TEST_ORIGIN}/cb`] });
+  writes = await installWriteCounter(hub.services.db, REQUEST_BOOKKEEPING);
   const acme = await hub.createOrg('acme', IM.owner);
   await hub.addMembership(acme.id, IM.admin, 'ADMIN');
   for (const actor of MEMBERS) await hub.addMembership(acme.id, IM[actor as keyof typeof IM], 'MEMBER');
@@ -847,7 +896,10 @@ beforeAll(async () => {
   await okBody(call('owner', 'updateOrgSettings', { body: { membersCanCreateProjects: true } }));
   sharedProject = await grantedProject();
 });
-afterAll(() => hub.stop());
+afterAll(async () => {
+  await idp?.stop();
+  await hub.stop();
+});
 
 /** Every statement the matrix's calls sent, whose plans are checked once it has run. */
 const sent: CapturedQuery[] = [];

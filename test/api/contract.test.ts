@@ -136,7 +136,7 @@ const ACCESS_OPERATION_IDS = ['getProjectAccess', 'listTeamProjects'];
 /** Budgets and spend alerts: budgets with their live status; org admins only. */
 const BUDGET_OPERATION_IDS = ['listBudgets', 'createBudget', 'updateBudget', 'deleteBudget'];
 /** Domains an organization owns, verified through DNS; org admins only. */
-const DOMAIN_OPERATION_IDS = ['listDomains', 'addDomain', 'verifyDomain', 'deleteDomain'];
+const DOMAIN_OPERATION_IDS = ['listDomains', 'addDomain', 'verifyDomain', 'updateDomain', 'deleteDomain'];
 /** The signed-in person's own name and sessions, and an org admin signing a member out everywhere. */
 const MY_SESSION_OPERATION_IDS = ['updateMe', 'listMySessions', 'revokeMySession', 'revokeOtherSessions'];
 const SIGN_OUT_OPERATION_IDS = ['signOutMember'];
@@ -148,6 +148,13 @@ const ACCESS_REQUEST_OPERATION_IDS = [
   'denyAccessRequest',
   'withdrawAccessRequest',
   'listMyAccessRequests',
+];
+/** An organization's own identity providers and their directory mappings; org admins only. */
+const ORG_IDENTITY_PROVIDER_OPERATION_IDS = [
+  'listOrgIdentityProviders',
+  'createOrgIdentityProvider',
+  'updateOrgIdentityProvider',
+  'deleteOrgIdentityProvider',
 ];
 /** Usage at scale: the usage series; org admins only. */
 const USAGE_SERIES_OPERATION_IDS = ['getUsageSeries'];
@@ -249,6 +256,7 @@ describe('openapi.yaml', () => {
         ...MY_SESSION_OPERATION_IDS,
         ...SIGN_OUT_OPERATION_IDS,
         ...ACCESS_REQUEST_OPERATION_IDS,
+        ...ORG_IDENTITY_PROVIDER_OPERATION_IDS,
       ].sort(),
     );
     expect(OPERATION_IDS).toHaveLength(48);

@@ -18,7 +18,15 @@ describe('GET /api/me', () => {
     expectOk(res);
     expect(res.body.user).toMatchObject({ imOpenId: 'admin-1', displayName: 'admin-1', avatarUrl: null });
     expect(res.body.organizations).toEqual([
-      { id: expect.any(String), slug: 'acme', name: 'Org acme', status: 'ACTIVE', purgeAt: null, role: 'ADMIN' },
+      {
+        id: expect.any(String),
+        slug: 'acme',
+        name: 'Org acme',
+        status: 'ACTIVE',
+        purgeAt: null,
+        role: 'ADMIN',
+        teams: [],
+      },
     ]);
   });
 });

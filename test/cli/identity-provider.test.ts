@@ -163,7 +163,7 @@ describe('hub identity-provider', () => {
     const result = await runHub(['identity-provider', 'disable', 'keycloak'], env);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('disabled identity provider keycloak: no sign-in starts or finishes through it\n');
-    expect((await hub.call('listSignInProviders')).body).toEqual({ providers: [] });
+    expect((await hub.call('listSignInProviders')).body).toEqual({ providers: [], loginLinks: 'on' });
     const start = await hub.request('GET', '/auth/keycloak/start');
     expect(start.headers.get('location')).toBe('/signin?error=provider_unavailable');
     expect((await runHub(['identity-provider', 'list'], env)).stdout).toMatch(/^keycloak\toidc\tdisabled\t/);

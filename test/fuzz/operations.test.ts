@@ -19,7 +19,7 @@ import {
   wrongQueryValue,
   type JsonSchema,
 } from './schema-arbitrary.js';
-import { installWriteCounter, type WriteCounter } from '../support/write-counter.js';
+import { installWriteCounter, REQUEST_BOOKKEEPING, type WriteCounter } from '../support/write-counter.js';
 import { fullScans, recordedInto } from '../support/full-scans.js';
 import type { CapturedQuery } from '../../bench/lib/query-plan.js';
 
@@ -64,11 +64,7 @@ const statements: CapturedQuery[] = [];
 beforeAll(async () => {
   // A high request-rate ceiling: thousands of requests in a minute are the point here.
   hub = await TestHub.start({ config: { ceilings: { requestRate: 1e9 } } });
-  // Using a session refreshes its last-seen time whatever the request: bookkeeping, not a change.
-  writes = await installWriteCounter(hub.services.db, {
-    request_rate_windows: '*',
-    login_sessions: ['last_seen_at'],
-  });
+  writes = await installWriteCounter(hub.services.db, REQUEST_BOOKKEEPING);
   org = await seedOrg(hub, 'fuzz');
   const team = await okBody(org.call('owner', 'createTeam', { body: { slug: 'fuzz-team', name: 'Fuzz team' } }), 201);
   const folder = await okBody(org.call('owner', 'createFolder', { body: { name: 'Fuzz folder' } }), 201);

@@ -64,6 +64,7 @@ describe('OpenID Connect sign-in', () => {
         { id: 'corp', label: 'Sign in with corp', kind: 'oidc' },
         { id: 'strict', label: 'Sign in with strict', kind: 'oidc' },
       ],
+      loginLinks: 'on',
     });
   });
 

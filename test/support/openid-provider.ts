@@ -139,8 +139,13 @@ export class TestOpenIdProvider {
         if (!claims) return undefined;
         return { accountId: sub, claims: () => ({ sub, ...claims }) };
       },
-      // `tid` with every token, as Entra ID sends its tenant.
-      claims: { openid: ['sub', 'tid'], profile: ['name', 'picture'], email: ['email', 'email_verified'] },
+      // `tid` with every token, as Entra ID sends its tenant; `groups` as directories send them
+      // (an account given `_claim_names` instead plays Entra ID's overage).
+      claims: {
+        openid: ['sub', 'tid', 'groups'],
+        profile: ['name', 'picture'],
+        email: ['email', 'email_verified'],
+      },
       cookies: { keys: ['test-provider-cookie-key'] },
       jwks: { keys: this.keys },
       pkce: { required: () => true },

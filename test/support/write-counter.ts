@@ -18,6 +18,16 @@ export interface WriteCounter {
 export type Bookkeeping = Record<string, '*' | readonly string[]>;
 
 /**
+ * What any request writes whoever calls and whatever the answer: its organization's rate window,
+ * and its session's last-seen time and client, or its token's last use.
+ */
+export const REQUEST_BOOKKEEPING: Bookkeeping = {
+  request_rate_windows: '*',
+  login_sessions: ['last_seen_at', 'user_agent', 'address'],
+  api_tokens: ['last_used_at'],
+};
+
+/**
  * Counts the rows every statement inserts, updates or deletes in a test database, table by
  * table, through triggers on every table. "A denied call changes nothing" then compares a few
  * dozen counters before and after the call instead of reading every row of every table, covers

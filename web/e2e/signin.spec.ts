@@ -4,7 +4,7 @@ test('a signed-out visitor is sent to /signin and signs in through the OpenID Pr
   page,
 }) => {
   await page.goto('/o/acme/teams');
-  await expect(page).toHaveURL(/\/signin\?returnTo=%2Fo%2Facme%2Fteams$/);
+  await expect(page).toHaveURL(/\/signin\?org=acme&returnTo=%2Fo%2Facme%2Fteams$/);
   await page.getByRole('link', { name: 'Company SSO' }).click();
   // The provider's own login and consent pages.
   await page.locator('input[name="login"]').fill('olivia');

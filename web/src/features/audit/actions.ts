@@ -80,12 +80,23 @@ export const OPERATION_ACTIONS = [
   'updateWebhook',
   'verifyDomain',
   'withdrawAccessRequest',
+  'updateDomain',
+  'createOrgIdentityProvider',
+  'updateOrgIdentityProvider',
+  'deleteOrgIdentityProvider',
 ] as const;
 
 /** Actions no operation makes: the service acting on a rule, and the host console. */
 export const OTHER_ACTIONS = [
   'autoJoin',
   'connectIdentity',
+  'directory.join',
+  'directory.role',
+  'directory.leave',
+  'directory.team_add',
+  'directory.team_remove',
+  'directory.overage',
+  'session.break_glass',
   'budget.threshold',
   'webhook.disabled',
   'hub.org.create',

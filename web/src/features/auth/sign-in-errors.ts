@@ -13,6 +13,9 @@ const MESSAGES: Record<Schemas['SignInErrorCode'], string> = {
   email_domain_not_allowed: 'Accounts with your email address may not sign in to this hub.',
   session_required: 'Sign in first, then connect another sign-in from your profile.',
   identity_in_use: 'That account is already connected to another user of this hub, so it was not added to you.',
+  sso_required:
+    "Your email address's organization requires its own sign-in. Type your email below and use the button it shows.",
+  group_required: "Your account is in none of the groups your organization's sign-in admits. Ask your administrator.",
 };
 
 /** The message for an error code from the URL; a code this app does not know still gets a sentence. */

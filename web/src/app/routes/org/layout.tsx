@@ -12,9 +12,11 @@ import { queryClient } from '../../../lib/query-client';
 export async function loader({ request }: { request: Request }) {
   const me = await queryClient.ensureQueryData(getMeQueryOptions());
   if (!me) {
-    // Signing in brings the person back to the page they opened.
+    // Signing in brings the person back to the page they opened, on the organization's sign-in page.
     const { pathname, search } = new URL(request.url);
-    throw redirect(`/signin?returnTo=${encodeURIComponent(pathname + search)}`);
+    const orgSlug = /^\/o\/([a-z0-9][a-z0-9-]{0,62})(\/|$)/.exec(pathname)?.[1];
+    const org = orgSlug ? `org=${orgSlug}&` : '';
+    throw redirect(`/signin?${org}returnTo=${encodeURIComponent(pathname + search)}`);
   }
   return null;
 }

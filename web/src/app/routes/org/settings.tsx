@@ -5,6 +5,8 @@ import { getSettingsQueryOptions } from '../../../lib/queries/get-settings';
 import { getOrganizationQueryOptions } from '../../../features/settings/api/get-organization';
 import { OrganizationCard } from '../../../features/settings/components/organization-card';
 import { getDomainsQueryOptions } from '../../../features/settings/api/domains';
+import { getOrgIdentityProvidersQueryOptions } from '../../../features/settings/api/identity-providers';
+import { SignInSection } from '../../../features/settings/components/sign-in-section';
 import { DomainsSection } from '../../../features/settings/components/domains-section';
 import { AutoJoinForm } from '../../../features/settings/components/auto-join-form';
 import { SettingsForm } from '../../../features/settings/components/settings-form';
@@ -20,6 +22,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
     queryClient.prefetchQuery(getSettingsQueryOptions(orgSlug)),
     queryClient.prefetchQuery(getOrganizationQueryOptions(orgSlug)),
     queryClient.prefetchQuery(getDomainsQueryOptions(orgSlug)),
+    queryClient.prefetchQuery(getOrgIdentityProvidersQueryOptions(orgSlug)),
   ]);
   return null;
 }
@@ -31,6 +34,7 @@ export function Component() {
       <OrganizationCard />
       <LifecycleSection />
       <SettingsForm />
+      <SignInSection />
       <DomainsSection />
       <AutoJoinForm />
       <TokenPolicyForm />

@@ -31,3 +31,11 @@ export const useDeleteDomain = () => {
     onSuccess: (_data, { params }) => invalidateDomains(qc, params.path.orgSlug),
   });
 };
+
+/** Requires one identity provider for a verified domain's people, or (null) stops requiring it. */
+export const useUpdateDomain = () => {
+  const qc = useQueryClient();
+  return $api.useMutation('patch', '/api/org/{orgSlug}/domains/{domainId}', {
+    onSuccess: (_data, { params }) => invalidateDomains(qc, params.path.orgSlug),
+  });
+};

@@ -14,6 +14,7 @@ const domain = (name: string, status: 'pending' | 'verified'): Schemas['Domain']
   status,
   verification: { type: 'dns-txt', name: `_hub-verification.${name}`, value: 'hub-verification=t' },
   verifiedAt: status === 'verified' ? '2026-12-01T10:00:00.000Z' : null,
+  enforceSso: null,
   createdAt: '2026-12-01T09:00:00.000Z',
 });
 

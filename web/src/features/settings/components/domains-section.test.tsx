@@ -14,6 +14,7 @@ const pending = (name: string): Domain => ({
   status: 'pending',
   verification: { type: 'dns-txt', name: `_hub-verification.${name}`, value: `hub-verification=token-of-${name}` },
   verifiedAt: null,
+  enforceSso: null,
   createdAt: '2026-12-01T09:00:00.000Z',
 });
 
@@ -28,6 +29,9 @@ function domainsServer(
       HttpResponse.json({ membersCanCreateProjects: false, autoJoin: null }),
     ),
     http.get(`/api/org/${ORG_SLUG}/domains`, () => HttpResponse.json({ domains, nextCursor: null })),
+    http.get(`/api/org/${ORG_SLUG}/identity-providers`, () =>
+      HttpResponse.json({ identityProviders: [], nextCursor: null }),
+    ),
     http.post(`/api/org/${ORG_SLUG}/domains`, async ({ request }) => {
       const { domain } = (await request.json()) as { domain: string };
       if (refuse.add) return HttpResponse.json(errorBody(refuse.add[1], refuse.add[2]), { status: refuse.add[0] });

@@ -8,7 +8,9 @@ import { isOrgAdmin, useOrg } from '../../../lib/authorization';
 import { formatDateTime } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
 import { useSettings } from '../../../lib/queries/get-settings';
-import { useAddDomain, useDeleteDomain, useDomains, useVerifyDomain } from '../api/domains';
+import { useAddDomain, useDeleteDomain, useDomains, useUpdateDomain, useVerifyDomain } from '../api/domains';
+import { useOrgIdentityProviders } from '../api/identity-providers';
+import { SelectField } from '../../../components/select-field';
 import { DomainRecord } from './domain-record';
 
 type Domain = Schemas['Domain'];
@@ -52,6 +54,54 @@ function AddDomainForm() {
         </Button>
       </Group>
       <DialogError error={add.error} title="The domain was not added" />
+    </Stack>
+  );
+}
+
+const ANY_PROVIDER = 'any';
+
+/** A verified domain may require one of the organization's providers for everyone with an address at it. */
+function EnforcementPicker({ domain }: { domain: Domain }) {
+  const { org } = useOrg();
+  const providers = useOrgIdentityProviders(org.slug);
+  const update = useUpdateDomain();
+  const options = [
+    { value: ANY_PROVIDER, label: 'Any sign-in' },
+    ...(providers.data?.identityProviders ?? [])
+      .filter((p) => p.status === 'enabled' || p.id === domain.enforceSso?.providerId)
+      .map((p) => ({ value: p.id, label: p.label })),
+  ];
+  return (
+    <Stack gap="xs">
+      <SelectField
+        label={`Sign-in required for ${domain.domain}`}
+        size="xs"
+        data={options}
+        value={domain.enforceSso?.providerId ?? ANY_PROVIDER}
+        disabled={update.isPending}
+        onChange={(value) =>
+          update.mutate(
+            {
+              params: { path: { orgSlug: org.slug, domainId: domain.id } },
+              body: { enforceSso: value === ANY_PROVIDER ? null : { providerId: value } },
+            },
+            {
+              onSuccess: (changed) =>
+                notifySuccess(
+                  changed.enforceSso
+                    ? `People at ${changed.domain} now sign in only through ${changed.enforceSso.providerId}`
+                    : `People at ${changed.domain} may sign in any way`,
+                ),
+            },
+          )
+        }
+      />
+      {update.isPending && <Text size="xs">Saving…</Text>}
+      {update.isError && (
+        <Alert color="red" title="Not changed" role="alert">
+          {errorMessage(update.error)}
+        </Alert>
+      )}
     </Stack>
   );
 }
@@ -131,6 +181,7 @@ function DomainsTable({ domains, ruleDomains }: { domains: Domain[]; ruleDomains
                       value={domain.verification.value}
                     />
                   )}
+                  {admin && domain.status === 'verified' && <EnforcementPicker domain={domain} />}
                   {admin && (
                     <DomainActions
                       domain={domain}
