@@ -21,6 +21,7 @@ import { RollupStore } from '../usage/rollup-store.js';
 import { UsageStore } from '../usage/store.js';
 import { UsageSeriesService } from '../usage/series.js';
 import { SeriesStore } from '../usage/series-store.js';
+import { TeamSums } from '../usage/team-sums.js';
 import { GrantStore } from '../grants/store.js';
 import { UnitOfWork, type Executor } from '../db/unit-of-work.js';
 import { ProjectGuard } from '../projects/project-guard.js';
@@ -173,6 +174,7 @@ export function createServices(deps: {
   const projects = new ProjectService(uow, projectStore, grants, folders, projectGuard, clock, workspacesDir, capacity);
   const explorer = new ExplorerService(uow, new ExplorerStore());
   const usageStore = new UsageStore(folderStore);
+  const teamSums = new TeamSums(usageStore);
   const budgets = new BudgetService(
     uow,
     new BudgetStore(),
@@ -185,11 +187,11 @@ export function createServices(deps: {
   );
   const usage = new UsageService(
     uow,
-    { reads: usageStore, ingest: new IngestStore(), rollups: new RollupStore() },
+    { reads: usageStore, teams: teamSums, ingest: new IngestStore(), rollups: new RollupStore() },
     folderStore,
     (trx, organizationId) => budgets.announceReached(trx, organizationId),
   );
-  const usageSeries = new UsageSeriesService(uow, new SeriesStore(usageStore), usage);
+  const usageSeries = new UsageSeriesService(uow, new SeriesStore(usageStore, teamSums), usage);
   const members = new MemberService(uow, memberStore, teamStore, users, orgAccess, clock, capacity);
   const teams = new TeamService(uow, teamStore, memberStore, users, orgAccess, clock, capacity, grants);
   const connectionStore = new ConnectionStore();

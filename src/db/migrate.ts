@@ -27,6 +27,7 @@ import * as usageNarrowRollups from './migrations/20261128120000_usage_narrow_ro
 import * as linkingAuthority from './migrations/20261201100000_linking_authority.js';
 import * as verifiedDomains from './migrations/20261201200000_verified_domains.js';
 import * as runAgentKeys from './migrations/20261201400000_run_agent_keys.js';
+import * as runInitiators from './migrations/20261202100000_run_initiators.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -60,6 +61,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261201100000_linking_authority': linkingAuthority,
   '20261201200000_verified_domains': verifiedDomains,
   '20261201400000_run_agent_keys': runAgentKeys,
+  '20261202100000_run_initiators': runInitiators,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

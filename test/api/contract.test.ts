@@ -124,8 +124,8 @@ const ACCESS_OPERATION_IDS = ['getProjectAccess', 'listTeamProjects'];
 const BUDGET_OPERATION_IDS = ['listBudgets', 'createBudget', 'updateBudget', 'deleteBudget'];
 /** Domains an organization owns, verified through DNS; org admins only. */
 const DOMAIN_OPERATION_IDS = ['listDomains', 'addDomain', 'verifyDomain', 'deleteDomain'];
-/** Usage at scale: the usage series; org admins only. */
-const USAGE_SERIES_OPERATION_IDS = ['getUsageSeries'];
+/** Usage at scale: the usage series (org admins only), and a member's own usage. */
+const USAGE_SERIES_OPERATION_IDS = ['getUsageSeries', 'getMyUsage'];
 /** Operations anyone may call, with no session or token. */
 const PUBLIC_OPERATION_IDS = ['login', ...SIGN_IN_OPERATION_IDS];
 
