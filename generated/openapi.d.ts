@@ -2562,10 +2562,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description What the budget covers; `id` names the folder or project and is absent (null) for the organization. */
+        /**
+         * @description What the budget covers; `id` names the folder, project, team (its
+         *     members' runs while they are in it), member (a user id: the runs they
+         *     start and those of their API tokens) or API token, and is absent
+         *     (null) for the organization. Each budget is counted and announced on
+         *     its own, however many apply to a run.
+         */
         BudgetScope: {
             /** @enum {string} */
-            type: "organization" | "folder" | "project";
+            type: "organization" | "folder" | "project" | "team" | "member" | "apiToken";
             id?: string | null;
         };
         /**
@@ -7405,7 +7411,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
             403: components["responses"]["Forbidden"];
-            /** @description `org_not_found`, `folder_not_found`, `project_not_found`. */
+            /** @description `org_not_found`, `folder_not_found`, `project_not_found`, `team_not_found`, `member_not_found`, `token_not_found` (the scope names none of the organization). */
             404: components["responses"]["NotFound"];
             /** @description `project_archived`, `capacity_exceeded`. */
             409: components["responses"]["Conflict"];
@@ -7476,7 +7482,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
             403: components["responses"]["Forbidden"];
-            /** @description `org_not_found`, `budget_not_found`, `folder_not_found`, `project_not_found`. */
+            /** @description `org_not_found`, `budget_not_found`, `folder_not_found`, `project_not_found`, `team_not_found`, `member_not_found`, `token_not_found`. */
             404: components["responses"]["NotFound"];
             /** @description `project_archived`. */
             409: components["responses"]["Conflict"];

@@ -22,6 +22,7 @@ import { UsageStore } from '../usage/store.js';
 import { UsageSeriesService } from '../usage/series.js';
 import { SeriesStore } from '../usage/series-store.js';
 import { TeamSums } from '../usage/team-sums.js';
+import { INITIATOR_KINDS } from '../usage/initiators.js';
 import { GrantStore } from '../grants/store.js';
 import { UnitOfWork, type Executor } from '../db/unit-of-work.js';
 import { ProjectGuard } from '../projects/project-guard.js';
@@ -179,9 +180,14 @@ export function createServices(deps: {
     uow,
     new BudgetStore(),
     usageStore,
+    teamSums,
     {
       activeFolder: (db, organizationId, folderId) => folderStore.findActive(db, organizationId, folderId),
       project: (db, organizationId, projectId) => projectStore.findInOrg(db, organizationId, projectId),
+      activeTeam: (db, organizationId, teamId) => teamStore.findActive(db, organizationId, teamId),
+      activeMember: (db, organizationId, userId) => memberStore.findActive(db, organizationId, userId),
+      apiToken: async (db, organizationId, tokenId) =>
+        (await INITIATOR_KINDS.apiToken.resolve!(db, organizationId, [tokenId])).get(tokenId),
     },
     clock,
   );

@@ -77,6 +77,10 @@ export interface UsageFilter {
   projectId?: string | undefined;
   /** Only the runs this member is accountable for. */
   memberId?: string | undefined;
+  /** Only the runs started through this API token. */
+  apiTokenId?: string | undefined;
+  /** Only the runs counted for this team (the team sums alone read it). */
+  teamId?: string | undefined;
 }
 
 /** The parameters of the usage reads: the organization and the filter, each read prepared per filter present. */

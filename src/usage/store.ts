@@ -141,7 +141,7 @@ export class UsageStore {
       ...of.keys,
       ...Object.keys(of.only ?? {}),
       ...(scopedByProject ? ['project_id'] : []),
-      ...(params.memberId !== undefined ? ['member_id'] : []),
+      ...personFilters(params).map(([key]) => key),
     ];
     const monthly = levelFor(of.levels, 'month', needed);
     const daily = levelFor(of.levels, 'day', needed)!;
@@ -151,8 +151,11 @@ export class UsageStore {
       const q = db(`${table} as r`).where('r.organization_id', params.organizationId);
       if (of.only) for (const [column, value] of Object.entries(of.only)) q.where(`r.${column}`, value);
       this.applyScope(db, q, params);
-      // The rollups' member_id and the raw runs' are the same column name (none is '' in one, null in the other).
-      if (params.memberId !== undefined) q.where('r.member_id', params.memberId);
+      // A person's column in a level, or its expression over a raw run.
+      for (const [key, id] of personFilters(params)) {
+        if (table === of.raw) q.whereRaw(`${RAW_RUN_KEY[key]} = ?`, [id]);
+        else q.where(`r.${key}`, id);
+      }
       return q;
     };
     // One part per range: a single range on an index's next column is a seek, where an OR of
@@ -202,6 +205,14 @@ export class UsageStore {
       );
     }
   }
+}
+
+/** The person filters given: each level key with the id it must have. */
+function personFilters(params: FilterParams): Array<['member_id' | 'api_token_id', string]> {
+  const filters: Array<['member_id' | 'api_token_id', string]> = [];
+  if (params.memberId !== undefined) filters.push(['member_id', params.memberId]);
+  if (params.apiTokenId !== undefined) filters.push(['api_token_id', params.apiTokenId]);
+  return filters;
 }
 
 /** The run sums of RUN_SUMS over the raw runs `r` of a grouped query. */

@@ -19,7 +19,7 @@ import { rawRunSums, type UsageStore, within } from './store.js';
 export class TeamSums {
   constructor(private readonly usage: UsageStore) {}
 
-  /** Sums per `team_id` and `day` with RUN_SUMS; null when the window is empty. */
+  /** Sums per `team_id` and `day` with RUN_SUMS (only the team's with `teamId`); null when the window is empty. */
   daySums(db: Executor, params: FilterParams): Knex.QueryBuilder | null {
     const memberDays = this.usage.runSums(db, params, ['day', 'member_id']);
     if (!memberDays) return null;
@@ -55,7 +55,12 @@ export class TeamSums {
       .select('t.id as team_id', db.raw('substr(r.at, 1, 10) as day'));
     if (params.memberId !== undefined) partial.where('r.member_id', params.memberId);
     this.usage.applyScope(db, partial, params);
-    const union = wholeDays.unionAll([unattributed, rawRunSums(db, partial)]);
+    if (params.teamId !== undefined) {
+      wholeDays.where('t.id', params.teamId);
+      partial.where('t.id', params.teamId);
+    }
+    const parts = params.teamId === undefined ? [unattributed, rawRunSums(db, partial)] : [rawRunSums(db, partial)];
+    const union = wholeDays.unionAll(parts);
     return db
       .from(union.as('u'))
       .groupBy('u.team_id', 'u.day')

@@ -265,3 +265,52 @@ describe('GET /usage/mine', () => {
     expect(mine.series.buckets).toHaveLength(30);
   });
 });
+
+describe('budgets by team, member and API token', () => {
+  const budget = (scope: { type: 'team' | 'member' | 'apiToken'; id: string }, amount = 100) =>
+    okBody(
+      org.call('admin', 'createBudget', {
+        body: { name: `${scope.type} ${amount}`, scope, metric: 'costUsd', amount, period: 'month' },
+      }),
+      201,
+    );
+
+  it('measures each scope’s runs in the period: a team’s while its members were in it', async () => {
+    const spent = async (scope: Parameters<typeof budget>[0]) => (await budget(scope, 1000)).status.spent;
+    expect(await spent({ type: 'team', id: ids.red! })).toBe(14);
+    expect(await spent({ type: 'team', id: ids.blue! })).toBe(319);
+    expect(await spent({ type: 'member', id: ids.ann! })).toBe(31);
+    expect(await spent({ type: 'apiToken', id: tokenId })).toBe(8);
+  });
+
+  it('refuses a scope the organization does not have, and stores nothing', async () => {
+    const before = await tableRows(hub.services.db, 'budgets');
+    for (const [scope, code] of [
+      [{ type: 'team', id: 'no-such-team' }, 'team_not_found'],
+      [{ type: 'member', id: other.userIds.member }, 'member_not_found'],
+      [{ type: 'member', id: ids.dan! }, 'member_not_found'],
+      [{ type: 'apiToken', id: foreignTokenId }, 'token_not_found'],
+    ] as const) {
+      const res = await org.call('admin', 'createBudget', {
+        body: { name: 'refused', scope, metric: 'costUsd', amount: 1, period: 'month' },
+      });
+      expect([res.status, (res.body as { error: { code: string } }).error.code]).toEqual([404, code]);
+    }
+    expect(await tableRows(hub.services.db, 'budgets')).toEqual(before);
+  });
+
+  it('announces every budget a run reaches, each on its own', async () => {
+    const [mine, red, token] = [
+      await budget({ type: 'member', id: ids.ann! }, 40),
+      await budget({ type: 'team', id: ids.red! }, 15),
+      await budget({ type: 'apiToken', id: tokenId }, 1000),
+    ];
+    // Ann's $10 run makes 41 of her 40; red has 14 of its 15 (she had left it), its token nothing new.
+    await ingest(org, 'more.jsonl', [run('2026-11-24T10:00:00Z', 10, member('acme-member'))]);
+    const alerts = async (id: string) =>
+      (await hub.services.db('budget_alerts').where('budget_id', id).orderBy('threshold')).map((a) => a.threshold);
+    expect(await alerts(mine.id)).toEqual([50, 80, 100]);
+    expect(await alerts(red.id)).toEqual([50, 80]);
+    expect(await alerts(token.id)).toEqual([]);
+  });
+});
