@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -156,7 +157,7 @@ beforeAll(async () => {
   for (const [team, imOpenId, from, to] of MEMBERSHIPS) {
     memberships.push({ teamId: ids[team]!, userId: users[imOpenId]!, from, to });
     await hub.services.db('team_members').insert({
-      id: `${team}-${imOpenId}-${from}`,
+      id: randomUUID(),
       team_id: ids[team],
       user_id: users[imOpenId],
       created_at: from,
