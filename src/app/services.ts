@@ -288,6 +288,7 @@ export function createServices(deps: {
     explorer,
     usage,
     usageSeries,
+    teamSums,
     members,
     teams,
     capacity,
