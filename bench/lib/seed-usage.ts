@@ -385,7 +385,8 @@ export function writeUsageRuns(file: string, seed: SeededUsageOrg, size: UsageSi
       if (random() < 0.1) line.title = `Session ${s} — step ${k % 97}`;
       // Nine runs in ten name the member who started them; the rest nobody (a schedule). Without
       // BENCH_USAGE_INITIATORS (=0) no run names one, to compare the ingest with and without.
-      if (random() < 0.9 && process.env.BENCH_USAGE_INITIATORS !== '0') line.initiatedBy = { type: 'member', imOpenId: seed.members[int(seed.members.length)]! };
+      if (random() < 0.9 && process.env.BENCH_USAGE_INITIATORS !== '0')
+        line.initiatedBy = { type: 'member', imOpenId: seed.members[int(seed.members.length)]! };
       block.push(JSON.stringify(line));
       if (block.length === 10_000) flush();
 
