@@ -1757,7 +1757,10 @@ export interface paths {
          *     [`from`, `to`) and, optionally, the subtree of `folderId`. Omitted
          *     bounds are open, and are returned as null in `from`/`to`. Rows: every
          *     project with at least one run in the window (archived projects
-         *     included), sorted by `projectName`. `costUsd` sums the known costs and
+         *     included), sorted by `projectName`; with `groupBy` `member`, `team`
+         *     or `apiToken`, one row per member, team or API token with a run in
+         *     the window instead (`groups`, by label then key, the unattributed
+         *     row last), and `totals` the sums of the window's runs, each once. `costUsd` sums the known costs and
          *     is null when no run of the row has one;
          *     `runsWithCost + runsWithoutCost = runCount`. `totals` are the sums of
          *     the rows. Costs are exact sums of each run's cost rounded half up to
@@ -1840,10 +1843,14 @@ export interface paths {
          *       bucket's calendar start, so the first and the last bucket may cover
          *       only part of their span (the window cuts them).
          *     - Groups: `project` (key the project id, label its name), `model`,
-         *       `provider` (key and label the name the run's session gives) or
-         *       `role` (key the role id, label the organization's role label, the
-         *       id when the role is not defined). A bucket lists the groups with at
-         *       least one run in it, by label, then key.
+         *       `provider` (key and label the name the run gives) or `role` (key
+         *       the role id, label the organization's role label, the id when the
+         *       role is not defined); `member` (key the user id, label the name the
+         *       organization shows, with "(former member)" once they left), `team`
+         *       (key the team id, label its name; `overlapping: true`) or
+         *       `apiToken` (key the token id, label its name), the runs without one
+         *       in a group with key null (see the Usage tag). A bucket lists the
+         *       groups with at least one run in it, by label, then key.
          *     - `costUsd` sums the known costs and is null when no run of the group
          *       in the bucket has one, as in the report.
          *     - Bounded: more than 400 buckets, or more than 200 groups in the
@@ -1855,6 +1862,36 @@ export interface paths {
          *     Who may call: an org admin (OWNER or ADMIN).
          */
         get: operations["getUsageSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/usage/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the caller's own usage
+         * @description The runs the caller is accountable for (started by them, or through
+         *     one of their API tokens; see the Usage tag) in [`from`, `to`): per
+         *     project, as `getUsageReport` answers (`projects`, `totals`, the
+         *     projects named whatever their access), and per `bucket` (`day` when
+         *     omitted), as `getUsageSeries` grouped by project answers (`series`).
+         *     No admin right is needed.
+         *
+         *     Who may call: any member of the organization.
+         */
+        get: operations["getMyUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3342,10 +3379,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description What the budget covers; `id` names the folder or project and is absent (null) for the organization. */
+        /**
+         * @description What the budget covers; `id` names the folder, project, team (its
+         *     members' runs while they are in it), member (a user id: the runs they
+         *     start and those of their API tokens) or API token, and is absent
+         *     (null) for the organization. Each budget is counted and announced on
+         *     its own, however many apply to a run.
+         */
         BudgetScope: {
             /** @enum {string} */
-            type: "organization" | "folder" | "project";
+            type: "organization" | "folder" | "project" | "team" | "member" | "apiToken";
             id?: string | null;
         };
         /**
@@ -4642,9 +4685,38 @@ export interface components {
              * @description The `to` of the request (exclusive), or null when not given.
              */
             to: string | null;
+            /** @description Sorted by `projectName`; empty when grouped by `member`, `team` or `apiToken`. */
+            projects: components["schemas"]["ProjectUsageRow"][];
+            /** @description With `groupBy` `member`, `team` or `apiToken` only; by label then key, the row with key null last. */
+            groups?: components["schemas"]["UsageGroupRow"][];
+            /** @description With `groups` only; true for `team`, whose rows may count a run more than once. */
+            overlapping?: boolean;
+            totals: components["schemas"]["UsageTotals"];
+        };
+        /** @enum {string} */
+        UsageReportGroupBy: "project" | "member" | "team" | "apiToken";
+        /** @description `UsageTotals` of one member, team or API token (key null: the runs without one). */
+        UsageGroupRow: {
+            /** @description The user id, team id or API token id; null for the runs without one. */
+            key: string | null;
+            label: string;
+            runCount: number;
+            runsWithCost: number;
+            runsWithoutCost: number;
+            inputTokens: number;
+            outputTokens: number;
+            /** @description Sum of the known costs in USD; null when no run of the row has one. */
+            costUsd: number | null;
+        };
+        MyUsage: {
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
             /** @description Sorted by `projectName`. */
             projects: components["schemas"]["ProjectUsageRow"][];
             totals: components["schemas"]["UsageTotals"];
+            series: components["schemas"]["UsageSeries"];
         };
         /** @description A provider connection, keyed by (organization, `providerId`). Never carries a secret. */
         ProviderConnectionRow: {
@@ -4741,11 +4813,11 @@ export interface components {
          */
         UsageSeriesBucketSpan: "day" | "week" | "month";
         /** @enum {string} */
-        UsageSeriesGroupBy: "project" | "model" | "provider" | "role";
+        UsageSeriesGroupBy: "project" | "model" | "provider" | "role" | "member" | "team" | "apiToken";
         UsageSeriesGroup: {
-            /** @description The project id, model, provider or role id. */
-            key: string;
-            /** @description The project's name, the role's label; the key itself for a model or a provider. */
+            /** @description The project id, model, provider, role id, user id, team id or API token id; null for the runs without a member or token. */
+            key: string | null;
+            /** @description The project's name, the role's label, the member's, team's or token's name; the key itself for a model or a provider. */
             label: string;
             runCount: number;
             inputTokens: number;
@@ -4763,6 +4835,8 @@ export interface components {
         };
         UsageSeries: {
             buckets: components["schemas"]["UsageSeriesBucket"][];
+            /** @description Grouped by `team` only (true): a run counts for every team its member was in at its time. */
+            overlapping?: boolean;
         };
         /**
          * @description `mcp`: a Model Context Protocol server; `http`: a plain HTTP API.
@@ -7602,6 +7676,12 @@ export interface operations {
                 /** @description Restricts the report to the projects in this folder's whole subtree. */
                 folderId?: string;
                 /**
+                 * @description The rows: `project` (in `projects`, when omitted), or `member`,
+                 *     `team` or `apiToken` (in `groups`, `projects` then empty; see the
+                 *     Usage tag).
+                 */
+                groupBy?: components["schemas"]["UsageReportGroupBy"];
+                /**
                  * @description `csv` answers `text/csv` whatever `Accept` says; `json` answers
                  *     JSON. Without it, `Accept: text/csv` asks for the CSV.
                  */
@@ -7627,7 +7707,7 @@ export interface operations {
                 };
             };
             308: components["responses"]["MovedToNewSlug"];
-            /** @description `validation_failed`: `orgSlug`, `from`, `to` or `folderId` does not match its schema. */
+            /** @description `validation_failed`: `orgSlug`, `from`, `to`, `folderId` or `groupBy` does not match its schema. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `org_admin_required`. */
@@ -7731,6 +7811,45 @@ export interface operations {
             /** @description `org_admin_required`. */
             403: components["responses"]["Forbidden"];
             /** @description `org_not_found`, `folder_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getMyUsage: {
+        parameters: {
+            query: {
+                /** @description Start of the window, inclusive (ISO 8601 date-time). */
+                from: string;
+                /** @description End of the window, exclusive (ISO 8601 date-time). */
+                to: string;
+                /** @description The series' bucket span; `day` when omitted. */
+                bucket?: components["schemas"]["UsageSeriesBucketSpan"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's usage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyUsage"];
+                };
+            };
+            /** @description `validation_failed`: `orgSlug`, `from`, `to` or `bucket` does not match its schema, or `from` is later than `to`; `series_too_large`: more than 400 buckets or 200 projects. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `token_scope_required`: a token without `usage:read`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`: no such organization, or the caller is not an active member. */
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];
@@ -9807,7 +9926,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
             403: components["responses"]["Forbidden"];
-            /** @description `org_not_found`, `folder_not_found`, `project_not_found`. */
+            /** @description `org_not_found`, `folder_not_found`, `project_not_found`, `team_not_found`, `member_not_found`, `token_not_found` (the scope names none of the organization). */
             404: components["responses"]["NotFound"];
             /** @description `project_archived`, `capacity_exceeded`. */
             409: components["responses"]["Conflict"];
@@ -9880,7 +9999,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
             403: components["responses"]["Forbidden"];
-            /** @description `org_not_found`, `budget_not_found`, `folder_not_found`, `project_not_found`. */
+            /** @description `org_not_found`, `budget_not_found`, `folder_not_found`, `project_not_found`, `team_not_found`, `member_not_found`, `token_not_found`. */
             404: components["responses"]["NotFound"];
             /** @description `project_archived`. */
             409: components["responses"]["Conflict"];

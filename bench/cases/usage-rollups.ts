@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Services } from '../../src/app/services.js';
+import { teamSpendIn } from '../../src/budgets/spend.js';
 import type { TargetDefinition } from '../lib/targets.js';
 
 /**
@@ -32,6 +33,8 @@ export const ROLLUP_TARGETS: readonly TargetDefinition[] = ENGINES.flatMap((engi
     read('breakdown', 'whole-organization breakdown, median [1,220 ms before rollups on SQLite]', 50),
     read('month', 'one month of usage, median [420 ms before rollups]', 20),
     read('series', '90-day daily series grouped by model, median [no series before]', 50),
+    read('member-year', 'whole-organization report by member, median', 50),
+    read('team-month', "one team's spend over a month, median", 20),
     {
       id: `rollups.csv-rss.${engine}`,
       label: `server RSS growth over five CSV downloads of the whole-organization report on ${on}`,
@@ -56,6 +59,9 @@ export interface RollupReadFigures {
   breakdownMs: number;
   monthMs: number;
   seriesMs: number;
+  /** The whole span's report by member, and one team's spend over a month. */
+  memberYearMs: number;
+  teamMonthMs: number;
   month: { from: string; to: string };
 }
 
@@ -93,6 +99,13 @@ export async function measureRollupReads(db: Knex, services: Services, organizat
         groupBy: 'model',
       }),
     ),
+    memberYearMs: await timed(() => services.usage.report(organizationId, { groupBy: 'member' })),
+    teamMonthMs: await timed(async () => {
+      const [team] = (await db('teams').where('organization_id', organizationId).orderBy('id').limit(1)) as {
+        id: string;
+      }[];
+      return team ? teamSpendIn(services.teamSums, db, organizationId, { from, to, teamId: team.id }) : null;
+    }),
     month: { from, to },
   };
   return figures;

@@ -332,6 +332,8 @@ async function run(): Promise<number> {
     `${rollupReads.month.from} to ${rollupReads.month.to}, ${inProcess}`,
   );
   recordTarget(`rollups.series.${scratch.engine}`, rollupReads.seriesMs, `by model, ${inProcess}`);
+  recordTarget(`rollups.member-year.${scratch.engine}`, rollupReads.memberYearMs, `groupBy=member, ${inProcess}`);
+  recordTarget(`rollups.team-month.${scratch.engine}`, rollupReads.teamMonthMs, `one team, ${inProcess}`);
   let csvRows = 0;
   const csvGrowth = await measureRssGrowth(async () => {
     const answer = await read(`${base}/usage?format=csv`, cookie);

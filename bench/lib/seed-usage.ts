@@ -25,6 +25,9 @@ export interface UsageSize {
   sessions: number;
   rootFolders: number;
   childrenPerRoot: number;
+  /** Members who start runs, and the teams they are spread over (an equal share each). */
+  members: number;
+  teams: number;
 }
 
 /** The targets' scale: 1,000,000 runs over 2,000 projects. */
@@ -34,6 +37,8 @@ export const USAGE_FULL_SIZE: UsageSize = {
   sessions: 20_000,
   rootFolders: 100,
   childrenPerRoot: 4,
+  members: 2_000,
+  teams: 200,
 };
 
 /** The same shape at a fraction of the size, for a quick run (BENCH_SCALE). */
@@ -45,6 +50,8 @@ export function scaledUsageSize(scale: number): UsageSize {
     projects: s(USAGE_FULL_SIZE.projects, 100),
     sessions: s(USAGE_FULL_SIZE.sessions, 500),
     rootFolders: s(USAGE_FULL_SIZE.rootFolders, 5),
+    members: s(USAGE_FULL_SIZE.members, 20),
+    teams: s(USAGE_FULL_SIZE.teams, 2),
   };
 }
 
@@ -70,6 +77,9 @@ export interface SeededUsageOrg {
   /** The folder the folder-filtered variant asks for, with the projects in its subtree. */
   filterFolder: { id: string; name: string; subtreeFolders: number; subtreeProjects: number };
   folders: number;
+  /** The members' imOpenIds (index = member number) and the teams' ids (member m is in team m % teams). */
+  members: string[];
+  teams: string[];
   rows: Record<string, number>;
   seedMs: number;
 }
@@ -205,11 +215,38 @@ export async function seedUsageOrg(db: Db, size: UsageSize, tag: string): Promis
     };
   });
 
+  // Members, each in one team from before the runs' span.
+  const users = Array.from({ length: size.members }, (_, m) => ({
+    id: randomUUID(),
+    im_open_id: `bench-${tag}-m${pad(m, 5)}`,
+    display_name: `Member ${m}`,
+    avatar_url: null,
+    created_at: created,
+  }));
+  const teams = Array.from({ length: size.teams }, (_, t) => ({
+    id: randomUUID(),
+    organization_id: org.id,
+    slug: `team-${t}`,
+    name: `Team ${t}`,
+    description: null,
+    created_at: created,
+    archived_at: null,
+  }));
+  const memberRows = users.map((u) => ({ ...membership, id: randomUUID(), user_id: u.id, role: 'MEMBER' }));
+  const teamMembers = users.map((u, m) => ({
+    id: randomUUID(),
+    team_id: teams[m % size.teams]!.id,
+    user_id: u.id,
+    created_at: created,
+    revoked_at: null,
+  }));
   const tables: [string, readonly object[]][] = [
-    ['users', [owner]],
+    ['users', [owner, ...users]],
     ['organizations', [org]],
     ['organization_settings', [settings]],
-    ['memberships', [membership]],
+    ['memberships', [membership, ...memberRows]],
+    ['teams', teams],
+    ['team_members', teamMembers],
     ['folders', folders],
     ['projects', projectRows.map((p) => p.row)],
   ];
@@ -228,6 +265,8 @@ export async function seedUsageOrg(db: Db, size: UsageSize, tag: string): Promis
       subtreeProjects: projectRows.filter((p) => p.root === 0).length,
     },
     folders: folders.length,
+    members: users.map((u) => u.im_open_id),
+    teams: teams.map((t) => t.id),
     rows: Object.fromEntries(tables.map(([table, rows]) => [table, rows.length])),
     seedMs: performance.now() - started,
   };
@@ -344,6 +383,10 @@ export function writeUsageRuns(file: string, seed: SeededUsageOrg, size: UsageSi
         costUsd: costMicros === null ? null : costMicros / 1e6,
       };
       if (random() < 0.1) line.title = `Session ${s} — step ${k % 97}`;
+      // Nine runs in ten name the member who started them; the rest nobody (a schedule). Without
+      // BENCH_USAGE_INITIATORS (=0) no run names one, to compare the ingest with and without.
+      if (random() < 0.9 && process.env.BENCH_USAGE_INITIATORS !== '0')
+        line.initiatedBy = { type: 'member', imOpenId: seed.members[int(seed.members.length)]! };
       block.push(JSON.stringify(line));
       if (block.length === 10_000) flush();
 

@@ -1,3 +1,4 @@
+import type { TeamSums } from '../usage/team-sums.js';
 import type { AgentRoleService } from '../agents/roles-service.js';
 import type { ApiTokenService } from '../api-tokens/service.js';
 import type { AuditLog } from '../audit/log.js';
@@ -76,6 +77,8 @@ export interface Services {
   explorer: ExplorerService;
   usage: UsageService;
   usageSeries: UsageSeriesService;
+  /** The usage sums per team, which team budgets read too. */
+  teamSums: TeamSums;
   members: MemberService;
   teams: TeamService;
   /** What `/me` shows of the person, and the name they give themselves. */

@@ -24,6 +24,8 @@ import { RollupStore } from '../usage/rollup-store.js';
 import { UsageStore } from '../usage/store.js';
 import { UsageSeriesService } from '../usage/series.js';
 import { SeriesStore } from '../usage/series-store.js';
+import { TeamSums } from '../usage/team-sums.js';
+import { INITIATOR_KINDS } from '../usage/initiators.js';
 import { GrantStore } from '../grants/store.js';
 import { UnitOfWork, type Executor } from '../db/unit-of-work.js';
 import { ProjectGuard } from '../projects/project-guard.js';
@@ -223,23 +225,29 @@ export function createServices(deps: {
   const projects = new ProjectService(uow, projectStore, grants, folders, projectGuard, clock, workspacesDir, capacity);
   const explorer = new ExplorerService(uow, new ExplorerStore());
   const usageStore = new UsageStore(folderStore);
+  const teamSums = new TeamSums(usageStore);
   const budgets = new BudgetService(
     uow,
     new BudgetStore(),
     usageStore,
+    teamSums,
     {
       activeFolder: (db, organizationId, folderId) => folderStore.findActive(db, organizationId, folderId),
       project: (db, organizationId, projectId) => projectStore.findInOrg(db, organizationId, projectId),
+      activeTeam: (db, organizationId, teamId) => teamStore.findActive(db, organizationId, teamId),
+      activeMember: (db, organizationId, userId) => memberStore.findActive(db, organizationId, userId),
+      apiToken: async (db, organizationId, tokenId) =>
+        (await INITIATOR_KINDS.apiToken.resolve!(db, organizationId, [tokenId])).get(tokenId),
     },
     clock,
   );
   const usage = new UsageService(
     uow,
-    { reads: usageStore, ingest: new IngestStore(), rollups: new RollupStore() },
+    { reads: usageStore, teams: teamSums, ingest: new IngestStore(), rollups: new RollupStore() },
     folderStore,
     (trx, organizationId) => budgets.announceReached(trx, organizationId),
   );
-  const usageSeries = new UsageSeriesService(uow, new SeriesStore(usageStore), usage);
+  const usageSeries = new UsageSeriesService(uow, new SeriesStore(usageStore, teamSums), usage);
   const members = new MemberService(
     uow,
     memberStore,
@@ -387,6 +395,7 @@ export function createServices(deps: {
     explorer,
     usage,
     usageSeries,
+    teamSums,
     members,
     teams,
     me,

@@ -6,12 +6,14 @@ import type { Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, conflict, notFound } from '../errors/api-error.js';
 import { requireLive, type ProjectRecord } from '../projects/project.js';
+import type { UsageFilter } from '../usage/records.js';
 import type { UsageStore } from '../usage/store.js';
+import type { TeamSums } from '../usage/team-sums.js';
 import { BUDGET_THRESHOLD } from '../webhooks/events.js';
 import { periodOf } from './period.js';
 import { type BudgetView, budgetProjection } from './projection.js';
-import { spendIn } from './spend.js';
-import type { BudgetChanges, BudgetRecord, BudgetStore } from './store.js';
+import { spendIn, teamSpendIn } from './spend.js';
+import type { BudgetChanges, BudgetRecord, BudgetScopeType, BudgetStore } from './store.js';
 
 export type CreateBudgetInput = Schema<'CreateBudgetRequest'>;
 export type UpdateBudgetInput = Schema<'UpdateBudgetRequest'>;
@@ -22,11 +24,63 @@ export const DEFAULT_THRESHOLDS = [50, 80, 100];
 /** The actor of a threshold announcement: the service, applying a limit an admin set. */
 export const BUDGET_ACTOR: AuditActor = { type: 'system', id: null, displayName: 'system' };
 
-/** The folders and projects a scope may name, as their own stores find them. */
+/** What a scope may name, as its own store finds it. */
 export interface BudgetScopes {
   activeFolder(db: Executor, organizationId: string, folderId: string): Promise<unknown>;
   project(db: Executor, organizationId: string, projectId: string): Promise<ProjectRecord | undefined>;
+  activeTeam(db: Executor, organizationId: string, teamId: string): Promise<unknown>;
+  activeMember(db: Executor, organizationId: string, userId: string): Promise<unknown>;
+  apiToken(db: Executor, organizationId: string, tokenId: string): Promise<unknown>;
 }
+
+/**
+ * Each scope's runs, as a usage filter over the scope's id, and how a scope id the organization
+ * does not have (or no longer has live) is refused. A new scope is a row here.
+ */
+const SCOPES: Record<
+  Exclude<BudgetScopeType, 'organization'>,
+  {
+    filter: (id: string) => UsageFilter;
+    check: (scopes: BudgetScopes, db: Executor, org: string, id: string) => Promise<void>;
+  }
+> = {
+  folder: {
+    filter: (id) => ({ folderId: id }),
+    check: async (scopes, db, org, id) => {
+      if (!(await scopes.activeFolder(db, org, id)))
+        throw notFound('folder_not_found', `No folder ${id} in this organization.`);
+    },
+  },
+  project: {
+    filter: (id) => ({ projectId: id }),
+    check: async (scopes, db, org, id) => {
+      const project = await scopes.project(db, org, id);
+      if (!project) throw notFound('project_not_found', `No project ${id} in this organization.`);
+      requireLive(project);
+    },
+  },
+  team: {
+    filter: (id) => ({ teamId: id }),
+    check: async (scopes, db, org, id) => {
+      if (!(await scopes.activeTeam(db, org, id)))
+        throw notFound('team_not_found', `No team ${id} in this organization.`);
+    },
+  },
+  member: {
+    filter: (id) => ({ memberId: id }),
+    check: async (scopes, db, org, id) => {
+      if (!(await scopes.activeMember(db, org, id)))
+        throw notFound('member_not_found', `No member ${id} in this organization.`);
+    },
+  },
+  apiToken: {
+    filter: (id) => ({ apiTokenId: id }),
+    check: async (scopes, db, org, id) => {
+      if (!(await scopes.apiToken(db, org, id)))
+        throw notFound('token_not_found', `No API token ${id} in this organization.`);
+    },
+  },
+};
 
 const budgetNotFound = (id: string) => notFound('budget_not_found', `No budget "${id}" in this organization.`);
 
@@ -42,6 +96,7 @@ export class BudgetService {
     private readonly uow: UnitOfWork,
     private readonly store: BudgetStore,
     private readonly usage: Pick<UsageStore, 'usageByProject'>,
+    private readonly teams: TeamSums,
     private readonly scopes: BudgetScopes,
     private readonly clock: Clock,
   ) {}
@@ -158,12 +213,15 @@ export class BudgetService {
   /** The budget with what its scope has spent in the period holding `now`. */
   private async withStatus(db: Executor, record: BudgetRecord, now: Date): Promise<BudgetView> {
     const { start, end } = periodOf(record.period, now);
-    const spend = await spendIn(this.usage, db, record.organization_id, {
+    const filter: UsageFilter = {
       from: start.toISOString(),
       to: end.toISOString(),
-      folderId: record.scope_type === 'folder' ? (record.scope_id ?? undefined) : undefined,
-      projectId: record.scope_type === 'project' ? (record.scope_id ?? undefined) : undefined,
-    });
+      ...(record.scope_type === 'organization' ? {} : SCOPES[record.scope_type].filter(record.scope_id!)),
+    };
+    const spend =
+      filter.teamId !== undefined
+        ? await teamSpendIn(this.teams, db, record.organization_id, filter)
+        : await spendIn(this.usage, db, record.organization_id, filter);
     const spent = record.metric === 'costUsd' ? spend.costUsd : spend.tokens;
     const amount = Number(record.amount);
     const thresholds = JSON.parse(record.thresholds) as number[];
@@ -185,7 +243,7 @@ export class BudgetService {
     };
   }
 
-  /** A scope's folder or project must be this organization's and live; the organization takes no id. */
+  /** A scope's id must be this organization's and live (SCOPES); the organization takes no id. */
   private async checkScope(db: Executor, organizationId: string, scope: CreateBudgetInput['scope']): Promise<void> {
     const id = scope.id ?? undefined;
     if (scope.type === 'organization') {
@@ -200,15 +258,7 @@ export class BudgetService {
         { path: '/body/scope/id', message: `must name a ${scope.type}` },
       ]);
     }
-    if (scope.type === 'folder') {
-      if (!(await this.scopes.activeFolder(db, organizationId, id))) {
-        throw notFound('folder_not_found', `No folder ${id} in this organization.`);
-      }
-      return;
-    }
-    const project = await this.scopes.project(db, organizationId, id);
-    if (!project) throw notFound('project_not_found', `No project ${id} in this organization.`);
-    requireLive(project);
+    await SCOPES[scope.type].check(this.scopes, db, organizationId, id);
   }
 
   private async requireBudget(

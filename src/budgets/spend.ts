@@ -1,6 +1,7 @@
 import type { Executor } from '../db/unit-of-work.js';
 import { COST_MICROS_PER_USD } from '../usage/cost-micros.js';
-import type { UsageFilter } from '../usage/records.js';
+import type { RunSumRecord, UsageFilter } from '../usage/records.js';
+import type { TeamSums } from '../usage/team-sums.js';
 import type { UsageStore } from '../usage/store.js';
 
 /** What a budget's scope has spent in a window. */
@@ -21,7 +22,21 @@ export async function spendIn(
   organizationId: string,
   filter: UsageFilter,
 ): Promise<Spend> {
-  const rows = await usage.usageByProject(db, organizationId, filter);
+  return spendOf(await usage.usageByProject(db, organizationId, filter));
+}
+
+/** The spend of the runs counted for a team (`filter.teamId`) in [from, to), from the report's team sums. */
+export async function teamSpendIn(
+  teams: TeamSums,
+  db: Executor,
+  organizationId: string,
+  filter: UsageFilter,
+): Promise<Spend> {
+  const sums = teams.daySums(db, { organizationId, ...filter });
+  return spendOf(sums ? ((await sums) as RunSumRecord[]) : []);
+}
+
+function spendOf(rows: RunSumRecord[]): Spend {
   const spend: Spend = { costUsd: 0, tokens: 0, runsWithoutCost: 0 };
   // Whole micro-dollars, added exactly and divided once, as the report does.
   let micros = 0;

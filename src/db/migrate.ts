@@ -27,6 +27,7 @@ import * as usageNarrowRollups from './migrations/20261128120000_usage_narrow_ro
 import * as linkingAuthority from './migrations/20261201100000_linking_authority.js';
 import * as verifiedDomains from './migrations/20261201200000_verified_domains.js';
 import * as runAgentKeys from './migrations/20261201400000_run_agent_keys.js';
+import * as runInitiators from './migrations/20261202100000_run_initiators.js';
 import * as serviceAccounts from './migrations/20261202200000_service_accounts.js';
 import * as lifecycle from './migrations/20261202300000_lifecycle.js';
 import * as sessionsAndAccessRequests from './migrations/20261202400000_sessions_and_access_requests.js';
@@ -64,6 +65,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261201100000_linking_authority': linkingAuthority,
   '20261201200000_verified_domains': verifiedDomains,
   '20261201400000_run_agent_keys': runAgentKeys,
+  '20261202100000_run_initiators': runInitiators,
   '20261202200000_service_accounts': serviceAccounts,
   '20261202300000_lifecycle': lifecycle,
   '20261202400000_sessions_and_access_requests': sessionsAndAccessRequests,

@@ -6,36 +6,28 @@ import type { CsvCell, CsvExport } from '../http/csv.js';
  * produced one at a time as the writer asks for them.
  */
 
+/** The sums of a report's row, in the CSV's order after the row's own columns. */
+const SUM_COLUMNS = ['runCount', 'runsWithCost', 'runsWithoutCost', 'inputTokens', 'outputTokens', 'costUsd'] as const;
+const sumsOf = (row: Pick<Schema<'ProjectUsageRow'>, (typeof SUM_COLUMNS)[number]>): CsvCell[] =>
+  SUM_COLUMNS.map((column) => row[column]);
+
+/** By project: the project's id, name and folder first; grouped by person or team: the group's key and label. */
 export const usageReportCsv: CsvExport<Schema<'UsageReport'>> = {
   filename: 'usage-report.csv',
-  table: (report) => ({
-    header: [
-      'projectId',
-      'projectName',
-      'folderId',
-      'runCount',
-      'runsWithCost',
-      'runsWithoutCost',
-      'inputTokens',
-      'outputTokens',
-      'costUsd',
-    ],
-    rows: (function* (): Generator<CsvCell[]> {
-      for (const p of report.projects) {
-        yield [
-          p.projectId,
-          p.projectName,
-          p.folderId,
-          p.runCount,
-          p.runsWithCost,
-          p.runsWithoutCost,
-          p.inputTokens,
-          p.outputTokens,
-          p.costUsd,
-        ];
-      }
-    })(),
-  }),
+  table: (report) =>
+    report.groups
+      ? {
+          header: ['key', 'label', ...SUM_COLUMNS],
+          rows: (function* (): Generator<CsvCell[]> {
+            for (const g of report.groups ?? []) yield [g.key, g.label, ...sumsOf(g)];
+          })(),
+        }
+      : {
+          header: ['projectId', 'projectName', 'folderId', ...SUM_COLUMNS],
+          rows: (function* (): Generator<CsvCell[]> {
+            for (const p of report.projects) yield [p.projectId, p.projectName, p.folderId, ...sumsOf(p)];
+          })(),
+        },
 };
 
 export const usageBreakdownCsv: CsvExport<Schema<'UsageBreakdown'>> = {

@@ -20,13 +20,18 @@ export function usageOperations(usage: UsageService) {
   } satisfies OperationModule;
 }
 
-/** The usage series by day, week or month, as JSON or CSV. */
+/** The usage series by day, week or month, as JSON or CSV; and a member's own usage. */
 export function usageSeriesOperations(series: UsageSeriesService) {
   return {
     getUsageSeries: {
       rule: 'orgAdmin',
       handle: ({ access, query }) => series.get(access.organization.id, query),
       csv: usageSeriesCsv,
+    },
+
+    getMyUsage: {
+      rule: 'member',
+      handle: ({ access, session, query }) => series.mine(access.organization.id, session.user.id, query),
     },
   } satisfies OperationModule;
 }

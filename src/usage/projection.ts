@@ -1,7 +1,14 @@
 import type { Schema } from '../api/types.js';
 import { projection } from '../shared/projection.js';
 import { COST_MICROS_PER_USD } from './cost-micros.js';
-import type { CapabilitySumRecord, FactKindSumRecord, FactSumRecord, UsageRowRecord } from './records.js';
+import type {
+  CapabilitySumRecord,
+  FactKindSumRecord,
+  FactSumRecord,
+  RunSumRecord,
+  UsageGroupRecord,
+  UsageRowRecord,
+} from './records.js';
 
 /*
  * The usage report's and the breakdown's rows, declared like every other resource's. Sums come
@@ -15,24 +22,50 @@ import type { CapabilitySumRecord, FactKindSumRecord, FactSumRecord, UsageRowRec
  */
 const toUsd = (micros: number): number => micros / COST_MICROS_PER_USD;
 
+/** The run sums every report row shows. */
+const runSumFields = {
+  runCount: { column: 'run_count', as: Number },
+  runsWithCost: { column: 'runs_with_cost', as: Number },
+  runsWithoutCost: { from: (r: RunSumRecord) => Number(r.run_count) - Number(r.runs_with_cost) },
+  inputTokens: { column: 'input_tokens', as: (tokens: number | string | null) => Number(tokens ?? 0) },
+  outputTokens: { column: 'output_tokens', as: (tokens: number | string | null) => Number(tokens ?? 0) },
+  costUsd: {
+    from: (r: RunSumRecord) => (Number(r.runs_with_cost) === 0 ? null : toUsd(Number(r.cost_micros ?? 0))),
+  },
+} as const;
+
 /** A window's sums of one project; by project name as people read it, then id. */
 export const projectUsageProjection = projection<UsageRowRecord, Schema<'ProjectUsageRow'>>()({
   fields: {
     projectId: 'project_id',
     projectName: 'project_name',
     folderId: 'folder_id',
-    runCount: { column: 'run_count', as: Number },
-    runsWithCost: { column: 'runs_with_cost', as: Number },
-    runsWithoutCost: { from: (r) => Number(r.run_count) - Number(r.runs_with_cost) },
-    inputTokens: { column: 'input_tokens', as: (tokens) => Number(tokens ?? 0) },
-    outputTokens: { column: 'output_tokens', as: (tokens) => Number(tokens ?? 0) },
-    costUsd: { from: (r) => (Number(r.runs_with_cost) === 0 ? null : toUsd(Number(r.cost_micros ?? 0))) },
+    ...runSumFields,
   },
   order: [
     { column: 'project_name', by: 'name' },
     { column: 'project_id', by: 'codeUnits' },
   ],
 });
+
+/** A window's sums of one member, team or token; by label then key, the row of runs without one last. */
+export const usageGroupProjection = projection<UsageGroupRecord, Schema<'UsageGroupRow'>>()({
+  fields: {
+    key: 'key',
+    label: 'label',
+    ...runSumFields,
+  },
+  order: [
+    { column: 'label', by: 'name' },
+    { column: 'key', by: 'codeUnits' },
+  ],
+});
+
+/** The rows of a grouped report, the row without a key last. */
+export function toUsageGroups(records: UsageGroupRecord[]): Schema<'UsageGroupRow'>[] {
+  const rows = usageGroupProjection.order.sorted(records.map(usageGroupProjection.toApi));
+  return [...rows.filter((r) => r.key !== null), ...rows.filter((r) => r.key === null)];
+}
 
 /** The kinds of fact, in the order the breakdown lists them: what runs cost most often first. */
 const FACT_KINDS = ['model', 'tool', 'capability'] as const;

@@ -13,6 +13,11 @@ export interface RunRecord {
   provider: string;
   role_id: string;
   model: string;
+  /** Who started the run (initiators.ts): the principal its line named, null for nobody. */
+  initiator_type: string | null;
+  initiator_id: string | null;
+  /** The member accountable for it: the member who started it, or the owner of its API token. */
+  member_id: string | null;
   at: string;
   input_tokens: number;
   output_tokens: number;
@@ -33,6 +38,14 @@ export interface FactRecord {
   cost_usd: number | null;
 }
 
+/** A principal a run is attributed to, as the ingest resolved it (initiators.ts). */
+export interface Principal {
+  type: string;
+  id: string;
+  /** The member accountable: the member themself, or the owner of an API token. */
+  memberId: string | null;
+}
+
 /** A stored session: the organization and project it belongs to. */
 export interface StoredSession {
   organization_id: string;
@@ -46,6 +59,8 @@ export interface SessionActivity {
   provider: string;
   roleId: string;
   model: string;
+  /** Who opened it: its first run's initiator, resolved. */
+  openedBy: Principal | null;
   title: string | null | undefined;
   firstAt: string;
   lastAt: string;
@@ -60,21 +75,36 @@ export interface UsageFilter {
   folderId?: string | undefined;
   /** Only this project. */
   projectId?: string | undefined;
+  /** Only the runs this member is accountable for. */
+  memberId?: string | undefined;
+  /** Only the runs started through this API token. */
+  apiTokenId?: string | undefined;
+  /** Only the runs counted for this team (the team sums alone read it). */
+  teamId?: string | undefined;
 }
 
 /** The parameters of the usage reads: the organization and the filter, each read prepared per filter present. */
 export type FilterParams = UsageFilter & { organizationId: string };
 
-export interface UsageRowRecord {
-  project_id: string;
-  project_name: string;
-  folder_id: string | null;
+/** Sums of runs; costs in whole micro-dollars (cost-micros.ts), counted with the runs that had one. */
+export interface RunSumRecord {
   run_count: number | string;
   runs_with_cost: number | string;
   input_tokens: number | string | null;
   output_tokens: number | string | null;
-  /** Whole micro-dollars (cost-micros.ts). */
   cost_micros: number | string | null;
+}
+
+export interface UsageRowRecord extends RunSumRecord {
+  project_id: string;
+  project_name: string;
+  folder_id: string | null;
+}
+
+/** A window's run sums of one member, team or API token (key null: the runs without one), labelled. */
+export interface UsageGroupRecord extends RunSumRecord {
+  key: string | null;
+  label: string;
 }
 
 /** Sums of facts; costs in whole micro-dollars (cost-micros.ts), counted with the facts that had one. */

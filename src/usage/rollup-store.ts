@@ -4,12 +4,13 @@ import type { Executor } from '../db/unit-of-work.js';
 import { costMicrosSql } from './cost-micros.js';
 import {
   AGENT_KEYS,
-  dailyLevel,
   FACT_LEVELS,
   FACT_SUMS,
+  RAW_RUN_KEY,
   RUN_LEVELS,
   RUN_SUMS,
   type RollupLevel,
+  type RunRollupKey,
 } from './rollup-levels.js';
 import type { RollupTally } from './rollup-tally.js';
 
@@ -21,7 +22,7 @@ export class RollupStore {
   /**
    * Recomputes an organization's rollups from its raw runs and facts: what `hub usage
    * rebuild-rollups` repairs. The daily levels are summed from the raw rows (a fact's provider,
-   * role and model are its run's), every other level from its family's daily one.
+   * role and model are its run's), every other level from the daily level it names.
    */
   async rebuild(db: Executor | Knex, organizationId: string): Promise<void> {
     await this.rebuildDaily(db, organizationId);
@@ -48,30 +49,30 @@ export class RollupStore {
     }
   }
 
-  /** The daily levels of runs and facts, from the raw rows. */
+  /** The levels summed from the raw rows (each family's daily levels), from the raw rows. */
   private async rebuildDaily(db: Executor | Knex, organizationId: string): Promise<void> {
-    const runDays = dailyLevel(RUN_LEVELS).table;
-    const factDays = dailyLevel(FACT_LEVELS).table;
-    await db(runDays).where('organization_id', organizationId).delete();
+    for (const level of RUN_LEVELS.filter((l) => l.from === undefined)) {
+      await db(level.table).where('organization_id', organizationId).delete();
+      const keys = level.keys.map((k) => RAW_RUN_KEY[k as RunRollupKey]);
+      const runs = db('runs as r')
+        .where('r.organization_id', organizationId)
+        .groupByRaw(['substr(r.at, 1, 10)', ...keys].join(', '))
+        .select(
+          db.raw('? as organization_id', [organizationId]),
+          db.raw('substr(r.at, 1, 10) as day'),
+          ...keys.map((expr, i) => db.raw(`${expr} as ${level.keys[i]}`)),
+          db.raw('count(*) as run_count'),
+          db.raw('count(r.cost_usd) as runs_with_cost'),
+          db.raw('coalesce(sum(r.input_tokens), 0) as input_tokens'),
+          db.raw('coalesce(sum(r.output_tokens), 0) as output_tokens'),
+          db.raw(`coalesce(sum(${costMicrosSql(db, 'r.cost_usd')}), 0) as cost_micros`),
+        );
+      await insertSelect(db, level.table, ['organization_id', 'day', ...level.keys, ...RUN_SUMS], runs);
+    }
+    const factDays = FACT_LEVELS.find((l) => l.from === undefined)!.table;
     await db(factDays).where('organization_id', organizationId).delete();
-    // A run's own agent keys, a fact's too (its run's).
+    // A fact's agent keys are its run's.
     const agentKeys = AGENT_KEYS.map((k) => `r.${k}`);
-    const runs = db('runs as r')
-      .where('r.organization_id', organizationId)
-      .groupByRaw('substr(r.at, 1, 10)')
-      .groupBy('r.project_id', ...agentKeys)
-      .select(
-        db.raw('? as organization_id', [organizationId]),
-        db.raw('substr(r.at, 1, 10) as day'),
-        'r.project_id',
-        ...agentKeys,
-        db.raw('count(*) as run_count'),
-        db.raw('count(r.cost_usd) as runs_with_cost'),
-        db.raw('coalesce(sum(r.input_tokens), 0) as input_tokens'),
-        db.raw('coalesce(sum(r.output_tokens), 0) as output_tokens'),
-        db.raw(`coalesce(sum(${costMicrosSql(db, 'r.cost_usd')}), 0) as cost_micros`),
-      );
-    await insertSelect(db, runDays, ['organization_id', 'day', 'project_id', ...AGENT_KEYS, ...RUN_SUMS], runs);
     const facts = db('run_facts as f')
       .join('runs as r', 'r.id', 'f.run_id')
       .where('f.organization_id', organizationId)
@@ -97,17 +98,17 @@ export class RollupStore {
     );
   }
 
-  /** Every level but the daily ones, summed from its family's daily level. */
+  /** Every level summed from a daily level, from that level. */
   private async rebuildNarrow(db: Executor | Knex, organizationId: string): Promise<void> {
     for (const [levels, sums] of [
       [RUN_LEVELS, RUN_SUMS],
       [FACT_LEVELS, FACT_SUMS],
     ] as const) {
-      const daily = dailyLevel(levels);
-      for (const level of levels.filter((l) => l !== daily)) {
+      for (const level of levels) {
+        if (level.from === undefined) continue;
         await db(level.table).where('organization_id', organizationId).delete();
         const period = level.grain === 'month' ? 'substr(d.day, 1, 7)' : 'd.day';
-        const select = db(`${daily.table} as d`)
+        const select = db(`${level.from} as d`)
           .where('d.organization_id', organizationId)
           .groupByRaw([period, ...level.keys.map((k) => `d.${k}`)].join(', '))
           .select(

@@ -9,6 +9,8 @@ interface TallyKeys {
   provider: string;
   role_id: string;
   model: string;
+  member_id?: string;
+  api_token_id?: string;
   kind?: string;
   capability_id?: string;
 }
@@ -32,19 +34,31 @@ const FACT_MEASURES: readonly Measure[] = ['count', 'with_cost', 'a', 'cost_micr
  * What an ingest adds to the rollups: its runs and facts summed per project, agent and day as they
  * are read; once they are stored, RollupStore.add sums them per row of every level and adds those
  * to the stored rows in the ingest's transaction (no re-aggregation of the days' raw rows). Each
- * run's own provider, role and model key its rows (a fact's are its run's), as in
- * RollupStore.rebuild.
+ * run's own provider, role and model key its rows (a fact's are its run's), and its accountable
+ * member and API token, as in RollupStore.rebuild (RAW_RUN_KEY).
  */
 export class RollupTally {
   private readonly runs = new Map<string, Tally>();
   private readonly facts = new Map<string, Tally>();
 
-  add(run: RunRecord, facts: FactRecord[]): void {
+  /** A run, once it is attributed: its rows are keyed by its person too. */
+  addRun(run: RunRecord): void {
+    const day = dayOf(run.at);
+    const { project_id, provider, role_id, model } = run;
+    const member_id = run.member_id ?? '';
+    const api_token_id = run.initiator_type === 'apiToken' ? run.initiator_id! : '';
+    const key = `${project_id}\n${provider}\n${role_id}\n${model}\n${day}\n${member_id}\n${api_token_id}`;
+    const base = { project_id, provider, role_id, model, member_id, api_token_id, day };
+    count(this.runs, key, base, run.cost_usd, run.input_tokens, run.output_tokens);
+  }
+
+  /** A run's facts, keyed by its project, agent and day (no fact level is per person). */
+  addFacts(run: RunRecord, facts: FactRecord[]): void {
+    if (facts.length === 0) return;
     const day = dayOf(run.at);
     const { project_id, provider, role_id, model } = run;
     const base = { project_id, provider, role_id, model, day };
     const key = `${project_id}\n${provider}\n${role_id}\n${model}\n${day}`;
-    count(this.runs, key, base, run.cost_usd, run.input_tokens, run.output_tokens);
     for (const fact of facts) {
       const capability = fact.capability_id ?? '';
       count(

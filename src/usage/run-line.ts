@@ -1,5 +1,6 @@
 import { Ajv } from 'ajv';
 import { isRfc3339Timestamp } from '../shared/timestamps.js';
+import { type InitiatedBy, INITIATOR_KINDS } from './initiators.js';
 
 /** One agent run as `hub usage ingest` reads it, one JSON object per line. */
 export interface RunLine {
@@ -16,6 +17,8 @@ export interface RunLine {
   costUsd: number | null;
   /** What the run consumed, itemized (docs/decisions.md, "Usage facts"); absent means none. */
   facts?: UsageFact[];
+  /** Who started it (initiators.ts); absent: nobody is named (a schedule, say). */
+  initiatedBy?: InitiatedBy;
 }
 
 export type FactKind = 'model' | 'tool' | 'capability';
@@ -53,6 +56,17 @@ const schema = {
     inputTokens: { type: 'integer', minimum: 0 },
     outputTokens: { type: 'integer', minimum: 0 },
     costUsd: { type: ['number', 'null'], minimum: 0 },
+    initiatedBy: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['type'],
+      properties: {
+        type: { enum: Object.keys(INITIATOR_KINDS) },
+        // The lengths of users.im_open_id and of a principal's id.
+        imOpenId: { type: 'string', minLength: 1, maxLength: 128 },
+        id: { type: 'string', minLength: 1, maxLength: 36 },
+      },
+    },
     facts: {
       type: 'array',
       maxItems: MAX_FACTS_PER_RUN,
@@ -108,6 +122,7 @@ export function parseRunLine(text: string): RunLine {
     if (fact.kind !== 'capability' && fact.capabilityId !== undefined)
       throw new Error(`facts/${i}/capabilityId is only for capability facts, not ${fact.kind}`);
   }
+  if (run.initiatedBy) checkInitiator(run.initiatedBy);
   // The same strict RFC 3339 as the report's window bounds: `new Date` alone rolls Feb 30 over.
   if (!isRfc3339Timestamp(run.at))
     throw new Error(`at "${run.at}" is not an RFC 3339 timestamp with a time zone, such as 2026-01-31T09:30:00Z`);
@@ -115,4 +130,17 @@ export function parseRunLine(text: string): RunLine {
   // spreading it is paid once per line ingested.
   run.at = new Date(run.at).toISOString();
   return run;
+}
+
+/** An initiator names its principal by its kind's field, and by no other. */
+function checkInitiator(initiator: InitiatedBy): void {
+  const { field } = INITIATOR_KINDS[initiator.type];
+  if (initiator[field] === undefined) {
+    throw new Error(`initiatedBy must have "${field}" for a ${initiator.type} initiator`);
+  }
+  for (const other of ['imOpenId', 'id'] as const) {
+    if (other !== field && initiator[other] !== undefined) {
+      throw new Error(`initiatedBy/${other} is not a field of a ${initiator.type} initiator (it takes "${field}")`);
+    }
+  }
 }

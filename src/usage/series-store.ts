@@ -1,24 +1,18 @@
-import type { Schema } from '../api/types.js';
 import { isPostgres } from '../db/connect.js';
 import type { Executor } from '../db/unit-of-work.js';
 import type { BucketSpan } from './series-buckets.js';
-import type { FilterParams, UsageFilter } from './records.js';
-import type { RunRollupKey, UsageStore } from './store.js';
+import type { FilterParams, UsageFilter, UsageGroupRecord } from './records.js';
+import { groupSums, labelled, type UsageGroupBy } from './groupings.js';
+import { RUN_SUMS } from './rollup-levels.js';
+import type { UsageStore } from './store.js';
+import type { TeamSums } from './team-sums.js';
 
-export type SeriesGroupBy = Schema<'UsageSeriesGroupBy'>;
+export type SeriesGroupBy = UsageGroupBy;
 
 /** The sums of one group in one bucket; sums come back as numbers or numeric strings depending on the engine. */
-export interface SeriesRowRecord {
+export interface SeriesRowRecord extends UsageGroupRecord {
   /** The bucket's first day, `YYYY-MM-DD`. */
   bucket: string;
-  key: string;
-  label: string;
-  run_count: number | string;
-  runs_with_cost: number | string;
-  input_tokens: number | string | null;
-  output_tokens: number | string | null;
-  /** Whole micro-dollars (cost-micros.ts). */
-  cost_micros: number | string | null;
 }
 
 /** What a series reads: the organization, the window (both bounds), the folder, the bucket and the grouping. */
@@ -29,64 +23,37 @@ export interface SeriesQuery {
   groupBy: SeriesGroupBy;
 }
 
-/** The run rollup's key a grouping reads: the run's project, or its own provider, model or role. */
-const GROUP_KEY: Record<SeriesGroupBy, RunRollupKey> = {
-  project: 'project_id',
-  model: 'model',
-  provider: 'provider',
-  role: 'role_id',
-};
-
 /**
  * The usage series' statements: the groups of a window, and the sums per bucket and group. Both
  * read the report's run sums per day (whole days from a daily rollup level, the window's partial
- * edge days from raw runs), so a series adds up to the report over the same window.
+ * edge days from raw runs), or the team sums for teams, so a series adds up to the report over
+ * the same window.
  */
 export class SeriesStore {
   /** The report's store, whose window split and folder filter the series applies as the report does. */
-  constructor(private readonly usage: UsageStore) {}
+  constructor(
+    readonly usage: UsageStore,
+    readonly teams: TeamSums,
+  ) {}
 
   /** The distinct group keys of the window, at most `limit` of them (enough to tell "too many"). */
   async groupKeys(db: Executor, query: SeriesQuery, limit: number): Promise<string[]> {
-    const key = GROUP_KEY[query.groupBy];
-    const sums = this.usage.runSums(db, this.params(query), [key]);
+    const sums = groupSums(db, this, this.params(query), query.groupBy, false);
     if (!sums) return [];
-    const rows = await db.from(sums.as('g')).select(`g.${key} as key`).limit(limit);
+    const rows = await db.from(sums.as('g')).select('g.key').limit(limit);
     return (rows as { key: string }[]).map((r) => r.key);
   }
 
-  /** Sums per bucket and group, in one statement; each group labelled (project name, role label). */
+  /** Sums per bucket and group, in one statement; each group labelled (groupings.ts). */
   async sums(db: Executor, query: SeriesQuery): Promise<SeriesRowRecord[]> {
-    const key = GROUP_KEY[query.groupBy];
-    const days = this.usage.runSums(db, this.params(query), ['day', key]);
+    const days = groupSums(db, this, this.params(query), query.groupBy, true);
     if (!days) return [];
     const bucket = bucketExpression(db, query.bucket);
     const sums = db
       .from(days.as('d'))
-      .groupByRaw(`${bucket}, d.${key}`)
-      .select(
-        db.raw(`${bucket} as bucket`),
-        db.raw(`d.${key} as ${db.client.wrapIdentifier('key')}`),
-        db.raw('sum(d.run_count) as run_count'),
-        db.raw('sum(d.runs_with_cost) as runs_with_cost'),
-        db.raw('sum(d.input_tokens) as input_tokens'),
-        db.raw('sum(d.output_tokens) as output_tokens'),
-        db.raw('sum(d.cost_micros) as cost_micros'),
-      );
-    const rows = db.from(sums.as('g'));
-    if (query.groupBy === 'project') {
-      return rows
-        .join('projects as p', (on) => on.on('p.id', 'g.key').andOnVal('p.organization_id', '=', query.organizationId))
-        .select('g.*', 'p.name as label');
-    }
-    if (query.groupBy === 'role') {
-      return rows
-        .leftJoin('agent_roles as ar', (on) =>
-          on.on('ar.role_id', 'g.key').andOnVal('ar.organization_id', '=', query.organizationId),
-        )
-        .select('g.*', db.raw('coalesce(ar.label, g.key) as label'));
-    }
-    return rows.select('g.*', 'g.key as label');
+      .groupByRaw(`${bucket}, d.key`)
+      .select(db.raw(`${bucket} as bucket`), 'd.key', ...RUN_SUMS.map((m) => db.raw(`sum(d.${m}) as ${m}`)));
+    return labelled(db, query.organizationId, query.groupBy, sums, ['bucket']);
   }
 
   private params(query: SeriesQuery): FilterParams {

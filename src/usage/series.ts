@@ -5,6 +5,7 @@ import { COST_MICROS_PER_USD } from './cost-micros.js';
 import { byCodeUnits, byName } from '../shared/order.js';
 import { listOrder } from '../shared/pagination.js';
 import { type BucketSpan, bucketDay, bucketStarts } from './series-buckets.js';
+import { GROUPINGS } from './groupings.js';
 import type { SeriesGroupBy, SeriesRowRecord, SeriesStore } from './series-store.js';
 import type { UsageService } from './service.js';
 
@@ -18,7 +19,7 @@ export const MAX_GROUPS = 200;
 const tooLarge = (message: string) => new ApiError(400, 'series_too_large', message);
 
 /** A bucket's groups by label as people read it, then key. */
-const groupOrder = listOrder((group: SeriesGroup) => [group.label, group.key], byName, byCodeUnits);
+const groupOrder = listOrder((group: SeriesGroup) => [group.label, group.key ?? ''], byName, byCodeUnits);
 
 /**
  * The usage series: the runs of a window summed per UTC day, week or month and per project, model,
@@ -34,7 +35,14 @@ export class UsageSeriesService {
 
   async get(
     organizationId: string,
-    query: { from: string; to: string; bucket?: BucketSpan; groupBy?: SeriesGroupBy; folderId?: string },
+    query: {
+      from: string;
+      to: string;
+      bucket?: BucketSpan;
+      groupBy?: SeriesGroupBy;
+      folderId?: string;
+      memberId?: string;
+    },
   ): Promise<Schema<'UsageSeries'>> {
     const filter = this.usage.filterOf(query);
     const [from, to] = [filter.from ?? query.from, filter.to ?? query.to];
@@ -61,7 +69,19 @@ export class UsageSeriesService {
     }
     if (keys.length === 0) await this.usage.folderMustExist(organizationId, filter);
     const rows = keys.length === 0 ? [] : await this.series.sums(db, seriesQuery);
-    return toUsageSeries(starts, rows);
+    const series = toUsageSeries(starts, rows);
+    return GROUPINGS[seriesQuery.groupBy].overlapping ? { ...series, overlapping: true } : series;
+  }
+
+  /** The runs a member is accountable for: their report per project, and their series per project. */
+  async mine(
+    organizationId: string,
+    memberId: string,
+    query: { from: string; to: string; bucket?: BucketSpan },
+  ): Promise<Schema<'MyUsage'>> {
+    const series = await this.get(organizationId, { ...query, groupBy: 'project', memberId });
+    const { from, to, projects, totals } = await this.usage.report(organizationId, { ...query, memberId });
+    return { from: from!, to: to!, projects, totals, series };
   }
 }
 

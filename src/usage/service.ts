@@ -5,14 +5,17 @@ import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, notFound } from '../errors/api-error.js';
 import type { FolderStore } from '../folders/store.js';
 import type { Schema } from '../api/types.js';
-import { toUsageBreakdown, toUsageReport } from './projection.js';
-import { IngestError, ProjectCheck, SessionTally, type TalliedSession } from './ingest-tally.js';
+import { GROUPINGS, groupSums, labelled, type UsageGroupBy } from './groupings.js';
+import { toUsageBreakdown, toUsageGroups, toUsageReport } from './projection.js';
+import { IngestError, InitiatorCheck, ProjectCheck, SessionTally, type TalliedSession } from './ingest-tally.js';
+import type { InitiatedBy } from './initiators.js';
 import { parseRunLine, type RunLine, type UsageFact } from './run-line.js';
 import type { IngestStore } from './ingest-store.js';
-import type { FactRecord, RunRecord, UsageFilter } from './records.js';
+import type { FactRecord, Principal, RunRecord, UsageFilter, UsageGroupRecord } from './records.js';
 import type { RollupStore } from './rollup-store.js';
 import { RollupTally } from './rollup-tally.js';
 import type { UsageStore } from './store.js';
+import type { TeamSums } from './team-sums.js';
 import { timeOrderedId } from '../shared/time-ordered-id.js';
 import { WriteBehind } from './write-behind.js';
 
@@ -27,6 +30,8 @@ export type AfterIngest = (trx: Executor, organizationId: string) => Promise<voi
 /** The usage area's stores, one per job: the reads, the ingest's writes, the rollup levels. */
 export interface UsageStores {
   reads: UsageStore;
+  /** The reads by team. */
+  teams: TeamSums;
   ingest: IngestStore;
   rollups: RollupStore;
 }
@@ -48,6 +53,7 @@ const WRITE_BATCH = 5_000;
  */
 export class UsageService {
   private readonly usage: UsageStore;
+  private readonly teams: TeamSums;
   private readonly ingestStore: IngestStore;
   private readonly rollups: RollupStore;
 
@@ -58,6 +64,7 @@ export class UsageService {
     private readonly afterIngest: AfterIngest = async () => {},
   ) {
     this.usage = stores.reads;
+    this.teams = stores.teams;
     this.ingestStore = stores.ingest;
     this.rollups = stores.rollups;
   }
@@ -69,9 +76,10 @@ export class UsageService {
    * committed until every line has passed. (Checking the whole file in a pass of its own first
    * cost a quarter of the time of a good file.)
    *
-   * Before a batch is written, the projects it names are checked, and the sessions it starts are
-   * checked (an existing one must be this organization's and this project's) and created empty;
-   * once the file has said everything about them, all its sessions are widened in bulk.
+   * Before a batch is written, the projects it names are checked, the initiators it names are
+   * resolved to the organization's principals (each once per file), and the sessions it starts
+   * are checked (an existing one must be this organization's and this project's) and created
+   * empty; once the file has said everything about them, all its sessions are widened in bulk.
    */
   async ingest(
     organizationId: string,
@@ -85,10 +93,13 @@ export class UsageService {
         const sessions = new SessionTally();
         let existingSessions = 0;
         const projects = new ProjectCheck(this.usage, trx, organizationId);
+        const initiators = new InitiatorCheck(trx, organizationId);
         let runs = 0;
         // What the file adds to the rollups, written once its runs are.
         const rollups = new RollupTally();
         let batch: RunRecord[] = [];
+        // Each run's initiator as its line named it, attributed once the batch's are resolved.
+        let initiatedBy: Array<InitiatedBy | undefined> = [];
         let facts: FactRecord[] = [];
         // Lines handed to a write, and lines whose write has finished (what progress reports).
         let queued = 0;
@@ -102,12 +113,20 @@ export class UsageService {
         // sessions are checked, and new sessions created, before its runs are written.
         const writes = new WriteBehind();
         const flush = async () => {
+          await initiators.resolve();
+          batch.forEach((record, i) => {
+            attribute(record, initiators.principal(initiatedBy[i]));
+            rollups.addRun(record);
+          });
           const [write, before] = [this.ingestStore.prepareBatch(trx, batch, facts), queued];
           queued += batch.length;
           batch = [];
+          initiatedBy = [];
           facts = [];
           await projects.verify();
-          existingSessions += await this.startSessions(trx, organizationId, sessions.takeNew());
+          const met = sessions.takeNew();
+          for (const session of met) session.openedBy = initiators.principal(session.initiatedBy);
+          existingSessions += await this.startSessions(trx, organizationId, met);
           await writes.after(write);
           storedUpTo(before);
         };
@@ -116,11 +135,13 @@ export class UsageService {
             runs += 1;
             sessions.add(run, line);
             projects.add(run.projectId, line);
+            initiators.add(run.initiatedBy, line);
             const record = toRunRecord(organizationId, run);
             batch.push(record);
+            initiatedBy.push(run.initiatedBy);
             const runFacts = (run.facts ?? []).map((fact, ordinal) => toFactRecord(record, ordinal, fact));
             for (const fact of runFacts) facts.push(fact);
-            rollups.add(record, runFacts);
+            rollups.addFacts(record, runFacts);
             if (runs % progressEvery === 0) onProgress({ phase: 'checked', lines: runs });
             if (batch.length === batchSize) await flush();
           }
@@ -189,15 +210,30 @@ export class UsageService {
     return existing.size + takenFirst.size;
   }
 
-  /** Per-project totals of runs in [from, to) — optionally only under a folder — and their sums. */
+  /**
+   * Per-project totals of runs in [from, to) — optionally only under a folder, only a member's —
+   * and their sums; or, grouped by member, team or API token, per group (groupings.ts), with the
+   * sums of the window's runs, each counted once, as totals.
+   */
   async report(
     organizationId: string,
-    query: { from?: string; to?: string; folderId?: string },
+    query: { from?: string; to?: string; folderId?: string; groupBy?: UsageGroupBy; memberId?: string },
   ): Promise<Schema<'UsageReport'>> {
     const filter = this.filterOf(query);
-    const rows = await this.usage.usageByProject(this.uow.reader, organizationId, filter);
+    const db = this.uow.reader;
+    const rows = await this.usage.usageByProject(db, organizationId, filter);
     if (rows.length === 0) await this.folderMustExist(organizationId, filter);
-    return toUsageReport(filter.from, filter.to, rows);
+    const report = toUsageReport(filter.from, filter.to, rows);
+    const groupBy = query.groupBy ?? 'project';
+    if (groupBy === 'project') return report;
+    const sums = groupSums(db, { usage: this.usage, teams: this.teams }, { organizationId, ...filter }, groupBy, false);
+    const groups = sums ? ((await labelled(db, organizationId, groupBy, sums)) as UsageGroupRecord[]) : [];
+    return {
+      ...report,
+      projects: [],
+      groups: toUsageGroups(groups),
+      overlapping: GROUPINGS[groupBy].overlapping,
+    };
   }
 
   /**
@@ -229,7 +265,13 @@ export class UsageService {
    * breakdown read them. The folder's subtree is walked inside their statements, archived folders
    * included (their projects' runs count).
    */
-  filterOf(query: { from?: string; to?: string; folderId?: string; projectId?: string }): UsageFilter {
+  filterOf(query: {
+    from?: string;
+    to?: string;
+    folderId?: string;
+    projectId?: string;
+    memberId?: string;
+  }): UsageFilter {
     const from = query.from === undefined ? undefined : new Date(query.from).toISOString();
     const to = query.to === undefined ? undefined : new Date(query.to).toISOString();
     if (from !== undefined && to !== undefined && from > to) {
@@ -237,7 +279,7 @@ export class UsageService {
         { path: '/query/from', message: 'must not be later than to' },
       ]);
     }
-    return { from, to, folderId: query.folderId, projectId: query.projectId };
+    return { from, to, folderId: query.folderId, projectId: query.projectId, memberId: query.memberId };
   }
 
   /**
@@ -288,8 +330,20 @@ const toRunRecord = (organizationId: string, run: RunLine): RunRecord => ({
   provider: run.provider,
   role_id: run.roleId,
   model: run.model,
+  // Attributed once the batch's initiators are resolved.
+  initiator_type: null,
+  initiator_id: null,
+  member_id: null,
   at: run.at,
   input_tokens: run.inputTokens,
   output_tokens: run.outputTokens,
   cost_usd: run.costUsd,
 });
+
+/** Stores on the run who started it and the member accountable for it. */
+function attribute(run: RunRecord, principal: Principal | null): void {
+  if (!principal) return;
+  run.initiator_type = principal.type;
+  run.initiator_id = principal.id;
+  run.member_id = principal.memberId;
+}

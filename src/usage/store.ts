@@ -2,7 +2,16 @@ import type { Knex } from 'knex';
 import type { Executor } from '../db/unit-of-work.js';
 import type { FolderTreeStore } from '../folder-tree/store.js';
 import { costMicrosSql } from './cost-micros.js';
-import { FACT_LEVELS, FACT_SUMS, levelFor, RUN_LEVELS, RUN_SUMS, type RollupLevel } from './rollup-levels.js';
+import {
+  FACT_LEVELS,
+  FACT_SUMS,
+  levelFor,
+  RAW_RUN_KEY,
+  RUN_LEVELS,
+  RUN_SUMS,
+  type RollupLevel,
+  type RunRollupKey,
+} from './rollup-levels.js';
 import {
   chunks,
   type CapabilitySumRecord,
@@ -12,18 +21,6 @@ import {
   type UsageRowRecord,
 } from './records.js';
 import { type PeriodRange, splitWindow } from './window-split.js';
-
-/** The keys of the daily run rollup a read may sum by. */
-export type RunRollupKey = 'project_id' | 'day' | 'provider' | 'role_id' | 'model';
-
-/** Each rollup key as a raw run `r` gives it: its own column, or its UTC day. */
-const RAW_RUN_KEY: Record<RunRollupKey, string> = {
-  project_id: 'r.project_id',
-  day: 'substr(r.at, 1, 10)',
-  provider: 'r.provider',
-  role_id: 'r.role_id',
-  model: 'r.model',
-};
 
 /** Ids per `IN (…)` lookup. */
 const LOOKUP_CHUNK = 5000;
@@ -77,14 +74,7 @@ export class UsageStore {
       keys,
       rawKey: (key) => RAW_RUN_KEY[key as RunRollupKey],
       measures: RUN_SUMS,
-      rawSums: (q) =>
-        q.select(
-          db.raw('count(*) as run_count'),
-          db.raw('count(r.cost_usd) as runs_with_cost'),
-          db.raw('sum(r.input_tokens) as input_tokens'),
-          db.raw('sum(r.output_tokens) as output_tokens'),
-          db.raw(`sum(${costMicrosSql(db, 'r.cost_usd')}) as cost_micros`),
-        ),
+      rawSums: (q) => rawRunSums(db, q),
     });
   }
 
@@ -147,7 +137,12 @@ export class UsageStore {
     },
   ): Knex.QueryBuilder | null {
     const scopedByProject = params.projectId !== undefined || params.folderId !== undefined;
-    const needed = [...of.keys, ...Object.keys(of.only ?? {}), ...(scopedByProject ? ['project_id'] : [])];
+    const needed = [
+      ...of.keys,
+      ...Object.keys(of.only ?? {}),
+      ...(scopedByProject ? ['project_id'] : []),
+      ...personFilters(params).map(([key]) => key),
+    ];
     const monthly = levelFor(of.levels, 'month', needed);
     const daily = levelFor(of.levels, 'day', needed)!;
     const split = splitWindow(params.from, params.to, monthly !== null);
@@ -156,6 +151,11 @@ export class UsageStore {
       const q = db(`${table} as r`).where('r.organization_id', params.organizationId);
       if (of.only) for (const [column, value] of Object.entries(of.only)) q.where(`r.${column}`, value);
       this.applyScope(db, q, params);
+      // A person's column in a level, or its expression over a raw run.
+      for (const [key, id] of personFilters(params)) {
+        if (table === of.raw) q.whereRaw(`${RAW_RUN_KEY[key]} = ?`, [id]);
+        else q.where(`r.${key}`, id);
+      }
       return q;
     };
     // One part per range: a single range on an index's next column is a seek, where an OR of
@@ -195,7 +195,7 @@ export class UsageStore {
   }
 
   /** The folder and project filters given, on a query over a table aliased `r`. */
-  private applyScope(db: Executor, query: Knex.QueryBuilder, params: FilterParams): void {
+  applyScope(db: Executor, query: Knex.QueryBuilder, params: FilterParams): void {
     if (params.projectId !== undefined) query.where('r.project_id', params.projectId);
     if (params.folderId !== undefined) {
       const subtree = this.folders.subtreeIds(db, params.organizationId, params.folderId);
@@ -207,8 +207,26 @@ export class UsageStore {
   }
 }
 
+/** The person filters given: each level key with the id it must have. */
+function personFilters(params: FilterParams): Array<['member_id' | 'api_token_id', string]> {
+  const filters: Array<['member_id' | 'api_token_id', string]> = [];
+  if (params.memberId !== undefined) filters.push(['member_id', params.memberId]);
+  if (params.apiTokenId !== undefined) filters.push(['api_token_id', params.apiTokenId]);
+  return filters;
+}
+
+/** The run sums of RUN_SUMS over the raw runs `r` of a grouped query. */
+export const rawRunSums = (db: Executor, q: Knex.QueryBuilder): Knex.QueryBuilder =>
+  q.select(
+    db.raw('count(*) as run_count'),
+    db.raw('count(r.cost_usd) as runs_with_cost'),
+    db.raw('sum(r.input_tokens) as input_tokens'),
+    db.raw('sum(r.output_tokens) as output_tokens'),
+    db.raw(`sum(${costMicrosSql(db, 'r.cost_usd')}) as cost_micros`),
+  );
+
 /** Rows of `column` in [range.from, range.to), either end open when undefined. */
-function within(q: Knex.QueryBuilder, column: string, range: PeriodRange): Knex.QueryBuilder {
+export function within(q: Knex.QueryBuilder, column: string, range: PeriodRange): Knex.QueryBuilder {
   if (range.from !== undefined) q.where(column, '>=', range.from);
   if (range.to !== undefined) q.where(column, '<', range.to);
   return q;

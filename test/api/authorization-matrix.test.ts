@@ -503,6 +503,12 @@ const rows: Row[] = [
     expect: orgAdminOnly(200),
   },
   {
+    op: 'getMyUsage',
+    method: 'GET',
+    prepare: async () => ({ path: '/usage/mine?from=2026-11-01T00:00:00Z&to=2026-11-08T00:00:00Z' }),
+    expect: anyMember(200),
+  },
+  {
     op: 'listCapabilityConnections',
     method: 'GET',
     prepare: async () => ({ path: '/capability-connections' }),

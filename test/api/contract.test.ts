@@ -156,8 +156,8 @@ const ORG_IDENTITY_PROVIDER_OPERATION_IDS = [
   'updateOrgIdentityProvider',
   'deleteOrgIdentityProvider',
 ];
-/** Usage at scale: the usage series; org admins only. */
-const USAGE_SERIES_OPERATION_IDS = ['getUsageSeries'];
+/** Usage at scale: the usage series (org admins only), and a member's own usage. */
+const USAGE_SERIES_OPERATION_IDS = ['getUsageSeries', 'getMyUsage'];
 /** The organization's life: rename, ownership, leaving, deletion; and the projects nobody manages. */
 const LIFECYCLE_OPERATION_IDS = [
   'renameOrganization',

@@ -165,7 +165,7 @@ describe('usage as CSV', () => {
           ]
         : b.groups.map((g) => ({
             bucketStart: b.start,
-            key: FORMULA_START.test(g.key) ? `'${g.key}` : g.key,
+            key: g.key !== null && FORMULA_START.test(g.key) ? `'${g.key}` : (g.key ?? ''),
             label: FORMULA_START.test(g.label) ? `'${g.label}` : g.label,
             runCount: String(g.runCount),
             inputTokens: String(g.inputTokens),

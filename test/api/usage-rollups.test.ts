@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,15 +10,17 @@ import { costMicros } from '../../src/usage/cost-micros.js';
 import { UsageStore } from '../../src/usage/store.js';
 import { okBody } from '../support/assertions.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
-import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
+import { seedOrg, userIdOf, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
 import { runLine, writeJsonl } from '../support/usage-runs.js';
 
 /**
  * The rollups, every level of them, answer exactly what summing the raw runs answers: random runs
- * over two months and a few days, ingested in several files (so the rollups are added to),
- * against random windows (whole months, whole days and edges inside a day), folders and projects;
- * and `hub usage rebuild-rollups` repairs them.
+ * over two months and a few days, with random initiators (nobody, members, a member who leaves, an
+ * API token), ingested in several files (so the rollups are added to), against random windows
+ * (whole months, whole days and edges inside a day), folders and projects, grouped by every key
+ * including member, token and team (over a history of joins and leaves inside days and at
+ * midnight); and `hub usage rebuild-rollups` repairs them.
  */
 
 let hub: TestHub;
@@ -35,6 +38,9 @@ interface Fact {
   costUsd: number | null;
 }
 interface Run {
+  /** The accountable member's user id, and the API token, if any. */
+  memberId: string | null;
+  tokenId: string | null;
   projectId: string;
   sessionId: string;
   provider: string;
@@ -45,6 +51,7 @@ interface Run {
   outputTokens: number;
   costUsd: number | null;
   facts: Fact[];
+  initiatedBy: Record<string, string> | undefined;
 }
 const runs: Run[] = [];
 
@@ -87,7 +94,24 @@ const runOf = (projects: string[]) =>
     outputTokens: fc.nat(1000),
     costUsd: cost,
     facts: fc.array(fact, { maxLength: 3 }),
+    // Nobody, one of four members (one leaves after the ingests), or a member's API token.
+    initiator: fc.constantFrom(null, 'acme-owner', 'acme-admin', 'acme-member', 'acme-leaver', 'token'),
   });
+
+/**
+ * Team memberships over the window, as [team, member, joined, left]: joins and leaves at midnight
+ * and inside days, a member leaving and rejoining, one still in the team.
+ */
+const MEMBERSHIPS: Array<[string, string, string, string | null]> = [
+  ['red', 'acme-member', '2026-02-01T05:00:00.000Z', '2026-03-11T00:00:00.000Z'],
+  ['red', 'acme-member', '2026-03-16T03:00:00.000Z', null],
+  ['red', 'acme-admin', '2026-01-30T00:00:00.000Z', null],
+  ['blue', 'acme-admin', '2026-02-09T00:00:00.000Z', '2026-02-19T13:00:00.000Z'],
+  ['blue', 'acme-leaver', '2026-01-31T10:30:00.000Z', null],
+  ['blue', 'acme-member', '2026-02-20T12:00:00.000Z', '2026-02-20T18:00:00.000Z'],
+];
+/** Each membership with the team's and the user's ids. */
+const memberships: Array<{ teamId: string; userId: string; from: string; to: string | null }> = [];
 
 /** A window bound: none, a day's midnight, or a time inside a day (a day before and after the runs too). */
 const bound = fc.option(
@@ -117,10 +141,41 @@ beforeAll(async () => {
   under.research = [ids.alpha, ids.beta];
   under.deep = [ids.beta];
   const projects = [ids.alpha, ids.beta, ids.root];
+  await hub.addMembership(org.id, 'acme-leaver', 'MEMBER');
+  const users: Record<string, string> = {};
+  for (const imOpenId of ['acme-owner', 'acme-admin', 'acme-member', 'acme-leaver']) {
+    users[imOpenId] = (await userIdOf(hub, imOpenId))!;
+  }
+  const token = await okBody(
+    org.call('member', 'createApiToken', { body: { name: 'bot', scopes: ['usage:read'] } }),
+    201,
+  );
+  for (const slug of ['red', 'blue']) {
+    ids[slug] = (await okBody(org.call('owner', 'createTeam', { body: { slug, name: slug } }), 201)).id;
+  }
+  // The history as team_members keeps it (joined = created_at, left = revoked_at), written as it was.
+  for (const [team, imOpenId, from, to] of MEMBERSHIPS) {
+    memberships.push({ teamId: ids[team]!, userId: users[imOpenId]!, from, to });
+    await hub.services.db('team_members').insert({
+      id: randomUUID(),
+      team_id: ids[team],
+      user_id: users[imOpenId],
+      created_at: from,
+      revoked_at: to,
+    });
+  }
   // Three files, so the second and third add to rollup rows the first wrote.
   for (const [i, seed] of [11, 12, 13].entries()) {
     const batch = fc.sample(runOf(projects), { seed, numRuns: 120 }).map(
       (r): Run => ({
+        memberId: r.initiator === null ? null : users[r.initiator === 'token' ? 'acme-member' : r.initiator]!,
+        tokenId: r.initiator === 'token' ? token.id : null,
+        initiatedBy:
+          r.initiator === null
+            ? undefined
+            : r.initiator === 'token'
+              ? { type: 'apiToken', id: token.id }
+              : { type: 'member', imOpenId: r.initiator },
         projectId: r.projectId,
         // A session belongs to one project; each of its runs' own agent keys the rollups.
         sessionId: `s-${r.projectId.slice(0, 8)}-${r.session}`,
@@ -138,10 +193,12 @@ beforeAll(async () => {
     const file = writeJsonl(
       tmp,
       `runs-${i}.jsonl`,
-      batch.map((r) => runLine(r.projectId, r.sessionId, r.at, { ...r, sessionId: r.sessionId })),
+      batch.map(({ memberId: _m, tokenId: _t, ...r }) => runLine(r.projectId, r.sessionId, r.at, r)),
     );
     await hub.services.usage.ingest(org.id, file);
   }
+  // A leaver's runs stay theirs (and their team memberships end now, after every run).
+  await okBody(org.call('owner', 'revokeMember', { path: { userId: users['acme-leaver']! } }));
 });
 afterAll(async () => {
   await hub.stop();
@@ -273,9 +330,23 @@ async function check(from: number | null, to: number | null, s: { folder?: strin
   }
 }
 
-/** Each grouping of the series, and the field of a raw run it groups by. */
-const GROUP_FIELD = { project: 'projectId', model: 'model', provider: 'provider', role: 'roleId' } as const;
-const GROUPINGS = Object.keys(GROUP_FIELD) as Array<keyof typeof GROUP_FIELD>;
+/** Each grouping of the series, and the keys a raw run counts under in it ('' for none). */
+const GROUP_KEYS = {
+  project: (r: Run) => [r.projectId],
+  model: (r: Run) => [r.model],
+  provider: (r: Run) => [r.provider],
+  role: (r: Run) => [r.roleId],
+  member: (r: Run) => [r.memberId ?? ''],
+  apiToken: (r: Run) => [r.tokenId ?? ''],
+  // Every team its member was in at the run's time; a run nobody started is the one row ''.
+  team: (r: Run) =>
+    r.memberId === null
+      ? ['']
+      : memberships
+          .filter((m) => m.userId === r.memberId && m.from <= r.at && (m.to === null || r.at < m.to))
+          .map((m) => m.teamId),
+} as const;
+const GROUPINGS = Object.keys(GROUP_KEYS) as Array<keyof typeof GROUP_KEYS>;
 
 /** The daily series over a window equals the raw runs summed per UTC day and own project, model, provider or role. */
 async function checkSeries(
@@ -283,22 +354,34 @@ async function checkSeries(
   to: string,
   folderId: string | undefined,
   scoped: Set<string>,
-  groupBy: keyof typeof GROUP_FIELD,
+  groupBy: keyof typeof GROUP_KEYS,
 ) {
   const series = await hub.services.usageSeries.get(org.id, { from, to, bucket: 'day', groupBy, folderId });
   const byDay = new Map<string, Sums>();
+  const byGroup = new Map<string, Sums>();
   for (const r of runs) {
     if (scoped.has(r.projectId) && r.at >= from && r.at < to) {
-      const group = r[GROUP_FIELD[groupBy]];
-      add(byDay, `${r.at.slice(0, 10)} ${group}`, r.costUsd, r.inputTokens, r.outputTokens);
+      for (const group of GROUP_KEYS[groupBy](r)) {
+        add(byDay, `${r.at.slice(0, 10)} ${group}`, r.costUsd, r.inputTokens, r.outputTokens);
+        add(byGroup, group, r.costUsd, r.inputTokens, r.outputTokens);
+      }
     }
   }
   const got = series.buckets
-    .flatMap((b) => b.groups.map((g) => ({ ...g, key: `${b.start.slice(0, 10)} ${g.key}` })))
+    .flatMap((b) => b.groups.map((g) => ({ ...g, key: `${b.start.slice(0, 10)} ${g.key ?? ''}` })))
     .map((g) => [g.key, g.runCount, g.inputTokens, g.outputTokens, g.costUsd])
     .sort();
   const want = [...byDay.entries()].map(([key, s]) => [key, s.count, s.a, s.b, usd(s)]).sort();
   expect(got).toEqual(want);
+  // The report by member, team and token over the same window: each group's sums of the raw runs.
+  if (groupBy === 'member' || groupBy === 'team' || groupBy === 'apiToken') {
+    const report = await hub.services.usage.report(org.id, { from, to, folderId, groupBy });
+    expect(
+      report
+        .groups!.map((g) => [g.key ?? '', g.runCount, g.runsWithCost, g.inputTokens, g.outputTokens, g.costUsd])
+        .sort(),
+    ).toEqual([...byGroup.entries()].map(([key, s]) => [key, s.count, s.withCost, s.a, s.b, usd(s)]).sort());
+  }
 }
 
 const FEBRUARY = Date.parse('2026-02-01T00:00:00.000Z');
@@ -336,6 +419,8 @@ describe('usage rollups', () => {
     await db('usage_run_days').where('organization_id', org.id).update({ input_tokens: 1 });
     await db('usage_run_agent_days').where('organization_id', org.id).update({ output_tokens: 2 });
     await db('usage_fact_days').where('organization_id', org.id).update({ facts_with_cost: 0 });
+    await db('usage_run_member_days').where('organization_id', org.id).update({ cost_micros: 3 });
+    await db('usage_run_member_months').where('organization_id', org.id).update({ run_count: 5 });
     await expect(check(null, null, {})).rejects.toThrow();
     await expect(check(null, null, { folder: 'research' })).rejects.toThrow();
     await expect(check(DAY0 + HOUR, APRIL + HOUR, {})).rejects.toThrow();

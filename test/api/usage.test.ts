@@ -12,6 +12,7 @@ import { UnitOfWork } from '../../src/db/unit-of-work.js';
 import { UsageService } from '../../src/usage/service.js';
 import { IngestStore } from '../../src/usage/ingest-store.js';
 import { RollupStore } from '../../src/usage/rollup-store.js';
+import { TeamSums } from '../../src/usage/team-sums.js';
 import { UsageStore } from '../../src/usage/store.js';
 
 let hub: TestHub;
@@ -219,7 +220,8 @@ describe('hub usage ingest', () => {
           await write();
         };
       };
-      const stores = { reads: new UsageStore(hub.services.folderStore), ingest: store, rollups: new RollupStore() };
+      const reads = new UsageStore(hub.services.folderStore);
+      const stores = { reads, teams: new TeamSums(reads), ingest: store, rollups: new RollupStore() };
       const usage = new UsageService(new UnitOfWork(hub.services.db), stores, hub.services.folderStore);
       await expect(usage.ingest(initechId, jsonl('refused.jsonl', lines()), () => {}, 600)).rejects.toThrow(
         'disk full',

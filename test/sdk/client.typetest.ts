@@ -40,11 +40,18 @@ export async function typeTests() {
   expectTypeOf(c.getProject).parameter(0).toEqualTypeOf<{ projectId: string }>();
   expectTypeOf(c.revokeTeamMember).parameter(0).toEqualTypeOf<{ teamId: string; userId: string }>();
   expectTypeOf(c.putAgentRole).parameter(0).toEqualTypeOf<{ roleId: string; body: Schemas['PutAgentRoleRequest'] }>();
-  expectTypeOf(c.getUsageReport)
-    .parameter(0)
-    .toEqualTypeOf<
-      { query?: { from?: string; to?: string; folderId?: string; format?: 'json' | 'csv' } } | undefined
-    >();
+  expectTypeOf(c.getUsageReport).parameter(0).toEqualTypeOf<
+    | {
+        query?: {
+          from?: string;
+          to?: string;
+          folderId?: string;
+          groupBy?: Schemas['UsageReportGroupBy'];
+          format?: 'json' | 'csv';
+        };
+      }
+    | undefined
+  >();
   expectTypeOf(
     await c.getUsageSeries({ query: { from: '2026-11-01T00:00:00Z', to: '2026-12-01T00:00:00Z', bucket: 'week' } }),
   ).toEqualTypeOf<Schemas['UsageSeries']>();

@@ -2,7 +2,7 @@
  * The Budgets tab under Usage against the real server, in an organization of its own with runs
  * ingested this month: a budget is added, shows this period's spend as a bar and in words, is
  * named on the Usage page when at risk, is edited and deleted; a refused budget shows the server's
- * reason. At 1280 and 390 px, axe clean.
+ * reason. At 1280 and 390 px, axe clean. A budget of one member counts the runs they started.
  */
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
 import { apiAs, hub } from './support/hub';
+import { pick } from './support/select';
 
 const run = Date.now().toString(36);
 const ORG = `budget-${run}`;
@@ -30,6 +31,7 @@ test.beforeAll(async () => {
     inputTokens: 1000,
     outputTokens: 200,
     costUsd: 45,
+    initiatedBy: { type: 'member', imOpenId: OWNER },
   };
   const file = join(tmpdir(), `${ORG}-runs.jsonl`);
   writeFileSync(file, `${JSON.stringify(line)}\n`);
@@ -86,3 +88,23 @@ for (const width of [1280, 390]) {
     await expect(page.getByText('No budget yet.')).toBeVisible();
   });
 }
+
+test('a budget of one member counts the runs they started', async ({ page }) => {
+  await signIn(page, OWNER);
+  await page.goto(PATH);
+  await expect(page.getByRole('heading', { level: 1, name: 'Budgets' })).toBeVisible();
+  const form = page.getByRole('form', { name: 'Add a budget' });
+  await pick(form, 'Covers', 'One member (their runs and their tokens’)');
+  await pick(form, 'Member', `Bea Owner (${OWNER})`);
+  await addBudget(page, 'Bea monthly', '100');
+  const card = page.getByTestId('budget-Bea monthly');
+  await expect(card).toContainText('Member Bea Owner');
+  await expect(card).toContainText('$45.00 of $100.00 · 45 % · ok');
+  await expectAccessible(page);
+  await card.getByRole('button', { name: 'Delete Bea monthly' }).click();
+  await page
+    .getByRole('dialog', { name: 'Delete Bea monthly?' })
+    .getByRole('button', { name: 'Delete budget' })
+    .click();
+  await expect(page.getByText('No budget yet.')).toBeVisible();
+});

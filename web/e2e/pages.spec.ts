@@ -23,6 +23,7 @@ const PAGES: PageCase[] = [
   { name: 'my-projects', as: 'olivia', path: () => '/o/acme/my-projects', ready: 'My projects' },
   { name: 'settings', as: 'olivia', path: () => '/o/acme/settings', ready: 'Settings' },
   { name: 'member-my-projects', as: 'mia', path: () => '/o/acme/my-projects', ready: 'My projects' },
+  { name: 'member-my-usage', as: 'mia', path: () => '/o/acme/my-usage', ready: 'My usage' },
   { name: 'member-project', as: 'mia', path: (s) => `/o/acme/projects/${s.projects.billing}`, ready: 'Billing' },
 ];
 

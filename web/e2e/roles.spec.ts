@@ -21,14 +21,14 @@ test('an org admin without MANAGE sees team access with every control disabled a
   await expect(page.getByRole('button', { name: 'Rename' })).toBeEnabled();
 });
 
-test('a MEMBER sees only My projects, and is brought back there from a project without a grant', async ({
+test('a MEMBER sees only My projects and My usage, and is brought back there from a project without a grant', async ({
   page,
   seed,
 }) => {
   await signIn(page, 'mia');
   await expect(page).toHaveURL(/\/o\/acme\/my-projects$/);
   const nav = page.getByRole('navigation', { name: 'Main' });
-  await expect(nav.getByRole('link')).toHaveText(['My projects', 'API tokens', 'Your profile']);
+  await expect(nav.getByRole('link')).toHaveText(['My projects', 'My usage', 'API tokens', 'Your profile']);
   await expect(page.getByRole('link', { name: 'Billing' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Secret' })).toHaveCount(0);
 

@@ -1,6 +1,8 @@
 /**
  * The Usage page's series against the real server. The spec brings its own organization: projects
- * Atlas and Beacon, runs in June 2025 on three days with two models, one of them without a cost.
+ * Atlas and Beacon, runs in June 2025 on three days with two models, one of them without a cost,
+ * started by the owner, by the member Mia or by nobody; and a run of Mia's this month, for her
+ * own usage page.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,10 +13,19 @@ import { apiAs, hub } from './support/hub';
 import { pick, selectBox } from './support/select';
 
 const OWNER = 'sid-series';
+const MEMBER = 'mia-series';
 const org = `series-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const JUNE = `/o/${org}/usage?from=2025-06-01&to=2025-06-30`;
 
-const run = (projectId: string, sessionId: string, at: string, model: string, costUsd: number | null) => ({
+const run = (
+  projectId: string,
+  sessionId: string,
+  at: string,
+  model: string,
+  costUsd: number | null,
+  by: string | null = null,
+) => ({
+  ...(by ? { initiatedBy: { type: 'member', imOpenId: by } } : {}),
   projectId,
   sessionId: `${org}-${sessionId}`,
   provider: 'anthropic',
@@ -32,12 +43,16 @@ test.beforeAll(async () => {
   const api = `/api/org/${org}`;
   const atlas = await owner.call('POST', `${api}/projects`, { name: 'Atlas' });
   const beacon = await owner.call('POST', `${api}/projects`, { name: 'Beacon' });
+  await owner.call('POST', `${api}/members`, { imOpenId: MEMBER, displayName: 'Mia Series', role: 'MEMBER' });
+  const now = new Date();
+  const thisMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1, 0, 30)).toISOString();
   const runs = [
-    run(atlas.id, 'atlas-1', '2025-06-02T10:00:00Z', 'model-fast', 1.5),
-    run(atlas.id, 'atlas-1', '2025-06-02T11:00:00Z', 'model-fast', 0.5),
-    run(beacon.id, 'beacon-1', '2025-06-02T12:00:00Z', 'model-deep', 3),
-    run(beacon.id, 'beacon-1', '2025-06-10T12:00:00Z', 'model-deep', null),
+    run(atlas.id, 'atlas-1', '2025-06-02T10:00:00Z', 'model-fast', 1.5, OWNER),
+    run(atlas.id, 'atlas-1', '2025-06-02T11:00:00Z', 'model-fast', 0.5, OWNER),
+    run(beacon.id, 'beacon-1', '2025-06-02T12:00:00Z', 'model-deep', 3, MEMBER),
+    run(beacon.id, 'beacon-1', '2025-06-10T12:00:00Z', 'model-deep', null, MEMBER),
     run(atlas.id, 'atlas-2', '2025-06-30T23:00:00Z', 'model-deep', 0.25),
+    run(beacon.id, 'beacon-now', thisMonth, 'model-deep', 0.75, MEMBER),
   ];
   const file = join(tmpdir(), `${org}-runs.jsonl`);
   writeFileSync(file, `${runs.map((r) => JSON.stringify(r)).join('\n')}\n`);
@@ -157,6 +172,43 @@ for (const width of [1280, 390]) {
     await expectAccessible(page);
     await page.emulateMedia({ colorScheme: 'light' });
     await screenshot(page, 'usage-series');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+}
+
+test('by member: each member’s runs, and the unattributed ones in a band of their own', async ({ page }) => {
+  await open(page, `${JUNE}&groupBy=member`);
+  await expect(chart(page)).toHaveAccessibleName(/^Cost \(USD\) per day, by member/);
+  const legend = page.getByRole('list', { name: 'Legend' });
+  await expect(legend.getByRole('listitem')).toHaveText([
+    'Mia Series · $3.00',
+    'Sid Series · $2.00',
+    'Unattributed · $0.25',
+  ]);
+  await pick(page, 'Group by', 'Team');
+  await expect(page).toHaveURL(/groupBy=team/);
+  // Nobody here is in a team: only the unattributed runs have a row, and the page says teams overlap.
+  await expect(legend.getByRole('listitem')).toHaveText(['Unattributed · $0.25']);
+  await expect(page.getByTestId('usage-series-overlapping')).toBeVisible();
+});
+
+for (const width of [1280, 390]) {
+  test(`a member’s own usage, from the navigation, accessible at ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
+    await signIn(page, MEMBER);
+    await page.goto(`/o/${org}/my-projects`);
+    if (width < 600) await page.getByRole('button', { name: /navigation/i }).click();
+    await page.getByRole('link', { name: 'My usage' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'My usage' })).toBeVisible({ timeout: 60_000 });
+    const rows = page.getByTestId('usage-row');
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toHaveText(/^Beacon\s*1\s*(100\s*10\s*)?\$0\.75$/);
+    await expect(page.getByRole('img', { name: /^Your cost per day, by project/ })).toBeVisible();
+    // The link just clicked is under the pointer and focused: axe judges the page at rest.
+    await page.mouse.move(width - 1, 700);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await expectAccessible(page);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
   });

@@ -48,6 +48,7 @@ export const router = createBrowserRouter([
           { path: 'projects', lazy: () => import('./routes/org/projects') },
           { path: 'projects/:projectId', lazy: () => import('./routes/org/project') },
           { path: 'my-projects', lazy: () => import('./routes/org/my-projects') },
+          { path: 'my-usage', lazy: () => import('./routes/org/my-usage') },
           { path: 'settings', lazy: () => import('./routes/org/settings') },
           { path: 'usage', lazy: () => import('./routes/org/usage') },
           { path: 'usage/budgets', lazy: () => import('./routes/org/budgets') },

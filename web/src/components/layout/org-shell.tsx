@@ -25,6 +25,7 @@ const ADMIN_NAV = [
   { to: 'teams', label: 'Teams' },
   { to: 'projects', label: 'Projects' },
   { to: 'my-projects', label: 'My projects' },
+  { to: 'my-usage', label: 'My usage' },
   { to: 'usage', label: 'Usage' },
   { to: 'connections', label: 'Connections' },
   { to: 'capacity', label: 'Capacity' },
@@ -39,6 +40,7 @@ const ADMIN_NAV = [
 ];
 const MEMBER_NAV = [
   { to: 'my-projects', label: 'My projects' },
+  { to: 'my-usage', label: 'My usage' },
   { to: 'tokens', label: 'API tokens' },
 ];
 

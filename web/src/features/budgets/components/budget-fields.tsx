@@ -6,6 +6,8 @@ import { SelectField } from '../../../components/select-field';
 import { useOrg } from '../../../lib/authorization';
 import { folderPath } from '../../../lib/folder-tree';
 import { useExplorer } from '../../../lib/queries/get-explorer';
+import { useMembers } from '../../../lib/queries/get-members';
+import { useTeams } from '../../../lib/queries/get-teams';
 import { buildProjectTree } from '../../../lib/project-tree';
 import { type Budget, DEFAULT_THRESHOLDS, PERIOD_LABELS, parseThresholds } from './budget-model';
 
@@ -49,43 +51,64 @@ export const budgetBody = (values: BudgetFormValues) => ({
   thresholds: parseThresholds(values.thresholds) ?? DEFAULT_THRESHOLDS,
 });
 
-/** Name, scope (the organization, a folder and its subtree, or a project), metric, amount, period, thresholds. */
+/** What a budget may cover, and what its second field is called (none for the organization). */
+const SCOPES: { value: BudgetFormValues['scopeType']; label: string; target?: string }[] = [
+  { value: 'organization', label: 'The whole organization' },
+  { value: 'folder', label: 'A folder and everything under it', target: 'Folder' },
+  { value: 'project', label: 'One project', target: 'Project' },
+  { value: 'team', label: 'A team (its members’ runs while in it)', target: 'Team' },
+  { value: 'member', label: 'One member (their runs and their tokens’)', target: 'Member' },
+];
+
+/**
+ * Name, scope (the organization, a folder and its subtree, a project, a team or a member), metric,
+ * amount, period, thresholds.
+ */
 export function BudgetFields({ form }: { form: UseFormReturnType<BudgetFormValues> }) {
   const { org } = useOrg();
   const explorer = useExplorer(org.slug);
+  const teams = useTeams(org.slug);
+  const members = useMembers(org.slug);
   const { values } = form;
+  const scope = SCOPES.find((s) => s.value === values.scopeType);
+  const pending =
+    values.scopeType === 'team'
+      ? teams.isPending
+      : values.scopeType === 'member'
+        ? members.isPending
+        : explorer.isPending;
   const targets = useMemo(() => {
     const tree = buildProjectTree(explorer.data);
     const list =
       values.scopeType === 'folder'
         ? [...tree.folders.values()].map((f) => ({ value: f.id, label: folderPath(tree, f.id) }))
-        : (explorer.data?.projects ?? []).map((p) => ({
-            value: p.id,
-            label: `${p.name} (${folderPath(tree, p.folderId)})`,
-          }));
+        : values.scopeType === 'team'
+          ? (teams.data?.teams ?? []).map((t) => ({ value: t.id, label: t.name }))
+          : values.scopeType === 'member'
+            ? (members.data?.members ?? []).map((m) => ({ value: m.userId, label: `${m.displayName} (${m.imOpenId})` }))
+            : (explorer.data?.projects ?? []).map((p) => ({
+                value: p.id,
+                label: `${p.name} (${folderPath(tree, p.folderId)})`,
+              }));
     return list.sort((a, b) => a.label.localeCompare(b.label, 'en'));
-  }, [explorer.data, values.scopeType]);
+  }, [explorer.data, teams.data, members.data, values.scopeType]);
   return (
     <>
       <TextInput label="Name" placeholder="Platform team, monthly" {...form.getInputProps('name')} />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <SelectField
           label="Covers"
-          data={[
-            { value: 'organization', label: 'The whole organization' },
-            { value: 'folder', label: 'A folder and everything under it' },
-            { value: 'project', label: 'One project' },
-          ]}
+          data={SCOPES.map(({ value, label }) => ({ value, label }))}
           {...form.getInputProps('scopeType')}
           onChange={(scopeType) => {
             form.setFieldValue('scopeType', scopeType);
             form.setFieldValue('scopeId', '');
           }}
         />
-        {values.scopeType !== 'organization' && (
+        {scope?.target && (
           <SelectField
-            label={values.scopeType === 'folder' ? 'Folder' : 'Project'}
-            placeholder={explorer.isPending ? 'Loading…' : `Choose a ${values.scopeType}`}
+            label={scope.target}
+            placeholder={pending ? 'Loading…' : `Choose a ${scope.target.toLowerCase()}`}
             searchable
             data={targets}
             {...form.getInputProps('scopeId')}

@@ -8,6 +8,8 @@ import { formatDate } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
 import { plural } from '../../../lib/units';
 import { useExplorer } from '../../../lib/queries/get-explorer';
+import { useMembers } from '../../../lib/queries/get-members';
+import { useTeams } from '../../../lib/queries/get-teams';
 import { buildProjectTree } from '../../../lib/project-tree';
 import { useBudgets, useDeleteBudget } from '../api/budgets';
 import { EditBudgetDialog } from './budget-form';
@@ -18,16 +20,30 @@ export function BudgetsList() {
   const { org } = useOrg();
   const budgets = useBudgets(org.slug);
   const explorer = useExplorer(org.slug);
+  const teams = useTeams(org.slug);
+  const members = useMembers(org.slug);
   const remove = useDeleteBudget();
   const [editing, setEditing] = useState<Budget | null>(null);
   if (budgets.isError) return <QueryError error={budgets.error} />;
   const tree = buildProjectTree(explorer.data);
-  const scopeLabel = (b: Budget) =>
-    b.scope.type === 'organization'
-      ? 'The whole organization'
-      : b.scope.type === 'folder'
-        ? `Folder ${folderPath(tree, b.scope.id ?? null)} and everything under it`
-        : `Project ${explorer.data?.projects.find((p) => p.id === b.scope.id)?.name ?? b.scope.id}`;
+  const scopeLabel = (b: Budget): string => {
+    switch (b.scope.type) {
+      case 'organization':
+        return 'The whole organization';
+      case 'folder':
+        return `Folder ${folderPath(tree, b.scope.id ?? null)} and everything under it`;
+      case 'project':
+        return `Project ${explorer.data?.projects.find((p) => p.id === b.scope.id)?.name ?? b.scope.id}`;
+      case 'team':
+        return `Team ${teams.data?.teams.find((t) => t.id === b.scope.id)?.name ?? b.scope.id}`;
+      case 'member': {
+        const member = members.data?.members.find((m) => m.userId === b.scope.id);
+        return `Member ${member?.displayName ?? b.scope.id}`;
+      }
+      case 'apiToken':
+        return `API token ${b.scope.id}`;
+    }
+  };
   const list = budgets.data?.budgets ?? [];
   return (
     <Stack gap="sm" aria-labelledby="budgets-title" component="section">

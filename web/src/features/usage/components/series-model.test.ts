@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OTHER_KEY, readSeriesOptions, type Series, stackSeries, withSeriesOptions } from './series-model';
+import { NONE_KEY, OTHER_KEY, readSeriesOptions, type Series, stackSeries, withSeriesOptions } from './series-model';
 
 const group = (key: string, runCount: number, costUsd: number | null) => ({
   key,
@@ -54,5 +54,28 @@ describe('stackSeries', () => {
     expect(bands).toHaveLength(8);
     expect(bands.at(-1)).toEqual({ key: OTHER_KEY, label: 'Other (3 groups)', total: 1 + 2 + 3 });
     expect(buckets[0]!.total).toBe(55);
+  });
+});
+
+describe('stackSeries by member', () => {
+  it('gives the runs without a member (key null) a band of their own, with its label', () => {
+    const series: Series = {
+      buckets: [
+        {
+          start: '2026-11-01T00:00:00.000Z',
+          groups: [group('ann', 1, 2), { ...group('x', 3, 5), key: null, label: 'Unattributed' }],
+        },
+        { start: '2026-11-02T00:00:00.000Z', groups: [{ ...group('x', 1, 1), key: null, label: 'Unattributed' }] },
+      ],
+    };
+    const { bands, buckets } = stackSeries(series, 'cost');
+    expect(bands).toEqual([
+      { key: NONE_KEY, label: 'Unattributed', total: 6 },
+      { key: 'ann', label: 'ANN', total: 2 },
+    ]);
+    expect(buckets.map((b) => b.values)).toEqual([
+      [5, 2],
+      [1, 0],
+    ]);
   });
 });

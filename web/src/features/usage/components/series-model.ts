@@ -22,6 +22,9 @@ export const GROUPINGS: { value: SeriesGroupBy; label: string }[] = [
   { value: 'model', label: 'Model' },
   { value: 'provider', label: 'Provider' },
   { value: 'role', label: 'Role' },
+  { value: 'member', label: 'Member' },
+  { value: 'team', label: 'Team' },
+  { value: 'apiToken', label: 'API token' },
 ];
 export const MEASURES: { value: Measure; label: string }[] = [
   { value: 'cost', label: 'Cost (USD)' },
@@ -33,6 +36,9 @@ const DEFAULTS: SeriesOptions = { bucket: 'day', groupBy: 'project', measure: 'c
 /** Groups with a colour of their own; more would be colours nobody tells apart. */
 export const STACKED_GROUPS = 8;
 export const OTHER_KEY = '\u0000other';
+/** The band of the runs without a member, team or token (the server's key null). */
+export const NONE_KEY = '\u0000none';
+const keyOf = (group: SeriesGroup) => group.key ?? NONE_KEY;
 
 const pick = <T extends string>(choices: { value: T }[], value: string | null, fallback: T): T =>
   choices.find((c) => c.value === value)?.value ?? fallback;
@@ -84,9 +90,9 @@ export function stackSeries(series: Series, measure: Measure): { bands: Band[]; 
   const totals = new Map<string, Band>();
   for (const bucket of series.buckets) {
     for (const group of bucket.groups) {
-      const band = totals.get(group.key) ?? { key: group.key, label: group.label, total: 0 };
+      const band = totals.get(keyOf(group)) ?? { key: keyOf(group), label: group.label, total: 0 };
       band.total += measureOf(group, measure);
-      totals.set(group.key, band);
+      totals.set(keyOf(group), band);
     }
   }
   const ranked = [...totals.values()].sort((a, b) => b.total - a.total || a.label.localeCompare(b.label, 'en'));
@@ -106,7 +112,8 @@ export function stackSeries(series: Series, measure: Measure): { bands: Band[]; 
   const index = new Map(own.map((band, i) => [band.key, i]));
   const buckets = series.buckets.map((bucket) => {
     const values = bands.map(() => 0);
-    for (const group of bucket.groups) values[index.get(group.key) ?? bands.length - 1]! += measureOf(group, measure);
+    for (const group of bucket.groups)
+      values[index.get(keyOf(group)) ?? bands.length - 1]! += measureOf(group, measure);
     return { start: bucket.start, values, total: values.reduce((a, b) => a + b, 0) };
   });
   return { bands, buckets };

@@ -18,6 +18,7 @@ import {
   GROUPINGS,
   type Measure,
   MEASURES,
+  OTHER_KEY,
   readSeriesOptions,
   type Series,
   type SeriesOptions,
@@ -153,7 +154,8 @@ export function UsageSeries({
   );
 }
 
-function SeriesView({ series, options, title }: { series: Series; options: SeriesOptions; title: string }) {
+/** The chart, its legend and the table of a series. */
+export function SeriesView({ series, options, title }: { series: Series; options: SeriesOptions; title: string }) {
   const stacked = useMemo(() => stackSeries(series, options.measure), [series, options.measure]);
   const hasRuns = series.buckets.some((b) => b.groups.length > 0);
   return (
@@ -171,6 +173,12 @@ function SeriesView({ series, options, title }: { series: Series; options: Serie
       ) : (
         <Text c="dimmed" size="sm">
           No runs in this window.
+        </Text>
+      )}
+      {series.overlapping && (
+        <Text size="xs" c="dimmed" data-testid="usage-series-overlapping">
+          A run counts for every team its member was in at the time, so the teams can add up to more than the
+          organization spent.
         </Text>
       )}
       <Box component="details" data-testid="usage-series-details">
@@ -203,7 +211,7 @@ function Legend({ bands, measure }: { bands: ReturnType<typeof stackSeries>['ban
 }
 
 const colorOf = (index: number, count: number, key: string) =>
-  key.startsWith('\u0000') && index === count - 1 ? OTHER_COLOR : BAND_COLORS[index % BAND_COLORS.length]!;
+  key === OTHER_KEY && index === count - 1 ? OTHER_COLOR : BAND_COLORS[index % BAND_COLORS.length]!;
 
 /**
  * Stacked columns, one per bucket, drawn at the container's width (text never scaled). The figures
