@@ -123,7 +123,6 @@ export class InitiatorCheck {
     if (!initiator) return;
     const kind = INITIATOR_KINDS[initiator.type];
     const name = initiator[kind.field]!;
-    if (!kind.resolve) throw new IngestError(`line ${line}: unknown initiator: ${kind.describe(name)}`);
     if (this.known.has(keyOf(initiator.type, name))) return;
     let names = this.pending.get(initiator.type);
     if (!names) {

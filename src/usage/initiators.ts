@@ -26,8 +26,8 @@ type Resolver = (db: Executor, organizationId: string, names: string[]) => Promi
 export interface InitiatorKind {
   /** The `initiatedBy` field that names the principal. */
   field: 'imOpenId' | 'id';
-  /** The principals of the organization among the names; null while the kind is not accepted. */
-  resolve: Resolver | null;
+  /** The principals of the organization among the names. */
+  resolve: Resolver;
   /** What a name the organization does not know is called in the ingest's error. */
   describe: (name: string) => string;
 }
@@ -62,8 +62,19 @@ export const INITIATOR_KINDS: Readonly<Record<InitiatorType, InitiatorKind>> = {
       return new Map(rows.map((r) => [r.id, { type: 'apiToken', id: r.id, memberId: r.user_id }]));
     },
   },
-  // Accepted by the run line's schema; refused at ingest until service accounts exist.
-  serviceAccount: { field: 'id', describe: (name) => `service account ${name}`, resolve: null },
+  // A service account of the organization, by its id (disabled or deleted ones too: a run may be
+  // reported after the fact). It is nobody's member, so no member is accountable for its runs.
+  serviceAccount: {
+    field: 'id',
+    describe: (name) => `service account ${name}`,
+    resolve: async (db, organizationId, names) => {
+      const ids = await db('service_accounts')
+        .where('organization_id', organizationId)
+        .whereIn('id', names)
+        .pluck<string[]>('id');
+      return new Map(ids.map((id) => [id, { type: 'serviceAccount', id, memberId: null }]));
+    },
+  },
 };
 
 /** The groupings by person of the usage reads. */

@@ -126,9 +126,9 @@ describe('the ingest', () => {
       /^line 2: unknown initiator: no API token/,
     ],
     [
-      'a service account (not accepted yet)',
+      'an unknown service account',
       { initiatedBy: { type: 'serviceAccount', id: 'sa-1' } },
-      /^line 2: unknown initiator: service account sa-1/,
+      /^line 2: unknown initiator: no service account sa-1 in this organization/,
     ],
     [
       'a member named by id',
@@ -312,5 +312,22 @@ describe('budgets by team, member and API token', () => {
     expect(await alerts(mine.id)).toEqual([50, 80, 100]);
     expect(await alerts(red.id)).toEqual([50, 80]);
     expect(await alerts(token.id)).toEqual([]);
+  });
+});
+
+describe('a service account as the initiator', () => {
+  it('stores the account with no member accountable, and refuses it in another organization', async () => {
+    const initech = await seedOrg(hub, 'initech');
+    const account = await okBody(initech.call('admin', 'createServiceAccount', { body: { name: 'runtime' } }), 201);
+    const project = (await okBody(initech.call('owner', 'createProject', { body: { name: 'beta' } }), 201)).id;
+    const byAccount = { initiatedBy: { type: 'serviceAccount', id: account.id } };
+    await ingest(initech, 'account.jsonl', [runLine(project, 's-account', '2026-11-21T10:00:00Z', byAccount)]);
+    const runs = await hub.services.db('runs').where('organization_id', initech.id);
+    expect(runs.map((r) => [r.initiator_type, r.initiator_id, r.member_id])).toEqual([
+      ['serviceAccount', account.id, null],
+    ]);
+    await expect(ingest(org, 'foreign-account.jsonl', [run('2026-11-21T12:00:00Z', 1, byAccount)])).rejects.toThrow(
+      /^line 1: unknown initiator: no service account .+ in this organization/,
+    );
   });
 });
