@@ -187,11 +187,12 @@ export class UsageStore {
     const [first, ...rest] = parts;
     if (!first) return null;
     const union = rest.length > 0 ? first.unionAll(rest) : first;
-    const summed = of.measures.map((m) => db.raw(`sum(u.${m}) as ${m}`));
+    // Not `u`: the label queries joined to this one call the users table that.
+    const summed = of.measures.map((m) => db.raw(`sum(parts.${m}) as ${m}`));
     return db
-      .from(union.as('u'))
-      .groupBy(...of.keys.map((k) => `u.${k}`))
-      .select(...of.keys.map((k) => `u.${k}`), ...summed);
+      .from(union.as('parts'))
+      .groupBy(...of.keys.map((k) => `parts.${k}`))
+      .select(...of.keys.map((k) => `parts.${k}`), ...summed);
   }
 
   /** The folder and project filters given, on a query over a table aliased `r`. */

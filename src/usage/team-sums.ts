@@ -62,8 +62,8 @@ export class TeamSums {
     const parts = params.teamId === undefined ? [unattributed, rawRunSums(db, partial)] : [rawRunSums(db, partial)];
     const union = wholeDays.unionAll(parts);
     return db
-      .from(union.as('u'))
-      .groupBy('u.team_id', 'u.day')
-      .select('u.team_id', 'u.day', ...RUN_SUMS.map((m) => db.raw(`sum(u.${m}) as ${m}`)));
+      .from(union.as('parts'))
+      .groupBy('parts.team_id', 'parts.day')
+      .select('parts.team_id', 'parts.day', ...RUN_SUMS.map((m) => db.raw(`sum(parts.${m}) as ${m}`)));
   }
 }

@@ -187,7 +187,11 @@ describe('the organization', () => {
   it('updateOrgSettings records the settings before and after; an unchanged value records nothing', async () => {
     const org = await freshOrg();
     const before = await okBody(org.call('owner', 'getOrgSettings'), 200);
-    expect(before).toEqual({ membersCanCreateProjects: false, autoJoin: null });
+    expect(before).toEqual({
+      membersCanCreateProjects: false,
+      autoJoin: null,
+      tokens: { personalAllowed: true, requireExpiry: false, maxLifetimeDays: null, revokeUnusedAfterDays: null },
+    });
     const { res, added } = await withEvents(org, () =>
       org.call('owner', 'updateOrgSettings', { body: { membersCanCreateProjects: true } }),
     );
@@ -224,7 +228,14 @@ describe('the organization', () => {
         clientRequestId: null,
         changes: {
           before: null,
-          after: { id: created.id, slug, name: 'Created here', status: 'ACTIVE', ownerImOpenId: `${slug}-owner` },
+          after: {
+            id: created.id,
+            slug,
+            name: 'Created here',
+            status: 'ACTIVE',
+            purgeAt: null,
+            ownerImOpenId: `${slug}-owner`,
+          },
         },
       },
     ]);

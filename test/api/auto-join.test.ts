@@ -7,6 +7,14 @@ import { hubWithOpenIdProvider, signInThrough } from '../support/sign-in-flow.js
 import { TestBrowser } from '../support/test-browser.js';
 import { TEST_ORIGIN, type TestHub } from '../support/test-hub.js';
 
+/** The token policy every organization starts with. */
+const DEFAULT_TOKENS = {
+  personalAllowed: true,
+  requireExpiry: false,
+  maxLifetimeDays: null,
+  revokeUnusedAfterDays: null,
+};
+
 let hub: TestHub;
 let idp: TestOpenIdProvider;
 let counter = 0;
@@ -58,6 +66,7 @@ describe('the automatic-membership setting', () => {
     expect(await okBody(org.call('member', 'getOrgSettings'))).toEqual({
       membersCanCreateProjects: false,
       autoJoin: null,
+      tokens: DEFAULT_TOKENS,
     });
     await ownDomain(hub, org.id, 'example.com');
     const set = await okBody(
@@ -74,17 +83,18 @@ describe('the automatic-membership setting', () => {
         role: 'MEMBER',
         disabledReason: null,
       },
+      tokens: DEFAULT_TOKENS,
     });
     expect(await okBody(org.call('member', 'getOrgSettings'))).toEqual(set);
     // Changing the other setting leaves the rule as it is.
     const flag = await okBody(org.call('owner', 'updateOrgSettings', { body: { membersCanCreateProjects: true } }));
     expect(flag.autoJoin).toEqual(set.autoJoin);
     const cleared = await okBody(org.call('owner', 'updateOrgSettings', { body: { autoJoin: null } }));
-    expect(cleared).toEqual({ membersCanCreateProjects: true, autoJoin: null });
+    expect(cleared).toEqual({ membersCanCreateProjects: true, autoJoin: null, tokens: DEFAULT_TOKENS });
 
     const events = await okBody(org.call('owner', 'listAuditEvents', { query: { action: 'updateOrgSettings' } }));
     expect(events.events.map((e) => e.changes)).toContainEqual({
-      before: { membersCanCreateProjects: false, autoJoin: null },
+      before: { membersCanCreateProjects: false, autoJoin: null, tokens: DEFAULT_TOKENS },
       after: set,
     });
   });

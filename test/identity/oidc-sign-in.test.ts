@@ -368,7 +368,7 @@ describe('OpenID Connect sign-in', () => {
     try {
       const base = `http://127.0.0.1:${(strict.address() as AddressInfo).port}`;
       const listed = await fetch(`${base}/auth/providers`);
-      expect(await listed.json()).toEqual({ providers: [] });
+      expect(await listed.json()).toEqual({ providers: [], loginLinks: 'on' });
       const before = await counts();
       const start = await fetch(`${base}/auth/corp/start`, { redirect: 'manual' });
       expect(start.status).toBe(303);
