@@ -34,7 +34,7 @@ test('deep links survive a reload, the org switcher changes organization, sign o
   await expect(page).toHaveURL(/\/o\/beta\/members$/);
   await expect(page.getByRole('cell', { name: 'Olivia Owner olivia' })).toBeVisible();
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page.getByText('You are not signed in.')).toBeVisible();
   await page.goto('/o/acme/members');
   await expect(page.getByText('You are not signed in.')).toBeVisible();

@@ -1,5 +1,6 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { errorCode } from './api-client';
+import { signInPath } from './sign-in-path';
 
 /** The app's one QueryClient: route loaders prefetch through it, screens read from it. */
 export const queryClient = new QueryClient({
@@ -8,7 +9,7 @@ export const queryClient = new QueryClient({
       // The session ended (expired, signed out elsewhere): to the sign-in page, which brings the person back here.
       const { pathname, search } = window.location;
       if (errorCode(error) === 'unauthenticated' && pathname !== '/signin') {
-        window.location.assign(`/signin?returnTo=${encodeURIComponent(pathname + search)}`);
+        window.location.assign(signInPath(pathname, search));
       }
     },
   }),

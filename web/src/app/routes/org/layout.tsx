@@ -8,15 +8,13 @@ import { PageLoader } from '../../../components/page-loader';
 import { getMeQueryOptions } from '../../../lib/queries/get-me';
 import { findOrg, homePath, OrgProvider } from '../../../lib/authorization';
 import { queryClient } from '../../../lib/query-client';
+import { signInPath } from '../../../lib/sign-in-path';
 
 export async function loader({ request }: { request: Request }) {
   const me = await queryClient.ensureQueryData(getMeQueryOptions());
   if (!me) {
-    // Signing in brings the person back to the page they opened, on the organization's sign-in page.
     const { pathname, search } = new URL(request.url);
-    const orgSlug = /^\/o\/([a-z0-9][a-z0-9-]{0,62})(\/|$)/.exec(pathname)?.[1];
-    const org = orgSlug ? `org=${orgSlug}&` : '';
-    throw redirect(`/signin?${org}returnTo=${encodeURIComponent(pathname + search)}`);
+    throw redirect(signInPath(pathname, search));
   }
   return null;
 }

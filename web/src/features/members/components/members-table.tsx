@@ -101,7 +101,8 @@ function SignOutCell({ member }: { member: Member }) {
   const ownerOnly = member.role === 'OWNER' && !canHandleOwners(org.role);
   return (
     <ConfirmAction
-      label="Sign out everywhere"
+      // Short enough for a phone's row; the accessible name and the dialog say "everywhere".
+      label="Sign out"
       ariaLabel={`Sign out ${member.displayName} everywhere`}
       title={`Sign ${member.displayName} out everywhere?`}
       message={
@@ -149,12 +150,13 @@ const memberColumns: Column<Member>[] = [
     key: 'actions',
     header: 'Actions',
     render: (m) => (
-      <Group gap="xs" wrap="nowrap">
-        <SignOutCell member={m} />
+      // Rows are measured, so on a phone the two stack and the row grows.
+      <Group gap={4} wrap="wrap">
         <RevokeCell member={m} />
+        <SignOutCell member={m} />
       </Group>
     ),
-    width: 260,
+    width: 120,
   },
 ];
 
