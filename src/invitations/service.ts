@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { deletingConflict } from '../orgs/lifecycle.js';
 import { recordChange } from '../audit/trail.js';
 import { invitationLabel } from '../audit/labels.js';
 import { hashToken, newToken } from '../auth/tokens.js';
@@ -201,6 +202,8 @@ export class InvitationService {
       const status = await this.invitations.lock(trx, found.id);
       const now = this.clock.now().toISOString();
       refuseUnusable(statusAt({ status: status!, expires_at: found.expires_at }, now));
+      // An organization being deleted is read-only, a join included (docs/organization-lifecycle.md).
+      if (found.organization_status === 'DELETING') throw deletingConflict({ purge_at: found.organization_purge_at });
       if (found.email !== null && !(await hasVerifiedEmail(trx, userId, found.email))) {
         throw forbidden(
           'invitation_email_mismatch',

@@ -10,6 +10,9 @@ import { type InvitationStatus, type StoredInvitationStatus, whereStatusAt } fro
 export interface LinkedInvitationRecord extends InvitationRecord {
   organization_slug: string;
   organization_name: string;
+  /** The organization's own status and purge time: one being deleted admits nobody. */
+  organization_status: string;
+  organization_purge_at: string | null;
 }
 
 export interface NewInvitation {
@@ -157,7 +160,12 @@ function invitations(db: Executor) {
 /** The projection's order over the invitations table (aliased `i`, as the joined tables share its column names). */
 const LIST_ORDER = invitationProjection.sqlOrder.map(({ column, order }) => ({ column: `i.${column}`, order }));
 
-const ORGANIZATION_COLUMNS = ['o.slug as organization_slug', 'o.name as organization_name'];
+const ORGANIZATION_COLUMNS = [
+  'o.slug as organization_slug',
+  'o.name as organization_name',
+  'o.status as organization_status',
+  'o.purge_at as organization_purge_at',
+];
 
 /** Invitations joined to the organization each invites to (its columns: ORGANIZATION_COLUMNS). */
 function linkedInvitations(db: Executor) {

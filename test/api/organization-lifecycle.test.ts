@@ -266,6 +266,7 @@ describe('leave', () => {
 describe('delete and restore', () => {
   it('deleting makes the organization read-only until purgeAt; a restore brings it back', async () => {
     const org = await freshOrg();
+    const invitation = await okBody(org.call('owner', 'createInvitation', { body: { role: 'MEMBER' } }), 201);
     expectError(await org.call('admin', 'deleteOrganization'), 403, 'owner_required');
     const deleted = await okBody(org.call('owner', 'deleteOrganization'));
     expect(deleted.organization.status).toBe('DELETING');
@@ -281,6 +282,12 @@ describe('delete and restore', () => {
       await org.call('owner', 'deleteOrganization'),
       await org.call('owner', 'renameOrganization', { body: { name: 'Again' } }),
     ];
+    // Nobody joins it either: its invitation links admit nobody until it is restored.
+    const inviteeId = unique('invitee');
+    await hub.services.users.ensure(hub.services.db, { imOpenId: inviteeId }, hub.clock.now());
+    const token = invitation.url.split('/invite/')[1]!;
+    const joined = await hub.call('acceptInvitation', { path: { token }, cookie: await hub.login(inviteeId) });
+    expectError(joined, 409, 'organization_deleting');
     for (const res of refused) {
       expectError(res, 409, 'organization_deleting');
       expect(errorBody(res).error.message).toContain(deleted.organization.purgeAt!);
