@@ -185,7 +185,10 @@ describe('the packed SDK against the real service', () => {
       organization: expect.objectContaining({ slug: 'sdk-e2e', name: 'Org sdk-e2e' }),
       actorRole: 'OWNER',
     });
-    const flipped = { membersCanCreateProjects: !seen.settingsBefore.membersCanCreateProjects, autoJoin: null };
+    const flipped = {
+      ...seen.settingsBefore,
+      membersCanCreateProjects: !seen.settingsBefore.membersCanCreateProjects,
+    };
     expect([seen.settingsReturned, seen.settingsAfter]).toEqual([flipped, flipped]);
     expect(seen.team).toMatchObject({ slug: 'platform', name: 'Platform', description: 'Runs the hub' });
     expect(seen.teams.teams.map((t: { slug: string }) => t.slug)).toEqual(['platform']);
