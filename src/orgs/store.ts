@@ -266,11 +266,19 @@ export class OrganizationStore {
     return fromStored(row);
   }
 
-  /** The organizations whose rule names the provider and applies (an index range; switched-off rules left out). */
+  /**
+   * The organizations whose rule names the provider and applies (an index range; switched-off
+   * rules left out, and those of an organization being deleted, which admits nobody).
+   */
   async autoJoinRulesOf(db: Executor, providerId: string): Promise<AutoJoinRule[]> {
     const rows = await db('organization_settings')
       .where({ auto_join_provider_id: providerId })
       .whereNull('auto_join_disabled')
+      .whereNotExists(
+        db('organizations')
+          .whereRaw('organizations.id = organization_settings.organization_id')
+          .where('status', 'DELETING'),
+      )
       .orderBy('organization_id')
       .select<(StoredSettings & { organization_id: string })[]>('organization_id', ...SETTINGS_COLUMNS);
     return rows.map((row) => ({ organizationId: row.organization_id, rule: fromStored(row).auto_join! }));

@@ -263,6 +263,16 @@ describe('signing in', () => {
     expect(events.events).toHaveLength(0);
   });
 
+  it('admits nobody to an organization being deleted, and still joins the others', async () => {
+    const [deleting, open] = [await freshOrg(), await freshOrg()];
+    await setRule(deleting, { tenantKeys: ['tenant-leaving'] });
+    await setRule(open, { tenantKeys: ['tenant-leaving'] });
+    await okBody(deleting.call('owner', 'deleteOrganization'));
+    const userId = await signIn({ email: 'lee@crowd.example', email_verified: true, tid: 'tenant-leaving' });
+    expect(await membershipOf(deleting, userId)).toBeUndefined();
+    expect(await membershipOf(open, userId)).toMatchObject({ role: 'MEMBER' });
+  });
+
   it('lets the new member in at once with the session the sign-in set', async () => {
     const org = await freshOrg();
     await setRule(org, { emailDomains: ['now.example'] });
