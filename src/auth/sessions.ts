@@ -2,6 +2,7 @@ import type { Clock } from '../config/clock.js';
 import { DAY_MS, MINUTE_MS } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { ApiError, unauthenticated } from '../errors/api-error.js';
+import { environmentFault } from '../errors/environment-fault.js';
 import type { User, UserStore } from '../users/store.js';
 import { PROCESS_LOCAL, TtlCache, type CacheInvalidations } from '../shared/ttl-cache.js';
 import type { SessionClient, SessionRecord, SessionStore, StoredSession } from './session-store.js';
@@ -155,9 +156,16 @@ export class SessionService {
     }
     const moved = client !== undefined && !sameClient(session.client, client);
     if (moved || nowMs - lastSeen >= TOUCH_INTERVAL_MS) {
-      session = { ...session, lastSeenAt: now.toISOString(), client: client ?? session.client };
-      await this.store.touch(this.uow.executor, session.id, session.lastSeenAt, session.client);
-      this.cache.set(tokenHash, session, nowMs);
+      const touched = { ...session, lastSeenAt: now.toISOString(), client: client ?? session.client };
+      try {
+        await this.store.touch(this.uow.executor, touched.id, touched.lastSeenAt, touched.client);
+        session = touched;
+        this.cache.set(tokenHash, session, nowMs);
+      } catch (err) {
+        // Bookkeeping: a database held by another process (or full) must not fail a read over
+        // the last-seen time; the session stays as it was and a later request writes it.
+        if (!environmentFault(err)) throw err;
+      }
     }
     return { id: session.id, tokenHash, user: session.user, expiresAt };
   }
