@@ -5,7 +5,6 @@ import type { OrgRole } from '../orgs/store.js';
 import { ListedText } from '../shared/listed-text.js';
 import { type MembershipProfile, membershipProfileColumns, shownAvatar, shownName } from '../users/shown-profile.js';
 import { type OrgMember, type OrgMemberRecord, memberProjection } from './projection.js';
-import { countLiveRows } from '../db/count-rows.js';
 import type { MembershipOrigin } from './origin.js';
 
 export type { MembershipOrigin };

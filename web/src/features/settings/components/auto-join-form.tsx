@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, MultiSelect, Paper, Stack, Switch, TagsInput, Text, Title } from '@mantine/core';
+import { Alert, Anchor, MultiSelect, Paper, Stack, Switch, TagsInput, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { QueryError } from '../../../components/query-error';
 import { errorMessage, type Schemas } from '../../../lib/api-client';
@@ -9,6 +9,7 @@ import { useSettings } from '../../../lib/queries/get-settings';
 import { SelectField } from '../../../components/select-field';
 import { useDomains } from '../api/domains';
 import { useUpdateSettings } from '../api/update-settings';
+import { SaveFooter } from './save-footer';
 import { DOMAINS_SECTION_ID } from './domains-section';
 
 type AutoJoin = Schemas['AutoJoin'];
@@ -161,21 +162,7 @@ export function AutoJoinForm() {
             />
           </>
         )}
-        {update.isError && (
-          <Alert color="red" title="Not saved" role="alert">
-            {errorMessage(update.error)}
-          </Alert>
-        )}
-        <Group>
-          <Button type="submit" loading={update.isPending} disabled={!dirty}>
-            Save automatic membership
-          </Button>
-          {dirty && (
-            <Text size="sm" c="dimmed">
-              Unsaved change
-            </Text>
-          )}
-        </Group>
+        <SaveFooter update={update} dirty={dirty} label="Save automatic membership" />
       </Stack>
     </Paper>
   );

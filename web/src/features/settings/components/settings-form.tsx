@@ -1,11 +1,11 @@
-import { Alert, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { Paper, Stack, Switch, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { QueryError } from '../../../components/query-error';
-import { errorMessage } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { useSettings } from '../../../lib/queries/get-settings';
 import { useUpdateSettings } from '../api/update-settings';
+import { SaveFooter } from './save-footer';
 
 export function SettingsForm() {
   const { org } = useOrg();
@@ -44,21 +44,7 @@ export function SettingsForm() {
           disabled={settings.isPending}
           onChange={(e) => setValue(e.currentTarget.checked)}
         />
-        {update.isError && (
-          <Alert color="red" title="Not saved" role="alert">
-            {errorMessage(update.error)}
-          </Alert>
-        )}
-        <Group>
-          <Button type="submit" loading={update.isPending} disabled={!dirty}>
-            Save
-          </Button>
-          {dirty && (
-            <Text size="sm" c="dimmed">
-              Unsaved change
-            </Text>
-          )}
-        </Group>
+        <SaveFooter update={update} dirty={dirty} label="Save" />
       </Stack>
     </Paper>
   );

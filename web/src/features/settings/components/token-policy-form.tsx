@@ -1,11 +1,12 @@
-import { Alert, Button, Group, NumberInput, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { Group, NumberInput, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { QueryError } from '../../../components/query-error';
-import { errorMessage, type Schemas } from '../../../lib/api-client';
+import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { useSettings } from '../../../lib/queries/get-settings';
 import { useUpdateSettings } from '../api/update-settings';
+import { SaveFooter } from './save-footer';
 
 type Policy = Schemas['TokenPolicy'];
 
@@ -89,21 +90,7 @@ export function TokenPolicyForm() {
             onChange={(value) => set({ revokeUnusedAfterDays: daysOf(value) })}
           />
         </Group>
-        {update.isError && (
-          <Alert color="red" title="Not saved" role="alert">
-            {errorMessage(update.error)}
-          </Alert>
-        )}
-        <Group>
-          <Button type="submit" loading={update.isPending} disabled={!dirty}>
-            Save token policy
-          </Button>
-          {dirty && (
-            <Text size="sm" c="dimmed">
-              Unsaved change
-            </Text>
-          )}
-        </Group>
+        <SaveFooter update={update} dirty={dirty} label="Save token policy" />
       </Stack>
     </Paper>
   );
