@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { parse } from 'yaml';
 import { engineDependentFiles } from './test/support/engine-files.js';
 
 /**
@@ -11,6 +13,11 @@ import { engineDependentFiles } from './test/support/engine-files.js';
 const engineFiles = engineDependentFiles(import.meta.dirname);
 
 export default defineConfig({
+  // The contract as JSON text, parsed here once per run, as the bundle `hub` starts from carries it
+  // (bin/bundle.js): each test file's process would otherwise parse the YAML again.
+  define: {
+    __HUB_OPENAPI_JSON__: JSON.stringify(JSON.stringify(parse(fs.readFileSync('openapi.yaml', 'utf8')))),
+  },
   test: {
     environment: 'node',
     pool: 'forks',
