@@ -3,6 +3,11 @@ import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { parse } from 'yaml';
 import { engineDependentFiles } from './test/support/engine-files.js';
+import { scratchRoot } from './test/support/scratch.js';
+
+// Every temporary file of the run, the global set-up's, the workers' and the processes they
+// start (all inherit the environment), goes where test/support/scratch.ts says.
+process.env.TMPDIR = scratchRoot();
 
 /**
  * Two projects: `engines`, the files whose behaviour depends on the database engine (read from
