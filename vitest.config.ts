@@ -1,6 +1,13 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { parse } from 'yaml';
 import { engineDependentFiles } from './test/support/engine-files.js';
+import { scratchRoot } from './test/support/scratch.js';
+
+// Every temporary file of the run, the global set-up's, the workers' and the processes they
+// start (all inherit the environment), goes where test/support/scratch.ts says.
+process.env.TMPDIR = scratchRoot();
 
 /**
  * Two projects: `engines`, the files whose behaviour depends on the database engine (read from
@@ -11,6 +18,11 @@ import { engineDependentFiles } from './test/support/engine-files.js';
 const engineFiles = engineDependentFiles(import.meta.dirname);
 
 export default defineConfig({
+  // The contract as JSON text, parsed here once per run, as the bundle `hub` starts from carries it
+  // (bin/bundle.js): each test file's process would otherwise parse the YAML again.
+  define: {
+    __HUB_OPENAPI_JSON__: JSON.stringify(JSON.stringify(parse(fs.readFileSync('openapi.yaml', 'utf8')))),
+  },
   test: {
     environment: 'node',
     pool: 'forks',

@@ -1,5 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
+import { scratchRoot } from '../test/support/scratch';
+
+// The server's data directory and every other temporary file, as in vitest.config.ts.
+process.env.TMPDIR = scratchRoot();
 
 /** Artifacts (traces, failure screenshots, the server log) go where CI keeps them: .ci-out/ at the repo root. */
 const ciOut = fileURLToPath(new URL('../.ci-out/', import.meta.url));

@@ -5,6 +5,10 @@
 import { expect, expectAccessible, screenshot, signIn, test } from './support/fixtures';
 import type { Seed } from './support/seed';
 
+// Each case only reads organization acme: the cases spread over both workers instead of making
+// this, the longest spec, one worker's tail.
+test.describe.configure({ mode: 'parallel' });
+
 type PageCase = { name: string; as: string | null; path: (seed: Seed) => string; ready: string };
 
 const PAGES: PageCase[] = [

@@ -8,9 +8,11 @@ import type { Stage } from './stage.js';
 /**
  * Validation against openapi.yaml by express-openapi-validator, whose options live here only.
  *
- * Each path gets a validator instance of its own, holding the document with just that path.
- * A single instance would try every path's pattern, compiled afresh, on every request (the
- * validator does not cache them); Express has already matched the route, so one is enough.
+ * Each path gets a validator instance of its own, holding the document with just that path and
+ * the components it reaches. A single instance would try every path's pattern, compiled afresh,
+ * on every request (the validator does not cache them); Express has already matched the route, so
+ * one is enough. And an instance compiles every schema of the document it holds when it starts,
+ * so a path's validator would otherwise pay for every other path's schemas.
  *
  * Answers are not checked here: the test client checks every answer it receives against the
  * contract (test/support/response-contract.ts), as the bytes arrived, so the server sends the same
@@ -24,9 +26,8 @@ export function contractValidation(document: OpenApiDocument): Stage {
   const validatorOf = (path: string) => {
     let handlers = byPath.get(path);
     if (!handlers) {
-      const { paths, ...rest } = spec;
       handlers = OpenApiValidator.middleware({
-        apiSpec: structuredClone({ ...rest, paths: { [path]: withHead(paths[path]) } }) as never,
+        apiSpec: structuredClone(onePath(spec, path)) as never,
         // The document is checked once, by `npm run lint:spec` and the contract tests; checking
         // it again compiles the OpenAPI meta-schema for every path, at each path's first use.
         validateApiSpec: false,
@@ -111,6 +112,34 @@ function withQueryAsSent(document: OpenApiDocument): OpenApiDocument {
   }
   for (const list of lists) for (const parameter of list) if (parameter.in === 'query') parameter.allowReserved = true;
   return spec;
+}
+
+type Components = Record<string, Record<string, unknown>>;
+
+/**
+ * The document with one path (HEAD beside its GET) and only the components that path reaches
+ * through `$ref`, directly or through other components; the security schemes stay whole.
+ */
+function onePath(document: OpenApiDocument, path: string): OpenApiDocument {
+  const { paths, components = {}, ...rest } = document as OpenApiDocument & { components?: Components };
+  const item = withHead(paths[path]);
+  const kept: Components = { securitySchemes: components.securitySchemes ?? {} };
+  const pending: unknown[] = [item];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (!node || typeof node !== 'object') continue;
+    for (const [key, value] of Object.entries(node)) {
+      const target =
+        key === '$ref' && typeof value === 'string' ? /^#\/components\/([^/]+)\/([^/]+)$/.exec(value) : null;
+      const [, kind = '', name = ''] = target ?? [];
+      if (!target) pending.push(value);
+      else if (!kept[kind]?.[name] && components[kind]?.[name]) {
+        kept[kind] = { ...kept[kind], [name]: components[kind][name] };
+        pending.push(components[kind][name]);
+      }
+    }
+  }
+  return { ...rest, paths: item ? { [path]: item } : {}, components: kept } as OpenApiDocument;
 }
 
 function withHead(item: OpenApiDocument['paths'][string] | undefined) {
