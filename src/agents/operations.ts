@@ -1,9 +1,11 @@
 import type { AgentRoleService } from './roles-service.js';
+import { type AdmissionService, parseInitiatorQuery } from '../policies/admission.js';
+import { badRequest } from '../errors/api-error.js';
 import type { OperationModule } from '../http/operation-table.js';
 import { roleProjection, roleRowOf, toAgentRoleRow } from './projection.js';
 
 /** Agent roles, the skills bound to them, and the model picker: organization administration. */
-export function agentRoleOperations(agentRoles: AgentRoleService) {
+export function agentRoleOperations(agentRoles: AgentRoleService, admission: AdmissionService) {
   return {
     listAgentRoles: {
       rule: 'orgAdmin',
@@ -35,7 +37,23 @@ export function agentRoleOperations(agentRoles: AgentRoleService) {
 
     listAgentModels: {
       rule: 'orgAdmin',
-      handle: async () => ({ models: agentRoles.models() }),
+      async handle({ access, query }) {
+        if (query.projectId === undefined && query.initiator === undefined) return { models: agentRoles.models() };
+        if (query.projectId === undefined || query.initiator === undefined)
+          throw badRequest('projectId and initiator are given together.', [
+            {
+              path: query.projectId === undefined ? '/query/projectId' : '/query/initiator',
+              message: 'is required here',
+            },
+          ]);
+        // Admission's own answer for each model: the picker and the check cannot disagree.
+        const models = await admission.picker(
+          access.organization.id,
+          query.projectId,
+          parseInitiatorQuery(query.initiator),
+        );
+        return { models };
+      },
     },
   } satisfies OperationModule;
 }
