@@ -2049,6 +2049,12 @@ export interface paths {
          *     tools its agents call: an MCP server, an HTTP API), by `capabilityId`,
          *     DISABLED ones included. Header values are never returned.
          *
+         *     Given `projectId` and `initiator` (both or neither, as for
+         *     `listAgentModels`), each connection also says whether a run in that
+         *     project by that initiator may use it (`allowed`), and when not,
+         *     admission's `reasons` (`admitRun` with that capability): one resolve
+         *     of the effective usage policy answers both.
+         *
          *     Who may call: an org admin (OWNER or ADMIN).
          */
         get: operations["listCapabilityConnections"];
@@ -5016,6 +5022,13 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description Given `projectId` and `initiator`: whether admission allows a run
+             *     using the capability for them; absent otherwise.
+             */
+            allowed?: boolean;
+            /** @description Given `projectId` and `initiator`, why the capability is not allowed (admission's reasons). */
+            reasons?: components["schemas"]["AdmissionReason"][];
         };
         CapabilityConnectionList: {
             connections: components["schemas"]["CapabilityConnectionRow"][];
@@ -5505,6 +5518,13 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The project the run would be in; given with `initiator`. */
+        AdmissionProjectId: string;
+        /**
+         * @description Who would start it, as `member:<imOpenId>`, `apiToken:<id>` or
+         *     `serviceAccount:<id>`; given with `projectId`.
+         */
+        AdmissionInitiator: string;
         /**
          * @description `csv` answers `text/csv` whatever `Accept` says; `json` answers
          *     JSON. Without it, `Accept: text/csv` asks for the CSV.
@@ -8334,7 +8354,15 @@ export interface operations {
     };
     listCapabilityConnections: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The project the run would be in; given with `initiator`. */
+                projectId?: components["parameters"]["AdmissionProjectId"];
+                /**
+                 * @description Who would start it, as `member:<imOpenId>`, `apiToken:<id>` or
+                 *     `serviceAccount:<id>`; given with `projectId`.
+                 */
+                initiator?: components["parameters"]["AdmissionInitiator"];
+            };
             header?: never;
             path: {
                 /** @description The organization's slug. */
@@ -8982,12 +9010,12 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The project the run would be in; given with `initiator`. */
-                projectId?: string;
+                projectId?: components["parameters"]["AdmissionProjectId"];
                 /**
                  * @description Who would start it, as `member:<imOpenId>`, `apiToken:<id>` or
                  *     `serviceAccount:<id>`; given with `projectId`.
                  */
-                initiator?: string;
+                initiator?: components["parameters"]["AdmissionInitiator"];
             };
             header?: never;
             path: {

@@ -1,6 +1,5 @@
 import type { AgentRoleService } from './roles-service.js';
-import { type AdmissionService, parseInitiatorQuery } from '../policies/admission.js';
-import { badRequest } from '../errors/api-error.js';
+import { type AdmissionService, runQuery } from '../policies/admission.js';
 import type { OperationModule } from '../http/operation-table.js';
 import { roleProjection, roleRowOf, toAgentRoleRow } from './projection.js';
 
@@ -38,21 +37,10 @@ export function agentRoleOperations(agentRoles: AgentRoleService, admission: Adm
     listAgentModels: {
       rule: 'orgAdmin',
       async handle({ access, query }) {
-        if (query.projectId === undefined && query.initiator === undefined) return { models: agentRoles.models() };
-        if (query.projectId === undefined || query.initiator === undefined)
-          throw badRequest('projectId and initiator are given together.', [
-            {
-              path: query.projectId === undefined ? '/query/projectId' : '/query/initiator',
-              message: 'is required here',
-            },
-          ]);
+        const run = runQuery(query);
+        if (!run) return { models: agentRoles.models() };
         // Admission's own answer for each model: the picker and the check cannot disagree.
-        const models = await admission.picker(
-          access.organization.id,
-          query.projectId,
-          parseInitiatorQuery(query.initiator),
-        );
-        return { models };
+        return { models: await admission.picker(access.organization.id, run.projectId, run.initiatedBy) };
       },
     },
   } satisfies OperationModule;

@@ -46,7 +46,7 @@ function operationModules(services: Omit<Services, 'operations'>) {
     capacityOperations(services.capacity),
     usageOperations(services.usage),
     usageSeriesOperations(services.usageSeries),
-    connectionOperations(services.connections),
+    connectionOperations(services.connections, services.admission),
     agentRoleOperations(services.agentRoles, services.admission),
     libraryOperations(services.library),
     skillOperations(services.skills),

@@ -81,6 +81,22 @@ export interface AdmissionContext {
   chain: PolicyChain;
 }
 
+/**
+ * The `projectId` and `initiator` query parameters of a list answered by admission: both or
+ * neither (undefined); one alone is refused.
+ */
+export function runQuery(query: {
+  projectId?: string;
+  initiator?: string;
+}): { projectId: string; initiatedBy: InitiatedBy } | undefined {
+  if (query.projectId === undefined && query.initiator === undefined) return undefined;
+  if (query.projectId === undefined || query.initiator === undefined)
+    throw badRequest('projectId and initiator are given together.', [
+      { path: query.projectId === undefined ? '/query/projectId' : '/query/initiator', message: 'is required here' },
+    ]);
+  return { projectId: query.projectId, initiatedBy: parseInitiatorQuery(query.initiator) };
+}
+
 /** `member:<imOpenId>`, `apiToken:<id>` or `serviceAccount:<id>` (the picker's `initiator`) as a run line names it. */
 export function parseInitiatorQuery(text: string): InitiatedBy {
   const colon = text.indexOf(':');
@@ -133,6 +149,23 @@ export class AdmissionService {
       const reasons = [...context.standing, ...this.modelReasons(context, model.id)];
       return { ...model, allowed: reasons.length === 0, reasons };
     });
+  }
+
+  /**
+   * Whether a run in the project by the initiator may use each capability: admission's own
+   * answer for a run asking for it, from one context for the whole list.
+   */
+  async capabilityList(
+    organizationId: string,
+    projectId: string,
+    initiatedBy: InitiatedBy,
+    capabilityIds: readonly string[],
+  ): Promise<Map<string, Reason[]>> {
+    const context = await this.context(organizationId, projectId, initiatedBy);
+    const answers = new Map<string, Reason[]>();
+    for (const id of capabilityIds)
+      answers.set(id, [...context.standing, ...(await this.capabilityReasons(context, [{ id }]))]);
+    return answers;
   }
 
   async context(organizationId: string, projectId: string, initiatedBy: InitiatedBy): Promise<AdmissionContext> {

@@ -235,6 +235,13 @@ describe('admission', () => {
         source: { type: 'folder', id: folder.id, label: folder.name },
       }),
     ]);
+    const capabilities = await okBody(org.call('owner', 'listCapabilityConnections'));
+    expect(capabilities.connections.every((c) => !('allowed' in c))).toBe(true);
+    expectError(
+      await org.call('owner', 'listCapabilityConnections', { query: { initiator: `member:${org.slug}-member` } }),
+      400,
+      'validation_failed',
+    );
     const plain = await okBody(org.call('owner', 'listAgentModels'));
     expect(plain.models[0]).not.toHaveProperty('allowed');
     expectError(
@@ -318,7 +325,7 @@ describe('the picker and admission never disagree (random policies, teams and gr
   }
   const listed = (list: string[] | undefined, item: string) => list === undefined || list.includes(item);
 
-  it('picker(x) allowed ⇔ admission allows model x ⇔ the rule; the same for capabilities and tools', async () => {
+  it('picker(x) allowed ⇔ admission allows model x ⇔ the rule; the same for the capability list, capabilities and tools', async () => {
     const org = await seedOrg(hub, unique('prop'));
     for (const id of CAPS)
       await okBody(
@@ -368,6 +375,20 @@ describe('the picker and admission never disagree (random policies, teams and gr
             (await admit(org, { projectId, initiatedBy: initiator, model: model.id })).decision === 'allow';
           const rule = effective(path, teams, (a) => listed(a.models, model.id));
           expect([model.id, model.allowed, admitted]).toEqual([model.id, rule, rule]);
+        }
+        const capabilityList = await okBody(
+          org.call('owner', 'listCapabilityConnections', {
+            query: { projectId, initiator: `member:${initiator.imOpenId}` },
+          }),
+        );
+        for (const connection of capabilityList.connections) {
+          const id = connection.capabilityId;
+          const capRule = effective(
+            path,
+            teams,
+            (a) => a.capabilities === undefined || a.capabilities.some((e) => e.id === id),
+          );
+          expect([id, connection.allowed]).toEqual([id, capRule]);
         }
         const anyAllowed = picker.models.find((m) => m.allowed)?.id ?? MODELS[0]!;
         for (const id of CAPS)
