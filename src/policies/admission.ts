@@ -175,10 +175,10 @@ export class AdmissionService {
       throw badRequest(`${(err as Error).message}.`, [{ path: '/body/initiatedBy', message: (err as Error).message }]);
     }
     const db = this.uow.executor;
-    const [project, principal, folders, policies] = await Promise.all([
+    const [project, principal, folderPath, policies] = await Promise.all([
       this.reads.project(db, organizationId, projectId),
       this.principal(db, organizationId, initiatedBy),
-      this.store.folders(db, organizationId),
+      this.store.pathOfProject(db, organizationId, projectId),
       this.policies.current(organizationId),
     ]);
     const standing: Reason[] = [];
@@ -189,7 +189,6 @@ export class AdmissionService {
       );
     else if (project.archived_at)
       standing.push(reason('project_archived', projectSource, `The project "${project.name}" is archived.`));
-    const folderPath = project ? pathOf(folders, project.folder_id) : [];
     const teams = principal.found
       ? (await this.reads.teamsOf(db, principal.found.userId)).filter((t) => t.organization_id === organizationId)
       : [];
@@ -393,21 +392,4 @@ function refusals(
         : `${describeSource(source)} does not allow ${what}.`,
     ),
   );
-}
-
-/** The folders from the root down to `folderId`, with their names; a broken chain ends where it breaks. */
-function pathOf(
-  folders: Map<string, { parentId: string | null; name: string }>,
-  folderId: string | null,
-): Array<{ id: string; name: string }> {
-  const path: Array<{ id: string; name: string }> = [];
-  const seen = new Set<string>();
-  for (let id = folderId; id !== null && !seen.has(id); ) {
-    const folder = folders.get(id);
-    if (!folder) break;
-    seen.add(id);
-    path.unshift({ id, name: folder.name });
-    id = folder.parentId;
-  }
-  return path;
 }

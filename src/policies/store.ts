@@ -1,5 +1,8 @@
 import type { Executor } from '../db/unit-of-work.js';
 
+/** Deeper than any folder tree is let grow; it only bounds a walk up a corrupted tree. */
+const MAX_FOLDER_DEPTH = 1000;
+
 export type PolicyScopeType = 'organization' | 'folder' | 'project' | 'team';
 
 /** A row of `usage_policies`; `scope_id` is '' for the organization's own policy. */
@@ -57,12 +60,36 @@ export class PolicyStore {
     await trx('usage_policies').where({ id }).delete();
   }
 
-  /** id → {parent, name} of the organization's project folders, archived ones included. */
-  async folders(db: Executor, organizationId: string): Promise<Map<string, { parentId: string | null; name: string }>> {
-    const rows = await db('folders')
-      .where({ organization_id: organizationId })
-      .select<{ id: string; parent_id: string | null; name: string }[]>('id', 'parent_id', 'name');
-    return new Map(rows.map((r) => [r.id, { parentId: r.parent_id, name: r.name }]));
+  /**
+   * The folders on a project's path, from the root down to its own folder, with their names: one
+   * recursive walk up `parent_id` from the project's folder (none when the project is at the root
+   * or is not the organization's). The folder tree refuses cycles; the depth bound only guards.
+   */
+  async pathOfProject(
+    db: Executor,
+    organizationId: string,
+    projectId: string,
+  ): Promise<Array<{ id: string; name: string }>> {
+    const rows = await db
+      .withRecursive('up', ['id', 'parent_id', 'name', 'depth'], (walk) => {
+        walk
+          .select('f.id', 'f.parent_id', 'f.name', db.raw('0'))
+          .from('folders as f')
+          .join('projects as p', 'p.folder_id', 'f.id')
+          .where({ 'p.id': projectId, 'p.organization_id': organizationId, 'f.organization_id': organizationId })
+          .unionAll((above) => {
+            above
+              .select('f.id', 'f.parent_id', 'f.name', db.raw('up.depth + 1'))
+              .from('folders as f')
+              .join('up', 'f.id', 'up.parent_id')
+              .where('f.organization_id', organizationId)
+              .andWhere('up.depth', '<', MAX_FOLDER_DEPTH);
+          });
+      })
+      .select<{ id: string; name: string }[]>('id', 'name')
+      .from('up')
+      .orderBy('depth', 'desc');
+    return rows.map(({ id, name }) => ({ id, name }));
   }
 
   /** The names of the organization's teams among `ids`, archived ones included. */
