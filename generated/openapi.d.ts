@@ -2049,6 +2049,12 @@ export interface paths {
          *     tools its agents call: an MCP server, an HTTP API), by `capabilityId`,
          *     DISABLED ones included. Header values are never returned.
          *
+         *     Given `projectId` and `initiator` (both or neither, as for
+         *     `listAgentModels`), each connection also says whether a run in that
+         *     project by that initiator may use it (`allowed`), and when not,
+         *     admission's `reasons` (`admitRun` with that capability): one resolve
+         *     of the effective usage policy answers both.
+         *
          *     Who may call: an org admin (OWNER or ADMIN).
          */
         get: operations["listCapabilityConnections"];
@@ -2538,6 +2544,14 @@ export interface paths {
          * @description Returns the models an agent role may use as `defaultModel`, from the
          *     `HUB_MODELS` environment variable (a JSON array of rows) or a built-in
          *     default list.
+         *
+         *     Given `projectId` and `initiator` (both or neither), each model also
+         *     says whether a run of it in that project by that initiator is
+         *     `allowed`, and when not, admission's `reasons` (`admitRun`): the list
+         *     and the check are one resolve of the effective usage policy, so they
+         *     never disagree. A reason that is not about the model (an archived
+         *     project, an initiator without a grant, a blocking budget) makes every
+         *     model unavailable.
          *
          *     Who may call: an org admin (OWNER or ADMIN).
          */
@@ -3295,6 +3309,145 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/{orgSlug}/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List usage policies
+         * @description The organization's usage policies, the organization's own first, then
+         *     by scope type and id.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["listPolicies"];
+        put?: never;
+        /**
+         * Set the usage policy of a scope
+         * @description Sets what the runs under a scope may use: the organization (no `id`),
+         *     a folder, a project or a team. One policy per scope (409
+         *     `policy_exists`: change that one instead). The scope must be the
+         *     organization's and live (404 `folder_not_found`, `project_not_found`,
+         *     `team_not_found`; 409 `project_archived`); every model named must be
+         *     in the model picker (422 `unknown_model`).
+         *
+         *     The effective allow of a run in a project, started by an initiator:
+         *     the allows of the organization, of each folder on the project's path
+         *     from the root, and of the project are intersected; then, when the
+         *     initiator is in teams that have policies, the result is intersected
+         *     with the union of those teams' allows (a member in no team with a
+         *     policy is not narrowed by teams). In each allow, a list left out
+         *     narrows nothing and an empty list allows nothing. A capability entry
+         *     without `tools` allows all of its tools.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        post: operations["createPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/policies/{policyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A usage policy id (opaque). */
+                policyId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a usage policy
+         * @description One usage policy.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["getPolicy"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a usage policy
+         * @description Removes the policy: its scope narrows nothing any more. Answers 204.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        delete: operations["deletePolicy"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a usage policy
+         * @description Replaces the policy's `allow` (its scope stays). It holds for the next
+         *     admission and the next model picker, in every instance.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        patch: operations["updatePolicy"];
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/admission": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask whether a run may start
+         * @description Decides whether the agent runtime may start a run, and answers with
+         *     every reason it may not, each naming its rule and where the rule was
+         *     set (`source`), and the run-time capacity limits that apply
+         *     (`limits`). It changes nothing. The checks:
+         *
+         *     - the project exists and is not archived (`project_access_denied`,
+         *       `project_archived`);
+         *     - the initiator (the run line's `initiatedBy`) is a member of the
+         *       organization, a live service account, or a live token of it
+         *       (`initiator_unknown`), and holds a READ-or-higher grant on the
+         *       project through any path (`project_access_denied`); a token holds
+         *       what its owner holds;
+         *     - the role, when named, exists and is enabled (`role_disabled`); when
+         *       the role names its tools, every tool asked for is among them
+         *       (`tool_not_allowed`);
+         *     - the model is in the model picker (`model_unknown`) and allowed
+         *       (`model_not_allowed`);
+         *     - the provider, when named, is allowed and its connection ACTIVE
+         *       (`provider_unavailable`);
+         *     - each capability is allowed and its connection ACTIVE
+         *       (`capability_unavailable`), and each of its tools asked for is
+         *       allowed (`tool_not_allowed`);
+         *     - no budget that applies to the run enforces `block` and is at or over
+         *       its amount (`budget_exceeded`).
+         *
+         *     Allowed means allowed by the effective usage policy of the project and
+         *     the initiator (see `createPolicy`): the same resolve the model picker
+         *     (`listAgentModels` with `projectId` and `initiator`) answers from, so
+         *     the two never disagree.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        post: operations["admitRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/org/{orgSlug}/budgets": {
         parameters: {
             query?: never;
@@ -3430,8 +3583,18 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            enforcement: components["schemas"]["BudgetEnforcement"];
             status: components["schemas"]["BudgetStatus"];
         };
+        /**
+         * @description What reaching the amount does. `alert` (the default): the thresholds
+         *     are announced and runs go on. `block`: once the period's spend is at
+         *     or over the amount, admission (`admitRun`) denies every run the budget
+         *     applies to, with the reason `budget_exceeded`, until the period ends
+         *     or the amount is raised.
+         * @enum {string}
+         */
+        BudgetEnforcement: "alert" | "block";
         BudgetList: {
             budgets: components["schemas"]["Budget"][];
         };
@@ -3442,6 +3605,7 @@ export interface components {
             amount: components["schemas"]["BudgetAmount"];
             period: components["schemas"]["BudgetPeriod"];
             thresholds?: components["schemas"]["BudgetThresholds"];
+            enforcement?: components["schemas"]["BudgetEnforcement"];
         };
         UpdateBudgetRequest: {
             name?: string;
@@ -3450,6 +3614,7 @@ export interface components {
             amount?: components["schemas"]["BudgetAmount"];
             period?: components["schemas"]["BudgetPeriod"];
             thresholds?: components["schemas"]["BudgetThresholds"];
+            enforcement?: components["schemas"]["BudgetEnforcement"];
         };
         /** @description The error envelope of every non-2xx response. */
         Error: {
@@ -3685,7 +3850,7 @@ export interface components {
          * @description What an API token may touch; `write` implies `read`.
          * @enum {string}
          */
-        Scope: "org:read" | "org:write" | "members:read" | "members:write" | "teams:read" | "teams:write" | "projects:read" | "projects:write" | "usage:read" | "usage:write" | "connections:read" | "connections:write" | "capacity:read" | "capacity:write" | "agents:read" | "agents:write" | "audit:read" | "audit:write" | "webhooks:read" | "webhooks:write" | "serviceAccounts:read" | "serviceAccounts:write";
+        Scope: "org:read" | "org:write" | "members:read" | "members:write" | "teams:read" | "teams:write" | "projects:read" | "projects:write" | "usage:read" | "usage:write" | "connections:read" | "connections:write" | "capacity:read" | "capacity:write" | "agents:read" | "agents:write" | "audit:read" | "audit:write" | "webhooks:read" | "webhooks:write" | "serviceAccounts:read" | "serviceAccounts:write" | "policies:read" | "policies:write";
         ApiToken: {
             id: string;
             /** @description The token's public part, inside its text (`hubt_<publicId>_<secret>`), kept across rotations. */
@@ -3913,7 +4078,7 @@ export interface components {
          * @description Machine-readable error code (see the table in the API description).
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "series_too_large" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "transfer_not_yours" | "sso_required" | "login_links_disabled" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "service_account_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "domain_not_found" | "identity_not_found" | "transfer_not_found" | "session_not_found" | "access_request_not_found" | "identity_provider_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "domain_exists" | "domain_claimed" | "domain_in_use" | "last_identity" | "organization_deleting" | "organization_not_deleting" | "transfer_pending" | "transfer_not_pending" | "already_owner" | "service_account_exists" | "service_account_disabled" | "display_name_from_provider" | "access_already_held" | "access_request_pending" | "access_request_not_pending" | "identity_provider_exists" | "identity_provider_in_use" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "domain_not_verified" | "domain_verification_failed" | "token_policy_violation" | "identity_provider_check_failed" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
+        ErrorCode: "validation_failed" | "series_too_large" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "transfer_not_yours" | "sso_required" | "login_links_disabled" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "service_account_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "policy_not_found" | "domain_not_found" | "identity_not_found" | "transfer_not_found" | "session_not_found" | "access_request_not_found" | "identity_provider_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "domain_exists" | "domain_claimed" | "domain_in_use" | "last_identity" | "organization_deleting" | "organization_not_deleting" | "transfer_pending" | "transfer_not_pending" | "already_owner" | "service_account_exists" | "policy_exists" | "service_account_disabled" | "display_name_from_provider" | "access_already_held" | "access_request_pending" | "access_request_not_pending" | "identity_provider_exists" | "identity_provider_in_use" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "domain_not_verified" | "domain_verification_failed" | "token_policy_violation" | "identity_provider_check_failed" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
         ErrorDetail: {
             /** @description Where the problem is, e.g. `/body/role` or `/query/limit`. */
             path: string;
@@ -4857,6 +5022,13 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description Given `projectId` and `initiator`: whether admission allows a run
+             *     using the capability for them; absent otherwise.
+             */
+            allowed?: boolean;
+            /** @description Given `projectId` and `initiator`, why the capability is not allowed (admission's reasons). */
+            reasons?: components["schemas"]["AdmissionReason"][];
         };
         CapabilityConnectionList: {
             connections: components["schemas"]["CapabilityConnectionRow"][];
@@ -5106,6 +5278,114 @@ export interface components {
             label: string;
             /** @description Whether the model can call tools. */
             toolCapable: boolean;
+            /**
+             * @description Given `projectId` and `initiator`: whether admission allows a run
+             *     of the model for them; absent otherwise.
+             */
+            allowed?: boolean;
+            /** @description Given `projectId` and `initiator`, why the model is not allowed (admission's reasons). */
+            reasons?: components["schemas"]["AdmissionReason"][];
+        };
+        /** @enum {string} */
+        UsagePolicyScopeType: "organization" | "folder" | "project" | "team";
+        UsagePolicyScope: {
+            type: components["schemas"]["UsagePolicyScopeType"];
+            /** @description The folder, project or team; absent for the organization. */
+            id?: string;
+        };
+        UsagePolicyCapability: {
+            /** @description A capability connection's `capabilityId`. */
+            id: string;
+            /** @description The tools of the capability allowed; left out, all of them. */
+            tools?: string[];
+        };
+        /**
+         * @description What a scope allows. A list left out narrows nothing; an empty list
+         *     allows nothing of its kind.
+         */
+        UsageAllow: {
+            /** @description Model ids of the model picker. */
+            models?: string[];
+            /** @description Provider ids (a provider connection's `providerId`). */
+            providers?: string[];
+            capabilities?: components["schemas"]["UsagePolicyCapability"][];
+        };
+        UsagePolicy: {
+            id: string;
+            scope: components["schemas"]["UsagePolicyScope"];
+            allow: components["schemas"]["UsageAllow"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        UsagePolicyList: {
+            policies: components["schemas"]["UsagePolicy"][];
+        };
+        CreateUsagePolicyRequest: {
+            scope: components["schemas"]["UsagePolicyScope"];
+            allow: components["schemas"]["UsageAllow"];
+        };
+        UpdateUsagePolicyRequest: {
+            allow: components["schemas"]["UsageAllow"];
+        };
+        /**
+         * @description Who starts the run, as a run line names it: a member by `imOpenId`, an
+         *     API token or a service account by `id`.
+         */
+        RunInitiator: {
+            /** @enum {string} */
+            type: "member" | "apiToken" | "serviceAccount";
+            imOpenId?: string;
+            id?: string;
+        };
+        AdmissionRequest: {
+            projectId: string;
+            initiatedBy: components["schemas"]["RunInitiator"];
+            roleId?: string;
+            provider?: string;
+            model: string;
+            capabilities?: components["schemas"]["UsagePolicyCapability"][];
+        };
+        /** @enum {string} */
+        AdmissionReasonCode: "project_archived" | "project_access_denied" | "initiator_unknown" | "role_disabled" | "model_unknown" | "model_not_allowed" | "provider_unavailable" | "capability_unavailable" | "tool_not_allowed" | "budget_exceeded";
+        /**
+         * @description Where the rule was set: a usage policy's scope (`organization`,
+         *     `folder`, `project`, `team`), or the `project`, `initiator`, `role`,
+         *     `model`, `provider`, `capability` or `budget` the check read.
+         */
+        AdmissionSource: {
+            /** @enum {string} */
+            type: "organization" | "folder" | "project" | "team" | "initiator" | "role" | "model" | "provider" | "capability" | "budget";
+            id: string | null;
+            label: string | null;
+        };
+        AdmissionReason: {
+            code: components["schemas"]["AdmissionReasonCode"];
+            /** @description The reason as a sentence. */
+            message: string;
+            source: components["schemas"]["AdmissionSource"];
+        };
+        /** @description The effective run-time capacity limits of the organization. */
+        AdmissionLimits: {
+            runWallTime: number;
+            runTurns: number;
+            runToolCalls: number;
+            toolWallTime: number;
+            runOutputSize: number;
+            processMemory: number;
+            processCpu: number;
+            processCount: number;
+            agentConcurrency: number;
+        };
+        AdmissionDecision: {
+            /**
+             * @description `allow` exactly when `reasons` is empty.
+             * @enum {string}
+             */
+            decision: "allow" | "deny";
+            reasons: components["schemas"]["AdmissionReason"][];
+            limits: components["schemas"]["AdmissionLimits"];
         };
         AgentModelList: {
             models: components["schemas"]["AgentModelRow"][];
@@ -5238,6 +5518,13 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The project the run would be in; given with `initiator`. */
+        AdmissionProjectId: string;
+        /**
+         * @description Who would start it, as `member:<imOpenId>`, `apiToken:<id>` or
+         *     `serviceAccount:<id>`; given with `projectId`.
+         */
+        AdmissionInitiator: string;
         /**
          * @description `csv` answers `text/csv` whatever `Accept` says; `json` answers
          *     JSON. Without it, `Accept: text/csv` asks for the CSV.
@@ -8067,7 +8354,15 @@ export interface operations {
     };
     listCapabilityConnections: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The project the run would be in; given with `initiator`. */
+                projectId?: components["parameters"]["AdmissionProjectId"];
+                /**
+                 * @description Who would start it, as `member:<imOpenId>`, `apiToken:<id>` or
+                 *     `serviceAccount:<id>`; given with `projectId`.
+                 */
+                initiator?: components["parameters"]["AdmissionInitiator"];
+            };
             header?: never;
             path: {
                 /** @description The organization's slug. */
@@ -8713,7 +9008,15 @@ export interface operations {
     };
     listAgentModels: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The project the run would be in; given with `initiator`. */
+                projectId?: components["parameters"]["AdmissionProjectId"];
+                /**
+                 * @description Who would start it, as `member:<imOpenId>`, `apiToken:<id>` or
+                 *     `serviceAccount:<id>`; given with `projectId`.
+                 */
+                initiator?: components["parameters"]["AdmissionInitiator"];
+            };
             header?: never;
             path: {
                 /** @description The organization's slug. */
@@ -9860,6 +10163,223 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description `org_not_found`, `webhook_not_found`, `delivery_not_found`. */
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsagePolicyList"];
+                };
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUsagePolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description The policy. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsagePolicy"];
+                };
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `folder_not_found`, `project_not_found`, `team_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `policy_exists`, `project_archived`. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `unknown_model`. */
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A usage policy id (opaque). */
+                policyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsagePolicy"];
+                };
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `policy_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deletePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A usage policy id (opaque). */
+                policyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy is gone. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `policy_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updatePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A usage policy id (opaque). */
+                policyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUsagePolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description The policy as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsagePolicy"];
+                };
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `policy_not_found`. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `unknown_model`. */
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    admitRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdmissionRequest"];
+            };
+        };
+        responses: {
+            /** @description The decision, its reasons and the limits. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdmissionDecision"];
+                };
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];
         };

@@ -118,12 +118,14 @@ async function stopAll(): Promise<void> {
 /** Fetches once and checks our answer: a benchmark of a 401 or 404 would measure the error path. */
 async function fetchAnswer(server: ServerChild, target: LoadTarget): Promise<string> {
   const response = await fetch(server.baseUrl + target.path, {
+    method: target.method ?? 'GET',
     headers: target.headers,
+    body: target.body,
     redirect: 'manual',
     signal: AbortSignal.timeout(10_000),
   });
   const text = await response.text();
-  const context = `GET ${target.path} on the ${server.name} server`;
+  const context = `${target.method ?? 'GET'} ${target.path} on the ${server.name} server`;
   if (response.status !== 200) throw new Error(`${context} answered ${response.status}: ${text.slice(0, 300)}`);
   if (!response.headers.get('content-type')?.startsWith('application/json'))
     throw new Error(`${context} answered content-type ${response.headers.get('content-type')}`);
@@ -137,6 +139,9 @@ async function fetchAnswer(server: ServerChild, target: LoadTarget): Promise<str
       );
   }
   if (id !== undefined && body.id !== id) throw new Error(`${context} answered id ${String(body.id)}, expected ${id}`);
+  const { decision } = target.expect;
+  if (decision !== undefined && body.decision !== decision)
+    throw new Error(`${context} answered ${text.slice(0, 300)}, expected the decision ${decision}`);
   return text;
 }
 
@@ -216,6 +221,8 @@ async function run(): Promise<number> {
         reply = await loader!.load({
           url: server.baseUrl + target.path,
           headers: target.headers,
+          method: target.method,
+          body: target.body,
           connections: conns,
           durationSec: sec,
         });
@@ -298,8 +305,13 @@ async function run(): Promise<number> {
     for (const target of targets) results.push(await compare(target, [...SERVER_NAMES, ...baselineNames], connections));
     const members = targets.find((t) => t.name === 'members')!;
     const high = await compare(members, ['ours', 'express', ...baselineNames], HIGH_CONNECTIONS);
+    // Admission is asked on every run: its latency under concurrency is what a runtime waits.
+    const admission = targets.find((t) => t.name === 'admission')!;
+    const admissionHigh = await compare(admission, ['ours', 'express', ...baselineNames], HIGH_CONNECTIONS);
 
-    console.log(`\n${formatLoad([...results, high], { warmupSec, durationSec, roundCount, pinned: cpus.pinned })}`);
+    console.log(
+      `\n${formatLoad([...results, high, admissionHigh], { warmupSec, durationSec, roundCount, pinned: cpus.pinned })}`,
+    );
     const byName = new Map(results.map((r) => [r.name, r]));
     const how = `median of ${roundCount} paired rounds, ${connections} connections`;
     for (const name of ['members', 'explorer'] as const) {
@@ -309,19 +321,26 @@ async function run(): Promise<number> {
       recordTarget(`${name}.cpuVsExpress`, r.oursOverExpress.cpuPerRequest, `${how}; the target's 250 µs over 85 µs`);
     }
     const [oursHigh, expressHigh] = [high.servers.ours!, high.servers.express!];
+    recordTarget('admission.ratio', byName.get('admission')!.oursOverExpress.reqPerSec, how);
+    const [oursAdmission, expressAdmission] = [admissionHigh.servers.ours!, admissionHigh.servers.express!];
+    recordTarget(
+      'admission.p99.50',
+      oursAdmission.p99Ms / expressAdmission.p99Ms,
+      `ours ${oursAdmission.p99Ms.toFixed(1)} ms vs Express ${expressAdmission.p99Ms.toFixed(1)} ms (medians of ${roundCount})`,
+    );
     recordTarget(
       'p99.50',
       oursHigh.p99Ms / expressHigh.p99Ms,
       `ours ${oursHigh.p99Ms.toFixed(1)} ms vs Express ${expressHigh.p99Ms.toFixed(1)} ms (medians of ${roundCount})`,
     );
-    const peak = Math.max(...[...results, high].map((r) => r.servers.ours!.peakRssMb));
+    const peak = Math.max(...[...results, high, admissionHigh].map((r) => r.servers.ours!.peakRssMb));
     recordTarget('rss', peak, 'peak VmRSS sampled every 200 ms over every load of ours');
     const database = benchDatabaseUrl() ? 'postgresql' : 'sqlite';
     recordCaseReport('load', {
       node: process.version,
       database,
       params: { warmupSec, durationSec, roundCount, connections, pinned: cpus.pinned },
-      requests: [...results, high],
+      requests: [...results, high, admissionHigh],
       problems,
     });
     if (problems.length) console.log(['RESULT INVALID:', ...problems.map((p) => `  - ${p}`)].join('\n'));

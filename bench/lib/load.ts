@@ -4,6 +4,9 @@ import { LatencyHistogram } from './latency.js';
 export interface LoadOptions {
   url: string;
   headers: Record<string, string>;
+  /** GET unless said; a POST sends `body` with every request. */
+  method?: 'GET' | 'POST';
+  body?: string;
   durationSec: number;
   connections: number;
 }
@@ -23,15 +26,16 @@ export interface LoadResult {
 /** Seconds after which a single request counts as timed out; far above any healthy answer here. */
 const REQUEST_TIMEOUT_SEC = 10;
 
-/** One autocannon run of GET requests against `url`, keep-alive, no pipelining. */
+/** One autocannon run of requests (GET unless said) against `url`, keep-alive, no pipelining. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const latency = new LatencyHistogram();
   let completed = 0;
   const started = process.hrtime.bigint();
   const instance = autocannon({
     url: options.url,
-    method: 'GET',
+    method: options.method ?? 'GET',
     headers: options.headers,
+    ...(options.body === undefined ? {} : { body: options.body }),
     connections: options.connections,
     duration: options.durationSec,
     timeout: REQUEST_TIMEOUT_SEC,

@@ -15,8 +15,11 @@ export interface LoadTarget {
   name: string;
   path: string;
   headers: Record<string, string>;
+  /** GET unless said; a POST sends `body` (JSON text) with every request. */
+  method?: 'GET' | 'POST';
+  body?: string;
   /** What a correct answer holds; checked once before any load is applied. */
-  expect: { listKey?: string; items?: number; id?: string };
+  expect: { listKey?: string; items?: number; id?: string; decision?: string };
 }
 
 export interface ReadyMessage {

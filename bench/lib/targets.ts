@@ -76,6 +76,22 @@ export const TARGETS: readonly TargetDefinition[] = [
     measuredBy: 'load',
   },
   {
+    id: 'admission.ratio',
+    label: 'POST /admission req/s vs plain Express',
+    unit: '×',
+    kind: 'min',
+    limit: 0.5,
+    measuredBy: 'load',
+  },
+  {
+    id: 'admission.p99.50',
+    label: 'POST /admission p99 at 50 connections vs plain Express',
+    unit: '×',
+    kind: 'max',
+    limit: 2,
+    measuredBy: 'load',
+  },
+  {
     id: 'p99.50',
     label: 'GET /members p99 at 50 connections vs plain Express',
     unit: '×',

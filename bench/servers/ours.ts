@@ -7,7 +7,9 @@
  *
  * The requests it hands the load generator are all database reads (the session and membership
  * caches answer who is calling, not what is asked): the member list and the explorer as the
- * owner, and a project's detail as a MEMBER who reaches it through a team grant only.
+ * owner, a project's detail as a MEMBER who reaches it through a team grant only, and admission
+ * (a POST) asked by the owner about a run of that MEMBER in that project, under a policy of the
+ * organization.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -56,6 +58,11 @@ await runBenchServer(async () => {
     await withAuditScope({ actor: CONSOLE_ACTOR, at: new Date(), action: 'createTeam', requestId: null }, () =>
       services.teams.create(seed.org.id, { slug: 'bench-change', name: 'Bench change' }),
     );
+    // A policy of the organization naming every model, so admission resolves a narrowing policy.
+    await services.policies.create(seed.org.id, {
+      scope: { type: 'organization' },
+      allow: { models: config.models.map((m) => m.id) },
+    });
     const org = `/api/org/${seed.org.slug}`;
     const headers = (cookie: string) => ({ accept: 'application/json', cookie });
     // The server is made as `hub serve` makes it (src/cli/serve.ts).
@@ -76,6 +83,18 @@ await runBenchServer(async () => {
           path: `${org}/explorer`,
           headers: headers(owner),
           expect: { listKey: 'projects', items: seed.expected.activeProjects },
+        },
+        {
+          name: 'admission',
+          method: 'POST' as const,
+          path: `${org}/admission`,
+          headers: { ...headers(owner), 'content-type': 'application/json' },
+          body: JSON.stringify({
+            projectId: seed.targetProject.id,
+            initiatedBy: { type: 'member', imOpenId: seed.member.imOpenId },
+            model: config.models[0]!.id,
+          }),
+          expect: { decision: 'allow' },
         },
         {
           name: 'project',

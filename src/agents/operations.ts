@@ -1,9 +1,10 @@
 import type { AgentRoleService } from './roles-service.js';
+import { type AdmissionService, runQuery } from '../policies/admission.js';
 import type { OperationModule } from '../http/operation-table.js';
 import { roleProjection, roleRowOf, toAgentRoleRow } from './projection.js';
 
 /** Agent roles, the skills bound to them, and the model picker: organization administration. */
-export function agentRoleOperations(agentRoles: AgentRoleService) {
+export function agentRoleOperations(agentRoles: AgentRoleService, admission: AdmissionService) {
   return {
     listAgentRoles: {
       rule: 'orgAdmin',
@@ -35,7 +36,12 @@ export function agentRoleOperations(agentRoles: AgentRoleService) {
 
     listAgentModels: {
       rule: 'orgAdmin',
-      handle: async () => ({ models: agentRoles.models() }),
+      async handle({ access, query }) {
+        const run = runQuery(query);
+        if (!run) return { models: agentRoles.models() };
+        // Admission's own answer for each model: the picker and the check cannot disagree.
+        return { models: await admission.picker(access.organization.id, run.projectId, run.initiatedBy) };
+      },
     },
   } satisfies OperationModule;
 }

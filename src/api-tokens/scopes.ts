@@ -15,6 +15,7 @@ export const SCOPE_AREAS = [
   'audit',
   'webhooks',
   'serviceAccounts',
+  'policies',
 ] as const;
 export type ScopeArea = (typeof SCOPE_AREAS)[number];
 export type Scope = `${ScopeArea}:${'read' | 'write'}`;

@@ -26,6 +26,7 @@ import { budgetOperations } from '../budgets/operations.js';
 import { domainOperations } from '../domains/operations.js';
 import { serviceAccountOperations } from '../service-accounts/operations.js';
 import { orgIdentityProviderOperations } from '../directory/operations.js';
+import { policyOperations } from '../policies/operations.js';
 import type { Services } from './service-set.js';
 
 /** Every feature module, each given its own service: each declares some operations, none twice. */
@@ -45,8 +46,8 @@ function operationModules(services: Omit<Services, 'operations'>) {
     capacityOperations(services.capacity),
     usageOperations(services.usage),
     usageSeriesOperations(services.usageSeries),
-    connectionOperations(services.connections),
-    agentRoleOperations(services.agentRoles),
+    connectionOperations(services.connections, services.admission),
+    agentRoleOperations(services.agentRoles, services.admission),
     libraryOperations(services.library),
     skillOperations(services.skills),
     apiTokenOperations(services.apiTokens),
@@ -66,6 +67,7 @@ function operationModules(services: Omit<Services, 'operations'>) {
     domainOperations(services.domains),
     serviceAccountOperations(services.serviceAccounts),
     orgIdentityProviderOperations(services.orgIdentityProviders),
+    policyOperations(services.policies, services.admission),
   ] as const;
 }
 

@@ -39,6 +39,8 @@ import type { UserStore } from '../users/store.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { WebhookService } from '../webhooks/service.js';
 import type { BudgetService } from '../budgets/service.js';
+import type { PolicyService } from '../policies/service.js';
+import type { AdmissionService } from '../policies/admission.js';
 import type { DomainService } from '../domains/service.js';
 import type { ServiceAccountService } from '../service-accounts/service.js';
 import type { SsoEnforcement } from '../directory/enforcement.js';
@@ -119,6 +121,10 @@ export interface Services {
   domains: DomainService;
   /** Service accounts: machine identities the organization owns, with their roles, teams and tokens. */
   serviceAccounts: ServiceAccountService;
+  /** Usage policies: which models, providers and capabilities each scope's runs may use. */
+  policies: PolicyService;
+  /** Admission: may a run start, and the model picker for a project and an initiator. */
+  admission: AdmissionService;
   /** Every operation of openapi.yaml with its rule and handler, each area's given its own service. */
   operations: OperationTable;
 }

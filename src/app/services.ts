@@ -94,6 +94,9 @@ import { LoginLinkPolicy } from '../directory/login-links.js';
 import { OrgIdentityProviderService } from '../directory/service.js';
 import { SignInOptions } from '../directory/sign-in-options.js';
 import { DirectorySync } from '../directory/sync.js';
+import { PolicyService } from '../policies/service.js';
+import { PolicyStore } from '../policies/store.js';
+import { AdmissionService } from '../policies/admission.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
@@ -361,6 +364,40 @@ export function createServices(deps: {
     domains.verifiedAmong,
     (db, userId, email) => ssoEnforcement.unmetFor(db, userId, email),
   );
+  const policyStore = new PolicyStore();
+  const policies = new PolicyService(
+    uow,
+    policyStore,
+    {
+      activeFolder: (db, organizationId, folderId) => folderStore.findActive(db, organizationId, folderId),
+      project: (db, organizationId, projectId) => projectStore.findInOrg(db, organizationId, projectId),
+      activeTeam: (db, organizationId, teamId) => teamStore.findActive(db, organizationId, teamId),
+    },
+    () => config.models.map((model) => model.id),
+    clock,
+    ttl,
+    invalidations,
+  );
+  const roleStore = new AgentRoleStore();
+  const admission = new AdmissionService(
+    uow,
+    policyStore,
+    policies,
+    {
+      project: (db, organizationId, projectId) => projectStore.findInOrg(db, organizationId, projectId),
+      grantOf: (organizationId, userId, projectId) => projectGuard.grantOf(organizationId, userId, projectId),
+      teamsOf: (db, userId) => teamStore.namesOfMember(db, userId),
+      serviceAccount: (db, organizationId, id) => serviceAccountStore.find(db, organizationId, id),
+      role: async (db, organizationId, roleId) => (await roleStore.find(db, organizationId, roleId))?.role,
+      provider: (db, organizationId, providerId) => connectionStore.findProvider(db, organizationId, providerId),
+      capability: (db, organizationId, capabilityId) =>
+        connectionStore.findCapability(db, organizationId, capabilityId),
+      blockingBudgets: (organizationId, run) => budgets.blocking(organizationId, run),
+      limit: (organizationId, dimension) => capacity.effectiveLimit(organizationId, dimension),
+      models: () => config.models,
+    },
+    clock,
+  );
   const webhooks = new WebhookService(uow, webhookStore, keyrings, outbound, clock);
   const webhookDispatcher = new WebhookDispatcher({
     uow,
@@ -418,6 +455,8 @@ export function createServices(deps: {
     budgets,
     domains,
     serviceAccounts,
+    policies,
+    admission,
   };
   return { ...services, operations: buildOperationTable(services) };
 }

@@ -54,6 +54,7 @@ const KIND: Record<string, string> = {
   webhook: 'a webhook',
   webhook_delivery: 'a delivery',
   budget: 'a budget',
+  usage_policy: 'a usage policy',
   invitation: 'an invitation',
   domain: 'a domain',
   identity_provider: 'an identity provider',
@@ -198,6 +199,9 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
   createBudget: did('created', 'budget'),
   updateBudget: renamedOr('budget'),
   deleteBudget: did('deleted', 'budget'),
+  createPolicy: did('set the usage policy of'),
+  updatePolicy: did('changed the usage policy of'),
+  deletePolicy: did('removed the usage policy of'),
 
   autoJoin: (f) => `${f.who} added ${f.what} as ${field(f.after, 'role')}`,
   connectIdentity: (f) => `${f.who} connected a sign-in through ${f.what}`,

@@ -19,6 +19,7 @@ export const budgetProjection = projection<BudgetView, Budget>()({
     amount: { column: 'amount', as: Number },
     period: 'period',
     thresholds: { column: 'thresholds', as: (thresholds) => JSON.parse(thresholds) as number[] },
+    enforcement: 'enforcement',
     createdAt: 'created_at',
     updatedAt: 'updated_at',
     status: { from: (row) => row.status },

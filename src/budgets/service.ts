@@ -82,6 +82,29 @@ const SCOPES: Record<
   },
 };
 
+/** A run about to start, as the scopes of budgets name what it belongs to. */
+export interface BudgetedRun {
+  projectId: string;
+  /** The folders on the project's path, from the root. */
+  folderIds: readonly string[];
+  /** The member accountable for it: the initiating member, or the owner of the initiating token. */
+  memberId: string | null;
+  apiTokenId: string | null;
+  serviceAccountId: string | null;
+  /** The active teams of the initiating principal. */
+  teamIds: readonly string[];
+}
+
+/** Whether a budget of each scope counts the run; a scope without a row here counts none. */
+const APPLIES: Partial<Record<BudgetScopeType, (run: BudgetedRun, id: string) => boolean>> = {
+  organization: () => true,
+  folder: (run, id) => run.folderIds.includes(id),
+  project: (run, id) => run.projectId === id,
+  team: (run, id) => run.teamIds.includes(id),
+  member: (run, id) => run.memberId === id,
+  apiToken: (run, id) => run.apiTokenId === id,
+};
+
 const budgetNotFound = (id: string) => notFound('budget_not_found', `No budget "${id}" in this organization.`);
 
 /** Whether `spent` has reached `percent` of `amount`. */
@@ -126,6 +149,7 @@ export class BudgetService {
         amount: input.amount,
         period: input.period,
         thresholds: JSON.stringify(thresholds),
+        enforcement: input.enforcement ?? 'alert',
         created_at: at.toISOString(),
         updated_at: at.toISOString(),
       };
@@ -143,6 +167,7 @@ export class BudgetService {
     if (input.metric !== undefined) changes.metric = input.metric;
     if (input.amount !== undefined) changes.amount = input.amount;
     if (input.period !== undefined) changes.period = input.period;
+    if (input.enforcement !== undefined) changes.enforcement = input.enforcement;
     const at = this.clock.now();
     return this.uow.run(async (trx) => {
       const before = await this.requireBudget(trx, organizationId, id, { lock: true });
@@ -170,6 +195,20 @@ export class BudgetService {
       await this.store.delete(trx, id);
       await recordBudgetChange(trx, await this.withStatus(trx, before, at), null);
     });
+  }
+
+  /**
+   * The budgets that apply to the run, enforce `block` and have spent their amount in their
+   * current period: what makes admission deny it (docs/policies-and-admission.md).
+   */
+  async blocking(organizationId: string, run: BudgetedRun): Promise<BudgetView[]> {
+    const db = this.uow.executor;
+    const applying = (await this.store.list(db, organizationId)).filter(
+      (budget) => budget.enforcement === 'block' && APPLIES[budget.scope_type]?.(run, budget.scope_id ?? '') === true,
+    );
+    const now = this.clock.now();
+    const views = await Promise.all(applying.map((budget) => this.withStatus(db, budget, now)));
+    return views.filter((view) => view.status.state === 'exceeded');
   }
 
   /**

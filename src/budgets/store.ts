@@ -4,6 +4,7 @@ import type { Executor } from '../db/unit-of-work.js';
 export type BudgetScopeType = 'organization' | 'folder' | 'project' | 'team' | 'member' | 'apiToken';
 export type BudgetMetric = 'costUsd' | 'tokens';
 export type BudgetPeriod = 'day' | 'week' | 'month';
+export type BudgetEnforcement = 'alert' | 'block';
 
 export interface BudgetRecord {
   id: string;
@@ -16,12 +17,13 @@ export interface BudgetRecord {
   period: BudgetPeriod;
   /** JSON array of ascending percents. */
   thresholds: string;
+  enforcement: BudgetEnforcement;
   created_at: string;
   updated_at: string;
 }
 
 export type BudgetChanges = Partial<
-  Pick<BudgetRecord, 'name' | 'scope_type' | 'scope_id' | 'metric' | 'amount' | 'period' | 'thresholds'>
+  Pick<BudgetRecord, 'name' | 'scope_type' | 'scope_id' | 'metric' | 'amount' | 'period' | 'thresholds' | 'enforcement'>
 >;
 
 /** A threshold announced for one budget in one period. */

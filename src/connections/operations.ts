@@ -1,4 +1,5 @@
 import type { ConnectionService } from './service.js';
+import { type AdmissionService, runQuery } from '../policies/admission.js';
 import type { OperationModule } from '../http/operation-table.js';
 import {
   capabilityConnectionProjection,
@@ -9,7 +10,7 @@ import {
 } from './projection.js';
 
 /** Provider, chat-application and external-capability connections; secrets go in, never out. */
-export function connectionOperations(connections: ConnectionService) {
+export function connectionOperations(connections: ConnectionService, admission: AdmissionService) {
   return {
     listProviderConnections: {
       rule: 'orgAdmin',
@@ -43,12 +44,26 @@ export function connectionOperations(connections: ConnectionService) {
 
     listCapabilityConnections: {
       rule: 'orgAdmin',
-      handle: async ({ access }) => {
+      handle: async ({ access, query }) => {
         const { items } = capabilityConnectionProjection.pageOf(
           await connections.listCapabilities(access.organization.id),
           {},
         );
-        return { connections: items };
+        const run = runQuery(query);
+        if (!run) return { connections: items };
+        // Admission's own answer for a run asking for each capability.
+        const answers = await admission.capabilityList(
+          access.organization.id,
+          run.projectId,
+          run.initiatedBy,
+          items.map((c) => c.capabilityId),
+        );
+        return {
+          connections: items.map((c) => {
+            const reasons = answers.get(c.capabilityId) ?? [];
+            return { ...c, allowed: reasons.length === 0, reasons };
+          }),
+        };
       },
     },
 

@@ -17,10 +17,13 @@ export const providerConnectionProjection = projection<ProviderConnectionRecord,
   order: [{ column: 'provider_id', by: 'codeUnits' }],
 });
 
-/** An external-capability connection: its endpoint and label, never its headers; by capabilityId. */
+/**
+ * An external-capability connection: its endpoint and label, never its headers; by capabilityId.
+ * Whether a run may use it (`allowed`, `reasons`) is admission's answer, added by the list.
+ */
 export const capabilityConnectionProjection = projection<
   CapabilityConnectionRecord,
-  Schema<'CapabilityConnectionRow'>
+  Omit<Schema<'CapabilityConnectionRow'>, 'allowed' | 'reasons'>
 >()({
   fields: {
     id: 'id',

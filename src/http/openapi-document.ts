@@ -10,6 +10,8 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 export interface OpenApiOperation {
   operationId: string;
   'x-authorization'?: { rule: string; scope?: string };
+  /** Set on an operation that is no read (a POST) yet changes nothing: it writes no audit event. */
+  'x-changes-nothing'?: boolean;
   [key: string]: unknown;
 }
 
@@ -52,6 +54,10 @@ export function listOperations(doc: OpenApiDocument = loadOpenApiDocument()): Op
   }
   return out;
 }
+
+/** Whether the operation can change something, and so writes an audit event: no read, and not marked otherwise. */
+export const changesState = ({ method, operation }: OperationLocation): boolean =>
+  method !== 'get' && operation['x-changes-nothing'] !== true;
 
 /** `/api/org/{orgSlug}/teams/{teamId}` → `/api/org/:orgSlug/teams/:teamId` */
 export const toExpressPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');

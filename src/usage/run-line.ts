@@ -133,7 +133,7 @@ export function parseRunLine(text: string): RunLine {
 }
 
 /** An initiator names its principal by its kind's field, and by no other. */
-function checkInitiator(initiator: InitiatedBy): void {
+export function checkInitiator(initiator: InitiatedBy): void {
   const { field } = INITIATOR_KINDS[initiator.type];
   if (initiator[field] === undefined) {
     throw new Error(`initiatedBy must have "${field}" for a ${initiator.type} initiator`);

@@ -1,4 +1,4 @@
-import { listOperations } from '../http/openapi-document.js';
+import { changesState, listOperations } from '../http/openapi-document.js';
 
 /** Every change of the host console (`hub.<command>`). */
 export const ALL_CONSOLE_EVENTS = 'hub.*';
@@ -18,7 +18,7 @@ let changingOperations: Set<string> | undefined;
 function changingOperationIds(): Set<string> {
   changingOperations ??= new Set(
     listOperations()
-      .filter(({ method }) => method !== 'get')
+      .filter(changesState)
       .map(({ operationId }) => operationId),
   );
   return changingOperations;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
-import { listOperations } from '../../src/http/openapi-document.js';
+import { changesState, listOperations } from '../../src/http/openapi-document.js';
 import { fillPath, type OrgCallArgs, type OrgOperationId } from '../support/api-client.js';
 import { expectError, expectOk, okBody } from '../support/assertions.js';
 import { everyRow } from '../support/every-row.js';
@@ -47,7 +47,7 @@ const NOT_HERE = [
 ];
 /** Targets with no name of their own: their events' `target.label` is null. */
 const NAMELESS_TARGETS = ['capacity_policy', 'organization_settings', 'chat_application_connection'];
-const MUTATING = listOperations().filter((op) => op.method !== 'get' && !NOT_HERE.includes(op.operationId));
+const MUTATING = listOperations().filter((op) => changesState(op) && !NOT_HERE.includes(op.operationId));
 
 interface Call {
   params?: Record<string, string>;
@@ -125,6 +125,8 @@ const accessRequest = async (manager: OrgActor, asker: OrgActor) => {
   return { projectId, requestId: request.id };
 };
 const token = async () => (await create('createApiToken', { body: { name: unique('tok'), scopes: ['org:read'] } })).id;
+const usagePolicy = async () =>
+  (await create('createPolicy', { body: { scope: { type: 'team', id: await team() }, allow: {} } })).id;
 const serviceAccount = async () => (await create('createServiceAccount', { body: { name: unique('robot') } })).id;
 
 /** For each mutating operation, a call that succeeds and changes something. */
@@ -224,6 +226,9 @@ const SCENARIOS: Record<string, () => Promise<Call>> = {
   createBudget: async () => ({ body: budgetBody() }),
   updateBudget: async () => ({ params: { budgetId: await budget() }, body: { amount: 20 } }),
   deleteBudget: async () => ({ params: { budgetId: await budget() } }),
+  createPolicy: async () => ({ body: { scope: { type: 'team', id: await team() }, allow: { models: [] } } }),
+  updatePolicy: async () => ({ params: { policyId: await usagePolicy() }, body: { allow: { providers: [] } } }),
+  deletePolicy: async () => ({ params: { policyId: await usagePolicy() } }),
   addDomain: async () => ({ body: { domain: `${unique('added')}.example` } }),
   verifyDomain: async () => ({ params: { domainId: await domain(true) } }),
   deleteDomain: async () => ({ params: { domainId: await domain() } }),

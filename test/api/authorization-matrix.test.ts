@@ -122,6 +122,16 @@ async function freshIdentityProvider(): Promise<string> {
   await okBody(call('owner', 'createOrgIdentityProvider', { body }), 201);
   return id;
 }
+/** A usage policy on a team of its own (one policy per scope). */
+const freshPolicy = async () =>
+  (
+    await okBody(
+      call('owner', 'createPolicy', {
+        body: { scope: { type: 'team', id: await freshTeam() }, allow: { models: [] } },
+      }),
+      201,
+    )
+  ).id;
 const freshFolder = async () => (await okBody(call('owner', 'createFolder', { body: { name: unique('Folder') } }))).id;
 const freshServiceAccount = async () =>
   (await okBody(call('owner', 'createServiceAccount', { body: { name: unique('robot') } }), 201)).id;
@@ -688,6 +698,40 @@ const rows: Row[] = [
     method: 'DELETE',
     prepare: async () => ({ path: `/budgets/${await freshBudget()}` }),
     expect: orgAdminOnly(204),
+  },
+  { op: 'listPolicies', method: 'GET', prepare: async () => ({ path: '/policies' }), expect: orgAdminOnly(200) },
+  {
+    op: 'createPolicy',
+    method: 'POST',
+    prepare: async () => ({ path: '/policies', body: { scope: { type: 'team', id: await freshTeam() }, allow: {} } }),
+    expect: orgAdminOnly(201),
+  },
+  {
+    op: 'getPolicy',
+    method: 'GET',
+    prepare: async () => ({ path: `/policies/${await freshPolicy()}` }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'updatePolicy',
+    method: 'PATCH',
+    prepare: async () => ({ path: `/policies/${await freshPolicy()}`, body: { allow: { providers: [] } } }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'deletePolicy',
+    method: 'DELETE',
+    prepare: async () => ({ path: `/policies/${await freshPolicy()}` }),
+    expect: orgAdminOnly(204),
+  },
+  {
+    op: 'admitRun',
+    method: 'POST',
+    prepare: async () => ({
+      path: '/admission',
+      body: { projectId: 'any-project', initiatedBy: { type: 'member', imOpenId: 'ou_anyone' }, model: 'gpt-5' },
+    }),
+    expect: orgAdminOnly(200),
   },
   {
     op: 'disableProviderConnection',

@@ -137,6 +137,8 @@ const ACCESS_OPERATION_IDS = ['getProjectAccess', 'listTeamProjects'];
 const BUDGET_OPERATION_IDS = ['listBudgets', 'createBudget', 'updateBudget', 'deleteBudget'];
 /** Domains an organization owns, verified through DNS; org admins only. */
 const DOMAIN_OPERATION_IDS = ['listDomains', 'addDomain', 'verifyDomain', 'updateDomain', 'deleteDomain'];
+/** Usage policies and admission; org admins only. */
+const POLICY_OPERATION_IDS = ['listPolicies', 'createPolicy', 'getPolicy', 'updatePolicy', 'deletePolicy', 'admitRun'];
 /** The signed-in person's own name and sessions, and an org admin signing a member out everywhere. */
 const MY_SESSION_OPERATION_IDS = ['updateMe', 'listMySessions', 'revokeMySession', 'revokeOtherSessions'];
 const SIGN_OUT_OPERATION_IDS = ['signOutMember'];
@@ -257,6 +259,7 @@ describe('openapi.yaml', () => {
         ...SIGN_OUT_OPERATION_IDS,
         ...ACCESS_REQUEST_OPERATION_IDS,
         ...ORG_IDENTITY_PROVIDER_OPERATION_IDS,
+        ...POLICY_OPERATION_IDS,
       ].sort(),
     );
     expect(OPERATION_IDS).toHaveLength(48);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SUMMARY_TEMPLATES, summarize } from '../../src/audit/summary.js';
-import { listOperations } from '../../src/http/openapi-document.js';
+import { changesState, listOperations } from '../../src/http/openapi-document.js';
 import { AUTO_JOIN_ACTION } from '../../src/auto-join/service.js';
 import { BUDGET_THRESHOLD, WEBHOOK_DISABLED } from '../../src/webhooks/events.js';
 import { AUDIT_ACTIONS, OTHER_ACTIONS } from '../../web/src/features/audit/actions.js';
@@ -12,7 +12,7 @@ import { AUDIT_ACTIONS, OTHER_ACTIONS } from '../../web/src/features/audit/actio
  */
 
 const MUTATING = listOperations()
-  .filter(({ method }) => method !== 'get')
+  .filter(changesState)
   .map(({ operationId }) => operationId);
 const SERVICE_ACTIONS = [AUTO_JOIN_ACTION, BUDGET_THRESHOLD, WEBHOOK_DISABLED];
 const CONSOLE_ACTIONS = OTHER_ACTIONS.filter((action) => action.startsWith('hub.'));

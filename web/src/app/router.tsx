@@ -60,6 +60,7 @@ export const router = createBrowserRouter([
           { path: 'tokens', lazy: () => import('./routes/org/tokens') },
           { path: 'service-accounts', lazy: () => import('./routes/org/service-accounts') },
           { path: 'service-accounts/:serviceAccountId', lazy: () => import('./routes/org/service-account') },
+          { path: 'policies', lazy: () => import('./routes/org/policies') },
           { path: 'audit', lazy: () => import('./routes/org/audit') },
           { path: 'webhooks', lazy: () => import('./routes/org/webhooks') },
           { path: '*', lazy: () => import('./routes/not-found') },

@@ -34,6 +34,7 @@ const ADMIN_NAV = [
   { to: 'agents/library', label: 'Agent library' },
   { to: 'tokens', label: 'API tokens' },
   { to: 'service-accounts', label: 'Service accounts' },
+  { to: 'policies', label: 'Usage policies' },
   { to: 'audit', label: 'Audit log' },
   { to: 'webhooks', label: 'Webhooks' },
   { to: 'settings', label: 'Settings' },

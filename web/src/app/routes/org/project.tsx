@@ -18,6 +18,7 @@ import { ProjectDetail } from '../../../features/projects/components/project-det
 import { ProjectSessions } from '../../../features/projects/components/project-sessions';
 import { TeamAccess } from '../../../features/projects/components/team-access';
 import { AccessRequests } from '../../../features/projects/components/access-requests';
+import { ProjectModels } from '../../../features/policies/components/project-models';
 import { errorCode } from '../../../lib/api-client';
 import { findOrg, isOrgAdmin, useOrg } from '../../../lib/authorization';
 import { queryClient } from '../../../lib/query-client';
@@ -80,6 +81,7 @@ export function Component() {
         <AccessRequests projectId={p.id} />
         <TeamAccess project={p} />
         <ProjectSessions projectId={p.id} />
+        {admin && <ProjectModels projectId={p.id} />}
       </Stack>
     </>
   );

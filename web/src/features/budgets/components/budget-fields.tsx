@@ -19,6 +19,7 @@ export type BudgetFormValues = {
   amount: number | string;
   period: Schemas['BudgetPeriod'];
   thresholds: string;
+  enforcement: Schemas['BudgetEnforcement'];
 };
 
 export const initialBudgetValues = (budget?: Budget): BudgetFormValues => ({
@@ -29,6 +30,7 @@ export const initialBudgetValues = (budget?: Budget): BudgetFormValues => ({
   amount: budget?.amount ?? '',
   period: budget?.period ?? 'month',
   thresholds: (budget?.thresholds ?? DEFAULT_THRESHOLDS).join(', '),
+  enforcement: budget?.enforcement ?? 'alert',
 });
 
 /** What the browser can tell before sending; the server decides the rest and says why. */
@@ -49,7 +51,13 @@ export const budgetBody = (values: BudgetFormValues) => ({
   amount: Number(values.amount),
   period: values.period,
   thresholds: parseThresholds(values.thresholds) ?? DEFAULT_THRESHOLDS,
+  enforcement: values.enforcement,
 });
+
+const ENFORCEMENT_CHOICES = [
+  { value: 'alert' as const, label: 'Alert only' },
+  { value: 'block' as const, label: 'Block new runs' },
+];
 
 /** What a budget may cover, and what its second field is called (none for the organization). */
 const SCOPES: { value: BudgetFormValues['scopeType']; label: string; target?: string }[] = [
@@ -139,6 +147,12 @@ export function BudgetFields({ form }: { form: UseFormReturnType<BudgetFormValue
           label="Alert at (% of the amount)"
           description="Each is announced once a period, as an audit event and to webhooks."
           {...form.getInputProps('thresholds')}
+        />
+        <SelectField
+          label="At the amount"
+          description="Block: admission refuses the runs it covers until the period ends."
+          data={ENFORCEMENT_CHOICES}
+          {...form.getInputProps('enforcement')}
         />
       </SimpleGrid>
     </>

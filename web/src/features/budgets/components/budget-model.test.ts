@@ -9,6 +9,7 @@ const budget = (over: Partial<Budget['status']> & { metric?: Budget['metric']; a
   amount: over.amount ?? 500,
   period: 'month',
   thresholds: [50, 80, 100],
+  enforcement: 'alert',
   createdAt: '2026-11-01T00:00:00Z',
   updatedAt: '2026-11-01T00:00:00Z',
   status: {

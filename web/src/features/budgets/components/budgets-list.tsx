@@ -59,6 +59,7 @@ export function BudgetsList() {
               <Text fw={600}>{b.name}</Text>
               <Text size="xs" c="dimmed">
                 {scopeLabel(b)} · {PERIOD_LABELS[b.period]} · alerts at {b.thresholds.join(', ')} %
+                {b.enforcement === 'block' && ' · blocks new runs at the amount'}
               </Text>
             </Stack>
             <Group gap="xs">

@@ -16,6 +16,7 @@ export const AREAS = [
   { area: 'audit', label: 'Audit log', covers: 'audit events' },
   { area: 'webhooks', label: 'Webhooks', covers: 'webhook endpoints and their deliveries' },
   { area: 'serviceAccounts', label: 'Service accounts', covers: 'service accounts and their roles' },
+  { area: 'policies', label: 'Policies', covers: 'usage policies and admission' },
 ] as const;
 export type Area = (typeof AREAS)[number]['area'];
 
