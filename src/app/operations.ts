@@ -26,6 +26,7 @@ import { budgetOperations } from '../budgets/operations.js';
 import { domainOperations } from '../domains/operations.js';
 import { serviceAccountOperations } from '../service-accounts/operations.js';
 import { orgIdentityProviderOperations } from '../directory/operations.js';
+import { runtimeOperations } from '../runtime/operations.js';
 import type { Services } from './service-set.js';
 
 /** Every feature module, each given its own service: each declares some operations, none twice. */
@@ -43,7 +44,7 @@ function operationModules(services: Omit<Services, 'operations'>) {
     memberOperations(services.members),
     teamOperations(services.teams),
     capacityOperations(services.capacity),
-    usageOperations(services.usage),
+    usageOperations(services.usage, services.usageRuns),
     usageSeriesOperations(services.usageSeries),
     connectionOperations(services.connections),
     agentRoleOperations(services.agentRoles),
@@ -66,6 +67,7 @@ function operationModules(services: Omit<Services, 'operations'>) {
     domainOperations(services.domains),
     serviceAccountOperations(services.serviceAccounts),
     orgIdentityProviderOperations(services.orgIdentityProviders),
+    runtimeOperations(services.runtimeResolve),
   ] as const;
 }
 

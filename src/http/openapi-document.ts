@@ -9,7 +9,7 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export interface OpenApiOperation {
   operationId: string;
-  'x-authorization'?: { rule: string; scope?: string };
+  'x-authorization'?: { rule: string; scope?: string; runtime?: boolean };
   [key: string]: unknown;
 }
 
