@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../src/api-tokens/scopes.js';
 import type { OrgCallArgs, OrgOperationId } from '../support/api-client.js';
@@ -6,6 +7,7 @@ import { everyRow } from '../support/every-row.js';
 import { type CliResult, cliEnv, runHub } from '../support/hub-cli.js';
 import { type OrgFixture, seedOrg } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
+import { runNode } from '../support/subprocess.js';
 import { runLine, tableRows } from '../support/usage-runs.js';
 
 /**
@@ -414,5 +416,52 @@ describe('platform runtime credentials', () => {
       expect(text).not.toContain('sk-runtime-secret');
       expect(text).not.toMatch(/hubr_[0-9A-Za-z]{43}/);
     }
+  });
+});
+
+/**
+ * A runtime that is a process of its own (test/support/fake-runtime.mjs), given only the hub's
+ * loopback URL, a service account's runtime token and a platform runtime credential: it fetches
+ * a provider's credentials, reports its runs, retries the report, and is refused the credentials
+ * with its organization token.
+ */
+describe('a runtime process using only HTTP', () => {
+  it('fetches credentials and reports runs, stored once', async () => {
+    const credential = (await cli(['runtime-credential', 'create', 'process-runtime'])).stdout.trim();
+    const providerId = unique('prov');
+    await okBody(
+      withCookie('rotateProviderConnection', {
+        path: { providerId },
+        body: { baseUrl: 'https://api.example.com', authToken: 'sk-process' },
+      }),
+    );
+    const before = await runCount();
+    const script = fileURLToPath(new URL('../support/fake-runtime.mjs', import.meta.url));
+    // Nothing of this process's environment but PATH: what the runtime knows is what it is given.
+    const env = {
+      PATH: process.env.PATH,
+      HUB_URL: hub.url,
+      HUB_ORG: org.slug,
+      HUB_TOKEN: runtimeToken,
+      HUB_RUNTIME_CREDENTIAL: credential,
+      HUB_PROJECT_ID: projectId,
+      HUB_PROVIDER_ID: providerId,
+    };
+    const result = await runNode(script, [], { env });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const steps = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { step: string; status: number; body: unknown });
+    expect(steps.map(({ step, status }) => [step, status])).toEqual([
+      ['fetchProviderCredentials', 200],
+      ['reportRuns', 200],
+      ['retryReport', 200],
+      ['fetchWithOrgToken', 403],
+    ]);
+    expect(steps[0]!.body).toMatchObject({ kind: 'provider', provider: { providerId, authToken: 'sk-process' } });
+    expect(steps[1]!.body).toEqual({ runs: 2, sessions: 1 });
+    expect(steps[2]!.body).toEqual(steps[1]!.body);
+    expect(await runCount()).toBe(before + 2);
   });
 });
