@@ -8012,7 +8012,7 @@ export interface operations {
                 };
             };
             308: components["responses"]["MovedToNewSlug"];
-            /** @description `validation_failed`: the body is not an array or NDJSON text, malformed JSON, or `Idempotency-Key` is empty or too long. */
+            /** @description `validation_failed`: the body is not a non-empty array of objects or NDJSON text, malformed JSON, or `Idempotency-Key` is empty or too long. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required` (a token with neither `usage:write` nor, on a service account, `runtime`). */

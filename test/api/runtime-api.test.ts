@@ -138,6 +138,8 @@ describe('reporting runs over HTTP', () => {
     for (const [body, type, status] of [
       ['{"projectId": "x"}', 'application/json', 400],
       ['"text"', 'application/json', 400],
+      ['[]', 'application/json', 400],
+      ['[1, 2]', 'application/json', 400],
       ['a,b', 'text/csv', 415],
     ] as const) {
       const res = await hub.request('POST', `/api/org/${org.slug}/usage/runs`, {
@@ -179,6 +181,18 @@ describe('reporting runs over HTTP', () => {
       // The same runs under no key, or another key, are another batch.
       expectOk(await postRuns(runtimeToken, runs, { 'idempotency-key': unique('batch') }));
       expect(await runCount()).toBe(before + 4);
+    });
+
+    it('stores a batch sent twice at once under one key once, answering both the same', async () => {
+      const key = unique('batch');
+      const runs = [runLine(projectId, 'twice-s1', '2026-11-23T10:30:00Z')];
+      const before = await runCount();
+      const answers = await Promise.all([0, 1, 2].map(() => postRuns(runtimeToken, runs, { 'idempotency-key': key })));
+      for (const res of answers) {
+        expectOk(res);
+        expect(res.body).toEqual({ runs: 1, sessions: 1 });
+      }
+      expect(await runCount()).toBe(before + 1);
     });
 
     it('refuses the key with another body (422), writing nothing', async () => {
