@@ -11,9 +11,14 @@ import { checkRunLine, parseRunLine, type RunLine } from './run-line.js';
  */
 export type RunSource = AsyncIterable<{ run: RunLine; line: number }> | Iterable<{ run: RunLine; line: number }>;
 
-/** The lines of a JSON Lines file, read as a stream. */
-export const runsOfFile = (file: string): RunSource =>
-  runsOfLines(createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity }));
+/**
+ * The lines of a JSON Lines file, read as a stream once the ingest starts reading: the file is
+ * opened by the generator's first step, as a line reader emits lines whether or not anyone
+ * iterates it yet, and lines emitted before the loop begins would be lost.
+ */
+export async function* runsOfFile(file: string): AsyncGenerator<{ run: RunLine; line: number }> {
+  yield* runsOfLines(createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity }));
+}
 
 /** Lines of JSON text, one run each; blank lines are skipped but counted. */
 export async function* runsOfLines(
