@@ -1900,6 +1900,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/{orgSlug}/usage/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report agent runs
+         * @description Loads a batch of agent runs, as the agent runtime reports them: the
+         *     very ingest of `hub usage ingest` (the same run fields and checks,
+         *     initiators resolved the same way, budgets alerted the same way), in
+         *     one transaction. The body is a JSON array of runs
+         *     (`Content-Type: application/json`) or NDJSON, one run per line
+         *     (`application/x-ndjson`; blank lines are skipped but counted), at
+         *     most the organization's `requestBodySize`. A run that breaks a rule
+         *     gives 422 `invalid_usage_run` whose message starts with its line
+         *     (`line 3: …`; in an array, item N counts as line N from 1), and
+         *     nothing of the batch is written.
+         *
+         *     `Idempotency-Key` makes a retry safe: the first batch sent with a key
+         *     is stored with the key and its answer; within 24 hours the same key
+         *     with the same body answers that stored answer again and stores
+         *     nothing, and with another body gives 422 `idempotency_key_reused`.
+         *     "The same body" is the same NDJSON text, or the same JSON value.
+         *     Keys are the organization's own.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN), or a service account's
+         *     token with the `runtime` scope whatever the account's role.
+         */
+        post: operations["ingestUsageRuns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/{orgSlug}/runtime/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a connection's credentials for the runtime
+         * @description Answers the fields of the active credential version of one of the
+         *     organization's connections, decrypted by the same resolver the
+         *     service uses in process: a provider connection (`providerId`), a
+         *     capability connection (`capabilityId`) or the chat application
+         *     (`chatApplication: true`), exactly one of them. A connection that
+         *     does not exist gives 404 `connection_not_found`; a DISABLED one, or
+         *     one never given credentials, 409 `connection_unavailable`, as the
+         *     resolver refuses it. Every resolve is counted on `/metrics`
+         *     (`hub_runtime_credential_resolves_total{kind,outcome}`); the answer
+         *     is never logged nor audited.
+         *
+         *     Who may call: only the host's agent runtime, with a platform runtime
+         *     credential (`Authorization: Bearer hubr_…`, made by
+         *     `hub runtime-credential create`). A session or any organization's
+         *     API token, an org admin's included, gives 403
+         *     `runtime_credential_required`.
+         */
+        post: operations["resolveRuntimeCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/org/{orgSlug}/provider-connections": {
         parameters: {
             query?: never;
@@ -3439,7 +3519,9 @@ export interface paths {
          *     (`listAgentModels` with `projectId` and `initiator`) answers from, so
          *     the two never disagree.
          *
-         *     Who may call: an org admin (OWNER or ADMIN).
+         *     Who may call: an org admin (OWNER or ADMIN), to try a run, and the
+         *     agent runtime with a service account's token holding the `runtime`
+         *     scope, whatever the account's role.
          */
         post: operations["admitRun"];
         delete?: never;
@@ -3846,11 +3928,58 @@ export interface components {
             deliveries: components["schemas"]["WebhookDelivery"][];
             nextCursor: components["schemas"]["NextCursor"];
         };
+        UsageIngestResult: {
+            /** @description Runs stored. */
+            runs: number;
+            /** @description Sessions the runs belong to (new or existing). */
+            sessions: number;
+        };
+        ResolveRuntimeCredentialRequest: {
+            providerId?: string;
+            capabilityId?: string;
+            /** @enum {boolean} */
+            chatApplication?: true;
+        };
+        /** @description The active version of one connection; exactly the object of its `kind` is present. */
+        RuntimeCredentials: {
+            /** @enum {string} */
+            kind: "provider" | "capability" | "chatApplication";
+            connectionId: string;
+            version: number;
+            provider?: {
+                providerId: string;
+                /** @enum {string} */
+                mode: "BYOK" | "PLATFORM_MANAGED";
+                baseUrl: string;
+                authToken: string;
+                vendorApiKey?: string;
+            };
+            capability?: {
+                capabilityId: string;
+                label: string;
+                /** @enum {string} */
+                kind: "mcp" | "http";
+                endpointUrl: string;
+                headers: {
+                    [key: string]: string;
+                };
+            };
+            chatApplication?: {
+                appId: string;
+                appSecret: string;
+                botOpenId: string;
+                verificationToken?: string;
+                encryptKey?: string;
+            };
+        };
         /**
-         * @description What an API token may touch; `write` implies `read`.
+         * @description What an API token may touch; `write` implies `read`. `runtime` is the
+         *     agent runtime's own scope, for service-account tokens only: it admits
+         *     the operations whose `x-authorization` says `runtime: true`, whatever
+         *     the account's role.
          * @enum {string}
          */
-        Scope: "org:read" | "org:write" | "members:read" | "members:write" | "teams:read" | "teams:write" | "projects:read" | "projects:write" | "usage:read" | "usage:write" | "connections:read" | "connections:write" | "capacity:read" | "capacity:write" | "agents:read" | "agents:write" | "audit:read" | "audit:write" | "webhooks:read" | "webhooks:write" | "serviceAccounts:read" | "serviceAccounts:write" | "policies:read" | "policies:write";
+        Scope: "org:read" | "org:write" | "members:read" | "members:write" | "teams:read" | "teams:write" | "projects:read" | "projects:write" | "usage:read" | "usage:write" | "connections:read" | "connections:write" | "capacity:read" | "capacity:write" | "agents:read" | "agents:write" | "audit:read" | "audit:write" | "webhooks:read" | "webhooks:write" | "serviceAccounts:read" | "serviceAccounts:write" | "policies:read" | "policies:write" | "runtime";
         ApiToken: {
             id: string;
             /** @description The token's public part, inside its text (`hubt_<publicId>_<secret>`), kept across rotations. */
@@ -4078,7 +4207,7 @@ export interface components {
          * @description Machine-readable error code (see the table in the API description).
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "series_too_large" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "invitation_email_mismatch" | "transfer_not_yours" | "sso_required" | "login_links_disabled" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "service_account_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "policy_not_found" | "domain_not_found" | "identity_not_found" | "transfer_not_found" | "session_not_found" | "access_request_not_found" | "identity_provider_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "domain_exists" | "domain_claimed" | "domain_in_use" | "last_identity" | "organization_deleting" | "organization_not_deleting" | "transfer_pending" | "transfer_not_pending" | "already_owner" | "service_account_exists" | "policy_exists" | "service_account_disabled" | "display_name_from_provider" | "access_already_held" | "access_request_pending" | "access_request_not_pending" | "identity_provider_exists" | "identity_provider_in_use" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "domain_not_verified" | "domain_verification_failed" | "token_policy_violation" | "identity_provider_check_failed" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
+        ErrorCode: "validation_failed" | "series_too_large" | "unauthenticated" | "token_invalid" | "csrf_rejected" | "org_admin_required" | "owner_required" | "project_access_denied" | "project_manage_required" | "platform_managed_connection" | "token_scope_required" | "runtime_credential_required" | "invitation_email_mismatch" | "transfer_not_yours" | "sso_required" | "login_links_disabled" | "not_found" | "org_not_found" | "member_not_found" | "user_not_found" | "team_not_found" | "folder_not_found" | "project_not_found" | "binding_not_found" | "grant_not_found" | "connection_not_found" | "role_not_found" | "skill_not_found" | "token_not_found" | "service_account_not_found" | "invitation_not_found" | "webhook_not_found" | "delivery_not_found" | "budget_not_found" | "policy_not_found" | "domain_not_found" | "identity_not_found" | "transfer_not_found" | "session_not_found" | "access_request_not_found" | "identity_provider_not_found" | "method_not_allowed" | "slug_taken" | "already_member" | "already_team_member" | "last_owner" | "folder_cycle" | "folder_not_empty" | "project_archived" | "capacity_exceeded" | "role_is_default" | "invitation_used" | "invitation_not_pending" | "domain_exists" | "domain_claimed" | "domain_in_use" | "last_identity" | "organization_deleting" | "organization_not_deleting" | "transfer_pending" | "transfer_not_pending" | "already_owner" | "service_account_exists" | "policy_exists" | "service_account_disabled" | "display_name_from_provider" | "access_already_held" | "access_request_pending" | "access_request_not_pending" | "identity_provider_exists" | "identity_provider_in_use" | "connection_unavailable" | "invitation_expired" | "invitation_revoked" | "payload_too_large" | "unsupported_media_type" | "capacity_above_ceiling" | "capacity_below_floor" | "capacity_no_ceiling" | "invalid_skill" | "unknown_skill" | "unknown_model" | "url_not_allowed" | "domain_not_verified" | "domain_verification_failed" | "token_policy_violation" | "runtime_scope_service_account_only" | "invalid_usage_run" | "idempotency_key_reused" | "identity_provider_check_failed" | "rate_limited" | "internal_error" | "database_unavailable" | "database_busy" | "storage_full";
         ErrorDetail: {
             /** @description Where the problem is, e.g. `/body/role` or `/query/limit`. */
             path: string;
@@ -5423,7 +5552,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The caller may not do this: `csrf_rejected`, `org_admin_required`, `owner_required`, `project_access_denied`, `project_manage_required`, `platform_managed_connection` or `invitation_email_mismatch`, as listed on the operation; `token_scope_required` when an API token lacks the operation's scope. */
+        /** @description The caller may not do this: `csrf_rejected`, `org_admin_required`, `owner_required`, `project_access_denied`, `project_manage_required`, `platform_managed_connection`, `invitation_email_mismatch` or `runtime_credential_required`, as listed on the operation; `token_scope_required` when an API token lacks the operation's scope. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -5441,7 +5570,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request conflicts with the current state: `slug_taken`, `already_member`, `already_team_member`, `last_owner`, `folder_cycle`, `folder_not_empty`, `project_archived`, `capacity_exceeded`, `role_is_default`, `invitation_used`, `invitation_not_pending`, `domain_exists`, `domain_claimed`, `domain_in_use`, `last_identity`, `display_name_from_provider`, `access_already_held`, `access_request_pending` or `access_request_not_pending`, as listed on the operation. */
+        /** @description The request conflicts with the current state: `slug_taken`, `already_member`, `already_team_member`, `last_owner`, `folder_cycle`, `folder_not_empty`, `project_archived`, `capacity_exceeded`, `role_is_default`, `invitation_used`, `invitation_not_pending`, `domain_exists`, `domain_claimed`, `domain_in_use`, `last_identity`, `display_name_from_provider`, `access_already_held`, `access_request_pending`, `access_request_not_pending` or `connection_unavailable`, as listed on the operation. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -5468,7 +5597,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request is well-formed but breaks a rule: `capacity_above_ceiling`, `capacity_below_floor`, `invalid_skill`, `unknown_skill` or `unknown_model`, as listed on the operation. */
+        /** @description The request is well-formed but breaks a rule: `capacity_above_ceiling`, `capacity_below_floor`, `invalid_skill`, `unknown_skill`, `unknown_model`, `token_policy_violation`, `runtime_scope_service_account_only`, `invalid_usage_run` or `idempotency_key_reused`, as listed on the operation. */
         Unprocessable: {
             headers: {
                 [name: string]: unknown;
@@ -8142,6 +8271,90 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    ingestUsageRuns: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of the caller's choosing (1–255 characters) that names this batch for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>[];
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description What the batch stored (or, replayed, stored when first sent). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageIngestResult"];
+                };
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            /** @description `validation_failed`: the body is not a non-empty array of objects or NDJSON text, malformed JSON, or `Idempotency-Key` is empty or too long. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required` (a token with neither `usage:write` nor, on a service account, `runtime`). */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `invalid_usage_run`: a run breaks a rule (the message starts with its line); `idempotency_key_reused`: the key came with another body within 24 hours. */
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    resolveRuntimeCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveRuntimeCredentialRequest"];
+            };
+        };
+        responses: {
+            /** @description The active version's fields. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuntimeCredentials"];
+                };
+            };
+            /** @description `validation_failed`: not exactly one of `providerId`, `capabilityId`, `chatApplication`. */
+            400: components["responses"]["ValidationFailed"];
+            /** @description `unauthenticated`: no credential; `token_invalid`: the runtime credential is unknown or revoked. */
+            401: components["responses"]["Unauthenticated"];
+            /** @description `runtime_credential_required`: a session or an organization's API token. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`: no organization with this slug; `connection_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `connection_unavailable`: the connection is DISABLED or has no active credentials. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     listProviderConnections: {
         parameters: {
             query?: never;
@@ -9121,7 +9334,7 @@ export interface operations {
             /** @description `service_account_disabled`. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            /** @description `token_policy_violation`: the message names the rule of the organization's token policy the token would break. */
+            /** @description `token_policy_violation`: the message names the rule of the organization's token policy the token would break; `runtime_scope_service_account_only`: a personal token asked for the `runtime` scope. */
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];

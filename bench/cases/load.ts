@@ -326,7 +326,8 @@ async function run(): Promise<number> {
     recordTarget(
       'admission.p99.50',
       oursAdmission.p99Ms / expressAdmission.p99Ms,
-      `ours ${oursAdmission.p99Ms.toFixed(1)} ms vs Express ${expressAdmission.p99Ms.toFixed(1)} ms (medians of ${roundCount})`,
+      `ours ${oursAdmission.p99Ms.toFixed(1)} ms vs Express ${expressAdmission.p99Ms.toFixed(1)} ms ` +
+        `(medians of ${roundCount})`,
     );
     recordTarget(
       'p99.50',

@@ -1,6 +1,7 @@
 /**
  * The reference of the targets: a plain Express 5 app with its defaults, one route per path we
- * load (GET, and POST for admission), each answering from memory with res.json the JSON our server answered there (same bytes).
+ * load (GET, and POST for admission), each answering from memory with res.json the JSON our
+ * server answered there (same bytes).
  */
 import express from 'express';
 import { answersArgument } from '../lib/protocol.js';

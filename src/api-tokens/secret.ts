@@ -31,8 +31,10 @@ export const newPublicId = (): string => randomText(BASE32, PUBLIC_ID_LENGTH);
  * recognise it, the public id names the token without revealing it, and the secret (43 base62
  * characters) is what only its holder knows.
  */
-export const newApiTokenText = (publicId: string): string =>
-  `${TOKEN_PREFIX}${publicId}_${randomText(BASE62, SECRET_LENGTH)}`;
+export const newApiTokenText = (publicId: string): string => `${TOKEN_PREFIX}${publicId}_${newSecretText()}`;
+
+/** A secret's random part: 43 base62 characters (about 256 bits), as tokens and runtime credentials carry. */
+export const newSecretText = (): string => randomText(BASE62, SECRET_LENGTH);
 
 /**
  * Whether a bearer value has the shape of one of our tokens, today's or the earlier `hubt_` and

@@ -5,11 +5,11 @@ import { hashToken } from '../auth/tokens.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS, type Clock } from '../config/clock.js';
 import { holdsJobLock } from '../db/job-lock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
-import { ApiError, badRequest, conflict, forbidden, notFound } from '../errors/api-error.js';
+import { ApiError, badRequest, conflict, forbidden, notFound, unprocessable } from '../errors/api-error.js';
 import { PROCESS_LOCAL, TtlCache, type CacheInvalidations } from '../shared/ttl-cache.js';
 import { checkTokenPolicy, DEFAULT_TOKEN_POLICY, type TokenPolicy } from './policy.js';
 import { apiTokenProjection, ownerTypeOf } from './projection.js';
-import { isScope, type Scope } from './scopes.js';
+import { isScope, RUNTIME_SCOPE, type Scope } from './scopes.js';
 import { looksLikeApiToken, newApiTokenText, newPublicId, VISIBLE_PREFIX_LENGTH } from './secret.js';
 import type { ApiTokenRecord, ApiTokenStore } from './store.js';
 import type { User } from '../users/store.js';
@@ -99,6 +99,13 @@ export class ApiTokenService {
     const now = this.clock.now();
     const expiresAt = futureExpiry(input.expiresAt ?? null, now);
     const serviceAccountId = input.serviceAccountId;
+    if (serviceAccountId === undefined && scopes.includes(RUNTIME_SCOPE)) {
+      throw unprocessable(
+        'runtime_scope_service_account_only',
+        'The "runtime" scope is only for a service account\'s token (give serviceAccountId); ' +
+          'a personal token cannot hold it.',
+      );
+    }
     if (serviceAccountId !== undefined && !caller.isOrgAdmin) {
       throw forbidden('org_admin_required', "A service account's tokens are made by an organization OWNER or ADMIN.");
     }

@@ -27,6 +27,7 @@ import { domainOperations } from '../domains/operations.js';
 import { serviceAccountOperations } from '../service-accounts/operations.js';
 import { orgIdentityProviderOperations } from '../directory/operations.js';
 import { policyOperations } from '../policies/operations.js';
+import { runtimeOperations } from '../runtime/operations.js';
 import type { Services } from './service-set.js';
 
 /** Every feature module, each given its own service: each declares some operations, none twice. */
@@ -44,7 +45,7 @@ function operationModules(services: Omit<Services, 'operations'>) {
     memberOperations(services.members),
     teamOperations(services.teams),
     capacityOperations(services.capacity),
-    usageOperations(services.usage),
+    usageOperations(services.usage, services.usageRuns),
     usageSeriesOperations(services.usageSeries),
     connectionOperations(services.connections, services.admission),
     agentRoleOperations(services.agentRoles, services.admission),
@@ -68,6 +69,7 @@ function operationModules(services: Omit<Services, 'operations'>) {
     serviceAccountOperations(services.serviceAccounts),
     orgIdentityProviderOperations(services.orgIdentityProviders),
     policyOperations(services.policies, services.admission),
+    runtimeOperations(services.runtimeResolve),
   ] as const;
 }
 

@@ -34,6 +34,9 @@ import type { MyIdentityService } from '../identity/my-identities.js';
 import type { InvitationService } from '../invitations/service.js';
 import type { TeamService } from '../teams/service.js';
 import type { UsageService } from '../usage/service.js';
+import type { UsageRunBatches } from '../usage/run-batches.js';
+import type { RuntimeCredentialService } from '../runtime/credential-service.js';
+import type { RuntimeResolve } from '../runtime/resolve.js';
 import type { UsageSeriesService } from '../usage/series.js';
 import type { UserStore } from '../users/store.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
@@ -78,6 +81,12 @@ export interface Services {
   teamAccess: TeamAccessService;
   explorer: ExplorerService;
   usage: UsageService;
+  /** The runs the agent runtime reports over HTTP, through the same ingest. */
+  usageRuns: UsageRunBatches;
+  /** The host's platform runtime credentials (`hub runtime-credential`). */
+  runtimeCredentials: RuntimeCredentialService;
+  /** Connection credentials resolved for the host's runtime over HTTP. */
+  runtimeResolve: RuntimeResolve;
   usageSeries: UsageSeriesService;
   /** The usage sums per team, which team budgets read too. */
   teamSums: TeamSums;

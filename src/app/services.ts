@@ -19,6 +19,10 @@ import { OrganizationPurge } from '../orgs/purge.js';
 import { OwnershipTransferStore } from '../orgs/transfer-store.js';
 import { UserStore } from '../users/store.js';
 import { UsageService } from '../usage/service.js';
+import { UsageRunBatches } from '../usage/run-batches.js';
+import { RuntimeCredentialService } from '../runtime/credential-service.js';
+import { RuntimeCredentialStore } from '../runtime/credential-store.js';
+import { RuntimeResolve } from '../runtime/resolve.js';
 import { IngestStore } from '../usage/ingest-store.js';
 import { RollupStore } from '../usage/rollup-store.js';
 import { UsageStore } from '../usage/store.js';
@@ -250,6 +254,8 @@ export function createServices(deps: {
     folderStore,
     (trx, organizationId) => budgets.announceReached(trx, organizationId),
   );
+  const usageRuns = new UsageRunBatches(uow, usage, clock);
+  const runtimeCredentials = new RuntimeCredentialService(uow, new RuntimeCredentialStore(), clock);
   const usageSeries = new UsageSeriesService(uow, new SeriesStore(usageStore, teamSums), usage);
   const members = new MemberService(
     uow,
@@ -297,6 +303,7 @@ export function createServices(deps: {
   });
   const connections = new ConnectionService(uow, connectionStore, keyrings, clock, logger);
   const credentials = new CredentialResolver(uow, connectionStore, keyrings);
+  const runtimeResolve = new RuntimeResolve((slug) => organizations.findBySlug(slug), credentials);
   const agentRoles = new AgentRoleService(uow, new AgentRoleStore(), config.models, clock, requireLibraryFolder);
   const skillStore = new SkillStore();
   const skillDisk = new SkillContentStore(path.join(config.dataDir, 'skills'));
@@ -431,6 +438,9 @@ export function createServices(deps: {
     teamAccess,
     explorer,
     usage,
+    usageRuns,
+    runtimeCredentials,
+    runtimeResolve,
     usageSeries,
     teamSums,
     members,

@@ -107,8 +107,13 @@ const did =
   (f) =>
     `${f.who} ${verb} ${noun && f.named ? `${noun} ` : ''}${f.what}`;
 
+const loadedRuns: Template = (f) => `${f.who} loaded ${field(f.after, 'runs')} agent runs`;
+
 /** The actions every event can be, with their sentence. */
 export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
+  ingestUsageRuns: loadedRuns,
+  // Never recorded: a resolve changes nothing (and its answer is a secret); named all the same.
+  resolveRuntimeCredential: (f) => `${f.who} resolved the credentials of ${f.what}`,
   acceptMyInvitation: (f) => `${f.who} accepted ${f.what} and joined as ${field(f.after, 'role')}`,
   acceptInvitation: (f) => `${f.who} accepted ${f.what} and joined as ${field(f.after, 'role')}`,
   logout: (f) => `${f.who} signed out`,
@@ -222,7 +227,7 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
   'webhook.disabled': (f) => `${f.who} disabled the webhook to ${f.what}: its receiver answered 410 Gone`,
 
   'hub.org.create': did('created', 'organization'),
-  'hub.usage.ingest': (f) => `${f.who} loaded ${field(f.after, 'runs')} agent runs`,
+  'hub.usage.ingest': loadedRuns,
   'hub.usage.rebuild-rollups': (f) => `${f.who} rebuilt the usage rollups`,
   'hub.project.force_release': (f) => `${f.who} gave ${field(f.after, 'manager')} MANAGE on project ${f.what}`,
   'hub.project.bind': (f) => `${f.who} bound chat ${field(f.after, 'chatId')} to project ${f.what}`,

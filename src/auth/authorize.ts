@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { AuthenticatedToken, ApiTokenService } from '../api-tokens/service.js';
-import { scopesAdmit, type Scope } from '../api-tokens/scopes.js';
+import { type AreaScope, runtimeAdmits, scopesAdmit } from '../api-tokens/scopes.js';
 import { forbidden, notFound, unauthenticated } from '../errors/api-error.js';
 import type { OrgAccessResolver } from '../orgs/org-access-resolver.js';
 import type { OrgAccess } from '../orgs/store.js';
@@ -89,7 +89,11 @@ export class Authorizer {
   }
 
   /** 403 `token_scope_required` when an API token calls what its scopes (or any token) may not. */
-  checkTokenScope(token: AuthenticatedToken, operation: GuardedOperation & { scope: Scope | undefined }): void {
+  checkTokenScope(
+    token: AuthenticatedToken,
+    operation: GuardedOperation & { scope: AreaScope | undefined; runtime: boolean },
+  ): void {
+    if (runtimeAdmits(token, operation)) return;
     const named = describeOperation(operation);
     if (operation.scope === undefined) {
       throw forbidden('token_scope_required', `${named} cannot be called with an API token; sign in instead.`);
@@ -103,8 +107,15 @@ export class Authorizer {
    * The org-role part of a rule: `orgOwner` (OWNERs), `orgAdmin`, and `projectCreator` (admins, or
    * members when the setting allows).
    */
-  async checkOrgRole(rule: Rule, operation: GuardedOperation, access: OrgAccess): Promise<void> {
+  async checkOrgRole(
+    rule: Rule,
+    operation: GuardedOperation & { runtime: boolean },
+    access: OrgAccess,
+    token?: AuthenticatedToken,
+  ): Promise<void> {
     if (!isOrgRoleRule(rule)) return;
+    // The runtime's token is admitted by its scope, whatever its account's role (scopes.ts).
+    if (token && runtimeAdmits(token, operation)) return;
     const refused = describeOperation(operation);
     if (rule === 'orgOwner') {
       if (access.role === 'OWNER') return;

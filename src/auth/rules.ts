@@ -13,6 +13,8 @@
  * - projectRead: a member holding READ or higher on the project (self or an active team),
  *   or an org admin (read-only oversight).
  * - projectManage: a member holding MANAGE on the project; org admins get no override.
+ * - platformRuntime: the host's agent runtime, by a platform runtime credential (`hubr_…`) only;
+ *   no session and no organization's token, whoever holds it (src/runtime/).
  */
 export const RULES = [
   'public',
@@ -23,6 +25,7 @@ export const RULES = [
   'orgOwner',
   'projectRead',
   'projectManage',
+  'platformRuntime',
 ] as const;
 export type Rule = (typeof RULES)[number];
 
@@ -30,10 +33,14 @@ export type Rule = (typeof RULES)[number];
 export type ProjectRule = Extract<Rule, 'projectRead' | 'projectManage'>;
 
 /** Rules whose caller must be signed in. */
-export const needsSession = (rule: Rule): boolean => rule !== 'public';
+export const needsSession = (rule: Rule): boolean => rule !== 'public' && rule !== 'platformRuntime';
 
-/** Rules that address an organization by the `orgSlug` path parameter. */
-export const needsOrganization = (rule: Rule): boolean => rule !== 'public' && rule !== 'session';
+/**
+ * Rules that address an organization by the `orgSlug` path parameter as one of the caller's. The
+ * platform runtime addresses any organization: its operation looks the slug up itself.
+ */
+export const needsOrganization = (rule: Rule): boolean =>
+  rule !== 'public' && rule !== 'session' && rule !== 'platformRuntime';
 
 export const isProjectRule = (rule: Rule): rule is ProjectRule => rule === 'projectRead' || rule === 'projectManage';
 

@@ -25,6 +25,7 @@ import { environmentFault } from '../errors/environment-fault.js';
 import { identityProviderCommand } from '../identity/command.js';
 import { domainCommand } from '../domains/command.js';
 import { serviceAccountCommand } from '../service-accounts/command.js';
+import { runtimeCredentialCommand } from '../runtime/command.js';
 
 const USAGE = `Usage: hub <command>
 
@@ -64,6 +65,12 @@ Commands:
   service-account token <org> <name> --name N --scopes a,b [--expires 30d]
                                            create an API token for a service account (printed alone on stdout,
                                            shown once)
+  runtime-credential create <name>         create a platform runtime credential for the host's agent runtime
+                                           (hubr_…, printed alone on stdout, shown once; resolves connection
+                                           credentials of every organization over HTTP; in the host's log)
+  runtime-credential list                  print the runtime credentials, one per line: id, prefix, created,
+                                           state, name (never a secret)
+  runtime-credential revoke <id|name>      end a runtime credential at once
   identity-provider set <id> --kind oidc|lark --label L (--issuer U | --base-url U) --client-id X
                                            [--subject-claim C] [--token-auth client_secret_post]
                                            [--allowed-tenants k1,k2] [--email-domains d1,d2]
@@ -140,6 +147,9 @@ const commands: Record<string, Command> = {
   'service-account': (args) =>
     serviceAccountCommand(args, withRuntime, { stdout: process.stdout, stderr: process.stderr }),
 
+  'runtime-credential': (args) =>
+    runtimeCredentialCommand(args, withRuntime, { stdout: process.stdout, stderr: process.stderr }),
+
   audit: (args) => auditCommand(args, withRuntime, { stdout: process.stdout }),
 
   budget: (args) => budgetCommand(args, withRuntime, { stdout: process.stdout }),
@@ -174,6 +184,7 @@ const WITH_SUBCOMMAND = new Set([
   'budget',
   'domain',
   'service-account',
+  'runtime-credential',
 ]);
 
 /**

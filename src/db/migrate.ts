@@ -34,6 +34,7 @@ import * as sessionsAndAccessRequests from './migrations/20261202400000_sessions
 import * as companySignIn from './migrations/20261202500000_company_sign_in.js';
 import * as usagePolicies from './migrations/20261203100000_usage_policies.js';
 import * as budgetEnforcement from './migrations/20261203110000_budget_enforcement.js';
+import * as runtimeApi from './migrations/20261203200000_runtime_api.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -74,6 +75,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261202500000_company_sign_in': companySignIn,
   '20261203100000_usage_policies': usagePolicies,
   '20261203110000_budget_enforcement': budgetEnforcement,
+  '20261203200000_runtime_api': runtimeApi,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

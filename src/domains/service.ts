@@ -9,6 +9,7 @@ import type { TxtLookup } from './dns.js';
 import { type DomainName, normalizeDomain } from './domain-name.js';
 import { domainProjection, verificationRecordName, verificationValue } from './projection.js';
 import type { DomainRecord, DomainStore } from './store.js';
+import { isUniqueViolation } from '../db/unique-violation.js';
 
 /** Which of `domains` (kept spellings) the organization has verified; what other areas ask. */
 export type VerifiedDomains = (
@@ -23,12 +24,6 @@ export const MAX_DOMAINS = 100;
 const domainNotFound = (id: string) => notFound('domain_not_found', `No domain with the id "${id}".`);
 const claimed = (domain: string) =>
   conflict('domain_claimed', `Another organization has verified ${domain}; a domain belongs to one at a time.`);
-
-/** Whether the database refused a row for a unique index (SQLite and PostgreSQL spell it differently). */
-const isUniqueViolation = (err: unknown): boolean => {
-  const { code, message } = err as { code?: string; message?: string };
-  return code === '23505' || (code === 'SQLITE_CONSTRAINT' && /UNIQUE/.test(message ?? ''));
-};
 
 /**
  * Domains an organization owns. An admin adds a domain and is given a token; the domain becomes

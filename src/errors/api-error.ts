@@ -42,6 +42,7 @@ export type ForbiddenCode =
   | 'project_manage_required'
   | 'platform_managed_connection'
   | 'token_scope_required'
+  | 'runtime_credential_required'
   | 'invitation_email_mismatch'
   | 'transfer_not_yours'
   | 'sso_required'
@@ -76,6 +77,7 @@ export type NotFoundCode =
 
 export type ConflictCode =
   | 'slug_taken'
+  | 'connection_unavailable'
   | 'already_member'
   | 'already_team_member'
   | 'last_owner'
@@ -116,6 +118,9 @@ export type UnprocessableCode =
   | 'domain_not_verified'
   | 'domain_verification_failed'
   | 'token_policy_violation'
+  | 'runtime_scope_service_account_only'
+  | 'invalid_usage_run'
+  | 'idempotency_key_reused'
   | 'identity_provider_check_failed';
 
 export type GoneCode = 'invitation_expired' | 'invitation_revoked';

@@ -1,6 +1,6 @@
 import type express from 'express';
 import type { Request, RequestHandler, Response } from 'express';
-import { isScope } from '../api-tokens/scopes.js';
+import { isAreaScope } from '../api-tokens/scopes.js';
 import type { AuthenticatedToken } from '../api-tokens/service.js';
 import { type AuditActor, withAuditScope } from '../audit/scope.js';
 import type { AuthenticatedSession } from '../auth/sessions.js';
@@ -63,9 +63,12 @@ export function addApiRoutes(target: RouteTarget, options: ApiRouterOptions): vo
 function pipelineOperation({ operationId, method, path, operation }: OperationLocation, rule: Rule): PipelineOperation {
   const summary = typeof operation.summary === 'string' ? operation.summary : operationId;
   const scope = operation['x-authorization']?.scope;
-  if (scope !== undefined && !isScope(scope))
+  if (scope !== undefined && !isAreaScope(scope))
     throw new Error(`openapi.yaml: ${operationId} names an unknown scope "${scope}"`);
-  return { operationId, summary, method, path, rule, scope };
+  const runtime = operation['x-authorization']?.runtime === true;
+  const content = (operation.requestBody as { content?: Record<string, unknown> } | undefined)?.content;
+  const batchBody = content?.['application/x-ndjson'] !== undefined;
+  return { operationId, summary, method, path, rule, scope, runtime, batchBody };
 }
 
 interface RuntimeSpec {

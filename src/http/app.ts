@@ -13,6 +13,8 @@ import { loadOpenApiDocument } from './openapi-document.js';
 import type { OperationTable } from './operation-table.js';
 import { anonymousLimits, limitAnonymousRequests } from './pipeline/address-limit.js';
 import { authenticate } from './pipeline/authenticate.js';
+import { authenticateRuntime } from './pipeline/runtime-credential.js';
+import type { RuntimeCredentialService } from '../runtime/credential-service.js';
 import { limitBodySize } from './pipeline/body-size.js';
 import { enforceOrgRole } from './pipeline/org-role.js';
 import { enforceTokenScope } from './pipeline/token-scope.js';
@@ -55,6 +57,8 @@ export interface AppDependencies {
   capacity: CapacityService;
   /** Every operation's rule and handler. */
   operations: OperationTable;
+  /** The platform runtime credentials the `platformRuntime` operations authenticate. */
+  runtimeCredentials: RuntimeCredentialService;
   /** The webhook dispatcher, whose attempts and queue `/metrics` shows. */
   webhookDispatcher?: WebhookQueueView;
 }
@@ -97,6 +101,7 @@ export function createApp(services: AppDependencies, options: AppOptions = {}): 
     pipeline: [
       limitAnonymousRequests(anonymous), // 429 per client address: sign-ins, failed login links
       authenticate(authorizer, anonymous.failures), // 401; 429 per client address past its refused tokens
+      authenticateRuntime(services.runtimeCredentials, anonymous.failures), // 401, 403 runtime_credential_required
       checkParameterText, // 400 U+0000 or a lone surrogate in the path or query, a query that does not decode
       resolveOrganization(authorizer), // 404 org_not_found; 308 from a slug given up by a rename
       refuseWritesWhileDeleting, // 409 organization_deleting on every write but the restore

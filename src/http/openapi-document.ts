@@ -9,7 +9,7 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export interface OpenApiOperation {
   operationId: string;
-  'x-authorization'?: { rule: string; scope?: string };
+  'x-authorization'?: { rule: string; scope?: string; runtime?: boolean };
   /** Set on an operation that is no read (a POST) yet changes nothing: it writes no audit event. */
   'x-changes-nothing'?: boolean;
   [key: string]: unknown;

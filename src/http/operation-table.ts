@@ -5,6 +5,7 @@ import type { ProjectAccess } from '../projects/project-guard.js';
 import type { AuthenticatedSession } from '../auth/sessions.js';
 import type { Rule } from '../auth/rules.js';
 import type { OrgAccess } from '../orgs/store.js';
+import type { ShownRuntimeCredential } from '../runtime/credential-service.js';
 import type {
   AnswersCsv,
   OperationId,
@@ -37,13 +38,20 @@ export interface ProjectContext<O extends OperationId> extends OrgContext<O> {
   project: ProjectAccess;
 }
 
+/** The host's agent runtime, by its platform runtime credential: no session, no organization resolved. */
+export interface RuntimeContext<O extends OperationId> extends BaseContext<O> {
+  runtimeCredential: ShownRuntimeCredential;
+}
+
 type ContextFor<R extends Rule, O extends OperationId> = R extends 'public'
   ? BaseContext<O>
-  : R extends 'session'
-    ? SessionContext<O>
-    : R extends 'projectRead' | 'projectManage'
-      ? ProjectContext<O>
-      : OrgContext<O>;
+  : R extends 'platformRuntime'
+    ? RuntimeContext<O>
+    : R extends 'session'
+      ? SessionContext<O>
+      : R extends 'projectRead' | 'projectManage'
+        ? ProjectContext<O>
+        : OrgContext<O>;
 
 type SpecFor<O extends OperationId, R extends Rule> = {
   rule: R;

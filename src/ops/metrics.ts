@@ -6,6 +6,7 @@ import type { LogOutput } from '../log/log-output.js';
 import { listOperations, toExpressPath, type OpenApiDocument } from '../http/openapi-document.js';
 import { isOperationsPath } from './paths.js';
 import { signInOutcomeOf } from '../identity/outcome.js';
+import { resolveOutcomeOf } from '../runtime/resolve-outcome.js';
 
 /** Error codes that mean "refused by a capacity limit", counted on their own. */
 const CAPACITY_REFUSALS = new Set(['rate_limited', 'payload_too_large', 'capacity_exceeded']);
@@ -46,6 +47,9 @@ export interface Metrics {
  *   `capacity_exceeded` (409);
  * - `hub_sign_ins_total` by `provider` (a configured provider's id, else `unknown`) and `outcome`
  *   (`success`, or the refusal's code), one per sign-in callback;
+ * - `hub_runtime_credential_resolves_total` by `kind` (`provider`, `capability`, `chatApplication`)
+ *   and `outcome` (`resolved`, `not_found`, `disabled`, `draft`, `error`), one per
+ *   `resolveRuntimeCredential` call that named what to resolve;
  * - `hub_db_pool_connections` by `state` (`used`, `free`, `pending_acquire`, `pending_create`), over
  *   the database's pools (on SQLite, the writer's and its readers');
  * - `hub_webhook_deliveries_total` by `outcome` (`delivered`, `retrying`, `failed`): attempts this
@@ -90,6 +94,12 @@ export function createMetrics(deps: {
     labelNames: ['provider', 'outcome'] as const,
     registers: [registry],
   });
+  const runtimeResolves = new Counter({
+    name: 'hub_runtime_credential_resolves_total',
+    help: "Connection credentials resolved for the host's runtime, by kind and outcome (resolved or why not)",
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [registry],
+  });
   new Gauge({
     name: 'hub_db_pool_connections',
     help: 'Database pool connections by state',
@@ -128,6 +138,8 @@ export function createMetrics(deps: {
       if (code && CAPACITY_REFUSALS.has(code)) refusals.inc({ code });
       const signIn = signInOutcomeOf(res);
       if (signIn) signIns.inc({ provider: signIn.provider, outcome: signIn.outcome });
+      const resolve = resolveOutcomeOf(res);
+      if (resolve) runtimeResolves.inc({ kind: resolve.kind, outcome: resolve.outcome });
     });
     next();
   };

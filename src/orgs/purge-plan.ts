@@ -2,7 +2,7 @@ import type { ForeignKey, SchemaGraph } from '../db/schema-graph.js';
 
 /**
  * Tables that hold no organization's rows: people and their sign-ins (a person outlives any one
- * organization), the host's configuration and its own log, content-addressed skill content
+ * organization), the host's configuration, its own log and its runtime credentials, content-addressed skill content
  * (shared by every organization that installs the same bytes), and the migrations' bookkeeping.
  * A test checks that every table of the schema is either one of these or one the plan purges,
  * so a table added later is classified by whoever adds it.
@@ -17,6 +17,7 @@ export const NOT_ORGANIZATION_TABLES: ReadonlySet<string> = new Set([
   'skill_content_entries',
   'skill_content_files',
   'host_audit_events',
+  'runtime_credentials',
   'knex_migrations',
   'knex_migrations_lock',
 ]);

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { recordHostEvent } from '../audit/host-trail.js';
 import type { AuditActor } from '../audit/scope.js';
 import type { Clock } from '../config/clock.js';
 import { readSchemaGraph } from '../db/schema-graph.js';
@@ -78,7 +78,7 @@ export class OrganizationPurge {
         organization: { id: org.id, slug: org.slug, name: org.name, purge_at: org.purge_at },
         rows,
       };
-      await recordHostEvent(trx, actor, this.clock.now(), result);
+      await recordPurge(trx, actor, this.clock.now(), result);
       return result;
     });
     if (!purged) return undefined;
@@ -109,20 +109,11 @@ function rowsOf(trx: Executor, step: PurgeStep, organizationId: string): Knex.Qu
   return query.whereIn(step.via.column, rowsOf(trx, step.via.parent, organizationId).select(step.via.parentColumn));
 }
 
-async function recordHostEvent(trx: Executor, actor: AuditActor, at: Date, purged: PurgedOrganization): Promise<void> {
-  await trx('host_audit_events').insert({
-    id: randomUUID(),
-    at: at.toISOString(),
-    actor_type: actor.type,
-    actor_display_name: actor.displayName,
+const recordPurge = (trx: Executor, actor: AuditActor, at: Date, purged: PurgedOrganization): Promise<void> =>
+  recordHostEvent(trx, {
+    actor,
+    at,
     action: 'organization.purge',
-    target_type: 'organization',
-    target_id: purged.organization.id,
-    target_label: purged.organization.name,
-    details: JSON.stringify({
-      slug: purged.organization.slug,
-      purgeAt: purged.organization.purge_at,
-      rows: purged.rows,
-    }),
+    target: { type: 'organization', id: purged.organization.id, label: purged.organization.name },
+    details: { slug: purged.organization.slug, purgeAt: purged.organization.purge_at, rows: purged.rows },
   });
-}

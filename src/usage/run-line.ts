@@ -1,4 +1,5 @@
 import { Ajv } from 'ajv';
+import { isStorableText, UNSTORABLE_TEXT } from '../shared/text.js';
 import { isRfc3339Timestamp } from '../shared/timestamps.js';
 import { type InitiatedBy, INITIATOR_KINDS } from './initiators.js';
 
@@ -98,6 +99,15 @@ export function parseRunLine(text: string): RunLine {
   } catch {
     throw new Error('not valid JSON');
   }
+  return checkRunLine(value);
+}
+
+/**
+ * Checks one run already parsed (a line's JSON, or an item of a JSON array sent over HTTP);
+ * throws an Error whose message says what is wrong with it. The value becomes the run: its time
+ * is normalized in place.
+ */
+export function checkRunLine(value: unknown): RunLine {
   if (!validate(value)) {
     const [error] = validate.errors ?? [];
     const where = error?.instancePath
@@ -123,6 +133,15 @@ export function parseRunLine(text: string): RunLine {
       throw new Error(`facts/${i}/capabilityId is only for capability facts, not ${fact.kind}`);
   }
   if (run.initiatedBy) checkInitiator(run.initiatedBy);
+  // Text neither database can store fails here, as the line's mistake, not as the write's.
+  for (const field of TEXT_FIELDS) {
+    const text = run[field];
+    if (typeof text === 'string' && !isStorableText(text)) throw new Error(`${field} ${UNSTORABLE_TEXT}`);
+  }
+  for (const field of ['imOpenId', 'id'] as const) {
+    const text = run.initiatedBy?.[field];
+    if (text !== undefined && !isStorableText(text)) throw new Error(`initiatedBy/${field} ${UNSTORABLE_TEXT}`);
+  }
   // The same strict RFC 3339 as the report's window bounds: `new Date` alone rolls Feb 30 over.
   if (!isRfc3339Timestamp(run.at))
     throw new Error(`at "${run.at}" is not an RFC 3339 timestamp with a time zone, such as 2026-01-31T09:30:00Z`);
@@ -131,6 +150,8 @@ export function parseRunLine(text: string): RunLine {
   run.at = new Date(run.at).toISOString();
   return run;
 }
+
+const TEXT_FIELDS = ['projectId', 'sessionId', 'provider', 'roleId', 'model', 'title'] as const;
 
 /** An initiator names its principal by its kind's field, and by no other. */
 export function checkInitiator(initiator: InitiatedBy): void {

@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { recordChange } from '../audit/trail.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, notFound } from '../errors/api-error.js';
@@ -9,7 +7,8 @@ import { GROUPINGS, groupSums, labelled, type UsageGroupBy } from './groupings.j
 import { toUsageBreakdown, toUsageGroups, toUsageReport } from './projection.js';
 import { IngestError, InitiatorCheck, ProjectCheck, SessionTally, type TalliedSession } from './ingest-tally.js';
 import type { InitiatedBy } from './initiators.js';
-import { parseRunLine, type RunLine, type UsageFact } from './run-line.js';
+import type { RunLine, UsageFact } from './run-line.js';
+import { runsOfFile, type RunSource } from './run-source.js';
 import type { IngestStore } from './ingest-store.js';
 import type { FactRecord, Principal, RunRecord, UsageFilter, UsageGroupRecord } from './records.js';
 import type { RollupStore } from './rollup-store.js';
@@ -83,11 +82,13 @@ export class UsageService {
    */
   async ingest(
     organizationId: string,
-    file: string,
+    source: string | RunSource,
     onProgress: (p: IngestProgress) => void = () => {},
     progressEvery = PROGRESS_EVERY,
+    inTransaction: (trx: Executor, result: IngestResult) => Promise<void> = async () => {},
   ): Promise<IngestResult> {
     const batchSize = Math.min(WRITE_BATCH, progressEvery);
+    const runSource = typeof source === 'string' ? runsOfFile(source) : source;
     return this.uow.run((trx) =>
       this.ingestStore.withBulkWriteCache(trx, async () => {
         const sessions = new SessionTally();
@@ -131,7 +132,7 @@ export class UsageService {
           storedUpTo(before);
         };
         try {
-          for await (const { run, line } of readRuns(file)) {
+          for await (const { run, line } of runSource) {
             runs += 1;
             sessions.add(run, line);
             projects.add(run.projectId, line);
@@ -161,7 +162,9 @@ export class UsageService {
           before: null,
           after: { runs, sessions: sessions.size, newSessions: sessions.size - existingSessions },
         });
-        return { runs, sessions: sessions.size };
+        const result = { runs, sessions: sessions.size };
+        await inTransaction(trx, result);
+        return result;
       }),
     );
   }
@@ -290,21 +293,6 @@ export class UsageService {
     if (filter.folderId === undefined) return;
     if (!(await this.folders.exists(this.uow.executor, organizationId, filter.folderId))) {
       throw notFound('folder_not_found', `No folder ${filter.folderId} in this organization.`);
-    }
-  }
-}
-
-async function* readRuns(file: string): AsyncGenerator<{ run: RunLine; line: number }> {
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let line = 0;
-  for await (const text of lines) {
-    line += 1;
-    if (text.trim() === '') continue;
-    try {
-      yield { run: parseRunLine(text), line };
-    } catch (err) {
-      if (err instanceof IngestError) throw err;
-      throw new IngestError(`line ${line}: ${(err as Error).message}`);
     }
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Scope, SCOPES } from '../../src/api-tokens/scopes.js';
+import { AREA_SCOPES, type Scope, SCOPES } from '../../src/api-tokens/scopes.js';
 import { loadOpenApiDocument } from '../../src/http/openapi-document.js';
 import type { OrgCallArgs, OrgOperationId } from '../support/api-client.js';
 import { expectError, expectOk } from '../support/assertions.js';
@@ -72,9 +72,9 @@ describe('creating a token', () => {
     expect(await hub.services.db('api_tokens').count<{ n: number }[]>({ n: '*' })).toEqual(before);
   });
 
-  it('takes every scope at once, and the spec lists the scope table with room for all of it', async () => {
-    const created = await createToken('owner', [...SCOPES]);
-    expect([...created.scopes].sort()).toEqual([...SCOPES].sort());
+  it('takes every area scope at once, and the spec lists the scope table with room for all of it', async () => {
+    const created = await createToken('owner', [...AREA_SCOPES]);
+    expect([...created.scopes].sort()).toEqual([...AREA_SCOPES].sort());
     const { schemas } = loadOpenApiDocument().components as {
       schemas: Record<string, { enum?: string[]; properties?: Record<string, { maxItems?: number }> }>;
     };
@@ -82,6 +82,15 @@ describe('creating a token', () => {
     expect(schemas.CreateApiTokenRequest!.properties!.scopes!.maxItems).toBe(SCOPES.length);
     const tooMany = { name: 'x', scopes: [...SCOPES, SCOPES[0]] };
     expectError(await org.api('owner', 'POST', '/api-tokens', tooMany), 400, 'validation_failed');
+  });
+
+  it('refuses the runtime scope on a personal token (422), creating nothing', async () => {
+    const before = await hub.services.db('api_tokens').count<{ n: number }[]>({ n: '*' });
+    for (const scopes of [['runtime'], ['usage:write', 'runtime']] as Scope[][]) {
+      const res = await org.call('owner', 'createApiToken', { body: { name: 'runtime', scopes } });
+      expect(expectError(res, 422, 'runtime_scope_service_account_only').error.message).toContain('service account');
+    }
+    expect(await hub.services.db('api_tokens').count<{ n: number }[]>({ n: '*' })).toEqual(before);
   });
 
   it('cannot be done with a token, and tokens do not work on session-only operations', async () => {

@@ -8,6 +8,7 @@ import { TestDnsServer } from '../support/dns-server.js';
 import { type OrgActor, type OrgFixture, seedOrg } from '../support/org-fixture.js';
 import { TEST_ORIGIN, TestHub } from '../support/test-hub.js';
 import { TestOpenIdProvider } from '../support/openid-provider.js';
+import { runLine } from '../support/usage-runs.js';
 
 /**
  * The audit log, derived from openapi.yaml: every operation that changes state writes exactly
@@ -44,9 +45,12 @@ const NOT_HERE = [
   'updateMe',
   'revokeMySession',
   'revokeOtherSessions',
+  // The host's runtime resolving a connection's credentials changes nothing: no event, by design
+  // (test/api/runtime-api.test.ts).
+  'resolveRuntimeCredential',
 ];
 /** Targets with no name of their own: their events' `target.label` is null. */
-const NAMELESS_TARGETS = ['capacity_policy', 'organization_settings', 'chat_application_connection'];
+const NAMELESS_TARGETS = ['capacity_policy', 'organization_settings', 'chat_application_connection', 'usage'];
 const MUTATING = listOperations().filter((op) => changesState(op) && !NOT_HERE.includes(op.operationId));
 
 interface Call {
@@ -207,6 +211,9 @@ const SCENARIOS: Record<string, () => Promise<Call>> = {
   revokeApiToken: async () => ({ params: { tokenId: await token() } }),
   rotateApiToken: async () => ({ params: { tokenId: await token() }, body: { overlapHours: 1 } }),
   createServiceAccount: async () => ({ body: { name: unique('robot'), role: 'ADMIN' } }),
+  ingestUsageRuns: async () => ({
+    body: [runLine(await project(), unique('audit-session'), '2026-11-20T10:00:00Z')],
+  }),
   updateServiceAccount: async () => ({
     params: { serviceAccountId: await serviceAccount() },
     body: { name: unique('r') },

@@ -8,6 +8,7 @@ import { fullScans, recordedInto } from '../support/full-scans.js';
 import type { CapturedQuery } from '../../bench/lib/query-plan.js';
 import type { Scope } from '../../src/api-tokens/scopes.js';
 import { listOperations } from '../../src/http/openapi-document.js';
+import { runLine } from '../support/usage-runs.js';
 
 /**
  * Every operation of the organization-structure area, called by every kind of caller, with
@@ -510,6 +511,15 @@ const rows: Row[] = [
     op: 'getUsageSeries',
     method: 'GET',
     prepare: async () => ({ path: '/usage/series?from=2026-11-01T00:00:00Z&to=2026-11-08T00:00:00Z' }),
+    expect: orgAdminOnly(200),
+  },
+  {
+    op: 'ingestUsageRuns',
+    method: 'POST',
+    prepare: async () => ({
+      path: '/usage/runs',
+      body: [runLine(sharedProject, unique('matrix-session'), '2026-11-20T10:00:00Z')],
+    }),
     expect: orgAdminOnly(200),
   },
   {
@@ -1102,6 +1112,125 @@ describe('authorization matrix: API tokens', () => {
       }
     });
   }
+});
+
+/**
+ * The agent runtime's callers. The `runtime` scope of a service account's token admits the
+ * operations marked `runtime: true` whatever the account's role, and nothing else; no personal
+ * token can hold it. `resolveRuntimeCredential` admits a platform runtime credential alone: every
+ * session and every organization's token gets 403 `runtime_credential_required`, nothing at all
+ * 401, an unknown or revoked credential 401 `token_invalid`; it writes nothing either way.
+ */
+describe('authorization matrix: the runtime', () => {
+  const runtimeMarked = new Set(
+    listOperations()
+      .filter((o) => o.operation['x-authorization']?.runtime)
+      .map((o) => o.operationId),
+  );
+  const runtimeRows = rows.filter((row) => runtimeMarked.has(row.op));
+  const bearerAs = (token: string, method: string, path: string, body?: unknown) =>
+    hub.request(method, `/api/org/acme${path}`, { body, headers: { authorization: `Bearer ${token}` } });
+  const runtimeToken = async (role: 'MEMBER' | 'ADMIN') => {
+    const body = { name: unique(`runtime ${role}`), role };
+    const serviceAccountId = (await okBody(call('owner', 'createServiceAccount', { body }), 201)).id;
+    const scopes: Scope[] = ['runtime'];
+    const created = await okBody(
+      call('owner', 'createApiToken', { body: { name: unique('rt'), scopes, serviceAccountId } }),
+      201,
+    );
+    return created.token;
+  };
+
+  it('has a row for every operation the runtime scope opens', () => {
+    const marked = listOperations()
+      .filter((o) => o.operation['x-authorization']?.runtime)
+      .map((o) => o.operationId);
+    expect(runtimeRows.map((row) => row.op).sort()).toEqual(marked.sort());
+  });
+
+  for (const role of ['MEMBER', 'ADMIN'] as const) {
+    it(`a ${role} service account's runtime token calls each runtime operation, and nothing else`, async () => {
+      const token = await runtimeToken(role);
+      for (const row of runtimeRows) {
+        hub.clock.advance(60_000);
+        const { path, body } = await row.prepare();
+        const res = await bearerAs(token, row.method, path, body);
+        expect(res.status, `${row.op}: ${res.text}`).toBe(row.expect.owner[0]);
+      }
+      for (const row of rows.filter((r) => !runtimeRows.includes(r) && r.method === 'GET')) {
+        const { path } = await row.prepare();
+        const before = await writes.counts();
+        const res = await bearerAs(token, row.method, path);
+        expect(res.status, `${row.op}: ${res.text}`).toBe(403);
+        expect(res.body).toEqual({ error: { code: 'token_scope_required', message: expect.any(String) } });
+        expect(await writes.writtenSince(before)).toEqual([]);
+      }
+    });
+  }
+
+  it('no personal token holds the runtime scope, an owner’s included', async () => {
+    for (const actor of ['owner', 'admin', 'memberNoGrant'] as const) {
+      const before = await writes.counts();
+      const res = await call(actor, 'createApiToken', { body: { name: unique('personal'), scopes: ['runtime'] } });
+      expect(res.status, res.text).toBe(422);
+      expect(res.body).toEqual({ error: { code: 'runtime_scope_service_account_only', message: expect.any(String) } });
+      expect(await writes.writtenSince(before)).toEqual([]);
+    }
+  });
+
+  describe('resolveRuntimeCredential', () => {
+    const path = '/api/org/acme/runtime/credentials';
+    let providerId: string;
+    beforeAll(async () => {
+      providerId = await freshProvider();
+    });
+    const resolveAs = async (headers: Record<string, string>, cookie?: string) => {
+      hub.clock.advance(60_000);
+      const before = await writes.counts();
+      const res = await hub.request('POST', path, { cookie, headers, body: { providerId } });
+      expect(await writes.writtenSince(before)).toEqual([]);
+      return res;
+    };
+    for (const actor of ACTORS) {
+      const [status, code]: Outcome =
+        actor === 'anonymous' ? [401, 'unauthenticated'] : [403, 'runtime_credential_required'];
+      it(`${actor}'s session → ${status} ${code}`, async () => {
+        const res = await resolveAs({}, cookies[actor]);
+        expect(res.status, res.text).toBe(status);
+        expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
+      });
+    }
+    const tokenCases: Array<[string, () => Promise<string>]> = [
+      [
+        'an owner token with connections:write',
+        async () => {
+          const body = { name: unique('t'), scopes: ['connections:write' as Scope] };
+          return (await okBody(call('owner', 'createApiToken', { body }), 201)).token;
+        },
+      ],
+      ['a MEMBER service account runtime token', () => runtimeToken('MEMBER')],
+      ['an ADMIN service account runtime token', () => runtimeToken('ADMIN')],
+    ];
+    for (const [name, tokenOf] of tokenCases) {
+      it(`${name} → 403 runtime_credential_required`, async () => {
+        const res = await resolveAs({ authorization: `Bearer ${await tokenOf()}` });
+        expect(res.status, res.text).toBe(403);
+        expect(res.body).toEqual({ error: { code: 'runtime_credential_required', message: expect.any(String) } });
+      });
+    }
+    it('a platform runtime credential → 200; revoked or unknown → 401 token_invalid', async () => {
+      const { secret } = await hub.services.runtimeCredentials.create(unique('matrix-runtime'));
+      const ok = await resolveAs({ authorization: `Bearer ${secret}` });
+      expect(ok.status, ok.text).toBe(200);
+      const revoked = await hub.services.runtimeCredentials.create(unique('matrix-revoked'));
+      await hub.services.runtimeCredentials.revoke(revoked.record.id);
+      for (const secret of [revoked.secret, `hubr_${'A'.repeat(43)}`]) {
+        const res = await resolveAs({ authorization: `Bearer ${secret}` });
+        expect(res.status, res.text).toBe(401);
+        expect(res.body).toEqual({ error: { code: 'token_invalid', message: expect.any(String) } });
+      }
+    });
+  });
 });
 
 describe('ids from another organization', () => {

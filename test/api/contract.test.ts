@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { SCOPES } from '../../src/api-tokens/scopes.js';
+import { AREA_SCOPES } from '../../src/api-tokens/scopes.js';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,6 +104,9 @@ const SERVICE_ACCOUNT_OPERATION_IDS = [
   'rotateApiToken',
   'getMemberDeparture',
 ];
+
+/** The agent runtime's API: runs it reports, credentials it resolves with the host's credential. */
+const RUNTIME_OPERATION_IDS = ['ingestUsageRuns', 'resolveRuntimeCredential'];
 
 /** Sign-in with identity providers: public, browser-facing routes under /auth. */
 const SIGN_IN_OPERATION_IDS = ['listSignInProviders', 'startSignIn', 'finishSignIn'];
@@ -260,6 +263,7 @@ describe('openapi.yaml', () => {
         ...ACCESS_REQUEST_OPERATION_IDS,
         ...ORG_IDENTITY_PROVIDER_OPERATION_IDS,
         ...POLICY_OPERATION_IDS,
+        ...RUNTIME_OPERATION_IDS,
       ].sort(),
     );
     expect(OPERATION_IDS).toHaveLength(48);
@@ -311,6 +315,11 @@ describe('openapi.yaml', () => {
         ?.content?.['application/json'];
       if (!content) continue;
       const schema = content.schema.$ref ? resolve(content.schema.$ref) : content.schema;
+      // A batch of runs is an array whose items the ingest checks, naming their lines.
+      if (operationId === 'ingestUsageRuns') {
+        expect(schema, operationId).toMatchObject({ type: 'array', items: { type: 'object' } });
+        continue;
+      }
       expect(schema?.additionalProperties, operationId).toBe(false);
     }
   });
@@ -320,11 +329,13 @@ describe('openapi.yaml', () => {
     expect(schemes).toEqual({
       hubSession: { type: 'apiKey', in: 'cookie', name: 'hub_session', description: expect.any(String) },
       apiToken: { type: 'http', scheme: 'bearer', description: expect.any(String) },
+      runtimeCredential: { type: 'http', scheme: 'bearer', description: expect.any(String) },
     });
     expect(doc.security).toEqual([{ hubSession: [] }, { apiToken: [] }]);
     for (const { operationId, operation } of operations) {
-      const { scope } = operation['x-authorization'] ?? {};
+      const { scope, rule } = operation['x-authorization'] ?? {};
       if (PUBLIC_OPERATION_IDS.includes(operationId)) expect(operation.security, operationId).toEqual([]);
+      else if (rule === 'platformRuntime') expect(operation.security, operationId).toEqual([{ runtimeCredential: [] }]);
       else if (scope === undefined) expect(operation.security, operationId).toEqual([{ hubSession: [] }]);
       else expect(operation.security, operationId).toBeUndefined();
     }
@@ -359,9 +370,12 @@ describe('openapi.yaml', () => {
       'withdrawAccessRequest',
     ];
     for (const { operationId, operation } of operations) {
-      const { scope } = operation['x-authorization'] ?? {};
-      if (sessionOnly.includes(operationId)) expect(scope, operationId).toBeUndefined();
-      else expect(SCOPES, `${operationId} has no token scope`).toContain(scope);
+      const { scope, rule, runtime } = operation['x-authorization'] ?? {};
+      // The host's runtime's own operations take its platform credential, never a token.
+      if (sessionOnly.includes(operationId) || rule === 'platformRuntime') expect(scope, operationId).toBeUndefined();
+      else expect(AREA_SCOPES, `${operationId} has no token scope`).toContain(scope);
+      // The runtime scope opens only what says so, and only operations a token may call at all.
+      if (runtime !== undefined) expect([runtime, scope !== undefined], operationId).toEqual([true, true]);
     }
   });
 });

@@ -325,7 +325,7 @@ describe('the picker and admission never disagree (random policies, teams and gr
   }
   const listed = (list: string[] | undefined, item: string) => list === undefined || list.includes(item);
 
-  it('picker(x) allowed ⇔ admission allows model x ⇔ the rule; the same for the capability list, capabilities and tools', async () => {
+  it('picker(x) allowed ⇔ admission allows model x ⇔ the rule; the same for capabilities and tools', async () => {
     const org = await seedOrg(hub, unique('prop'));
     for (const id of CAPS)
       await okBody(

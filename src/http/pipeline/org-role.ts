@@ -11,7 +11,13 @@ export const enforceOrgRole =
   (operation) => {
     if (!isOrgRoleRule(operation.rule)) return undefined;
     return async (_req, res, next) => {
-      await authorizer.checkOrgRole(operation.rule, operation, established(contextOf(res).access, 'the organization'));
+      const context = contextOf(res);
+      await authorizer.checkOrgRole(
+        operation.rule,
+        operation,
+        established(context.access, 'the organization'),
+        context.token,
+      );
       next();
     };
   };

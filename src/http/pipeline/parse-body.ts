@@ -30,23 +30,27 @@ function verifyUtf8(_req: IncomingMessage, _res: unknown, body: Buffer): void {
  */
 export const parseJsonBody =
   (serverLimit: number): Stage =>
-  ({ method }) => {
+  ({ method, batchBody }) => {
     if (!carriesBody(method)) return undefined;
     const parsers = new Map<number, RequestHandler>();
+    const types = batchBody ? ['application/json', NDJSON] : 'application/json';
     const parserFor = (limit: number): RequestHandler => {
       let parser = parsers.get(limit);
       if (!parser) {
-        parser = express.raw({ type: 'application/json', limit, verify: verifyUtf8 });
+        parser = express.raw({ type: types, limit, verify: verifyUtf8 });
         parsers.set(limit, parser);
       }
       return parser;
     };
     return (req: Request, res: Response, next: NextFunction) => {
-      if (hasBody(req) && !req.is(['application/json', '+json'])) {
+      const ndjson = batchBody && req.is(NDJSON) === NDJSON;
+      if (hasBody(req) && !ndjson && !req.is(['application/json', '+json'])) {
         throw new ApiError(
           415,
           'unsupported_media_type',
-          'The request body must be JSON (Content-Type: application/json).',
+          batchBody
+            ? 'The request body must be a JSON array (Content-Type: application/json) or NDJSON (application/x-ndjson).'
+            : 'The request body must be JSON (Content-Type: application/json).',
         );
       }
       if (!isUtf8Charset(req.headers['content-type'])) throw badRequest(NOT_UTF8_JSON);
@@ -58,7 +62,7 @@ export const parseJsonBody =
         try {
           if (err) refusal = parseError(err, limit);
           else {
-            if (Buffer.isBuffer(req.body)) req.body = parseJson(req.body);
+            if (Buffer.isBuffer(req.body)) req.body = ndjson ? textOf(req.body) : parseJson(req.body, batchBody);
             const problem = bodyProblem(req.body);
             if (problem) refusal = badRequestAt(problem);
           }
@@ -85,27 +89,38 @@ function isUtf8Charset(contentType: string | undefined): boolean {
  * body is `{}` (as body-parser's), the top level must be an object, and no object may give a key
  * twice (JSON.parse would keep the last silently).
  */
-function parseJson(bytes: Buffer): unknown {
+function parseJson(bytes: Buffer, arrayAllowed: boolean): unknown {
   if (bytes.length === 0) return {};
-  // ASCII is latin1 byte for byte, and a one-byte string is made by copying. A leading byte-order
-  // mark is dropped, as body-parser's decoder did.
-  const decoded = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
-  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+  const text = textOf(bytes);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     throw badRequest(NOT_JSON);
   }
-  // Every request body of the contract is an object: anything else is named for what it is.
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw badRequest(`The request body must be a JSON object; got ${kindOf(value)}.`);
+  // Every request body of the contract is an object, but a batch's array: anything else is named
+  // for what it is. A batch's items are checked by its operation.
+  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isObject && !(arrayAllowed && Array.isArray(value)))
+    throw badRequest(`The request body must be a JSON ${arrayAllowed ? 'array' : 'object'}; got ${kindOf(value)}.`);
   const duplicate = duplicateKey(text);
   if (duplicate) throw badRequestAt(duplicate);
   return value;
 }
 
 const NOT_JSON = 'The request body is not valid JSON.';
+
+/** A batch's other form: one JSON value per line (the operation reads the lines). */
+const NDJSON = 'application/x-ndjson';
+
+/**
+ * The text of UTF-8 bytes. ASCII is latin1 byte for byte, and a one-byte string is made by
+ * copying. A leading byte-order mark is dropped, as body-parser's decoder did.
+ */
+function textOf(bytes: Buffer): string {
+  const decoded = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  return decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+}
 
 const kindOf = (value: unknown): string =>
   Array.isArray(value)

@@ -1,10 +1,11 @@
 import type { RequestHandler, Response } from 'express';
 import type { AuthenticatedToken } from '../../api-tokens/service.js';
-import type { Scope } from '../../api-tokens/scopes.js';
+import type { AreaScope } from '../../api-tokens/scopes.js';
 import type { AuthenticatedSession } from '../../auth/sessions.js';
 import type { Rule } from '../../auth/rules.js';
 import type { OrgAccess } from '../../orgs/store.js';
 import type { ProjectAccess } from '../../projects/project-guard.js';
+import type { ShownRuntimeCredential } from '../../runtime/credential-service.js';
 import type { HttpMethod } from '../openapi-document.js';
 
 /** One operation of openapi.yaml as the pipeline sees it. */
@@ -16,7 +17,11 @@ export interface PipelineOperation {
   path: string;
   rule: Rule;
   /** The scope an API token needs for it (`x-authorization.scope`); undefined: no token may call it. */
-  scope: Scope | undefined;
+  scope: AreaScope | undefined;
+  /** Whether a service account's `runtime`-scoped token may call it (`x-authorization.runtime`). */
+  runtime: boolean;
+  /** Whether its body is a batch: a JSON array, or NDJSON text (`application/x-ndjson` in openapi.yaml). */
+  batchBody: boolean;
 }
 
 /**
@@ -38,6 +43,8 @@ export interface RequestContext {
   project?: ProjectAccess;
   /** The largest body this request may carry, in bytes. */
   bodyLimit?: number;
+  /** The platform runtime credential that authenticated a `platformRuntime` operation. */
+  runtimeCredential?: ShownRuntimeCredential;
 }
 
 const CONTEXT = Symbol('requestContext');

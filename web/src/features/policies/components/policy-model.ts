@@ -93,7 +93,12 @@ export function describeAllow(allow: Allow): string {
         : allow.capabilities
             .map((c) => (c.tools ? `${c.id} (${listInWords(c.tools)})` : `${c.id} (all tools)`))
             .join(', ');
-  return `Models: ${listInWords(allow.models)} · Providers: ${listInWords(allow.providers)} · Capabilities: ${capabilities}`;
+  const lists = [
+    `Models: ${listInWords(allow.models)}`,
+    `Providers: ${listInWords(allow.providers)}`,
+    `Capabilities: ${capabilities}`,
+  ];
+  return lists.join(' · ');
 }
 
 /** `The organization`, `Folder "Design"`, `Team "Platform"`: a name from `names` when it has one. */
