@@ -94,6 +94,8 @@ import { LoginLinkPolicy } from '../directory/login-links.js';
 import { OrgIdentityProviderService } from '../directory/service.js';
 import { SignInOptions } from '../directory/sign-in-options.js';
 import { DirectorySync } from '../directory/sync.js';
+import { PendingOwnerClaim } from '../orgs/pending-owner.js';
+import { PendingOwnerStore } from '../orgs/pending-owner-store.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
@@ -157,6 +159,7 @@ export function createServices(deps: {
       return provider !== undefined && ours && provider.disabledAt === null;
     },
   );
+  const pendingOwnerStore = new PendingOwnerStore();
   const organizations = new OrganizationService(
     uow,
     orgStore,
@@ -165,6 +168,8 @@ export function createServices(deps: {
     clock,
     async (providerId) => (await identityProviderStore.find(uow.executor, providerId)) !== undefined,
     domains.verifiedAmong,
+    (providerId) => identityProviderStore.find(uow.executor, providerId),
+    pendingOwnerStore,
   );
   const folderStore = new FolderStore();
   const libraryStore = new LibraryFolderStore();
@@ -331,6 +336,8 @@ export function createServices(deps: {
     orgStore,
     [
       ssoEnforcement,
+      // Before the directory and automatic membership: the person the organization waits for is its OWNER first.
+      new PendingOwnerClaim(uow, pendingOwnerStore, identityProviderStore, domainStore, memberStore, orgAccess, clock),
       new DirectorySync(uow, identityProviderStore, memberStore, teamStore, orgAccess, capacity, clock, logger),
       new AutoJoinService(uow, orgStore, memberStore, orgAccess, capacity, clock, logger, (providerId) =>
         identityProviderStore.find(uow.executor, providerId),

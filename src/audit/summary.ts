@@ -213,6 +213,9 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
   'directory.overage': (f) =>
     `${f.who} left ${possessive(f.what)} role and teams unchanged: ` +
     `${field(f.after, 'providerLabel')} sent no groups (overage)`,
+  'organization.owner_claim': (f) =>
+    `${f.who} made ${f.what} the OWNER: the first sign-in of ${field(f.after, 'email')} ` +
+    `through ${field(f.after, 'providerId')}, as the host console set up`,
   'session.break_glass': (f) => `${f.who} issued a break-glass login link for ${f.what}`,
   'budget.threshold': (f) => `${f.who}: budget ${f.what} reached ${field(f.after, 'threshold')} %`,
   'webhook.disabled': (f) => `${f.who} disabled the webhook to ${f.what}: its receiver answered 410 Gone`,
