@@ -330,8 +330,10 @@ export interface paths {
          *     With `email=<address>`: the options for that person. When an
          *     organization has verified the address's domain, its own providers come
          *     first, then the operator's; when the domain requires one provider
-         *     (`enforceSso`), only that one. `loginLinks` says whether the operator
-         *     issues one-time links.
+         *     (`enforceSso`), only that one. With `domain=<domain>`: the same for
+         *     any address at that domain (the sign-in page's `sso_required` refusal
+         *     names the domain, so it can show the provider the domain requires).
+         *     `loginLinks` says whether the operator issues one-time links.
          *
          *     Who may call: anyone (no session needed).
          */
@@ -3459,6 +3461,12 @@ export interface components {
                 message: string;
                 /** @description Individual problems, given with `validation_failed`. */
                 details?: components["schemas"]["ErrorDetail"][];
+                /** @description Given with `sso_required`: the verified domain whose people sign in only through one provider, and that provider, so a client can offer to sign in with it (`/auth/{providerId}/start`). */
+                requiredSignIn?: {
+                    domain: string;
+                    providerId: string;
+                    providerLabel: string;
+                };
             };
         };
         /** @enum {string} */
@@ -4313,6 +4321,8 @@ export interface components {
             };
             /** Format: date-time */
             expiresAt: string;
+            /** @description The teams accepting joins, by name: the invitation's teams still active in the organization (an archived one is skipped at acceptance, so it is not named). */
+            teams: components["schemas"]["InvitedTeam"][];
             status: components["schemas"]["InvitationStatus"];
         };
         MyInvitationList: {
@@ -4327,6 +4337,13 @@ export interface components {
             };
             /** Format: date-time */
             expiresAt: string;
+            /** @description The teams accepting joins, by name: the invitation's teams still active in the organization (an archived one is skipped at acceptance, so it is not named). */
+            teams: components["schemas"]["InvitedTeam"][];
+        };
+        InvitedTeam: {
+            id: string;
+            slug: string;
+            name: string;
         };
         InvitedOrganization: {
             slug: string;
@@ -5657,6 +5674,8 @@ export interface operations {
                 org?: string;
                 /** @description The address the person typed. */
                 email?: string;
+                /** @description A domain, as the part of an address after the `@` (used when `email` is not given). */
+                domain?: string;
             };
             header?: never;
             path?: never;

@@ -17,7 +17,11 @@ export interface SignInOperationDeps {
   signIn: SignInService;
   /** Which buttons a sign-in page shows (an organization's, or those for a typed address). */
   options: {
-    list(query: { org?: string; email?: string }): Promise<Array<Pick<IdentityProvider, 'id' | 'label' | 'kind'>>>;
+    list(query: {
+      org?: string;
+      email?: string;
+      domain?: string;
+    }): Promise<Array<Pick<IdentityProvider, 'id' | 'label' | 'kind'>>>;
   };
   loginLinks: LoginLinkMode;
   sessions: SessionService;
@@ -36,7 +40,7 @@ export function signInOperations({ signIn, options, loginLinks, sessions, clock,
     listSignInProviders: {
       rule: 'public',
       async handle({ query }) {
-        const providers = await options.list({ org: query.org, email: query.email });
+        const providers = await options.list({ org: query.org, email: query.email, domain: query.domain });
         return { providers: providers.map(({ id, label, kind }) => ({ id, label, kind })), loginLinks };
       },
     },
@@ -108,7 +112,8 @@ export const PROFILE_PATH = '/profile';
 function refuse(res: Response, err: SignInRefused, providerId: string, log: Logger): void {
   log.warn({ provider: providerId, code: err.code, reason: err.message }, 'sign-in refused');
   res.set('X-Sign-In-Error', err.code);
-  res.redirect(303, `${err.linking ? PROFILE_PATH : '/signin'}?error=${err.code}`);
+  const domain = err.domain === undefined ? '' : `&domain=${encodeURIComponent(err.domain)}`;
+  res.redirect(303, `${err.linking ? PROFILE_PATH : '/signin'}?error=${err.code}${domain}`);
 }
 
 /** The user of the browser's live session; with `required`, none is a refusal of the connecting start. */

@@ -32,7 +32,8 @@ export async function ownerClaimProblem(
   const provider = await deps.providers.find(db, pending.providerId);
   if (!provider) return `the identity provider "${pending.providerId}" is not configured`;
   if (!vouchesFor(provider, profile.email, profile.emailVerified)) {
-    return `${provider.label} does not vouch for ${pending.email} (its email domains are ${provider.allowedEmailDomains.join(', ') || 'none'})`;
+    const domains = provider.allowedEmailDomains.join(', ') || 'none';
+    return `${provider.label} does not vouch for ${pending.email} (its email domains are ${domains})`;
   }
   const domain = emailDomainOf(pending.email)!;
   const verified = await deps.domains.verifiedRow(db, domain);

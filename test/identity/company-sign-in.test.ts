@@ -304,6 +304,9 @@ describe('sign-in a domain requires', () => {
       .user_id;
     const aliceImOpenId = (await hub.services.db('users').where({ id: alice }).first()).im_open_id as string;
     const early = await hub.loginToken(aliceImOpenId);
+    // Someone of the domain who signed in another way before the requirement, holding an invitation.
+    const elsewhere = await signIn('dave', 'operator-sso');
+    const invitation = await okBody(acme.call('owner', 'createInvitation', { body: { role: 'MEMBER' } }), 201);
 
     const enforced = await okBody(
       acme.call('admin', 'updateDomain', {
@@ -319,11 +322,27 @@ describe('sign-in a domain requires', () => {
 
     const before = await signInRowCounts(hub);
     const other = await signIn('erin', 'operator-sso');
-    expect(other.location).toBe(`${TEST_ORIGIN}/signin?error=sso_required`);
+    // The page is told the domain, and asks which provider it requires: the one it offers instead.
+    expect(other.location).toBe(`${TEST_ORIGIN}/signin?error=sso_required&domain=acme.example`);
+    const offered = await okBody(hub.call('listSignInProviders', { query: { domain: 'acme.example' } }));
+    expect(offered.providers).toEqual([{ id: PROVIDER, label: 'Acme SSO', kind: 'oidc' }]);
     expect(await signInRowCounts(hub)).toEqual(before);
     expect((await signIn('erin')).location).toBe(`${TEST_ORIGIN}/`);
 
-    expectError(await hub.call('login', { query: { token: early } }), 403, 'sso_required');
+    const requiredSignIn = { domain: 'acme.example', providerId: PROVIDER, providerLabel: 'Acme SSO' };
+    const page = await fetch(`${hub.url}/auth/login?token=${early}`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(403);
+    expect(await page.text()).toContain(`<a href="/auth/${PROVIDER}/start">Sign in with Acme SSO</a>`);
+    const link = await hub.call('login', { query: { token: early } });
+    expect(link.status).toBe(403);
+    expect(link.body).toMatchObject({ error: { code: 'sso_required', requiredSignIn } });
+    const token0 = invitation.url.split('/invite/')[1]!;
+    const cookie = elsewhere.browser.cookieHeader(TEST_ORIGIN);
+    const refusedJoin = await hub.call('acceptInvitation', { path: { token: token0 }, cookie });
+    expect(refusedJoin.status).toBe(403);
+    expect(refusedJoin.body).toMatchObject({
+      error: { code: 'sso_required', requiredSignIn, message: expect.stringContaining('Acme SSO') },
+    });
     const refused = await runHub(['login-link', aliceImOpenId], env);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('sign in with Acme SSO');

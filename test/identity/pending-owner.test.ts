@@ -92,7 +92,7 @@ describe('an organization waiting for its owner', () => {
     expect(await hub.services.db('organizations').where({ slug: 'initech' }).first()).toBeUndefined();
   });
 
-  it('waits while the domain is unverified, the address unverified, or the sign-in through another provider', async () => {
+  it('waits while the domain or the address is unverified, or for a sign-in through another provider', async () => {
     await signIn('gina');
     expect(await roleIn('globex', await userOf('gina'))).toBeUndefined();
     const verified = await runHub(['domain', 'verify', 'globex', 'globex.example'], env);
