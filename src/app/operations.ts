@@ -55,6 +55,7 @@ function operationModules(services: Omit<Services, 'operations'>) {
       signIn: services.signIn,
       options: services.signInOptions,
       loginLinks: config.loginLinks,
+      tests: services.testSignIn,
       sessions,
       clock,
       baseUrl: config.baseUrl,
@@ -65,7 +66,11 @@ function operationModules(services: Omit<Services, 'operations'>) {
     budgetOperations(services.budgets),
     domainOperations(services.domains),
     serviceAccountOperations(services.serviceAccounts),
-    orgIdentityProviderOperations(services.orgIdentityProviders),
+    orgIdentityProviderOperations(
+      services.orgIdentityProviders,
+      services.testSignIn,
+      config.baseUrl.startsWith('https:'),
+    ),
   ] as const;
 }
 

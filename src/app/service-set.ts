@@ -42,6 +42,7 @@ import type { BudgetService } from '../budgets/service.js';
 import type { DomainService } from '../domains/service.js';
 import type { ServiceAccountService } from '../service-accounts/service.js';
 import type { SsoEnforcement } from '../directory/enforcement.js';
+import type { TestSignIn } from '../directory/test-sign-in.js';
 import type { OrgIdentityProviderService } from '../directory/service.js';
 import type { SignInOptions } from '../directory/sign-in-options.js';
 
@@ -103,6 +104,7 @@ export interface Services {
   signInOptions: SignInOptions;
   /** Each organization's own identity providers and their directory mappings. */
   orgIdentityProviders: OrgIdentityProviderService;
+  testSignIn: TestSignIn;
   /** The sign-in verified domains require. */
   ssoEnforcement: SsoEnforcement;
   /** The person's own identities: listed and removed from the profile page. */

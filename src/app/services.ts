@@ -94,6 +94,7 @@ import { LoginLinkPolicy } from '../directory/login-links.js';
 import { OrgIdentityProviderService } from '../directory/service.js';
 import { SignInOptions } from '../directory/sign-in-options.js';
 import { DirectorySync } from '../directory/sync.js';
+import { TestSignIn } from '../directory/test-sign-in.js';
 import { PendingOwnerClaim } from '../orgs/pending-owner.js';
 import { PendingOwnerStore } from '../orgs/pending-owner-store.js';
 
@@ -417,6 +418,7 @@ export function createServices(deps: {
     signIn,
     signInOptions,
     orgIdentityProviders,
+    testSignIn: new TestSignIn(uow, identityProviderStore, signIn, users, clock),
     ssoEnforcement,
     myIdentities,
     invitations,

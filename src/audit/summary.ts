@@ -181,6 +181,9 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
   createOrgIdentityProvider: did('connected the identity provider'),
   updateOrgIdentityProvider: did('changed the identity provider'),
   deleteOrgIdentityProvider: did('removed the identity provider'),
+  testOrgIdentityProvider: did('started a test sign-in through the identity provider'),
+  'directory.test_result': (f) =>
+    `${f.who} read what ${f.what} sent for ${field(f.after, 'email')} in a test sign-in (nothing was changed)`,
   rotateWebhookSecret: did('rotated the secret of the webhook to'),
   testWebhook: (f) => `${f.who} sent a test delivery (${f.what})`,
   redeliverWebhookDelivery: (f) => `${f.who} redelivered ${f.what}`,

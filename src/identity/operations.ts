@@ -8,7 +8,7 @@ import type { Logger } from '../log/logger.js';
 import { recordSignInOutcome } from './outcome.js';
 import { SignInRefused } from './protocol.js';
 import { clearSignInCookie, setSignInCookie, signInCookie } from './sign-in-cookie.js';
-import type { SignInService } from './sign-in.js';
+import type { SignInService, TestedSignIn } from './sign-in.js';
 import type { IdentityProvider } from './provider-store.js';
 import type { LoginLinkMode } from '../config/config.js';
 
@@ -24,6 +24,8 @@ export interface SignInOperationDeps {
     }): Promise<Array<Pick<IdentityProvider, 'id' | 'label' | 'kind'>>>;
   };
   loginLinks: LoginLinkMode;
+  /** A test sign-in's report (src/directory/test-sign-in.ts), recorded as read. */
+  tests: { report(userId: string, tested: TestedSignIn): Promise<unknown> };
   sessions: SessionService;
   clock: Clock;
   baseUrl: string;
@@ -34,7 +36,15 @@ export interface SignInOperationDeps {
  * `returnTo`, or to `/signin?error=<code>` with the refusal's code; only a malformed request (400)
  * or a flood (429) answers JSON.
  */
-export function signInOperations({ signIn, options, loginLinks, sessions, clock, baseUrl }: SignInOperationDeps) {
+export function signInOperations({
+  signIn,
+  options,
+  loginLinks,
+  tests,
+  sessions,
+  clock,
+  baseUrl,
+}: SignInOperationDeps) {
   const secure = baseUrl.startsWith('https:');
   return {
     listSignInProviders: {
@@ -77,6 +87,14 @@ export function signInOperations({ signIn, options, loginLinks, sessions, clock,
             browserToken,
             await liveUserId(req, sessions, false),
           );
+          if (signedIn.test) {
+            recordSignInOutcome(res, { provider: params.providerId, outcome: 'tested' });
+            const report = await tests.report(signedIn.userId, signedIn.test);
+            // In the fragment only: it never reaches a server, and the page passes it to its opener.
+            const fragment = Buffer.from(JSON.stringify(report)).toString('base64url');
+            res.redirect(303, `${TEST_REPORT_PATH}#${fragment}`);
+            return undefined;
+          }
           if (!signedIn.session) {
             recordSignInOutcome(res, { provider: params.providerId, outcome: 'linked' });
             log.info({ provider: params.providerId, userId: signedIn.userId }, 'connected an identity to a user');
@@ -101,6 +119,9 @@ export function signInOperations({ signIn, options, loginLinks, sessions, clock,
     },
   } satisfies OperationModule;
 }
+
+/** The web app's page a test sign-in's popup lands on, the report in its fragment. */
+export const TEST_REPORT_PATH = '/sign-in-test';
 
 /** Where a profile page's "Connect" lands when it is refused: back on that page, which words the code. */
 export const PROFILE_PATH = '/profile';

@@ -3,7 +3,7 @@ import { expectError, okBody } from '../support/assertions.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
 import { TestOpenIdProvider } from '../support/openid-provider.js';
 import { type OrgFixture, seedOrg } from '../support/org-fixture.js';
-import { setProvider, signInRowCounts, signInThrough, testBrowser } from '../support/sign-in-flow.js';
+import { setProvider, signInAtProvider, signInRowCounts, signInThrough, testBrowser } from '../support/sign-in-flow.js';
 import { locationOf } from '../support/test-browser.js';
 import { TEST_ORIGIN, type TestHub } from '../support/test-hub.js';
 import { signInHub } from '../support/sign-in-flow.js';
@@ -292,6 +292,73 @@ describe("the directory's groups", () => {
         path: { providerId: PROVIDER },
         body: { requireGroup: false },
       }),
+    );
+  });
+});
+
+describe('a test sign-in from Settings → Sign-in', () => {
+  it('reports what the provider sent and what the mappings would do, changing nothing, audited', async () => {
+    const started = await acme.call('admin', 'testOrgIdentityProvider', { path: { providerId: PROVIDER } });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const signInCookie = /hub_signin=([^;]+)/.exec(started.headers.get('set-cookie') ?? '')![1]!;
+    const browser = testBrowser(hub);
+    browser.setCookie(TEST_ORIGIN, 'hub_session', acme.cookies.admin.split('=')[1]!);
+    browser.setCookie(TEST_ORIGIN, 'hub_signin', signInCookie);
+    idp.addAccount('tess', {
+      name: 'Tess',
+      email: 'tess@acme.example',
+      email_verified: true,
+      groups: ['eng', 'admins'],
+    });
+    const before = await signInRowCounts(hub);
+    const membershipsBefore = await hub.services.db('memberships').where({ organization_id: acme.id });
+    const callback = await signInAtProvider(browser, (started.body as { location: string }).location, 'tess');
+    const answer = await browser.request(callback);
+    const location = locationOf(answer, TEST_ORIGIN);
+    expect(location.split('#')[0]).toBe(`${TEST_ORIGIN}/sign-in-test`);
+    const report = JSON.parse(Buffer.from(location.split('#')[1]!, 'base64url').toString('utf8'));
+    expect(report).toEqual({
+      providerId: PROVIDER,
+      providerLabel: 'Acme SSO',
+      subject: 'tess',
+      email: 'tess@acme.example',
+      emailVerified: true,
+      name: 'Tess',
+      groupsClaim: 'groups',
+      groups: ['eng', 'admins'],
+      overage: false,
+      refusal: null,
+      matchedMappings: [
+        { group: 'eng', teamId: teams.eng },
+        { group: 'admins', role: 'ADMIN' },
+      ],
+      role: 'ADMIN',
+      teamIds: [teams.eng],
+    });
+    expect(location).not.toContain(SECRET);
+    expect(await signInRowCounts(hub)).toEqual(before);
+    expect(await hub.services.db('memberships').where({ organization_id: acme.id })).toEqual(membershipsBefore);
+    // The admin's session is the browser's still: the test signed nobody in.
+    expect(browser.cookie(TEST_ORIGIN, 'hub_session')).toBe(acme.cookies.admin.split('=')[1]);
+    const [read] = await eventsOf('directory.test_result');
+    expect(read).toMatchObject({
+      actor: { type: 'user', id: acme.userIds.admin },
+      target: { type: 'identity_provider', id: PROVIDER },
+      changes: { after: { subject: 'tess', email: 'tess@acme.example', groups: ['eng', 'admins'], role: 'ADMIN' } },
+    });
+    expect((await eventsOf('testOrgIdentityProvider')).length).toBe(1);
+  });
+
+  it('is refused for a provider that is not the organization’s, and for a member', async () => {
+    expectError(
+      await acme.call('admin', 'testOrgIdentityProvider', { path: { providerId: 'operator-sso' } }),
+      404,
+      'identity_provider_not_found',
+    );
+    expectError(
+      await acme.call('member', 'testOrgIdentityProvider', { path: { providerId: PROVIDER } }),
+      403,
+      'org_admin_required',
     );
   });
 });

@@ -84,6 +84,7 @@ export const OPERATION_ACTIONS = [
   'createOrgIdentityProvider',
   'updateOrgIdentityProvider',
   'deleteOrgIdentityProvider',
+  'testOrgIdentityProvider',
 ] as const;
 
 /** Actions no operation makes: the service acting on a rule, and the host console. */
