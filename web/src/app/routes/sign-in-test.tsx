@@ -1,13 +1,13 @@
 /**
  * `/sign-in-test`: where a test sign-in's popup lands (testOrgIdentityProvider). The report is in
- * the URL fragment, which no server sees; the page passes it to the Settings page that opened it
- * and shows it too.
+ * the URL fragment, which no server sees; the page passes it to the Settings page that started
+ * the test (a BroadcastChannel of this origin) and shows it too.
  */
 import { Alert, Button, Container, Group, Paper, Stack, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import {
   reportOfFragment,
-  TEST_REPORT_MESSAGE,
+  TEST_REPORT_CHANNEL,
   TestSignInReport,
 } from '../../features/settings/components/test-sign-in';
 
@@ -15,9 +15,11 @@ export function Component() {
   const [report] = useState(() => reportOfFragment(window.location.hash));
   useEffect(() => {
     document.title = 'Test sign-in · Org Admin';
-    if (report && window.opener) {
-      (window.opener as Window).postMessage({ type: TEST_REPORT_MESSAGE, report }, window.location.origin);
-    }
+    if (!report) return;
+    // Same origin only, by the channel's nature: the Settings page that started the test listens.
+    const channel = new BroadcastChannel(TEST_REPORT_CHANNEL);
+    channel.postMessage({ report });
+    channel.close();
   }, [report]);
   return (
     <Container size="sm" py="xl" component="main">

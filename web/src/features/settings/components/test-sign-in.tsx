@@ -8,8 +8,11 @@ import { useTestOrgIdentityProvider } from '../api/identity-providers';
 type Report = Schemas['TestSignInReport'];
 type Provider = Schemas['OrgIdentityProvider'];
 
-/** The message a test sign-in's popup sends the page that opened it. */
-export const TEST_REPORT_MESSAGE = 'hub-test-sign-in';
+/**
+ * The channel a test sign-in's popup tells the Settings page on. Not `window.opener`: the page's
+ * Cross-Origin-Opener-Policy cuts the popup off from its opener once it has been at the provider.
+ */
+export const TEST_REPORT_CHANNEL = 'hub-test-sign-in';
 
 /** The report a test sign-in's page carries in its URL fragment; undefined when it is none. */
 export function reportOfFragment(hash: string): Report | undefined {
@@ -87,13 +90,12 @@ export function TestSignInButton({ provider, teamName }: { provider: Provider; t
   const [report, setReport] = useState<Report | undefined>();
   const [blocked, setBlocked] = useState(false);
   useEffect(() => {
-    const receive = (event: MessageEvent) => {
-      if (event.origin !== window.location.origin || event.data?.type !== TEST_REPORT_MESSAGE) return;
-      const received = event.data.report as Report;
-      if (received.providerId === provider.id) setReport(received);
+    const channel = new BroadcastChannel(TEST_REPORT_CHANNEL);
+    channel.onmessage = (event: MessageEvent) => {
+      const received = event.data?.report as Report | undefined;
+      if (received?.providerId === provider.id) setReport(received);
     };
-    window.addEventListener('message', receive);
-    return () => window.removeEventListener('message', receive);
+    return () => channel.close();
   }, [provider.id]);
   return (
     <Stack gap="xs">
