@@ -360,6 +360,17 @@ describe('a test sign-in from Settings → Sign-in', () => {
       403,
       'org_admin_required',
     );
+    // The browser that comes back must still hold the admin's session: nothing is read otherwise.
+    const started = await acme.call('admin', 'testOrgIdentityProvider', { path: { providerId: PROVIDER } });
+    const browser = testBrowser(hub);
+    browser.setCookie(TEST_ORIGIN, 'hub_session', acme.cookies.member.split('=')[1]!);
+    browser.setCookie(TEST_ORIGIN, 'hub_signin', /hub_signin=([^;]+)/.exec(started.headers.get('set-cookie')!)![1]!);
+    const reads = (await eventsOf('directory.test_result')).length;
+    const callback = await signInAtProvider(browser, (started.body as { location: string }).location, 'tess');
+    expect(locationOf(await browser.request(callback), TEST_ORIGIN)).toBe(
+      `${TEST_ORIGIN}/profile?error=session_required`,
+    );
+    expect((await eventsOf('directory.test_result')).length).toBe(reads);
   });
 });
 
