@@ -97,6 +97,8 @@ export const OTHER_ACTIONS = [
   'directory.team_add',
   'directory.team_remove',
   'directory.overage',
+  'directory.test_result',
+  'organization.owner_claim',
   'session.break_glass',
   'budget.threshold',
   'webhook.disabled',
