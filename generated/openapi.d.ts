@@ -330,8 +330,10 @@ export interface paths {
          *     With `email=<address>`: the options for that person. When an
          *     organization has verified the address's domain, its own providers come
          *     first, then the operator's; when the domain requires one provider
-         *     (`enforceSso`), only that one. `loginLinks` says whether the operator
-         *     issues one-time links.
+         *     (`enforceSso`), only that one. With `domain=<domain>`: the same for
+         *     any address at that domain (the sign-in page's `sso_required` refusal
+         *     names the domain, so it can show the provider the domain requires).
+         *     `loginLinks` says whether the operator issues one-time links.
          *
          *     Who may call: anyone (no session needed).
          */
@@ -3150,6 +3152,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/{orgSlug}/identity-providers/{providerId}/test-sign-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description The identity provider's id (`hub identity-provider list`). */
+                providerId: components["parameters"]["SignInProviderId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a test sign-in through an organization's identity provider
+         * @description Settings → Sign-in's "test sign-in": answers the provider's
+         *     authorization URL (`location`) for the admin to open in a popup, and
+         *     sets the `hub_signin` cookie as `/auth/{providerId}/start` does. The
+         *     provider's callback then signs nobody in and changes no membership,
+         *     identity or session: it checks what a real sign-in would check, and
+         *     sends the popup to `/sign-in-test#<report>`, the report
+         *     (`TestSignInReport`: subject, email, name, groups, the mappings that
+         *     match, the role and teams they would give, and the refusal a real
+         *     sign-in would meet) in the fragment only, which the web app passes to
+         *     the page that opened the popup. No token and no secret is in it. The
+         *     callback needs the browser's session to still be the caller's.
+         *     Recorded in the audit log (`testOrgIdentityProvider`), and the reading
+         *     of the claims too (`directory.test_result`, naming the subject, email
+         *     and groups). A disabled provider gives 422
+         *     `identity_provider_check_failed`.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        post: operations["testOrgIdentityProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/org/{orgSlug}/identity-providers/{providerId}": {
         parameters: {
             query?: never;
@@ -3706,6 +3749,12 @@ export interface components {
                 message: string;
                 /** @description Individual problems, given with `validation_failed`. */
                 details?: components["schemas"]["ErrorDetail"][];
+                /** @description Given with `sso_required`: the verified domain whose people sign in only through one provider, and that provider, so a client can offer to sign in with it (`/auth/{providerId}/start`). */
+                requiredSignIn?: {
+                    domain: string;
+                    providerId: string;
+                    providerLabel: string;
+                };
             };
         };
         /** @enum {string} */
@@ -3794,6 +3843,34 @@ export interface components {
             teamId?: string;
             /** @enum {string} */
             role?: "ADMIN" | "MEMBER";
+        };
+        TestSignInStarted: {
+            /** @description The provider's authorization URL, to open in a popup. */
+            location: string;
+        };
+        /** @description What a test sign-in read (`testOrgIdentityProvider`), as the popup's page receives it in its URL fragment after the callback. */
+        TestSignInReport: {
+            providerId: string;
+            providerLabel: string;
+            /** @description The identity's subject at the provider (`sub`, or the configured subject claim). */
+            subject: string;
+            email: string | null;
+            emailVerified: boolean;
+            name: string | null;
+            groupsClaim: string;
+            groups: string[];
+            /** @description The provider left the groups out (Entra ID's `_claim_names`); nothing would change. */
+            overage: boolean;
+            /** @description Why a real sign-in with this answer would be refused; null when it would not. */
+            refusal: string | null;
+            matchedMappings: components["schemas"]["GroupMapping"][];
+            /**
+             * @description The role the mappings (or the default role) would give; null for none.
+             * @enum {string|null}
+             */
+            role: "ADMIN" | "MEMBER" | null;
+            /** @description The teams the mappings would join. */
+            teamIds: string[];
         };
         /** @description An identity provider the organization's admins configured. The client secret is never shown. */
         OrgIdentityProvider: {
@@ -4607,6 +4684,8 @@ export interface components {
             };
             /** Format: date-time */
             expiresAt: string;
+            /** @description The teams accepting joins, by name: the invitation's teams still active in the organization (an archived one is skipped at acceptance, so it is not named). */
+            teams: components["schemas"]["InvitedTeam"][];
             status: components["schemas"]["InvitationStatus"];
         };
         MyInvitationList: {
@@ -4621,6 +4700,13 @@ export interface components {
             };
             /** Format: date-time */
             expiresAt: string;
+            /** @description The teams accepting joins, by name: the invitation's teams still active in the organization (an archived one is skipped at acceptance, so it is not named). */
+            teams: components["schemas"]["InvitedTeam"][];
+        };
+        InvitedTeam: {
+            id: string;
+            slug: string;
+            name: string;
         };
         InvitedOrganization: {
             slug: string;
@@ -6073,6 +6159,8 @@ export interface operations {
                 org?: string;
                 /** @description The address the person typed. */
                 email?: string;
+                /** @description A domain, as the part of an address after the `@` (used when `email` is not given). */
+                domain?: string;
             };
             header?: never;
             path?: never;
@@ -9999,6 +10087,42 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             /** @description `identity_provider_check_failed`, `domain_not_verified`. */
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    testOrgIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description The identity provider's id (`hub identity-provider list`). */
+                providerId: components["parameters"]["SignInProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The URL to open in the popup. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestSignInStarted"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter does not match its schema. */
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `identity_provider_not_found`. */
+            404: components["responses"]["NotFound"];
+            /** @description `identity_provider_check_failed`: the provider is disabled. */
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];

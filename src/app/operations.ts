@@ -57,6 +57,7 @@ function operationModules(services: Omit<Services, 'operations'>) {
       signIn: services.signIn,
       options: services.signInOptions,
       loginLinks: config.loginLinks,
+      tests: services.testSignIn,
       sessions,
       clock,
       baseUrl: config.baseUrl,
@@ -67,7 +68,11 @@ function operationModules(services: Omit<Services, 'operations'>) {
     budgetOperations(services.budgets),
     domainOperations(services.domains),
     serviceAccountOperations(services.serviceAccounts),
-    orgIdentityProviderOperations(services.orgIdentityProviders),
+    orgIdentityProviderOperations(
+      services.orgIdentityProviders,
+      services.testSignIn,
+      config.baseUrl.startsWith('https:'),
+    ),
     policyOperations(services.policies, services.admission),
     runtimeOperations(services.runtimeResolve),
   ] as const;

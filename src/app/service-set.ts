@@ -47,6 +47,7 @@ import type { AdmissionService } from '../policies/admission.js';
 import type { DomainService } from '../domains/service.js';
 import type { ServiceAccountService } from '../service-accounts/service.js';
 import type { SsoEnforcement } from '../directory/enforcement.js';
+import type { TestSignIn } from '../directory/test-sign-in.js';
 import type { OrgIdentityProviderService } from '../directory/service.js';
 import type { SignInOptions } from '../directory/sign-in-options.js';
 
@@ -114,6 +115,7 @@ export interface Services {
   signInOptions: SignInOptions;
   /** Each organization's own identity providers and their directory mappings. */
   orgIdentityProviders: OrgIdentityProviderService;
+  testSignIn: TestSignIn;
   /** The sign-in verified domains require. */
   ssoEnforcement: SsoEnforcement;
   /** The person's own identities: listed and removed from the profile page. */

@@ -101,6 +101,9 @@ import { DirectorySync } from '../directory/sync.js';
 import { PolicyService } from '../policies/service.js';
 import { PolicyStore } from '../policies/store.js';
 import { AdmissionService } from '../policies/admission.js';
+import { TestSignIn } from '../directory/test-sign-in.js';
+import { PendingOwnerClaim } from '../orgs/pending-owner.js';
+import { PendingOwnerStore } from '../orgs/pending-owner-store.js';
 
 /** How long a cached session or membership may stand for a change made by another process. */
 const DEFAULT_ACCESS_CACHE_TTL_MS = 2_000;
@@ -164,6 +167,7 @@ export function createServices(deps: {
       return provider !== undefined && ours && provider.disabledAt === null;
     },
   );
+  const pendingOwnerStore = new PendingOwnerStore();
   const organizations = new OrganizationService(
     uow,
     orgStore,
@@ -172,6 +176,8 @@ export function createServices(deps: {
     clock,
     async (providerId) => (await identityProviderStore.find(uow.executor, providerId)) !== undefined,
     domains.verifiedAmong,
+    (providerId) => identityProviderStore.find(uow.executor, providerId),
+    pendingOwnerStore,
   );
   const folderStore = new FolderStore();
   const libraryStore = new LibraryFolderStore();
@@ -341,6 +347,8 @@ export function createServices(deps: {
     orgStore,
     [
       ssoEnforcement,
+      // Before the directory and automatic membership: the person the organization waits for is its OWNER first.
+      new PendingOwnerClaim(uow, pendingOwnerStore, identityProviderStore, domainStore, memberStore, orgAccess, clock),
       new DirectorySync(uow, identityProviderStore, memberStore, teamStore, orgAccess, capacity, clock, logger),
       new AutoJoinService(uow, orgStore, memberStore, orgAccess, capacity, clock, logger, (providerId) =>
         identityProviderStore.find(uow.executor, providerId),
@@ -457,6 +465,7 @@ export function createServices(deps: {
     signIn,
     signInOptions,
     orgIdentityProviders,
+    testSignIn: new TestSignIn(uow, identityProviderStore, signIn, users, clock),
     ssoEnforcement,
     myIdentities,
     invitations,

@@ -187,6 +187,9 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
   createOrgIdentityProvider: did('connected the identity provider'),
   updateOrgIdentityProvider: did('changed the identity provider'),
   deleteOrgIdentityProvider: did('removed the identity provider'),
+  testOrgIdentityProvider: did('started a test sign-in through the identity provider'),
+  'directory.test_result': (f) =>
+    `${f.who} read what ${f.what} sent for ${field(f.after, 'email')} in a test sign-in (nothing was changed)`,
   rotateWebhookSecret: did('rotated the secret of the webhook to'),
   testWebhook: (f) => `${f.who} sent a test delivery (${f.what})`,
   redeliverWebhookDelivery: (f) => `${f.who} redelivered ${f.what}`,
@@ -222,6 +225,9 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
   'directory.overage': (f) =>
     `${f.who} left ${possessive(f.what)} role and teams unchanged: ` +
     `${field(f.after, 'providerLabel')} sent no groups (overage)`,
+  'organization.owner_claim': (f) =>
+    `${f.who} made ${f.what} the OWNER: the first sign-in of ${field(f.after, 'email')} ` +
+    `through ${field(f.after, 'providerId')}, as the host console set up`,
   'session.break_glass': (f) => `${f.who} issued a break-glass login link for ${f.what}`,
   'budget.threshold': (f) => `${f.who}: budget ${f.what} reached ${field(f.after, 'threshold')} %`,
   'webhook.disabled': (f) => `${f.who} disabled the webhook to ${f.what}: its receiver answered 410 Gone`,

@@ -35,6 +35,12 @@ Commands:
   migrate                                  apply pending database migrations
   org create <slug> --name N --owner <imOpenId> [--owner-name D] [--avatar-url https://…]
                                            create an organization and its first OWNER (the avatar is the owner's)
+  org create <slug> --name N --owner-email E --provider P
+                                           create an organization waiting for its owner: the first sign-in through
+                                           the operator's provider P with the verified address E (its domain verified
+                                           for the organization, P vouching for it) becomes OWNER, audited
+  org list                                 print every organization, one per line: slug, id, status, name, and the
+                                           owner it is waiting for
   org purge <org> --confirm <org>          remove an organization being deleted, every row and file of it, now
                                            rather than at its purgeAt (recorded in the host's audit log)
   login-link <imOpenId> [--break-glass]    print a one-time login URL (valid 15 minutes; --break-glass passes a

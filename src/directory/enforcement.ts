@@ -1,4 +1,5 @@
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
+import { ApiError } from '../errors/api-error.js';
 import { emailDomainOf } from '../domains/domain-name.js';
 import type { DomainStore, EnforcedDomain } from '../domains/store.js';
 import type { UserIdentityStore } from '../identity/identity-store.js';
@@ -16,6 +17,19 @@ export interface SsoRequirement {
 /** The refusal's words, one place for the sign-in page, login links and invitations. */
 export const ssoRequiredMessage = ({ domain, providerLabel }: SsoRequirement) =>
   `People with an address at ${domain} sign in with ${providerLabel}.`;
+
+/**
+ * 403 `sso_required`: the refusal of a login link or an invitation, its message ending in `tail`,
+ * with the requirement as `requiredSignIn` so the web can offer that provider's button.
+ */
+export const ssoRequiredError = (requirement: SsoRequirement, tail: string) =>
+  new ApiError(403, 'sso_required', `${ssoRequiredMessage(requirement)} ${tail}`, undefined, undefined, {
+    requiredSignIn: {
+      domain: requirement.domain,
+      providerId: requirement.providerId,
+      providerLabel: requirement.providerLabel,
+    },
+  });
 
 /**
  * The sign-in a company requires (`enforceSso` of a verified domain): someone with an address at
@@ -36,7 +50,9 @@ export class SsoEnforcement implements SignInHook {
     const db = this.uow.executor;
     const emails = [profile.email, ...(userId ? await this.identities.emailsOf(db, userId) : [])];
     const requirement = await this.requirementAmong(db, emails, provider.id);
-    if (requirement) throw new SignInRefused('sso_required', ssoRequiredMessage(requirement));
+    if (requirement) {
+      throw new SignInRefused('sso_required', ssoRequiredMessage(requirement), false, requirement.domain);
+    }
   }
 
   async afterLink(): Promise<void> {}

@@ -5,7 +5,7 @@ import type { LoginLinkMode } from '../config/config.js';
 import type { Executor } from '../db/unit-of-work.js';
 import { forbidden } from '../errors/api-error.js';
 import type { OrganizationStore } from '../orgs/store.js';
-import { ssoRequiredMessage, type SsoEnforcement } from './enforcement.js';
+import { type SsoEnforcement, ssoRequiredError } from './enforcement.js';
 
 /** The audit action of a break-glass login link, in each of the person's organizations. */
 export const BREAK_GLASS_ACTION = 'session.break_glass';
@@ -39,10 +39,7 @@ export class LoginLinkPolicy implements LoginLinkGate {
     }
     const requirement = await this.enforcement.requirementFor(db, userId);
     if (requirement) {
-      throw forbidden(
-        'sso_required',
-        `${ssoRequiredMessage(requirement)} Only a break-glass link (hub login-link --break-glass) passes.`,
-      );
+      throw ssoRequiredError(requirement, 'Only a break-glass link (hub login-link --break-glass) passes.');
     }
   }
 

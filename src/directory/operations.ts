@@ -1,12 +1,33 @@
 import type { OperationModule } from '../http/operation-table.js';
+import { setSignInCookie, signInCookie } from '../identity/sign-in-cookie.js';
+import type { TestSignIn } from './test-sign-in.js';
 import { orgProviderProjection } from './projection.js';
 import type { OrgIdentityProviderService } from './service.js';
 
 const { toApi: toProvider } = orgProviderProjection;
 
 /** An organization's own identity providers. Org admins only. */
-export function orgIdentityProviderOperations(providers: OrgIdentityProviderService) {
+export function orgIdentityProviderOperations(
+  providers: OrgIdentityProviderService,
+  tests: TestSignIn,
+  secureCookie: boolean,
+) {
   return {
+    testOrgIdentityProvider: {
+      rule: 'orgAdmin',
+      status: 201,
+      async handle({ access, params, session, req, res }) {
+        const started = await tests.start(
+          access.organization.id,
+          params.providerId,
+          session.user.id,
+          signInCookie(req),
+        );
+        setSignInCookie(res, started.browserToken, secureCookie);
+        return { location: started.location.href };
+      },
+    },
+
     listOrgIdentityProviders: {
       rule: 'orgAdmin',
       async handle({ access, query }) {

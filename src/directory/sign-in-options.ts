@@ -20,14 +20,19 @@ export class SignInOptions {
     private readonly domains: DomainStore,
   ) {}
 
-  async list(query: { org?: string | undefined; email?: string | undefined }): Promise<IdentityProvider[]> {
+  async list(query: {
+    org?: string | undefined;
+    email?: string | undefined;
+    domain?: string | undefined;
+  }): Promise<IdentityProvider[]> {
     const db = this.uow.executor;
     const platform = await this.providers.listEnabled();
     if (query.org !== undefined) {
       const org = await this.orgs.findBySlug(db, query.org);
       return org ? [...(await this.providers.listEnabledOf(org.id)), ...platform] : platform;
     }
-    const domain = query.email === undefined ? undefined : emailDomainOf(query.email);
+    const raw = query.email ?? (query.domain === undefined ? undefined : `someone@${query.domain}`);
+    const domain = raw === undefined ? undefined : emailDomainOf(raw);
     const verified = domain && (await this.domains.verifiedRow(db, domain));
     if (!verified) return platform;
     const own = await this.providers.listEnabledOf(verified.organization_id);

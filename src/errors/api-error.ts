@@ -11,6 +11,8 @@ export class ApiError extends Error {
     message: string,
     readonly details?: ReadonlyArray<ErrorDetail>,
     readonly headers?: Readonly<Record<string, string>>,
+    /** More members of the `error` object, as openapi.yaml `Error` names them (`requiredSignIn`). */
+    readonly extra?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
     this.name = 'ApiError';

@@ -35,6 +35,7 @@ export function errorMiddleware(fallbackLogger: Logger): ErrorRequestHandler {
         code: rendered.code,
         message: rendered.message,
         ...(rendered.details?.length ? { details: rendered.details } : {}),
+        ...rendered.extra,
       },
     });
   };

@@ -8,7 +8,7 @@ import type { Logger } from '../log/logger.js';
 import { recordSignInOutcome } from './outcome.js';
 import { SignInRefused } from './protocol.js';
 import { clearSignInCookie, setSignInCookie, signInCookie } from './sign-in-cookie.js';
-import type { SignInService } from './sign-in.js';
+import type { SignInService, TestedSignIn } from './sign-in.js';
 import type { IdentityProvider } from './provider-store.js';
 import type { LoginLinkMode } from '../config/config.js';
 
@@ -17,9 +17,15 @@ export interface SignInOperationDeps {
   signIn: SignInService;
   /** Which buttons a sign-in page shows (an organization's, or those for a typed address). */
   options: {
-    list(query: { org?: string; email?: string }): Promise<Array<Pick<IdentityProvider, 'id' | 'label' | 'kind'>>>;
+    list(query: {
+      org?: string;
+      email?: string;
+      domain?: string;
+    }): Promise<Array<Pick<IdentityProvider, 'id' | 'label' | 'kind'>>>;
   };
   loginLinks: LoginLinkMode;
+  /** A test sign-in's report (src/directory/test-sign-in.ts), recorded as read. */
+  tests: { report(userId: string, tested: TestedSignIn): Promise<unknown> };
   sessions: SessionService;
   clock: Clock;
   baseUrl: string;
@@ -30,13 +36,21 @@ export interface SignInOperationDeps {
  * `returnTo`, or to `/signin?error=<code>` with the refusal's code; only a malformed request (400)
  * or a flood (429) answers JSON.
  */
-export function signInOperations({ signIn, options, loginLinks, sessions, clock, baseUrl }: SignInOperationDeps) {
+export function signInOperations({
+  signIn,
+  options,
+  loginLinks,
+  tests,
+  sessions,
+  clock,
+  baseUrl,
+}: SignInOperationDeps) {
   const secure = baseUrl.startsWith('https:');
   return {
     listSignInProviders: {
       rule: 'public',
       async handle({ query }) {
-        const providers = await options.list({ org: query.org, email: query.email });
+        const providers = await options.list({ org: query.org, email: query.email, domain: query.domain });
         return { providers: providers.map(({ id, label, kind }) => ({ id, label, kind })), loginLinks };
       },
     },
@@ -73,6 +87,14 @@ export function signInOperations({ signIn, options, loginLinks, sessions, clock,
             browserToken,
             await liveUserId(req, sessions, false),
           );
+          if (signedIn.test) {
+            recordSignInOutcome(res, { provider: params.providerId, outcome: 'tested' });
+            const report = await tests.report(signedIn.userId, signedIn.test);
+            // In the fragment only: it never reaches a server, and the page passes it to its opener.
+            const fragment = Buffer.from(JSON.stringify(report)).toString('base64url');
+            res.redirect(303, `${TEST_REPORT_PATH}#${fragment}`);
+            return undefined;
+          }
           if (!signedIn.session) {
             recordSignInOutcome(res, { provider: params.providerId, outcome: 'linked' });
             log.info({ provider: params.providerId, userId: signedIn.userId }, 'connected an identity to a user');
@@ -98,6 +120,9 @@ export function signInOperations({ signIn, options, loginLinks, sessions, clock,
   } satisfies OperationModule;
 }
 
+/** The web app's page a test sign-in's popup lands on, the report in its fragment. */
+export const TEST_REPORT_PATH = '/sign-in-test';
+
 /** Where a profile page's "Connect" lands when it is refused: back on that page, which words the code. */
 export const PROFILE_PATH = '/profile';
 
@@ -108,7 +133,8 @@ export const PROFILE_PATH = '/profile';
 function refuse(res: Response, err: SignInRefused, providerId: string, log: Logger): void {
   log.warn({ provider: providerId, code: err.code, reason: err.message }, 'sign-in refused');
   res.set('X-Sign-In-Error', err.code);
-  res.redirect(303, `${err.linking ? PROFILE_PATH : '/signin'}?error=${err.code}`);
+  const domain = err.domain === undefined ? '' : `&domain=${encodeURIComponent(err.domain)}`;
+  res.redirect(303, `${err.linking ? PROFILE_PATH : '/signin'}?error=${err.code}${domain}`);
 }
 
 /** The user of the browser's live session; with `required`, none is a refusal of the connecting start. */

@@ -9,6 +9,11 @@ export interface PendingSignIn {
   returnTo: string;
   /** The user of the session that started it to connect one more identity; null for a sign-in. */
   linkUserId: string | null;
+  /**
+   * An org admin's test of their organization's provider (its id): the callback reports the claims
+   * and signs nobody in; `linkUserId` is the admin, whose session must still be the browser's.
+   */
+  testOrganizationId?: string | null;
   createdAt: string;
   expiresAt: string;
 }
@@ -20,6 +25,7 @@ interface PendingRecord {
   nonce: string;
   return_to: string;
   link_user_id: string | null;
+  test_organization_id: string | null;
   created_at: string;
   expires_at: string;
 }
@@ -34,6 +40,7 @@ export class PendingSignInStore {
       nonce: pending.nonce,
       return_to: pending.returnTo,
       link_user_id: pending.linkUserId,
+      test_organization_id: pending.testOrganizationId ?? null,
       created_at: pending.createdAt,
       expires_at: pending.expiresAt,
     };
@@ -56,6 +63,7 @@ export class PendingSignInStore {
       nonce: row.nonce,
       returnTo: row.return_to,
       linkUserId: row.link_user_id,
+      testOrganizationId: row.test_organization_id,
       createdAt: row.created_at,
       expiresAt: row.expires_at,
     };

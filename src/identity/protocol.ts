@@ -30,6 +30,8 @@ export class SignInRefused extends Error {
     readonly code: SignInErrorCode,
     message: string,
     readonly linking = false,
+    /** With `sso_required`: the domain whose required provider the page offers instead. */
+    readonly domain?: string,
   ) {
     super(message);
     this.name = 'SignInRefused';
@@ -37,7 +39,7 @@ export class SignInRefused extends Error {
 
   /** The same refusal, of a sign-in that was connecting an identity. */
   ofLinking(): SignInRefused {
-    return new SignInRefused(this.code, this.message, true);
+    return new SignInRefused(this.code, this.message, true, this.domain);
   }
 }
 

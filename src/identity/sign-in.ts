@@ -68,6 +68,18 @@ export interface SignedIn {
   session?: IssuedSession;
   returnTo: string;
   userId: string;
+  /** An org admin's test sign-in: what the provider said, nothing linked and nobody signed in. */
+  test?: TestedSignIn;
+}
+
+/** What a test sign-in read: the provider's answer, and the refusal a real sign-in would meet. */
+export interface TestedSignIn {
+  organizationId: string;
+  provider: IdentityProvider;
+  profile: ProviderProfile;
+  /** Why a real sign-in with this answer would be refused (the words of the refusal); null when it would not. */
+  refusal: string | null;
+  requestId: string | null;
 }
 
 /**
@@ -107,6 +119,7 @@ export class SignInService {
     returnTo: string | undefined,
     browserToken: string | undefined,
     linkUserId: string | null = null,
+    testOrganizationId: string | null = null,
   ): Promise<{ location: URL; browserToken: string }> {
     const target = await this.usableProvider(providerId);
     const browser = browserToken !== undefined && BROWSER_TOKEN.test(browserToken) ? browserToken : newToken();
@@ -122,6 +135,7 @@ export class SignInService {
       nonce: request.nonce,
       returnTo: safeReturnTo(returnTo),
       linkUserId,
+      testOrganizationId,
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + PENDING_SIGN_IN_MS).toISOString(),
     });
@@ -179,8 +193,12 @@ export class SignInService {
     }
     const request = this.authorizationRequest(providerId, browserToken, callback.state!, pending.nonce);
     const profile = await this.providers.protocols[target.provider.kind].finish(target, request, callback.url);
-    checkAllowed(target.provider, profile);
     const requestId = callback.requestId ?? null;
+    if (pending.testOrganizationId) {
+      const test = await this.tested(target.provider, profile, pending.testOrganizationId, requestId);
+      return { userId: pending.linkUserId!, returnTo: pending.returnTo, test };
+    }
+    checkAllowed(target.provider, profile);
     const knownUserId =
       pending.linkUserId ?? (await this.identities.findUserId(this.uow.executor, providerId, profile.subject));
     for (const hook of this.hooks) await hook.beforeLink?.({ provider: target.provider, profile, userId: knownUserId });
@@ -197,6 +215,31 @@ export class SignInService {
     // organization's access (the name its audit log gives the actor).
     await Promise.all([this.sessions.invalidateCache(), this.orgAccess.invalidate()]);
     return { session, userId, returnTo: pending.returnTo };
+  }
+
+  /**
+   * A test sign-in: the checks a real one makes, their refusal reported rather than thrown, and
+   * nothing written. The provider must still be the organization's.
+   */
+  private async tested(
+    provider: IdentityProvider,
+    profile: ProviderProfile,
+    organizationId: string,
+    requestId: string | null,
+  ): Promise<TestedSignIn> {
+    if (provider.organizationId !== organizationId) {
+      throw new SignInRefused('provider_unavailable', 'This provider is not the organization’s any more.');
+    }
+    let refusal: string | null = null;
+    try {
+      checkAllowed(provider, profile);
+      const userId = await this.identities.findUserId(this.uow.executor, provider.id, profile.subject);
+      for (const hook of this.hooks) await hook.beforeLink?.({ provider, profile, userId });
+    } catch (err) {
+      if (!(err instanceof SignInRefused)) throw err;
+      refusal = err.message;
+    }
+    return { organizationId, provider, profile, refusal, requestId };
   }
 
   private async afterLink(signIn: LinkedSignIn): Promise<void> {

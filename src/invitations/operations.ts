@@ -54,7 +54,8 @@ export function invitationOperations({ invitations, clock, baseUrl }: Invitation
       async handle({ params }) {
         const found = await invitations.preview(params.token);
         const invitation = invitationAt(found, clock.now().toISOString());
-        return { ...previewOf(found, invitation), status: invitation.status };
+        const teams = await invitations.teamsGiven(found);
+        return { ...previewOf(found, invitation), teams, status: invitation.status };
       },
     },
 
@@ -70,10 +71,12 @@ export function invitationOperations({ invitations, clock, baseUrl }: Invitation
         const now = clock.now().toISOString();
         const addressed = await invitations.listAddressedTo(session.user.id);
         return {
-          invitations: addressed.map((found) => {
-            const invitation = invitationAt(found, now);
-            return { id: invitation.id, ...previewOf(found, invitation) };
-          }),
+          invitations: await Promise.all(
+            addressed.map(async (found) => {
+              const invitation = invitationAt(found, now);
+              return { id: invitation.id, ...previewOf(found, invitation), teams: await invitations.teamsGiven(found) };
+            }),
+          ),
         };
       },
     },

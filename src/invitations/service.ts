@@ -8,6 +8,7 @@ import { DAY_MS, type Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { badRequestAt, conflict, forbidden, gone, notFound } from '../errors/api-error.js';
 import { emailDomainOf } from '../domains/domain-name.js';
+import { type SsoRequirement, ssoRequiredError } from '../directory/enforcement.js';
 import { requireVerifiedDomains, type VerifiedDomains } from '../domains/service.js';
 import type { Schema } from '../api/types.js';
 import { memberProjection } from '../members/projection.js';
@@ -78,7 +79,7 @@ export class InvitationService {
       db: Executor,
       userId: string,
       email: string | null,
-    ) => Promise<{ domain: string; providerLabel: string } | undefined>,
+    ) => Promise<SsoRequirement | undefined>,
   ) {}
 
   /** Creates an invitation; the token is returned this once, to be shown as the link. */
@@ -184,6 +185,14 @@ export class InvitationService {
     return found;
   }
 
+  /** The active teams among those the invitation gives, by name: what accepting it joins. */
+  async teamsGiven(invitation: Pick<InvitationRecord, 'organization_id' | 'team_ids'>) {
+    const ids = new Set(JSON.parse(invitation.team_ids) as string[]);
+    if (ids.size === 0) return [];
+    const teams = await this.teams.namesOf(this.uow.executor, invitation.organization_id);
+    return teams.filter((team) => ids.has(team.id)).map(({ id, slug, name }) => ({ id, slug, name }));
+  }
+
   /** The pending, unexpired invitations addressed to an email the user carries verified. */
   listAddressedTo(userId: string): Promise<LinkedInvitationRecord[]> {
     return this.invitations.listAddressedTo(this.uow.executor, userId, this.clock.now().toISOString());
@@ -212,11 +221,7 @@ export class InvitationService {
       }
       const unmet = await this.unmetSso?.(trx, userId, found.email);
       if (unmet) {
-        throw forbidden(
-          'sso_required',
-          `People with an address at ${unmet.domain} sign in with ${unmet.providerLabel}; ` +
-            'sign in with it first, then open this invitation again.',
-        );
+        throw ssoRequiredError(unmet, 'Sign in with it first, then open this invitation again.');
       }
       // Taken as every membership change takes it, so this join is ordered among them.
       await this.members.lockActiveOwnerIds(trx, organizationId);

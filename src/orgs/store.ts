@@ -188,15 +188,25 @@ export class OrganizationStore {
       .select('id', 'slug', 'name', 'status', 'purge_at', 'created_at');
   }
 
+  /** Every organization, by slug (the host console's list). */
+  listAll(db: Executor): Promise<OrganizationRecord[]> {
+    return db<OrganizationRecord>('organizations')
+      .orderBy('slug')
+      .select('id', 'slug', 'name', 'status', 'purge_at', 'created_at');
+  }
+
   async count(db: Executor): Promise<number> {
     const row = await db('organizations').count<{ n: number | string }[]>({ n: '*' }).first();
     return Number(row?.n ?? 0);
   }
 
-  /** Inserts the organization, its settings row and its first owner; run inside a transaction. */
+  /**
+   * Inserts the organization and its settings row, with its first owner when `ownerUserId` is
+   * given (else it waits for one: src/orgs/pending-owner.ts); run inside a transaction.
+   */
   async insertWithOwner(
     trx: Executor,
-    input: { slug: string; name: string; ownerUserId: string; ownerProfile?: MembershipProfile },
+    input: { slug: string; name: string; ownerUserId?: string; ownerProfile?: MembershipProfile },
     now: Date,
   ): Promise<OrganizationRecord> {
     const at = now.toISOString();
@@ -214,6 +224,7 @@ export class OrganizationStore {
       members_can_create_projects: false,
       updated_at: at,
     });
+    if (input.ownerUserId === undefined) return org;
     await this.insertMembership(
       trx,
       {

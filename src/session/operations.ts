@@ -34,7 +34,11 @@ export function sessionOperations({
         } catch (err) {
           // A person who clicked a stale link gets a page that says what to do, not JSON.
           if (err instanceof ApiError && req.accepts(['json', 'html']) === 'html') {
-            sendPage(res, err.status, page('Login link not valid', `<p>${escapeHtml(err.message)}</p>`));
+            sendPage(
+              res,
+              err.status,
+              page('Login link not valid', `<p>${escapeHtml(err.message)}</p>${signInWith(err)}`),
+            );
             return undefined;
           }
           throw err;
@@ -93,4 +97,12 @@ export function sessionOperations({
       },
     },
   } satisfies OperationModule;
+}
+
+/** For `sso_required`: a link to sign in through the provider the person's domain requires. */
+function signInWith(err: ApiError): string {
+  const required = err.extra?.requiredSignIn as { providerId: string; providerLabel: string } | undefined;
+  if (!required) return '';
+  const href = `/auth/${encodeURIComponent(required.providerId)}/start`;
+  return `<p><a href="${escapeHtml(href)}">Sign in with ${escapeHtml(required.providerLabel)}</a></p>`;
 }

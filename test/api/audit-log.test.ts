@@ -272,6 +272,7 @@ const SCENARIOS: Record<string, () => Promise<Call>> = {
   createOrgIdentityProvider: async () => ({ body: identityProviderBody() }),
   updateOrgIdentityProvider: async () => ({ params: { providerId: await identityProvider() }, body: { label: 'New' } }),
   deleteOrgIdentityProvider: async () => ({ params: { providerId: await identityProvider() } }),
+  testOrgIdentityProvider: async () => ({ params: { providerId: await identityProvider() } }),
   redeliverWebhookDelivery: async () => {
     const webhookId = await webhook();
     const ping = await okBody(org.call('owner', 'testWebhook', { path: { webhookId } }), 201);

@@ -677,6 +677,12 @@ const rows: Row[] = [
     expect: orgAdminOnly(200),
   },
   {
+    op: 'testOrgIdentityProvider',
+    method: 'POST',
+    prepare: async () => ({ path: `/identity-providers/${await freshIdentityProvider()}/test-sign-ins` }),
+    expect: orgAdminOnly(201),
+  },
+  {
     op: 'deleteOrgIdentityProvider',
     method: 'DELETE',
     prepare: async () => ({ path: `/identity-providers/${await freshIdentityProvider()}` }),

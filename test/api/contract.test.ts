@@ -160,6 +160,7 @@ const ORG_IDENTITY_PROVIDER_OPERATION_IDS = [
   'createOrgIdentityProvider',
   'updateOrgIdentityProvider',
   'deleteOrgIdentityProvider',
+  'testOrgIdentityProvider',
 ];
 /** Usage at scale: the usage series (org admins only), and a member's own usage. */
 const USAGE_SERIES_OPERATION_IDS = ['getUsageSeries', 'getMyUsage'];

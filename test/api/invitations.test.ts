@@ -164,7 +164,11 @@ describe('creating an invitation', () => {
 describe('looking at an invitation', () => {
   it('shows the organization, role, inviter, expiry and status to a signed-in visitor', async () => {
     const org = await freshOrg();
-    const created = await invite(org, { role: 'MEMBER' });
+    const team = await okBody(org.call('owner', 'createTeam', { body: { slug: 'eng', name: 'Engineering' } }));
+    const gone = await okBody(org.call('owner', 'createTeam', { body: { slug: 'gone', name: 'Gone' } }));
+    const created = await invite(org, { role: 'MEMBER', teamIds: [team.id, gone.id] });
+    // A team archived since the invitation was made is not given, so it is not named.
+    await okBody(org.call('owner', 'archiveTeam', { path: { teamId: gone.id } }));
     const visitor = await person();
     const res = await hub.call('getInvitation', { path: { token: tokenOf(created.url) }, cookie: visitor.cookie });
     expectOk(res);
@@ -173,6 +177,7 @@ describe('looking at an invitation', () => {
       role: 'MEMBER',
       invitedBy: { displayName: `Owner of ${org.slug}` },
       expiresAt: created.expiresAt,
+      teams: [{ id: team.id, slug: 'eng', name: 'Engineering' }],
       status: 'pending',
     });
     expectError(await hub.call('getInvitation', { path: { token: tokenOf(created.url) } }), 401, 'unauthenticated');
@@ -397,6 +402,7 @@ describe('the invitations addressed to the signed-in user', () => {
       role: 'ADMIN',
       invitedBy: { displayName: `Owner of ${b.slug}` },
       expiresAt: newer.expiresAt,
+      teams: [],
     });
     expect(JSON.stringify(listed)).not.toContain(tokenOf(newer.url));
     hub.clock.advance(DAY_MS);

@@ -3,7 +3,7 @@ import { expectError, okBody } from '../support/assertions.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
 import { TestOpenIdProvider } from '../support/openid-provider.js';
 import { type OrgFixture, seedOrg } from '../support/org-fixture.js';
-import { setProvider, signInRowCounts, signInThrough, testBrowser } from '../support/sign-in-flow.js';
+import { setProvider, signInAtProvider, signInRowCounts, signInThrough, testBrowser } from '../support/sign-in-flow.js';
 import { locationOf } from '../support/test-browser.js';
 import { TEST_ORIGIN, type TestHub } from '../support/test-hub.js';
 import { signInHub } from '../support/sign-in-flow.js';
@@ -296,6 +296,84 @@ describe("the directory's groups", () => {
   });
 });
 
+describe('a test sign-in from Settings → Sign-in', () => {
+  it('reports what the provider sent and what the mappings would do, changing nothing, audited', async () => {
+    const started = await acme.call('admin', 'testOrgIdentityProvider', { path: { providerId: PROVIDER } });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const signInCookie = /hub_signin=([^;]+)/.exec(started.headers.get('set-cookie') ?? '')![1]!;
+    const browser = testBrowser(hub);
+    browser.setCookie(TEST_ORIGIN, 'hub_session', acme.cookies.admin.split('=')[1]!);
+    browser.setCookie(TEST_ORIGIN, 'hub_signin', signInCookie);
+    idp.addAccount('tess', {
+      name: 'Tess',
+      email: 'tess@acme.example',
+      email_verified: true,
+      groups: ['eng', 'admins'],
+    });
+    const before = await signInRowCounts(hub);
+    const membershipsBefore = await hub.services.db('memberships').where({ organization_id: acme.id });
+    const callback = await signInAtProvider(browser, (started.body as { location: string }).location, 'tess');
+    const answer = await browser.request(callback);
+    const location = locationOf(answer, TEST_ORIGIN);
+    expect(location.split('#')[0]).toBe(`${TEST_ORIGIN}/sign-in-test`);
+    const report = JSON.parse(Buffer.from(location.split('#')[1]!, 'base64url').toString('utf8'));
+    expect(report).toEqual({
+      providerId: PROVIDER,
+      providerLabel: 'Acme SSO',
+      subject: 'tess',
+      email: 'tess@acme.example',
+      emailVerified: true,
+      name: 'Tess',
+      groupsClaim: 'groups',
+      groups: ['eng', 'admins'],
+      overage: false,
+      refusal: null,
+      matchedMappings: [
+        { group: 'eng', teamId: teams.eng },
+        { group: 'admins', role: 'ADMIN' },
+      ],
+      role: 'ADMIN',
+      teamIds: [teams.eng],
+    });
+    expect(location).not.toContain(SECRET);
+    expect(await signInRowCounts(hub)).toEqual(before);
+    expect(await hub.services.db('memberships').where({ organization_id: acme.id })).toEqual(membershipsBefore);
+    // The admin's session is the browser's still: the test signed nobody in.
+    expect(browser.cookie(TEST_ORIGIN, 'hub_session')).toBe(acme.cookies.admin.split('=')[1]);
+    const [read] = await eventsOf('directory.test_result');
+    expect(read).toMatchObject({
+      actor: { type: 'user', id: acme.userIds.admin },
+      target: { type: 'identity_provider', id: PROVIDER },
+      changes: { after: { subject: 'tess', email: 'tess@acme.example', groups: ['eng', 'admins'], role: 'ADMIN' } },
+    });
+    expect((await eventsOf('testOrgIdentityProvider')).length).toBe(1);
+  });
+
+  it('is refused for a provider that is not the organization’s, and for a member', async () => {
+    expectError(
+      await acme.call('admin', 'testOrgIdentityProvider', { path: { providerId: 'operator-sso' } }),
+      404,
+      'identity_provider_not_found',
+    );
+    expectError(
+      await acme.call('member', 'testOrgIdentityProvider', { path: { providerId: PROVIDER } }),
+      403,
+      'org_admin_required',
+    );
+    // The browser that comes back must still hold the admin's session: nothing is read otherwise.
+    const started = await acme.call('admin', 'testOrgIdentityProvider', { path: { providerId: PROVIDER } });
+    const browser = testBrowser(hub);
+    browser.setCookie(TEST_ORIGIN, 'hub_session', acme.cookies.member.split('=')[1]!);
+    browser.setCookie(TEST_ORIGIN, 'hub_signin', /hub_signin=([^;]+)/.exec(started.headers.get('set-cookie')!)![1]!);
+    const reads = (await eventsOf('directory.test_result')).length;
+    const callback = await signInAtProvider(browser, (started.body as { location: string }).location, 'tess');
+    expect(locationOf(await browser.request(callback), TEST_ORIGIN)).toBe(
+      `${TEST_ORIGIN}/profile?error=session_required`,
+    );
+    expect((await eventsOf('directory.test_result')).length).toBe(reads);
+  });
+});
+
 describe('sign-in a domain requires', () => {
   it('refuses the other providers and login links for its people, while break-glass works and is audited', async () => {
     const domain = (await okBody(acme.call('owner', 'listDomains'))).domains.find((d) => d.domain === 'acme.example')!;
@@ -304,6 +382,9 @@ describe('sign-in a domain requires', () => {
       .user_id;
     const aliceImOpenId = (await hub.services.db('users').where({ id: alice }).first()).im_open_id as string;
     const early = await hub.loginToken(aliceImOpenId);
+    // Someone of the domain who signed in another way before the requirement, holding an invitation.
+    const elsewhere = await signIn('dave', 'operator-sso');
+    const invitation = await okBody(acme.call('owner', 'createInvitation', { body: { role: 'MEMBER' } }), 201);
 
     const enforced = await okBody(
       acme.call('admin', 'updateDomain', {
@@ -319,11 +400,27 @@ describe('sign-in a domain requires', () => {
 
     const before = await signInRowCounts(hub);
     const other = await signIn('erin', 'operator-sso');
-    expect(other.location).toBe(`${TEST_ORIGIN}/signin?error=sso_required`);
+    // The page is told the domain, and asks which provider it requires: the one it offers instead.
+    expect(other.location).toBe(`${TEST_ORIGIN}/signin?error=sso_required&domain=acme.example`);
+    const offered = await okBody(hub.call('listSignInProviders', { query: { domain: 'acme.example' } }));
+    expect(offered.providers).toEqual([{ id: PROVIDER, label: 'Acme SSO', kind: 'oidc' }]);
     expect(await signInRowCounts(hub)).toEqual(before);
     expect((await signIn('erin')).location).toBe(`${TEST_ORIGIN}/`);
 
-    expectError(await hub.call('login', { query: { token: early } }), 403, 'sso_required');
+    const requiredSignIn = { domain: 'acme.example', providerId: PROVIDER, providerLabel: 'Acme SSO' };
+    const page = await fetch(`${hub.url}/auth/login?token=${early}`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(403);
+    expect(await page.text()).toContain(`<a href="/auth/${PROVIDER}/start">Sign in with Acme SSO</a>`);
+    const link = await hub.call('login', { query: { token: early } });
+    expect(link.status).toBe(403);
+    expect(link.body).toMatchObject({ error: { code: 'sso_required', requiredSignIn } });
+    const token0 = invitation.url.split('/invite/')[1]!;
+    const cookie = elsewhere.browser.cookieHeader(TEST_ORIGIN);
+    const refusedJoin = await hub.call('acceptInvitation', { path: { token: token0 }, cookie });
+    expect(refusedJoin.status).toBe(403);
+    expect(refusedJoin.body).toMatchObject({
+      error: { code: 'sso_required', requiredSignIn, message: expect.stringContaining('Acme SSO') },
+    });
     const refused = await runHub(['login-link', aliceImOpenId], env);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('sign in with Acme SSO');

@@ -118,7 +118,7 @@ async function signedInVisitor(browser: Browser, login: string): Promise<Page> {
   await visitor.setViewportSize({ width: 390, height: 844 });
   await visitor.goto('/signin');
   await signInAtProvider(visitor, login);
-  await expect(visitor.getByText(/not an active member of any organization/)).toBeVisible();
+  await expect(visitor.getByText(/not a member of any organization/)).toBeVisible();
   return visitor;
 }
 

@@ -27,6 +27,12 @@ export const router = createBrowserRouter([
     lazy: () => import('./routes/profile'),
   },
   {
+    path: '/sign-in-test',
+    HydrateFallback: PageLoader,
+    ErrorBoundary: RouteError,
+    lazy: () => import('./routes/sign-in-test'),
+  },
+  {
     path: '/invite/:token',
     HydrateFallback: PageLoader,
     ErrorBoundary: RouteError,

@@ -1,7 +1,10 @@
 /** `/signin`: the identity providers as buttons, a failed sign-in's message, and the login-link way in. */
 import { Alert, Button, Code, Container, Group, List, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { type LoaderFunctionArgs, redirect, useLoaderData, useSearchParams } from 'react-router';
+import { Link, type LoaderFunctionArgs, redirect, useLoaderData, useSearchParams } from 'react-router';
+import { RequiredSignInAlert } from '../../components/required-sign-in';
+import type { Me } from '../../lib/authorization';
+import { useLogout } from '../../lib/queries/logout';
 import { safeReturnTo } from '../../../../src/identity/return-to';
 import { errorMessage, type Schemas } from '../../lib/api-client';
 import { getMeQueryOptions } from '../../lib/queries/get-me';
@@ -13,14 +16,45 @@ type Provider = Schemas['SignInProvider'];
 /** An organization's slug as the sign-in page takes it from `?org=` (else the general page). */
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
+/** A domain as a refusal names it (`?domain=`), for the provider it requires. */
+const DOMAIN = /^[a-z0-9.-]{3,253}$/;
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  const org = new URL(request.url).searchParams.get('org') ?? undefined;
-  const [me, answer] = await Promise.all([
+  const params = new URL(request.url).searchParams;
+  const org = params.get('org') ?? undefined;
+  const error = params.get('error');
+  const domain = params.get('domain');
+  const [me, answer, required] = await Promise.all([
     queryClient.fetchQuery(getMeQueryOptions()),
     queryClient.fetchQuery(getSignInProvidersQueryOptions(org && SLUG.test(org) ? { org } : {})),
+    error === 'sso_required' && domain && DOMAIN.test(domain)
+      ? queryClient.fetchQuery(getSignInProvidersQueryOptions({ domain })).then((found) => found.providers)
+      : Promise.resolve([]),
   ]);
-  if (me) throw redirect('/');
-  return answer;
+  // Someone signed in who belongs somewhere goes there; anyone else stays (no loop back to `/`):
+  // a person of no organization, a refused sign-in, and an organization's page may sign in another way.
+  if (me && me.organizations.length > 0 && error === null && org === undefined) {
+    throw redirect(safeReturnTo(params.get('returnTo')));
+  }
+  return { ...answer, me, required: required.length === 1 ? { domain: domain!, provider: required[0]! } : null };
+}
+
+/** A session already in this browser: signing in again replaces it; or go back, or sign out. */
+function SignedInAs({ me }: { me: Me }) {
+  const logout = useLogout('/signin');
+  return (
+    <Alert color="blue" title={`Signed in as ${me.user.displayName}`}>
+      <Text size="sm">Signing in again replaces this session.</Text>
+      <Group mt="xs">
+        <Button component={Link} to="/" variant="light">
+          Continue as {me.user.displayName}
+        </Button>
+        <Button variant="default" loading={logout.isPending} onClick={() => logout.mutate({})}>
+          Sign out
+        </Button>
+      </Group>
+    </Alert>
+  );
 }
 
 function ProviderButtons({ providers, returnTo }: { providers: Provider[]; returnTo: string }) {
@@ -92,7 +126,7 @@ function EmailLookup({ returnTo }: { returnTo: string }) {
 }
 
 export function Component() {
-  const { providers, loginLinks } = useLoaderData<typeof loader>();
+  const { providers, loginLinks, me, required } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const error = params.get('error');
   const org = params.get('org');
@@ -104,11 +138,20 @@ export function Component() {
       <Paper withBorder p="xl" radius="md">
         <Stack>
           <Title order={1}>{orgPage ? `Sign in to ${org}` : 'Org Admin'}</Title>
-          <Text>You are not signed in.</Text>
-          {error && (
-            <Alert color="red" title="Sign-in failed" role="alert">
-              {signInErrorMessage(error)}
-            </Alert>
+          {me ? <SignedInAs me={me} /> : <Text>You are not signed in.</Text>}
+          {error && required ? (
+            <RequiredSignInAlert
+              title="Sign-in refused"
+              required={{ providerId: required.provider.id, providerLabel: required.provider.label }}
+              message={`People with an address at ${required.domain} sign in with ${required.provider.label}.`}
+              returnTo={returnTo}
+            />
+          ) : (
+            error && (
+              <Alert color="red" title="Sign-in failed" role="alert">
+                {signInErrorMessage(error)}
+              </Alert>
+            )
           )}
           {providers.length > 0 && <ProviderButtons providers={providers} returnTo={returnTo} />}
           {!orgPage && <EmailLookup returnTo={returnTo} />}

@@ -89,6 +89,7 @@ export const OPERATION_ACTIONS = [
   'createOrgIdentityProvider',
   'updateOrgIdentityProvider',
   'deleteOrgIdentityProvider',
+  'testOrgIdentityProvider',
 ] as const;
 
 /** Actions no operation makes: the service acting on a rule, and the host console. */
@@ -101,6 +102,8 @@ export const OTHER_ACTIONS = [
   'directory.team_add',
   'directory.team_remove',
   'directory.overage',
+  'directory.test_result',
+  'organization.owner_claim',
   'session.break_glass',
   'budget.threshold',
   'webhook.disabled',

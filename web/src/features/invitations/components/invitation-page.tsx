@@ -9,6 +9,8 @@ import { useLogout } from '../../../lib/queries/logout';
 import { useAcceptInvitation } from '../api/accept-invitation';
 import { useInvitation } from '../api/get-invitation';
 import { homeOf } from './home-of';
+import { TeamsGiven } from './teams-given';
+import { RefusalAlert } from '../../../components/required-sign-in';
 
 type Preview = Schemas['InvitationPreview'];
 
@@ -74,7 +76,7 @@ export function InvitationAcceptance({ token, path, me }: { token: string; path:
       </Frame>
     );
   }
-  const { organization, role, invitedBy, expiresAt, status } = invitation.data;
+  const { organization, role, invitedBy, expiresAt, status, teams } = invitation.data;
   const member = findOrg(me, organization.slug);
   const unusable = status === 'pending' ? undefined : UNUSABLE[status];
   const refusedForEmail = errorCode(accept.error) === 'invitation_email_mismatch';
@@ -84,6 +86,7 @@ export function InvitationAcceptance({ token, path, me }: { token: string; path:
         {invitedBy.displayName} invited you to join <strong>{organization.name}</strong> as{' '}
         <Badge variant="light">{role}</Badge>.
       </Text>
+      <TeamsGiven teams={teams} />
       <Text size="sm" c="dimmed">
         Signed in as {me.user.displayName}.
         {status === 'pending' && ` The link works until ${formatDateTime(expiresAt)}.`}
@@ -110,11 +113,7 @@ export function InvitationAcceptance({ token, path, me }: { token: string; path:
           </Button>
         </Group>
       )}
-      {accept.isError && (
-        <Alert color="red" title="Not joined" role="alert">
-          {errorMessage(accept.error)}
-        </Alert>
-      )}
+      {accept.isError && <RefusalAlert error={accept.error} title="Not joined" returnTo={path} />}
       {(refusedForEmail || unusable) && (
         <Group>
           <Button variant="default" loading={logout.isPending} onClick={() => logout.mutate({})}>

@@ -169,6 +169,10 @@ const PREVIEW: Schemas['InvitationPreview'] = {
   role: 'ADMIN',
   invitedBy: { displayName: 'Olga Owner' },
   expiresAt: '2026-01-12T10:00:00.000Z',
+  teams: [
+    { id: 't-1', slug: 'platform', name: 'Platform' },
+    { id: 't-2', slug: 'design', name: 'Design' },
+  ],
   status: 'pending',
 };
 
@@ -209,6 +213,7 @@ describe('the invitation page', () => {
     const { user } = renderInvitation();
     expect(await screen.findByText(/Olga Owner invited you to join/)).toHaveTextContent('Globex');
     expect(screen.getByText('ADMIN')).toBeInTheDocument();
+    expect(screen.getByText('Teams: Platform, Design.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Accept and join Globex' }));
     expect(await screen.findByText('Landed in the organization')).toBeInTheDocument();
   });
@@ -236,6 +241,24 @@ describe('the invitation page', () => {
     await user.click(await screen.findByRole('button', { name: 'Accept and join Globex' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(message);
     expect(screen.getByRole('button', { name: 'Sign in as someone else' })).toBeInTheDocument();
+  });
+
+  it('names the provider a domain requires, with a button that signs in with it and comes back', async () => {
+    const message = 'People with an address at globex.example sign in with Globex SSO. Sign in with it first.';
+    const requiredSignIn = { domain: 'globex.example', providerId: 'globex-sso', providerLabel: 'Globex SSO' };
+    server.use(
+      http.get('/api/invitations/tok', () => HttpResponse.json(PREVIEW)),
+      http.post('/api/invitations/tok/accept', () =>
+        HttpResponse.json({ error: { code: 'sso_required', message, requiredSignIn } }, { status: 403 }),
+      ),
+    );
+    const { user } = renderInvitation();
+    await user.click(await screen.findByRole('button', { name: 'Accept and join Globex' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(screen.getByRole('link', { name: 'Sign in with Globex SSO' })).toHaveAttribute(
+      'href',
+      `/auth/globex-sso/start?returnTo=${encodeURIComponent('/invite/tok')}`,
+    );
   });
 
   it('shows an unknown link’s message', async () => {

@@ -1,12 +1,13 @@
 import { formatDate } from '../../../lib/format';
-import { Alert, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { QueryError } from '../../../components/query-error';
-import { errorMessage } from '../../../lib/api-client';
 import { useAcceptMyInvitation } from '../api/accept-invitation';
 import { useMyInvitations } from '../api/get-my-invitations';
 import { homeOf } from './home-of';
+import { TeamsGiven } from './teams-given';
+import { RefusalAlert } from '../../../components/required-sign-in';
 
 /**
  * For a signed-in person with no organization: the invitations addressed to their verified email
@@ -42,6 +43,7 @@ export function MyInvitations() {
                 {i.invitedBy.displayName} invited you as <Badge variant="light">{i.role}</Badge> · until{' '}
                 {formatDate(i.expiresAt)}
               </Text>
+              <TeamsGiven teams={i.teams} />
             </Stack>
             <Button
               loading={accept.isPending && accepting === i.id}
@@ -59,11 +61,7 @@ export function MyInvitations() {
           </Group>
         </Card>
       ))}
-      {accept.isError && (
-        <Alert color="red" title="Not joined" role="alert">
-          {errorMessage(accept.error)}
-        </Alert>
-      )}
+      {accept.isError && <RefusalAlert error={accept.error} title="Not joined" returnTo="/" />}
     </Stack>
   );
 }

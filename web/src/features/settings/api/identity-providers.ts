@@ -30,3 +30,7 @@ export const useDeleteOrgIdentityProvider = () => {
     onSuccess: (_data, { params }) => invalidateProviders(qc, params.path.orgSlug),
   });
 };
+
+/** A test sign-in: the authorization URL for the popup; no membership changes. */
+export const useTestOrgIdentityProvider = () =>
+  $api.useMutation('post', '/api/org/{orgSlug}/identity-providers/{providerId}/test-sign-ins');

@@ -23,6 +23,7 @@ import type { Schemas } from '../../../lib/api-client';
 import { useOrg } from '../../../lib/authorization';
 import { notifySuccess } from '../../../lib/notify';
 import { useTeams } from '../../../lib/queries/get-teams';
+import { TestSignInButton } from './test-sign-in';
 import {
   useCreateOrgIdentityProvider,
   useDeleteOrgIdentityProvider,
@@ -257,6 +258,8 @@ function ProviderActions({ provider }: { provider: Provider }) {
 export function SignInSection() {
   const { org } = useOrg();
   const providers = useOrgIdentityProviders(org.slug);
+  const teams = useTeams(org.slug);
+  const teamName = (id: string) => teams.data?.teams.find((team) => team.id === id)?.name ?? id;
   const [connecting, setConnecting] = useState(false);
   return (
     <Paper withBorder p="md" mt="md" component="section" aria-labelledby="sign-in-title">
@@ -300,6 +303,7 @@ export function SignInSection() {
                             : `Groups: ${provider.mappings.map((m) => m.group).join(', ')}`}
                         </Text>
                         <ProviderActions provider={provider} />
+                        <TestSignInButton provider={provider} teamName={teamName} />
                       </Stack>
                     </Table.Td>
                   </Table.Tr>
