@@ -1757,8 +1757,9 @@ export interface paths {
          *     [`from`, `to`) and, optionally, the subtree of `folderId`. Omitted
          *     bounds are open, and are returned as null in `from`/`to`. Rows: every
          *     project with at least one run in the window (archived projects
-         *     included), sorted by `projectName`; with `groupBy` `member`, `team`
-         *     or `apiToken`, one row per member, team or API token with a run in
+         *     included), sorted by `projectName`; with `groupBy` `member`, `team`,
+         *     `apiToken` or `serviceAccount`, one row per member, team, API token
+         *     or service account with a run in
          *     the window instead (`groups`, by label then key, the unattributed
          *     row last), and `totals` the sums of the window's runs, each once. `costUsd` sums the known costs and
          *     is null when no run of the row has one;
@@ -1848,7 +1849,9 @@ export interface paths {
          *       role is not defined); `member` (key the user id, label the name the
          *       organization shows, with "(former member)" once they left), `team`
          *       (key the team id, label its name; `overlapping: true`) or
-         *       `apiToken` (key the token id, label its name), the runs without one
+         *       `apiToken` (key the token id, label its name) or `serviceAccount`
+         *       (key the account's id, label its name, "(deleted)" once deleted),
+         *       the runs without one
          *       in a group with key null (see the Usage tag). A bucket lists the
          *       groups with at least one run in it, by label, then key.
          *     - `costUsd` sums the known costs and is null when no run of the group
@@ -3382,13 +3385,14 @@ export interface components {
         /**
          * @description What the budget covers; `id` names the folder, project, team (its
          *     members' runs while they are in it), member (a user id: the runs they
-         *     start and those of their API tokens) or API token, and is absent
+         *     start and those of their API tokens), API token or service account
+         *     (the runs it starts and those of its API tokens), and is absent
          *     (null) for the organization. Each budget is counted and announced on
          *     its own, however many apply to a run.
          */
         BudgetScope: {
             /** @enum {string} */
-            type: "organization" | "folder" | "project" | "team" | "member" | "apiToken";
+            type: "organization" | "folder" | "project" | "team" | "member" | "apiToken" | "serviceAccount";
             id?: string | null;
         };
         /**
@@ -4685,19 +4689,19 @@ export interface components {
              * @description The `to` of the request (exclusive), or null when not given.
              */
             to: string | null;
-            /** @description Sorted by `projectName`; empty when grouped by `member`, `team` or `apiToken`. */
+            /** @description Sorted by `projectName`; empty when grouped by `member`, `team`, `apiToken` or `serviceAccount`. */
             projects: components["schemas"]["ProjectUsageRow"][];
-            /** @description With `groupBy` `member`, `team` or `apiToken` only; by label then key, the row with key null last. */
+            /** @description With `groupBy` `member`, `team`, `apiToken` or `serviceAccount` only; by label then key, the row with key null last. */
             groups?: components["schemas"]["UsageGroupRow"][];
             /** @description With `groups` only; true for `team`, whose rows may count a run more than once. */
             overlapping?: boolean;
             totals: components["schemas"]["UsageTotals"];
         };
         /** @enum {string} */
-        UsageReportGroupBy: "project" | "member" | "team" | "apiToken";
-        /** @description `UsageTotals` of one member, team or API token (key null: the runs without one). */
+        UsageReportGroupBy: "project" | "member" | "team" | "apiToken" | "serviceAccount";
+        /** @description `UsageTotals` of one member, team, API token or service account (key null: the runs without one). */
         UsageGroupRow: {
-            /** @description The user id, team id or API token id; null for the runs without one. */
+            /** @description The user id, team id, API token id or service account id; null for the runs without one. */
             key: string | null;
             label: string;
             runCount: number;
@@ -4813,7 +4817,7 @@ export interface components {
          */
         UsageSeriesBucketSpan: "day" | "week" | "month";
         /** @enum {string} */
-        UsageSeriesGroupBy: "project" | "model" | "provider" | "role" | "member" | "team" | "apiToken";
+        UsageSeriesGroupBy: "project" | "model" | "provider" | "role" | "member" | "team" | "apiToken" | "serviceAccount";
         UsageSeriesGroup: {
             /** @description The project id, model, provider, role id, user id, team id or API token id; null for the runs without a member or token. */
             key: string | null;
@@ -7677,8 +7681,8 @@ export interface operations {
                 folderId?: string;
                 /**
                  * @description The rows: `project` (in `projects`, when omitted), or `member`,
-                 *     `team` or `apiToken` (in `groups`, `projects` then empty; see the
-                 *     Usage tag).
+                 *     `team`, `apiToken` or `serviceAccount` (in `groups`, `projects`
+                 *     then empty; see the Usage tag).
                  */
                 groupBy?: components["schemas"]["UsageReportGroupBy"];
                 /**
@@ -9926,7 +9930,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
             403: components["responses"]["Forbidden"];
-            /** @description `org_not_found`, `folder_not_found`, `project_not_found`, `team_not_found`, `member_not_found`, `token_not_found` (the scope names none of the organization). */
+            /** @description `org_not_found`, `folder_not_found`, `project_not_found`, `team_not_found`, `member_not_found`, `token_not_found`, `service_account_not_found` (the scope names none of the organization). */
             404: components["responses"]["NotFound"];
             /** @description `project_archived`, `capacity_exceeded`. */
             409: components["responses"]["Conflict"];
@@ -9999,7 +10003,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
             403: components["responses"]["Forbidden"];
-            /** @description `org_not_found`, `budget_not_found`, `folder_not_found`, `project_not_found`, `team_not_found`, `member_not_found`, `token_not_found`. */
+            /** @description `org_not_found`, `budget_not_found`, `folder_not_found`, `project_not_found`, `team_not_found`, `member_not_found`, `token_not_found`, `service_account_not_found`. */
             404: components["responses"]["NotFound"];
             /** @description `project_archived`. */
             409: components["responses"]["Conflict"];

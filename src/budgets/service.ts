@@ -31,6 +31,7 @@ export interface BudgetScopes {
   activeTeam(db: Executor, organizationId: string, teamId: string): Promise<unknown>;
   activeMember(db: Executor, organizationId: string, userId: string): Promise<unknown>;
   apiToken(db: Executor, organizationId: string, tokenId: string): Promise<unknown>;
+  liveServiceAccount(db: Executor, organizationId: string, accountId: string): Promise<unknown>;
 }
 
 /**
@@ -78,6 +79,13 @@ const SCOPES: Record<
     check: async (scopes, db, org, id) => {
       if (!(await scopes.apiToken(db, org, id)))
         throw notFound('token_not_found', `No API token ${id} in this organization.`);
+    },
+  },
+  serviceAccount: {
+    filter: (id) => ({ serviceAccountId: id }),
+    check: async (scopes, db, org, id) => {
+      if (!(await scopes.liveServiceAccount(db, org, id)))
+        throw notFound('service_account_not_found', `No service account ${id} in this organization.`);
     },
   },
 };

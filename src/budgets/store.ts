@@ -1,7 +1,7 @@
 import { isPostgres } from '../db/connect.js';
 import type { Executor } from '../db/unit-of-work.js';
 
-export type BudgetScopeType = 'organization' | 'folder' | 'project' | 'team' | 'member' | 'apiToken';
+export type BudgetScopeType = 'organization' | 'folder' | 'project' | 'team' | 'member' | 'apiToken' | 'serviceAccount';
 export type BudgetMetric = 'costUsd' | 'tokens';
 export type BudgetPeriod = 'day' | 'week' | 'month';
 

@@ -24,10 +24,11 @@ export interface RollupLevel {
 export const AGENT_KEYS = ['provider', 'role_id', 'model'] as const;
 
 /**
- * Who a run is counted for, as the levels per person key it: the accountable member and the API
- * token that started it, `''` for none (a run nobody is named for).
+ * Who a run is counted for, as the levels per person key it: the accountable member, the API
+ * token that started it and the accountable service account, `''` for none (a run nobody is
+ * named for).
  */
-export const PERSON_KEYS = ['member_id', 'api_token_id'] as const;
+export const PERSON_KEYS = ['member_id', 'api_token_id', 'service_account_id'] as const;
 
 /** The keys of the run levels a read may sum by. */
 export type RunRollupKey = 'project_id' | 'day' | (typeof AGENT_KEYS)[number] | (typeof PERSON_KEYS)[number];
@@ -41,6 +42,7 @@ export const RAW_RUN_KEY: Readonly<Record<RunRollupKey, string>> = {
   model: 'r.model',
   member_id: "coalesce(r.member_id, '')",
   api_token_id: "case when r.initiator_type = 'apiToken' then r.initiator_id else '' end",
+  service_account_id: "coalesce(r.service_account_id, '')",
 };
 
 export const RUN_LEVELS: readonly RollupLevel[] = [

@@ -11,6 +11,7 @@ interface TallyKeys {
   model: string;
   member_id?: string;
   api_token_id?: string;
+  service_account_id?: string;
   kind?: string;
   capability_id?: string;
 }
@@ -47,8 +48,10 @@ export class RollupTally {
     const { project_id, provider, role_id, model } = run;
     const member_id = run.member_id ?? '';
     const api_token_id = run.initiator_type === 'apiToken' ? run.initiator_id! : '';
-    const key = `${project_id}\n${provider}\n${role_id}\n${model}\n${day}\n${member_id}\n${api_token_id}`;
-    const base = { project_id, provider, role_id, model, member_id, api_token_id, day };
+    const service_account_id = run.service_account_id ?? '';
+    const person = `${member_id}\n${api_token_id}\n${service_account_id}`;
+    const key = `${project_id}\n${provider}\n${role_id}\n${model}\n${day}\n${person}`;
+    const base = { project_id, provider, role_id, model, member_id, api_token_id, service_account_id, day };
     count(this.runs, key, base, run.cost_usd, run.input_tokens, run.output_tokens);
   }
 

@@ -334,6 +334,7 @@ const toRunRecord = (organizationId: string, run: RunLine): RunRecord => ({
   initiator_type: null,
   initiator_id: null,
   member_id: null,
+  service_account_id: null,
   at: run.at,
   input_tokens: run.inputTokens,
   output_tokens: run.outputTokens,
@@ -346,4 +347,5 @@ function attribute(run: RunRecord, principal: Principal | null): void {
   run.initiator_type = principal.type;
   run.initiator_id = principal.id;
   run.member_id = principal.memberId;
+  run.service_account_id = principal.serviceAccountId;
 }

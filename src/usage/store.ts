@@ -6,6 +6,7 @@ import {
   FACT_LEVELS,
   FACT_SUMS,
   levelFor,
+  type PERSON_KEYS,
   RAW_RUN_KEY,
   RUN_LEVELS,
   RUN_SUMS,
@@ -209,10 +210,11 @@ export class UsageStore {
 }
 
 /** The person filters given: each level key with the id it must have. */
-function personFilters(params: FilterParams): Array<['member_id' | 'api_token_id', string]> {
-  const filters: Array<['member_id' | 'api_token_id', string]> = [];
+function personFilters(params: FilterParams): Array<[(typeof PERSON_KEYS)[number], string]> {
+  const filters: Array<[(typeof PERSON_KEYS)[number], string]> = [];
   if (params.memberId !== undefined) filters.push(['member_id', params.memberId]);
   if (params.apiTokenId !== undefined) filters.push(['api_token_id', params.apiTokenId]);
+  if (params.serviceAccountId !== undefined) filters.push(['service_account_id', params.serviceAccountId]);
   return filters;
 }
 

@@ -316,18 +316,126 @@ describe('budgets by team, member and API token', () => {
 });
 
 describe('a service account as the initiator', () => {
-  it('stores the account with no member accountable, and refuses it in another organization', async () => {
-    const initech = await seedOrg(hub, 'initech');
-    const account = await okBody(initech.call('admin', 'createServiceAccount', { body: { name: 'runtime' } }), 201);
-    const project = (await okBody(initech.call('owner', 'createProject', { body: { name: 'beta' } }), 201)).id;
-    const byAccount = { initiatedBy: { type: 'serviceAccount', id: account.id } };
-    await ingest(initech, 'account.jsonl', [runLine(project, 's-account', '2026-11-21T10:00:00Z', byAccount)]);
-    const runs = await hub.services.db('runs').where('organization_id', initech.id);
-    expect(runs.map((r) => [r.initiator_type, r.initiator_id, r.member_id])).toEqual([
-      ['serviceAccount', account.id, null],
+  let initech: OrgFixture;
+  let account = '';
+  let accountToken = '';
+  let memberToken = '';
+  let beta = '';
+  beforeAll(async () => {
+    initech = await seedOrg(hub, 'initech');
+    account = (await okBody(initech.call('admin', 'createServiceAccount', { body: { name: 'runtime' } }), 201)).id;
+    accountToken = (
+      await okBody(
+        initech.call('admin', 'createApiToken', {
+          body: { name: 'runtime key', scopes: ['org:read'], serviceAccountId: account },
+        }),
+        201,
+      )
+    ).id;
+    memberToken = (
+      await okBody(initech.call('member', 'createApiToken', { body: { name: 'mine', scopes: ['org:read'] } }), 201)
+    ).id;
+    beta = (await okBody(initech.call('owner', 'createProject', { body: { name: 'beta' } }), 201)).id;
+    const line = (at: string, costUsd: number, initiatedBy?: Record<string, string>) =>
+      runLine(beta, `sa-${at}`, at, { costUsd, ...(initiatedBy ? { initiatedBy } : {}) });
+    await ingest(initech, 'account.jsonl', [
+      line('2026-11-05T10:00:00Z', 1, { type: 'serviceAccount', id: account }),
+      line('2026-11-05T13:00:00Z', 2, { type: 'apiToken', id: accountToken }),
+      line('2026-11-10T09:00:00Z', 4, { type: 'member', imOpenId: 'initech-member' }),
+      line('2026-11-10T10:00:00Z', 8, { type: 'apiToken', id: memberToken }),
+      line('2026-11-11T10:00:00Z', 16),
     ]);
-    await expect(ingest(org, 'foreign-account.jsonl', [run('2026-11-21T12:00:00Z', 1, byAccount)])).rejects.toThrow(
-      /^line 1: unknown initiator: no service account .+ in this organization/,
+  });
+
+  it('stores the account, or its token’s owner, as accountable instead of a member', async () => {
+    const runs = await hub.services.db('runs').where('organization_id', initech.id).orderBy('at');
+    expect(runs.map((r) => [r.initiator_type, r.member_id, r.service_account_id])).toEqual([
+      ['serviceAccount', null, account],
+      ['apiToken', null, account],
+      ['member', initech.userIds.member, null],
+      ['apiToken', initech.userIds.member, null],
+      [null, null, null],
+    ]);
+    await expect(
+      ingest(org, 'foreign-account.jsonl', [
+        run('2026-11-21T12:00:00Z', 1, { initiatedBy: { type: 'serviceAccount', id: account } }),
+      ]),
+    ).rejects.toThrow(/^line 1: unknown initiator: no service account .+ in this organization/);
+    // A service account is named as one, never as a member by its platform id.
+    await expect(
+      ingest(initech, 'as-member.jsonl', [
+        runLine(beta, 's-x', '2026-11-21T12:00:00Z', {
+          initiatedBy: { type: 'member', imOpenId: `service-account:${account}` },
+        }),
+      ]),
+    ).rejects.toThrow(/^line 1: unknown initiator: no member/);
+  });
+
+  const groups = async (groupBy: 'member' | 'serviceAccount', window: { from: string; to: string }) => {
+    const report = await okBody(initech.call('admin', 'getUsageReport', { query: { ...window, groupBy } }));
+    return report.groups!.map((g) => [g.key, g.label, g.runCount, g.costUsd]);
+  };
+
+  it.each([
+    ['a whole month', NOV],
+    ['a window inside days', { from: '2026-11-05T12:00:00Z', to: '2026-11-11T09:00:00Z' }],
+  ])(
+    'groupBy=serviceAccount over %s: its own runs and its tokens’, members’ runs in the other row',
+    async (_, window) => {
+      const whole = window === NOV;
+      expect(await groups('serviceAccount', window)).toEqual([
+        [account, 'runtime', whole ? 2 : 1, whole ? 3 : 2],
+        [null, 'Not by a service account', whole ? 3 : 2, whole ? 28 : 12],
+      ]);
+      // By member, the account's runs are nobody's.
+      expect(await groups('member', window)).toEqual([
+        [initech.userIds.member, 'initech-member', 2, 12],
+        [null, 'Unattributed', whole ? 3 : 1, whole ? 19 : 2],
+      ]);
+    },
+  );
+
+  it('groupBy=serviceAccount in the series and its CSV; a deleted account is labelled so', async () => {
+    const query = { ...NOV, groupBy: 'serviceAccount' as const, bucket: 'month' as const };
+    const series = await okBody(initech.call('admin', 'getUsageSeries', { query }));
+    expect(series.buckets[0]!.groups.map((g) => [g.key, g.label, g.costUsd])).toEqual([
+      [null, 'Not by a service account', 28],
+      [account, 'runtime', 3],
+    ]);
+    const csv = await initech.api(
+      'admin',
+      'GET',
+      `/usage/series?from=${NOV.from}&to=${NOV.to}&groupBy=serviceAccount&bucket=month&format=csv`,
     );
+    expect(csv.status).toBe(200);
+    expect(csv.text).toContain(`"2026-11-01T00:00:00.000Z","${account}","runtime",2,`);
+    const budget = await okBody(
+      initech.call('admin', 'createBudget', {
+        body: {
+          name: 'runtime',
+          scope: { type: 'serviceAccount', id: account },
+          metric: 'costUsd',
+          amount: 100,
+          period: 'month',
+        },
+      }),
+      201,
+    );
+    expect(budget.status.spent).toBe(3);
+    await okBody(initech.call('admin', 'deleteServiceAccount', { path: { serviceAccountId: account } }), 204);
+    expect(await groups('serviceAccount', NOV)).toContainEqual([account, 'runtime (deleted)', 2, 3]);
+    const res = await initech.call('admin', 'createBudget', {
+      body: {
+        name: 'gone',
+        scope: { type: 'serviceAccount', id: account },
+        metric: 'costUsd',
+        amount: 1,
+        period: 'month',
+      },
+    });
+    expect([res.status, (res.body as { error: { code: string } }).error.code]).toEqual([
+      404,
+      'service_account_not_found',
+    ]);
   });
 });
