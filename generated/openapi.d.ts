@@ -3328,7 +3328,10 @@ export interface paths {
          *     When ingested runs take it across one of its `thresholds` (percent,
          *     default 50, 80, 100) for the first time in a period, one audit event
          *     `budget.threshold` (actor `system`) is written and delivered to the
-         *     webhooks subscribed to it. `thresholds` must be ascending without
+         *     webhooks subscribed to it. With `perMember` (organization, folder and
+         *     team scopes) each member has the amount as their own allowance, and
+         *     each member's thresholds are announced on their own (`after.member`
+         *     names them). `thresholds` must be ascending without
          *     repeats (400); a scope `id` of another organization or archived gives
          *     404 `folder_not_found` / `project_not_found` or 409
          *     `project_archived`; an organization has at most 100 budgets (409
@@ -3343,6 +3346,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/{orgSlug}/budgets/{budgetId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A budget id (opaque). */
+                budgetId: components["parameters"]["BudgetId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the members at or over a per-member budget's threshold
+         * @description The members of a `perMember` budget at or over its lowest threshold
+         *     in the current period, each with their own status, most spent first;
+         *     paged. A budget without `perMember` lists no one.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["listBudgetMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/org/{orgSlug}/budgets/{budgetId}": {
         parameters: {
             query?: never;
@@ -3351,7 +3383,7 @@ export interface paths {
                 /** @description The organization's slug. */
                 orgSlug: components["parameters"]["OrgSlug"];
                 /** @description A budget id (opaque). */
-                budgetId: string;
+                budgetId: components["parameters"]["BudgetId"];
             };
             cookie?: never;
         };
@@ -3396,6 +3428,16 @@ export interface components {
             id?: string | null;
         };
         /**
+         * @description Each member's allowance instead of one shared pool (default false):
+         *     every member's own spend in the scope (the runs they are accountable
+         *     for; in a team, while they were in it) is measured against `amount`,
+         *     and each member reaching a threshold is announced once per period
+         *     (the event's `after.member` names them). Only for the `organization`,
+         *     `folder` and `team` scopes; any other gives 400 `validation_failed`.
+         *     Changing it forgets what the budget announced.
+         */
+        BudgetPerMember: boolean;
+        /**
          * @description `costUsd` (known costs, in USD) or `tokens` (input plus output).
          * @enum {string}
          */
@@ -3421,11 +3463,34 @@ export interface components {
             /** @enum {string} */
             state: "ok" | "warning" | "exceeded";
             runsWithoutCost: number;
+            /**
+             * @description With `perMember` only: how many members are at or over the lowest
+             *     threshold (`listBudgetMembers` lists them). `spent`, `percent`
+             *     and `state` are then the member who spent most's, and
+             *     `runsWithoutCost` counts the scope's members' runs.
+             */
+            membersReached?: number;
+        };
+        BudgetMemberStatus: {
+            userId: string;
+            /** @description The name the organization shows, with "(former member)" once they left. */
+            displayName: string;
+            spent: number;
+            percent: number;
+            /** @enum {string} */
+            state: "warning" | "exceeded";
+            runsWithoutCost: number;
+        };
+        BudgetMemberList: {
+            /** @description Most spent first, then by user id. */
+            members: components["schemas"]["BudgetMemberStatus"][];
+            nextCursor: string | null;
         };
         Budget: {
             id: string;
             name: string;
             scope: components["schemas"]["BudgetScope"];
+            perMember: boolean;
             metric: components["schemas"]["BudgetMetric"];
             amount: number;
             period: components["schemas"]["BudgetPeriod"];
@@ -3442,6 +3507,7 @@ export interface components {
         CreateBudgetRequest: {
             name: string;
             scope: components["schemas"]["BudgetScope"];
+            perMember?: components["schemas"]["BudgetPerMember"];
             metric: components["schemas"]["BudgetMetric"];
             amount: components["schemas"]["BudgetAmount"];
             period: components["schemas"]["BudgetPeriod"];
@@ -3450,6 +3516,7 @@ export interface components {
         UpdateBudgetRequest: {
             name?: string;
             scope?: components["schemas"]["BudgetScope"];
+            perMember?: components["schemas"]["BudgetPerMember"];
             metric?: components["schemas"]["BudgetMetric"];
             amount?: components["schemas"]["BudgetAmount"];
             period?: components["schemas"]["BudgetPeriod"];
@@ -5280,6 +5347,8 @@ export interface components {
         PageLimit: number;
         /** @description A `nextCursor` from the previous page. */
         PageCursor: string;
+        /** @description A budget id (opaque). */
+        BudgetId: string;
         /** @description An ownership transfer's id (opaque). */
         TransferId: string;
         /** @description A team id (opaque). */
@@ -9939,6 +10008,45 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    listBudgetMembers: {
+        parameters: {
+            query?: {
+                /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description A `nextCursor` from the previous page. */
+                cursor?: components["parameters"]["PageCursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A budget id (opaque). */
+                budgetId: components["parameters"]["BudgetId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members at or over a threshold. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetMemberList"];
+                };
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `budget_not_found`. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     deleteBudget: {
         parameters: {
             query?: never;
@@ -9947,7 +10055,7 @@ export interface operations {
                 /** @description The organization's slug. */
                 orgSlug: components["parameters"]["OrgSlug"];
                 /** @description A budget id (opaque). */
-                budgetId: string;
+                budgetId: components["parameters"]["BudgetId"];
             };
             cookie?: never;
         };
@@ -9979,7 +10087,7 @@ export interface operations {
                 /** @description The organization's slug. */
                 orgSlug: components["parameters"]["OrgSlug"];
                 /** @description A budget id (opaque). */
-                budgetId: string;
+                budgetId: components["parameters"]["BudgetId"];
             };
             cookie?: never;
         };

@@ -32,7 +32,7 @@ import * as serviceAccounts from './migrations/20261202200000_service_accounts.j
 import * as lifecycle from './migrations/20261202300000_lifecycle.js';
 import * as sessionsAndAccessRequests from './migrations/20261202400000_sessions_and_access_requests.js';
 import * as companySignIn from './migrations/20261202500000_company_sign_in.js';
-import * as serviceAccountSpend from './migrations/20261203300000_service_account_spend.js';
+import * as spendByAccountAndMember from './migrations/20261203300000_spend_by_account_and_member.js';
 
 /**
  * Migrations are imported statically rather than discovered on disk, so the same list runs
@@ -71,7 +71,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261202300000_lifecycle': lifecycle,
   '20261202400000_sessions_and_access_requests': sessionsAndAccessRequests,
   '20261202500000_company_sign_in': companySignIn,
-  '20261203300000_service_account_spend': serviceAccountSpend,
+  '20261203300000_spend_by_account_and_member': spendByAccountAndMember,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spendIn, teamSpendIn } from '../../src/budgets/spend.js';
+import { memberSpendsIn, spendIn, teamSpendIn } from '../../src/budgets/spend.js';
 import { FolderTreeStore } from '../../src/folder-tree/store.js';
 import { costMicros } from '../../src/usage/cost-micros.js';
 import { UsageStore } from '../../src/usage/store.js';
@@ -22,7 +22,8 @@ import { runLine, writeJsonl } from '../support/usage-runs.js';
  * to), against random windows (whole months, whole days and edges inside a day), folders and
  * projects, grouped by every key including member, token, service account and team (over a
  * history of joins and leaves inside days and at midnight), with budget spend per member, team,
- * token and service account; and `hub usage rebuild-rollups` repairs them.
+ * token and service account and per-member allowances over the organization, a folder and each
+ * team; and `hub usage rebuild-rollups` repairs them.
  */
 
 let hub: TestHub;
@@ -435,10 +436,36 @@ async function checkSeries(
         groupBy === 'team'
           ? await teamSpendIn(teams, hub.services.db, org.id, filter)
           : await spendIn(usageStore, hub.services.db, org.id, filter);
-      expect(spend).toEqual({ costUsd: s.micros / 1e6, tokens: s.a + s.b, runsWithoutCost: s.count - s.withCost });
+      expect(spend).toEqual(spendOfSums(s));
+    }
+  }
+  // A per-member allowance over the organization (or the folder), and over each team: each
+  // member's own runs, in the team while they were in it.
+  if (groupBy === 'member' || groupBy === 'team') {
+    const teamIds = groupBy === 'team' ? [ids.red!, ids.blue!] : [undefined];
+    for (const teamId of teamIds) {
+      const want = new Map<string, Sums>();
+      for (const r of runs) {
+        if (!scoped.has(r.projectId) || r.at < from || r.at >= to || r.memberId === null) continue;
+        if (teamId !== undefined && !GROUP_KEYS.team(r).includes(teamId)) continue;
+        add(want, r.memberId, r.costUsd, r.inputTokens, r.outputTokens);
+      }
+      const got = await memberSpendsIn({ usage: usageStore, teams }, hub.services.db, org.id, {
+        from,
+        to,
+        folderId,
+        teamId,
+      });
+      expect(new Map([...got].sort())).toEqual(new Map([...want].sort().map(([m, s]) => [m, spendOfSums(s)])));
     }
   }
 }
+
+const spendOfSums = (s: Sums) => ({
+  costUsd: s.micros / 1e6,
+  tokens: s.a + s.b,
+  runsWithoutCost: s.count - s.withCost,
+});
 
 /** The usage filter a budget of each person scope reads. */
 const BUDGET_FILTER = {

@@ -15,7 +15,7 @@ const USAGE_WRITE_PATH = '20261124000000_usage_write_path';
 /** A later migration that adds columns to runs: undone first, as a database that old never had them. */
 const RUN_AGENT_KEYS = '20261201400000_run_agent_keys';
 const RUN_INITIATORS = '20261202100000_run_initiators';
-const SERVICE_ACCOUNT_SPEND = '20261203300000_service_account_spend';
+const SERVICE_ACCOUNT_SPEND = '20261203300000_spend_by_account_and_member';
 let hub: TestHub;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'usage-write-path-'));
 let projectId = '';

@@ -11,7 +11,7 @@ import { seedOrg, type OrgFixture } from '../support/org-fixture.js';
 import { TestHub } from '../support/test-hub.js';
 import { rollupRows, runLine, writeJsonl } from '../support/usage-runs.js';
 
-const SERVICE_ACCOUNT_SPEND = '20261203300000_service_account_spend';
+const SERVICE_ACCOUNT_SPEND = '20261203300000_spend_by_account_and_member';
 let hub: TestHub;
 let org: OrgFixture;
 let account = '';
@@ -42,7 +42,7 @@ const accountable = async () =>
   (await hub.services.db('runs').orderBy('at')).map((r) => [r.member_id, r.service_account_id ?? null]);
 
 describe(`migration ${SERVICE_ACCOUNT_SPEND}`, () => {
-  it('moves a service account’s token runs off the members, and rebuilds the person levels, down and up', async () => {
+  it('moves a service account’s token runs off the members, rebuilds the person levels, keys alerts by member', async () => {
     const { db } = hub.services;
     const member = org.userIds.member;
     expect(await accountable()).toEqual([
@@ -51,6 +51,30 @@ describe(`migration ${SERVICE_ACCOUNT_SPEND}`, () => {
       [member, null],
     ]);
     const ingested = await rollupRows(db);
+    // A per-member budget with a member's alert and a shared one's.
+    const budget = await okBody(
+      org.call('admin', 'createBudget', {
+        body: {
+          name: 'each',
+          scope: { type: 'organization' },
+          perMember: true,
+          metric: 'costUsd',
+          amount: 1,
+          period: 'month',
+        },
+      }),
+      201,
+    );
+    const alert = {
+      budget_id: budget.id,
+      period_start: '2026-02-01T00:00:00.000Z',
+      spent: 1,
+      created_at: '2026-02-02',
+    };
+    await db('budget_alerts').insert([
+      { ...alert, threshold: 50, member_id: member },
+      { ...alert, threshold: 80, member_id: '' },
+    ]);
 
     // Down: the account's token counts for it as a member again, and the levels lose the key.
     await rollBack(db, SERVICE_ACCOUNT_SPEND);
@@ -59,6 +83,9 @@ describe(`migration ${SERVICE_ACCOUNT_SPEND}`, () => {
     expect(await db.schema.hasColumn('usage_run_member_days', 'service_account_id')).toBe(false);
     expect((await db('runs').orderBy('at')).map((r) => r.member_id)).toEqual([account, null, member]);
     expect((await db('agent_sessions').orderBy('id')).map((s) => s.member_id)).toEqual([account, null, member]);
+    // Budgets lose per-member allowances, and the alerts that named a member.
+    expect(await db.schema.hasColumn('budgets', 'per_member')).toBe(false);
+    expect((await db('budget_alerts').where('budget_id', budget.id)).map((a) => a.threshold)).toEqual([80]);
 
     // Up: what the migration builds is what the ingest kept.
     await migrateLatest(db);
@@ -69,5 +96,10 @@ describe(`migration ${SERVICE_ACCOUNT_SPEND}`, () => {
     ]);
     expect((await db('agent_sessions').orderBy('id')).map((s) => s.member_id)).toEqual([null, null, member]);
     expect(await rollupRows(db)).toEqual(ingested);
+    const [shared] = await db('budgets').where('id', budget.id);
+    expect(Boolean(shared.per_member)).toBe(false);
+    expect((await db('budget_alerts').where('budget_id', budget.id)).map((a) => [a.threshold, a.member_id])).toEqual([
+      [80, ''],
+    ]);
   });
 });

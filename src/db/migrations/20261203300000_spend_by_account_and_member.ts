@@ -65,7 +65,40 @@ async function buildLevels(knex: Knex, withAccount: boolean): Promise<void> {
   );
 }
 
+/** The alerts' columns but the member's, as the budgets migration made them. */
+const ALERT_COLUMNS = ['budget_id', 'period_start', 'threshold', 'spent', 'created_at'];
+
 /**
+ * Re-creates `budget_alerts` with or without `member_id` in its primary key, keeping its rows
+ * (dropping, on the way down, the alerts that named a member). SQLite cannot change a primary
+ * key in place; PostgreSQL does, but one path for both keeps them alike.
+ */
+async function rebuildAlerts(knex: Knex, withMember: boolean): Promise<void> {
+  await knex.schema.renameTable('budget_alerts', 'budget_alerts_before');
+  if (isPostgres(knex)) await knex.raw('alter table budget_alerts_before drop constraint budget_alerts_pkey');
+  await knex.schema.createTable('budget_alerts', (t) => {
+    t.string('budget_id', 36).notNullable().references('id').inTable('budgets').onDelete('CASCADE');
+    t.string('period_start', 24).notNullable();
+    t.integer('threshold').notNullable();
+    if (withMember) t.string('member_id', 36).notNullable().defaultTo('');
+    t.double('spent').notNullable();
+    t.string('created_at', 24).notNullable();
+    const key = ['budget_id', 'period_start', 'threshold', ...(withMember ? ['member_id'] : [])];
+    t.primary(key, 'budget_alerts_pkey');
+  });
+  const columns = ALERT_COLUMNS.join(', ');
+  await knex.raw(
+    `insert into budget_alerts (${columns}) select ${columns} from budget_alerts_before` +
+      (withMember ? '' : " where member_id = ''"),
+  );
+  await knex.schema.dropTable('budget_alerts_before');
+}
+
+/**
+ * Per-member allowances: `budgets.per_member` (each member's own spend against the amount, on an
+ * organization, folder or team budget), and `budget_alerts.member_id` in the alerts' key, so a
+ * threshold is announced once per member and period (`''` for a budget's shared pool).
+ *
  * The service account accountable for each run, beside the member:
  * - `runs.service_account_id`: the service account that started the run, or the one that owns the
  *   API token it was started through; null otherwise. Runs a service account's token started were
@@ -86,15 +119,27 @@ export async function up(knex: Knex): Promise<void> {
       'and member_id in (select id from service_accounts)',
   );
   await buildLevels(knex, true);
+  await knex.schema.alterTable('budgets', (t) => {
+    t.boolean('per_member').notNullable().defaultTo(false);
+  });
+  await rebuildAlerts(knex, true);
 }
 
-/** The person levels lose the service account key; a service account's token counts for it as a member again. */
+/**
+ * Budgets lose their per-member allowances (and the alerts that named a member); the person levels
+ * lose the service account key; a service account's token counts for it as a member again.
+ */
 export async function down(knex: Knex): Promise<void> {
+  await rebuildAlerts(knex, false);
+  // In place: knex would re-create the table on SQLite, and dropping it would cascade to the alerts.
+  await knex.raw('alter table budgets drop column per_member');
   await knex.raw(
-    "update runs set member_id = service_account_id where initiator_type = 'apiToken' and service_account_id is not null",
+    "update runs set member_id = service_account_id where initiator_type = 'apiToken' " +
+      'and service_account_id is not null',
   );
   await knex.raw(
-    'update agent_sessions set member_id = (select t.user_id from api_tokens as t where t.id = agent_sessions.initiator_id) ' +
+    'update agent_sessions set member_id = ' +
+      '(select t.user_id from api_tokens as t where t.id = agent_sessions.initiator_id) ' +
       "where initiator_type = 'apiToken' and member_id is null",
   );
   await knex.raw('alter table runs drop column service_account_id');
