@@ -42,7 +42,7 @@ const accountable = async () =>
   (await hub.services.db('runs').orderBy('at')).map((r) => [r.member_id, r.service_account_id ?? null]);
 
 describe(`migration ${SERVICE_ACCOUNT_SPEND}`, () => {
-  it('moves a service account’s token runs off the members, rebuilds the person levels, keys alerts by member', async () => {
+  it('moves an account’s token runs off the members, rebuilds the person levels, keys alerts by member', async () => {
     const { db } = hub.services;
     const member = org.userIds.member;
     expect(await accountable()).toEqual([
