@@ -5347,6 +5347,12 @@ export interface components {
         PageLimit: number;
         /** @description A `nextCursor` from the previous page. */
         PageCursor: string;
+        /**
+         * @description Only the runs this member (a user id) is accountable for: their own
+         *     and their API tokens'. A user who is no member of the organization
+         *     has none. The Usage page links a member's row here.
+         */
+        UsageMemberId: string;
         /** @description A budget id (opaque). */
         BudgetId: string;
         /** @description An ownership transfer's id (opaque). */
@@ -7755,6 +7761,12 @@ export interface operations {
                  */
                 groupBy?: components["schemas"]["UsageReportGroupBy"];
                 /**
+                 * @description Only the runs this member (a user id) is accountable for: their own
+                 *     and their API tokens'. A user who is no member of the organization
+                 *     has none. The Usage page links a member's row here.
+                 */
+                memberId?: components["parameters"]["UsageMemberId"];
+                /**
                  * @description `csv` answers `text/csv` whatever `Accept` says; `json` answers
                  *     JSON. Without it, `Accept: text/csv` asks for the CSV.
                  */
@@ -7853,6 +7865,12 @@ export interface operations {
                 /** @description Restricts the series to the projects in this folder's whole subtree. */
                 folderId?: string;
                 /**
+                 * @description Only the runs this member (a user id) is accountable for: their own
+                 *     and their API tokens'. A user who is no member of the organization
+                 *     has none. The Usage page links a member's row here.
+                 */
+                memberId?: components["parameters"]["UsageMemberId"];
+                /**
                  * @description `csv` answers `text/csv` whatever `Accept` says; `json` answers
                  *     JSON. Without it, `Accept: text/csv` asks for the CSV.
                  */
@@ -7878,7 +7896,7 @@ export interface operations {
                 };
             };
             308: components["responses"]["MovedToNewSlug"];
-            /** @description `validation_failed`: `orgSlug`, `from`, `to`, `bucket`, `groupBy`, `folderId` or `format` does not match its schema, or `from` is later than `to`; `series_too_large`: more than 400 buckets or 200 groups. */
+            /** @description `validation_failed`: `orgSlug`, `from`, `to`, `bucket`, `groupBy`, `folderId`, `memberId` or `format` does not match its schema, or `from` is later than `to`; `series_too_large`: more than 400 buckets or 200 groups. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `org_admin_required`. */

@@ -259,6 +259,16 @@ describe('GET /usage/mine', () => {
     ]);
   });
 
+  it('an admin reads one member’s report and series through memberId, as the member reads theirs', async () => {
+    const query = { ...NOV, memberId: ids.ann! };
+    const report = await okBody(org.call('admin', 'getUsageReport', { query }));
+    expect(report.projects.map((p) => [p.projectName, p.runCount, p.costUsd])).toEqual([['alpha', 5, 31]]);
+    const series = await okBody(org.call('admin', 'getUsageSeries', { query: { ...query, bucket: 'month' } }));
+    expect(series.buckets[0]!.groups.map((g) => [g.label, g.costUsd])).toEqual([['alpha', 31]]);
+    const nobody = await okBody(org.call('admin', 'getUsageReport', { query: { ...NOV, memberId: 'no-such-user' } }));
+    expect(nobody.totals.runCount).toBe(0);
+  });
+
   it('answers a member without runs an empty report', async () => {
     const mine = await okBody(other.call('member', 'getMyUsage', { query: NOV }));
     expect(mine.totals.runCount).toBe(0);
