@@ -1,4 +1,4 @@
-import { Alert, Anchor, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { useLocation, useNavigation, useSearchParams } from 'react-router';
 import { QueryError } from '../../../components/query-error';
@@ -163,12 +163,12 @@ function MemberFilter({ memberId, clear }: { memberId: string; clear: () => void
   const member = members.data?.members.find((m) => m.userId === memberId);
   return (
     <Alert variant="light" data-testid="usage-member-filter" title={`Only ${member?.displayName ?? memberId}`}>
-      <Text size="sm">
-        {MEMBER_FILTER_NOTE}{' '}
-        <Anchor component="button" type="button" size="sm" onClick={clear}>
+      <Group justify="space-between" gap="xs">
+        <Text size="sm">{MEMBER_FILTER_NOTE}</Text>
+        <Button size="xs" variant="default" onClick={clear}>
           Show everyone
-        </Anchor>
-      </Text>
+        </Button>
+      </Group>
     </Alert>
   );
 }
