@@ -87,6 +87,11 @@ export interface UsageFilter {
   serviceAccountId?: string | undefined;
   /** Only the runs counted for this team (the team sums alone read it). */
   teamId?: string | undefined;
+  /**
+   * Only the runs of members who were ever in this team: the team sums narrow the member days they
+   * read to the team's members (then keep each membership's own span) instead of every member's.
+   */
+  everInTeam?: string | undefined;
 }
 
 /** The parameters of the usage reads: the organization and the filter, each read prepared per filter present. */

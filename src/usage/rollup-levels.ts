@@ -5,7 +5,7 @@
  * and month (the report, the breakdown and budgets), per month alone (the whole-organization
  * breakdown), per day and agent (a whole-organization series by model, provider or role). The
  * levels per accountable member (and API token and project), by day and by month, answer the
- * reads by person. A read takes, for each grain, the first level listed that has every key it
+ * reads by person; per person and month alone, the reports by person over whole months. A read takes, for each grain, the first level listed that has every key it
  * needs.
  */
 
@@ -49,6 +49,7 @@ export const RUN_LEVELS: readonly RollupLevel[] = [
   { table: 'usage_run_months', grain: 'month', keys: ['project_id'], from: 'usage_run_days' },
   { table: 'usage_run_agent_days', grain: 'day', keys: AGENT_KEYS, from: 'usage_run_days' },
   { table: 'usage_run_days', grain: 'day', keys: ['project_id', ...AGENT_KEYS] },
+  { table: 'usage_run_person_months', grain: 'month', keys: PERSON_KEYS, from: 'usage_run_member_days' },
   {
     table: 'usage_run_member_months',
     grain: 'month',

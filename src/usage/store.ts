@@ -143,6 +143,7 @@ export class UsageStore {
       ...Object.keys(of.only ?? {}),
       ...(scopedByProject ? ['project_id'] : []),
       ...personFilters(params).map(([key]) => key),
+      ...(params.everInTeam !== undefined ? ['member_id'] : []),
     ];
     const monthly = levelFor(of.levels, 'month', needed);
     const daily = levelFor(of.levels, 'day', needed)!;
@@ -156,6 +157,10 @@ export class UsageStore {
       for (const [key, id] of personFilters(params)) {
         if (table === of.raw) q.whereRaw(`${RAW_RUN_KEY[key]} = ?`, [id]);
         else q.where(`r.${key}`, id);
+      }
+      // The person levels lead with the member: a few members' rows are a seek each.
+      if (params.everInTeam !== undefined) {
+        q.whereIn('r.member_id', db('team_members').where('team_id', params.everInTeam).select('user_id'));
       }
       return q;
     };

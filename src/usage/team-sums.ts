@@ -24,7 +24,12 @@ export class TeamSums {
    * too when `byMember` (a per-member allowance in a team); null when the window is empty.
    */
   daySums(db: Executor, params: FilterParams, byMember = false): Knex.QueryBuilder | null {
-    const memberDays = this.usage.runSums(db, params, ['day', 'member_id']);
+    // One team's figures need only its members' days (each membership's span is kept below).
+    const memberDays = this.usage.runSums(
+      db,
+      params.teamId === undefined ? params : { ...params, everInTeam: params.teamId },
+      ['day', 'member_id'],
+    );
     if (!memberDays) return null;
     const sums = RUN_SUMS.map((m) => `m.${m}`);
     const wholeDays = db

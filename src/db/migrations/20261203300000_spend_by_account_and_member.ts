@@ -56,13 +56,29 @@ async function buildLevels(knex: Knex, withAccount: boolean): Promise<void> {
       `coalesce(sum(${costMicros(knex, 'r.cost_usd')}), 0) from runs as r ` +
       `group by r.organization_id, ${exprs.join(', ')}`,
   );
-  const monthKeys = keysOf('month', withAccount);
-  const fromDay = monthKeys.map((k) => (k === 'month' ? 'substr(d.day, 1, 7)' : `d.${k}`));
+  const monthly = async (table: string, keys: string[]) => {
+    const fromDay = keys.map((k) => (k === 'month' ? 'substr(d.day, 1, 7)' : `d.${k}`));
+    await knex.raw(
+      `insert into ${table} (organization_id, ${keys.join(', ')}, ${RUN_SUMS.join(', ')}) ` +
+        `select d.organization_id, ${fromDay.join(', ')}, ${RUN_SUMS.map((s) => `sum(d.${s})`).join(', ')} ` +
+        `from usage_run_member_days as d group by d.organization_id, ${fromDay.join(', ')}`,
+    );
+  };
+  await monthly('usage_run_member_months', keysOf('month', withAccount));
+  if (!withAccount) return;
+  // The person months without the project: a report by person over whole months reads a row per
+  // member, token or account and month instead of one per project too.
+  const personKeys = keysOf('month', true).filter((k) => k !== 'project_id');
+  const columns = [
+    'organization_id varchar(36) not null',
+    ...personKeys.map((k) => `${k} varchar(${k === 'month' ? 7 : 36}) not null`),
+    ...RUN_SUMS.map((s) => `${s} bigint not null`),
+    `constraint usage_run_person_months_pkey primary key (organization_id, ${personKeys.join(', ')})`,
+  ];
   await knex.raw(
-    `insert into usage_run_member_months (organization_id, ${monthKeys.join(', ')}, ${RUN_SUMS.join(', ')}) ` +
-      `select d.organization_id, ${fromDay.join(', ')}, ${RUN_SUMS.map((s) => `sum(d.${s})`).join(', ')} ` +
-      `from usage_run_member_days as d group by d.organization_id, ${fromDay.join(', ')}`,
+    `create table usage_run_person_months (${columns.join(', ')})${isPostgres(knex) ? '' : ' without rowid'}`,
   );
+  await monthly('usage_run_person_months', personKeys);
 }
 
 /** The alerts' columns but the member's, as the budgets migration made them. */
@@ -105,7 +121,8 @@ async function rebuildAlerts(knex: Knex, withMember: boolean): Promise<void> {
  *   counted for the account as if it were a member (`member_id` held its user id); they are no
  *   member's now, on runs and on the sessions they opened.
  * - the person levels (per member, API token and project, by day and by month) gain the service
- *   account as a key, and are rebuilt from the raw runs.
+ *   account as a key, and are rebuilt from the raw runs; a level of person months without the
+ *   project (`usage_run_person_months`) answers the reports by person over whole months.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('alter table runs add column service_account_id varchar(36) null');
@@ -143,5 +160,6 @@ export async function down(knex: Knex): Promise<void> {
       "where initiator_type = 'apiToken' and member_id is null",
   );
   await knex.raw('alter table runs drop column service_account_id');
+  await knex.schema.dropTableIfExists('usage_run_person_months');
   await buildLevels(knex, false);
 }
