@@ -5,8 +5,8 @@
  * and month (the report, the breakdown and budgets), per month alone (the whole-organization
  * breakdown), per day and agent (a whole-organization series by model, provider or role). The
  * levels per accountable member (and API token and project), by day and by month, answer the
- * reads by person; per person and month alone, the reports by person over whole months. A read takes, for each grain, the first level listed that has every key it
- * needs.
+ * reads by person; per person and month alone, the reports by person over whole months. A read
+ * takes, for each grain, the first level listed that has every key it needs.
  */
 
 export type RollupGrain = 'day' | 'month';
