@@ -65,7 +65,11 @@ export class TeamSums {
     this.usage.applyScope(db, partial, params);
     if (params.teamId !== undefined) {
       wholeDays.where('t.id', params.teamId);
-      partial.where('t.id', params.teamId);
+      // Named as a list, the team's members make each one's runs a range of the index on
+      // (organization, member, time); joined alone, the engine reads the organization's runs.
+      partial
+        .where('t.id', params.teamId)
+        .whereIn('r.member_id', db('team_members').where('team_id', params.teamId).select('user_id'));
     }
     const parts = params.teamId === undefined ? [unattributed, rawRunSums(db, partial)] : [rawRunSums(db, partial)];
     const union = wholeDays.unionAll(parts);
