@@ -1759,8 +1759,9 @@ export interface paths {
          *     [`from`, `to`) and, optionally, the subtree of `folderId`. Omitted
          *     bounds are open, and are returned as null in `from`/`to`. Rows: every
          *     project with at least one run in the window (archived projects
-         *     included), sorted by `projectName`; with `groupBy` `member`, `team`
-         *     or `apiToken`, one row per member, team or API token with a run in
+         *     included), sorted by `projectName`; with `groupBy` `member`, `team`,
+         *     `apiToken` or `serviceAccount`, one row per member, team, API token
+         *     or service account with a run in
          *     the window instead (`groups`, by label then key, the unattributed
          *     row last), and `totals` the sums of the window's runs, each once. `costUsd` sums the known costs and
          *     is null when no run of the row has one;
@@ -1850,7 +1851,9 @@ export interface paths {
          *       role is not defined); `member` (key the user id, label the name the
          *       organization shows, with "(former member)" once they left), `team`
          *       (key the team id, label its name; `overlapping: true`) or
-         *       `apiToken` (key the token id, label its name), the runs without one
+         *       `apiToken` (key the token id, label its name) or `serviceAccount`
+         *       (key the account's id, label its name, "(deleted)" once deleted),
+         *       the runs without one
          *       in a group with key null (see the Usage tag). A bucket lists the
          *       groups with at least one run in it, by label, then key.
          *     - `costUsd` sums the known costs and is null when no run of the group
@@ -3603,7 +3606,10 @@ export interface paths {
          *     When ingested runs take it across one of its `thresholds` (percent,
          *     default 50, 80, 100) for the first time in a period, one audit event
          *     `budget.threshold` (actor `system`) is written and delivered to the
-         *     webhooks subscribed to it. `thresholds` must be ascending without
+         *     webhooks subscribed to it. With `perMember` (organization, folder and
+         *     team scopes) each member has the amount as their own allowance, and
+         *     each member's thresholds are announced on their own (`after.member`
+         *     names them). `thresholds` must be ascending without
          *     repeats (400); a scope `id` of another organization or archived gives
          *     404 `folder_not_found` / `project_not_found` or 409
          *     `project_archived`; an organization has at most 100 budgets (409
@@ -3618,6 +3624,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/{orgSlug}/budgets/{budgetId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A budget id (opaque). */
+                budgetId: components["parameters"]["BudgetId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the members at or over a per-member budget's threshold
+         * @description The members of a `perMember` budget at or over its lowest threshold
+         *     in the current period, each with their own status, most spent first;
+         *     paged. A budget without `perMember` lists no one.
+         *
+         *     Who may call: an org admin (OWNER or ADMIN).
+         */
+        get: operations["listBudgetMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/org/{orgSlug}/budgets/{budgetId}": {
         parameters: {
             query?: never;
@@ -3626,7 +3661,7 @@ export interface paths {
                 /** @description The organization's slug. */
                 orgSlug: components["parameters"]["OrgSlug"];
                 /** @description A budget id (opaque). */
-                budgetId: string;
+                budgetId: components["parameters"]["BudgetId"];
             };
             cookie?: never;
         };
@@ -3660,15 +3695,26 @@ export interface components {
         /**
          * @description What the budget covers; `id` names the folder, project, team (its
          *     members' runs while they are in it), member (a user id: the runs they
-         *     start and those of their API tokens) or API token, and is absent
+         *     start and those of their API tokens), API token or service account
+         *     (the runs it starts and those of its API tokens), and is absent
          *     (null) for the organization. Each budget is counted and announced on
          *     its own, however many apply to a run.
          */
         BudgetScope: {
             /** @enum {string} */
-            type: "organization" | "folder" | "project" | "team" | "member" | "apiToken";
+            type: "organization" | "folder" | "project" | "team" | "member" | "apiToken" | "serviceAccount";
             id?: string | null;
         };
+        /**
+         * @description Each member's allowance instead of one shared pool (default false):
+         *     every member's own spend in the scope (the runs they are accountable
+         *     for; in a team, while they were in it) is measured against `amount`,
+         *     and each member reaching a threshold is announced once per period
+         *     (the event's `after.member` names them). Only for the `organization`,
+         *     `folder` and `team` scopes; any other gives 400 `validation_failed`.
+         *     Changing it forgets what the budget announced.
+         */
+        BudgetPerMember: boolean;
         /**
          * @description `costUsd` (known costs, in USD) or `tokens` (input plus output).
          * @enum {string}
@@ -3695,11 +3741,34 @@ export interface components {
             /** @enum {string} */
             state: "ok" | "warning" | "exceeded";
             runsWithoutCost: number;
+            /**
+             * @description With `perMember` only: how many members are at or over the lowest
+             *     threshold (`listBudgetMembers` lists them). `spent`, `percent`
+             *     and `state` are then the member who spent most's, and
+             *     `runsWithoutCost` counts the scope's members' runs.
+             */
+            membersReached?: number;
+        };
+        BudgetMemberStatus: {
+            userId: string;
+            /** @description The name the organization shows, with "(former member)" once they left. */
+            displayName: string;
+            spent: number;
+            percent: number;
+            /** @enum {string} */
+            state: "warning" | "exceeded";
+            runsWithoutCost: number;
+        };
+        BudgetMemberList: {
+            /** @description Most spent first, then by user id. */
+            members: components["schemas"]["BudgetMemberStatus"][];
+            nextCursor: string | null;
         };
         Budget: {
             id: string;
             name: string;
             scope: components["schemas"]["BudgetScope"];
+            perMember: boolean;
             metric: components["schemas"]["BudgetMetric"];
             amount: number;
             period: components["schemas"]["BudgetPeriod"];
@@ -3726,6 +3795,7 @@ export interface components {
         CreateBudgetRequest: {
             name: string;
             scope: components["schemas"]["BudgetScope"];
+            perMember?: components["schemas"]["BudgetPerMember"];
             metric: components["schemas"]["BudgetMetric"];
             amount: components["schemas"]["BudgetAmount"];
             period: components["schemas"]["BudgetPeriod"];
@@ -3735,6 +3805,7 @@ export interface components {
         UpdateBudgetRequest: {
             name?: string;
             scope?: components["schemas"]["BudgetScope"];
+            perMember?: components["schemas"]["BudgetPerMember"];
             metric?: components["schemas"]["BudgetMetric"];
             amount?: components["schemas"]["BudgetAmount"];
             period?: components["schemas"]["BudgetPeriod"];
@@ -5065,19 +5136,19 @@ export interface components {
              * @description The `to` of the request (exclusive), or null when not given.
              */
             to: string | null;
-            /** @description Sorted by `projectName`; empty when grouped by `member`, `team` or `apiToken`. */
+            /** @description Sorted by `projectName`; empty when grouped by `member`, `team`, `apiToken` or `serviceAccount`. */
             projects: components["schemas"]["ProjectUsageRow"][];
-            /** @description With `groupBy` `member`, `team` or `apiToken` only; by label then key, the row with key null last. */
+            /** @description With `groupBy` `member`, `team`, `apiToken` or `serviceAccount` only; by label then key, the row with key null last. */
             groups?: components["schemas"]["UsageGroupRow"][];
             /** @description With `groups` only; true for `team`, whose rows may count a run more than once. */
             overlapping?: boolean;
             totals: components["schemas"]["UsageTotals"];
         };
         /** @enum {string} */
-        UsageReportGroupBy: "project" | "member" | "team" | "apiToken";
-        /** @description `UsageTotals` of one member, team or API token (key null: the runs without one). */
+        UsageReportGroupBy: "project" | "member" | "team" | "apiToken" | "serviceAccount";
+        /** @description `UsageTotals` of one member, team, API token or service account (key null: the runs without one). */
         UsageGroupRow: {
-            /** @description The user id, team id or API token id; null for the runs without one. */
+            /** @description The user id, team id, API token id or service account id; null for the runs without one. */
             key: string | null;
             label: string;
             runCount: number;
@@ -5193,7 +5264,7 @@ export interface components {
          */
         UsageSeriesBucketSpan: "day" | "week" | "month";
         /** @enum {string} */
-        UsageSeriesGroupBy: "project" | "model" | "provider" | "role" | "member" | "team" | "apiToken";
+        UsageSeriesGroupBy: "project" | "model" | "provider" | "role" | "member" | "team" | "apiToken" | "serviceAccount";
         UsageSeriesGroup: {
             /** @description The project id, model, provider, role id, user id, team id or API token id; null for the runs without a member or token. */
             key: string | null;
@@ -5778,6 +5849,14 @@ export interface components {
         PageLimit: number;
         /** @description A `nextCursor` from the previous page. */
         PageCursor: string;
+        /**
+         * @description Only the runs this member (a user id) is accountable for: their own
+         *     and their API tokens'. A user who is no member of the organization
+         *     has none. The Usage page links a member's row here.
+         */
+        UsageMemberId: string;
+        /** @description A budget id (opaque). */
+        BudgetId: string;
         /** @description An ownership transfer's id (opaque). */
         TransferId: string;
         /** @description A team id (opaque). */
@@ -8181,10 +8260,16 @@ export interface operations {
                 folderId?: string;
                 /**
                  * @description The rows: `project` (in `projects`, when omitted), or `member`,
-                 *     `team` or `apiToken` (in `groups`, `projects` then empty; see the
-                 *     Usage tag).
+                 *     `team`, `apiToken` or `serviceAccount` (in `groups`, `projects`
+                 *     then empty; see the Usage tag).
                  */
                 groupBy?: components["schemas"]["UsageReportGroupBy"];
+                /**
+                 * @description Only the runs this member (a user id) is accountable for: their own
+                 *     and their API tokens'. A user who is no member of the organization
+                 *     has none. The Usage page links a member's row here.
+                 */
+                memberId?: components["parameters"]["UsageMemberId"];
                 /**
                  * @description `csv` answers `text/csv` whatever `Accept` says; `json` answers
                  *     JSON. Without it, `Accept: text/csv` asks for the CSV.
@@ -8284,6 +8369,12 @@ export interface operations {
                 /** @description Restricts the series to the projects in this folder's whole subtree. */
                 folderId?: string;
                 /**
+                 * @description Only the runs this member (a user id) is accountable for: their own
+                 *     and their API tokens'. A user who is no member of the organization
+                 *     has none. The Usage page links a member's row here.
+                 */
+                memberId?: components["parameters"]["UsageMemberId"];
+                /**
                  * @description `csv` answers `text/csv` whatever `Accept` says; `json` answers
                  *     JSON. Without it, `Accept: text/csv` asks for the CSV.
                  */
@@ -8309,7 +8400,7 @@ export interface operations {
                 };
             };
             308: components["responses"]["MovedToNewSlug"];
-            /** @description `validation_failed`: `orgSlug`, `from`, `to`, `bucket`, `groupBy`, `folderId` or `format` does not match its schema, or `from` is later than `to`; `series_too_large`: more than 400 buckets or 200 groups. */
+            /** @description `validation_failed`: `orgSlug`, `from`, `to`, `bucket`, `groupBy`, `folderId`, `memberId` or `format` does not match its schema, or `from` is later than `to`; `series_too_large`: more than 400 buckets or 200 groups. */
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             /** @description `org_admin_required`. */
@@ -10783,11 +10874,50 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
             403: components["responses"]["Forbidden"];
-            /** @description `org_not_found`, `folder_not_found`, `project_not_found`, `team_not_found`, `member_not_found`, `token_not_found` (the scope names none of the organization). */
+            /** @description `org_not_found`, `folder_not_found`, `project_not_found`, `team_not_found`, `member_not_found`, `token_not_found`, `service_account_not_found` (the scope names none of the organization). */
             404: components["responses"]["NotFound"];
             /** @description `project_archived`, `capacity_exceeded`. */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listBudgetMembers: {
+        parameters: {
+            query?: {
+                /** @description At most this many items, and `nextCursor` to continue; without it, the whole list. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description A `nextCursor` from the previous page. */
+                cursor?: components["parameters"]["PageCursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The organization's slug. */
+                orgSlug: components["parameters"]["OrgSlug"];
+                /** @description A budget id (opaque). */
+                budgetId: components["parameters"]["BudgetId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members at or over a threshold. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetMemberList"];
+                };
+            };
+            308: components["responses"]["MovedToNewSlug"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `org_admin_required`, `token_scope_required`. */
+            403: components["responses"]["Forbidden"];
+            /** @description `org_not_found`, `budget_not_found`. */
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             default: components["responses"]["Unexpected"];
         };
@@ -10800,7 +10930,7 @@ export interface operations {
                 /** @description The organization's slug. */
                 orgSlug: components["parameters"]["OrgSlug"];
                 /** @description A budget id (opaque). */
-                budgetId: string;
+                budgetId: components["parameters"]["BudgetId"];
             };
             cookie?: never;
         };
@@ -10832,7 +10962,7 @@ export interface operations {
                 /** @description The organization's slug. */
                 orgSlug: components["parameters"]["OrgSlug"];
                 /** @description A budget id (opaque). */
-                budgetId: string;
+                budgetId: components["parameters"]["BudgetId"];
             };
             cookie?: never;
         };
@@ -10856,7 +10986,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             /** @description `csrf_rejected`, `org_admin_required`, `token_scope_required`. */
             403: components["responses"]["Forbidden"];
-            /** @description `org_not_found`, `budget_not_found`, `folder_not_found`, `project_not_found`, `team_not_found`, `member_not_found`, `token_not_found`. */
+            /** @description `org_not_found`, `budget_not_found`, `folder_not_found`, `project_not_found`, `team_not_found`, `member_not_found`, `token_not_found`, `service_account_not_found`. */
             404: components["responses"]["NotFound"];
             /** @description `project_archived`. */
             409: components["responses"]["Conflict"];

@@ -251,6 +251,7 @@ export function createServices(deps: {
       activeMember: (db, organizationId, userId) => memberStore.findActive(db, organizationId, userId),
       apiToken: async (db, organizationId, tokenId) =>
         (await INITIATOR_KINDS.apiToken.resolve!(db, organizationId, [tokenId])).get(tokenId),
+      liveServiceAccount: (db, organizationId, accountId) => serviceAccountStore.find(db, organizationId, accountId),
     },
     clock,
   );

@@ -69,6 +69,10 @@ const field = (object: Record<string, unknown>, key: string): string => {
   return value === null || value === undefined ? 'none' : String(value);
 };
 
+/** Whose allowance a per-member budget's threshold is (" for Ann"), nothing for a shared pool. */
+const allowanceOf = (member: unknown): string =>
+  member && typeof member === 'object' ? ` for ${field(member as Record<string, unknown>, 'displayName')}` : '';
+
 /** Which provider and group a directory change came from ("Okta, group eng"; no group: "Okta"). */
 const viaGroup = (side: Record<string, unknown>) =>
   side.group
@@ -229,7 +233,8 @@ export const SUMMARY_TEMPLATES: Readonly<Record<string, Template>> = {
     `${f.who} made ${f.what} the OWNER: the first sign-in of ${field(f.after, 'email')} ` +
     `through ${field(f.after, 'providerId')}, as the host console set up`,
   'session.break_glass': (f) => `${f.who} issued a break-glass login link for ${f.what}`,
-  'budget.threshold': (f) => `${f.who}: budget ${f.what} reached ${field(f.after, 'threshold')} %`,
+  'budget.threshold': (f) =>
+    `${f.who}: budget ${f.what} reached ${field(f.after, 'threshold')} %${allowanceOf(f.after.member)}`,
   'webhook.disabled': (f) => `${f.who} disabled the webhook to ${f.what}: its receiver answered 410 Gone`,
 
   'hub.org.create': did('created', 'organization'),

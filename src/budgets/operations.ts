@@ -15,6 +15,14 @@ export function budgetOperations(budgets: BudgetService) {
       },
     },
 
+    listBudgetMembers: {
+      rule: 'orgAdmin',
+      async handle(ctx) {
+        const page = await budgets.membersReached(ctx.access.organization.id, ctx.params.budgetId, ctx.query);
+        return { members: page.items, nextCursor: page.nextCursor };
+      },
+    },
+
     createBudget: {
       rule: 'orgAdmin',
       status: 201,

@@ -15,6 +15,7 @@ export const budgetProjection = projection<BudgetView, Budget>()({
     id: 'id',
     name: 'name',
     scope: { from: (row) => ({ type: row.scope_type, id: row.scope_id }) },
+    perMember: 'per_member',
     metric: 'metric',
     amount: { column: 'amount', as: Number },
     period: 'period',
@@ -27,5 +28,31 @@ export const budgetProjection = projection<BudgetView, Budget>()({
   order: [
     { column: 'name', by: 'name' },
     { column: 'id', by: 'codeUnits' },
+  ],
+});
+
+/** A member of a per-member budget at or over a threshold, with their own status. */
+export interface BudgetMemberView {
+  user_id: string;
+  display_name: string;
+  spent: number;
+  percent: number;
+  state: 'warning' | 'exceeded';
+  runs_without_cost: number;
+}
+
+/** Most spent first, then by user id. */
+export const budgetMemberProjection = projection<BudgetMemberView, Schema<'BudgetMemberStatus'>>()({
+  fields: {
+    userId: 'user_id',
+    displayName: 'display_name',
+    spent: 'spent',
+    percent: 'percent',
+    state: 'state',
+    runsWithoutCost: 'runs_without_cost',
+  },
+  order: [
+    { column: 'spent', by: 'numberDescending' },
+    { column: 'user_id', by: 'codeUnits' },
   ],
 });

@@ -6,13 +6,15 @@ import type { Clock } from '../config/clock.js';
 import type { Executor, UnitOfWork } from '../db/unit-of-work.js';
 import { badRequest, conflict, notFound } from '../errors/api-error.js';
 import { requireLive, type ProjectRecord } from '../projects/project.js';
+import type { PageRequest } from '../shared/pagination.js';
+import { PERSON_GROUPINGS } from '../usage/initiators.js';
 import type { UsageFilter } from '../usage/records.js';
 import type { UsageStore } from '../usage/store.js';
 import type { TeamSums } from '../usage/team-sums.js';
 import { BUDGET_THRESHOLD } from '../webhooks/events.js';
 import { periodOf } from './period.js';
-import { type BudgetView, budgetProjection } from './projection.js';
-import { spendIn, teamSpendIn } from './spend.js';
+import { type BudgetMemberView, type BudgetView, budgetMemberProjection, budgetProjection } from './projection.js';
+import { memberSpendsIn, type Spend, spendIn, teamSpendIn } from './spend.js';
 import type { BudgetChanges, BudgetRecord, BudgetScopeType, BudgetStore } from './store.js';
 
 export type CreateBudgetInput = Schema<'CreateBudgetRequest'>;
@@ -31,6 +33,7 @@ export interface BudgetScopes {
   activeTeam(db: Executor, organizationId: string, teamId: string): Promise<unknown>;
   activeMember(db: Executor, organizationId: string, userId: string): Promise<unknown>;
   apiToken(db: Executor, organizationId: string, tokenId: string): Promise<unknown>;
+  liveServiceAccount(db: Executor, organizationId: string, accountId: string): Promise<unknown>;
 }
 
 /**
@@ -80,6 +83,13 @@ const SCOPES: Record<
         throw notFound('token_not_found', `No API token ${id} in this organization.`);
     },
   },
+  serviceAccount: {
+    filter: (id) => ({ serviceAccountId: id }),
+    check: async (scopes, db, org, id) => {
+      if (!(await scopes.liveServiceAccount(db, org, id)))
+        throw notFound('service_account_not_found', `No service account ${id} in this organization.`);
+    },
+  },
 };
 
 /** A run about to start, as the scopes of budgets name what it belongs to. */
@@ -103,7 +113,24 @@ const APPLIES: Partial<Record<BudgetScopeType, (run: BudgetedRun, id: string) =>
   team: (run, id) => run.teamIds.includes(id),
   member: (run, id) => run.memberId === id,
   apiToken: (run, id) => run.apiTokenId === id,
+  serviceAccount: (run, id) => run.serviceAccountId === id,
 };
+
+/** The scopes whose budgets may give each member an allowance of their own. */
+const PER_MEMBER_SCOPES: ReadonlySet<BudgetScopeType> = new Set(['organization', 'folder', 'team']);
+
+/** A member's own spend under a per-member budget. */
+interface MemberSpend {
+  memberId: string;
+  spend: Spend;
+  spent: number;
+}
+
+/** A budget's measure in its current period: its status and, when per member, each member's spend (most first). */
+interface Measured {
+  view: BudgetView;
+  members: MemberSpend[];
+}
 
 const budgetNotFound = (id: string) => notFound('budget_not_found', `No budget "${id}" in this organization.`);
 
@@ -118,7 +145,7 @@ export class BudgetService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly store: BudgetStore,
-    private readonly usage: Pick<UsageStore, 'usageByProject'>,
+    private readonly usage: Pick<UsageStore, 'usageByProject' | 'runSums'>,
     private readonly teams: TeamSums,
     private readonly scopes: BudgetScopes,
     private readonly clock: Clock,
@@ -136,6 +163,7 @@ export class BudgetService {
     const at = this.clock.now();
     return this.uow.run(async (trx) => {
       await this.checkScope(trx, organizationId, input.scope);
+      checkPerMember(input.scope.type, input.perMember ?? false);
       if ((await this.store.count(trx, organizationId)) >= MAX_BUDGETS) {
         throw conflict('capacity_exceeded', `An organization has at most ${MAX_BUDGETS} budgets.`);
       }
@@ -145,6 +173,7 @@ export class BudgetService {
         name: input.name.trim() || input.name,
         scope_type: input.scope.type,
         scope_id: input.scope.id ?? null,
+        per_member: input.perMember ?? false,
         metric: input.metric,
         amount: input.amount,
         period: input.period,
@@ -168,6 +197,7 @@ export class BudgetService {
     if (input.amount !== undefined) changes.amount = input.amount;
     if (input.period !== undefined) changes.period = input.period;
     if (input.enforcement !== undefined) changes.enforcement = input.enforcement;
+    if (input.perMember !== undefined) changes.per_member = input.perMember;
     const at = this.clock.now();
     return this.uow.run(async (trx) => {
       const before = await this.requireBudget(trx, organizationId, id, { lock: true });
@@ -176,7 +206,8 @@ export class BudgetService {
         changes.scope_type = input.scope.type;
         changes.scope_id = input.scope.id ?? null;
       }
-      const measureChanged = (['scope_type', 'scope_id', 'metric', 'amount', 'period'] as const).some(
+      checkPerMember(changes.scope_type ?? before.scope_type, changes.per_member ?? before.per_member);
+      const measureChanged = (['scope_type', 'scope_id', 'per_member', 'metric', 'amount', 'period'] as const).some(
         (column) => column in changes && changes[column] !== before[column],
       );
       await this.store.update(trx, id, changes, at.toISOString());
@@ -207,8 +238,8 @@ export class BudgetService {
       (budget) => budget.enforcement === 'block' && APPLIES[budget.scope_type]?.(run, budget.scope_id ?? '') === true,
     );
     const now = this.clock.now();
-    const views = await Promise.all(applying.map((budget) => this.withStatus(db, budget, now)));
-    return views.filter((view) => view.status.state === 'exceeded');
+    const measured = await Promise.all(applying.map((budget) => this.measure(db, budget, now)));
+    return measured.filter(({ view, members }) => exceededFor(run, view, members)).map(({ view }) => view);
   }
 
   /**
@@ -225,60 +256,113 @@ export class BudgetService {
     const scope = { actor: BUDGET_ACTOR, at: now, action: BUDGET_THRESHOLD, requestId: null };
     await withAuditScope(scope, async () => {
       for (const budget of budgets) {
-        const view = await this.withStatus(trx, budget, now);
+        const { view, members } = await this.measure(trx, budget, now);
         const amount = Number(budget.amount);
-        for (const threshold of JSON.parse(budget.thresholds) as number[]) {
-          if (!reached(view.status.spent, amount, threshold)) break;
-          const periodStart = view.status.periodStart;
-          const alert = {
-            budgetId: budget.id,
-            periodStart,
-            threshold,
-            spent: view.status.spent,
-            at: now.toISOString(),
-          };
-          if (!(await this.store.claimAlert(trx, alert))) continue;
+        const periodStart = view.status.periodStart;
+        // The shared pool, or each member's own allowance, most spent first.
+        const pools = budget.per_member ? members : [{ memberId: '', spent: view.status.spent }];
+        const announced: Array<{ memberId: string; spent: number; threshold: number }> = [];
+        for (const { memberId, spent } of pools) {
+          for (const threshold of JSON.parse(budget.thresholds) as number[]) {
+            if (!reached(spent, amount, threshold)) break;
+            const alert = { budgetId: budget.id, memberId, periodStart, threshold, spent, at: now.toISOString() };
+            if (await this.store.claimAlert(trx, alert)) announced.push({ memberId, spent, threshold });
+          }
+        }
+        const names = await memberNames(
+          trx,
+          organizationId,
+          announced.filter((a) => a.memberId !== '').map((a) => a.memberId),
+        );
+        for (const { memberId, spent, threshold } of announced) {
+          const member = memberId === '' ? {} : { member: { userId: memberId, displayName: names.get(memberId) } };
           await recordChange(trx, {
             organizationId,
             target: { type: 'budget', id: budget.id, label: budget.name },
             before: null,
-            after: { budgetId: budget.id, threshold, spent: view.status.spent, amount, periodStart },
+            after: { budgetId: budget.id, threshold, spent, amount, periodStart, ...member },
           });
         }
       }
     });
   }
 
+  /**
+   * The members of a per-member budget at or over its lowest threshold in the current period, with
+   * their names, most spent first; one page of them.
+   */
+  async membersReached(
+    organizationId: string,
+    id: string,
+    page: PageRequest,
+  ): Promise<ReturnType<typeof budgetMemberProjection.pageOf>> {
+    const db = this.uow.reader;
+    const record = await this.requireBudget(db, organizationId, id);
+    const { members } = await this.measure(db, record, this.clock.now());
+    const amount = Number(record.amount);
+    const thresholds = JSON.parse(record.thresholds) as number[];
+    const listed = members.filter((m) => reached(m.spent, amount, thresholds[0]!));
+    const names = await memberNames(
+      db,
+      organizationId,
+      listed.map((m) => m.memberId),
+    );
+    const rows = listed.map(
+      (m): BudgetMemberView => ({
+        user_id: m.memberId,
+        display_name: names.get(m.memberId) ?? m.memberId,
+        spent: m.spent,
+        percent: (m.spent * 100) / amount,
+        state: stateOf(m.spent, amount, thresholds) === 'exceeded' ? 'exceeded' : 'warning',
+        runs_without_cost: m.spend.runsWithoutCost,
+      }),
+    );
+    return budgetMemberProjection.pageOf(rows, page);
+  }
+
   /** The budget with what its scope has spent in the period holding `now`. */
   private async withStatus(db: Executor, record: BudgetRecord, now: Date): Promise<BudgetView> {
+    return (await this.measure(db, record, now)).view;
+  }
+
+  /**
+   * What a budget's scope has spent in the period holding `now`: the shared pool, or each member's
+   * own spend (then the status is the member who spent most's, with how many reached a threshold).
+   */
+  private async measure(db: Executor, record: BudgetRecord, now: Date): Promise<Measured> {
     const { start, end } = periodOf(record.period, now);
     const filter: UsageFilter = {
       from: start.toISOString(),
       to: end.toISOString(),
       ...(record.scope_type === 'organization' ? {} : SCOPES[record.scope_type].filter(record.scope_id!)),
     };
-    const spend =
-      filter.teamId !== undefined
-        ? await teamSpendIn(this.teams, db, record.organization_id, filter)
-        : await spendIn(this.usage, db, record.organization_id, filter);
-    const spent = record.metric === 'costUsd' ? spend.costUsd : spend.tokens;
     const amount = Number(record.amount);
     const thresholds = JSON.parse(record.thresholds) as number[];
-    const state = reached(spent, amount, 100)
-      ? 'exceeded'
-      : thresholds.some((t) => reached(spent, amount, t))
-        ? 'warning'
-        : 'ok';
+    const measured = (spend: Spend) => (record.metric === 'costUsd' ? spend.costUsd : spend.tokens);
+    const period = { periodStart: start.toISOString(), periodEnd: end.toISOString() };
+    const status = (spent: number, runsWithoutCost: number) => ({
+      ...period,
+      spent,
+      percent: (spent * 100) / amount,
+      state: stateOf(spent, amount, thresholds),
+      runsWithoutCost,
+    });
+    if (!record.per_member) {
+      const spend =
+        filter.teamId !== undefined
+          ? await teamSpendIn(this.teams, db, record.organization_id, filter)
+          : await spendIn(this.usage, db, record.organization_id, filter);
+      return { view: { ...record, status: status(measured(spend), spend.runsWithoutCost) }, members: [] };
+    }
+    const spends = await memberSpendsIn({ usage: this.usage, teams: this.teams }, db, record.organization_id, filter);
+    const members = [...spends]
+      .map(([memberId, spend]) => ({ memberId, spend, spent: measured(spend) }))
+      .sort((a, b) => b.spent - a.spent || (a.memberId < b.memberId ? -1 : 1));
+    const runsWithoutCost = members.reduce((n, m) => n + m.spend.runsWithoutCost, 0);
+    const membersReached = members.filter((m) => reached(m.spent, amount, thresholds[0]!)).length;
     return {
-      ...record,
-      status: {
-        periodStart: start.toISOString(),
-        periodEnd: end.toISOString(),
-        spent,
-        percent: (spent * 100) / amount,
-        state,
-        runsWithoutCost: spend.runsWithoutCost,
-      },
+      view: { ...record, status: { ...status(members[0]?.spent ?? 0, runsWithoutCost), membersReached } },
+      members,
     };
   }
 
@@ -310,6 +394,42 @@ export class BudgetService {
     if (!found) throw budgetNotFound(id);
     return found;
   }
+}
+
+/** `exceeded` from 100 %, `warning` from the lowest threshold, else `ok`. */
+function stateOf(spent: number, amount: number, thresholds: readonly number[]): 'ok' | 'warning' | 'exceeded' {
+  if (reached(spent, amount, 100)) return 'exceeded';
+  return thresholds.some((t) => reached(spent, amount, t)) ? 'warning' : 'ok';
+}
+
+/**
+ * Whether the budget's amount is spent for this run: its shared pool, or, when each member has an
+ * allowance of their own, the allowance of the run's accountable member (a run with none is
+ * counted in no member's allowance, so such a budget never stops it).
+ */
+function exceededFor(run: BudgetedRun, view: BudgetView, members: readonly MemberSpend[]): boolean {
+  if (!view.per_member) return view.status.state === 'exceeded';
+  const own = members.find((m) => m.memberId === run.memberId);
+  return own !== undefined && reached(own.spent, Number(view.amount), 100);
+}
+
+/** A per-member allowance only on the scopes with members to share it (400 otherwise). */
+function checkPerMember(scope: BudgetScopeType, perMember: boolean): void {
+  if (perMember && !PER_MEMBER_SCOPES.has(scope)) {
+    throw badRequest(`A ${scope} budget has no members to give an allowance each.`, [
+      { path: '/body/perMember', message: 'must be false unless the scope is organization, folder or team' },
+    ]);
+  }
+}
+
+/** The names the organization shows for these members, "(former member)" once they left. */
+async function memberNames(db: Executor, organizationId: string, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .from(PERSON_GROUPINGS.member.labels(db, organizationId).as('l'))
+    .whereIn('l.id', ids)
+    .select<Array<{ id: string; label: string }>>('l.id', 'l.label');
+  return new Map(rows.map((r) => [r.id, r.label]));
 }
 
 /** Ascending percents without repeats (400 naming the first out of order). */

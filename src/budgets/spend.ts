@@ -36,6 +36,30 @@ export async function teamSpendIn(
   return spendOf(sums ? ((await sums) as RunSumRecord[]) : []);
 }
 
+/**
+ * Each member's own spend in [from, to) under the filter (a team's while they were in it, with
+ * `filter.teamId`): what a per-member allowance measures. Members without a run are absent, and so
+ * are the runs no member is accountable for.
+ */
+export async function memberSpendsIn(
+  stores: { usage: Pick<UsageStore, 'runSums'>; teams: TeamSums },
+  db: Executor,
+  organizationId: string,
+  filter: UsageFilter,
+): Promise<Map<string, Spend>> {
+  const params = { organizationId, ...filter };
+  const sums =
+    filter.teamId !== undefined
+      ? stores.teams.daySums(db, params, true)
+      : stores.usage.runSums(db, params, ['member_id']);
+  const perMember = new Map<string, RunSumRecord[]>();
+  for (const row of sums ? ((await sums) as Array<RunSumRecord & { member_id: string }>) : []) {
+    if (row.member_id === '') continue;
+    perMember.set(row.member_id, [...(perMember.get(row.member_id) ?? []), row]);
+  }
+  return new Map([...perMember].map(([member, rows]) => [member, spendOf(rows)]));
+}
+
 function spendOf(rows: RunSumRecord[]): Spend {
   const spend: Spend = { costUsd: 0, tokens: 0, runsWithoutCost: 0 };
   // Whole micro-dollars, added exactly and divided once, as the report does.

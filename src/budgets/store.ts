@@ -1,7 +1,7 @@
 import { isPostgres } from '../db/connect.js';
 import type { Executor } from '../db/unit-of-work.js';
 
-export type BudgetScopeType = 'organization' | 'folder' | 'project' | 'team' | 'member' | 'apiToken';
+export type BudgetScopeType = 'organization' | 'folder' | 'project' | 'team' | 'member' | 'apiToken' | 'serviceAccount';
 export type BudgetMetric = 'costUsd' | 'tokens';
 export type BudgetPeriod = 'day' | 'week' | 'month';
 export type BudgetEnforcement = 'alert' | 'block';
@@ -12,6 +12,8 @@ export interface BudgetRecord {
   name: string;
   scope_type: BudgetScopeType;
   scope_id: string | null;
+  /** Each member's own allowance instead of one shared pool (organization, folder and team scopes). */
+  per_member: boolean;
   metric: BudgetMetric;
   amount: number;
   period: BudgetPeriod;
@@ -23,12 +25,17 @@ export interface BudgetRecord {
 }
 
 export type BudgetChanges = Partial<
-  Pick<BudgetRecord, 'name' | 'scope_type' | 'scope_id' | 'metric' | 'amount' | 'period' | 'thresholds' | 'enforcement'>
+  Pick<
+    BudgetRecord,
+    'name' | 'scope_type' | 'scope_id' | 'per_member' | 'metric' | 'amount' | 'period' | 'thresholds' | 'enforcement'
+  >
 >;
 
-/** A threshold announced for one budget in one period. */
+/** A threshold announced for one budget in one period, for one member of a per-member budget. */
 export interface BudgetAlert {
   budgetId: string;
+  /** The member whose allowance reached it; `''` for a budget's shared pool. */
+  memberId: string;
   periodStart: string;
   threshold: number;
   spent: number;
@@ -49,17 +56,18 @@ export class BudgetStore {
   ): Promise<BudgetRecord | undefined> {
     const query = db('budgets').where({ organization_id: organizationId, id });
     if (options.lock && isPostgres(db)) query.forUpdate();
-    return query.first<BudgetRecord | undefined>();
+    const row = await query.first<BudgetRecord | undefined>();
+    return row && asRecord(row);
   }
 
   /**
    * The organization's budgets; locked for the rest of the transaction when asked (PostgreSQL;
    * SQLite has one writer), always in id order so two lockers never wait on each other in a cycle.
    */
-  list(db: Executor, organizationId: string, options: { lock?: boolean } = {}): Promise<BudgetRecord[]> {
+  async list(db: Executor, organizationId: string, options: { lock?: boolean } = {}): Promise<BudgetRecord[]> {
     const query = db('budgets').where({ organization_id: organizationId }).orderBy('id');
     if (options.lock && isPostgres(db)) query.forUpdate();
-    return query.select<BudgetRecord[]>('*');
+    return (await query.select<BudgetRecord[]>('*')).map(asRecord);
   }
 
   async count(db: Executor, organizationId: string): Promise<number> {
@@ -97,12 +105,16 @@ export class BudgetStore {
         budget_id: alert.budgetId,
         period_start: alert.periodStart,
         threshold: alert.threshold,
+        member_id: alert.memberId,
         spent: alert.spent,
         created_at: alert.at,
       })
-      .onConflict(['budget_id', 'period_start', 'threshold'])
+      .onConflict(['budget_id', 'period_start', 'threshold', 'member_id'])
       .ignore()
       .returning('threshold');
     return (inserted as unknown[]).length === 1;
   }
 }
+
+/** A stored row as a record: SQLite answers a boolean as 0 or 1. */
+const asRecord = (row: BudgetRecord): BudgetRecord => ({ ...row, per_member: Boolean(row.per_member) });

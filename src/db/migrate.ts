@@ -35,6 +35,7 @@ import * as companySignIn from './migrations/20261202500000_company_sign_in.js';
 import * as usagePolicies from './migrations/20261203100000_usage_policies.js';
 import * as budgetEnforcement from './migrations/20261203110000_budget_enforcement.js';
 import * as runtimeApi from './migrations/20261203200000_runtime_api.js';
+import * as spendByAccountAndMember from './migrations/20261203300000_spend_by_account_and_member.js';
 import * as companyOnboarding from './migrations/20261203400000_company_onboarding.js';
 
 /**
@@ -77,6 +78,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261203100000_usage_policies': usagePolicies,
   '20261203110000_budget_enforcement': budgetEnforcement,
   '20261203200000_runtime_api': runtimeApi,
+  '20261203300000_spend_by_account_and_member': spendByAccountAndMember,
   '20261203400000_company_onboarding': companyOnboarding,
 };
 

@@ -362,15 +362,15 @@ export class AdmissionService {
     }
     if (!(await this.store.liveToken(db, organizationId, resolved.id, this.clock.now().toISOString())))
       return unknown(`The ${kind.describe(name)} is revoked or expired.`);
-    const owner = resolved.memberId!;
-    const ownerAccount = await this.reads.serviceAccount(db, organizationId, owner);
-    if (ownerAccount?.disabled_at)
+    // A token acts as its owner: a member, or a service account (whose user is the account's id).
+    const { memberId, serviceAccountId } = resolved;
+    if (serviceAccountId && (await this.reads.serviceAccount(db, organizationId, serviceAccountId))?.disabled_at)
       return unknown(`The service account that owns the ${kind.describe(name)} is disabled.`);
     return {
       found: {
-        userId: owner,
+        userId: (memberId ?? serviceAccountId)!,
         source,
-        budgeted: { memberId: owner, apiTokenId: resolved.id, serviceAccountId: ownerAccount ? owner : null },
+        budgeted: { memberId, apiTokenId: resolved.id, serviceAccountId },
       },
     };
   }

@@ -67,6 +67,11 @@ export const GROUPINGS: Readonly<Record<UsageGroupBy, Grouping>> = {
   },
   member: { key: PERSON_GROUPINGS.member.key, overlapping: false, labels: person('member') },
   apiToken: { key: PERSON_GROUPINGS.apiToken.key, overlapping: false, labels: person('apiToken') },
+  serviceAccount: {
+    key: PERSON_GROUPINGS.serviceAccount.key,
+    overlapping: false,
+    labels: person('serviceAccount'),
+  },
   team: {
     key: 'team',
     overlapping: true,

@@ -23,6 +23,7 @@ const RUN_COLUMNS: BulkColumns = {
   initiator_type: 'text',
   initiator_id: 'text',
   member_id: 'text',
+  service_account_id: 'text',
   at: 'text',
   input_tokens: 'bigint',
   output_tokens: 'bigint',

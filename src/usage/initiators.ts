@@ -35,7 +35,8 @@ export interface InitiatorKind {
 /**
  * A member: by the chat platform's id, an active member of the organization at ingest (a run is
  * stored with the user's id, kept when they leave). An API token: by its id, any token of the
- * organization (a run may be ingested after its token is revoked), accountable to its owner.
+ * organization (a run may be ingested after its token is revoked), accountable to its owner: a
+ * member, or a service account (then no member is).
  */
 export const INITIATOR_KINDS: Readonly<Record<InitiatorType, InitiatorKind>> = {
   member: {
@@ -46,24 +47,36 @@ export const INITIATOR_KINDS: Readonly<Record<InitiatorType, InitiatorKind>> = {
         .join('memberships as m', 'm.user_id', 'u.id')
         .where('m.organization_id', organizationId)
         .whereNull('m.revoked_at')
+        // A service account holds a membership too, but is named as one (below), never as a member.
+        .where('u.kind', 'person')
         .whereIn('u.im_open_id', names)
         .select<Array<{ id: string; name: string }>>('u.id', 'u.im_open_id as name');
-      return new Map(rows.map((r) => [r.name, { type: 'member', id: r.id, memberId: r.id }]));
+      return new Map(rows.map((r) => [r.name, { type: 'member', id: r.id, memberId: r.id, serviceAccountId: null }]));
     },
   },
   apiToken: {
     field: 'id',
     describe: (name) => `API token ${name}`,
     resolve: async (db, organizationId, names) => {
-      const rows = await db('api_tokens')
-        .where('organization_id', organizationId)
-        .whereIn('id', names)
-        .select<Array<{ id: string; user_id: string }>>('id', 'user_id');
-      return new Map(rows.map((r) => [r.id, { type: 'apiToken', id: r.id, memberId: r.user_id }]));
+      const rows = await db('api_tokens as t')
+        .leftJoin('service_accounts as sa', 'sa.id', 't.user_id')
+        .where('t.organization_id', organizationId)
+        .whereIn('t.id', names)
+        .select<Array<{ id: string; user_id: string; account: string | null }>>(
+          't.id',
+          't.user_id',
+          'sa.id as account',
+        );
+      return new Map(
+        rows.map((r) => [
+          r.id,
+          { type: 'apiToken', id: r.id, memberId: r.account ? null : r.user_id, serviceAccountId: r.account },
+        ]),
+      );
     },
   },
   // A service account of the organization, by its id (disabled or deleted ones too: a run may be
-  // reported after the fact). It is nobody's member, so no member is accountable for its runs.
+  // reported after the fact). It is nobody's member: it is accountable for its runs, no member is.
   serviceAccount: {
     field: 'id',
     describe: (name) => `service account ${name}`,
@@ -72,13 +85,13 @@ export const INITIATOR_KINDS: Readonly<Record<InitiatorType, InitiatorKind>> = {
         .where('organization_id', organizationId)
         .whereIn('id', names)
         .pluck<string[]>('id');
-      return new Map(ids.map((id) => [id, { type: 'serviceAccount', id, memberId: null }]));
+      return new Map(ids.map((id) => [id, { type: 'serviceAccount', id, memberId: null, serviceAccountId: id }]));
     },
   },
 };
 
 /** The groupings by person of the usage reads. */
-export type PersonGroupBy = 'member' | 'apiToken';
+export type PersonGroupBy = 'member' | 'apiToken' | 'serviceAccount';
 
 export interface PersonGrouping {
   /** The run level key it sums by (`''` there: the run has none). */
@@ -91,7 +104,8 @@ export interface PersonGrouping {
 
 /**
  * A member is labelled with the name the organization shows for them, and "(former member)" once
- * their membership has ended: their runs stay theirs. A token by its name.
+ * their membership has ended: their runs stay theirs. A token by its name. A service account by
+ * its name, "(deleted)" once deleted; the runs of members and of nobody are one row.
  */
 export const PERSON_GROUPINGS: Readonly<Record<PersonGroupBy, PersonGrouping>> = {
   member: {
@@ -118,5 +132,13 @@ export const PERSON_GROUPINGS: Readonly<Record<PersonGroupBy, PersonGrouping>> =
     none: 'Not through an API token',
     labels: (db, organizationId) =>
       db('api_tokens').where('organization_id', organizationId).select('id', 'name as label'),
+  },
+  serviceAccount: {
+    key: 'service_account_id',
+    none: 'Not by a service account',
+    labels: (db, organizationId) =>
+      db('service_accounts')
+        .where('organization_id', organizationId)
+        .select('id', db.raw("case when deleted_at is null then name else name || ' (deleted)' end as label")),
   },
 };

@@ -18,6 +18,8 @@ export interface RunRecord {
   initiator_id: string | null;
   /** The member accountable for it: the member who started it, or the owner of its API token. */
   member_id: string | null;
+  /** The service account accountable for it: the one that started it, or the owner of its API token. */
+  service_account_id: string | null;
   at: string;
   input_tokens: number;
   output_tokens: number;
@@ -44,6 +46,8 @@ export interface Principal {
   id: string;
   /** The member accountable: the member themself, or the owner of an API token. */
   memberId: string | null;
+  /** The service account accountable: the account itself, or the owner of an API token. */
+  serviceAccountId: string | null;
 }
 
 /** A stored session: the organization and project it belongs to. */
@@ -79,8 +83,15 @@ export interface UsageFilter {
   memberId?: string | undefined;
   /** Only the runs started through this API token. */
   apiTokenId?: string | undefined;
+  /** Only the runs this service account is accountable for (its own and its tokens'). */
+  serviceAccountId?: string | undefined;
   /** Only the runs counted for this team (the team sums alone read it). */
   teamId?: string | undefined;
+  /**
+   * Only the runs of members who were ever in this team: the team sums narrow the member days they
+   * read to the team's members (then keep each membership's own span) instead of every member's.
+   */
+  everInTeam?: string | undefined;
 }
 
 /** The parameters of the usage reads: the organization and the filter, each read prepared per filter present. */

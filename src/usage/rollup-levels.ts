@@ -5,8 +5,8 @@
  * and month (the report, the breakdown and budgets), per month alone (the whole-organization
  * breakdown), per day and agent (a whole-organization series by model, provider or role). The
  * levels per accountable member (and API token and project), by day and by month, answer the
- * reads by person. A read takes, for each grain, the first level listed that has every key it
- * needs.
+ * reads by person; per person and month alone, the reports by person over whole months. A read
+ * takes, for each grain, the first level listed that has every key it needs.
  */
 
 export type RollupGrain = 'day' | 'month';
@@ -24,10 +24,11 @@ export interface RollupLevel {
 export const AGENT_KEYS = ['provider', 'role_id', 'model'] as const;
 
 /**
- * Who a run is counted for, as the levels per person key it: the accountable member and the API
- * token that started it, `''` for none (a run nobody is named for).
+ * Who a run is counted for, as the levels per person key it: the accountable member, the API
+ * token that started it and the accountable service account, `''` for none (a run nobody is
+ * named for).
  */
-export const PERSON_KEYS = ['member_id', 'api_token_id'] as const;
+export const PERSON_KEYS = ['member_id', 'api_token_id', 'service_account_id'] as const;
 
 /** The keys of the run levels a read may sum by. */
 export type RunRollupKey = 'project_id' | 'day' | (typeof AGENT_KEYS)[number] | (typeof PERSON_KEYS)[number];
@@ -41,12 +42,14 @@ export const RAW_RUN_KEY: Readonly<Record<RunRollupKey, string>> = {
   model: 'r.model',
   member_id: "coalesce(r.member_id, '')",
   api_token_id: "case when r.initiator_type = 'apiToken' then r.initiator_id else '' end",
+  service_account_id: "coalesce(r.service_account_id, '')",
 };
 
 export const RUN_LEVELS: readonly RollupLevel[] = [
   { table: 'usage_run_months', grain: 'month', keys: ['project_id'], from: 'usage_run_days' },
   { table: 'usage_run_agent_days', grain: 'day', keys: AGENT_KEYS, from: 'usage_run_days' },
   { table: 'usage_run_days', grain: 'day', keys: ['project_id', ...AGENT_KEYS] },
+  { table: 'usage_run_person_months', grain: 'month', keys: PERSON_KEYS, from: 'usage_run_member_days' },
   {
     table: 'usage_run_member_months',
     grain: 'month',

@@ -1,16 +1,17 @@
 import { costMicros } from './cost-micros.js';
 import type { FactRecord, RunRecord } from './records.js';
-import type { RollupLevel } from './rollup-levels.js';
+import { PERSON_KEYS, type RollupLevel } from './rollup-levels.js';
 import { dayOf, monthOf } from './window-split.js';
 
 /** What a tally is keyed by: every key a level may have, as the run (or fact) names it. */
 interface TallyKeys {
   project_id: string;
-  provider: string;
-  role_id: string;
-  model: string;
+  provider?: string;
+  role_id?: string;
+  model?: string;
   member_id?: string;
   api_token_id?: string;
+  service_account_id?: string;
   kind?: string;
   capability_id?: string;
 }
@@ -35,21 +36,30 @@ const FACT_MEASURES: readonly Measure[] = ['count', 'with_cost', 'a', 'cost_micr
  * are read; once they are stored, RollupStore.add sums them per row of every level and adds those
  * to the stored rows in the ingest's transaction (no re-aggregation of the days' raw rows). Each
  * run's own provider, role and model key its rows (a fact's are its run's), and its accountable
- * member and API token, as in RollupStore.rebuild (RAW_RUN_KEY).
+ * member, API token and service account, as in RollupStore.rebuild (RAW_RUN_KEY).
+ *
+ * Runs are tallied twice: per project, agent and day (what the agent levels sum) and per project,
+ * person and day (what the person levels sum). One tally keyed by both would hold nearly a row
+ * per run once runs name their people, and every level's rows would be summed from all of them.
  */
 export class RollupTally {
-  private readonly runs = new Map<string, Tally>();
+  private readonly agentRuns = new Map<string, Tally>();
+  private readonly personRuns = new Map<string, Tally>();
   private readonly facts = new Map<string, Tally>();
 
-  /** A run, once it is attributed: its rows are keyed by its person too. */
+  /** A run, once it is attributed: its person tally is keyed by who it is counted for. */
   addRun(run: RunRecord): void {
     const day = dayOf(run.at);
     const { project_id, provider, role_id, model } = run;
+    const agent = { project_id, provider, role_id, model, day };
+    const agentKey = `${project_id}\n${provider}\n${role_id}\n${model}\n${day}`;
+    count(this.agentRuns, agentKey, agent, run.cost_usd, run.input_tokens, run.output_tokens);
     const member_id = run.member_id ?? '';
     const api_token_id = run.initiator_type === 'apiToken' ? run.initiator_id! : '';
-    const key = `${project_id}\n${provider}\n${role_id}\n${model}\n${day}\n${member_id}\n${api_token_id}`;
-    const base = { project_id, provider, role_id, model, member_id, api_token_id, day };
-    count(this.runs, key, base, run.cost_usd, run.input_tokens, run.output_tokens);
+    const service_account_id = run.service_account_id ?? '';
+    const person = { project_id, member_id, api_token_id, service_account_id, day };
+    const personKey = `${project_id}\n${day}\n${member_id}\n${api_token_id}\n${service_account_id}`;
+    count(this.personRuns, personKey, person, run.cost_usd, run.input_tokens, run.output_tokens);
   }
 
   /** A run's facts, keyed by its project, agent and day (no fact level is per person). */
@@ -78,7 +88,9 @@ export class RollupTally {
    * column order of RollupStore's upsert.
    */
   rows(family: 'runs' | 'facts', level: RollupLevel): Array<Array<string | number>> {
-    const [measures, tallies] = family === 'runs' ? [RUN_MEASURES, this.runs] : [FACT_MEASURES, this.facts];
+    const personal = level.keys.some((k) => (PERSON_KEYS as readonly string[]).includes(k));
+    const runs = personal ? this.personRuns : this.agentRuns;
+    const [measures, tallies] = family === 'runs' ? [RUN_MEASURES, runs] : [FACT_MEASURES, this.facts];
     const keys = level.keys as ReadonlyArray<keyof TallyKeys>;
     const rows = new Map<string, Map<string, Array<string | number>>>();
     for (const tally of tallies.values()) {

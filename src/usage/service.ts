@@ -322,6 +322,7 @@ const toRunRecord = (organizationId: string, run: RunLine): RunRecord => ({
   initiator_type: null,
   initiator_id: null,
   member_id: null,
+  service_account_id: null,
   at: run.at,
   input_tokens: run.inputTokens,
   output_tokens: run.outputTokens,
@@ -334,4 +335,5 @@ function attribute(run: RunRecord, principal: Principal | null): void {
   run.initiator_type = principal.type;
   run.initiator_id = principal.id;
   run.member_id = principal.memberId;
+  run.service_account_id = principal.serviceAccountId;
 }

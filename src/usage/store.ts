@@ -6,6 +6,7 @@ import {
   FACT_LEVELS,
   FACT_SUMS,
   levelFor,
+  type PERSON_KEYS,
   RAW_RUN_KEY,
   RUN_LEVELS,
   RUN_SUMS,
@@ -142,6 +143,7 @@ export class UsageStore {
       ...Object.keys(of.only ?? {}),
       ...(scopedByProject ? ['project_id'] : []),
       ...personFilters(params).map(([key]) => key),
+      ...(params.everInTeam !== undefined ? ['member_id'] : []),
     ];
     const monthly = levelFor(of.levels, 'month', needed);
     const daily = levelFor(of.levels, 'day', needed)!;
@@ -155,6 +157,10 @@ export class UsageStore {
       for (const [key, id] of personFilters(params)) {
         if (table === of.raw) q.whereRaw(`${RAW_RUN_KEY[key]} = ?`, [id]);
         else q.where(`r.${key}`, id);
+      }
+      // The person levels lead with the member: a few members' rows are a seek each.
+      if (params.everInTeam !== undefined) {
+        q.whereIn('r.member_id', db('team_members').where('team_id', params.everInTeam).select('user_id'));
       }
       return q;
     };
@@ -209,10 +215,11 @@ export class UsageStore {
 }
 
 /** The person filters given: each level key with the id it must have. */
-function personFilters(params: FilterParams): Array<['member_id' | 'api_token_id', string]> {
-  const filters: Array<['member_id' | 'api_token_id', string]> = [];
+function personFilters(params: FilterParams): Array<[(typeof PERSON_KEYS)[number], string]> {
+  const filters: Array<[(typeof PERSON_KEYS)[number], string]> = [];
   if (params.memberId !== undefined) filters.push(['member_id', params.memberId]);
   if (params.apiTokenId !== undefined) filters.push(['api_token_id', params.apiTokenId]);
+  if (params.serviceAccountId !== undefined) filters.push(['service_account_id', params.serviceAccountId]);
   return filters;
 }
 

@@ -19,9 +19,17 @@ import { rawRunSums, type UsageStore, within } from './store.js';
 export class TeamSums {
   constructor(private readonly usage: UsageStore) {}
 
-  /** Sums per `team_id` and `day` with RUN_SUMS (only the team's with `teamId`); null when the window is empty. */
-  daySums(db: Executor, params: FilterParams): Knex.QueryBuilder | null {
-    const memberDays = this.usage.runSums(db, params, ['day', 'member_id']);
+  /**
+   * Sums per `team_id` and `day` with RUN_SUMS (only the team's with `teamId`), and per `member_id`
+   * too when `byMember` (a per-member allowance in a team); null when the window is empty.
+   */
+  daySums(db: Executor, params: FilterParams, byMember = false): Knex.QueryBuilder | null {
+    // One team's figures need only its members' days (each membership's span is kept below).
+    const memberDays = this.usage.runSums(
+      db,
+      params.teamId === undefined ? params : { ...params, everInTeam: params.teamId },
+      ['day', 'member_id'],
+    );
     if (!memberDays) return null;
     const sums = RUN_SUMS.map((m) => `m.${m}`);
     const wholeDays = db
@@ -30,11 +38,11 @@ export class TeamSums {
       .join('teams as t', (on) => on.on('t.id', 'tm.team_id').andOnVal('t.organization_id', '=', params.organizationId))
       .whereRaw(`tm.created_at <= m.day || 'T00:00:00.000Z'`)
       .where((q) => q.whereNull('tm.revoked_at').orWhereRaw('substr(tm.revoked_at, 1, 10) > m.day'))
-      .select('t.id as team_id', 'm.day', ...sums);
+      .select('t.id as team_id', 'm.day', 'm.member_id', ...sums);
     const unattributed = db
       .from(memberDays.clone().as('m'))
       .where('m.member_id', '')
-      .select(db.raw(`'' as team_id`), 'm.day', ...sums);
+      .select(db.raw(`'' as team_id`), 'm.day', 'm.member_id', ...sums);
     const partial = within(db('runs as r'), 'r.at', { from: params.from, to: params.to })
       .join('team_members as tm', 'tm.user_id', 'r.member_id')
       .join('teams as t', (on) => on.on('t.id', 'tm.team_id').andOnVal('t.organization_id', '=', params.organizationId))
@@ -50,20 +58,25 @@ export class TeamSums {
           )
           .orWhereRaw('substr(r.at, 1, 10) = substr(tm.revoked_at, 1, 10)'),
       )
-      .groupBy('t.id')
+      .groupBy('t.id', 'r.member_id')
       .groupByRaw('substr(r.at, 1, 10)')
-      .select('t.id as team_id', db.raw('substr(r.at, 1, 10) as day'));
+      .select('t.id as team_id', db.raw('substr(r.at, 1, 10) as day'), 'r.member_id');
     if (params.memberId !== undefined) partial.where('r.member_id', params.memberId);
     this.usage.applyScope(db, partial, params);
     if (params.teamId !== undefined) {
       wholeDays.where('t.id', params.teamId);
-      partial.where('t.id', params.teamId);
+      // Named as a list, the team's members make each one's runs a range of the index on
+      // (organization, member, time); joined alone, the engine reads the organization's runs.
+      partial
+        .where('t.id', params.teamId)
+        .whereIn('r.member_id', db('team_members').where('team_id', params.teamId).select('user_id'));
     }
     const parts = params.teamId === undefined ? [unattributed, rawRunSums(db, partial)] : [rawRunSums(db, partial)];
     const union = wholeDays.unionAll(parts);
+    const keys = ['parts.team_id', 'parts.day', ...(byMember ? ['parts.member_id'] : [])];
     return db
       .from(union.as('parts'))
-      .groupBy('parts.team_id', 'parts.day')
-      .select('parts.team_id', 'parts.day', ...RUN_SUMS.map((m) => db.raw(`sum(parts.${m}) as ${m}`)));
+      .groupBy(...keys)
+      .select(...keys, ...RUN_SUMS.map((m) => db.raw(`sum(parts.${m}) as ${m}`)));
   }
 }

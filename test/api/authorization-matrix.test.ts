@@ -695,6 +695,12 @@ const rows: Row[] = [
     expect: orgAdminOnly(200),
   },
   {
+    op: 'listBudgetMembers',
+    method: 'GET',
+    prepare: async () => ({ path: `/budgets/${await freshBudget()}/members` }),
+    expect: orgAdminOnly(200),
+  },
+  {
     op: 'createBudget',
     method: 'POST',
     prepare: async () => ({

@@ -137,7 +137,7 @@ const WEBHOOK_OPERATION_IDS = [
 /** Effective access: who can open a project, and a team's project grants. */
 const ACCESS_OPERATION_IDS = ['getProjectAccess', 'listTeamProjects'];
 /** Budgets and spend alerts: budgets with their live status; org admins only. */
-const BUDGET_OPERATION_IDS = ['listBudgets', 'createBudget', 'updateBudget', 'deleteBudget'];
+const BUDGET_OPERATION_IDS = ['listBudgets', 'listBudgetMembers', 'createBudget', 'updateBudget', 'deleteBudget'];
 /** Domains an organization owns, verified through DNS; org admins only. */
 const DOMAIN_OPERATION_IDS = ['listDomains', 'addDomain', 'verifyDomain', 'updateDomain', 'deleteDomain'];
 /** Usage policies and admission; org admins only. */

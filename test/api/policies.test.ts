@@ -293,6 +293,84 @@ describe('admission', () => {
     const listed = (await okBody(org.call('owner', 'listBudgets'))).budgets.find((b) => b.id === budget.id)!;
     expect(listed).toMatchObject({ enforcement: 'alert', status: { state: 'exceeded' } });
   });
+
+  it('a blocking allowance of each member stops only the member who spent it', async () => {
+    const folder = await okBody(org.call('owner', 'createFolder', { body: { name: unique('Capped') } }), 201);
+    const own = await granted(org, folder.id);
+    const budget = await okBody(
+      org.call('owner', 'createBudget', {
+        body: {
+          name: 'Each member’s cap',
+          scope: { type: 'folder', id: folder.id },
+          perMember: true,
+          metric: 'costUsd',
+          amount: 1,
+          period: 'month',
+          enforcement: 'block',
+        },
+      }),
+      201,
+    );
+    const at = hub.clock.now().toISOString();
+    await hub.services.usage.ingest(
+      org.id,
+      writeJsonl(tmp, `${unique('runs')}.jsonl`, [
+        runLine(own, 's-cap', at, { costUsd: 1.2, initiatedBy: memberOf(org) }),
+      ]),
+    );
+    const denied = await admit(org, { projectId: own, initiatedBy: memberOf(org), model: 'gpt-5' });
+    expect(denied.reasons).toEqual([
+      expect.objectContaining({ code: 'budget_exceeded', source: expect.objectContaining({ id: budget.id }) }),
+    ]);
+    // The owner made the project and holds its grant; their own allowance is untouched.
+    const owner = { type: 'member' as const, imOpenId: `${org.slug}-owner` };
+    expect((await admit(org, { projectId: own, initiatedBy: owner, model: 'gpt-5' })).decision).toBe('allow');
+  });
+
+  it('a blocking budget of a service account stops its runs and its tokens’ runs', async () => {
+    const own = await granted(org);
+    const account = await okBody(
+      org.call('owner', 'createServiceAccount', { body: { name: unique('Runner'), role: 'MEMBER' } }),
+      201,
+    );
+    const team = await okBody(org.call('owner', 'createTeam', { body: { slug: unique('bots'), name: 'Bots' } }), 201);
+    await okBody(org.call('owner', 'addTeamMember', { path: { teamId: team.id }, body: { userId: account.id } }));
+    await okBody(
+      org.call('owner', 'putProjectTeamAccess', { path: { projectId: own }, body: { teamId: team.id, role: 'READ' } }),
+    );
+    const token = await okBody(
+      org.call('owner', 'createApiToken', {
+        body: { name: unique('runner'), scopes: ['usage:read'], serviceAccountId: account.id },
+      }),
+      201,
+    );
+    const byAccount = { type: 'serviceAccount' as const, id: account.id };
+    const byToken = { type: 'apiToken' as const, id: token.id };
+    await okBody(
+      org.call('owner', 'createBudget', {
+        body: {
+          name: 'Runner cap',
+          scope: { type: 'serviceAccount', id: account.id },
+          metric: 'costUsd',
+          amount: 1,
+          period: 'month',
+          enforcement: 'block',
+        },
+      }),
+      201,
+    );
+    expect((await admit(org, { projectId: own, initiatedBy: byToken, model: 'gpt-5' })).decision).toBe('allow');
+    const at = hub.clock.now().toISOString();
+    await hub.services.usage.ingest(
+      org.id,
+      writeJsonl(tmp, `${unique('runs')}.jsonl`, [runLine(own, 's-bot', at, { costUsd: 1.5, initiatedBy: byToken })]),
+    );
+    for (const initiatedBy of [byAccount, byToken]) {
+      const answer = await admit(org, { projectId: own, initiatedBy, model: 'gpt-5' });
+      expect(answer.reasons.map((r) => r.code)).toEqual(['budget_exceeded']);
+    }
+    expect((await admit(org, { projectId: own, initiatedBy: memberOf(org), model: 'gpt-5' })).decision).toBe('allow');
+  });
 });
 
 describe('the picker and admission never disagree (random policies, teams and grants)', () => {

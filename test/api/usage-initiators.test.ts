@@ -259,6 +259,16 @@ describe('GET /usage/mine', () => {
     ]);
   });
 
+  it('an admin reads one member’s report and series through memberId, as the member reads theirs', async () => {
+    const query = { ...NOV, memberId: ids.ann! };
+    const report = await okBody(org.call('admin', 'getUsageReport', { query }));
+    expect(report.projects.map((p) => [p.projectName, p.runCount, p.costUsd])).toEqual([['alpha', 5, 31]]);
+    const series = await okBody(org.call('admin', 'getUsageSeries', { query: { ...query, bucket: 'month' } }));
+    expect(series.buckets[0]!.groups.map((g) => [g.label, g.costUsd])).toEqual([['alpha', 31]]);
+    const nobody = await okBody(org.call('admin', 'getUsageReport', { query: { ...NOV, memberId: 'no-such-user' } }));
+    expect(nobody.totals.runCount).toBe(0);
+  });
+
   it('answers a member without runs an empty report', async () => {
     const mine = await okBody(other.call('member', 'getMyUsage', { query: NOV }));
     expect(mine.totals.runCount).toBe(0);
@@ -316,18 +326,283 @@ describe('budgets by team, member and API token', () => {
 });
 
 describe('a service account as the initiator', () => {
-  it('stores the account with no member accountable, and refuses it in another organization', async () => {
-    const initech = await seedOrg(hub, 'initech');
-    const account = await okBody(initech.call('admin', 'createServiceAccount', { body: { name: 'runtime' } }), 201);
-    const project = (await okBody(initech.call('owner', 'createProject', { body: { name: 'beta' } }), 201)).id;
-    const byAccount = { initiatedBy: { type: 'serviceAccount', id: account.id } };
-    await ingest(initech, 'account.jsonl', [runLine(project, 's-account', '2026-11-21T10:00:00Z', byAccount)]);
-    const runs = await hub.services.db('runs').where('organization_id', initech.id);
-    expect(runs.map((r) => [r.initiator_type, r.initiator_id, r.member_id])).toEqual([
-      ['serviceAccount', account.id, null],
+  let initech: OrgFixture;
+  let account = '';
+  let accountToken = '';
+  let memberToken = '';
+  let beta = '';
+  beforeAll(async () => {
+    initech = await seedOrg(hub, 'initech');
+    account = (await okBody(initech.call('admin', 'createServiceAccount', { body: { name: 'runtime' } }), 201)).id;
+    accountToken = (
+      await okBody(
+        initech.call('admin', 'createApiToken', {
+          body: { name: 'runtime key', scopes: ['org:read'], serviceAccountId: account },
+        }),
+        201,
+      )
+    ).id;
+    memberToken = (
+      await okBody(initech.call('member', 'createApiToken', { body: { name: 'mine', scopes: ['org:read'] } }), 201)
+    ).id;
+    beta = (await okBody(initech.call('owner', 'createProject', { body: { name: 'beta' } }), 201)).id;
+    const line = (at: string, costUsd: number, initiatedBy?: Record<string, string>) =>
+      runLine(beta, `sa-${at}`, at, { costUsd, ...(initiatedBy ? { initiatedBy } : {}) });
+    await ingest(initech, 'account.jsonl', [
+      line('2026-11-05T10:00:00Z', 1, { type: 'serviceAccount', id: account }),
+      line('2026-11-05T13:00:00Z', 2, { type: 'apiToken', id: accountToken }),
+      line('2026-11-10T09:00:00Z', 4, { type: 'member', imOpenId: 'initech-member' }),
+      line('2026-11-10T10:00:00Z', 8, { type: 'apiToken', id: memberToken }),
+      line('2026-11-11T10:00:00Z', 16),
     ]);
-    await expect(ingest(org, 'foreign-account.jsonl', [run('2026-11-21T12:00:00Z', 1, byAccount)])).rejects.toThrow(
-      /^line 1: unknown initiator: no service account .+ in this organization/,
+  });
+
+  it('stores the account, or its token’s owner, as accountable instead of a member', async () => {
+    const runs = await hub.services.db('runs').where('organization_id', initech.id).orderBy('at');
+    expect(runs.map((r) => [r.initiator_type, r.member_id, r.service_account_id])).toEqual([
+      ['serviceAccount', null, account],
+      ['apiToken', null, account],
+      ['member', initech.userIds.member, null],
+      ['apiToken', initech.userIds.member, null],
+      [null, null, null],
+    ]);
+    await expect(
+      ingest(org, 'foreign-account.jsonl', [
+        run('2026-11-21T12:00:00Z', 1, { initiatedBy: { type: 'serviceAccount', id: account } }),
+      ]),
+    ).rejects.toThrow(/^line 1: unknown initiator: no service account .+ in this organization/);
+    // A service account is named as one, never as a member by its platform id.
+    await expect(
+      ingest(initech, 'as-member.jsonl', [
+        runLine(beta, 's-x', '2026-11-21T12:00:00Z', {
+          initiatedBy: { type: 'member', imOpenId: `service-account:${account}` },
+        }),
+      ]),
+    ).rejects.toThrow(/^line 1: unknown initiator: no member/);
+  });
+
+  const groups = async (groupBy: 'member' | 'serviceAccount', window: { from: string; to: string }) => {
+    const report = await okBody(initech.call('admin', 'getUsageReport', { query: { ...window, groupBy } }));
+    return report.groups!.map((g) => [g.key, g.label, g.runCount, g.costUsd]);
+  };
+
+  it.each([
+    ['a whole month', NOV],
+    ['a window inside days', { from: '2026-11-05T12:00:00Z', to: '2026-11-11T09:00:00Z' }],
+  ])(
+    'groupBy=serviceAccount over %s: its own runs and its tokens’, members’ runs in the other row',
+    async (_, window) => {
+      const whole = window === NOV;
+      expect(await groups('serviceAccount', window)).toEqual([
+        [account, 'runtime', whole ? 2 : 1, whole ? 3 : 2],
+        [null, 'Not by a service account', whole ? 3 : 2, whole ? 28 : 12],
+      ]);
+      // By member, the account's runs are nobody's.
+      expect(await groups('member', window)).toEqual([
+        [initech.userIds.member, 'initech-member', 2, 12],
+        [null, 'Unattributed', whole ? 3 : 1, whole ? 19 : 2],
+      ]);
+    },
+  );
+
+  it('groupBy=serviceAccount in the series and its CSV; a deleted account is labelled so', async () => {
+    const query = { ...NOV, groupBy: 'serviceAccount' as const, bucket: 'month' as const };
+    const series = await okBody(initech.call('admin', 'getUsageSeries', { query }));
+    expect(series.buckets[0]!.groups.map((g) => [g.key, g.label, g.costUsd])).toEqual([
+      [null, 'Not by a service account', 28],
+      [account, 'runtime', 3],
+    ]);
+    const csv = await initech.api(
+      'admin',
+      'GET',
+      `/usage/series?from=${NOV.from}&to=${NOV.to}&groupBy=serviceAccount&bucket=month&format=csv`,
+    );
+    expect(csv.status).toBe(200);
+    expect(csv.text).toContain(`"2026-11-01T00:00:00.000Z","${account}","runtime",2,`);
+    const budget = await okBody(
+      initech.call('admin', 'createBudget', {
+        body: {
+          name: 'runtime',
+          scope: { type: 'serviceAccount', id: account },
+          metric: 'costUsd',
+          amount: 100,
+          period: 'month',
+        },
+      }),
+      201,
+    );
+    expect(budget.status.spent).toBe(3);
+    await okBody(initech.call('admin', 'deleteServiceAccount', { path: { serviceAccountId: account } }), 204);
+    expect(await groups('serviceAccount', NOV)).toContainEqual([account, 'runtime (deleted)', 2, 3]);
+    const res = await initech.call('admin', 'createBudget', {
+      body: {
+        name: 'gone',
+        scope: { type: 'serviceAccount', id: account },
+        metric: 'costUsd',
+        amount: 1,
+        period: 'month',
+      },
+    });
+    expect([res.status, (res.body as { error: { code: string } }).error.code]).toEqual([
+      404,
+      'service_account_not_found',
+    ]);
+  });
+});
+
+describe('per-member allowances', () => {
+  const perMember = (
+    name: string,
+    scope: { type: 'organization' | 'folder' | 'team'; id?: string },
+    amount: number,
+    thresholds = [25, 100],
+  ) =>
+    okBody(
+      org.call('admin', 'createBudget', {
+        body: { name, scope, perMember: true, metric: 'costUsd', amount, period: 'month', thresholds },
+      }),
+      201,
+    );
+  const thresholdEvents = async (budgetId: string) =>
+    (
+      await hub.services
+        .db('audit_events')
+        .where({ organization_id: org.id, action: 'budget.threshold', target_id: budgetId })
+        .orderBy('seq')
+    ).map((e) => JSON.parse(e.changes).after);
+
+  it('measures each member on their own, and lists those at a threshold, most spent first, paged', async () => {
+    // In November: Dan 256 (left), the owner 128, Ann 41 (with her token's run), Bob 32; 64 unattributed.
+    const budget = await perMember('each of us', { type: 'organization' }, 100);
+    expect(budget.perMember).toBe(true);
+    expect(budget.status).toMatchObject({ spent: 256, percent: 256, state: 'exceeded', membersReached: 4 });
+    const first = await okBody(
+      org.call('admin', 'listBudgetMembers', { path: { budgetId: budget.id }, query: { limit: 2 } }),
+    );
+    expect(first.members.map((m) => [m.userId, m.displayName, m.spent, m.state])).toEqual([
+      [ids.dan, 'acme-dan (former member)', 256, 'exceeded'],
+      [org.userIds.owner, 'Owner of acme', 128, 'exceeded'],
+    ]);
+    const second = await okBody(
+      org.call('admin', 'listBudgetMembers', {
+        path: { budgetId: budget.id },
+        query: { limit: 2, cursor: first.nextCursor! },
+      }),
+    );
+    expect(second.members.map((m) => [m.userId, m.spent, m.percent, m.state])).toEqual([
+      [ids.ann, 41, 41, 'warning'],
+      [ids.bob, 32, 32, 'warning'],
+    ]);
+    expect(second.nextCursor).toBeNull();
+    // A team's allowance counts each member's runs while they were in it: Ann's 14 in red.
+    const red = await perMember('red each', { type: 'team', id: ids.red! }, 10);
+    expect(red.status).toMatchObject({ spent: 14, state: 'exceeded', membersReached: 1 });
+    const blue = await okBody(
+      org.call('admin', 'listBudgetMembers', {
+        path: { budgetId: (await perMember('blue each', { type: 'team', id: ids.blue! }, 40, [100])).id },
+      }),
+    );
+    expect(blue.members.map((m) => [m.userId, m.spent])).toEqual([
+      [ids.dan, 256],
+      [ids.ann, 41],
+    ]);
+    // A shared budget lists no one.
+    const shared = await okBody(
+      org.call('admin', 'createBudget', {
+        body: { name: 'pool', scope: { type: 'organization' }, metric: 'costUsd', amount: 1, period: 'month' },
+      }),
+      201,
+    );
+    expect(shared.perMember).toBe(false);
+    expect(shared.status.membersReached).toBeUndefined();
+    const none = await okBody(org.call('admin', 'listBudgetMembers', { path: { budgetId: shared.id } }));
+    expect(none).toEqual({ members: [], nextCursor: null });
+    const missing = await org.call('admin', 'listBudgetMembers', { path: { budgetId: 'nope' } });
+    expect([missing.status, (missing.body as { error: { code: string } }).error.code]).toEqual([
+      404,
+      'budget_not_found',
+    ]);
+  });
+
+  it('refuses an allowance per member on a scope without members, and stores nothing', async () => {
+    const before = await tableRows(hub.services.db, 'budgets');
+    const create = (scope: { type: 'project' | 'member' | 'apiToken'; id: string }) =>
+      org.call('admin', 'createBudget', {
+        body: { name: 'refused', scope, perMember: true, metric: 'costUsd', amount: 1, period: 'month' },
+      });
+    for (const scope of [
+      { type: 'project', id: projectId },
+      { type: 'member', id: ids.ann! },
+      { type: 'apiToken', id: tokenId },
+    ] as const) {
+      const res = await create(scope);
+      expect(res.status).toBe(400);
+      expect((res.body as { error: { details: Array<{ path: string }> } }).error.details[0]!.path).toBe(
+        '/body/perMember',
+      );
+    }
+    const org100 = await perMember('to change', { type: 'organization' }, 100);
+    const after = await tableRows(hub.services.db, 'budgets');
+    const moved = await org.call('admin', 'updateBudget', {
+      path: { budgetId: org100.id },
+      body: { scope: { type: 'project', id: projectId } },
+    });
+    expect(moved.status).toBe(400);
+    expect(await tableRows(hub.services.db, 'budgets')).toEqual(after);
+    expect(after.length).toBe(before.length + 1);
+    // Turning it off makes the same move valid.
+    const shared = await okBody(
+      org.call('admin', 'updateBudget', {
+        path: { budgetId: org100.id },
+        body: { perMember: false, scope: { type: 'project', id: projectId } },
+      }),
+    );
+    expect([shared.perMember, shared.scope.type]).toEqual([false, 'project']);
+  });
+
+  it('announces a threshold once per member and period, naming them, each budget on its own', async () => {
+    const everyone = await perMember('everyone', { type: 'organization' }, 50, [50, 100]);
+    const blue = await perMember('blue', { type: 'team', id: ids.blue! }, 50, [50, 100]);
+    // Bob's $20 run takes him to 52: both thresholds of both budgets; the others reached theirs already.
+    await ingest(org, 'bob.jsonl', [run('2026-11-25T10:00:00Z', 20, member('acme-admin'))]);
+    const named = (events: Array<Record<string, unknown>>) =>
+      events.map((e) => [(e.member as { displayName: string }).displayName, e.threshold, e.spent]);
+    const everyoneEvents = [
+      ['acme-dan (former member)', 50, 256],
+      ['acme-dan (former member)', 100, 256],
+      ['Owner of acme', 50, 128],
+      ['Owner of acme', 100, 128],
+      ['acme-admin', 50, 52],
+      ['acme-admin', 100, 52],
+      ['acme-member', 50, 41],
+    ];
+    expect(named(await thresholdEvents(everyone.id))).toEqual(everyoneEvents);
+    const blueEvents = [
+      ['acme-dan (former member)', 50, 256],
+      ['acme-dan (former member)', 100, 256],
+      ['acme-admin', 50, 52],
+      ['acme-admin', 100, 52],
+      ['acme-member', 50, 41],
+    ];
+    expect(named(await thresholdEvents(blue.id))).toEqual(blueEvents);
+    // More runs in the period announce nothing already announced; Ann's 10 more reach her 100 %.
+    await ingest(org, 'ann.jsonl', [run('2026-11-26T10:00:00Z', 10, member('acme-member'))]);
+    expect(named(await thresholdEvents(everyone.id))).toEqual([...everyoneEvents, ['acme-member', 100, 51]]);
+    expect(named(await thresholdEvents(blue.id))).toEqual([...blueEvents, ['acme-member', 100, 51]]);
+    const [event] = await thresholdEvents(everyone.id);
+    expect(event).toMatchObject({ budgetId: everyone.id, amount: 50, periodStart: '2026-11-01T00:00:00.000Z' });
+    expect(event!.member).toEqual({ userId: ids.dan, displayName: 'acme-dan (former member)' });
+    // A new period starts afresh, member by member.
+    await at('2026-12-02T00:00:00.000Z');
+    await ingest(org, 'december.jsonl', [run('2026-12-01T10:00:00Z', 30, member('acme-admin'))]);
+    const december = (await thresholdEvents(everyone.id)).filter((e) => e.periodStart === '2026-12-01T00:00:00.000Z');
+    expect(named(december)).toEqual([['acme-admin', 50, 30]]);
+    const listed = await okBody(org.call('owner', 'listAuditEvents', { query: { action: 'budget.threshold' } }));
+    expect(listed.events.map((e) => e.summary)).toEqual(
+      expect.arrayContaining([
+        'system: budget blue reached 50 % for acme-admin',
+        'system: budget everyone reached 50 % for acme-admin',
+      ]),
     );
   });
 });

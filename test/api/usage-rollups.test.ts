@@ -4,10 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spendIn } from '../../src/budgets/spend.js';
+import { memberSpendsIn, spendIn, teamSpendIn } from '../../src/budgets/spend.js';
 import { FolderTreeStore } from '../../src/folder-tree/store.js';
 import { costMicros } from '../../src/usage/cost-micros.js';
 import { UsageStore } from '../../src/usage/store.js';
+import { TeamSums } from '../../src/usage/team-sums.js';
 import { okBody } from '../support/assertions.js';
 import { cliEnv, runHub } from '../support/hub-cli.js';
 import { seedOrg, userIdOf, type OrgFixture } from '../support/org-fixture.js';
@@ -17,10 +18,12 @@ import { runLine, writeJsonl } from '../support/usage-runs.js';
 /**
  * The rollups, every level of them, answer exactly what summing the raw runs answers: random runs
  * over two months and a few days, with random initiators (nobody, members, a member who leaves, an
- * API token), ingested in several files (so the rollups are added to), against random windows
- * (whole months, whole days and edges inside a day), folders and projects, grouped by every key
- * including member, token and team (over a history of joins and leaves inside days and at
- * midnight); and `hub usage rebuild-rollups` repairs them.
+ * API token, a service account and its token), ingested in several files (so the rollups are added
+ * to), against random windows (whole months, whole days and edges inside a day), folders and
+ * projects, grouped by every key including member, token, service account and team (over a
+ * history of joins and leaves inside days and at midnight), with budget spend per member, team,
+ * token and service account and per-member allowances over the organization, a folder and each
+ * team; and `hub usage rebuild-rollups` repairs them.
  */
 
 let hub: TestHub;
@@ -38,9 +41,10 @@ interface Fact {
   costUsd: number | null;
 }
 interface Run {
-  /** The accountable member's user id, and the API token, if any. */
+  /** The accountable member's user id, the API token and the accountable service account, if any. */
   memberId: string | null;
   tokenId: string | null;
+  accountId: string | null;
   projectId: string;
   sessionId: string;
   provider: string;
@@ -94,8 +98,18 @@ const runOf = (projects: string[]) =>
     outputTokens: fc.nat(1000),
     costUsd: cost,
     facts: fc.array(fact, { maxLength: 3 }),
-    // Nobody, one of four members (one leaves after the ingests), or a member's API token.
-    initiator: fc.constantFrom(null, 'acme-owner', 'acme-admin', 'acme-member', 'acme-leaver', 'token'),
+    // Nobody, one of four members (one leaves after the ingests), a member's API token, a service
+    // account or the account's token.
+    initiator: fc.constantFrom(
+      null,
+      'acme-owner',
+      'acme-admin',
+      'acme-member',
+      'acme-leaver',
+      'token',
+      'account',
+      'account-token',
+    ),
   });
 
 /**
@@ -150,6 +164,45 @@ beforeAll(async () => {
     org.call('member', 'createApiToken', { body: { name: 'bot', scopes: ['usage:read'] } }),
     201,
   );
+  const account = await okBody(org.call('admin', 'createServiceAccount', { body: { name: 'runtime' } }), 201);
+  const accountToken = await okBody(
+    org.call('admin', 'createApiToken', {
+      body: { name: 'runtime key', scopes: ['org:read'], serviceAccountId: account.id },
+    }),
+    201,
+  );
+  ids.account = account.id;
+  ids.accountToken = accountToken.id;
+  /** What each initiator choice names, and who is accountable for its runs. */
+  const initiators: Record<string, Pick<Run, 'memberId' | 'tokenId' | 'accountId' | 'initiatedBy'>> = {
+    token: {
+      memberId: users['acme-member']!,
+      tokenId: token.id,
+      accountId: null,
+      initiatedBy: { type: 'apiToken', id: token.id },
+    },
+    account: {
+      memberId: null,
+      tokenId: null,
+      accountId: account.id,
+      initiatedBy: { type: 'serviceAccount', id: account.id },
+    },
+    'account-token': {
+      memberId: null,
+      tokenId: accountToken.id,
+      accountId: account.id,
+      initiatedBy: { type: 'apiToken', id: accountToken.id },
+    },
+  };
+  for (const imOpenId of Object.keys(users)) {
+    initiators[imOpenId] = {
+      memberId: users[imOpenId]!,
+      tokenId: null,
+      accountId: null,
+      initiatedBy: { type: 'member', imOpenId },
+    };
+  }
+  const nobody = { memberId: null, tokenId: null, accountId: null, initiatedBy: undefined };
   for (const slug of ['red', 'blue']) {
     ids[slug] = (await okBody(org.call('owner', 'createTeam', { body: { slug, name: slug } }), 201)).id;
   }
@@ -168,14 +221,7 @@ beforeAll(async () => {
   for (const [i, seed] of [11, 12, 13].entries()) {
     const batch = fc.sample(runOf(projects), { seed, numRuns: 120 }).map(
       (r): Run => ({
-        memberId: r.initiator === null ? null : users[r.initiator === 'token' ? 'acme-member' : r.initiator]!,
-        tokenId: r.initiator === 'token' ? token.id : null,
-        initiatedBy:
-          r.initiator === null
-            ? undefined
-            : r.initiator === 'token'
-              ? { type: 'apiToken', id: token.id }
-              : { type: 'member', imOpenId: r.initiator },
+        ...(r.initiator === null ? nobody : initiators[r.initiator]!),
         projectId: r.projectId,
         // A session belongs to one project; each of its runs' own agent keys the rollups.
         sessionId: `s-${r.projectId.slice(0, 8)}-${r.session}`,
@@ -193,7 +239,7 @@ beforeAll(async () => {
     const file = writeJsonl(
       tmp,
       `runs-${i}.jsonl`,
-      batch.map(({ memberId: _m, tokenId: _t, ...r }) => runLine(r.projectId, r.sessionId, r.at, r)),
+      batch.map(({ memberId: _m, tokenId: _t, accountId: _a, ...r }) => runLine(r.projectId, r.sessionId, r.at, r)),
     );
     await hub.services.usage.ingest(org.id, file);
   }
@@ -268,7 +314,7 @@ function expected(from: string | undefined, to: string | undefined, projects: Se
 async function answers(filter: { from?: string; to?: string; folderId?: string; projectId?: string }) {
   const report = await hub.services.usage.report(org.id, filter);
   const breakdown = await hub.services.usage.breakdown(org.id, filter);
-  const spend = await spendIn(new UsageStore(new FolderTreeStore('folders')), hub.services.db, org.id, {
+  const spend = await spendIn(usageStore, hub.services.db, org.id, {
     from: report.from ?? undefined,
     to: report.to ?? undefined,
     ...filter,
@@ -338,6 +384,7 @@ const GROUP_KEYS = {
   role: (r: Run) => [r.roleId],
   member: (r: Run) => [r.memberId ?? ''],
   apiToken: (r: Run) => [r.tokenId ?? ''],
+  serviceAccount: (r: Run) => [r.accountId ?? ''],
   // Every team its member was in at the run's time; a run nobody started is the one row ''.
   team: (r: Run) =>
     r.memberId === null
@@ -373,16 +420,62 @@ async function checkSeries(
     .sort();
   const want = [...byDay.entries()].map(([key, s]) => [key, s.count, s.a, s.b, usd(s)]).sort();
   expect(got).toEqual(want);
-  // The report by member, team and token over the same window: each group's sums of the raw runs.
-  if (groupBy === 'member' || groupBy === 'team' || groupBy === 'apiToken') {
+  // The report by person over the same window: each group's sums of the raw runs.
+  if (groupBy === 'member' || groupBy === 'team' || groupBy === 'apiToken' || groupBy === 'serviceAccount') {
     const report = await hub.services.usage.report(org.id, { from, to, folderId, groupBy });
     expect(
       report
         .groups!.map((g) => [g.key ?? '', g.runCount, g.runsWithCost, g.inputTokens, g.outputTokens, g.costUsd])
         .sort(),
     ).toEqual([...byGroup.entries()].map(([key, s]) => [key, s.count, s.withCost, s.a, s.b, usd(s)]).sort());
+    // A budget scoped to each one of them spends the same sums.
+    for (const [key, s] of byGroup) {
+      if (key === '') continue;
+      const filter = { from, to, folderId, ...{ [BUDGET_FILTER[groupBy]]: key } };
+      const spend =
+        groupBy === 'team'
+          ? await teamSpendIn(teams, hub.services.db, org.id, filter)
+          : await spendIn(usageStore, hub.services.db, org.id, filter);
+      expect(spend).toEqual(spendOfSums(s));
+    }
+  }
+  // A per-member allowance over the organization (or the folder), and over each team: each
+  // member's own runs, in the team while they were in it.
+  if (groupBy === 'member' || groupBy === 'team') {
+    const teamIds = groupBy === 'team' ? [ids.red!, ids.blue!] : [undefined];
+    for (const teamId of teamIds) {
+      const want = new Map<string, Sums>();
+      for (const r of runs) {
+        if (!scoped.has(r.projectId) || r.at < from || r.at >= to || r.memberId === null) continue;
+        if (teamId !== undefined && !GROUP_KEYS.team(r).includes(teamId)) continue;
+        add(want, r.memberId, r.costUsd, r.inputTokens, r.outputTokens);
+      }
+      const got = await memberSpendsIn({ usage: usageStore, teams }, hub.services.db, org.id, {
+        from,
+        to,
+        folderId,
+        teamId,
+      });
+      expect(new Map([...got].sort())).toEqual(new Map([...want].sort().map(([m, s]) => [m, spendOfSums(s)])));
+    }
   }
 }
+
+const spendOfSums = (s: Sums) => ({
+  costUsd: s.micros / 1e6,
+  tokens: s.a + s.b,
+  runsWithoutCost: s.count - s.withCost,
+});
+
+/** The usage filter a budget of each person scope reads. */
+const BUDGET_FILTER = {
+  member: 'memberId',
+  team: 'teamId',
+  apiToken: 'apiTokenId',
+  serviceAccount: 'serviceAccountId',
+} as const;
+const usageStore = new UsageStore(new FolderTreeStore('folders'));
+const teams = new TeamSums(usageStore);
 
 const FEBRUARY = Date.parse('2026-02-01T00:00:00.000Z');
 const MARCH = Date.parse('2026-03-01T00:00:00.000Z');

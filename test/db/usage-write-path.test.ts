@@ -15,6 +15,7 @@ const USAGE_WRITE_PATH = '20261124000000_usage_write_path';
 /** A later migration that adds columns to runs: undone first, as a database that old never had them. */
 const RUN_AGENT_KEYS = '20261201400000_run_agent_keys';
 const RUN_INITIATORS = '20261202100000_run_initiators';
+const SERVICE_ACCOUNT_SPEND = '20261203300000_spend_by_account_and_member';
 let hub: TestHub;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'usage-write-path-'));
 let projectId = '';
@@ -77,11 +78,17 @@ describe(`migration ${USAGE_WRITE_PATH}`, () => {
     expect(await referencing('run_facts')).toEqual(['run_id']);
 
     // The later migrations that reshape runs first, newest first.
+    await rollBack(hub.services.db, SERVICE_ACCOUNT_SPEND);
     await rollBack(hub.services.db, RUN_INITIATORS);
     await rollBack(hub.services.db, RUN_AGENT_KEYS);
     const older = await rows();
     await rollBack(hub.services.db, USAGE_WRITE_PATH);
-    expect(await pendingMigrations(hub.services.db)).toEqual([USAGE_WRITE_PATH, RUN_AGENT_KEYS, RUN_INITIATORS]);
+    expect(await pendingMigrations(hub.services.db)).toEqual([
+      USAGE_WRITE_PATH,
+      RUN_AGENT_KEYS,
+      RUN_INITIATORS,
+      SERVICE_ACCOUNT_SPEND,
+    ]);
     expect(await rows()).toEqual(older);
     expect(await referencing('runs')).toEqual(['organization_id', 'project_id', 'session_id']);
     expect(await referencing('run_facts')).toEqual(['organization_id', 'project_id', 'run_id']);

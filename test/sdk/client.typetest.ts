@@ -47,6 +47,7 @@ export async function typeTests() {
           to?: string;
           folderId?: string;
           groupBy?: Schemas['UsageReportGroupBy'];
+          memberId?: string;
           format?: 'json' | 'csv';
         };
       }

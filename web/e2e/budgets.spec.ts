@@ -2,7 +2,8 @@
  * The Budgets tab under Usage against the real server, in an organization of its own with runs
  * ingested this month: a budget is added, shows this period's spend as a bar and in words, is
  * named on the Usage page when at risk, is edited and deleted; a refused budget shows the server's
- * reason. At 1280 and 390 px, axe clean. A budget of one member counts the runs they started.
+ * reason. At 1280 and 390 px, axe clean. A budget of one member counts the runs they started; a
+ * per-member budget lists the members over a threshold, each linked to their usage.
  */
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,3 +109,42 @@ test('a budget of one member counts the runs they started', async ({ page }) => 
     .click();
   await expect(page.getByText('No budget yet.')).toBeVisible();
 });
+
+for (const width of [1280, 390]) {
+  test(`a budget per member names who is over a threshold, linked to their usage, at ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });
+    await signIn(page, OWNER);
+    await page.goto(PATH);
+    await expect(page.getByRole('heading', { level: 1, name: 'Budgets' })).toBeVisible();
+    const form = page.getByRole('form', { name: 'Add a budget' });
+    // Only scopes with members offer an allowance each; tokens and service accounts are scopes too.
+    await pick(form, 'Covers', 'One service account (its runs and its tokens’)');
+    await expect(form.getByLabel('Each member gets this amount')).toHaveCount(0);
+    await pick(form, 'Covers', 'One API token (the runs started through it)');
+    await expect(form.getByLabel('Each member gets this amount')).toHaveCount(0);
+    await pick(form, 'Covers', 'The whole organization');
+    await form.getByLabel('Each member gets this amount').check();
+    const name = `Each ${width}`;
+    await addBudget(page, name, '50');
+    const card = page.getByTestId(`budget-${name}`);
+    await expect(card).toContainText('each member');
+    await expect(card).toContainText('1 member at or over 50 %');
+    const members = card.getByRole('table', { name: `Members over a threshold of ${name}` });
+    await expect(members.getByRole('row')).toHaveCount(2);
+    await expect(members).toContainText('$45.00 · 90 %');
+    await expectAccessible(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await members.getByRole('link', { name: 'Bea Owner' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Usage' })).toBeVisible();
+    await expect(page.getByTestId('usage-member-filter')).toContainText('Only Bea Owner');
+    await expect(page.getByTestId('usage-row')).toHaveCount(1);
+    await page.goto(PATH);
+    await card.getByRole('button', { name: `Delete ${name}` }).click();
+    await page
+      .getByRole('dialog', { name: `Delete ${name}?` })
+      .getByRole('button', { name: 'Delete budget' })
+      .click();
+    await expect(page.getByText('No budget yet.')).toBeVisible();
+  });
+}

@@ -193,6 +193,34 @@ test('by member: each member’s runs, and the unattributed ones in a band of th
   await expect(page.getByTestId('usage-series-overlapping')).toBeVisible();
 });
 
+test('by member, a member’s row opens the page filtered to that member', async ({ page }) => {
+  await open(page, `${JUNE}&groupBy=member`);
+  await page.getByTestId('usage-series-details').locator('summary').click();
+  const table = page.getByTestId('usage-series-table');
+  // Unattributed runs have no member to open.
+  await expect(table.getByRole('link', { name: 'Unattributed' })).toHaveCount(0);
+  await table.getByRole('link', { name: 'Mia Series' }).first().click();
+  await expect(page).toHaveURL(/memberId=/);
+  await expect(page).not.toHaveURL(/groupBy=/);
+  await expect(page.getByTestId('usage-member-filter')).toContainText('Only Mia Series');
+  const rows = page.getByTestId('usage-row');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveText(/^Beacon\s*2/);
+  await expect(page.getByRole('list', { name: 'Legend' }).getByRole('listitem')).toHaveText(['Beacon · $3.00']);
+  await expectAccessible(page);
+  await page.getByRole('button', { name: 'Show everyone' }).click();
+  await expect(page).not.toHaveURL(/memberId=/);
+  await expect(page.getByTestId('usage-row')).toHaveCount(2);
+});
+
+test('by service account: members’ runs are one row', async ({ page }) => {
+  await open(page, `${JUNE}&groupBy=serviceAccount`);
+  await expect(chart(page)).toHaveAccessibleName(/^Cost \(USD\) per day, by service account/);
+  await expect(page.getByRole('list', { name: 'Legend' }).getByRole('listitem')).toHaveText([
+    'Not by a service account · $5.25',
+  ]);
+});
+
 for (const width of [1280, 390]) {
   test(`a member’s own usage, from the navigation, accessible at ${width} px`, async ({ page }) => {
     await page.setViewportSize({ width, height: width > 600 ? 800 : 844 });

@@ -8,7 +8,7 @@ import { getUsageBreakdownQueryOptions } from '../../../lib/queries/get-usage-br
 import { getUsageReportQueryOptions } from '../../../features/usage/api/get-usage-report';
 import { getUsageSeriesQueryOptions } from '../../../features/usage/api/get-usage-series';
 import { readSeriesOptions } from '../../../features/usage/components/series-model';
-import { apiQuery, readFilter } from '../../../features/usage/components/usage-filter';
+import { apiQuery, breakdownQuery, readFilter } from '../../../features/usage/components/usage-filter';
 import { UsageScreen } from '../../../features/usage/components/usage-screen';
 import { UsageTabs } from '../../../features/usage/components/usage-tabs';
 import { requireOrgAdmin } from '../../../lib/authorization';
@@ -28,7 +28,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
         )
       : undefined,
     queryClient.prefetchQuery(getUsageReportQueryOptions(orgSlug, query)),
-    queryClient.prefetchQuery(getUsageBreakdownQueryOptions(orgSlug, query)),
+    queryClient.prefetchQuery(getUsageBreakdownQueryOptions(orgSlug, breakdownQuery(query))),
     queryClient.prefetchQuery(getExplorerQueryOptions(orgSlug)),
     queryClient.prefetchQuery(getBudgetsQueryOptions(orgSlug)),
   ]);

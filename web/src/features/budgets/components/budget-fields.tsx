@@ -1,4 +1,4 @@
-import { NumberInput, SimpleGrid, TextInput } from '@mantine/core';
+import { NumberInput, SimpleGrid, Switch, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useMemo } from 'react';
 import type { Schemas } from '../../../lib/api-client';
@@ -7,14 +7,17 @@ import { useOrg } from '../../../lib/authorization';
 import { folderPath } from '../../../lib/folder-tree';
 import { useExplorer } from '../../../lib/queries/get-explorer';
 import { useMembers } from '../../../lib/queries/get-members';
+import { useServiceAccounts } from '../../../lib/queries/get-service-accounts';
 import { useTeams } from '../../../lib/queries/get-teams';
 import { buildProjectTree } from '../../../lib/project-tree';
+import { useTokens } from '../../../lib/queries/get-api-tokens';
 import { type Budget, DEFAULT_THRESHOLDS, PERIOD_LABELS, parseThresholds } from './budget-model';
 
 export type BudgetFormValues = {
   name: string;
   scopeType: Schemas['BudgetScope']['type'];
   scopeId: string;
+  perMember: boolean;
   metric: Schemas['BudgetMetric'];
   amount: number | string;
   period: Schemas['BudgetPeriod'];
@@ -26,6 +29,7 @@ export const initialBudgetValues = (budget?: Budget): BudgetFormValues => ({
   name: budget?.name ?? '',
   scopeType: budget?.scope.type ?? 'organization',
   scopeId: budget?.scope.id ?? '',
+  perMember: budget?.perMember ?? false,
   metric: budget?.metric ?? 'costUsd',
   amount: budget?.amount ?? '',
   period: budget?.period ?? 'month',
@@ -47,6 +51,7 @@ export const budgetBody = (values: BudgetFormValues) => ({
   name: values.name.trim(),
   scope:
     values.scopeType === 'organization' ? { type: values.scopeType } : { type: values.scopeType, id: values.scopeId },
+  perMember: values.perMember && PER_MEMBER_SCOPES.has(values.scopeType),
   metric: values.metric,
   amount: Number(values.amount),
   period: values.period,
@@ -66,11 +71,25 @@ const SCOPES: { value: BudgetFormValues['scopeType']; label: string; target?: st
   { value: 'project', label: 'One project', target: 'Project' },
   { value: 'team', label: 'A team (its members’ runs while in it)', target: 'Team' },
   { value: 'member', label: 'One member (their runs and their tokens’)', target: 'Member' },
+  { value: 'apiToken', label: 'One API token (the runs started through it)', target: 'API token' },
+  {
+    value: 'serviceAccount',
+    label: 'One service account (its runs and its tokens’)',
+    target: 'Service account',
+  },
 ];
 
+/** The scopes whose members may each get the amount as their own allowance. */
+export const PER_MEMBER_SCOPES: ReadonlySet<BudgetFormValues['scopeType']> = new Set([
+  'organization',
+  'folder',
+  'team',
+]);
+
 /**
- * Name, scope (the organization, a folder and its subtree, a project, a team or a member), metric,
- * amount, period, thresholds.
+ * Name, scope (the organization, a folder and its subtree, a project, a team, a member, an API
+ * token or a service account), whether each member gets the amount (organization, folder, team),
+ * metric, amount, period, thresholds.
  */
 export function BudgetFields({ form }: { form: UseFormReturnType<BudgetFormValues> }) {
   const { org } = useOrg();
@@ -78,13 +97,16 @@ export function BudgetFields({ form }: { form: UseFormReturnType<BudgetFormValue
   const teams = useTeams(org.slug);
   const members = useMembers(org.slug);
   const { values } = form;
+  const tokens = useTokens(org.slug);
+  const accounts = useServiceAccounts(org.slug, values.scopeType === 'serviceAccount');
   const scope = SCOPES.find((s) => s.value === values.scopeType);
-  const pending =
-    values.scopeType === 'team'
-      ? teams.isPending
-      : values.scopeType === 'member'
-        ? members.isPending
-        : explorer.isPending;
+  const pendingOf: Partial<Record<BudgetFormValues['scopeType'], boolean>> = {
+    team: teams.isPending,
+    member: members.isPending,
+    apiToken: tokens.isPending,
+    serviceAccount: accounts.isPending,
+  };
+  const pending = pendingOf[values.scopeType] ?? explorer.isPending;
   const targets = useMemo(() => {
     const tree = buildProjectTree(explorer.data);
     const list =
@@ -94,12 +116,16 @@ export function BudgetFields({ form }: { form: UseFormReturnType<BudgetFormValue
           ? (teams.data?.teams ?? []).map((t) => ({ value: t.id, label: t.name }))
           : values.scopeType === 'member'
             ? (members.data?.members ?? []).map((m) => ({ value: m.userId, label: `${m.displayName} (${m.imOpenId})` }))
-            : (explorer.data?.projects ?? []).map((p) => ({
-                value: p.id,
-                label: `${p.name} (${folderPath(tree, p.folderId)})`,
-              }));
+            : values.scopeType === 'apiToken'
+              ? (tokens.data?.tokens ?? []).map((t) => ({ value: t.id, label: `${t.name} (${t.owner.displayName})` }))
+              : values.scopeType === 'serviceAccount'
+                ? (accounts.data?.serviceAccounts ?? []).map((a) => ({ value: a.id, label: a.name }))
+                : (explorer.data?.projects ?? []).map((p) => ({
+                    value: p.id,
+                    label: `${p.name} (${folderPath(tree, p.folderId)})`,
+                  }));
     return list.sort((a, b) => a.label.localeCompare(b.label, 'en'));
-  }, [explorer.data, teams.data, members.data, values.scopeType]);
+  }, [explorer.data, teams.data, members.data, tokens.data, accounts.data, values.scopeType]);
   return (
     <>
       <TextInput label="Name" placeholder="Platform team, monthly" {...form.getInputProps('name')} />
@@ -111,6 +137,7 @@ export function BudgetFields({ form }: { form: UseFormReturnType<BudgetFormValue
           onChange={(scopeType) => {
             form.setFieldValue('scopeType', scopeType);
             form.setFieldValue('scopeId', '');
+            if (!PER_MEMBER_SCOPES.has(scopeType)) form.setFieldValue('perMember', false);
           }}
         />
         {scope?.target && (
@@ -120,6 +147,13 @@ export function BudgetFields({ form }: { form: UseFormReturnType<BudgetFormValue
             searchable
             data={targets}
             {...form.getInputProps('scopeId')}
+          />
+        )}
+        {PER_MEMBER_SCOPES.has(values.scopeType) && (
+          <Switch
+            label="Each member gets this amount"
+            description="Every member’s own spend counts against it, instead of one shared pool."
+            {...form.getInputProps('perMember', { type: 'checkbox' })}
           />
         )}
         <SelectField

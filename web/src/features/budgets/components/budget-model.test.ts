@@ -5,6 +5,7 @@ const budget = (over: Partial<Budget['status']> & { metric?: Budget['metric']; a
   id: `b-${Math.random()}`,
   name: 'B',
   scope: { type: 'organization', id: null },
+  perMember: false,
   metric: over.metric ?? 'costUsd',
   amount: over.amount ?? 500,
   period: 'month',

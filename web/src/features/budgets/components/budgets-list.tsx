@@ -9,10 +9,13 @@ import { notifySuccess } from '../../../lib/notify';
 import { plural } from '../../../lib/units';
 import { useExplorer } from '../../../lib/queries/get-explorer';
 import { useMembers } from '../../../lib/queries/get-members';
+import { useServiceAccounts } from '../../../lib/queries/get-service-accounts';
 import { useTeams } from '../../../lib/queries/get-teams';
 import { buildProjectTree } from '../../../lib/project-tree';
+import { useTokens } from '../../../lib/queries/get-api-tokens';
 import { useBudgets, useDeleteBudget } from '../api/budgets';
 import { EditBudgetDialog } from './budget-form';
+import { BudgetMembers } from './budget-members';
 import { type Budget, describeStatus, PERIOD_LABELS, STATE_COLORS } from './budget-model';
 
 /** Each budget with this period's spend as a bar and in words (the colour is never the only cue). */
@@ -22,6 +25,8 @@ export function BudgetsList() {
   const explorer = useExplorer(org.slug);
   const teams = useTeams(org.slug);
   const members = useMembers(org.slug);
+  const tokens = useTokens(org.slug);
+  const accounts = useServiceAccounts(org.slug);
   const remove = useDeleteBudget();
   const [editing, setEditing] = useState<Budget | null>(null);
   if (budgets.isError) return <QueryError error={budgets.error} />;
@@ -41,7 +46,9 @@ export function BudgetsList() {
         return `Member ${member?.displayName ?? b.scope.id}`;
       }
       case 'apiToken':
-        return `API token ${b.scope.id}`;
+        return `API token ${tokens.data?.tokens.find((t) => t.id === b.scope.id)?.name ?? b.scope.id}`;
+      case 'serviceAccount':
+        return `Service account ${accounts.data?.serviceAccounts.find((a) => a.id === b.scope.id)?.name ?? b.scope.id}`;
     }
   };
   const list = budgets.data?.budgets ?? [];
@@ -58,7 +65,8 @@ export function BudgetsList() {
             <Stack gap={0} miw={0}>
               <Text fw={600}>{b.name}</Text>
               <Text size="xs" c="dimmed">
-                {scopeLabel(b)} · {PERIOD_LABELS[b.period]} · alerts at {b.thresholds.join(', ')} %
+                {scopeLabel(b)}
+                {b.perMember && ' · each member'} · {PERIOD_LABELS[b.period]} · alerts at {b.thresholds.join(', ')} %
                 {b.enforcement === 'block' && ' · blocks new runs at the amount'}
               </Text>
             </Stack>
@@ -97,6 +105,15 @@ export function BudgetsList() {
                 ` · ${plural(b.status.runsWithoutCost, 'run')} without a cost`}
             </Text>
           </Group>
+          {b.perMember && (
+            <Stack gap="xs" mt="sm">
+              <Text size="sm">
+                Each member’s own spend: the figures above are the member who spent most.{' '}
+                {plural(b.status.membersReached ?? 0, 'member')} at or over {b.thresholds[0]} %.
+              </Text>
+              {(b.status.membersReached ?? 0) > 0 && <BudgetMembers budget={b} />}
+            </Stack>
+          )}
         </Paper>
       ))}
       {editing && <EditBudgetDialog budget={editing} onClose={() => setEditing(null)} />}

@@ -3,7 +3,14 @@ import { $api, jsonAnswer, type Schemas } from '../../../lib/api-client';
 
 export type SeriesBucket = Schemas['UsageSeriesBucketSpan'];
 export type SeriesGroupBy = Schemas['UsageSeriesGroupBy'];
-export type SeriesQuery = { from: string; to: string; bucket: SeriesBucket; groupBy: SeriesGroupBy; folderId?: string };
+export type SeriesQuery = {
+  from: string;
+  to: string;
+  bucket: SeriesBucket;
+  groupBy: SeriesGroupBy;
+  folderId?: string;
+  memberId?: string;
+};
 
 export const getUsageSeriesQueryOptions = (orgSlug: string, query: SeriesQuery) =>
   $api.queryOptions('get', '/api/org/{orgSlug}/usage/series', { params: { path: { orgSlug }, query } });

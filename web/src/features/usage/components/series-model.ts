@@ -25,6 +25,7 @@ export const GROUPINGS: { value: SeriesGroupBy; label: string }[] = [
   { value: 'member', label: 'Member' },
   { value: 'team', label: 'Team' },
   { value: 'apiToken', label: 'API token' },
+  { value: 'serviceAccount', label: 'Service account' },
 ];
 export const MEASURES: { value: Measure; label: string }[] = [
   { value: 'cost', label: 'Cost (USD)' },

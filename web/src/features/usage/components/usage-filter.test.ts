@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   apiQuery,
+  breakdownQuery,
   describeWindow,
   isDay,
   matchPreset,
@@ -15,13 +16,25 @@ import {
 const today = new Date('2026-11-23T18:30:00Z');
 
 describe('the filter in the URL', () => {
-  it('reads from, to and folderId; empty values are no filter', () => {
-    expect(readFilter(new URLSearchParams('from=2026-11-01&to=2026-11-30&folderId=f1'))).toEqual({
+  it('reads from, to, folderId and memberId; empty values are no filter', () => {
+    expect(readFilter(new URLSearchParams('from=2026-11-01&to=2026-11-30&folderId=f1&memberId=u1'))).toEqual({
       from: '2026-11-01',
       to: '2026-11-30',
       folderId: 'f1',
+      memberId: 'u1',
     });
-    expect(readFilter(new URLSearchParams('from=&folderId='))).toEqual({ from: null, to: null, folderId: null });
+    expect(readFilter(new URLSearchParams('from=&folderId='))).toEqual({
+      from: null,
+      to: null,
+      folderId: null,
+      memberId: null,
+    });
+  });
+
+  it('asks the report for one member, and the breakdown never', () => {
+    const query = apiQuery({ from: '2026-11-01', to: '2026-11-30', folderId: null, memberId: 'u1' });
+    expect(query).toEqual({ from: '2026-11-01T00:00:00Z', to: '2026-12-01T00:00:00Z', memberId: 'u1' });
+    expect(breakdownQuery(query)).toEqual({ from: '2026-11-01T00:00:00Z', to: '2026-12-01T00:00:00Z' });
   });
 
   it('writes the filter over the params and keeps the sort', () => {

@@ -5,7 +5,13 @@ import { formatDate } from '../../../lib/format';
  * included; the API's window is [`from`, `to`), so `to` becomes the start of the next day.
  * A param that is not a day goes to the server as it is, which answers with its own 400.
  */
-export type UsageFilter = { from: string | null; to: string | null; folderId: string | null };
+export type UsageFilter = {
+  from: string | null;
+  to: string | null;
+  folderId: string | null;
+  /** Only the runs of this member (a user id): a member's row of the usage by member links here. */
+  memberId?: string | null;
+};
 export type Preset = 'this-month' | 'last-30-days' | 'all-time';
 export type SortKey = 'project' | 'runs' | 'inputTokens' | 'outputTokens' | 'cost';
 export type Sort = { key: SortKey; dir: 'asc' | 'desc' };
@@ -30,7 +36,7 @@ export function isDay(value: string): boolean {
 
 export function readFilter(params: URLSearchParams): UsageFilter {
   const read = (name: string) => params.get(name)?.trim() || null;
-  return { from: read('from'), to: read('to'), folderId: read('folderId') };
+  return { from: read('from'), to: read('to'), folderId: read('folderId'), memberId: read('memberId') };
 }
 
 export function readSort(params: URLSearchParams): Sort {
@@ -42,7 +48,7 @@ export function readSort(params: URLSearchParams): Sort {
 /** `params` with the filter written over it (other params, such as the sort, kept); empty values removed. */
 export function withFilter(params: URLSearchParams, filter: UsageFilter): URLSearchParams {
   const next = new URLSearchParams(params);
-  for (const name of ['from', 'to', 'folderId'] as const) {
+  for (const name of ['from', 'to', 'folderId', 'memberId'] as const) {
     const value = filter[name];
     if (value) next.set(name, value);
     else next.delete(name);
@@ -68,14 +74,18 @@ export function nextSort(current: Sort, key: SortKey): Sort {
   return { key, dir: key === 'project' ? 'asc' : 'desc' };
 }
 
-/** The query of `getUsageReport` / `getUsageBreakdown` for this filter. */
-export function apiQuery(filter: UsageFilter): { from?: string; to?: string; folderId?: string } {
-  const query: { from?: string; to?: string; folderId?: string } = {};
+/** The query of `getUsageReport` (and, without `memberId`, `getUsageBreakdown`) for this filter. */
+export function apiQuery(filter: UsageFilter): { from?: string; to?: string; folderId?: string; memberId?: string } {
+  const query: { from?: string; to?: string; folderId?: string; memberId?: string } = {};
   if (filter.from) query.from = isDay(filter.from) ? `${filter.from}T00:00:00Z` : filter.from;
   if (filter.to) query.to = isDay(filter.to) ? `${dayOf(startOf(filter.to) + DAY_MS)}T00:00:00Z` : filter.to;
   if (filter.folderId) query.folderId = filter.folderId;
+  if (filter.memberId) query.memberId = filter.memberId;
   return query;
 }
+
+/** The breakdown's query: facts are the organization's, never one member's. */
+export const breakdownQuery = ({ memberId: _member, ...query }: ReturnType<typeof apiQuery>) => query;
 
 /** The days a preset covers on `today` (UTC), both included; all time has no bounds. */
 export function presetRange(preset: Preset, today: Date): Pick<UsageFilter, 'from' | 'to'> {

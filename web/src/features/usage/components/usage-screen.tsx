@@ -1,9 +1,10 @@
-import { Alert, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { useLocation, useNavigation, useSearchParams } from 'react-router';
 import { QueryError } from '../../../components/query-error';
 import { useOrg } from '../../../lib/authorization';
 import { useExplorer } from '../../../lib/queries/get-explorer';
+import { useMembers } from '../../../lib/queries/get-members';
 import { useUsageBreakdown } from '../../../lib/queries/get-usage-breakdown';
 import { useUsageReport } from '../api/get-usage-report';
 import { usageCsvHref } from '../api/csv-export';
@@ -13,6 +14,7 @@ import { CHART_MAX_PROJECTS, UsageChart } from './usage-chart';
 import { UsageBreakdown } from './usage-breakdown';
 import {
   apiQuery,
+  breakdownQuery,
   describeWindow,
   nextSort,
   readFilter,
@@ -34,7 +36,7 @@ export function UsageScreen() {
   const sort = readSort(params);
   const query = apiQuery(filter);
   const report = useUsageReport(org.slug, query);
-  const breakdown = useUsageBreakdown(org.slug, query);
+  const breakdown = useUsageBreakdown(org.slug, breakdownQuery(query));
   const explorer = useExplorer(org.slug);
   const rows = useMemo(() => sortRows(report.data?.projects ?? [], sort), [report.data, sort]);
   const base = `/o/${encodeURIComponent(org.slug)}`;
@@ -52,6 +54,9 @@ export function UsageScreen() {
     <Stack gap="lg">
       <UsageFilters filter={filter} explorer={explorer.data} pending={updating} onChange={setFilter} />
       {explorer.isError && <QueryError error={explorer.error} title="Could not load the folders" />}
+      {filter.memberId && (
+        <MemberFilter memberId={filter.memberId} clear={() => setFilter({ ...filter, memberId: null })} />
+      )}
 
       <Group gap="xs" role="status" aria-live="polite" mih={24}>
         {updating && <Loader size="xs" aria-hidden="true" />}
@@ -126,12 +131,17 @@ export function UsageScreen() {
               Breakdown
             </Title>
             <CsvDownload
-              href={usageCsvHref(org.slug, '/usage/breakdown', query)}
+              href={usageCsvHref(org.slug, '/usage/breakdown', breakdownQuery(query))}
               disabled={!breakdown.data || breakdown.isError || updating}
             >
               Download breakdown CSV
             </CsvDownload>
           </Group>
+          {filter.memberId && (
+            <Text size="sm" c="dimmed">
+              The breakdown counts the whole organization’s runs, not only this member’s.
+            </Text>
+          )}
           {breakdown.isError ? (
             <QueryError error={breakdown.error} title="Could not load the breakdown" />
           ) : breakdown.data ? (
@@ -140,6 +150,26 @@ export function UsageScreen() {
         </Stack>
       </Paper>
     </Stack>
+  );
+}
+
+const MEMBER_FILTER_NOTE =
+  'The report and the series count only the runs this member is accountable for: their own and their API tokens’.';
+
+/** The member the page is filtered to, by name once the members are loaded, and the way back to everyone. */
+function MemberFilter({ memberId, clear }: { memberId: string; clear: () => void }) {
+  const { org } = useOrg();
+  const members = useMembers(org.slug);
+  const member = members.data?.members.find((m) => m.userId === memberId);
+  return (
+    <Alert variant="light" data-testid="usage-member-filter" title={`Only ${member?.displayName ?? memberId}`}>
+      <Group justify="space-between" gap="xs">
+        <Text size="sm">{MEMBER_FILTER_NOTE}</Text>
+        <Button size="xs" variant="default" onClick={clear}>
+          Show everyone
+        </Button>
+      </Group>
+    </Alert>
   );
 }
 

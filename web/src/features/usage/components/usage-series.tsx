@@ -1,7 +1,7 @@
-import { Box, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Box, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { useId, useMemo } from 'react';
-import { useLocation, useNavigation, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigation, useSearchParams } from 'react-router';
 import { MessageRow } from '../../../components/message-row';
 import { QueryError } from '../../../components/query-error';
 import { formatDate } from '../../../lib/format';
@@ -54,7 +54,7 @@ export function UsageSeries({
   describedWindow,
 }: {
   orgSlug: string;
-  window: { from?: string; to?: string };
+  window: { from?: string; to?: string; memberId?: string };
   folderId: string | undefined;
   describedWindow: string;
 }) {
@@ -77,8 +77,16 @@ export function UsageSeries({
           bucket: options.bucket,
           groupBy: options.groupBy,
           ...(folderId ? { folderId } : {}),
+          ...(window.memberId ? { memberId: window.memberId } : {}),
         }
       : null;
+  // By member, a member's row opens the page filtered to that member (the series then by project).
+  const memberSearch = (memberId: string) => {
+    const next = new URLSearchParams(params);
+    next.set('memberId', memberId);
+    next.delete('groupBy');
+    return `?${next.toString()}`;
+  };
   const series = useUsageSeries(orgSlug, query);
   const setOption = (change: Partial<SeriesOptions>) =>
     setParams(withSeriesOptions(pending ?? params, { ...chosen, ...change }), { replace: true });
@@ -143,6 +151,7 @@ export function UsageSeries({
           <SeriesView
             series={series.data}
             options={options}
+            groupHref={options.groupBy === 'member' ? memberSearch : undefined}
             title={
               `${MEASURES.find((m) => m.value === options.measure)!.label} per ${bucketName[options.bucket]}, ` +
               `by ${grouping}, ${describedWindow} (UTC)`
@@ -155,7 +164,18 @@ export function UsageSeries({
 }
 
 /** The chart, its legend and the table of a series. */
-export function SeriesView({ series, options, title }: { series: Series; options: SeriesOptions; title: string }) {
+export function SeriesView({
+  series,
+  options,
+  title,
+  groupHref,
+}: {
+  series: Series;
+  options: SeriesOptions;
+  title: string;
+  /** Where a group's row links to, when its groups have pages of their own. */
+  groupHref?: ((key: string) => string) | undefined;
+}) {
   const stacked = useMemo(() => stackSeries(series, options.measure), [series, options.measure]);
   const hasRuns = series.buckets.some((b) => b.groups.length > 0);
   return (
@@ -185,7 +205,7 @@ export function SeriesView({ series, options, title }: { series: Series; options
         <Text component="summary" size="sm" style={{ cursor: 'pointer' }}>
           The series as a table
         </Text>
-        <SeriesTable series={series} />
+        <SeriesTable series={series} groupHref={groupHref} />
       </Box>
     </Stack>
   );
@@ -310,7 +330,7 @@ function SeriesChart({
 }
 
 /** Every bucket and group, an empty bucket as one line saying so. */
-function SeriesTable({ series }: { series: Series }) {
+function SeriesTable({ series, groupHref }: { series: Series; groupHref?: ((key: string) => string) | undefined }) {
   return (
     <ScrollRegion label="Usage over time as a table" style={CONTAIN}>
       <Table striped miw={tableWidth(560)} aria-label="Usage over time" data-testid="usage-series-table" mt="xs">
@@ -348,7 +368,13 @@ function SeriesTable({ series }: { series: Series }) {
                   <Table.Tr key={`${bucket.start} ${g.key}`}>
                     <Table.Td style={NOWRAP}>{formatDate(bucket.start)}</Table.Td>
                     <Table.Th scope="row" fw={500}>
-                      {g.label}
+                      {groupHref && g.key !== null ? (
+                        <Anchor component={Link} to={groupHref(g.key)} size="sm">
+                          {g.label}
+                        </Anchor>
+                      ) : (
+                        g.label
+                      )}
                     </Table.Th>
                     <Table.Td ta="right">{formatCount(g.runCount)}</Table.Td>
                     <Table.Td ta="right" {...WIDE_ONLY}>
