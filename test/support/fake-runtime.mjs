@@ -22,13 +22,16 @@ async function post(path, secret, body, headers = {}) {
 }
 
 const sessionId = `fake-runtime-${process.pid}`;
+// Who starts the run and with which model: what admission is asked about and the runs report.
+const initiatedBy = { type: 'member', imOpenId: HUB_INITIATOR };
+const model = 'gpt-5';
 const run = (at, extra = {}) => ({
   projectId: HUB_PROJECT_ID,
   sessionId,
   provider: HUB_PROVIDER_ID,
   roleId: 'coder',
-  model: 'gpt-5',
-  initiatedBy: { type: 'member', imOpenId: HUB_INITIATOR },
+  model,
+  initiatedBy,
   at,
   inputTokens: 120,
   outputTokens: 30,
@@ -45,13 +48,7 @@ const steps = [
   // Whether the run may start, asked with the runtime token.
   [
     'admission',
-    () =>
-      post('/admission', HUB_TOKEN, {
-        projectId: HUB_PROJECT_ID,
-        initiatedBy: { type: 'member', imOpenId: HUB_INITIATOR },
-        provider: HUB_PROVIDER_ID,
-        model: 'gpt-5',
-      }),
+    () => post('/admission', HUB_TOKEN, { projectId: HUB_PROJECT_ID, initiatedBy, provider: HUB_PROVIDER_ID, model }),
   ],
   // The credentials the run needs, fetched with the host's credential.
   [
